@@ -1,0 +1,170 @@
+#include "state_options.hpp"
+
+#include "normlab/error.hpp"
+#include "normlab/npy.hpp"
+#include "normlab/presets.hpp"
+
+#include <cmath>
+
+namespace normlab {
+
+void add_state_options(CLI::App& app, StateOptions& o, bool norm_required) {
+    auto* norm = app.add_option("--norm", o.norm, "batch | layer | instance | group | rms");
+    if (norm_required) norm->required();
+    app.add_option("--input", o.input, "input tensor: a 4-D N×C×H×W .npy (float32 or float64)");
+    app.add_option("--shape", o.shape, "generate a tensor of shape N,C,H,W");
+    app.add_option("--init", o.init, "randn | uniform | arange | zeros | ones | constant (with --shape; default randn)");
+    app.add_option("--value", o.value, "the value of --init constant");
+    app.add_option("--seed", o.seed, "random seed for --init randn/uniform (default 0)");
+    app.add_option("--preset", o.preset, "a built-in tensor from the seeds' worked examples (--list-presets)");
+    app.add_option("--scene", o.scene, "start from a scene file (other options override it)");
+    app.add_option("--groups", o.groups, "group: number of groups G (must divide C)");
+    app.add_option("--normalized-shape", o.normalized_shape, "layer/rms: trailing dims W | H,W | C,H,W (default C,H,W)");
+    app.add_option("--eps", o.eps, "epsilon (default 1e-5; rms 1.1920929e-07)");
+    app.add_option("--weight", o.weight, "γ .npy: shape [C] (batch/instance/group) or normalized_shape (layer/rms)");
+    app.add_option("--bias", o.bias, "β .npy, same shape as --weight");
+    app.add_flag("--no-affine", o.no_affine, "no γ and β at all");
+    app.add_flag("--affine", o.affine, "use γ and β (instance: off by default)");
+    app.add_flag("--no-bias", o.no_bias, "layer: LayerNorm(bias=False)");
+    app.add_option("--mode", o.mode, "train | eval (batch; default train)");
+    app.add_option("--momentum", o.momentum, "running-stat momentum M in [0,1] or 'cumulative' (default 0.1)");
+    app.add_option("--running-mean", o.running_mean, "batch: running mean .npy [C] (default zeros)");
+    app.add_option("--running-var", o.running_var, "batch: running variance .npy [C] (default ones)");
+    app.add_option("--num-batches-tracked", o.num_batches_tracked, "batch: batches seen so far (default 0)");
+    app.add_option("--select", o.select, "select element n,c,h,w");
+}
+
+namespace {
+
+// Loads a parameter .npy and checks its shape exactly against `expected`.
+std::vector<float> load_param(const std::string& path, const std::vector<std::int64_t>& expected, const char* what) {
+    NpyArray a = read_npy(path);
+    if (a.shape != expected)
+        throw InputError(std::string(what) + " " + path + " has shape " + dims_str(a.shape) + ", expected " + dims_str(expected));
+    return a.data;
+}
+
+}  // namespace
+
+State resolve_state(const StateOptions& o, State s) {
+    if (!o.scene.empty()) s = load_scene(o.scene);
+    int sources = !o.input.empty() + !o.shape.empty() + !o.preset.empty();
+    if (sources > 1) throw InputError("give only one of --input, --shape and --preset");
+
+    if (!o.norm.empty()) {
+        auto m = parse_method(o.norm);
+        if (!m) throw InputError("unknown --norm '" + o.norm + "' (batch, layer, instance, group or rms)");
+        if (*m != s.spec.method || o.scene.empty()) {
+            NormSpec d = default_spec(*m);
+            d.groups = s.spec.method == Method::Group && *m == Method::Group ? s.spec.groups : d.groups;
+            s.spec = d;
+        }
+    }
+    if (!o.input.empty()) {
+        s.source.kind = TensorSource::Kind::File;
+        s.source.path = o.input;
+    } else if (!o.shape.empty()) {
+        s.source.kind = TensorSource::Kind::Generated;
+        s.source.shape = Shape4::from_dims(parse_dims(o.shape, "--shape", 4, 4));
+    } else if (!o.preset.empty()) {
+        const Preset* p = find_preset(o.preset);
+        if (!p) throw InputError("unknown preset '" + o.preset + "' (see --list-presets)");
+        s.source.kind = TensorSource::Kind::Preset;
+        s.source.preset = o.preset;
+        if (o.norm.empty()) s.spec = p->spec;
+        if (p->spec.method == s.spec.method) {
+            s.spec.normalized_shape = p->spec.normalized_shape;
+            s.params.weight = p->params.weight;
+            s.params.bias = p->params.bias;
+        }
+    }
+    if (!o.init.empty() || o.seed || o.value) {
+        if (s.source.kind != TensorSource::Kind::Generated) throw InputError("--init, --seed and --value need --shape");
+        if (!o.init.empty()) {
+            auto i = parse_init(o.init);
+            if (!i) throw InputError("unknown --init '" + o.init + "' (randn, uniform, arange, zeros, ones or constant)");
+            s.source.init = *i;
+        }
+        if (o.seed) s.source.seed = *o.seed;
+        if (o.value) {
+            if (!std::isfinite(*o.value)) throw InputError("--value must be finite");
+            s.source.value = static_cast<float>(*o.value);
+            if (o.init.empty()) s.source.init = Init::Constant;
+        }
+    }
+
+    NormSpec& spec = s.spec;
+    if (o.groups) {
+        if (spec.method != Method::Group) throw InputError("--groups is only used by --norm group");
+        spec.groups = *o.groups;
+    } else if (spec.method == Method::Group && spec.groups == 0) {
+        throw InputError("--norm group needs --groups G");
+    }
+    if (!o.normalized_shape.empty()) {
+        if (spec.method != Method::Layer && spec.method != Method::Rms)
+            throw InputError("--normalized-shape is only used by --norm layer and rms");
+        spec.normalized_shape = parse_dims(o.normalized_shape, "--normalized-shape", 1, 3);
+    }
+    if (o.eps) spec.eps = *o.eps;
+    if (o.no_affine && o.affine) throw InputError("give only one of --affine and --no-affine");
+    if (o.no_affine) spec.affine = false;
+    if (o.affine) spec.affine = true;
+    if (o.no_bias) {
+        if (spec.method != Method::Layer) throw InputError("--no-bias is only used by --norm layer");
+        spec.bias = false;
+    }
+    if (!o.mode.empty()) {
+        auto m = parse_mode(o.mode);
+        if (!m) throw InputError("--mode must be train or eval, got '" + o.mode + "'");
+        spec.mode = *m;
+    }
+    if (!o.momentum.empty()) {
+        if (o.momentum == "cumulative") {
+            spec.momentum.reset();
+        } else {
+            char* end = nullptr;
+            double m = std::strtod(o.momentum.c_str(), &end);
+            if (end == o.momentum.c_str() || *end != '\0' || !(m >= 0 && m <= 1))
+                throw InputError("--momentum must be a number in [0, 1] or 'cumulative', got '" + o.momentum + "'");
+            spec.momentum = m;
+        }
+    }
+    if (!o.select.empty()) {
+        auto d = parse_indices(o.select, "--select", 4);
+        s.selection = Index4{d[0], d[1], d[2], d[3]};
+    }
+    if (o.num_batches_tracked) s.params.num_batches_tracked = *o.num_batches_tracked;
+    return s;
+}
+
+LoadedState load_state(const StateOptions& o, State base) {
+    LoadedState out;
+    out.state = resolve_state(o, std::move(base));
+    State& s = out.state;
+    out.x = load_tensor(s.source);
+    out.layout = make_layout(s.spec, out.x.shape);
+    const auto& ps = out.layout.param_shape;
+    const std::vector<std::int64_t> cs{out.x.shape.c};
+    if (!o.weight.empty()) s.params.weight = load_param(o.weight, ps, "--weight");
+    if (!o.bias.empty()) s.params.bias = load_param(o.bias, ps, "--bias");
+    if (!o.running_mean.empty() || !o.running_var.empty() || o.num_batches_tracked) {
+        if (s.spec.method != Method::Batch)
+            throw InputError("--running-mean, --running-var and --num-batches-tracked are only used by --norm batch");
+    }
+    if (!o.running_mean.empty()) s.params.running_mean = load_param(o.running_mean, cs, "--running-mean");
+    if (!o.running_var.empty()) s.params.running_var = load_param(o.running_var, cs, "--running-var");
+    if (!s.spec.affine) {
+        if (!o.weight.empty() || !o.bias.empty()) throw InputError("--weight and --bias cannot be used with --no-affine");
+        s.params.weight.clear();
+        s.params.bias.clear();
+    }
+    if (!s.spec.has_bias() && !s.params.bias.empty()) {
+        if (!o.bias.empty()) throw InputError(s.spec.method == Method::Rms ? "rms has no bias (--bias)" : "--bias cannot be used with --no-bias");
+        s.params.bias.clear();
+    }
+    s.params.validate(s.spec, out.layout);
+    validate_selection(s.selection, out.x.shape);
+    return out;
+}
+
+}  // namespace normlab

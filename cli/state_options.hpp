@@ -1,0 +1,42 @@
+// The state options shared by normlab-cli and the app (--norm, --shape, --preset, --groups,
+// ...): registered on a CLI11 app and resolved into a State, so both parse identically.
+#pragma once
+#include "normlab/state.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+
+namespace normlab {
+
+struct StateOptions {
+    std::string norm, input, shape, init, preset, scene;
+    std::optional<std::uint64_t> seed;
+    std::optional<double> value;
+    std::optional<std::int64_t> groups;
+    std::string normalized_shape;
+    std::optional<double> eps;
+    std::string weight, bias, running_mean, running_var;
+    bool no_affine = false, affine = false, no_bias = false;
+    std::string mode, momentum;
+    std::optional<std::int64_t> num_batches_tracked;
+    std::string select;
+};
+
+// Registers every state option on `app`; `norm_required` for normlab-cli.
+void add_state_options(CLI::App& app, StateOptions& o, bool norm_required);
+
+// Applies the options on top of `base` (the default state, or --scene's). Throws InputError.
+State resolve_state(const StateOptions& o, State base = State{});
+
+struct LoadedState {
+    State state;
+    Tensor x;
+    StatLayout layout;
+};
+// resolve_state, then the tensor, the layout (spec validated against the tensor's shape)
+// and the γ/β/running-statistics .npy files, each checked against the shape it must have.
+LoadedState load_state(const StateOptions& o, State base = State{});
+
+}  // namespace normlab

@@ -1,0 +1,60 @@
+// Normalizer: runs a NormSpec on a tensor with the compute shaders and reads back y and
+// every statistic. Kernels, buffers and command buffers are kept between runs, so the app
+// can recompute on every state change without re-creating anything of the same size.
+//
+// Kernel plan (chosen from the StatLayout, never from the benchmark shapes):
+//   - a statistic of ≤ kMaxFusedCount elements: one workgroup reads it once into registers,
+//     reduces and writes y (norm_stats.comp, FUSED);
+//   - larger statistics: many workgroups per statistic write partials, norm_merge.comp
+//     combines them with Chan's formula, norm_apply.comp writes y (x read twice);
+//   - BatchNorm eval with running statistics: norm_apply.comp alone.
+#pragma once
+#include "normlab/compute_kernel.hpp"
+#include "normlab/gpu_buffer.hpp"
+#include "normlab/norm_params.hpp"
+#include "normlab/vk_context.hpp"
+
+#include <map>
+#include <memory>
+#include <tuple>
+
+namespace normlab {
+
+struct KernelPlan {
+    bool fused = false;              // statistics and y in one kernel
+    bool stats_from_running = false; // batch eval: apply kernel only
+    std::uint32_t stats_wg = 0;      // workgroup size of the statistics kernel
+    std::uint32_t stats_vpt = 0;     // values per invocation of the statistics kernel
+    std::uint32_t chunks = 1;        // workgroups per statistic
+    std::uint32_t chunk_len = 0;
+};
+
+class Normalizer {
+public:
+    static constexpr std::uint32_t kMaxVpt = 32;
+    explicit Normalizer(const VulkanContext& ctx);
+
+    // Validates everything (throws InputError with PyTorch's wording), runs on the GPU.
+    NormResult run(const Tensor& x, const NormSpec& spec, const NormParams& params = {});
+
+    KernelPlan plan(const StatLayout& layout, const NormSpec& spec) const;
+    // Largest statistic that one workgroup reduces from registers on this device.
+    std::uint32_t max_fused_count() const;
+    const VulkanContext& context() const { return *ctx_; }
+
+private:
+    ComputeKernel& kernel(const std::string& shader, const std::vector<std::uint32_t>& spec);
+    GpuBuffer& ensure(GpuBuffer& buf, vk::DeviceSize bytes, BufferKind kind);
+    void write(GpuBuffer& dst, const void* src, vk::DeviceSize bytes, std::vector<std::pair<GpuBuffer*, vk::DeviceSize>>& staged);
+
+    const VulkanContext* ctx_;
+    ShaderMacros macros_;
+    std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::unique_ptr<ComputeKernel>> kernels_;
+    GpuBuffer x_, y_, w_, b_, stats_, partials_;
+    GpuBuffer up_x_, up_w_, up_b_, up_stats_, down_y_, down_stats_;  // staging, when not mappable
+    vk::raii::CommandPool pool_{nullptr};
+    vk::raii::CommandBuffer cmd_{nullptr};
+    vk::raii::QueryPool queries_{nullptr};
+};
+
+}  // namespace normlab

@@ -1,0 +1,53 @@
+// StatLayout: the one model of "which elements share a mean and variance" that serves all
+// five methods, the shaders, the CLI's group map and the app's heatmap highlight.
+//
+// Every statistic s covers `segments` contiguous runs of `segment_len` elements:
+//     offset(s, j, k) = s_base(s) + j * segment_stride + k,   j < segments, k < segment_len
+// with s_base(s) = s * stat_stride. And conversely, the statistic of a flat offset i is
+//     stat_of(i) = (i / stat_stride) % stat_count.
+//   batch:    stat_count C,   segments N, segment_len H·W, segment_stride C·H·W, stat_stride H·W
+//   layer/rms:stat_count = product of the leading dims, segments 1, segment_len = prod(normalized_shape)
+//   instance: stat_count N·C, segments 1, segment_len H·W
+//   group:    stat_count N·G, segments 1, segment_len (C/G)·H·W
+// The affine parameter (γ, β) of offset i is (i / param_stride) % param_count:
+//   per channel (batch/instance/group): param_stride H·W, param_count C;
+//   per element of normalized_shape (layer/rms): param_stride 1, param_count prod(normalized_shape).
+#pragma once
+#include "normlab/norm_spec.hpp"
+#include "normlab/shape.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace normlab {
+
+struct StatLayout {
+    Method method = Method::Layer;
+    Shape4 shape;
+    std::vector<std::int64_t> stat_shape;   // [C], [N,C], [N,G] or the leading dims
+    std::vector<std::int64_t> param_shape;  // γ/β shape: [C] or normalized_shape
+    std::vector<std::string> reduced_axes;  // e.g. {"N","H","W"}
+    std::int64_t stat_count = 1;
+    std::int64_t segments = 1;
+    std::int64_t segment_len = 1;
+    std::int64_t segment_stride = 0;
+    std::int64_t stat_stride = 1;
+    std::int64_t param_count = 1;
+    std::int64_t param_stride = 1;
+
+    std::int64_t count() const { return segments * segment_len; }  // elements per statistic
+    std::int64_t stat_of(std::int64_t offset) const { return (offset / stat_stride) % stat_count; }
+    std::int64_t param_of(std::int64_t offset) const { return (offset / param_stride) % param_count; }
+    // Flat offset of element e (0 <= e < count()) of statistic s.
+    std::int64_t element_offset(std::int64_t s, std::int64_t e) const {
+        return s * stat_stride + (e / segment_len) * segment_stride + e % segment_len;
+    }
+    // Every element's statistic index, N×C×H×W (the CLI's --group-map).
+    std::vector<std::int32_t> group_map() const;
+};
+
+// Resolves a validated spec and shape to its layout (calls spec.validate(shape)).
+StatLayout make_layout(const NormSpec& spec, const Shape4& shape);
+
+}  // namespace normlab

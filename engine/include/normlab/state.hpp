@@ -1,0 +1,51 @@
+// State: the one description of what the user asked for — tensor source, method and its
+// hyper-parameters, γ/β and running statistics, the selected element. The GUI edits it, the
+// CLI and scene files parse into it, the engine consumes it; so none of them can drift apart.
+#pragma once
+#include "normlab/norm_params.hpp"
+#include "normlab/norm_spec.hpp"
+#include "normlab/tensor.hpp"
+#include "normlab/tensor_init.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace normlab {
+
+struct TensorSource {
+    enum class Kind { Generated, Preset, File };
+    Kind kind = Kind::Preset;
+    Shape4 shape{4, 6, 4, 4};   // Generated
+    Init init = Init::Randn;    // Generated
+    float value = 0.0f;         // Generated with Init::Constant
+    std::uint64_t seed = 0;     // Generated
+    std::string preset = "classroom";
+    std::string path;           // File: a 4-D .npy
+};
+
+using Index4 = std::array<std::int64_t, 4>;
+
+struct State {
+    TensorSource source;
+    NormSpec spec = default_spec(Method::Batch);
+    NormParams params;
+    std::optional<Index4> selection;  // (n, c, h, w)
+    std::string view_json;            // the app's view settings (opaque here), "" if none
+};
+
+// The tensor the source describes; throws InputError (bad file, unknown preset, bad shape).
+Tensor load_tensor(const TensorSource& source);
+
+// Throws InputError unless the selection lies inside shape.
+void validate_selection(const std::optional<Index4>& sel, const Shape4& shape);
+
+// Scene files: the whole State as JSON (format in docs/scene-format.md).
+std::string scene_to_json(const State& state);
+// Parses a scene; throws InputError("<name>: <what is wrong>") and never returns half a state.
+State scene_from_json(const std::string& text, const std::string& name);
+State load_scene(const std::string& path);
+void save_scene(const State& state, const std::string& path);  // atomic
+
+}  // namespace normlab

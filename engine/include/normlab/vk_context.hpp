@@ -1,0 +1,100 @@
+// VulkanContext: instance, the chosen physical device, a logical device and one queue.
+// Device choice: discrete > integrated > virtual > CPU (lavapipe); NORMLAB_DEVICE=index or
+// name substring overrides; every rejected device is listed with the reason.
+// NORMLAB_VALIDATION=1 enables VK_LAYER_KHRONOS_validation (with synchronization
+// validation) and counts every message it reports.
+#pragma once
+#include <vulkan/vulkan_raii.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace normlab {
+
+struct DeviceInfo {
+    std::uint32_t index = 0;
+    std::string name;
+    std::string type;       // "discrete", "integrated", "virtual", "cpu", "other"
+    std::string api_version;
+    bool usable = false;
+    std::string reason;     // why it was rejected (empty when usable)
+};
+
+struct ContextOptions {
+    std::optional<std::string> device;               // index or name substring
+    bool validation = false;
+    std::vector<std::string> instance_extensions;    // e.g. from glfwGetRequiredInstanceExtensions
+    std::vector<std::string> device_extensions;      // e.g. VK_KHR_swapchain
+    bool need_graphics = false;                      // the app draws with the same queue
+    // Extra per-queue-family check (e.g. presentation support); empty: none.
+    std::function<bool(const vk::raii::PhysicalDevice&, std::uint32_t family)> queue_filter;
+
+    // Options from the environment: NORMLAB_DEVICE and NORMLAB_VALIDATION.
+    static ContextOptions from_env();
+};
+
+class VulkanContext {
+public:
+    explicit VulkanContext(ContextOptions options = ContextOptions::from_env());
+    ~VulkanContext();
+    VulkanContext(const VulkanContext&) = delete;
+    VulkanContext& operator=(const VulkanContext&) = delete;
+
+    // Lists every device the loader reports with the reason it is (not) usable.
+    static std::vector<DeviceInfo> list_devices(const ContextOptions& options = ContextOptions::from_env());
+
+    const vk::raii::Instance& instance() const { return instance_; }
+    const vk::raii::PhysicalDevice& physical() const { return physical_; }
+    const vk::raii::Device& device() const { return device_; }
+    const vk::raii::Queue& queue() const { return queue_; }
+    std::uint32_t queue_family() const { return queue_family_; }
+    const std::string& device_name() const { return device_name_; }
+    const vk::PhysicalDeviceLimits& limits() const { return limits_; }
+    std::uint32_t subgroup_size() const { return subgroup_size_; }
+    bool subgroup_arithmetic() const { return subgroup_arithmetic_; }
+    bool timestamps() const { return timestamp_valid_bits_ > 0; }
+    double timestamp_period_ns() const { return timestamp_period_; }
+    bool validation_enabled() const { return validation_; }
+    // Number of validation messages (warnings and errors) seen so far.
+    std::uint64_t validation_messages() const { return validation_count_.load(); }
+    // Memory type index for the given requirements, preferring `preferred` flags.
+    std::uint32_t memory_type(std::uint32_t type_bits, vk::MemoryPropertyFlags required,
+                              vk::MemoryPropertyFlags preferred = {}) const;
+    // Largest device-local heap in bytes.
+    std::uint64_t device_memory_bytes() const;
+
+    // Submits one command buffer and waits for it with a timeout; throws DeviceError on
+    // device loss, out-of-memory or timeout (never hangs).
+    void submit_and_wait(const vk::CommandBuffer& cmd,
+                         std::chrono::milliseconds timeout = std::chrono::milliseconds(60000)) const;
+
+private:
+    static VkBool32 VKAPI_PTR debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                             VkDebugUtilsMessageTypeFlagsEXT,
+                                             const VkDebugUtilsMessengerCallbackDataEXT*, void*);
+
+    vk::raii::Context loader_;
+    vk::raii::Instance instance_{nullptr};
+    vk::raii::DebugUtilsMessengerEXT messenger_{nullptr};
+    vk::raii::PhysicalDevice physical_{nullptr};
+    vk::raii::Device device_{nullptr};
+    vk::raii::Queue queue_{nullptr};
+    vk::raii::Fence fence_{nullptr};
+    std::uint32_t queue_family_ = 0;
+    std::string device_name_;
+    vk::PhysicalDeviceLimits limits_{};
+    vk::PhysicalDeviceMemoryProperties memory_{};
+    std::uint32_t subgroup_size_ = 1;
+    bool subgroup_arithmetic_ = false;
+    std::uint32_t timestamp_valid_bits_ = 0;
+    double timestamp_period_ = 1.0;
+    bool validation_ = false;
+    std::atomic<std::uint64_t> validation_count_{0};
+};
+
+}  // namespace normlab

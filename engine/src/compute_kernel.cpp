@@ -1,0 +1,72 @@
+#include "normlab/compute_kernel.hpp"
+
+#include "normlab/error.hpp"
+
+namespace normlab {
+
+ComputeKernel::ComputeKernel(const VulkanContext& ctx, const std::string& shader, const ShaderMacros& macros,
+                             const std::vector<std::uint32_t>& spec_constants, std::uint32_t bindings,
+                             std::uint32_t push_bytes)
+    : ctx_(&ctx), bindings_(bindings), push_bytes_(push_bytes) {
+    const auto& dev = ctx.device();
+    std::vector<vk::DescriptorSetLayoutBinding> b;
+    for (std::uint32_t i = 0; i < bindings; ++i)
+        b.emplace_back(i, vk::DescriptorType::eStorageBuffer, 1, vk::ShaderStageFlagBits::eCompute);
+    set_layout_ = vk::raii::DescriptorSetLayout(dev, vk::DescriptorSetLayoutCreateInfo({}, b));
+    vk::PushConstantRange range(vk::ShaderStageFlagBits::eCompute, 0, push_bytes);
+    vk::DescriptorSetLayout sl = *set_layout_;
+    layout_ = vk::raii::PipelineLayout(dev, vk::PipelineLayoutCreateInfo({}, sl, range));
+
+    const auto& spirv = compiled_shader(shader, macros);
+    module_ = vk::raii::ShaderModule(dev, vk::ShaderModuleCreateInfo({}, spirv.size() * 4, spirv.data()));
+    std::vector<vk::SpecializationMapEntry> entries;
+    for (std::uint32_t i = 0; i < spec_constants.size(); ++i) entries.emplace_back(i, i * 4, 4);
+    vk::SpecializationInfo spec(static_cast<std::uint32_t>(entries.size()), entries.data(),
+                                spec_constants.size() * 4, spec_constants.data());
+    vk::PipelineShaderStageCreateInfo stage({}, vk::ShaderStageFlagBits::eCompute, *module_, "main",
+                                            spec_constants.empty() ? nullptr : &spec);
+    pipeline_ = vk::raii::Pipeline(dev, nullptr, vk::ComputePipelineCreateInfo({}, stage, *layout_));
+
+    vk::DescriptorPoolSize ps(vk::DescriptorType::eStorageBuffer, bindings);
+    pool_ = vk::raii::DescriptorPool(dev, vk::DescriptorPoolCreateInfo(vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 1, ps));
+    vk::raii::DescriptorSets sets(dev, vk::DescriptorSetAllocateInfo(*pool_, sl));
+    set_ = std::move(sets.front());
+}
+
+void ComputeKernel::bind(const std::vector<vk::Buffer>& buffers) {
+    if (buffers == bound_) return;
+    std::vector<vk::DescriptorBufferInfo> infos;
+    for (auto buf : buffers) infos.emplace_back(buf, 0, VK_WHOLE_SIZE);
+    std::vector<vk::WriteDescriptorSet> writes;
+    for (std::uint32_t i = 0; i < bindings_ && i < infos.size(); ++i)
+        writes.emplace_back(*set_, i, 0, 1, vk::DescriptorType::eStorageBuffer, nullptr, &infos[i]);
+    ctx_->device().updateDescriptorSets(writes, {});
+    bound_ = buffers;
+}
+
+void ComputeKernel::dispatch(const vk::CommandBuffer& cmd, const void* push, std::uint32_t gx, std::uint32_t gy) const {
+    cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *pipeline_);
+    cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *layout_, 0, *set_, {});
+    if (push_bytes_) cmd.pushConstants(*layout_, vk::ShaderStageFlagBits::eCompute, 0, push_bytes_, push);
+    cmd.dispatch(gx, gy, 1);
+}
+
+GroupGrid group_grid(std::uint64_t groups, const VulkanContext& ctx) {
+    std::uint64_t max_x = ctx.limits().maxComputeWorkGroupCount[0];
+    std::uint64_t max_y = ctx.limits().maxComputeWorkGroupCount[1];
+    if (groups == 0) groups = 1;
+    GroupGrid g;
+    if (groups <= max_x) {
+        g.x = static_cast<std::uint32_t>(groups);
+        return g;
+    }
+    std::uint64_t y = (groups + max_x - 1) / max_x;
+    if (y > max_y)
+        throw InputError("the tensor needs " + std::to_string(groups) + " workgroups, more than the device can launch (" +
+                         std::to_string(max_x * max_y) + ")");
+    g.x = static_cast<std::uint32_t>((groups + y - 1) / y);
+    g.y = static_cast<std::uint32_t>(y);
+    return g;
+}
+
+}  // namespace normlab

@@ -1,0 +1,55 @@
+#include "normlab/norm_params.hpp"
+
+#include "normlab/error.hpp"
+
+namespace normlab {
+namespace {
+
+void check_size(const std::vector<float>& v, const std::vector<std::int64_t>& shape, std::int64_t count,
+                const char* what) {
+    if (!v.empty() && static_cast<std::int64_t>(v.size()) != count)
+        throw InputError(std::string(what) + " has " + std::to_string(v.size()) + " elements, expected shape " +
+                         dims_str(shape) + " (" + std::to_string(count) + " elements)");
+}
+
+}  // namespace
+
+void NormParams::validate(const NormSpec& spec, const StatLayout& layout) const {
+    check_size(weight, layout.param_shape, layout.param_count, "weight");
+    check_size(bias, layout.param_shape, layout.param_count, "bias");
+    if (!weight.empty() && !spec.has_weight()) throw InputError("a weight was given but affine is off");
+    if (!bias.empty() && !spec.has_bias())
+        throw InputError(spec.method == Method::Rms ? "RMSNorm has no bias" : "a bias was given but this configuration has none");
+    if (spec.method != Method::Batch) {
+        if (!running_mean.empty() || !running_var.empty())
+            throw InputError("running statistics are only used by batch normalization");
+        return;
+    }
+    check_size(running_mean, {layout.shape.c}, layout.shape.c, "running_mean");
+    check_size(running_var, {layout.shape.c}, layout.shape.c, "running_var");
+    if (num_batches_tracked < 0) throw InputError("num_batches_tracked must be >= 0");
+}
+
+void update_running_stats(const NormSpec& spec, const NormParams& params, NormResult& r) {
+    if (spec.method != Method::Batch || !spec.track_running_stats) return;
+    const auto C = static_cast<std::size_t>(r.layout.shape.c);
+    r.running_mean.assign(C, 0.0);
+    r.running_var.assign(C, 1.0);
+    for (std::size_t c = 0; c < C; ++c) {
+        if (!params.running_mean.empty()) r.running_mean[c] = params.running_mean[c];
+        if (!params.running_var.empty()) r.running_var[c] = params.running_var[c];
+    }
+    r.num_batches_tracked = params.num_batches_tracked;
+    if (spec.mode != Mode::Train) return;  // eval: running statistics are used, not changed
+    r.num_batches_tracked += 1;
+    const double m = spec.momentum ? *spec.momentum : 1.0 / static_cast<double>(r.num_batches_tracked);
+    const double n = static_cast<double>(r.layout.count());
+    for (std::size_t c = 0; c < C; ++c) {
+        const double unbiased = r.var[c] * n / (n - 1.0);  // running_var takes the unbiased variance
+        r.running_mean[c] = (1.0 - m) * r.running_mean[c] + m * r.mean[c];
+        r.running_var[c] = (1.0 - m) * r.running_var[c] + m * unbiased;
+    }
+    r.running_updated = true;
+}
+
+}  // namespace normlab

@@ -1,0 +1,119 @@
+#include "normlab/norm_spec.hpp"
+
+#include "normlab/error.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace normlab {
+
+const char* method_name(Method m) {
+    switch (m) {
+        case Method::Batch: return "batch";
+        case Method::Layer: return "layer";
+        case Method::Instance: return "instance";
+        case Method::Group: return "group";
+        case Method::Rms: return "rms";
+    }
+    return "?";
+}
+
+const char* method_torch_name(Method m) {
+    switch (m) {
+        case Method::Batch: return "BatchNorm2d";
+        case Method::Layer: return "LayerNorm";
+        case Method::Instance: return "InstanceNorm2d";
+        case Method::Group: return "GroupNorm";
+        case Method::Rms: return "RMSNorm";
+    }
+    return "?";
+}
+
+std::optional<Method> parse_method(const std::string& name) {
+    for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms})
+        if (name == method_name(m)) return m;
+    return std::nullopt;
+}
+
+const char* mode_name(Mode m) { return m == Mode::Train ? "train" : "eval"; }
+
+std::optional<Mode> parse_mode(const std::string& name) {
+    if (name == "train") return Mode::Train;
+    if (name == "eval") return Mode::Eval;
+    return std::nullopt;
+}
+
+double NormSpec::effective_eps() const {
+    if (eps) return *eps;
+    return method == Method::Rms ? kRmsDefaultEps : kDefaultEps;
+}
+
+std::vector<std::int64_t> NormSpec::effective_normalized_shape(const Shape4& s) const {
+    if (normalized_shape.empty()) return {s.c, s.h, s.w};
+    return normalized_shape;
+}
+
+bool NormSpec::uses_batch_stats() const {
+    return !(method == Method::Batch && mode == Mode::Eval && track_running_stats);
+}
+
+NormSpec default_spec(Method m) {
+    NormSpec s;
+    s.method = m;
+    s.affine = m != Method::Instance;
+    if (m == Method::Group) s.groups = 1;
+    return s;
+}
+
+void NormSpec::validate(const Shape4& s) const {
+    s.validate();
+    const double e = effective_eps();
+    if (!std::isfinite(e) || e < 0) {
+        std::ostringstream os;
+        os << "eps must be a finite number >= 0, got " << e;
+        throw InputError(os.str());
+    }
+    if (momentum && (!std::isfinite(*momentum) || *momentum < 0 || *momentum > 1)) {
+        std::ostringstream os;
+        os << "momentum must be in [0, 1] or 'cumulative', got " << *momentum;
+        throw InputError(os.str());
+    }
+    switch (method) {
+        case Method::Batch:
+            if (uses_batch_stats() && mode == Mode::Train && s.n * s.h * s.w == 1)
+                throw InputError("Expected more than 1 value per channel when training, got input size " + s.str());
+            break;
+        case Method::Instance:
+            // PyTorch checks whenever instance statistics are used, which InstanceNorm2d
+            // (track_running_stats=False) does in train and eval mode alike.
+            if (s.h * s.w == 1)
+                throw InputError("Expected more than 1 spatial element when training, got input size " + s.str());
+            break;
+        case Method::Group:
+            if (groups <= 0) throw InputError("Expected num groups to be greater than 0, got " + std::to_string(groups));
+            if (s.c % groups != 0)
+                throw InputError("Expected number of channels in input to be divisible by num_groups, but got input of shape " +
+                                 s.str() + " and num_groups=" + std::to_string(groups));
+            break;
+        case Method::Layer:
+        case Method::Rms: {
+            const auto ns = effective_normalized_shape(s);
+            if (ns.empty() || ns.size() > 3)
+                throw InputError("normalized_shape must have 1 to 3 dims ([W], [H,W] or [C,H,W]), got " + dims_str(ns));
+            auto dims = s.dims();
+            bool ok = true;
+            for (std::size_t i = 0; i < ns.size(); ++i)
+                if (ns[i] != dims[4 - ns.size() + i]) ok = false;
+            if (!ok) {
+                std::string expect = "[*";
+                for (auto d : ns) expect += ", " + std::to_string(d);
+                expect += "]";
+                throw InputError("Given normalized_shape=" + dims_str(ns) + ", expected input with shape " + expect +
+                                 ", but got input of size" + s.str());
+            }
+            break;
+        }
+    }
+}
+
+}  // namespace normlab

@@ -1,0 +1,280 @@
+#include "normlab/normalizer.hpp"
+
+#include "normlab/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace normlab {
+namespace {
+
+// Mirrors `Push` in shaders/norm_common.glsl.
+struct Push {
+    std::uint32_t stat_count, segments, segment_len, segment_stride, stat_stride;
+    std::uint32_t param_count, param_stride, count, chunks, chunk_len, numel, flags, groups_x;
+    float eps;
+};
+static_assert(sizeof(Push) == 56);
+
+constexpr std::uint32_t kFlagWeight = 1, kFlagBias = 2;
+constexpr std::uint32_t kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64;
+
+std::uint32_t pow2_ceil(std::uint64_t v) {
+    std::uint32_t p = 1;
+    while (p < v) p <<= 1;
+    return p;
+}
+std::uint32_t pow2_floor(std::uint32_t v) {
+    std::uint32_t p = 1;
+    while (p * 2 <= v) p <<= 1;
+    return p;
+}
+std::uint32_t u32(std::int64_t v) { return static_cast<std::uint32_t>(v); }
+
+// A full memory barrier between two stages: `src` writes become visible to `dst` accesses.
+void barrier(const vk::CommandBuffer& cmd, vk::PipelineStageFlags src, vk::AccessFlags src_access,
+             vk::PipelineStageFlags dst, vk::AccessFlags dst_access) {
+    vk::MemoryBarrier mb(src_access, dst_access);
+    cmd.pipelineBarrier(src, dst, {}, mb, {}, {});
+}
+
+}  // namespace
+
+Normalizer::Normalizer(const VulkanContext& ctx) : ctx_(&ctx) {
+    if (ctx.subgroup_arithmetic()) macros_.emplace_back("NL_SUBGROUP_ARITH", "1");
+    pool_ = vk::raii::CommandPool(ctx.device(), vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
+                                                                         ctx.queue_family()));
+    vk::raii::CommandBuffers bufs(ctx.device(), vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
+    cmd_ = std::move(bufs.front());
+    if (ctx.timestamps())
+        queries_ = vk::raii::QueryPool(ctx.device(), vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2));
+}
+
+std::uint32_t Normalizer::max_fused_count() const {
+    const auto& l = ctx_->limits();
+    std::uint32_t wg = pow2_floor(std::min({256u, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}));
+    return wg * kMaxVpt;
+}
+
+KernelPlan Normalizer::plan(const StatLayout& layout, const NormSpec& spec) const {
+    KernelPlan p;
+    if (!spec.uses_batch_stats()) {
+        p.stats_from_running = true;
+        return p;
+    }
+    const auto& l = ctx_->limits();
+    std::uint32_t wg_max = pow2_floor(std::min({256u, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}));
+    std::uint64_t count = static_cast<std::uint64_t>(layout.count());
+    if (count <= max_fused_count()) {
+        p.fused = true;
+        p.stats_wg = std::clamp<std::uint32_t>(pow2_ceil((count + 7) / 8), std::min(32u, wg_max), wg_max);
+        p.stats_vpt = std::clamp<std::uint32_t>(pow2_ceil((count + p.stats_wg - 1) / p.stats_wg), 1u, kMaxVpt);
+        p.chunks = 1;
+        p.chunk_len = p.stats_wg * p.stats_vpt;
+    } else {
+        p.stats_wg = wg_max;
+        p.stats_vpt = 16;
+        p.chunk_len = p.stats_wg * p.stats_vpt;
+        p.chunks = static_cast<std::uint32_t>((count + p.chunk_len - 1) / p.chunk_len);
+    }
+    return p;
+}
+
+ComputeKernel& Normalizer::kernel(const std::string& shader, const std::vector<std::uint32_t>& spec) {
+    auto key = std::make_pair(shader, spec);
+    auto it = kernels_.find(key);
+    if (it != kernels_.end()) return *it->second;
+    auto k = std::make_unique<ComputeKernel>(*ctx_, shader, macros_, spec, 6, static_cast<std::uint32_t>(sizeof(Push)));
+    return *kernels_.emplace(key, std::move(k)).first->second;
+}
+
+GpuBuffer& Normalizer::ensure(GpuBuffer& buf, vk::DeviceSize bytes, BufferKind kind) {
+    bytes = std::max<vk::DeviceSize>(bytes, 16);
+    if (!buf || buf.size() < bytes) {
+        buf = GpuBuffer();  // free the old memory first
+        buf = GpuBuffer(*ctx_, bytes, kind);
+    }
+    return buf;
+}
+
+NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormParams& params) {
+    x.shape.validate();
+    const std::int64_t numel = x.shape.numel();
+    if (static_cast<std::int64_t>(x.data.size()) != numel)
+        throw InputError("tensor data has " + std::to_string(x.data.size()) + " values, its shape " + x.shape.str() +
+                         " needs " + std::to_string(numel));
+    StatLayout layout = make_layout(spec, x.shape);
+    params.validate(spec, layout);
+    const std::uint64_t bytes = static_cast<std::uint64_t>(numel) * 4;
+    if (bytes > ctx_->limits().maxStorageBufferRange)
+        throw InputError("the tensor has " + std::to_string(numel) + " elements (" + std::to_string(bytes) +
+                         " bytes), more than the device's maxStorageBufferRange of " +
+                         std::to_string(ctx_->limits().maxStorageBufferRange) + " bytes");
+
+    NormResult r;
+    r.layout = layout;
+    r.nonfinite_inputs = count_nonfinite(x.data);
+    const KernelPlan p = plan(layout, spec);
+    r.stats_from_running = p.stats_from_running;
+    const std::int64_t S = layout.stat_count;
+    const double eps = spec.effective_eps();
+    const bool rms = spec.method == Method::Rms;
+
+    // Inputs that the shaders read: x, γ, β and (eval) the running statistics.
+    std::vector<float> w(static_cast<std::size_t>(layout.param_count), 1.0f), b(w.size(), 0.0f);
+    if (spec.has_weight() && !params.weight.empty()) w = params.weight;
+    if (spec.has_bias() && !params.bias.empty()) b = params.bias;
+    std::vector<float> eval_stats;
+    if (p.stats_from_running) {
+        eval_stats.resize(static_cast<std::size_t>(S) * 4);
+        for (std::int64_t c = 0; c < S; ++c) {
+            double rm = params.running_mean.empty() ? 0.0 : params.running_mean[static_cast<std::size_t>(c)];
+            double rv = params.running_var.empty() ? 1.0 : params.running_var[static_cast<std::size_t>(c)];
+            float* st = &eval_stats[static_cast<std::size_t>(c) * 4];
+            st[0] = static_cast<float>(rm);
+            st[1] = 0.0f;
+            st[2] = static_cast<float>(rv);
+            st[3] = static_cast<float>(1.0 / std::sqrt(rv + eps));
+        }
+    }
+
+    ensure(x_, bytes, BufferKind::Device);
+    ensure(y_, bytes, BufferKind::Device);
+    ensure(w_, w.size() * 4, BufferKind::Device);
+    ensure(b_, b.size() * 4, BufferKind::Device);
+    ensure(stats_, static_cast<vk::DeviceSize>(S) * 16, BufferKind::Device);
+    ensure(partials_, static_cast<vk::DeviceSize>(S) * p.chunks * 16, BufferKind::Device);
+
+    const vk::CommandBuffer cmd = *cmd_;
+    cmd.reset();
+    cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
+
+    // Uploads: straight into mapped device memory, or through a staging buffer and a copy.
+    bool staged_upload = false;
+    auto upload = [&](GpuBuffer& dst, GpuBuffer& staging, const void* src, vk::DeviceSize n) {
+        if (n == 0) return;
+        if (dst.mappable()) {
+            std::memcpy(dst.data(), src, n);
+            return;
+        }
+        ensure(staging, n, BufferKind::Staging);
+        std::memcpy(staging.data(), src, n);
+        cmd.copyBuffer(staging.handle(), dst.handle(), vk::BufferCopy(0, 0, n));
+        staged_upload = true;
+    };
+    upload(x_, up_x_, x.data.data(), bytes);
+    upload(w_, up_w_, w.data(), w.size() * 4);
+    upload(b_, up_b_, b.data(), b.size() * 4);
+    if (p.stats_from_running) upload(stats_, up_stats_, eval_stats.data(), eval_stats.size() * 4);
+    if (staged_upload)
+        // Orders the staging copies before the shaders read x, γ, β and the statistics.
+        barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite,
+                vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead);
+
+    if (*queries_) {
+        cmd.resetQueryPool(*queries_, 0, 2);
+        cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *queries_, 0);
+    }
+
+    Push push{};
+    push.stat_count = u32(S);
+    push.segments = u32(layout.segments);
+    push.segment_len = u32(layout.segment_len);
+    push.segment_stride = u32(layout.segment_stride);
+    push.stat_stride = u32(layout.stat_stride);
+    push.param_count = u32(layout.param_count);
+    push.param_stride = u32(layout.param_stride);
+    push.count = u32(layout.count());
+    push.chunks = p.chunks;
+    push.chunk_len = p.chunk_len;
+    push.numel = u32(numel);
+    push.flags = (spec.has_weight() ? kFlagWeight : 0u) | (spec.has_bias() ? kFlagBias : 0u);
+    push.eps = static_cast<float>(eps);
+    const std::vector<vk::Buffer> bindings{x_.handle(), y_.handle(), w_.handle(), b_.handle(), stats_.handle(), partials_.handle()};
+
+    auto apply = [&]() {
+        auto& k = kernel("norm_apply.comp", {kApplyWg, kApplyVpt, rms ? 1u : 0u});
+        k.bind(bindings);
+        GroupGrid g = group_grid((static_cast<std::uint64_t>(numel) + kApplyWg * kApplyVpt - 1) / (kApplyWg * kApplyVpt), *ctx_);
+        push.groups_x = g.x;
+        k.dispatch(cmd, &push, g.x, g.y);
+    };
+    if (p.stats_from_running) {
+        apply();
+    } else {
+        auto& k = kernel("norm_stats.comp", {p.stats_wg, p.stats_vpt, rms ? 1u : 0u, p.fused ? 1u : 0u});
+        k.bind(bindings);
+        GroupGrid g = group_grid(static_cast<std::uint64_t>(S) * p.chunks, *ctx_);
+        push.groups_x = g.x;
+        k.dispatch(cmd, &push, g.x, g.y);
+        if (!p.fused) {
+            // Orders the partial sums written by the statistics kernel before the merge reads them.
+            barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+                    vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead);
+            auto& m = kernel("norm_merge.comp", {rms ? 1u : 0u});
+            m.bind(bindings);
+            GroupGrid gm = group_grid((static_cast<std::uint64_t>(S) + kMergeWg - 1) / kMergeWg, *ctx_);
+            push.groups_x = gm.x;
+            m.dispatch(cmd, &push, gm.x, gm.y);
+            // Orders the merged statistics before the apply kernel reads them.
+            barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+                    vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead);
+            apply();
+        }
+    }
+    if (*queries_) cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *queries_, 1);
+
+    // Readbacks: y and the statistics, mapped or copied to staging buffers.
+    bool staged_down = !y_.mappable() || !stats_.mappable();
+    if (staged_down) {
+        ensure(down_y_, bytes, BufferKind::Staging);
+        ensure(down_stats_, static_cast<vk::DeviceSize>(S) * 16, BufferKind::Staging);
+        // Orders the shaders' writes of y and the statistics before the copies read them.
+        barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+                vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferRead);
+        cmd.copyBuffer(y_.handle(), down_y_.handle(), vk::BufferCopy(0, 0, bytes));
+        cmd.copyBuffer(stats_.handle(), down_stats_.handle(), vk::BufferCopy(0, 0, static_cast<vk::DeviceSize>(S) * 16));
+        // Makes the copies' writes visible to the host's reads after the fence.
+        barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite,
+                vk::PipelineStageFlagBits::eHost, vk::AccessFlagBits::eHostRead);
+    } else {
+        // Makes the shaders' writes of y and the statistics visible to the host's reads.
+        barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+                vk::PipelineStageFlagBits::eHost, vk::AccessFlagBits::eHostRead);
+    }
+    cmd.end();
+    ctx_->submit_and_wait(cmd);
+
+    const float* ysrc = static_cast<const float*>(staged_down ? down_y_.data() : y_.data());
+    const float* ssrc = static_cast<const float*>(staged_down ? down_stats_.data() : stats_.data());
+    r.y.shape = x.shape;
+    r.y.data.assign(ysrc, ysrc + numel);
+    r.rstd.resize(static_cast<std::size_t>(S));
+    if (rms) r.mean_square.resize(static_cast<std::size_t>(S));
+    else {
+        r.mean.resize(static_cast<std::size_t>(S));
+        r.var.resize(static_cast<std::size_t>(S));
+    }
+    for (std::int64_t s = 0; s < S; ++s) {
+        const float* st = ssrc + s * 4;
+        auto i = static_cast<std::size_t>(s);
+        if (rms) {
+            r.mean_square[i] = st[2];
+        } else {
+            r.mean[i] = static_cast<double>(st[0]) + static_cast<double>(st[1]);
+            r.var[i] = st[2];
+        }
+        r.rstd[i] = st[3];
+    }
+    if (*queries_) {
+        auto [res, ts] = queries_.getResults<std::uint64_t>(0, 2, 2 * sizeof(std::uint64_t), sizeof(std::uint64_t),
+                                                            vk::QueryResultFlagBits::e64 | vk::QueryResultFlagBits::eWait);
+        if (res == vk::Result::eSuccess && ts[1] >= ts[0])
+            r.gpu_ms = static_cast<double>(ts[1] - ts[0]) * ctx_->timestamp_period_ns() * 1e-6;
+    }
+    update_running_stats(spec, params, r);
+    return r;
+}
+
+}  // namespace normlab
