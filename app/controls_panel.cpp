@@ -1,0 +1,355 @@
+#include "controls_panel.hpp"
+
+#include "normlab/presets.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+
+namespace normlab::app {
+namespace {
+
+constexpr const char* kMethods[] = {"batch (BatchNorm2d)", "layer (LayerNorm)", "instance (InstanceNorm2d)",
+                                    "group (GroupNorm)", "rms (RMSNorm)"};
+constexpr Method kMethodOrder[] = {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms};
+
+std::vector<std::int64_t> divisors(std::int64_t c) {
+    std::vector<std::int64_t> d;
+    for (std::int64_t g = 1; g <= c; ++g)
+        if (c % g == 0) d.push_back(g);
+    return d;
+}
+
+std::string mib(double bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.1f MiB", bytes / (1024.0 * 1024.0));
+    return buf;
+}
+
+}  // namespace
+
+void ControlsPanel::apply(Session& s, const State& next, bool same_tensor) {
+    auto err = same_tensor ? s.apply(next, s.x()) : s.apply(next);
+    error_ = err ? *err : "";
+}
+
+void ControlsPanel::draw(Session& s) {
+    if (seen_generation_ != s.generation()) {
+        const Shape4& sh = s.x().shape;
+        shape_edit_ = {static_cast<int>(sh.n), static_cast<int>(sh.c), static_cast<int>(sh.h), static_cast<int>(sh.w)};
+        if (s.state().source.kind == TensorSource::Kind::File) path_edit_ = s.state().source.path;
+        seen_generation_ = s.generation();
+    }
+    if (!error_.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 110, 110, 255));
+        ImGui::TextWrapped("Refused: %s", error_.c_str());
+        ImGui::PopStyleColor();
+        ImGui::TextDisabled("(the previous state is kept)");
+    }
+    if (ImGui::CollapsingHeader("Tensor", ImGuiTreeNodeFlags_DefaultOpen)) tensor_section(s);
+    if (ImGui::CollapsingHeader("Method", ImGuiTreeNodeFlags_DefaultOpen)) method_section(s);
+}
+
+void ControlsPanel::tensor_section(Session& s) {
+    const State& st = s.state();
+    State next = st;
+    ImGui::PushItemWidth(-90);
+    ImGui::TextDisabled("shape N×C×H×W = %s", s.x().shape.str().c_str());
+
+    // Shape: applied when the field loses focus (Enter or click elsewhere), not per keystroke.
+    ImGui::InputInt4("N C H W", shape_edit_.data());
+    if (ImGui::IsItemDeactivatedAfterEdit()) shape_dirty_ = true;
+    if (shape_dirty_) {
+        shape_dirty_ = false;
+        std::int64_t numel = 1;
+        bool ok = true;
+        for (int d : shape_edit_) {
+            if (d < 1) ok = false;
+            numel *= std::max(1, d);
+        }
+        const double bytes = static_cast<double>(numel) * 4;
+        const double limit = static_cast<double>(s.context().limits().maxStorageBufferRange);
+        if (!ok) {
+            error_ = "every dimension must be at least 1";
+        } else if (bytes > limit) {
+            error_ = "N·C·H·W = " + std::to_string(numel) + " floats = " + mib(bytes) + ", but this device holds at most " +
+                     mib(limit) + " in one storage buffer (maxStorageBufferRange)";
+        } else {
+            next.source.kind = TensorSource::Kind::Generated;
+            next.source.shape = Shape4{shape_edit_[0], shape_edit_[1], shape_edit_[2], shape_edit_[3]};
+            apply(s, next, false);
+            return;
+        }
+    }
+
+    int kind = static_cast<int>(st.source.kind);
+    const char* kinds[] = {"generated", "preset", ".npy file"};
+    if (ImGui::Combo("source", &kind, kinds, 3) && kind != static_cast<int>(st.source.kind)) {
+        next.source.kind = static_cast<TensorSource::Kind>(kind);
+        if (next.source.kind == TensorSource::Kind::Generated) next.source.shape = s.x().shape;
+        if (next.source.kind != TensorSource::Kind::File) return apply(s, next, false);
+    }
+    if (st.source.kind == TensorSource::Kind::Generated || next.source.kind == TensorSource::Kind::Generated) {
+        auto names = init_names();
+        int init = static_cast<int>(st.source.init);
+        std::vector<const char*> items;
+        for (const auto& n : names) items.push_back(n.c_str());
+        if (ImGui::Combo("init", &init, items.data(), static_cast<int>(items.size()))) {
+            next.source.init = static_cast<Init>(init);
+            return apply(s, next, false);
+        }
+        if (st.source.init == Init::Constant) {
+            float v = st.source.value;
+            ImGui::InputFloat("value", &v);
+            if (ImGui::IsItemDeactivatedAfterEdit()) {
+                next.source.value = v;
+                return apply(s, next, false);
+            }
+        }
+        std::uint64_t seed = st.source.seed;
+        ImGui::InputScalar("seed", ImGuiDataType_U64, &seed);
+        if (ImGui::IsItemDeactivatedAfterEdit()) {
+            next.source.seed = seed;
+            return apply(s, next, false);
+        }
+        if (ImGui::Button("regenerate (next seed)")) {
+            next.source.seed = st.source.seed + 1;
+            return apply(s, next, false);
+        }
+    }
+    if (st.source.kind == TensorSource::Kind::Preset) {
+        const auto& ps = presets();
+        int cur = 0;
+        std::vector<const char*> items;
+        for (std::size_t i = 0; i < ps.size(); ++i) {
+            items.push_back(ps[i].name.c_str());
+            if (ps[i].name == st.source.preset) cur = static_cast<int>(i);
+        }
+        if (ImGui::Combo("preset", &cur, items.data(), static_cast<int>(items.size()))) {
+            const Preset& p = ps[static_cast<std::size_t>(cur)];
+            next.source.preset = p.name;
+            next.spec = p.spec;
+            next.params.weight = p.params.weight;
+            next.params.bias = p.params.bias;
+            return apply(s, next, false);
+        }
+        if (const Preset* p = find_preset(st.source.preset)) {
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextDisabled("%s: %s", p->source.c_str(), p->description.c_str());
+            ImGui::PopTextWrapPos();
+        }
+    }
+    if (next.source.kind == TensorSource::Kind::File) {
+        char buf[512];
+        std::snprintf(buf, sizeof(buf), "%s", path_edit_.c_str());
+        if (ImGui::InputText("path", buf, sizeof(buf))) path_edit_ = buf;
+        if (ImGui::Button("load .npy")) {
+            next.source.kind = TensorSource::Kind::File;
+            next.source.path = path_edit_;
+            return apply(s, next, false);
+        }
+        // The .npy files of the current folder, as a simple file list.
+        std::error_code ec;
+        int shown = 0;
+        for (const auto& entry : std::filesystem::directory_iterator(".", ec)) {
+            if (entry.path().extension() != ".npy" || shown >= 12) continue;
+            ++shown;
+            std::string name = entry.path().filename().string();
+            if (ImGui::Selectable(name.c_str(), name == path_edit_)) path_edit_ = name;
+        }
+        if (shown == 0) ImGui::TextDisabled("(no .npy files in %s)", std::filesystem::current_path(ec).string().c_str());
+    }
+    ImGui::PopItemWidth();
+}
+
+void ControlsPanel::method_section(Session& s) {
+    const State& st = s.state();
+    State next = st;
+    const Shape4& sh = s.x().shape;
+    ImGui::PushItemWidth(-90);
+    int m = 0;
+    for (int i = 0; i < 5; ++i)
+        if (kMethodOrder[i] == st.spec.method) m = i;
+    if (ImGui::Combo("method", &m, kMethods, 5) && kMethodOrder[m] != st.spec.method) {
+        next.spec = default_spec(kMethodOrder[m]);
+        if (next.spec.method == Method::Group) next.spec.groups = sh.c % 2 == 0 ? 2 : 1;
+        next.params.weight.clear();
+        next.params.bias.clear();
+        return apply(s, next, true);
+    }
+    if (st.spec.method == Method::Group) {
+        auto ds = divisors(sh.c);
+        std::string label = std::to_string(st.spec.groups);
+        if (ImGui::BeginCombo("groups G", label.c_str())) {
+            for (auto g : ds) {
+                std::string l = std::to_string(g) + "  (" + std::to_string(sh.c / g) + " channels per group)";
+                if (ImGui::Selectable(l.c_str(), g == st.spec.groups)) {
+                    next.spec.groups = g;
+                    apply(s, next, true);
+                }
+            }
+            ImGui::EndCombo();
+        }
+        ImGui::PushTextWrapPos(0.0f);
+        std::string others;
+        for (std::int64_t g = 2; g <= std::min<std::int64_t>(sh.c, 12); ++g)
+            if (sh.c % g) others += (others.empty() ? "" : ", ") + std::to_string(g);
+        ImGui::TextDisabled("G must divide C = %lld: each group takes C/G whole channels.%s%s%s",
+                            static_cast<long long>(sh.c), others.empty() ? "" : " Not offered: ", others.c_str(),
+                            others.empty() ? "" : " (C/G would not be a whole number of channels).");
+        ImGui::PopTextWrapPos();
+    }
+    if (st.spec.method == Method::Layer || st.spec.method == Method::Rms) {
+        auto ns = st.spec.effective_normalized_shape(sh);
+        int k = static_cast<int>(ns.size()) - 1;
+        std::string o0 = "[W] = " + dims_str({sh.w}), o1 = "[H,W] = " + dims_str({sh.h, sh.w}),
+                    o2 = "[C,H,W] = " + dims_str({sh.c, sh.h, sh.w});
+        const char* opts[] = {o0.c_str(), o1.c_str(), o2.c_str()};
+        if (ImGui::Combo("normalized", &k, opts, 3)) {
+            if (k == 0) next.spec.normalized_shape = {sh.w};
+            else if (k == 1) next.spec.normalized_shape = {sh.h, sh.w};
+            else next.spec.normalized_shape.clear();
+            next.params.weight.clear();
+            next.params.bias.clear();
+            return apply(s, next, true);
+        }
+    }
+    double eps = st.spec.effective_eps();
+    ImGui::InputDouble("eps ε", &eps, 0, 0, "%.3g");
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+        next.spec.eps = eps;
+        return apply(s, next, true);
+    }
+    ImGui::PopItemWidth();
+    affine_section(s);
+    if (st.spec.method == Method::Batch) batch_section(s);
+}
+
+void ControlsPanel::affine_section(Session& s) {
+    const State& st = s.state();
+    State next = st;
+    const StatLayout& l = s.layout();
+    bool affine = st.spec.affine;
+    if (ImGui::Checkbox("affine (γ, β)", &affine)) {
+        next.spec.affine = affine;
+        return apply(s, next, true);
+    }
+    if (st.spec.method == Method::Layer && st.spec.affine) {
+        ImGui::SameLine();
+        bool bias = st.spec.bias;
+        if (ImGui::Checkbox("bias β", &bias)) {
+            next.spec.bias = bias;
+            return apply(s, next, true);
+        }
+    }
+    if (!st.spec.affine) return;
+    const auto count = static_cast<std::size_t>(l.param_count);
+    const bool has_b = st.spec.has_bias();
+    ImGui::TextDisabled("γ%s shape %s (%s)", has_b ? ", β" : "", dims_str(l.param_shape).c_str(),
+                        l.param_stride == 1 ? "one per element of normalized_shape" : "one per channel");
+    std::vector<float> w = st.params.weight.empty() ? std::vector<float>(count, 1.0f) : st.params.weight;
+    std::vector<float> b = st.params.bias.empty() ? std::vector<float>(count, 0.0f) : st.params.bias;
+    float all[2] = {w[0], has_b ? b[0] : 0.0f};
+    ImGui::SetNextItemWidth(-90);
+    if (has_b ? ImGui::InputFloat2("all γ, β", all, "%.3g") : ImGui::InputFloat("all γ", all, 0, 0, "%.3g")) {}
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+        next.params.weight.assign(count, all[0]);
+        if (has_b) next.params.bias.assign(count, all[1]);
+        return apply(s, next, true);
+    }
+    if (count <= 64 && ImGui::TreeNode("per index")) {
+        for (std::size_t i = 0; i < count; ++i) {
+            ImGui::PushID(static_cast<int>(i));
+            float v[2] = {w[i], b[i]};
+            ImGui::SetNextItemWidth(-90);
+            std::string label = (l.param_stride == 1 ? "elem " : "c = ") + std::to_string(i);
+            if (has_b ? ImGui::DragFloat2(label.c_str(), v, 0.01f) : ImGui::DragFloat(label.c_str(), v, 0.01f)) {
+                w[i] = v[0];
+                b[i] = v[1];
+                next.params.weight = w;
+                if (has_b) next.params.bias = b;
+                apply(s, next, true);
+                ImGui::PopID();
+                break;
+            }
+            ImGui::PopID();
+        }
+        ImGui::TreePop();
+    }
+}
+
+void ControlsPanel::batch_section(Session& s) {
+    const State& st = s.state();
+    State next = st;
+    const NormResult& r = s.result();
+    ImGui::Separator();
+    ImGui::TextUnformatted("BatchNorm: mode and running statistics");
+    int mode = st.spec.mode == Mode::Train ? 0 : 1;
+    bool changed = ImGui::RadioButton("train (batch stats)", &mode, 0);
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("eval (running stats)", &mode, 1);
+    if (changed) {
+        next.spec.mode = mode == 0 ? Mode::Train : Mode::Eval;
+        return apply(s, next, true);
+    }
+    bool cumulative = !st.spec.momentum.has_value();
+    if (ImGui::Checkbox("cumulative (momentum=None)", &cumulative)) {
+        if (cumulative) next.spec.momentum.reset();
+        else next.spec.momentum = kDefaultMomentum;
+        return apply(s, next, true);
+    }
+    if (!cumulative) {
+        float mom = static_cast<float>(*st.spec.momentum);
+        ImGui::SetNextItemWidth(-90);
+        ImGui::SliderFloat("momentum", &mom, 0.0f, 1.0f, "%.3f");
+        if (ImGui::IsItemDeactivatedAfterEdit()) {
+            next.spec.momentum = mom;
+            return apply(s, next, true);
+        }
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("PyTorch: weight of the NEW batch (Keras' 0.99 is the old one)");
+        ImGui::PopTextWrapPos();
+    }
+    if (ImGui::Button("train step")) {
+        auto err = s.train_step();
+        error_ = err ? *err : "";
+        return;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("draw a fresh randn batch (same shape, next seed) and update the running stats");
+    ImGui::SameLine();
+    if (ImGui::Button("reset")) {
+        auto err = s.reset_running();
+        error_ = err ? *err : "";
+        return;
+    }
+    ImGui::SameLine();
+    ImGui::Text("batches tracked: %lld", static_cast<long long>(st.params.num_batches_tracked));
+    const auto C = static_cast<std::size_t>(s.x().shape.c);
+    if (ImGui::BeginTable("running", 3, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
+                          ImVec2(0, std::min(8.0f, static_cast<float>(C) + 1.5f) * ImGui::GetTextLineHeightWithSpacing()))) {
+        ImGui::TableSetupScrollFreeze(0, 1);
+        ImGui::TableSetupColumn("c");
+        ImGui::TableSetupColumn("running mean");
+        ImGui::TableSetupColumn("running var");
+        ImGui::TableHeadersRow();
+        for (std::size_t c = 0; c < C; ++c) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%zu", c);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.4g", st.params.running_mean.empty() ? 0.0 : st.params.running_mean[c]);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.4g", st.params.running_var.empty() ? 1.0 : st.params.running_var[c]);
+        }
+        ImGui::EndTable();
+    }
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("stored values (eval uses them); running var is the UNBIASED variance.");
+    if (r.running_updated && !r.running_mean.empty())
+        ImGui::TextDisabled("a train step on this batch would give c=0: mean %.4g, var %.4g", r.running_mean[0], r.running_var[0]);
+    ImGui::PopTextWrapPos();
+}
+
+}  // namespace normlab::app

@@ -1,0 +1,34 @@
+// ControlsPanel: the Tensor panel (shape, init, seed, preset, .npy file, regenerate) and the
+// Method panel (method, G among the divisors of C, normalized_shape, eps, affine and γ/β,
+// BatchNorm's mode, momentum, running statistics, train step and reset). Every edit builds
+// a new State and hands it to the Session; a rejected one leaves the previous state and
+// its reason is shown here.
+#pragma once
+#include "session.hpp"
+
+#include <array>
+#include <string>
+
+namespace normlab::app {
+
+class ControlsPanel {
+public:
+    void draw(Session& session);
+    // The last rejected edit's reason ("" when the last edit was accepted).
+    const std::string& error() const { return error_; }
+
+private:
+    void tensor_section(Session& s);
+    void method_section(Session& s);
+    void affine_section(Session& s);
+    void batch_section(Session& s);
+    void apply(Session& s, const State& next, bool same_tensor);
+
+    std::string error_;
+    std::array<int, 4> shape_edit_{};
+    bool shape_dirty_ = false;
+    std::string path_edit_;
+    std::uint64_t seen_generation_ = ~0ull;
+};
+
+}  // namespace normlab::app

@@ -1,0 +1,121 @@
+#include "explain_panel.hpp"
+
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+
+namespace normlab::app {
+namespace {
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), f, v);
+    return buf;
+}
+std::string num(double v) { return fmt("%.4g", v); }
+std::string ll(std::int64_t v) { return std::to_string(v); }
+
+const char* why(Method m) {
+    switch (m) {
+        case Method::Batch:
+            return "Every sample of the batch contributes to each channel's μ and σ², so the samples are coupled: "
+                   "change one sample and every output of its channel changes. Eval mode uses the running statistics instead.";
+        case Method::Layer:
+            return "Each sample (or each leading index) is normalized on its own, over the trailing normalized_shape dims; "
+                   "the batch does not matter, and train and eval give the same result.";
+        case Method::Instance:
+            return "Each channel of each sample is normalized on its own over its H×W image: per-image contrast is removed.";
+        case Method::Group:
+            return "The C channels are split into G groups of C/G consecutive channels; each (sample, group) has its own "
+                   "statistics. G = 1 gives LayerNorm([C,H,W])'s statistics, G = C gives InstanceNorm's.";
+        case Method::Rms:
+            return "Like LayerNorm over normalized_shape, but nothing is subtracted: x is divided by its root mean square.";
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string reduction_summary(const NormSpec& spec, const StatLayout& l) {
+    const Shape4& s = l.shape;
+    const std::string count = ll(l.count());
+    switch (spec.method) {
+        case Method::Batch:
+            return "BatchNorm2d: one statistic per channel c (" + ll(l.stat_count) + ") over N·H·W = " + ll(s.n) + "·" + ll(s.h) + "·" +
+                   ll(s.w) + " = " + count + " elements";
+        case Method::Instance:
+            return "InstanceNorm2d: one statistic per (n, c) (" + ll(l.stat_count) + ") over H·W = " + ll(s.h) + "·" + ll(s.w) +
+                   " = " + count + " elements";
+        case Method::Group:
+            return "GroupNorm, G=" + ll(spec.groups) + ": one statistic per (n, g) (" + ll(l.stat_count) + ") over C/G·H·W = " +
+                   ll(s.c / std::max<std::int64_t>(1, spec.groups)) + "·" + ll(s.h) + "·" + ll(s.w) + " = " + count + " elements";
+        case Method::Layer:
+        case Method::Rms: {
+            auto ns = spec.effective_normalized_shape(s);
+            const char* names[] = {"C", "H", "W"};
+            std::string axes, sizes, per;
+            for (std::size_t i = 0; i < ns.size(); ++i) {
+                axes += (i ? "·" : "") + std::string(names[3 - ns.size() + i]);
+                sizes += (i ? "·" : "") + ll(ns[i]);
+            }
+            const char* lead[] = {"n", "(n, c)", "(n, c, h)"};
+            return std::string(spec.method == Method::Layer ? "LayerNorm" : "RMSNorm") + "(normalized_shape=" + dims_str(ns) +
+                   "): one statistic per " + lead[3 - ns.size()] + " (" + ll(l.stat_count) + ") over " + axes + " = " + sizes +
+                   " = " + count + " elements";
+        }
+    }
+    return "";
+}
+
+void ExplainPanel::draw(const Session& session) {
+    const State& st = session.state();
+    const NormSpec& spec = st.spec;
+    const NormResult& r = session.result();
+    const StatLayout& l = r.layout;
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(reduction_summary(spec, l).c_str());
+    std::string axes;
+    for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : ", ") + a;
+    ImGui::Text("Reduced axes: %s.", axes.c_str());
+    ImGui::TextDisabled("%s", why(spec.method));
+    ImGui::Separator();
+    if (!st.selection) {
+        ImGui::TextUnformatted("Click an element in the heatmap (or a row of the statistics table) to see its formula with numbers.");
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    const Index4& e = *st.selection;
+    const std::int64_t i = session.x().offset(e[0], e[1], e[2], e[3]);
+    const auto si = static_cast<std::size_t>(l.stat_of(i));
+    const auto pi = static_cast<std::size_t>(l.param_of(i));
+    const double x = session.x().data[static_cast<std::size_t>(i)];
+    const double y = r.y.data[static_cast<std::size_t>(i)];
+    const double eps = spec.effective_eps();
+    const bool w = spec.has_weight(), b = spec.has_bias();
+    const double gamma = w && !st.params.weight.empty() ? st.params.weight[pi] : 1.0;
+    const double beta = b && !st.params.bias.empty() ? st.params.bias[pi] : 0.0;
+    ImGui::Text("Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu", static_cast<long long>(e[0]),
+                static_cast<long long>(e[1]), static_cast<long long>(e[2]), static_cast<long long>(e[3]), si);
+    std::string formula, numbers;
+    const std::string g = w ? num(gamma) + "·" : "", bb = b ? " + " + num(beta) : "";
+    if (spec.method == Method::Rms) {
+        formula = std::string("y = ") + (w ? "γ·" : "") + "x / √(mean(x²) + ε)";
+        numbers = "  = " + g + num(x) + " / √(" + num(r.mean_square[si]) + " + " + fmt("%.3g", eps) + ")";
+    } else {
+        formula = std::string("y = ") + (w ? "γ·" : "") + "(x − μ) / √(σ² + ε)" + (b ? " + β" : "");
+        numbers = "  = " + g + "(" + num(x) + " − " + num(r.mean[si]) + ") / √(" + num(r.var[si]) + " + " + fmt("%.3g", eps) + ")" + bb;
+    }
+    ImGui::TextUnformatted(formula.c_str());
+    ImGui::TextUnformatted(numbers.c_str());
+    ImGui::Text("  = %.6g", y);
+    if (spec.method != Method::Rms)
+        ImGui::TextDisabled("μ, σ² %s; σ² is the biased variance (divide by %lld).",
+                            r.stats_from_running ? "are the running statistics (eval mode)" : "are this statistic's, from the GPU",
+                            static_cast<long long>(l.count()));
+    if (w || b)
+        ImGui::TextDisabled("γ, β are index %zu of the affine parameters (shape %s).", pi, dims_str(l.param_shape).c_str());
+    ImGui::PopTextWrapPos();
+}
+
+}  // namespace normlab::app

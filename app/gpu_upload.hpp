@@ -1,0 +1,14 @@
+// Copies host data into a device buffer: a plain memcpy when its memory is mapped (lavapipe,
+// ReBAR GPUs), otherwise through a staging buffer and a waited-for copy.
+#pragma once
+#include "normlab/gpu_buffer.hpp"
+
+#include <cstddef>
+
+namespace normlab::app {
+
+// (Re)creates `dst` with exactly `bytes` bytes when its size differs, then uploads `src`.
+// The caller makes sure no submitted work still uses `dst` (e.g. device().waitIdle()).
+void upload_buffer(const VulkanContext& ctx, GpuBuffer& dst, const void* src, std::size_t bytes);
+
+}  // namespace normlab::app

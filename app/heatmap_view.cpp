@@ -1,0 +1,307 @@
+#include "heatmap_view.hpp"
+
+#include "gpu_upload.hpp"
+#include "normlab/shader_library.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace normlab::app {
+namespace {
+
+// Mirrors `Push` in shaders/heatmap.comp.
+struct FillPush {
+    std::uint32_t n, c, h, w, img_w, img_h;
+    float cell, gap;
+    std::uint32_t mode;
+    float vmin, vmax;
+    std::uint32_t stat_count, stat_stride;
+    std::int32_t sel_stat;
+    std::uint32_t lut_size;
+};
+static_assert(sizeof(FillPush) == 60);
+
+// Mirrors `Push` in shaders/heatmap_draw.vert/.frag.
+struct DrawPush {
+    float rect[4];
+    std::int32_t origin[2];
+    std::uint32_t img_w, img_h;
+};
+static_assert(sizeof(DrawPush) == 32);
+
+vk::raii::ShaderModule module(const VulkanContext& ctx, const char* name) {
+    const auto& spirv = compiled_shader(name);
+    return vk::raii::ShaderModule(ctx.device(), vk::ShaderModuleCreateInfo({}, spirv.size() * 4, spirv.data()));
+}
+
+const char* kModeNames[] = {"input x", "output y", "y - x", "statistic groups"};
+
+}  // namespace
+
+HeatmapView::HeatmapView(const VulkanContext& ctx, vk::RenderPass render_pass)
+    : ctx_(&ctx), fill_(ctx, "heatmap.comp", {}, {}, 5, sizeof(FillPush)) {
+    const auto& dev = ctx.device();
+    vk::DescriptorSetLayoutBinding b(0, vk::DescriptorType::eStorageBuffer, 1, vk::ShaderStageFlagBits::eFragment);
+    set_layout_ = vk::raii::DescriptorSetLayout(dev, vk::DescriptorSetLayoutCreateInfo({}, b));
+    vk::PushConstantRange range(vk::ShaderStageFlagBits::eVertex | vk::ShaderStageFlagBits::eFragment, 0, sizeof(DrawPush));
+    vk::DescriptorSetLayout sl = *set_layout_;
+    pipeline_layout_ = vk::raii::PipelineLayout(dev, vk::PipelineLayoutCreateInfo({}, sl, range));
+
+    auto vert = module(ctx, "heatmap_draw.vert");
+    auto frag = module(ctx, "heatmap_draw.frag");
+    std::array<vk::PipelineShaderStageCreateInfo, 2> stages{
+        vk::PipelineShaderStageCreateInfo({}, vk::ShaderStageFlagBits::eVertex, *vert, "main"),
+        vk::PipelineShaderStageCreateInfo({}, vk::ShaderStageFlagBits::eFragment, *frag, "main")};
+    vk::PipelineVertexInputStateCreateInfo vertex_input;
+    vk::PipelineInputAssemblyStateCreateInfo assembly({}, vk::PrimitiveTopology::eTriangleList);
+    vk::PipelineViewportStateCreateInfo viewport({}, 1, nullptr, 1, nullptr);
+    vk::PipelineRasterizationStateCreateInfo raster({}, false, false, vk::PolygonMode::eFill, vk::CullModeFlagBits::eNone,
+                                                    vk::FrontFace::eCounterClockwise, false, 0, 0, 0, 1.0f);
+    vk::PipelineMultisampleStateCreateInfo multisample({}, vk::SampleCountFlagBits::e1);
+    vk::PipelineColorBlendAttachmentState blend_att(false);
+    blend_att.colorWriteMask = vk::ColorComponentFlagBits::eR | vk::ColorComponentFlagBits::eG |
+                               vk::ColorComponentFlagBits::eB | vk::ColorComponentFlagBits::eA;
+    vk::PipelineColorBlendStateCreateInfo blend({}, false, vk::LogicOp::eCopy, blend_att);
+    std::array<vk::DynamicState, 2> dyn{vk::DynamicState::eViewport, vk::DynamicState::eScissor};
+    vk::PipelineDynamicStateCreateInfo dynamic({}, dyn);
+    // Subpass 0 of ImGui's render pass (and of the compatible offscreen capture pass).
+    vk::GraphicsPipelineCreateInfo info({}, stages, &vertex_input, &assembly, nullptr, &viewport, &raster, &multisample,
+                                        nullptr, &blend, &dynamic, *pipeline_layout_, render_pass, 0);
+    pipeline_ = vk::raii::Pipeline(dev, nullptr, info);
+
+    vk::DescriptorPoolSize ps(vk::DescriptorType::eStorageBuffer, 1);
+    pool_ = vk::raii::DescriptorPool(dev, vk::DescriptorPoolCreateInfo(vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 1, ps));
+    vk::raii::DescriptorSets sets(dev, vk::DescriptorSetAllocateInfo(*pool_, sl));
+    set_ = std::move(sets.front());
+}
+
+void HeatmapView::upload_colors(const Session& s) {
+    if (palette_generation_ == s.generation() && lut_map_ == static_cast<int>(colormap)) return;
+    ctx_->device().waitIdle();  // a frame in flight may still read the old colors
+    if (palette_generation_ != s.generation()) {
+        std::vector<float> pal;
+        const std::int64_t count = s.layout().stat_count;
+        pal.reserve(static_cast<std::size_t>(count) * 4);
+        for (std::int64_t i = 0; i < count; ++i) {
+            Rgb c = stat_color(i, count);
+            pal.insert(pal.end(), {c[0], c[1], c[2], 1.0f});
+        }
+        upload_buffer(*ctx_, palette_, pal.data(), pal.size() * 4);
+        palette_generation_ = s.generation();
+    }
+    if (lut_map_ != static_cast<int>(colormap)) {
+        lut_colors_ = colormap_lut(colormap);
+        std::vector<float> lut;
+        for (const auto& c : lut_colors_) lut.insert(lut.end(), {c[0], c[1], c[2], 1.0f});
+        upload_buffer(*ctx_, lut_, lut.data(), lut.size() * 4);
+        lut_map_ = static_cast<int>(colormap);
+    }
+}
+
+void HeatmapView::draw(Session& session) {
+    session_ = &session;
+    const Shape4& shape = session.x().shape;
+    int m = static_cast<int>(mode);
+    for (int i = 0; i < 4; ++i) {
+        if (i) ImGui::SameLine();
+        ImGui::RadioButton(kModeNames[i], &m, i);
+    }
+    mode = static_cast<HeatmapMode>(m);
+    if (mode != HeatmapMode::Statistics) {
+        ImGui::SameLine(0, 24);
+        ImGui::SetNextItemWidth(210);
+        int cm = static_cast<int>(colormap);
+        if (ImGui::Combo("##colormap", &cm, kColormapNames, 2)) colormap = static_cast<Colormap>(cm);
+    }
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%lld rows = samples n, %lld columns = channels c, each tile = one H×W = %lld×%lld image.  "
+                        "Hover: numbers; click: select (right click: clear).",
+                        static_cast<long long>(shape.n), static_cast<long long>(shape.c), static_cast<long long>(shape.h),
+                        static_cast<long long>(shape.w));
+    ImGui::PopTextWrapPos();
+
+    // Value range from the GPU histograms (min/max over the whole tensor).
+    const Histograms& h = session.histograms();
+    const HistogramResult& src = mode == HeatmapMode::Input ? h.input : mode == HeatmapMode::Output ? h.output : h.difference;
+    if (colormap == Colormap::Diverging) {
+        double mx = std::max(std::abs(src.min), std::abs(src.max));
+        vmin_ = static_cast<float>(-mx);
+        vmax_ = static_cast<float>(mx);
+    } else {
+        vmin_ = static_cast<float>(src.min);
+        vmax_ = static_cast<float>(src.max);
+    }
+    upload_colors(session);
+
+    const float legend_h = 46.0f;
+    ImVec2 avail = ImGui::GetContentRegionAvail();
+    layout_ = TileLayout::fit(shape, std::max(16.0f, avail.x), std::max(16.0f, avail.y - legend_h));
+    ImVec2 pos = ImGui::GetCursorScreenPos();
+    pos.x = std::floor(pos.x);
+    pos.y = std::floor(pos.y);
+    origin_[0] = pos.x;
+    origin_[1] = pos.y;
+    ImGui::Dummy(ImVec2(static_cast<float>(layout_.width), static_cast<float>(layout_.height)));
+    const bool hovered = ImGui::IsItemHovered();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddCallback(&HeatmapView::draw_callback, this);
+    dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+
+    auto sel_stat = session.selected_stat();
+    key_ = Key{session.generation(), static_cast<int>(mode), static_cast<int>(colormap), layout_.width, layout_.height,
+               layout_.cell, layout_.gap, vmin_, vmax_, sel_stat ? *sel_stat : -1};
+
+    // Outline of the selected element (drawn by ImGui over the image).
+    if (const auto& sel = session.state().selection) {
+        auto p = layout_.element_pos((*sel)[0], (*sel)[1], (*sel)[2], (*sel)[3]);
+        float sz = std::max(layout_.cell, 3.0f);
+        ImVec2 a(pos.x + p[0] - 1, pos.y + p[1] - 1), b(a.x + sz + 2, a.y + sz + 2);
+        dl->AddRect(a, b, IM_COL32(255, 255, 0, 255), 0, 0, 2.0f);
+    }
+    if (hovered) {
+        ImVec2 mp = ImGui::GetIO().MousePos;
+        if (auto e = layout_.element_at(mp.x - pos.x, mp.y - pos.y)) {
+            Index4 idx{(*e)[0], (*e)[1], (*e)[2], (*e)[3]};
+            tooltip(session, idx);
+            if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) session.select(idx);
+        }
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) session.select(std::nullopt);
+    }
+    draw_legend(session);
+}
+
+void HeatmapView::tooltip(const Session& s, const Index4& e) const {
+    const NormResult& r = s.result();
+    const std::int64_t i = s.x().offset(e[0], e[1], e[2], e[3]);
+    const std::int64_t st = r.layout.stat_of(i);
+    const auto si = static_cast<std::size_t>(st);
+    const double x = s.x().data[static_cast<std::size_t>(i)];
+    const double y = r.y.data[static_cast<std::size_t>(i)];
+    ImGui::BeginTooltip();
+    ImGui::Text("element (n, c, h, w) = (%lld, %lld, %lld, %lld)", static_cast<long long>(e[0]), static_cast<long long>(e[1]),
+                static_cast<long long>(e[2]), static_cast<long long>(e[3]));
+    ImGui::Text("x = %.6g", x);
+    ImGui::Text("statistic #%lld (of %lld, %lld elements each)", static_cast<long long>(st),
+                static_cast<long long>(r.layout.stat_count), static_cast<long long>(r.layout.count()));
+    if (s.state().spec.method == Method::Rms) {
+        ImGui::Text("mean(x²) = %.6g", r.mean_square[si]);
+        ImGui::Text("x̂ = x / √(mean(x²) + ε) = %.6g", x * r.rstd[si]);
+    } else {
+        ImGui::Text("μ = %.6g   σ² = %.6g%s", r.mean[si], r.var[si], r.stats_from_running ? "  (running stats, eval)" : "");
+        ImGui::Text("x̂ = (x − μ) / √(σ² + ε) = %.6g", (x - r.mean[si]) * r.rstd[si]);
+    }
+    ImGui::Text("y = %.6g", y);
+    ImGui::EndTooltip();
+}
+
+void HeatmapView::draw_legend(const Session& s) const {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImGui::Spacing();
+    if (mode == HeatmapMode::Statistics) {
+        const StatLayout& l = s.layout();
+        ImVec2 p = ImGui::GetCursorScreenPos();
+        for (int i = 0; i < std::min<std::int64_t>(l.stat_count, 24); ++i)
+            dl->AddRectFilled(ImVec2(p.x + static_cast<float>(i) * 14, p.y + 2), ImVec2(p.x + static_cast<float>(i) * 14 + 12, p.y + 16),
+                              to_imgui(stat_color(i, l.stat_count)));
+        ImGui::Dummy(ImVec2(static_cast<float>(std::min<std::int64_t>(l.stat_count, 24)) * 14 + 4, 18));
+        ImGui::SameLine();
+        ImGui::TextWrapped("one color per statistic: %lld statistics of %lld elements, each normalized with its own μ, σ².",
+                           static_cast<long long>(l.stat_count), static_cast<long long>(l.count()));
+        return;
+    }
+    const float w = std::min(360.0f, ImGui::GetContentRegionAvail().x - 160);
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::TextUnformatted(mode == HeatmapMode::Input ? "x" : mode == HeatmapMode::Output ? "y" : "y - x");
+    ImGui::SameLine(40);
+    ImGui::Text("%.3g", vmin_);
+    ImGui::SameLine();
+    p = ImGui::GetCursorScreenPos();
+    const int segs = 64;
+    for (int i = 0; i < segs; ++i) {
+        auto c0 = to_imgui(lut_colors_[static_cast<std::size_t>(i * (kLutSize - 1) / segs)]);
+        auto c1 = to_imgui(lut_colors_[static_cast<std::size_t>((i + 1) * (kLutSize - 1) / segs)]);
+        float x0 = p.x + w * static_cast<float>(i) / segs, x1 = p.x + w * static_cast<float>(i + 1) / segs;
+        dl->AddRectFilledMultiColor(ImVec2(x0, p.y + 2), ImVec2(x1, p.y + 16), c0, c1, c1, c0);
+    }
+    ImGui::Dummy(ImVec2(w, 18));
+    ImGui::SameLine();
+    ImGui::Text("%.3g", vmax_);
+}
+
+void HeatmapView::update_draw_set() {
+    vk::DescriptorBufferInfo bi(pixels_.handle(), 0, VK_WHOLE_SIZE);
+    vk::WriteDescriptorSet w(*set_, 0, 0, 1, vk::DescriptorType::eStorageBuffer, nullptr, &bi);
+    ctx_->device().updateDescriptorSets(w, {});
+}
+
+void HeatmapView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
+    frame_cmd_ = cmd;
+    frame_extent_ = extent;
+    if (!session_ || key_ == computed_) return;
+    const Session& s = *session_;
+    const vk::DeviceSize bytes = static_cast<vk::DeviceSize>(layout_.width) * static_cast<vk::DeviceSize>(layout_.height) * 4;
+    bool rebind = key_.generation != computed_.generation || key_.colormap != computed_.colormap;
+    if (!pixels_ || pixels_.size() != bytes) {
+        ctx_->device().waitIdle();  // frames in flight may still draw from the old pixels
+        pixels_ = GpuBuffer();
+        pixels_ = GpuBuffer(*ctx_, bytes, BufferKind::Device);
+        update_draw_set();
+        rebind = true;
+    }
+    // A recreated buffer may reuse a freed handle: force the descriptor update (safe here, the
+    // device was idled when those buffers were replaced).
+    if (rebind) fill_.bind({});
+    const Shape4& shape = layout_.shape;
+    const StatLayout& l = s.layout();
+    FillPush push{static_cast<std::uint32_t>(shape.n), static_cast<std::uint32_t>(shape.c), static_cast<std::uint32_t>(shape.h),
+                  static_cast<std::uint32_t>(shape.w), static_cast<std::uint32_t>(layout_.width),
+                  static_cast<std::uint32_t>(layout_.height), layout_.cell, layout_.gap, static_cast<std::uint32_t>(mode),
+                  vmin_, vmax_, static_cast<std::uint32_t>(l.stat_count), static_cast<std::uint32_t>(l.stat_stride),
+                  static_cast<std::int32_t>(key_.sel), kLutSize};
+    fill_.bind({s.x_gpu().handle(), s.y_gpu().handle(), palette_.handle(), lut_.handle(), pixels_.handle()});
+    vk::BufferMemoryBarrier before(vk::AccessFlagBits::eShaderRead, vk::AccessFlagBits::eShaderWrite, VK_QUEUE_FAMILY_IGNORED,
+                                   VK_QUEUE_FAMILY_IGNORED, pixels_.handle(), 0, VK_WHOLE_SIZE);
+    // Orders earlier frames' fragment-shader reads of the pixels before this fill overwrites them.
+    cmd.pipelineBarrier(vk::PipelineStageFlagBits::eFragmentShader, vk::PipelineStageFlagBits::eComputeShader, {}, {}, before, {});
+    fill_.dispatch(cmd, &push, (static_cast<std::uint32_t>(layout_.width) + 15) / 16,
+                   (static_cast<std::uint32_t>(layout_.height) + 15) / 16);
+    vk::BufferMemoryBarrier after(vk::AccessFlagBits::eShaderWrite, vk::AccessFlagBits::eShaderRead, VK_QUEUE_FAMILY_IGNORED,
+                                  VK_QUEUE_FAMILY_IGNORED, pixels_.handle(), 0, VK_WHOLE_SIZE);
+    // Orders the fill's writes before this frame's fragment shader reads the pixels.
+    cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eFragmentShader, {}, {}, after, {});
+    computed_ = key_;
+}
+
+void HeatmapView::draw_callback(const ImDrawList*, const ImDrawCmd* dc) {
+    static_cast<const HeatmapView*>(dc->UserCallbackData)->record_draw(dc);
+}
+
+void HeatmapView::record_draw(const ImDrawCmd* dc) const {
+    if (!frame_cmd_ || !pixels_) return;
+    const ImDrawData* dd = ImGui::GetDrawData();
+    const float sx = dd->FramebufferScale.x, sy = dd->FramebufferScale.y;
+    const float fw = static_cast<float>(frame_extent_.width), fh = static_cast<float>(frame_extent_.height);
+    // Scissor: the clip rectangle in framebuffer pixels, clamped to the framebuffer.
+    float x0 = std::clamp((dc->ClipRect.x - dd->DisplayPos.x) * sx, 0.0f, fw);
+    float y0 = std::clamp((dc->ClipRect.y - dd->DisplayPos.y) * sy, 0.0f, fh);
+    float x1 = std::clamp((dc->ClipRect.z - dd->DisplayPos.x) * sx, 0.0f, fw);
+    float y1 = std::clamp((dc->ClipRect.w - dd->DisplayPos.y) * sy, 0.0f, fh);
+    if (x1 <= x0 || y1 <= y0) return;
+    const float ox = std::floor((origin_[0] - dd->DisplayPos.x) * sx), oy = std::floor((origin_[1] - dd->DisplayPos.y) * sy);
+    const float iw = static_cast<float>(computed_.width), ih = static_cast<float>(computed_.height);
+    DrawPush push{{ox / fw * 2 - 1, oy / fh * 2 - 1, (ox + iw) / fw * 2 - 1, (oy + ih) / fh * 2 - 1},
+                  {static_cast<std::int32_t>(ox), static_cast<std::int32_t>(oy)},
+                  static_cast<std::uint32_t>(computed_.width), static_cast<std::uint32_t>(computed_.height)};
+    vk::CommandBuffer cmd = frame_cmd_;
+    cmd.bindPipeline(vk::PipelineBindPoint::eGraphics, *pipeline_);
+    cmd.setViewport(0, vk::Viewport(0, 0, fw, fh, 0, 1));
+    cmd.setScissor(0, vk::Rect2D({static_cast<std::int32_t>(x0), static_cast<std::int32_t>(y0)},
+                                 {static_cast<std::uint32_t>(x1 - x0), static_cast<std::uint32_t>(y1 - y0)}));
+    cmd.bindDescriptorSets(vk::PipelineBindPoint::eGraphics, *pipeline_layout_, 0, *set_, {});
+    cmd.pushConstants(*pipeline_layout_, vk::ShaderStageFlagBits::eVertex | vk::ShaderStageFlagBits::eFragment, 0, sizeof(push), &push);
+    cmd.draw(6, 1, 0, 0);
+}
+
+}  // namespace normlab::app

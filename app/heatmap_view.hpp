@@ -1,0 +1,76 @@
+// HeatmapView: the tensor as an N (rows) × C (columns) grid of H×W tiles. A compute shader
+// (shaders/heatmap.comp) fills a pixel buffer at screen resolution whenever the data, mode,
+// selection or size change; a small graphics pipeline copies it into the ImGui window
+// through an ImDrawList callback (ImGui 1.86's Vulkan backend ignores texture ids).
+// Modes: input, output, output − input (colormap + legend) and statistics (one color per
+// statistic). Hover shows the element's numbers; a click selects its statistic group.
+#pragma once
+#include "colormap.hpp"
+#include "session.hpp"
+#include "tile_layout.hpp"
+
+#include "normlab/compute_kernel.hpp"
+
+#include <optional>
+
+struct ImDrawList;
+struct ImDrawCmd;
+
+namespace normlab::app {
+
+enum class HeatmapMode { Input = 0, Output = 1, Difference = 2, Statistics = 3 };
+
+class HeatmapView {
+public:
+    HeatmapView(const VulkanContext& ctx, vk::RenderPass render_pass);
+
+    // The ImGui part, inside the current window: controls, the image, legend, tooltip, click.
+    void draw(Session& session);
+    // Records the compute dispatch when something changed and remembers `cmd` for drawing.
+    void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);
+
+    HeatmapMode mode = HeatmapMode::Statistics;
+    Colormap colormap = Colormap::Diverging;
+    // Where the last frame drew the image (screen pixels) and its geometry (--dump-layout).
+    float origin_x() const { return origin_[0]; }
+    float origin_y() const { return origin_[1]; }
+    const TileLayout& layout() const { return layout_; }
+
+private:
+    struct Key {
+        std::uint64_t generation = ~0ull;
+        int mode = -1, colormap = -1, width = 0, height = 0;
+        float cell = 0, gap = 0, vmin = 0, vmax = 0;
+        std::int64_t sel = -2;
+        bool operator==(const Key&) const = default;
+    };
+    static void draw_callback(const ImDrawList* list, const ImDrawCmd* cmd);
+    void record_draw(const ImDrawCmd* dc) const;
+    void upload_colors(const Session& s);
+    void draw_legend(const Session& s) const;
+    void tooltip(const Session& s, const Index4& e) const;
+    void update_draw_set();
+
+    const VulkanContext* ctx_;
+    const Session* session_ = nullptr;
+    ComputeKernel fill_;
+    GpuBuffer pixels_, palette_, lut_;
+    std::vector<Rgb> lut_colors_;
+    std::uint64_t palette_generation_ = ~0ull;
+    int lut_map_ = -1;
+    vk::raii::DescriptorSetLayout set_layout_{nullptr};
+    vk::raii::PipelineLayout pipeline_layout_{nullptr};
+    vk::raii::Pipeline pipeline_{nullptr};
+    vk::raii::DescriptorPool pool_{nullptr};
+    vk::raii::DescriptorSet set_{nullptr};
+
+    TileLayout layout_;
+    float origin_[2] = {0, 0};
+    float vmin_ = 0, vmax_ = 1;
+    Key key_, computed_;
+    // Per frame: the command buffer the ImGui draw callback records into.
+    vk::CommandBuffer frame_cmd_{};
+    vk::Extent2D frame_extent_{};
+};
+
+}  // namespace normlab::app

@@ -1,0 +1,77 @@
+#include "histogram_view.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace normlab::app {
+namespace {
+
+constexpr ImU32 kInputColor = IM_COL32(90, 150, 230, 255);
+constexpr ImU32 kOutputColor = IM_COL32(240, 150, 60, 255);
+
+void plot(const char* title, const HistogramResult& h, ImU32 color, ImVec2 size) {
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(title);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    const float label_h = ImGui::GetTextLineHeight();
+    const float plot_h = std::max(20.0f, size.y - 2 * label_h - 8);
+    ImVec2 a(p.x, p.y), b(p.x + size.x, p.y + plot_h);
+    dl->AddRectFilled(a, b, IM_COL32(30, 30, 34, 255));
+    const std::uint32_t top = h.bins.empty() ? 0 : *std::max_element(h.bins.begin(), h.bins.end());
+    const float bw = size.x / static_cast<float>(std::max<std::size_t>(1, h.bins.size()));
+    for (std::size_t i = 0; i < h.bins.size() && top > 0; ++i) {
+        float bh = plot_h * static_cast<float>(h.bins[i]) / static_cast<float>(top);
+        if (h.bins[i] == 0) continue;
+        dl->AddRectFilled(ImVec2(a.x + bw * static_cast<float>(i), b.y - bh),
+                          ImVec2(a.x + bw * static_cast<float>(i + 1) - (bw > 3 ? 1.0f : 0.0f), b.y), color);
+    }
+    const double range = h.max - h.min;
+    auto xpos = [&](double v) { return range > 0 ? a.x + static_cast<float>((v - h.min) / range) * size.x : a.x + size.x / 2; };
+    if (h.count > 0) {
+        const double sd = std::sqrt(h.var);
+        dl->AddLine(ImVec2(xpos(h.mean), a.y), ImVec2(xpos(h.mean), b.y), IM_COL32(255, 255, 255, 255), 2.0f);
+        for (double v : {h.mean - sd, h.mean + sd})
+            if (v >= h.min && v <= h.max)
+                for (float y = a.y; y < b.y; y += 6)
+                    dl->AddLine(ImVec2(xpos(v), y), ImVec2(xpos(v), std::min(y + 3, b.y)), IM_COL32(230, 230, 230, 200), 1.0f);
+    }
+    ImGui::Dummy(ImVec2(size.x, plot_h));
+    if (h.count > 0) {
+        ImGui::Text("%.3g", h.min);
+        char buf[32];
+        std::snprintf(buf, sizeof(buf), "%.3g", h.max);
+        ImGui::SameLine(size.x - ImGui::CalcTextSize(buf).x);  // relative to the group's start
+        ImGui::TextUnformatted(buf);
+        ImGui::Text("n=%lld  μ=%.3g  σ=%.3g", static_cast<long long>(h.count), h.mean, std::sqrt(h.var));
+    } else {
+        ImGui::TextDisabled("(nothing selected)");
+    }
+    ImGui::EndGroup();
+}
+
+}  // namespace
+
+void HistogramView::draw(Session& session) {
+    int bins = static_cast<int>(session.bins());
+    ImGui::SetNextItemWidth(160);
+    if (ImGui::SliderInt("bins", &bins, 4, static_cast<int>(Histogram::kMaxBins))) session.set_bins(static_cast<std::uint32_t>(bins));
+    ImGui::SameLine();
+    ImGui::TextDisabled("white line: μ, dashed: μ ± σ (computed on the GPU)");
+    const Histograms& h = session.histograms();
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    ImVec2 avail = ImGui::GetContentRegionAvail();
+    ImVec2 size((avail.x - 3 * gap) / 4, avail.y - ImGui::GetTextLineHeightWithSpacing() - 4);
+    plot("input x, whole tensor", h.input, kInputColor, size);
+    ImGui::SameLine();
+    plot("output y, whole tensor", h.output, kOutputColor, size);
+    ImGui::SameLine();
+    plot("input x, selected group", h.has_group ? h.group_input : HistogramResult{}, kInputColor, size);
+    ImGui::SameLine();
+    plot("output y, selected group", h.has_group ? h.group_output : HistogramResult{}, kOutputColor, size);
+}
+
+}  // namespace normlab::app

@@ -1,0 +1,14 @@
+// HistogramView: input and output distributions side by side, for the whole tensor and for
+// the selected statistic group, with μ and μ ± σ markers and an adjustable bin count. The
+// bins, μ and σ come from the GPU histogram (normlab/histogram.hpp); ImDrawList draws them.
+#pragma once
+#include "session.hpp"
+
+namespace normlab::app {
+
+class HistogramView {
+public:
+    void draw(Session& session);
+};
+
+}  // namespace normlab::app

@@ -1,0 +1,131 @@
+#include "session.hpp"
+
+#include "gpu_upload.hpp"
+#include "normlab/error.hpp"
+#include "normlab/reference.hpp"
+
+#include <chrono>
+
+namespace normlab::app {
+
+Session::Session(const VulkanContext& ctx) : ctx_(&ctx), normalizer_(ctx), histogram_(ctx) {}
+
+void Session::upload(GpuBuffer& dst, const std::vector<float>& values) {
+    upload_buffer(*ctx_, dst, values.data(), values.size() * 4);
+}
+
+void Session::whole_histograms(Histograms& h, const Shape4& shape) {
+    h.input = histogram_.run(x_gpu_, ElementSet::whole(shape), bins_);
+    h.output = histogram_.run(y_gpu_, ElementSet::whole(shape), bins_);
+    h.difference = histogram_.run(y_gpu_, ElementSet::whole(shape), bins_, &x_gpu_);
+}
+
+std::optional<std::string> Session::apply(State next, std::optional<Tensor> x) {
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        Tensor nx = x ? std::move(*x) : load_tensor(next.source);
+        StatLayout layout = make_layout(next.spec, nx.shape);
+        // γ/β and running statistics of another shape (the method or C changed) go back to defaults.
+        auto fit = [](std::vector<float>& v, std::int64_t n) {
+            if (!v.empty() && static_cast<std::int64_t>(v.size()) != n) v.clear();
+        };
+        fit(next.params.weight, layout.param_count);
+        fit(next.params.bias, layout.param_count);
+        fit(next.params.running_mean, nx.shape.c);
+        fit(next.params.running_var, nx.shape.c);
+        if (!next.spec.has_weight()) next.params.weight.clear();
+        if (!next.spec.has_bias()) next.params.bias.clear();
+        if (next.selection) {
+            try {
+                validate_selection(next.selection, nx.shape);
+            } catch (const InputError&) {
+                next.selection.reset();  // the tensor shrank under the selection
+            }
+        }
+        NormResult r = normalizer_.run(nx, next.spec, next.params);
+        ctx_->device().waitIdle();  // frames in flight may still read x and y on the GPU
+        upload(x_gpu_, nx.data);
+        upload(y_gpu_, r.y.data);
+        Histograms h;
+        whole_histograms(h, nx.shape);
+        ReferenceResult ref = reference_normalize(nx, next.spec, next.params);
+        max_error_ = max_abs_error(r.y.data, ref.y);
+        state_ = std::move(next);
+        x_ = std::move(nx);
+        result_ = std::move(r);
+        hist_ = std::move(h);
+    } catch (const InputError& e) {
+        return std::string(e.what());
+    }
+    compute_group_histograms();
+    ++generation_;
+    recompute_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return std::nullopt;
+}
+
+std::optional<std::int64_t> Session::selected_stat() const {
+    if (!state_.selection) return std::nullopt;
+    const auto& s = *state_.selection;
+    return layout().stat_of(x_.offset(s[0], s[1], s[2], s[3]));
+}
+
+void Session::compute_group_histograms() {
+    auto s = selected_stat();
+    hist_.has_group = s.has_value();
+    if (!s) return;
+    ElementSet set = ElementSet::statistic(layout(), *s);
+    hist_.group_input = histogram_.run(x_gpu_, set, bins_);
+    hist_.group_output = histogram_.run(y_gpu_, set, bins_);
+}
+
+void Session::select(const std::optional<Index4>& element) {
+    if (element) validate_selection(element, x_.shape);
+    auto before = selected_stat();
+    state_.selection = element;
+    if (selected_stat() != before) compute_group_histograms();
+}
+
+void Session::select_statistic(std::int64_t s) {
+    if (s < 0 || s >= layout().stat_count) return;
+    auto idx = unravel(x_.shape, layout().element_offset(s, 0));
+    select(Index4{idx[0], idx[1], idx[2], idx[3]});
+}
+
+void Session::set_bins(std::uint32_t bins) {
+    if (bins == bins_) return;
+    bins_ = bins;
+    whole_histograms(hist_, x_.shape);
+    compute_group_histograms();
+}
+
+std::optional<std::string> Session::train_step() {
+    if (state_.spec.method != Method::Batch) return std::string("train step: only BatchNorm has running statistics");
+    State next = state_;
+    if (next.source.kind != TensorSource::Kind::Generated) {
+        next.source.kind = TensorSource::Kind::Generated;
+        next.source.shape = x_.shape;
+        next.source.init = Init::Randn;
+    }
+    next.source.seed += 1;
+    const Mode user_mode = next.spec.mode;
+    next.spec.mode = Mode::Train;
+    if (auto err = apply(next)) return err;
+    // Keep the running statistics the shader-computed batch produced.
+    auto to_float = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
+    State kept = state_;
+    kept.params.running_mean = to_float(result_.running_mean);
+    kept.params.running_var = to_float(result_.running_var);
+    kept.params.num_batches_tracked = result_.num_batches_tracked;
+    kept.spec.mode = user_mode;
+    return apply(kept, x_);
+}
+
+std::optional<std::string> Session::reset_running() {
+    State next = state_;
+    next.params.running_mean.clear();
+    next.params.running_var.clear();
+    next.params.num_batches_tracked = 0;
+    return apply(next, x_);
+}
+
+}  // namespace normlab::app

@@ -1,0 +1,77 @@
+// Session: the State the user asked for and everything the engine computed from it — the
+// tensor, its StatLayout, the Normalizer's result (every number the panels show), the
+// max error against the CPU reference, the tensor's x and y on the GPU (read by the heatmap
+// and histogram shaders) and the four histograms. It recomputes only in apply(); a State
+// the engine rejects leaves the previous one in place and returns the reason.
+#pragma once
+#include "normlab/gpu_buffer.hpp"
+#include "normlab/histogram.hpp"
+#include "normlab/normalizer.hpp"
+#include "normlab/state.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace normlab::app {
+
+struct Histograms {
+    HistogramResult input, output;              // whole tensor
+    HistogramResult difference;                 // whole tensor, y − x
+    HistogramResult group_input, group_output;  // the selected statistic's elements
+    bool has_group = false;
+};
+
+class Session {
+public:
+    explicit Session(const VulkanContext& ctx);
+
+    // Loads the tensor of `next` (or takes `x`), normalizes it and refreshes everything.
+    // Returns the error message (and keeps the previous state) when the engine rejects it.
+    std::optional<std::string> apply(State next, std::optional<Tensor> x = std::nullopt);
+    // Selects an element (or none); only the group histograms are recomputed.
+    void select(const std::optional<Index4>& element);
+    // Selects the first element of statistic s.
+    void select_statistic(std::int64_t s);
+    void set_bins(std::uint32_t bins);
+    // BatchNorm: draws a fresh random batch (randn, same shape, next seed), normalizes it in
+    // train mode and keeps the updated running statistics in the state.
+    std::optional<std::string> train_step();
+    // BatchNorm: running mean 0, running var 1, num_batches_tracked 0.
+    std::optional<std::string> reset_running();
+
+    const State& state() const { return state_; }
+    const Tensor& x() const { return x_; }
+    const NormResult& result() const { return result_; }
+    const StatLayout& layout() const { return result_.layout; }
+    std::optional<std::int64_t> selected_stat() const;
+    const Histograms& histograms() const { return hist_; }
+    std::uint32_t bins() const { return bins_; }
+    double max_error() const { return max_error_; }
+    double recompute_ms() const { return recompute_ms_; }  // wall time of the last apply()
+    const GpuBuffer& x_gpu() const { return x_gpu_; }
+    const GpuBuffer& y_gpu() const { return y_gpu_; }
+    // Changes whenever x, y or the statistics change, so views know when to refresh.
+    std::uint64_t generation() const { return generation_; }
+    const VulkanContext& context() const { return *ctx_; }
+
+private:
+    void upload(GpuBuffer& dst, const std::vector<float>& values);
+    void compute_group_histograms();
+    void whole_histograms(Histograms& h, const Shape4& shape);
+
+    const VulkanContext* ctx_;
+    Normalizer normalizer_;
+    Histogram histogram_;
+    State state_;
+    Tensor x_;
+    NormResult result_;
+    Histograms hist_;
+    std::uint32_t bins_ = 40;
+    double max_error_ = 0.0;
+    double recompute_ms_ = 0.0;
+    GpuBuffer x_gpu_, y_gpu_;
+    std::uint64_t generation_ = 0;
+};
+
+}  // namespace normlab::app

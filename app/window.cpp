@@ -1,0 +1,322 @@
+#include "window.hpp"
+
+#include "normlab/error.hpp"
+#include "normlab/gpu_buffer.hpp"
+
+#define GLFW_INCLUDE_NONE
+#define GLFW_INCLUDE_VULKAN
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_vulkan.h>
+#include <stb_image_write.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <vector>
+
+namespace normlab::app {
+namespace {
+
+std::string g_glfw_error;
+
+void glfw_error(int code, const char* description) {
+    g_glfw_error = description ? description : ("GLFW error " + std::to_string(code));
+}
+
+void check_vk(VkResult err) {
+    if (err == VK_SUCCESS) return;
+    std::fprintf(stderr, "error: Vulkan call failed in Dear ImGui's backend: %s\n",
+                 vk::to_string(static_cast<vk::Result>(err)).c_str());
+    if (err < 0) std::exit(3);
+}
+
+// A font a student can read: DejaVu Sans when installed, else ImGui's built-in font.
+void load_fonts() {
+    ImGuiIO& io = ImGui::GetIO();
+    const char* candidates[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"};
+    for (const char* path : candidates) {
+        if (std::filesystem::exists(path)) {  // ImGui asserts (aborts) on a missing file
+            static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0300, 0x03FF, 0x2000, 0x22FF, 0};
+            io.Fonts->AddFontFromFileTTF(path, 16.0f, nullptr, ranges);
+            return;
+        }
+    }
+    io.Fonts->AddFontDefault();
+}
+
+}  // namespace
+
+struct Window::Impl {
+    const VulkanContext& ctx;
+    ImGui_ImplVulkanH_Window wd;
+    vk::raii::DescriptorPool imgui_pool{nullptr};
+    bool rebuild = false;
+    int min_images = 2;
+    bool imgui_vulkan = false, imgui_glfw = false;
+    explicit Impl(const VulkanContext& c) : ctx(c) {}
+    ~Impl() {
+        ctx.device().waitIdle();
+        if (imgui_vulkan) ImGui_ImplVulkan_Shutdown();
+        if (imgui_glfw) ImGui_ImplGlfw_Shutdown();
+        if (ImGui::GetCurrentContext()) ImGui::DestroyContext();
+        if (wd.Surface) ImGui_ImplVulkanH_DestroyWindow(*ctx.instance(), *ctx.device(), &wd, nullptr);
+    }
+};
+
+Window::Window(const WindowOptions& options) {
+    glfwSetErrorCallback(glfw_error);
+    if (!glfwInit())
+        throw DeviceError("cannot open a window (" + g_glfw_error +
+                          "); is a display available? Set DISPLAY, or run under xvfb-run -a");
+    if (!glfwVulkanSupported()) {
+        glfwTerminate();
+        throw DeviceError("GLFW finds no Vulkan loader; install libvulkan1 and a driver such as mesa-vulkan-drivers");
+    }
+    std::uint32_t count = 0;
+    const char** exts = glfwGetRequiredInstanceExtensions(&count);
+    if (!exts) {
+        glfwTerminate();
+        throw DeviceError("the Vulkan driver cannot present to this display (" + g_glfw_error + ")");
+    }
+    ContextOptions opt = ContextOptions::from_env();
+    opt.instance_extensions.assign(exts, exts + count);
+    opt.device_extensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
+    opt.need_graphics = true;
+    try {
+        ctx_ = std::make_unique<VulkanContext>(opt);
+    } catch (...) {
+        glfwTerminate();
+        throw;
+    }
+
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+    window_ = glfwCreateWindow(options.width, options.height, options.title.c_str(), nullptr, nullptr);
+    if (!window_) {
+        ctx_.reset();
+        glfwTerminate();
+        throw DeviceError("cannot create a window: " + g_glfw_error);
+    }
+    impl_ = std::make_unique<Impl>(*ctx_);
+    auto& wd = impl_->wd;
+    VkSurfaceKHR surface = VK_NULL_HANDLE;
+    if (glfwCreateWindowSurface(*ctx_->instance(), window_, nullptr, &surface) != VK_SUCCESS)
+        throw DeviceError("cannot create a Vulkan surface for the window: " + g_glfw_error);
+    wd.Surface = surface;
+    if (!ctx_->physical().getSurfaceSupportKHR(ctx_->queue_family(), surface))
+        throw DeviceError("the Vulkan device " + ctx_->device_name() + " cannot present to this window");
+
+    const VkFormat formats[] = {VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_UNORM};
+    wd.SurfaceFormat = ImGui_ImplVulkanH_SelectSurfaceFormat(*ctx_->physical(), surface, formats, 2,
+                                                             VK_COLORSPACE_SRGB_NONLINEAR_KHR);
+    std::vector<VkPresentModeKHR> modes;
+    if (options.unlimited_fps) modes = {VK_PRESENT_MODE_MAILBOX_KHR, VK_PRESENT_MODE_IMMEDIATE_KHR};
+    modes.push_back(VK_PRESENT_MODE_FIFO_KHR);
+    wd.PresentMode = ImGui_ImplVulkanH_SelectPresentMode(*ctx_->physical(), surface, modes.data(), static_cast<int>(modes.size()));
+    int fw = 0, fh = 0;
+    glfwGetFramebufferSize(window_, &fw, &fh);
+    ImGui_ImplVulkanH_CreateOrResizeWindow(*ctx_->instance(), *ctx_->physical(), *ctx_->device(), &wd,
+                                           ctx_->queue_family(), nullptr, fw, fh, static_cast<std::uint32_t>(impl_->min_images));
+
+    std::vector<vk::DescriptorPoolSize> sizes{{vk::DescriptorType::eCombinedImageSampler, 16}};
+    impl_->imgui_pool = vk::raii::DescriptorPool(
+        ctx_->device(), vk::DescriptorPoolCreateInfo(vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 16, sizes));
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // the layout is computed, never restored from imgui.ini
+    ImGui::StyleColorsDark();
+    ImGui::GetStyle().WindowRounding = 0.0f;
+    load_fonts();
+    ImGui_ImplGlfw_InitForVulkan(window_, true);
+    impl_->imgui_glfw = true;
+    ImGui_ImplVulkan_InitInfo init{};
+    init.Instance = *ctx_->instance();
+    init.PhysicalDevice = *ctx_->physical();
+    init.Device = *ctx_->device();
+    init.QueueFamily = ctx_->queue_family();
+    init.Queue = *ctx_->queue();
+    init.DescriptorPool = *impl_->imgui_pool;
+    init.MinImageCount = static_cast<std::uint32_t>(impl_->min_images);
+    init.ImageCount = wd.ImageCount;
+    init.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
+    init.CheckVkResultFn = check_vk;
+    ImGui_ImplVulkan_Init(&init, wd.RenderPass);
+    impl_->imgui_vulkan = true;
+
+    // Upload the font atlas once.
+    vk::raii::CommandPool pool(ctx_->device(), vk::CommandPoolCreateInfo({}, ctx_->queue_family()));
+    vk::raii::CommandBuffers cmds(ctx_->device(), vk::CommandBufferAllocateInfo(*pool, vk::CommandBufferLevel::ePrimary, 1));
+    cmds[0].begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
+    ImGui_ImplVulkan_CreateFontsTexture(*cmds[0]);
+    cmds[0].end();
+    ctx_->submit_and_wait(*cmds[0]);
+    ImGui_ImplVulkan_DestroyFontUploadObjects();
+}
+
+Window::~Window() {
+    impl_.reset();
+    if (window_) glfwDestroyWindow(window_);
+    ctx_.reset();
+    glfwTerminate();
+}
+
+vk::RenderPass Window::render_pass() const { return impl_->wd.RenderPass; }
+
+bool Window::should_close() const { return glfwWindowShouldClose(window_); }
+
+void Window::poll(bool wait, double timeout_s) {
+    if (wait) glfwWaitEventsTimeout(timeout_s);
+    else glfwPollEvents();
+}
+
+void Window::new_frame() {
+    auto& wd = impl_->wd;
+    if (impl_->rebuild) {
+        int w = 0, h = 0;
+        glfwGetFramebufferSize(window_, &w, &h);
+        if (w > 0 && h > 0) {
+            ImGui_ImplVulkan_SetMinImageCount(static_cast<std::uint32_t>(impl_->min_images));
+            ImGui_ImplVulkanH_CreateOrResizeWindow(*ctx_->instance(), *ctx_->physical(), *ctx_->device(), &wd,
+                                                   ctx_->queue_family(), nullptr, w, h,
+                                                   static_cast<std::uint32_t>(impl_->min_images));
+            wd.FrameIndex = 0;
+            impl_->rebuild = false;
+        }
+    }
+    ImGui_ImplVulkan_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+}
+
+void Window::render(const BeforePass& before_pass) {
+    ImGui::Render();
+    ImDrawData* draw_data = ImGui::GetDrawData();
+    if (draw_data->DisplaySize.x <= 0.0f || draw_data->DisplaySize.y <= 0.0f) return;  // minimized
+    auto& wd = impl_->wd;
+    VkDevice dev = *ctx_->device();
+    VkSemaphore acquired = wd.FrameSemaphores[wd.SemaphoreIndex].ImageAcquiredSemaphore;
+    VkSemaphore done = wd.FrameSemaphores[wd.SemaphoreIndex].RenderCompleteSemaphore;
+    VkResult err = vkAcquireNextImageKHR(dev, wd.Swapchain, UINT64_MAX, acquired, VK_NULL_HANDLE, &wd.FrameIndex);
+    if (err == VK_ERROR_OUT_OF_DATE_KHR || err == VK_SUBOPTIMAL_KHR) {
+        impl_->rebuild = true;
+        return;
+    }
+    check_vk(err);
+    ImGui_ImplVulkanH_Frame* fd = &wd.Frames[wd.FrameIndex];
+    check_vk(vkWaitForFences(dev, 1, &fd->Fence, VK_TRUE, UINT64_MAX));
+    check_vk(vkResetFences(dev, 1, &fd->Fence));
+    check_vk(vkResetCommandPool(dev, fd->CommandPool, 0));
+    vk::CommandBuffer cmd(fd->CommandBuffer);
+    cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
+    const vk::Extent2D extent(static_cast<std::uint32_t>(wd.Width), static_cast<std::uint32_t>(wd.Height));
+    before_pass(cmd, extent);
+    vk::ClearValue clear(vk::ClearColorValue(std::array<float, 4>{0.06f, 0.06f, 0.07f, 1.0f}));
+    cmd.beginRenderPass(vk::RenderPassBeginInfo(wd.RenderPass, fd->Framebuffer, vk::Rect2D({0, 0}, extent), clear),
+                        vk::SubpassContents::eInline);
+    ImGui_ImplVulkan_RenderDrawData(draw_data, fd->CommandBuffer);
+    cmd.endRenderPass();
+    cmd.end();
+    VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+    VkSubmitInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    info.waitSemaphoreCount = 1;
+    info.pWaitSemaphores = &acquired;
+    info.pWaitDstStageMask = &wait_stage;
+    info.commandBufferCount = 1;
+    info.pCommandBuffers = &fd->CommandBuffer;
+    info.signalSemaphoreCount = 1;
+    info.pSignalSemaphores = &done;
+    check_vk(vkQueueSubmit(*ctx_->queue(), 1, &info, fd->Fence));
+
+    VkPresentInfoKHR present{};
+    present.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR;
+    present.waitSemaphoreCount = 1;
+    present.pWaitSemaphores = &done;
+    present.swapchainCount = 1;
+    present.pSwapchains = &wd.Swapchain;
+    present.pImageIndices = &wd.FrameIndex;
+    err = vkQueuePresentKHR(*ctx_->queue(), &present);
+    if (err == VK_ERROR_OUT_OF_DATE_KHR || err == VK_SUBOPTIMAL_KHR) {
+        impl_->rebuild = true;
+        return;
+    }
+    check_vk(err);
+    wd.SemaphoreIndex = (wd.SemaphoreIndex + 1) % wd.ImageCount;
+}
+
+void Window::capture(const BeforePass& before_pass, const std::string& png_path) {
+    ImDrawData* draw_data = ImGui::GetDrawData();
+    if (!draw_data) throw DeviceError("--screenshot: nothing was rendered yet");
+    auto& wd = impl_->wd;
+    const auto& dev = ctx_->device();
+    dev.waitIdle();  // the swapchain frames are done with ImGui's buffers before we reuse them
+    const vk::Format format = static_cast<vk::Format>(wd.SurfaceFormat.format);
+    const vk::Extent2D extent(static_cast<std::uint32_t>(wd.Width), static_cast<std::uint32_t>(wd.Height));
+
+    vk::raii::Image image(dev, vk::ImageCreateInfo({}, vk::ImageType::e2D, format, vk::Extent3D(extent, 1), 1, 1,
+                                                   vk::SampleCountFlagBits::e1, vk::ImageTiling::eOptimal,
+                                                   vk::ImageUsageFlagBits::eColorAttachment | vk::ImageUsageFlagBits::eTransferSrc));
+    auto req = image.getMemoryRequirements();
+    vk::raii::DeviceMemory memory(dev, vk::MemoryAllocateInfo(req.size, ctx_->memory_type(req.memoryTypeBits,
+                                                                                           vk::MemoryPropertyFlagBits::eDeviceLocal)));
+    image.bindMemory(*memory, 0);
+    vk::raii::ImageView view(dev, vk::ImageViewCreateInfo({}, *image, vk::ImageViewType::e2D, format, {},
+                                                          vk::ImageSubresourceRange(vk::ImageAspectFlagBits::eColor, 0, 1, 0, 1)));
+    // Compatible with the swapchain's render pass (same format, samples and dependency), so
+    // ImGui's and the heatmap's pipelines draw into it; it ends in COLOR_ATTACHMENT_OPTIMAL
+    // and an explicit barrier below moves it to TRANSFER_SRC for the copy.
+    vk::AttachmentDescription att({}, format, vk::SampleCountFlagBits::e1, vk::AttachmentLoadOp::eClear,
+                                  vk::AttachmentStoreOp::eStore, vk::AttachmentLoadOp::eDontCare, vk::AttachmentStoreOp::eDontCare,
+                                  vk::ImageLayout::eUndefined, vk::ImageLayout::eColorAttachmentOptimal);
+    vk::AttachmentReference ref(0, vk::ImageLayout::eColorAttachmentOptimal);
+    vk::SubpassDescription subpass({}, vk::PipelineBindPoint::eGraphics, {}, ref);
+    // Orders earlier work before this pass writes the attachment (the same dependency as ImGui's pass).
+    vk::SubpassDependency deps(VK_SUBPASS_EXTERNAL, 0, vk::PipelineStageFlagBits::eColorAttachmentOutput,
+                               vk::PipelineStageFlagBits::eColorAttachmentOutput, {}, vk::AccessFlagBits::eColorAttachmentWrite);
+    vk::raii::RenderPass pass(dev, vk::RenderPassCreateInfo({}, att, subpass, deps));
+    vk::ImageView iv = *view;
+    vk::raii::Framebuffer fb(dev, vk::FramebufferCreateInfo({}, *pass, iv, extent.width, extent.height, 1));
+    GpuBuffer readback(*ctx_, static_cast<vk::DeviceSize>(extent.width) * extent.height * 4, BufferKind::Staging);
+
+    vk::raii::CommandPool pool(dev, vk::CommandPoolCreateInfo({}, ctx_->queue_family()));
+    vk::raii::CommandBuffers cmds(dev, vk::CommandBufferAllocateInfo(*pool, vk::CommandBufferLevel::ePrimary, 1));
+    vk::CommandBuffer cmd = *cmds[0];
+    cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
+    before_pass(cmd, extent);
+    vk::ClearValue clear(vk::ClearColorValue(std::array<float, 4>{0.06f, 0.06f, 0.07f, 1.0f}));
+    cmd.beginRenderPass(vk::RenderPassBeginInfo(*pass, *fb, vk::Rect2D({0, 0}, extent), clear), vk::SubpassContents::eInline);
+    ImGui_ImplVulkan_RenderDrawData(draw_data, cmd);
+    cmd.endRenderPass();
+    vk::ImageMemoryBarrier to_src(vk::AccessFlagBits::eColorAttachmentWrite, vk::AccessFlagBits::eTransferRead,
+                                  vk::ImageLayout::eColorAttachmentOptimal, vk::ImageLayout::eTransferSrcOptimal,
+                                  VK_QUEUE_FAMILY_IGNORED, VK_QUEUE_FAMILY_IGNORED, *image,
+                                  vk::ImageSubresourceRange(vk::ImageAspectFlagBits::eColor, 0, 1, 0, 1));
+    // Orders the pass's color writes before the copy reads the image (and moves it to TRANSFER_SRC).
+    cmd.pipelineBarrier(vk::PipelineStageFlagBits::eColorAttachmentOutput, vk::PipelineStageFlagBits::eTransfer, {}, {}, {},
+                        to_src);
+    cmd.copyImageToBuffer(*image, vk::ImageLayout::eTransferSrcOptimal, readback.handle(),
+                          vk::BufferImageCopy(0, 0, 0, vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eColor, 0, 0, 1),
+                                              {0, 0, 0}, vk::Extent3D(extent, 1)));
+    // Makes the copied pixels visible to the host's read after the fence.
+    vk::MemoryBarrier mb(vk::AccessFlagBits::eTransferWrite, vk::AccessFlagBits::eHostRead);
+    cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eHost, {}, mb, {}, {});
+    cmd.end();
+    ctx_->submit_and_wait(cmd);
+
+    std::vector<unsigned char> rgba(static_cast<std::size_t>(extent.width) * extent.height * 4);
+    const auto* src = static_cast<const unsigned char*>(readback.data());
+    const bool bgra = format == vk::Format::eB8G8R8A8Unorm || format == vk::Format::eB8G8R8A8Srgb;
+    for (std::size_t i = 0; i < rgba.size(); i += 4) {
+        rgba[i + 0] = src[i + (bgra ? 2 : 0)];
+        rgba[i + 1] = src[i + 1];
+        rgba[i + 2] = src[i + (bgra ? 0 : 2)];
+        rgba[i + 3] = 255;
+    }
+    if (!stbi_write_png(png_path.c_str(), static_cast<int>(extent.width), static_cast<int>(extent.height), 4, rgba.data(),
+                        static_cast<int>(extent.width) * 4))
+        throw InputError("cannot write the screenshot " + png_path);
+}
+
+}  // namespace normlab::app

@@ -1,0 +1,54 @@
+// Window: the GLFW window, the VulkanContext made for it (surface, swapchain and frames via
+// Dear ImGui's Vulkan helpers), Dear ImGui's GLFW + Vulkan backends, and capture of a frame
+// into an offscreen image written as PNG (the same draw data, so it looks like the window).
+#pragma once
+#include "normlab/vk_context.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+struct GLFWwindow;
+struct ImDrawData;
+
+namespace normlab::app {
+
+// Records work that must happen outside the render pass (compute dispatches, barriers) into
+// the frame's command buffer before ImGui's draw data is rendered into `extent`.
+using BeforePass = std::function<void(vk::CommandBuffer cmd, vk::Extent2D extent)>;
+
+struct WindowOptions {
+    int width = 1600, height = 900;
+    bool unlimited_fps = false;  // mailbox/immediate present (for --frames timing)
+    std::string title = "normlab";
+};
+
+class Window {
+public:
+    // Throws DeviceError with a message a user can act on (no display, no Vulkan device).
+    explicit Window(const WindowOptions& options);
+    ~Window();
+    Window(const Window&) = delete;
+    Window& operator=(const Window&) = delete;
+
+    bool should_close() const;
+    // Polls events, or waits up to `timeout_s` for one when `wait` (idle app).
+    void poll(bool wait, double timeout_s);
+    // Rebuilds the swapchain after a resize and starts an ImGui frame.
+    void new_frame();
+    // ImGui::Render(), then draws it to the swapchain and presents.
+    void render(const BeforePass& before_pass);
+    // Draws the last ImGui::Render() result into an offscreen image and writes it as PNG.
+    void capture(const BeforePass& before_pass, const std::string& png_path);
+
+    const VulkanContext& context() const { return *ctx_; }
+    vk::RenderPass render_pass() const;
+
+private:
+    struct Impl;
+    GLFWwindow* window_ = nullptr;
+    std::unique_ptr<VulkanContext> ctx_;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace normlab::app

@@ -1,0 +1,60 @@
+// Histogram: the distribution of a set of tensor values computed on the GPU
+// (shaders/histogram.comp): count, mean, biased variance, min, max and equal-width bins
+// over [min, max]. A set is the whole tensor or the elements of one statistic of a
+// StatLayout, so the app can show "input vs output, whole tensor vs selected group".
+// Non-finite values are skipped (and not counted).
+#pragma once
+#include "normlab/compute_kernel.hpp"
+#include "normlab/gpu_buffer.hpp"
+#include "normlab/stat_layout.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace normlab {
+
+// `segments` runs of `segment_len` values, `segment_stride` apart, from `base`.
+struct ElementSet {
+    std::int64_t base = 0;
+    std::int64_t segments = 1;
+    std::int64_t segment_len = 0;
+    std::int64_t segment_stride = 0;
+    std::int64_t count() const { return segments * segment_len; }
+
+    static ElementSet whole(const Shape4& shape);
+    static ElementSet statistic(const StatLayout& layout, std::int64_t s);
+};
+
+struct HistogramResult {
+    std::vector<std::uint32_t> bins;
+    std::int64_t count = 0;    // finite values counted
+    double mean = 0.0, var = 0.0, min = 0.0, max = 0.0;
+    double gpu_ms = 0.0;
+};
+
+class Histogram {
+public:
+    static constexpr std::uint32_t kMaxBins = 256;
+    explicit Histogram(const VulkanContext& ctx);
+
+    // `values` is a device buffer holding the tensor (float32); bins in [1, kMaxBins].
+    // With `subtract`, the histogram is of values − subtract (same layout, e.g. y − x).
+    // Throws InputError for a bad bin count or a set outside the buffer.
+    HistogramResult run(const GpuBuffer& values, const ElementSet& set, std::uint32_t bins,
+                        const GpuBuffer* subtract = nullptr);
+
+private:
+    ComputeKernel& kernel(int pass, bool diff);
+
+    const VulkanContext* ctx_;
+    ShaderMacros macros_;
+    std::map<std::pair<int, bool>, std::unique_ptr<ComputeKernel>> kernels_;
+    GpuBuffer partials_, result_, bins_, down_;
+    vk::raii::CommandPool pool_{nullptr};
+    vk::raii::CommandBuffer cmd_{nullptr};
+    vk::raii::QueryPool queries_{nullptr};
+};
+
+}  // namespace normlab

@@ -1,0 +1,150 @@
+#include "normlab/histogram.hpp"
+
+#include "normlab/error.hpp"
+
+#include <cstring>
+#include <string>
+
+namespace normlab {
+namespace {
+
+// Mirrors `Push` in shaders/histogram.comp.
+struct Push {
+    std::uint32_t base, segments, segment_len, segment_stride, count, chunk_len, chunks, bins, groups_x;
+};
+
+constexpr std::uint32_t kWg = 256;
+constexpr std::uint32_t kChunkLen = kWg * 16;
+
+void barrier(const vk::CommandBuffer& cmd, vk::PipelineStageFlags src, vk::AccessFlags src_access,
+             vk::PipelineStageFlags dst, vk::AccessFlags dst_access) {
+    vk::MemoryBarrier mb(src_access, dst_access);
+    cmd.pipelineBarrier(src, dst, {}, mb, {}, {});
+}
+
+}  // namespace
+
+ElementSet ElementSet::whole(const Shape4& shape) {
+    ElementSet s;
+    s.segment_len = shape.numel();
+    return s;
+}
+
+ElementSet ElementSet::statistic(const StatLayout& layout, std::int64_t s) {
+    if (s < 0 || s >= layout.stat_count)
+        throw InputError("statistic " + std::to_string(s) + " is outside 0.." + std::to_string(layout.stat_count - 1));
+    ElementSet e;
+    e.base = s * layout.stat_stride;
+    e.segments = layout.segments;
+    e.segment_len = layout.segment_len;
+    e.segment_stride = layout.segment_stride;
+    return e;
+}
+
+Histogram::Histogram(const VulkanContext& ctx) : ctx_(&ctx) {
+    if (ctx.subgroup_arithmetic()) macros_.emplace_back("NL_SUBGROUP_ARITH", "1");
+    pool_ = vk::raii::CommandPool(ctx.device(), vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
+                                                                         ctx.queue_family()));
+    vk::raii::CommandBuffers bufs(ctx.device(), vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
+    cmd_ = std::move(bufs.front());
+    if (ctx.timestamps())
+        queries_ = vk::raii::QueryPool(ctx.device(), vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2));
+    result_ = GpuBuffer(ctx, 32, BufferKind::Device);
+    bins_ = GpuBuffer(ctx, kMaxBins * 4, BufferKind::Device);
+    down_ = GpuBuffer(ctx, 32 + kMaxBins * 4, BufferKind::Staging);
+}
+
+ComputeKernel& Histogram::kernel(int pass, bool diff) {
+    auto& k = kernels_[{pass, diff}];
+    if (!k) {
+        ShaderMacros m = macros_;
+        m.emplace_back("PASS", std::to_string(pass));
+        if (diff) m.emplace_back("DIFF", "1");
+        k = std::make_unique<ComputeKernel>(*ctx_, "histogram.comp", m, std::vector<std::uint32_t>{kWg}, 5,
+                                            static_cast<std::uint32_t>(sizeof(Push)));
+    }
+    return *k;
+}
+
+HistogramResult Histogram::run(const GpuBuffer& values, const ElementSet& set, std::uint32_t bins,
+                               const GpuBuffer* subtract) {
+    if (bins < 1 || bins > kMaxBins)
+        throw InputError("histogram bins must be in 1.." + std::to_string(kMaxBins) + ", got " + std::to_string(bins));
+    const std::int64_t last = set.count() == 0 ? set.base
+                                               : set.base + (set.segments - 1) * set.segment_stride + set.segment_len;
+    if (set.base < 0 || static_cast<std::uint64_t>(last) * 4 > values.size())
+        throw InputError("histogram set lies outside the value buffer");
+    if (subtract && subtract->size() < values.size())
+        throw InputError("histogram: the subtracted buffer is smaller than the values");
+    const bool diff = subtract != nullptr;
+
+    HistogramResult r;
+    r.bins.assign(bins, 0);
+    if (set.count() == 0) return r;
+
+    const std::uint32_t chunks = static_cast<std::uint32_t>((set.count() + kChunkLen - 1) / kChunkLen);
+    const vk::DeviceSize part_bytes = static_cast<vk::DeviceSize>(chunks) * 32;
+    if (!partials_ || partials_.size() < part_bytes) {
+        partials_ = GpuBuffer();
+        partials_ = GpuBuffer(*ctx_, part_bytes, BufferKind::Device);
+    }
+    GroupGrid g = group_grid(chunks, *ctx_);
+    Push push{static_cast<std::uint32_t>(set.base), static_cast<std::uint32_t>(set.segments),
+              static_cast<std::uint32_t>(set.segment_len), static_cast<std::uint32_t>(set.segment_stride),
+              static_cast<std::uint32_t>(set.count()), kChunkLen, chunks, bins, g.x};
+    const std::vector<vk::Buffer> bindings{values.handle(), partials_.handle(), result_.handle(), bins_.handle(),
+                                          (diff ? *subtract : values).handle()};
+
+    const vk::CommandBuffer cmd = *cmd_;
+    cmd_.reset();
+    cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
+    if (*queries_) {
+        cmd.resetQueryPool(*queries_, 0, 2);
+        cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *queries_, 0);
+    }
+    cmd.fillBuffer(bins_.handle(), 0, kMaxBins * 4, 0u);
+    auto& k0 = kernel(0, diff);
+    k0.bind(bindings);
+    k0.dispatch(cmd, &push, g.x, g.y);
+    // Orders the partials written by pass 0 before the merge (pass 1) reads them.
+    barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+            vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead);
+    auto& k1 = kernel(1, diff);
+    k1.bind(bindings);
+    k1.dispatch(cmd, &push, 1);
+    // Orders the merged min/max (pass 1) and the zeroed bins (fill) before pass 2 reads and adds to them.
+    barrier(cmd, vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
+            vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite, vk::PipelineStageFlagBits::eComputeShader,
+            vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite);
+    auto& k2 = kernel(2, diff);
+    k2.bind(bindings);
+    k2.dispatch(cmd, &push, g.x, g.y);
+    if (*queries_) cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *queries_, 1);
+    // Orders the result and bin writes before the copies to the readback buffer.
+    barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+            vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferRead);
+    cmd.copyBuffer(result_.handle(), down_.handle(), vk::BufferCopy(0, 0, 32));
+    cmd.copyBuffer(bins_.handle(), down_.handle(), vk::BufferCopy(0, 32, bins * 4));
+    // Makes the copies visible to the host's reads after the fence.
+    barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite,
+            vk::PipelineStageFlagBits::eHost, vk::AccessFlagBits::eHostRead);
+    cmd.end();
+    ctx_->submit_and_wait(cmd);
+
+    const auto* res = static_cast<const float*>(down_.data());
+    r.count = static_cast<std::int64_t>(res[0]);
+    r.mean = res[1];
+    r.var = res[2];
+    r.min = res[4];
+    r.max = res[5];
+    std::memcpy(r.bins.data(), static_cast<const char*>(down_.data()) + 32, bins * 4);
+    if (*queries_) {
+        auto [qr, ts] = queries_.getResults<std::uint64_t>(0, 2, 2 * sizeof(std::uint64_t), sizeof(std::uint64_t),
+                                                           vk::QueryResultFlagBits::e64 | vk::QueryResultFlagBits::eWait);
+        if (qr == vk::Result::eSuccess && ts[1] >= ts[0])
+            r.gpu_ms = static_cast<double>(ts[1] - ts[0]) * ctx_->timestamp_period_ns() * 1e-6;
+    }
+    return r;
+}
+
+}  // namespace normlab
