@@ -97,8 +97,9 @@ State resolve_state(const StateOptions& o, State s) {
     if (o.groups) {
         if (spec.method != Method::Group) throw InputError("--groups is only used by --norm group");
         spec.groups = *o.groups;
-    } else if (spec.method == Method::Group && spec.groups == 0) {
-        throw InputError("--norm group needs --groups G");
+    } else if (spec.method == Method::Group && !o.norm.empty()) {
+        // G has no sensible default: GroupNorm(num_groups, num_channels) requires it too.
+        throw InputError("--norm group needs --groups G (a divisor of C)");
     }
     if (!o.normalized_shape.empty()) {
         if (spec.method != Method::Layer && spec.method != Method::Rms)
@@ -137,11 +138,13 @@ State resolve_state(const StateOptions& o, State s) {
     return s;
 }
 
-LoadedState load_state(const StateOptions& o, State base) {
+LoadedState load_state(const StateOptions& o, State base, const std::function<void(const Shape4&)>& check_shape) {
     LoadedState out;
     out.state = resolve_state(o, std::move(base));
     State& s = out.state;
+    if (check_shape && s.source.kind == TensorSource::Kind::Generated) check_shape(s.source.shape);
     out.x = load_tensor(s.source);
+    if (check_shape) check_shape(out.x.shape);
     out.layout = make_layout(s.spec, out.x.shape);
     const auto& ps = out.layout.param_shape;
     const std::vector<std::int64_t> cs{out.x.shape.c};

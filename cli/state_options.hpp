@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -37,6 +38,9 @@ struct LoadedState {
 };
 // resolve_state, then the tensor, the layout (spec validated against the tensor's shape)
 // and the γ/β/running-statistics .npy files, each checked against the shape it must have.
-LoadedState load_state(const StateOptions& o, State base = State{});
+// `check_shape` (if set) sees the tensor's shape before a generated tensor is made, so a
+// shape the device cannot hold is refused before gigabytes are allocated.
+LoadedState load_state(const StateOptions& o, State base = State{},
+                       const std::function<void(const Shape4&)>& check_shape = {});
 
 }  // namespace normlab

@@ -21,7 +21,7 @@ void main() {
         m2 += RMS ? 0.0 : p.z + delta * delta * (n * nb / nn);
         n = nn;
     }
-    float var = RMS ? mean : max(m2 / n, 0.0);
+    float var = RMS ? mean : m2 / n;  // M2 is a sum of squares: never negative, NaN stays NaN
     float rstd = 1.0 / sqrt(var + pc.eps);
     float K = RMS ? 0.0 : X[s * pc.stat_stride];
     STATS[s] = RMS ? vec4(0.0, 0.0, var, rstd) : vec4(K, mean, var, rstd);

@@ -56,7 +56,7 @@ void main() {
     }
 
     if (FUSED) {
-        float var = RMS ? mean : max(m2 / n, 0.0);
+        float var = RMS ? mean : m2 / n;  // M2 is a sum of squares: never negative, NaN stays NaN
         float rstd = 1.0 / sqrt(var + pc.eps);
         for (uint j = 0u; j < VPT; ++j) {
             uint e = e0 + j * wgsize + tid;

@@ -94,6 +94,9 @@ void NormSpec::validate(const Shape4& s) const {
             if (s.c % groups != 0)
                 throw InputError("Expected number of channels in input to be divisible by num_groups, but got input of shape " +
                                  s.str() + " and num_groups=" + std::to_string(groups));
+            // PyTorch's GroupNorm also refuses a tensor whose only group has one element.
+            if (s.n * (s.c / groups) * s.h * s.w == 1)
+                throw InputError("Expected more than 1 value per channel when training, got input size " + s.str());
             break;
         case Method::Layer:
         case Method::Rms: {

@@ -57,6 +57,15 @@ std::uint32_t Normalizer::max_fused_count() const {
     return wg * kMaxVpt;
 }
 
+void Normalizer::check_capacity(const Shape4& shape) const {
+    shape.validate();
+    const std::uint64_t bytes = static_cast<std::uint64_t>(shape.numel()) * 4;
+    if (bytes > ctx_->limits().maxStorageBufferRange)
+        throw InputError("the tensor " + shape.str() + " has " + std::to_string(shape.numel()) + " elements (" +
+                         std::to_string(bytes) + " bytes), more than the device's maxStorageBufferRange of " +
+                         std::to_string(ctx_->limits().maxStorageBufferRange) + " bytes");
+}
+
 KernelPlan Normalizer::plan(const StatLayout& layout, const NormSpec& spec) const {
     KernelPlan p;
     if (!spec.uses_batch_stats()) {
@@ -106,11 +115,8 @@ NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormPara
                          " needs " + std::to_string(numel));
     StatLayout layout = make_layout(spec, x.shape);
     params.validate(spec, layout);
+    check_capacity(x.shape);
     const std::uint64_t bytes = static_cast<std::uint64_t>(numel) * 4;
-    if (bytes > ctx_->limits().maxStorageBufferRange)
-        throw InputError("the tensor has " + std::to_string(numel) + " elements (" + std::to_string(bytes) +
-                         " bytes), more than the device's maxStorageBufferRange of " +
-                         std::to_string(ctx_->limits().maxStorageBufferRange) + " bytes");
 
     NormResult r;
     r.layout = layout;

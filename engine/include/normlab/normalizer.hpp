@@ -38,6 +38,8 @@ public:
     NormResult run(const Tensor& x, const NormSpec& spec, const NormParams& params = {});
 
     KernelPlan plan(const StatLayout& layout, const NormSpec& spec) const;
+    // Throws InputError naming the limit when a tensor of this shape does not fit the device.
+    void check_capacity(const Shape4& shape) const;
     // Largest statistic that one workgroup reduces from registers on this device.
     std::uint32_t max_fused_count() const;
     const VulkanContext& context() const { return *ctx_; }

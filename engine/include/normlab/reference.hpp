@@ -1,5 +1,7 @@
 // The float64 CPU reference: every method and flag computed by its definition (explicit
-// loops over the reduced axes, independent of StatLayout), used to check the shaders.
+// loops over each method's reduced axes, independent of StatLayout's strides), used to check
+// the shaders. Statistics are computed once; outputs are computed per element on demand, so
+// checking a large tensor needs no float64 copy of it.
 #pragma once
 #include "normlab/norm_params.hpp"
 
@@ -7,15 +9,32 @@
 
 namespace normlab {
 
-struct ReferenceResult {
-    NormResult stats;        // y is left empty; stats.* filled in float64
-    std::vector<double> y;   // float64 output
+class Reference {
+public:
+    // Throws InputError for invalid input, like Normalizer::run. x must outlive the Reference.
+    Reference(const Tensor& x, const NormSpec& spec, const NormParams& params);
+
+    const NormResult& stats() const { return stats_; }  // y left empty; statistics in float64
+    double y(std::int64_t offset) const;                 // float64 output at a flat offset
+    std::vector<double> y_all() const;
+    // max |gpu_y − y| (NaN-aware: NaN where both are NaN counts as equal, NaN on one side is +inf).
+    double max_abs_error(const std::vector<float>& gpu_y) const;
+
+private:
+    const Tensor* x_;
+    NormSpec spec_;
+    NormParams params_;
+    NormResult stats_;
+    std::vector<std::int32_t> stat_of_;  // statistic of each element, filled by definition
 };
 
+struct ReferenceResult {
+    NormResult stats;
+    std::vector<double> y;
+};
 ReferenceResult reference_normalize(const Tensor& x, const NormSpec& spec, const NormParams& params);
 
-// max |a - b| over elements, NaN-aware: positions where both are NaN (or equal infinities)
-// count as equal; a NaN on one side only gives +inf.
+// NaN-aware max |a − b| (see Reference::max_abs_error).
 double max_abs_error(const std::vector<float>& a, const std::vector<double>& b);
 
 }  // namespace normlab

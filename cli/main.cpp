@@ -1,0 +1,176 @@
+// normlab-cli: runs one normalization headless on the Vulkan device and writes y, the
+// statistics and the group map. Exit status: 0 ok, 2 invalid input, 3 no usable Vulkan
+// device or a device fault, 4 validation-layer messages (NORMLAB_VALIDATION=1).
+#include "state_options.hpp"
+
+#include "normlab/atomic_file.hpp"
+#include "normlab/error.hpp"
+#include "normlab/normalizer.hpp"
+#include "normlab/npy.hpp"
+#include "normlab/presets.hpp"
+#include "normlab/reference.hpp"
+
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+
+using namespace normlab;
+using nlohmann::json;
+
+namespace {
+
+// JSON has no NaN/Inf: non-finite statistics are written as null.
+json numbers(const std::vector<double>& v) {
+    json a = json::array();
+    for (double d : v) a.push_back(std::isfinite(d) ? json(d) : json(nullptr));
+    return a;
+}
+
+json stats_json(const State& st, const Tensor& x, const NormResult& r, const std::string& device, double err,
+                bool have_err) {
+    const NormSpec& spec = st.spec;
+    json j;
+    j["norm"] = method_name(spec.method);
+    j["torch_module"] = method_torch_name(spec.method);
+    j["shape"] = x.shape.dims();
+    j["eps"] = spec.effective_eps();
+    json params;
+    params["affine"] = spec.affine;
+    if (spec.method == Method::Group) params["groups"] = spec.groups;
+    if (spec.method == Method::Layer || spec.method == Method::Rms) {
+        params["normalized_shape"] = spec.effective_normalized_shape(x.shape);
+        if (spec.method == Method::Layer) params["bias"] = spec.bias;
+    }
+    if (spec.method == Method::Batch) {
+        params["mode"] = mode_name(spec.mode);
+        params["momentum"] = spec.momentum ? json(*spec.momentum) : json("cumulative");
+        params["track_running_stats"] = spec.track_running_stats;
+    }
+    j["params"] = params;
+    j["stat_shape"] = r.layout.stat_shape;
+    j["param_shape"] = r.layout.param_shape;
+    j["reduced_axes"] = r.layout.reduced_axes;
+    j["count"] = r.layout.count();
+    if (spec.method == Method::Rms) {
+        j["mean_square"] = numbers(r.mean_square);
+    } else {
+        j["mean"] = numbers(r.mean);
+        j["var"] = numbers(r.var);
+        j["stats_source"] = r.stats_from_running ? "running" : "input";
+    }
+    j["rstd"] = numbers(r.rstd);
+    if (spec.method == Method::Batch && spec.track_running_stats) {
+        j["running_mean"] = numbers(r.running_mean);
+        j["running_var"] = numbers(r.running_var);
+        j["num_batches_tracked"] = r.num_batches_tracked;
+    }
+    j["nonfinite_inputs"] = r.nonfinite_inputs;
+    j["device"] = device;
+    j["gpu_ms"] = r.gpu_ms;
+    j["max_abs_error_vs_reference"] = have_err && std::isfinite(err) ? json(err) : json(nullptr);
+    return j;
+}
+
+int run(int argc, char** argv) {
+    CLI::App app{"normlab-cli: BatchNorm, LayerNorm, InstanceNorm, GroupNorm and RMSNorm on a Vulkan device"};
+    StateOptions so;
+    std::string output, stats, group_map, device;
+    bool list_devices = false, list_presets = false, no_reference = false, quiet = false;
+    add_state_options(app, so, false);
+    app.add_option("--output", output, "write y as a float32 .npy of the input's shape");
+    app.add_option("--stats", stats, "write the statistics as JSON");
+    app.add_option("--group-map", group_map, "write each element's statistic index as an int32 .npy");
+    app.add_option("--device", device, "Vulkan device index or name substring (also NORMLAB_DEVICE)");
+    app.add_flag("--list-devices", list_devices, "list Vulkan devices and why each is (not) usable");
+    app.add_flag("--list-presets", list_presets, "list the built-in presets");
+    app.add_flag("--no-reference", no_reference, "skip the float64 CPU reference check");
+    app.add_flag("-q,--quiet", quiet, "print nothing on success");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::string msg = e.what();
+        throw InputError(msg + " (see --help)");
+    }
+
+    if (list_presets) {
+        for (const auto& p : presets())
+            fmt::print("{:<22} {:<16} {}\n  {}\n", p.name, p.x.shape.str(), p.source, p.description);
+        return 0;
+    }
+    ContextOptions copt = ContextOptions::from_env();
+    if (!device.empty()) copt.device = device;
+    if (list_devices) {
+        auto devs = VulkanContext::list_devices(copt);
+        if (devs.empty()) throw DeviceError("the Vulkan loader found no device; install mesa-vulkan-drivers for lavapipe");
+        for (const auto& d : devs)
+            fmt::print("{}: {} ({}, Vulkan {}){}\n", d.index, d.name, d.type, d.api_version,
+                       d.usable ? "" : " - not usable: " + d.reason);
+        return 0;
+    }
+    if (so.norm.empty() && so.scene.empty()) throw InputError("--norm is required (batch, layer, instance, group or rms)");
+    if (so.input.empty() && so.shape.empty() && so.preset.empty() && so.scene.empty())
+        throw InputError("give an input: --input X.npy, --shape N,C,H,W or --preset NAME");
+
+    VulkanContext ctx(copt);
+    Normalizer normalizer(ctx);
+    LoadedState ls = load_state(so, State{}, [&](const Shape4& shape) { normalizer.check_capacity(shape); });
+    NormResult r = normalizer.run(ls.x, ls.state.spec, ls.state.params);
+    double err = 0;
+    if (!no_reference) err = Reference(ls.x, ls.state.spec, ls.state.params).max_abs_error(r.y.data);
+
+    // Serialize everything first, then write each file atomically.
+    std::vector<std::pair<std::string, std::string>> files;
+    const auto dims = ls.x.shape.dims();
+    const std::vector<std::int64_t> shape(dims.begin(), dims.end());
+    if (!output.empty()) files.emplace_back(output, npy_bytes_f32(shape, r.y.data.data()));
+    if (!group_map.empty()) {
+        auto map = r.layout.group_map();
+        files.emplace_back(group_map, npy_bytes_i32(shape, map.data()));
+    }
+    if (!stats.empty()) files.emplace_back(stats, stats_json(ls.state, ls.x, r, ctx.device_name(), err, !no_reference).dump(2) + "\n");
+    for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
+
+    if (!quiet) {
+        const NormSpec& spec = ls.state.spec;
+        fmt::print("{} on {} ({} statistics of {} elements, reduced over {}) on {}\n", method_torch_name(spec.method),
+                   ls.x.shape.str(), r.layout.stat_count, r.layout.count(), fmt::join(r.layout.reduced_axes, ","),
+                   ctx.device_name());
+        if (r.nonfinite_inputs) fmt::print("input holds {} non-finite values (NaN/Inf)\n", r.nonfinite_inputs);
+        fmt::print("gpu {:.3f} ms", r.gpu_ms);
+        if (!no_reference) fmt::print(", max |y - reference| = {:.3g}", err);
+        fmt::print("\n");
+    }
+    if (ctx.validation_messages() > 0) {
+        fmt::print(stderr, "error: {} Vulkan validation messages\n", ctx.validation_messages());
+        return 4;
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const InputError& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return 2;
+    } catch (const DeviceError& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return 3;
+    } catch (const vk::SystemError& e) {
+        fmt::print(stderr, "error: Vulkan: {}\n", e.what());
+        return 3;
+    } catch (const std::bad_alloc&) {
+        fmt::print(stderr, "error: out of memory\n");
+        return 2;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "error: {}\n", e.what());
+        return 2;
+    }
+}

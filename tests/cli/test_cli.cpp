@@ -1,0 +1,262 @@
+// normlab-cli as a user runs it: every invalid input ends with exit 2 (no device: 3), one
+// "error: " line on stderr worded as PyTorch words it, and no output file created or changed;
+// a normal run per method writes y, the statistics and the group map.
+#include <catch2/catch.hpp>
+
+#include "normlab/npy.hpp"
+#include "normlab/reference.hpp"
+#include "normlab/stat_layout.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sys/wait.h>
+
+using namespace normlab;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct Run {
+    int status = -1;
+    std::string out, err;
+};
+
+fs::path tmpdir() {
+    static fs::path dir = [] {
+        std::string t = (fs::temp_directory_path() / "normlab-cli-XXXXXX").string();
+        return fs::path(mkdtemp(t.data()));
+    }();
+    return dir;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void write(const fs::path& p, const std::string& bytes) {
+    std::ofstream out(p, std::ios::binary);
+    out << bytes;
+}
+
+Run cli(const std::string& args, const std::string& env = "") {
+    fs::path o = tmpdir() / "stdout.txt", e = tmpdir() / "stderr.txt";
+    std::string cmd = env + (env.empty() ? "" : " ") + "'" + std::string(NORMLAB_CLI) + "' " + args + " >'" + o.string() +
+                      "' 2>'" + e.string() + "'";
+    int rc = std::system(cmd.c_str());
+    Run r;
+    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
+    r.out = slurp(o);
+    r.err = slurp(e);
+    return r;
+}
+
+std::string npy(const std::vector<std::int64_t>& shape, float fill = 0.5f) {
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = fill + static_cast<float>(i % 7) * 0.25f;
+    return npy_bytes_f32(shape, v.data());
+}
+
+// Runs a failing invocation with --output/--stats/--group-map pointing at one existing file
+// (which must keep its content) and two absent ones (which must not appear).
+void expect_error(const std::string& args, const std::string& message, int status = 2) {
+    fs::path keep = tmpdir() / "keep.npy", absent1 = tmpdir() / "absent.json", absent2 = tmpdir() / "absent_map.npy";
+    write(keep, "old content");
+    fs::remove(absent1);
+    fs::remove(absent2);
+    Run r = cli(args + " --output '" + keep.string() + "' --stats '" + absent1.string() + "' --group-map '" + absent2.string() + "'");
+    INFO("args: " << args << "\nstderr: " << r.err);
+    CHECK(r.status == status);
+    CHECK(r.err.rfind("error: ", 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.find(message) != std::string::npos);
+    CHECK(slurp(keep) == "old content");
+    CHECK_FALSE(fs::exists(absent1));
+    CHECK_FALSE(fs::exists(absent2));
+    for (const auto& entry : fs::directory_iterator(tmpdir()))  // no temporary left behind
+        CHECK(entry.path().filename().string().find(".tmp-") == std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("bad .npy inputs", "[cli][errors]") {
+    const fs::path d = tmpdir();
+    write(d / "garbage.npy", "this is not numpy at all");
+    expect_error("--norm layer --input '" + (d / "garbage.npy").string() + "'", "bad magic");
+    std::string good = npy({2, 3, 4, 4});
+    write(d / "truncated.npy", good.substr(0, good.size() - 10));
+    expect_error("--norm layer --input '" + (d / "truncated.npy").string() + "'", "truncated data");
+    write(d / "three_d.npy", npy({3, 4, 4}));
+    expect_error("--norm layer --input '" + (d / "three_d.npy").string() + "'", "expected a 4-D");
+    std::string i8 = good;
+    i8.replace(i8.find("<f4"), 3, "<i8");
+    write(d / "int64.npy", i8);
+    expect_error("--norm layer --input '" + (d / "int64.npy").string() + "'", "unsupported dtype '<i8'");
+    std::string be = good;
+    be.replace(be.find("<f4"), 3, ">f4");
+    write(d / "bigendian.npy", be);
+    expect_error("--norm layer --input '" + (d / "bigendian.npy").string() + "'", "big-endian");
+    std::string fo = good;
+    fo.replace(fo.find("False"), 5, "True ");
+    write(d / "fortran.npy", fo);
+    expect_error("--norm layer --input '" + (d / "fortran.npy").string() + "'", "Fortran");
+    expect_error("--norm layer --input '" + (d / "missing.npy").string() + "'", "No such file");
+}
+
+TEST_CASE("bad shapes", "[cli][errors]") {
+    expect_error("--norm layer --shape 0,3,4,4", "--shape must be 4 positive integers");
+    expect_error("--norm layer --shape 2,-3,4,4", "--shape must be 4 positive integers");
+    expect_error("--norm layer --shape 2,3,4", "--shape must be 4 positive integers");
+    expect_error("--norm layer --shape 100000,100000,100000,100000", "has more than 2147483647 elements");
+    expect_error("--norm layer --shape 1024,1024,1024,1", "the device");
+}
+
+TEST_CASE("PyTorch's errors for bad configurations", "[cli][errors]") {
+    expect_error("--norm group --groups 4 --shape 2,6,4,4",
+                 "Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 6, 4, 4] and num_groups=4");
+    expect_error("--norm group --groups 0 --shape 2,6,4,4", "Expected num groups to be greater than 0, got 0");
+    expect_error("--norm group --groups -2 --shape 2,6,4,4", "Expected num groups to be greater than 0, got -2");
+    expect_error("--norm layer --normalized-shape 5 --shape 2,3,4,4",
+                 "Given normalized_shape=[5], expected input with shape [*, 5], but got input of size[2, 3, 4, 4]");
+    expect_error("--norm rms --normalized-shape 3,5 --shape 2,3,4,4", "expected input with shape [*, 3, 5]");
+    expect_error("--norm batch --shape 1,3,1,1", "Expected more than 1 value per channel when training, got input size [1, 3, 1, 1]");
+    expect_error("--norm instance --shape 2,3,1,1",
+                 "Expected more than 1 spatial element when training, got input size [2, 3, 1, 1]");
+    expect_error("--norm group --shape 2,6,4,4", "--norm group needs --groups G");
+    expect_error("--norm banana --shape 2,6,4,4", "unknown --norm 'banana'");
+    expect_error("--norm layer --shape 2,6,4,4 --eps -1", "eps must be a finite number >= 0");
+    expect_error("--norm batch --shape 2,6,4,4 --momentum 2", "--momentum must be a number in [0, 1]");
+    expect_error("--norm layer --shape 2,6,4,4 --preset seed004-bn", "give only one of");
+    expect_error("--norm layer --preset nope", "unknown preset 'nope'");
+    expect_error("--norm layer --shape 2,6,4,4 --bogus-flag", "--bogus-flag");
+}
+
+TEST_CASE("parameter files of the wrong shape", "[cli][errors]") {
+    const fs::path d = tmpdir();
+    write(d / "w5.npy", npy({5}));
+    write(d / "w3.npy", npy({3}));
+    write(d / "w44.npy", npy({4, 4}));
+    expect_error("--norm batch --shape 2,3,4,4 --weight '" + (d / "w5.npy").string() + "'", "--weight");
+    expect_error("--norm batch --shape 2,3,4,4 --bias '" + (d / "w5.npy").string() + "'", "has shape [5], expected [3]");
+    expect_error("--norm layer --shape 2,3,4,4 --weight '" + (d / "w3.npy").string() + "'", "expected [3, 4, 4]");
+    expect_error("--norm layer --normalized-shape 4,4 --shape 2,3,4,4 --bias '" + (d / "w3.npy").string() + "'",
+                 "expected [4, 4]");
+    expect_error("--norm group --groups 3 --shape 2,3,4,4 --weight '" + (d / "w44.npy").string() + "'", "expected [3]");
+    expect_error("--norm batch --shape 2,3,4,4 --running-mean '" + (d / "w5.npy").string() + "'", "--running-mean");
+    expect_error("--norm batch --shape 2,3,4,4 --running-var '" + (d / "w44.npy").string() + "'", "--running-var");
+    expect_error("--norm rms --shape 2,3,4,4 --normalized-shape 4 --bias '" + (d / "w44.npy").string() + "'", "bias");
+    expect_error("--norm layer --shape 2,3,4,4 --running-mean '" + (d / "w3.npy").string() + "'", "only used by --norm batch");
+}
+
+TEST_CASE("no usable Vulkan device gives exit 3 with a way to get one", "[cli][errors]") {
+    // An ICD list naming no driver: the loader finds no device.
+    fs::path icd = tmpdir() / "none.json";
+    write(icd, R"({"file_format_version": "1.0.0", "ICD": {"library_path": "/nonexistent/libvulkan_none.so", "api_version": "1.1.0"}})");
+    fs::path keep = tmpdir() / "keep3.npy";
+    write(keep, "old");
+    Run r = cli("--norm layer --shape 2,3,4,4 --output '" + keep.string() + "'",
+                "VK_DRIVER_FILES='" + icd.string() + "' VK_ICD_FILENAMES='" + icd.string() + "' NORMLAB_VALIDATION=0");
+    INFO(r.err);
+    CHECK(r.status == 3);
+    CHECK(r.err.rfind("error: ", 0) == 0);
+    CHECK(r.err.find("mesa-vulkan-drivers") != std::string::npos);
+    CHECK(slurp(keep) == "old");
+    Run d = cli("--norm layer --shape 2,3,4,4 --device 'no such gpu'");
+    CHECK(d.status == 3);
+    CHECK(d.err.find("no Vulkan device matches") != std::string::npos);
+}
+
+TEST_CASE("a normal run per method writes y, statistics and the group map", "[cli]") {
+    const fs::path d = tmpdir();
+    struct Case {
+        std::string args;
+        NormSpec spec;
+    };
+    NormSpec g = default_spec(Method::Group);
+    g.groups = 3;
+    NormSpec l = default_spec(Method::Layer);
+    l.normalized_shape = {4, 5};
+    std::vector<Case> cases{{"--norm batch", default_spec(Method::Batch)},
+                            {"--norm layer --normalized-shape 4,5", l},
+                            {"--norm instance", default_spec(Method::Instance)},
+                            {"--norm group --groups 3", g},
+                            {"--norm rms", default_spec(Method::Rms)}};
+    write(d / "x.npy", npy({2, 6, 4, 5}, -1.0f));
+    for (const auto& c : cases) {
+        fs::path y = d / "y.npy", s = d / "s.json", m = d / "map.npy";
+        Run r = cli(c.args + " --input '" + (d / "x.npy").string() + "' --output '" + y.string() + "' --stats '" + s.string() +
+                    "' --group-map '" + m.string() + "'");
+        INFO(c.args << "\n" << r.err);
+        REQUIRE(r.status == 0);
+        CHECK(r.err.empty());
+        auto x = read_npy((d / "x.npy").string());
+        Tensor t;
+        t.shape = Shape4::from_dims(x.shape);
+        t.data = x.data;
+        auto out = read_npy(y.string());
+        CHECK(out.shape == x.shape);
+        CHECK(Reference(t, c.spec, {}).max_abs_error(out.data) <= 1e-5);
+        json j = json::parse(slurp(s));
+        for (const char* key : {"norm", "shape", "eps", "stat_shape", "count", "device", "gpu_ms", "max_abs_error_vs_reference"})
+            CHECK(j.contains(key));
+        CHECK(j["norm"] == method_name(c.spec.method));
+        CHECK(j["max_abs_error_vs_reference"].get<double>() <= 1e-5);
+        CHECK(j["gpu_ms"].get<double>() > 0);
+        StatLayout layout = make_layout(c.spec, t.shape);
+        CHECK(j["stat_shape"].get<std::vector<std::int64_t>>() == layout.stat_shape);
+        CHECK(j["count"] == layout.count());
+        if (c.spec.method == Method::Rms) {
+            CHECK(j["mean_square"].size() == static_cast<std::size_t>(layout.stat_count));
+        } else {
+            CHECK(j["mean"].size() == static_cast<std::size_t>(layout.stat_count));
+            CHECK(j["var"].size() == static_cast<std::size_t>(layout.stat_count));
+        }
+        if (c.spec.method == Method::Batch) {
+            CHECK(j["running_mean"].size() == 6);
+            CHECK(j["running_var"].size() == 6);
+            CHECK(j["num_batches_tracked"] == 1);
+        }
+        std::string map_bytes = slurp(m);
+        CHECK(map_bytes.find("'<i4'") != std::string::npos);
+        auto expect = layout.group_map();
+        REQUIRE(map_bytes.size() >= expect.size() * 4);
+        CHECK(std::memcmp(map_bytes.data() + map_bytes.size() - expect.size() * 4, expect.data(), expect.size() * 4) == 0);
+    }
+}
+
+TEST_CASE("presets, generated tensors and listings", "[cli]") {
+    Run p = cli("--list-presets");
+    CHECK(p.status == 0);
+    for (const char* name : {"seed003-in-vs-ln", "seed004-bn", "seed004-in", "seed000-far-sample"})
+        CHECK(p.out.find(name) != std::string::npos);
+    Run d = cli("--list-devices");
+    CHECK(d.status == 0);
+    CHECK(d.out.find("llvmpipe") != std::string::npos);
+    fs::path s = tmpdir() / "bn.json";
+    Run r = cli("--norm batch --preset seed004-bn --stats '" + s.string() + "'");
+    REQUIRE(r.status == 0);
+    json j = json::parse(slurp(s));
+    CHECK(j["mean"][0].get<double>() == Approx(0.5));
+    CHECK(j["var"][0].get<double>() == Approx(1.625));
+    CHECK(j["running_var"][0].get<double>() == Approx(0.9 + 0.1 * 1.625 * 4 / 3));
+    Run g = cli("--norm group --groups 2 --shape 2,4,3,3 --init uniform --seed 9 --eps 1e-3");
+    CHECK(g.status == 0);
+    CHECK(g.out.find("GroupNorm") != std::string::npos);
+}
+
+TEST_CASE("a failing write leaves the old file intact", "[cli]") {
+    fs::path y = tmpdir() / "precious.npy";
+    write(y, "previous result");
+    Run r = cli("--norm layer --shape 2,3,4,4 --output '" + y.string() + "'", "NORMLAB_FAIL_WRITE_AFTER=100");
+    CHECK(r.status == 2);
+    CHECK(r.err.find("cannot write") != std::string::npos);
+    CHECK(slurp(y) == "previous result");
+    Run ok = cli("--norm layer --shape 2,3,4,4 --output '" + y.string() + "'");
+    CHECK(ok.status == 0);
+    CHECK(read_npy(y.string()).shape == std::vector<std::int64_t>{2, 3, 4, 4});
+}

@@ -1,0 +1,552 @@
+#!/usr/bin/python3
+"""Generate PyTorch golden fixtures for normlab.
+
+Run with Debian's python (it has torch 1.13 + numpy):
+
+    /usr/bin/python3 tests/golden/make_golden.py
+
+Writes tests/golden/cases/<name>/*.npy + expected.json, tests/golden/cases.json and
+tests/golden/errors.json. Everything is deterministic: each case draws its inputs from
+numpy.random.default_rng(crc32(name)), and torch runs single-threaded on the CPU in float64.
+
+Inputs are float32. Expected outputs are computed by PyTorch in float64 from those float32
+values (x.double(), module.double()). RMSNorm does not exist in torch 1.13; it is computed in
+float64 from its definition.
+"""
+import json
+import os
+import shutil
+import sys
+import zlib
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CASES_DIR = os.path.join(HERE, "cases")
+FLT_EPS = float(np.finfo(np.float32).eps)  # 1.1920928955078125e-07 == torch.finfo(torch.float32).eps
+
+torch.set_num_threads(1)
+torch.use_deterministic_algorithms(True)
+
+
+# --------------------------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------------------------
+def dump_json(obj, path):
+    """Indented JSON, but lists of scalars stay on one line."""
+    def enc(o, ind):
+        pad = " " * ind
+        if isinstance(o, dict):
+            if not o:
+                return "{}"
+            items = ["%s %s: %s" % (pad, json.dumps(k), enc(v, ind + 1)) for k, v in o.items()]
+            return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+        if isinstance(o, list) and any(isinstance(v, (dict, list)) for v in o):
+            items = ["%s %s" % (pad, enc(v, ind + 1)) for v in o]
+            return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+        return json.dumps(o)
+    with open(path, "w") as fh:
+        fh.write(enc(obj, 0) + "\n")
+
+
+def rng_for(name):
+    return np.random.default_rng(zlib.crc32(name.encode("utf-8")))
+
+
+def f32(a):
+    return np.ascontiguousarray(np.asarray(a, dtype="<f4"))
+
+
+def make_x(rng, shape, offset=None):
+    if offset is None:
+        return f32(rng.standard_normal(shape) * 1.5 + rng.uniform(-1.0, 1.0))
+    # near-constant data far from zero: stresses the E[x^2] - E[x]^2 cancellation
+    return f32(offset + 0.1 * rng.standard_normal(shape))
+
+
+def rand_weight(rng, shape):
+    # random, sign-mixed, never ones
+    return f32(rng.uniform(0.5, 1.5, shape) * rng.choice([-1.0, 1.0], shape))
+
+
+def rand_bias(rng, shape):
+    return f32(rng.uniform(-1.0, 1.0, shape))
+
+
+def t64(a):
+    return torch.from_numpy(np.asarray(a, dtype=np.float64).copy())
+
+
+def flat(t):
+    if isinstance(t, torch.Tensor):
+        t = t.detach().cpu().numpy()
+    return [float(v) for v in np.asarray(t, dtype=np.float64).reshape(-1)]
+
+
+def stats(x64, dims):
+    mean = x64.mean(dim=dims)
+    var = torch.var(x64, dim=dims, unbiased=False)
+    return mean, var
+
+
+def write_case(entry, arrays, y, expected):
+    d = os.path.join(CASES_DIR, entry["name"])
+    os.makedirs(d)
+    files = []
+    for fname in ("x.npy", "weight.npy", "bias.npy", "running_mean.npy", "running_var.npy"):
+        if fname in arrays:
+            a = arrays[fname]
+            assert a.dtype == np.dtype("<f4") and a.flags["C_CONTIGUOUS"], fname
+            np.save(os.path.join(d, fname), a)
+            files.append(fname)
+    y = np.ascontiguousarray(np.asarray(y, dtype="<f8"))
+    assert y.shape == arrays["x.npy"].shape
+    assert np.all(np.isfinite(y))
+    np.save(os.path.join(d, "y.npy"), y)
+    dump_json(expected, os.path.join(d, "expected.json"))
+    entry["files"] = files
+    return entry
+
+
+def check_close(a, b, what, tol=1e-10):
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    err = np.max(np.abs(a - b) / (1.0 + np.abs(b)))
+    if not err < tol:
+        raise AssertionError("%s: self-check failed, rel err %g" % (what, err))
+
+
+def reference_normalize(x64, mean, var, eps, dims, w=None, b=None, wshape=None):
+    """Independent float64 formula used to cross-check torch's output."""
+    keep = list(x64.shape)
+    for d in dims:
+        keep[d] = 1
+    m = mean.reshape(keep) if mean.dim() else mean
+    v = var.reshape(keep) if var.dim() else var
+    y = (x64 - m) / torch.sqrt(v + eps)
+    if w is not None:
+        y = y * w.reshape(wshape)
+    if b is not None:
+        y = y + b.reshape(wshape)
+    return y
+
+
+# --------------------------------------------------------------------------------------------
+# batch
+# --------------------------------------------------------------------------------------------
+def batch_case(name, shape, mode="train", momentum=0.1, eps=1e-5, affine=False,
+               running=False, num_batches_tracked=0, track_running_stats=True, offset=None,
+               desc=""):
+    rng = rng_for(name)
+    N, C, H, W = shape
+    x = make_x(rng, shape, offset)
+    arrays = {"x.npy": x}
+    torch_momentum = None if momentum == "cumulative" else momentum
+    m = nn.BatchNorm2d(C, eps=eps, momentum=torch_momentum, affine=affine,
+                       track_running_stats=track_running_stats).double()
+    w = b = None
+    if affine:
+        arrays["weight.npy"] = w = rand_weight(rng, [C])
+        arrays["bias.npy"] = b = rand_bias(rng, [C])
+        with torch.no_grad():
+            m.weight.copy_(t64(w))
+            m.bias.copy_(t64(b))
+    rm_in = np.zeros([C]) if track_running_stats else None
+    rv_in = np.ones([C]) if track_running_stats else None
+    if running:
+        assert track_running_stats
+        arrays["running_mean.npy"] = rm32 = f32(rng.uniform(-1.0, 1.0, [C]))
+        arrays["running_var.npy"] = rv32 = f32(rng.uniform(0.5, 2.0, [C]))
+        rm_in, rv_in = rm32.astype(np.float64), rv32.astype(np.float64)
+        with torch.no_grad():
+            m.running_mean.copy_(t64(rm32))
+            m.running_var.copy_(t64(rv32))
+    if track_running_stats:
+        m.num_batches_tracked.fill_(num_batches_tracked)
+    else:
+        assert num_batches_tracked == 0
+    m.train(mode == "train")
+
+    x64 = t64(x)
+    with torch.no_grad():
+        y = m(x64)
+
+    bmean, bvar = stats(x64, (0, 2, 3))
+    use_batch = mode == "train" or not track_running_stats
+    if use_batch:
+        mean, var = bmean, bvar
+    else:
+        mean, var = t64(rm_in), t64(rv_in)
+
+    # self-checks (independent of torch's kernel)
+    check_close(y, reference_normalize(x64, mean, var, eps, (0, 2, 3),
+                                       None if w is None else t64(w),
+                                       None if b is None else t64(b), [1, C, 1, 1]), name)
+    if track_running_stats:
+        if mode == "train":
+            nbt = num_batches_tracked + 1
+            f = 1.0 / nbt if momentum == "cumulative" else momentum
+            cnt = N * H * W
+            uvar = bvar * cnt / (cnt - 1)
+            check_close(m.running_mean, (1 - f) * t64(rm_in) + f * bmean, name + " rm")
+            check_close(m.running_var, (1 - f) * t64(rv_in) + f * uvar, name + " rv")
+            assert int(m.num_batches_tracked) == nbt
+        else:
+            check_close(m.running_mean, rm_in, name + " rm")
+            check_close(m.running_var, rv_in, name + " rv")
+            assert int(m.num_batches_tracked) == num_batches_tracked
+    else:
+        assert m.running_mean is None and m.running_var is None
+
+    expected = {
+        "stat_shape": [C],
+        "mean": flat(mean),
+        "var": flat(var),
+        "running_mean": flat(m.running_mean) if track_running_stats else None,
+        "running_var": flat(m.running_var) if track_running_stats else None,
+        "num_batches_tracked": int(m.num_batches_tracked) if track_running_stats else None,
+    }
+    entry = {"name": name, "norm": "batch", "shape": list(shape), "eps": eps,
+             "affine": affine, "mode": mode, "momentum": momentum,
+             "num_batches_tracked": num_batches_tracked,
+             "track_running_stats": track_running_stats, "description": desc}
+    return write_case(entry, arrays, y, expected)
+
+
+# --------------------------------------------------------------------------------------------
+# layer
+# --------------------------------------------------------------------------------------------
+def layer_case(name, shape, normalized_shape, eps=1e-5, affine=True, bias=True, offset=None,
+               desc=""):
+    rng = rng_for(name)
+    x = make_x(rng, shape, offset)
+    arrays = {"x.npy": x}
+    k = len(normalized_shape)
+    assert list(shape[4 - k:]) == list(normalized_shape)
+    m = nn.LayerNorm(normalized_shape, eps=eps, elementwise_affine=affine).double()
+    w = b = None
+    if affine:
+        arrays["weight.npy"] = w = rand_weight(rng, normalized_shape)
+        with torch.no_grad():
+            m.weight.copy_(t64(w))
+        if bias:
+            arrays["bias.npy"] = b = rand_bias(rng, normalized_shape)
+            with torch.no_grad():
+                m.bias.copy_(t64(b))
+        else:
+            # torch 1.13 LayerNorm has no bias= argument: emulate bias=False with zeros
+            with torch.no_grad():
+                m.bias.zero_()
+    else:
+        assert bias is False, "bias requires elementwise_affine"
+    x64 = t64(x)
+    with torch.no_grad():
+        y_train = m.train()(x64)
+        y = m.eval()(x64)
+    assert torch.equal(y, y_train)  # LayerNorm: identical in train and eval
+    dims = tuple(range(4 - k, 4))
+    mean, var = stats(x64, dims)
+    check_close(y, reference_normalize(x64, mean, var, eps, dims,
+                                       None if w is None else t64(w),
+                                       None if b is None else t64(b), list(normalized_shape)),
+                name)
+    expected = {"stat_shape": list(shape[:4 - k]), "mean": flat(mean), "var": flat(var)}
+    entry = {"name": name, "norm": "layer", "shape": list(shape),
+             "normalized_shape": list(normalized_shape), "eps": eps, "affine": affine,
+             "bias": bool(affine and bias), "description": desc}
+    return write_case(entry, arrays, y, expected)
+
+
+# --------------------------------------------------------------------------------------------
+# instance
+# --------------------------------------------------------------------------------------------
+def instance_case(name, shape, eps=1e-5, affine=False, offset=None, desc=""):
+    rng = rng_for(name)
+    N, C, H, W = shape
+    x = make_x(rng, shape, offset)
+    arrays = {"x.npy": x}
+    m = nn.InstanceNorm2d(C, eps=eps, affine=affine).double()
+    w = b = None
+    if affine:
+        arrays["weight.npy"] = w = rand_weight(rng, [C])
+        arrays["bias.npy"] = b = rand_bias(rng, [C])
+        with torch.no_grad():
+            m.weight.copy_(t64(w))
+            m.bias.copy_(t64(b))
+    x64 = t64(x)
+    with torch.no_grad():
+        y = m.train()(x64)
+        y_eval = m.eval()(x64)
+    assert torch.equal(y, y_eval)  # track_running_stats=False: eval uses instance stats too
+    mean, var = stats(x64, (2, 3))
+    check_close(y, reference_normalize(x64, mean, var, eps, (2, 3),
+                                       None if w is None else t64(w),
+                                       None if b is None else t64(b), [1, C, 1, 1]), name)
+    expected = {"stat_shape": [N, C], "mean": flat(mean), "var": flat(var)}
+    entry = {"name": name, "norm": "instance", "shape": list(shape), "eps": eps,
+             "affine": affine, "description": desc}
+    return write_case(entry, arrays, y, expected)
+
+
+# --------------------------------------------------------------------------------------------
+# group
+# --------------------------------------------------------------------------------------------
+def group_case(name, shape, groups, eps=1e-5, affine=False, offset=None, desc=""):
+    rng = rng_for(name)
+    N, C, H, W = shape
+    assert C % groups == 0
+    x = make_x(rng, shape, offset)
+    arrays = {"x.npy": x}
+    m = nn.GroupNorm(groups, C, eps=eps, affine=affine).double()
+    w = b = None
+    if affine:
+        arrays["weight.npy"] = w = rand_weight(rng, [C])
+        arrays["bias.npy"] = b = rand_bias(rng, [C])
+        with torch.no_grad():
+            m.weight.copy_(t64(w))
+            m.bias.copy_(t64(b))
+    x64 = t64(x)
+    with torch.no_grad():
+        y = m(x64)
+    xg = x64.reshape(N, groups, (C // groups) * H * W)
+    mean, var = stats(xg, (2,))
+    yref = (xg - mean[:, :, None]) / torch.sqrt(var[:, :, None] + eps)
+    yref = yref.reshape(N, C, H, W)
+    if w is not None:
+        yref = yref * t64(w).reshape(1, C, 1, 1) + t64(b).reshape(1, C, 1, 1)
+    check_close(y, yref, name)
+    expected = {"stat_shape": [N, groups], "mean": flat(mean), "var": flat(var)}
+    entry = {"name": name, "norm": "group", "shape": list(shape), "groups": groups,
+             "eps": eps, "affine": affine, "description": desc}
+    return write_case(entry, arrays, y, expected)
+
+
+# --------------------------------------------------------------------------------------------
+# rms (not in torch 1.13: float64 by definition)
+# --------------------------------------------------------------------------------------------
+def rms_case(name, shape, normalized_shape, eps, affine=True, offset=None, desc=""):
+    rng = rng_for(name)
+    x = make_x(rng, shape, offset)
+    arrays = {"x.npy": x}
+    k = len(normalized_shape)
+    assert list(shape[4 - k:]) == list(normalized_shape)
+    dims = tuple(range(4 - k, 4))
+    x64 = t64(x)
+    ms = (x64 * x64).mean(dim=dims, keepdim=True)
+    y = x64 / torch.sqrt(ms + eps)
+    if affine:
+        arrays["weight.npy"] = w = rand_weight(rng, normalized_shape)
+        y = y * t64(w)
+    expected = {"stat_shape": list(shape[:4 - k]), "mean_square": flat(ms)}
+    entry = {"name": name, "norm": "rms", "shape": list(shape),
+             "normalized_shape": list(normalized_shape), "eps": eps, "affine": affine,
+             "bias": False, "description": desc}
+    if eps == FLT_EPS:
+        entry["eps_note"] = "torch.finfo(torch.float32).eps = 2**-23, the value eps=None means"
+    return write_case(entry, arrays, y, expected)
+
+
+# --------------------------------------------------------------------------------------------
+# errors
+# --------------------------------------------------------------------------------------------
+def record_errors():
+    out = []
+
+    def rec(entry, fn):
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001 - we want whatever torch raises
+            entry["exception"] = type(e).__name__
+            entry["message"] = str(e).split("\n")[0]
+        else:
+            entry["exception"] = None
+            entry["message"] = None
+        out.append(entry)
+
+    torch.manual_seed(0)
+    x = torch.randn(1, 3, 1, 1)
+    rec({"norm": "batch", "shape": [1, 3, 1, 1], "mode": "train",
+         "torch_call": "nn.BatchNorm2d(3).train()(x)",
+         "note": "The size is printed via str(torch.Size), so the text is "
+                 "'torch.Size([1, 3, 1, 1])', not '[1, 3, 1, 1]' as in semantics.md. "
+                 "Raised by Python-side F.batch_norm (_verify_batch_size: N*H*W == 1); "
+                 "the ATen op torch.batch_norm does not check. Eval mode does not raise."},
+        lambda: nn.BatchNorm2d(3).train()(x))
+
+    x = torch.randn(2, 3, 1, 1)
+    rec({"norm": "instance", "shape": [2, 3, 1, 1], "mode": "train",
+         "torch_call": "nn.InstanceNorm2d(3).train()(x)",
+         "note": "Also printed as 'torch.Size([2, 3, 1, 1])' (semantics.md has '[2, 3, 1, 1]'). "
+                 "Raised by Python-side F.instance_norm (_verify_spatial_size: H*W == 1); "
+                 "the ATen op torch.instance_norm does not check."},
+        lambda: nn.InstanceNorm2d(3).train()(x))
+    rec({"norm": "instance", "shape": [2, 3, 1, 1], "mode": "eval",
+         "torch_call": "nn.InstanceNorm2d(3).eval()(x)",
+         "note": "Fires in eval mode too, despite saying 'when training': with the default "
+                 "track_running_stats=False, eval uses instance statistics, so the check "
+                 "runs. (InstanceNorm2d(3, track_running_stats=True).eval() does not raise.)"},
+        lambda: nn.InstanceNorm2d(3).eval()(x))
+
+    x = torch.randn(2, 6, 4, 4)
+    rec({"norm": "group", "shape": [2, 6, 4, 4], "groups": 4,
+         "torch_call": "nn.GroupNorm(4, 6)",
+         "note": "The nn.GroupNorm constructor raises this ValueError before any input is "
+                 "seen; the semantics.md text comes from the functional/ATen path (next entry)."},
+        lambda: nn.GroupNorm(4, 6)(x))
+    rec({"norm": "group", "shape": [2, 6, 4, 4], "groups": 4,
+         "torch_call": "F.group_norm(x, 4)",
+         "note": "Same text from torch.group_norm(x, 4)."},
+        lambda: F.group_norm(x, 4))
+    rec({"norm": "group", "shape": [2, 6, 4, 4], "groups": 0,
+         "torch_call": "nn.GroupNorm(0, 6)",
+         "note": "Constructor raises ZeroDivisionError (6 % 0)."},
+        lambda: nn.GroupNorm(0, 6))
+    rec({"norm": "group", "shape": [2, 6, 4, 4], "groups": 0,
+         "torch_call": "F.group_norm(x, 0)",
+         "note": "F.group_norm also raises ZeroDivisionError: its Python-side "
+                 "_verify_batch_size computes N*C // num_groups before calling ATen."},
+        lambda: F.group_norm(x, 0))
+    rec({"norm": "group", "shape": [2, 6, 4, 4], "groups": 0,
+         "torch_call": "torch.group_norm(x, 0)",
+         "note": "Only the ATen op (torch.group_norm / torch.native_group_norm) gives the "
+                 "semantics.md text."},
+        lambda: torch.group_norm(x, 0))
+
+    x = torch.randn(1, 3, 1, 1)
+    rec({"norm": "group", "shape": [1, 3, 1, 1], "groups": 3,
+         "torch_call": "nn.GroupNorm(3, 3)(x)",
+         "note": "Extra record (not in semantics.md). F.group_norm reuses BatchNorm's "
+                 "_verify_batch_size on [N*C//G, G, H, W], so it raises only when "
+                 "N*(C/G)*H*W == 1, i.e. N=1, G=C, H=W=1 - in any mode (GroupNorm has no "
+                 "train/eval difference). One element per group with N>1 (e.g. [2,3,1,1], "
+                 "G=3) does NOT raise: variance 0, output = beta."},
+        lambda: nn.GroupNorm(3, 3)(x))
+
+    x = torch.randn(2, 3, 4, 4)
+    rec({"norm": "layer", "shape": [2, 3, 4, 4], "normalized_shape": [5],
+         "torch_call": "nn.LayerNorm([5])(x)",
+         "note": "No space between 'size' and '[' - matches semantics.md."},
+        lambda: nn.LayerNorm([5])(x))
+    rec({"norm": "layer", "shape": [2, 3, 4, 4], "normalized_shape": [3, 5],
+         "torch_call": "nn.LayerNorm([3, 5])(x)"},
+        lambda: nn.LayerNorm([3, 5])(x))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+def main():
+    if os.path.isdir(CASES_DIR):
+        shutil.rmtree(CASES_DIR)
+    os.makedirs(CASES_DIR)
+    cases = []
+    B, L, I, G, R = batch_case, layer_case, instance_case, group_case, rms_case
+
+    # ---- batch
+    cases.append(B("batch_train_default", [4, 3, 5, 5],
+                   desc="train, momentum 0.1, running stats absent (0/1 start), no affine"))
+    cases.append(B("batch_train_m03_running", [3, 4, 3, 5], momentum=0.3, running=True,
+                   num_batches_tracked=7,
+                   desc="train, momentum 0.3, running stats given in, num_batches_tracked 7"))
+    cases.append(B("batch_train_cumulative_nbt3", [2, 3, 4, 4], momentum="cumulative",
+                   running=True, num_batches_tracked=3,
+                   desc="train, momentum=None (cumulative, factor 1/4), running given, nbt 3"))
+    cases.append(B("batch_train_cumulative_fresh", [5, 2, 3, 3], momentum="cumulative",
+                   desc="train, momentum=None from fresh buffers: factor 1, running = batch"))
+    cases.append(B("batch_train_affine_prime", [3, 5, 7, 3], affine=True, eps=1e-3,
+                   desc="train, random gamma/beta, prime dims, eps 1e-3"))
+    cases.append(B("batch_eval_running", [3, 4, 3, 5], mode="eval", running=True,
+                   num_batches_tracked=5,
+                   desc="eval, normalizes with the given running stats, buffers unchanged"))
+    cases.append(B("batch_eval_running_affine", [2, 3, 5, 7], mode="eval", running=True,
+                   affine=True, num_batches_tracked=11, eps=1e-4,
+                   desc="eval with running stats and random gamma/beta, eps 1e-4"))
+    cases.append(B("batch_eval_no_track", [4, 3, 3, 3], mode="eval",
+                   track_running_stats=False,
+                   desc="track_running_stats=False in eval: uses batch statistics"))
+    cases.append(B("batch_train_hw1", [2, 3, 1, 1],
+                   desc="H=W=1, N=2: two values per channel (valid in train)"))
+    cases.append(B("batch_train_n1", [1, 4, 3, 1], affine=True,
+                   desc="N=1, W=1 (3 values per channel), affine"))
+    cases.append(B("batch_train_offset", [4, 3, 4, 5], affine=True, offset=1e4,
+                   desc="x = 1e4 + 0.1*randn (cancellation stress), train, affine"))
+    cases.append(B("batch_train_large", [4, 2, 15, 16], running=True, num_batches_tracked=1,
+                   desc="960 values per channel (more than one 256-wide workgroup)"))
+
+    # ---- layer
+    cases.append(L("layer_W_affine", [2, 3, 4, 5], [5], desc="normalized_shape [W], affine"))
+    cases.append(L("layer_W_noaffine", [3, 5, 7, 3], [3], affine=False, bias=False,
+                   desc="[W] with W=3, elementwise_affine=False, prime dims"))
+    cases.append(L("layer_HW_affine", [2, 3, 4, 5], [4, 5], eps=1e-6,
+                   desc="[H,W], affine, eps 1e-6"))
+    cases.append(L("layer_HW_noaffine", [2, 3, 4, 5], [4, 5], affine=False, bias=False,
+                   desc="[H,W], elementwise_affine=False"))
+    cases.append(L("layer_HW_nobias", [2, 3, 5, 7], [5, 7], bias=False,
+                   desc="[H,W], weight only (bias=False)"))
+    cases.append(L("layer_CHW_affine", [3, 5, 7, 3], [5, 7, 3], desc="[C,H,W], affine, prime dims"))
+    cases.append(L("layer_CHW_noaffine", [2, 3, 4, 4], [3, 4, 4], affine=False, bias=False,
+                   desc="[C,H,W], no affine"))
+    cases.append(L("layer_CHW_nobias", [2, 3, 4, 5], [3, 4, 5], bias=False,
+                   desc="[C,H,W], weight only (bias=False)"))
+    cases.append(L("layer_dim1", [1, 3, 1, 5], [1, 5], eps=1e-3,
+                   desc="N=1, H=1, normalized_shape [1,5], affine, eps 1e-3"))
+    cases.append(L("layer_offset", [2, 3, 4, 5], [3, 4, 5], offset=1e4,
+                   desc="x = 1e4 + 0.1*randn over [C,H,W], affine"))
+    cases.append(L("layer_large", [2, 4, 15, 16], [4, 15, 16], affine=False, bias=False,
+                   desc="960 elements per statistic"))
+
+    # ---- instance
+    cases.append(I("instance_default", [2, 3, 4, 5], desc="affine off (default)"))
+    cases.append(I("instance_affine_prime", [3, 5, 7, 3], affine=True, eps=1e-3,
+                   desc="affine on, prime dims, eps 1e-3"))
+    cases.append(I("instance_h1", [2, 3, 1, 6], desc="H=1 (6 spatial elements), affine off"))
+    cases.append(I("instance_offset", [2, 3, 4, 5], affine=True, offset=1e4,
+                   desc="x = 1e4 + 0.1*randn, affine"))
+
+    # ---- group
+    cases.append(G("group_G1_noaffine", [2, 6, 3, 4], 1, desc="G=1 (LayerNorm([C,H,W]) stats)"))
+    cases.append(G("group_G1_affine", [2, 6, 3, 4], 1, affine=True, desc="G=1, affine"))
+    cases.append(G("group_G2_noaffine", [2, 6, 3, 4], 2, desc="G=2, no affine"))
+    cases.append(G("group_G2_affine", [2, 6, 3, 4], 2, affine=True, eps=1e-4,
+                   desc="G=2, affine, eps 1e-4"))
+    cases.append(G("group_GC_noaffine", [2, 6, 3, 4], 6, desc="G=C (InstanceNorm stats)"))
+    cases.append(G("group_GC_affine_prime", [3, 5, 7, 3], 5, affine=True,
+                   desc="G=C=5, affine, prime dims"))
+    cases.append(G("group_G3_dim1", [1, 6, 1, 5], 3, affine=True,
+                   desc="N=1, H=1, G=3 (2 channels x 5 per group), affine"))
+    cases.append(G("group_offset", [2, 6, 3, 4], 2, affine=True, offset=1e4,
+                   desc="x = 1e4 + 0.1*randn, G=2, affine"))
+    cases.append(G("group_large", [2, 8, 11, 11], 4, affine=True,
+                   desc="G=4, 484 elements per group, affine"))
+
+    # ---- rms
+    cases.append(R("rms_W_weight", [2, 3, 4, 5], [5], eps=1e-5, desc="over [W], weight"))
+    cases.append(R("rms_W_noweight", [2, 3, 4, 5], [5], eps=1e-6, affine=False,
+                   desc="over [W], no weight, eps 1e-6"))
+    cases.append(R("rms_CHW_weight", [3, 5, 7, 3], [5, 7, 3], eps=1e-5,
+                   desc="over [C,H,W], weight, prime dims"))
+    cases.append(R("rms_CHW_noweight_flteps", [2, 3, 4, 4], [3, 4, 4], eps=FLT_EPS,
+                   affine=False, desc="over [C,H,W], no weight, eps = float32 eps (eps=None)"))
+    cases.append(R("rms_HW_weight_flteps", [1, 3, 5, 1], [5, 1], eps=FLT_EPS,
+                   desc="over [H,W] with W=1, N=1, weight, eps = float32 eps"))
+    cases.append(R("rms_offset", [2, 3, 4, 5], [4, 5], eps=1e-5, offset=1e4,
+                   desc="x = 1e4 + 0.1*randn over [H,W], weight"))
+
+    names = [c["name"] for c in cases]
+    assert len(names) == len(set(names))
+    for c in cases:
+        assert np.prod(c["shape"]) <= 2048, c["name"]
+
+    dump_json(cases, os.path.join(HERE, "cases.json"))
+
+    errors = record_errors()
+    dump_json(errors, os.path.join(HERE, "errors.json"))
+
+    print("torch %s numpy %s: wrote %d cases, %d error records"
+          % (torch.__version__, np.__version__, len(cases), len(errors)), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+// Golden fixtures made with PyTorch 1.13 (tests/golden/make_golden.py, float64 from the
+// float32 inputs): the GPU output and statistics must match within 1e-5.
+#include <catch2/catch.hpp>
+
+#include "../support.hpp"
+#include "normlab/npy.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+using namespace normlab;
+using namespace normlab::test;
+using nlohmann::json;
+
+namespace {
+
+const std::string kDir = std::string(NORMLAB_SOURCE_DIR) + "/tests/golden/";
+
+json load_json(const std::string& path) {
+    std::ifstream in(path);
+    REQUIRE(in.good());
+    return json::parse(in);
+}
+
+std::vector<double> as_doubles(const json& j) {
+    std::vector<double> v;
+    for (const auto& e : j) v.push_back(e.get<double>());
+    return v;
+}
+
+void check_close(const std::vector<double>& got, const json& want, double tol, const char* what) {
+    if (want.is_null()) return;
+    auto w = as_doubles(want);
+    REQUIRE(got.size() == w.size());
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        INFO(what << "[" << i << "]");
+        CHECK(std::abs(got[i] - w[i]) <= tol * std::max(1.0, std::abs(w[i])));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("PyTorch golden fixtures", "[golden][gpu]") {
+    json cases = load_json(kDir + "cases.json");
+    REQUIRE(cases.size() >= 30);
+    for (const auto& c : cases) {
+        const std::string name = c["name"];
+        const std::string dir = kDir + "cases/" + name + "/";
+        INFO("case " << name);
+        NormSpec spec = default_spec(*parse_method(c["norm"]));
+        spec.eps = c["eps"].get<double>();
+        spec.affine = c["affine"].get<bool>();
+        if (c.contains("groups")) spec.groups = c["groups"];
+        if (c.contains("normalized_shape")) spec.normalized_shape = c["normalized_shape"].get<std::vector<std::int64_t>>();
+        if (c.contains("bias") && spec.method == Method::Layer) spec.bias = c["bias"].get<bool>();
+        if (c.contains("mode")) spec.mode = *parse_mode(c["mode"]);
+        if (c.contains("momentum")) {
+            if (c["momentum"].is_string()) spec.momentum.reset();
+            else spec.momentum = c["momentum"].get<double>();
+        }
+        if (c.contains("track_running_stats")) spec.track_running_stats = c["track_running_stats"];
+        NormParams p;
+        if (c.contains("num_batches_tracked")) p.num_batches_tracked = c["num_batches_tracked"];
+        auto files = c["files"].get<std::vector<std::string>>();
+        auto has = [&](const std::string& f) { return std::find(files.begin(), files.end(), f) != files.end(); };
+        auto x_npy = read_npy(dir + "x.npy");
+        Tensor x;
+        x.shape = Shape4::from_dims(x_npy.shape);
+        x.data = x_npy.data;
+        if (has("weight.npy")) p.weight = read_npy(dir + "weight.npy").data;
+        if (has("bias.npy")) p.bias = read_npy(dir + "bias.npy").data;
+        if (has("running_mean.npy")) p.running_mean = read_npy(dir + "running_mean.npy").data;
+        if (has("running_var.npy")) p.running_var = read_npy(dir + "running_var.npy").data;
+
+        auto y64 = read_npy(dir + "y.npy");  // float64 on disk; compare in double below
+        json expected = load_json(dir + "expected.json");
+        auto r = normalizer().run(x, spec, p);
+        // Compare with the float64 file contents (read again exactly as doubles).
+        std::string raw;
+        {
+            std::ifstream in(dir + "y.npy", std::ios::binary);
+            raw.assign(std::istreambuf_iterator<char>(in), {});
+        }
+        const std::size_t n = r.y.data.size();
+        REQUIRE(raw.size() >= n * 8);
+        const char* data = raw.data() + raw.size() - n * 8;
+        double worst = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            double want;
+            std::memcpy(&want, data + i * 8, 8);
+            worst = std::max(worst, std::abs(static_cast<double>(r.y.data[i]) - want));
+        }
+        CHECK(y64.shape == x_npy.shape);
+        CHECK(worst <= 1e-5);
+        if (spec.method == Method::Rms) {
+            check_close(r.mean_square, expected["mean_square"], 1e-5, "mean_square");
+        } else {
+            check_close(r.mean, expected["mean"], 1e-5, "mean");
+            check_close(r.var, expected["var"], 1e-5, "var");
+        }
+        if (spec.method == Method::Batch && spec.track_running_stats) {
+            check_close(r.running_mean, expected["running_mean"], 1e-5, "running_mean");
+            check_close(r.running_var, expected["running_var"], 1e-5, "running_var");
+            CHECK(r.num_batches_tracked == expected["num_batches_tracked"].get<std::int64_t>());
+        }
+    }
+}
+
+TEST_CASE("error messages match PyTorch's (tests/golden/errors.json)", "[golden]") {
+    json errors = load_json(kDir + "errors.json");
+    int checked = 0;
+    for (const auto& e : errors) {
+        const std::string call = e["torch_call"];
+        // nn.GroupNorm's constructor and F.group_norm(x, 0) raise Python-side errors of their
+        // own; normlab words those cases as the core op (torch.group_norm / F.group_norm) does.
+        if (call.rfind("nn.GroupNorm(4", 0) == 0 || call.rfind("nn.GroupNorm(0", 0) == 0 || call.rfind("F.group_norm(x, 0", 0) == 0)
+            continue;
+        NormSpec spec = default_spec(*parse_method(e["norm"]));
+        if (e.contains("groups")) spec.groups = e["groups"];
+        if (e.contains("normalized_shape")) spec.normalized_shape = e["normalized_shape"].get<std::vector<std::int64_t>>();
+        if (e.contains("mode")) spec.mode = *parse_mode(e["mode"]);
+        Shape4 s = Shape4::from_dims(e["shape"].get<std::vector<std::int64_t>>());
+        std::string got;
+        try {
+            make_layout(spec, s);
+        } catch (const InputError& err) {
+            got = err.what();
+        }
+        std::string want = e["message"];
+        // torch 1.13's Python checks print torch.Size([..]); semantics.md (and normlab) print [..].
+        for (const std::string pre : {"torch.Size("}) {
+            auto pos = want.find(pre);
+            if (pos != std::string::npos) {
+                want.erase(pos, pre.size());
+                want.erase(want.rfind(')'), 1);
+            }
+        }
+        INFO(call);
+        CHECK(got == want);
+        ++checked;
+    }
+    CHECK(checked >= 6);
+}

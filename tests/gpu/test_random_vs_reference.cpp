@@ -1,0 +1,128 @@
+// The GPU against the float64 reference for every method and flag on many random shapes:
+// dims of 1, odd and prime sizes, statistics far larger than one workgroup.
+#include <catch2/catch.hpp>
+
+#include "../support.hpp"
+
+#include <random>
+
+using namespace normlab;
+using namespace normlab::test;
+
+namespace {
+
+std::vector<std::int64_t> divisors(std::int64_t c) {
+    std::vector<std::int64_t> d;
+    for (std::int64_t g = 1; g <= c; ++g)
+        if (c % g == 0) d.push_back(g);
+    return d;
+}
+
+// A random valid configuration for shape s and method m, with random flags and parameters.
+std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt19937_64& rng) {
+    NormSpec spec = default_spec(m);
+    NormParams p;
+    auto coin = [&]() { return (rng() & 1) != 0; };
+    auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+    if (coin()) spec.eps = uniform(1e-6, 1e-2);
+    spec.affine = m == Method::Instance ? coin() : (rng() % 4 != 0);
+    if (m == Method::Group) {
+        auto d = divisors(s.c);
+        spec.groups = d[rng() % d.size()];
+    }
+    if (m == Method::Layer || m == Method::Rms) {
+        switch (rng() % 3) {
+            case 0: spec.normalized_shape = {s.w}; break;
+            case 1: spec.normalized_shape = {s.h, s.w}; break;
+            default: spec.normalized_shape = {s.c, s.h, s.w}; break;
+        }
+        if (m == Method::Layer) spec.bias = coin();
+    }
+    if (m == Method::Batch) {
+        spec.mode = coin() ? Mode::Train : Mode::Eval;
+        if (coin()) spec.momentum.reset();
+        else spec.momentum = uniform(0.0, 1.0);
+        if (rng() % 5 == 0) spec.track_running_stats = false;
+        if (coin()) {
+            for (std::int64_t c = 0; c < s.c; ++c) {
+                p.running_mean.push_back(static_cast<float>(uniform(-1, 1)));
+                p.running_var.push_back(static_cast<float>(uniform(0.2, 3)));
+            }
+            p.num_batches_tracked = static_cast<std::int64_t>(rng() % 10);
+        }
+    }
+    StatLayout layout = make_layout(spec, s);
+    if (spec.has_weight() && coin())
+        for (std::int64_t i = 0; i < layout.param_count; ++i) p.weight.push_back(static_cast<float>(uniform(-2, 2)));
+    if (spec.has_bias() && coin())
+        for (std::int64_t i = 0; i < layout.param_count; ++i) p.bias.push_back(static_cast<float>(uniform(-2, 2)));
+    return {spec, p};
+}
+
+bool valid(Method m, const Shape4& s, const NormSpec& spec) {
+    if (m == Method::Batch && spec.mode == Mode::Train && s.n * s.h * s.w == 1) return false;
+    if (m == Method::Instance && s.h * s.w == 1) return false;
+    return true;
+}
+
+void check_random(const std::vector<std::int64_t>& sizes, int cases, std::uint64_t seed, std::int64_t max_numel) {
+    std::mt19937_64 rng(seed);
+    int done = 0;
+    while (done < cases) {
+        Shape4 s{sizes[rng() % sizes.size()], sizes[rng() % sizes.size()], sizes[rng() % sizes.size()],
+                 sizes[rng() % sizes.size()]};
+        if (s.numel() > max_numel) continue;
+        for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
+            auto [spec, params] = random_config(m, s, rng);
+            if (!valid(m, s, spec)) continue;
+            Tensor x = make_tensor(s, Init::Randn, rng());
+            auto r = compare(x, spec, params);
+            INFO(describe(s, spec));
+            CHECK(r.y_err <= 1e-4);
+            CHECK(r.mean_err <= 1e-5);
+            CHECK(r.var_err <= 1e-5);
+            CHECK(r.running_err <= 1e-5);
+        }
+        ++done;
+    }
+}
+
+}  // namespace
+
+TEST_CASE("random small shapes with dims of 1, odd and prime sizes", "[random][gpu]") {
+    check_random({1, 2, 3, 5, 7, 8, 13}, 40, 101, 1 << 16);
+}
+
+TEST_CASE("random medium shapes, statistics spanning many workgroups", "[random][gpu]") {
+    check_random({1, 3, 16, 31, 64, 97}, 12, 202, 1 << 20);
+}
+
+TEST_CASE("statistics far larger than one workgroup on every method", "[random][gpu]") {
+    // One statistic of 2^20+ elements per method: the split + Chan-merge path.
+    Tensor x = make_tensor({2, 4, 384, 384}, Init::Randn, 303);
+    for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
+        NormSpec spec = default_spec(m);
+        if (m == Method::Group) spec.groups = 2;
+        auto plan = normalizer().plan(make_layout(spec, x.shape), spec);
+        auto r = compare(x, spec);
+        INFO(describe(x.shape, spec) << " chunks=" << plan.chunks);
+        CHECK_FALSE(plan.fused);
+        CHECK(plan.chunks > 16);
+        CHECK(r.y_err <= 1e-4);
+        CHECK(r.var_err <= 1e-5);
+    }
+}
+
+TEST_CASE("a tensor of 16M elements", "[random][gpu][large]") {
+    Tensor x = make_tensor({16, 64, 128, 128}, Init::Randn, 404);
+    REQUIRE(x.shape.numel() >= 16 * 1024 * 1024);
+    for (Method m : {Method::Batch, Method::Group, Method::Layer}) {
+        NormSpec spec = default_spec(m);
+        if (m == Method::Group) spec.groups = 8;
+        if (m == Method::Layer) spec.normalized_shape = {128, 128};
+        auto r = normalizer().run(x, spec);
+        Reference ref(x, spec, {});
+        INFO(describe(x.shape, spec));
+        CHECK(ref.max_abs_error(r.y.data) <= 1e-4);
+    }
+}

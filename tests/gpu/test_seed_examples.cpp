@@ -1,0 +1,89 @@
+// The worked examples of the seed texts (semantics.md), reproduced on the GPU.
+#include <catch2/catch.hpp>
+
+#include "../support.hpp"
+#include "normlab/presets.hpp"
+
+using namespace normlab;
+using namespace normlab::test;
+
+TEST_CASE("seed 003: InstanceNorm vs LayerNorm on one 1x2x2x2 sample", "[seed][gpu]") {
+    const Preset* p = find_preset("seed003-in-vs-ln");
+    REQUIRE(p);
+    auto in = compare(p->x, default_spec(Method::Instance));
+    REQUIRE(in.gpu.mean.size() == 2);
+    CHECK(in.gpu.mean[0] == Approx(2.5).margin(1e-6));
+    CHECK(in.gpu.mean[1] == Approx(6.5).margin(1e-6));
+    CHECK(in.gpu.var[0] == Approx(1.25).margin(1e-6));
+    CHECK(in.gpu.var[1] == Approx(1.25).margin(1e-6));
+    CHECK(in.y_err < 1e-5);
+
+    auto ln = compare(p->x, default_spec(Method::Layer));
+    REQUIRE(ln.gpu.mean.size() == 1);
+    CHECK(ln.gpu.mean[0] == Approx(4.5).margin(1e-6));
+    CHECK(ln.gpu.var[0] == Approx(5.25).margin(1e-6));
+    CHECK(ln.y_err < 1e-5);
+}
+
+TEST_CASE("seed 004: BatchNorm of four samples with gamma 0.5, beta 0.2", "[seed][gpu]") {
+    const Preset* p = find_preset("seed004-bn");
+    REQUIRE(p);
+    NormSpec spec = default_spec(Method::Batch);
+    // x_hat without affine.
+    NormSpec plain = spec;
+    plain.affine = false;
+    auto a = compare(p->x, plain);
+    CHECK(a.gpu.mean[0] == Approx(0.5).margin(1e-6));
+    CHECK(a.gpu.var[0] == Approx(1.625).margin(1e-6));
+    // The seed truncates to three decimals (1.1767 → 1.176).
+    const double xhat[] = {0.784, -0.784, 1.176, -1.176};
+    for (int i = 0; i < 4; ++i) CHECK(a.gpu.y.data[static_cast<std::size_t>(i)] == Approx(xhat[i]).margin(1e-3));
+    // With gamma = 0.5, beta = 0.2.
+    auto b = compare(p->x, spec, p->params);
+    const double y[] = {0.592, -0.192, 0.788, -0.388};
+    for (int i = 0; i < 4; ++i) CHECK(b.gpu.y.data[static_cast<std::size_t>(i)] == Approx(y[i]).margin(1e-3));
+    CHECK(b.y_err < 1e-6);
+}
+
+TEST_CASE("seed 004: InstanceNorm of one 2x2 channel", "[seed][gpu]") {
+    const Preset* p = find_preset("seed004-in");
+    REQUIRE(p);
+    auto r = compare(p->x, default_spec(Method::Instance));
+    CHECK(r.gpu.mean[0] == Approx(0.4).margin(1e-6));
+    CHECK(r.gpu.var[0] == Approx(0.075).margin(1e-6));
+    // The seed truncates to two decimals (0.3651 → 0.36, −1.0954 → −1.09).
+    const double xhat[] = {1.46, -0.73, 0.36, -1.09};
+    for (int i = 0; i < 4; ++i) CHECK(r.gpu.y.data[static_cast<std::size_t>(i)] == Approx(xhat[i]).margin(1e-2));
+    CHECK(r.y_err < 1e-5);
+}
+
+TEST_CASE("seed 000 7.4.5: a far-off sample leaves LayerNorm's sample 0 unchanged, not BatchNorm's", "[seed][gpu][identity]") {
+    const Preset* p = find_preset("seed000-far-sample");
+    REQUIRE(p);
+    const Tensor& big = p->x;  // 5 samples, the 5th = sample 0 * 100 + 500
+    Tensor small({4, big.shape.c, big.shape.h, big.shape.w});
+    std::copy(big.data.begin(), big.data.begin() + static_cast<std::ptrdiff_t>(small.data.size()), small.data.begin());
+    const auto chw = static_cast<std::size_t>(big.shape.chw());
+
+    for (Method m : {Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
+        NormSpec spec = default_spec(m);
+        if (m == Method::Group) spec.groups = 3;
+        auto y_small = normalizer().run(small, spec).y.data;
+        auto y_big = normalizer().run(big, spec).y.data;
+        INFO(method_name(m));
+        for (std::size_t i = 0; i < chw; ++i) REQUIRE(y_small[i] == y_big[i]);  // exactly equal
+    }
+    auto b_small = normalizer().run(small, default_spec(Method::Batch)).y.data;
+    auto b_big = normalizer().run(big, default_spec(Method::Batch)).y.data;
+    double diff = 0;
+    for (std::size_t i = 0; i < chw; ++i) diff = std::max(diff, static_cast<double>(std::abs(b_small[i] - b_big[i])));
+    CHECK(diff > 0.1);
+}
+
+TEST_CASE("seed 000 7.4.6: LayerNorm gives identical results in train and eval", "[seed][gpu][identity]") {
+    Tensor x = make_tensor({3, 4, 5, 6}, Init::Randn, 3);
+    NormSpec train = default_spec(Method::Layer);
+    NormSpec eval = train;
+    eval.mode = Mode::Eval;
+    CHECK(normalizer().run(x, train).y.data == normalizer().run(x, eval).y.data);
+}

@@ -1,0 +1,65 @@
+#include "support.hpp"
+
+#include <cmath>
+#include <memory>
+#include <sstream>
+
+namespace normlab::test {
+
+namespace {
+std::unique_ptr<VulkanContext> g_ctx;
+std::unique_ptr<Normalizer> g_norm;
+}  // namespace
+
+VulkanContext& context() {
+    if (!g_ctx) g_ctx = std::make_unique<VulkanContext>();
+    return *g_ctx;
+}
+Normalizer& normalizer() {
+    if (!g_norm) g_norm = std::make_unique<Normalizer>(context());
+    return *g_norm;
+}
+bool context_created() { return g_ctx != nullptr; }
+void shutdown() {
+    g_norm.reset();
+    g_ctx.reset();
+}
+
+Compared compare(const Tensor& x, const NormSpec& spec, const NormParams& params) {
+    Compared c;
+    c.gpu = normalizer().run(x, spec, params);
+    c.ref = reference_normalize(x, spec, params);
+    c.y_err = max_abs_error(c.gpu.y.data, c.ref.y);
+    auto maxdiff = [](const std::vector<double>& a, const std::vector<double>& b, bool relative) -> double {
+        if (a.size() != b.size()) return INFINITY;
+        double w = 0;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            if (std::isnan(a[i]) && std::isnan(b[i])) continue;
+            double d = std::abs(a[i] - b[i]);
+            if (relative) d /= std::max(1.0, std::abs(b[i]));
+            w = std::max(w, std::isnan(d) ? INFINITY : d);
+        }
+        return w;
+    };
+    if (spec.method == Method::Rms) {
+        c.mean_err = maxdiff(c.gpu.mean_square, c.ref.stats.mean_square, true);
+    } else {
+        c.mean_err = maxdiff(c.gpu.mean, c.ref.stats.mean, false);
+        c.var_err = maxdiff(c.gpu.var, c.ref.stats.var, true);
+    }
+    c.running_err = std::max(maxdiff(c.gpu.running_mean, c.ref.stats.running_mean, false),
+                             maxdiff(c.gpu.running_var, c.ref.stats.running_var, true));
+    return c;
+}
+
+std::string describe(const Shape4& s, const NormSpec& spec) {
+    std::ostringstream os;
+    os << method_name(spec.method) << " " << s.str();
+    if (spec.method == Method::Group) os << " G=" << spec.groups;
+    if (!spec.normalized_shape.empty()) os << " normalized_shape=" << dims_str(spec.normalized_shape);
+    os << " affine=" << spec.affine << " bias=" << spec.bias << " mode=" << mode_name(spec.mode)
+       << " momentum=" << (spec.momentum ? std::to_string(*spec.momentum) : "cumulative") << " eps=" << spec.effective_eps();
+    return os.str();
+}
+
+}  // namespace normlab::test

@@ -1,0 +1,64 @@
+// Scene files: round trip, and malformed scenes refused with a message naming the problem.
+#include <catch2/catch.hpp>
+
+#include "normlab/error.hpp"
+#include "normlab/state.hpp"
+
+using namespace normlab;
+
+namespace {
+std::string error_of(const std::string& text) {
+    try {
+        scene_from_json(text, "s.json");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+}  // namespace
+
+TEST_CASE("scene round trip keeps the whole state", "[scene]") {
+    State s;
+    s.source.kind = TensorSource::Kind::Generated;
+    s.source.shape = {2, 6, 3, 3};
+    s.source.init = Init::Uniform;
+    s.source.seed = 42;
+    s.spec = default_spec(Method::Group);
+    s.spec.groups = 3;
+    s.spec.eps = 1e-3;
+    s.params.weight = {1, 2, 3, 4, 5, 6};
+    s.selection = Index4{1, 2, 0, 1};
+    s.view_json = R"({"heatmap":"stats"})";
+    State t = scene_from_json(scene_to_json(s), "rt");
+    CHECK(t.source.kind == TensorSource::Kind::Generated);
+    CHECK(t.source.shape == s.source.shape);
+    CHECK(t.source.init == Init::Uniform);
+    CHECK(t.source.seed == 42);
+    CHECK(t.spec.method == Method::Group);
+    CHECK(t.spec.groups == 3);
+    CHECK(*t.spec.eps == 1e-3);
+    CHECK(t.params.weight == s.params.weight);
+    CHECK(*t.selection == *s.selection);
+    CHECK(t.view_json == s.view_json);
+}
+
+TEST_CASE("malformed scenes are refused with the offending key", "[scene]") {
+    CHECK(error_of("{").find("not valid JSON") != std::string::npos);
+    CHECK(error_of("[]").find("JSON object") != std::string::npos);
+    CHECK(error_of("{}").find("normlab_scene") != std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"banana"}})").find("unknown method 'banana'") != std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"group","groups":"two"}})").find("norm.groups must be an integer") !=
+          std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"group","groups":-3}})").find("out of range") != std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"generated","shape":[2,6,4,4]},"norm":{"method":"group","groups":4}})")
+              .find("divisible by num_groups") != std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"generated","shape":[2,0,4,4]}})").find("dimension < 1") !=
+          std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"norm":{"momentum":7}})").find("momentum") != std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"preset","preset":"nope"}})").find("unknown preset") !=
+          std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"generated","shape":[2,3,4,4]},"selection":[5,0,0,0]})")
+              .find("outside the tensor") != std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"generated","shape":[2,3,4,4]},"norm":{"method":"batch"},"params":{"weight":[1,2]}})")
+              .find("weight has 2 elements") != std::string::npos);
+}

@@ -1,0 +1,110 @@
+// NormSpec validation (PyTorch's error texts) and the StatLayout model of every method.
+#include <catch2/catch.hpp>
+
+#include "normlab/error.hpp"
+#include "normlab/reference.hpp"
+#include "normlab/stat_layout.hpp"
+#include "normlab/tensor_init.hpp"
+
+using namespace normlab;
+
+namespace {
+std::string error_of(const NormSpec& spec, const Shape4& s) {
+    try {
+        make_layout(spec, s);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+}  // namespace
+
+TEST_CASE("PyTorch's error messages", "[spec]") {
+    NormSpec b = default_spec(Method::Batch);
+    CHECK(error_of(b, {1, 3, 1, 1}) == "Expected more than 1 value per channel when training, got input size [1, 3, 1, 1]");
+    b.mode = Mode::Eval;
+    CHECK(error_of(b, {1, 3, 1, 1}).empty());
+    NormSpec i = default_spec(Method::Instance);
+    CHECK(error_of(i, {2, 3, 1, 1}) == "Expected more than 1 spatial element when training, got input size [2, 3, 1, 1]");
+    NormSpec g = default_spec(Method::Group);
+    g.groups = 4;
+    CHECK(error_of(g, {2, 6, 4, 4}) ==
+          "Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 6, 4, 4] and num_groups=4");
+    g.groups = 0;
+    CHECK(error_of(g, {2, 6, 4, 4}) == "Expected num groups to be greater than 0, got 0");
+    NormSpec l = default_spec(Method::Layer);
+    l.normalized_shape = {5};
+    CHECK(error_of(l, {2, 3, 4, 4}) ==
+          "Given normalized_shape=[5], expected input with shape [*, 5], but got input of size[2, 3, 4, 4]");
+    l.normalized_shape = {3, 5};
+    CHECK(error_of(l, {2, 3, 4, 4}) ==
+          "Given normalized_shape=[3, 5], expected input with shape [*, 3, 5], but got input of size[2, 3, 4, 4]");
+    l.normalized_shape = {1, 2, 3, 4};
+    CHECK(error_of(l, {1, 2, 3, 4}).find("1 to 3 dims") != std::string::npos);
+    NormSpec e = default_spec(Method::Layer);
+    e.eps = -1;
+    CHECK(error_of(e, {1, 2, 3, 4}).find("eps") != std::string::npos);
+    CHECK(error_of(default_spec(Method::Layer), {0, 2, 3, 4}).find("dimension < 1") != std::string::npos);
+    CHECK(error_of(default_spec(Method::Layer), {1 << 20, 1 << 20, 1 << 20, 2}).find("more than") != std::string::npos);
+}
+
+TEST_CASE("defaults follow PyTorch", "[spec]") {
+    CHECK(default_spec(Method::Layer).effective_eps() == 1e-5);
+    CHECK(default_spec(Method::Rms).effective_eps() == 1.1920929e-07);
+    CHECK_FALSE(default_spec(Method::Instance).affine);
+    CHECK(default_spec(Method::Batch).affine);
+    CHECK(*default_spec(Method::Batch).momentum == 0.1);
+}
+
+TEST_CASE("layouts: stat_shape, count and the γ/β shape of each method", "[layout]") {
+    Shape4 s{2, 6, 3, 4};
+    auto b = make_layout(default_spec(Method::Batch), s);
+    CHECK(b.stat_shape == std::vector<std::int64_t>{6});
+    CHECK(b.count() == 2 * 3 * 4);
+    CHECK(b.param_shape == std::vector<std::int64_t>{6});
+    auto in = make_layout(default_spec(Method::Instance), s);
+    CHECK(in.stat_shape == std::vector<std::int64_t>{2, 6});
+    CHECK(in.count() == 12);
+    NormSpec g = default_spec(Method::Group);
+    g.groups = 3;
+    auto gl = make_layout(g, s);
+    CHECK(gl.stat_shape == std::vector<std::int64_t>{2, 3});
+    CHECK(gl.count() == 2 * 12);
+    NormSpec l = default_spec(Method::Layer);
+    l.normalized_shape = {3, 4};
+    auto ll = make_layout(l, s);
+    CHECK(ll.stat_shape == std::vector<std::int64_t>{2, 6});
+    CHECK(ll.param_shape == std::vector<std::int64_t>{3, 4});
+    CHECK(ll.count() == 12);
+}
+
+TEST_CASE("StatLayout's element→statistic map agrees with the reference's definition", "[layout]") {
+    Shape4 s{3, 6, 5, 2};
+    Tensor x = make_tensor(s, Init::Arange);
+    std::vector<NormSpec> specs;
+    for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) specs.push_back(default_spec(m));
+    specs[3].groups = 2;
+    NormSpec l1 = default_spec(Method::Layer);
+    l1.normalized_shape = {2};
+    specs.push_back(l1);
+    NormSpec l2 = default_spec(Method::Layer);
+    l2.normalized_shape = {5, 2};
+    specs.push_back(l2);
+    for (const auto& spec : specs) {
+        StatLayout L = make_layout(spec, s);
+        auto map = L.group_map();
+        INFO(method_name(spec.method));
+        // Each statistic's elements, enumerated by element_offset, map back to it.
+        for (std::int64_t st = 0; st < L.stat_count; ++st)
+            for (std::int64_t e = 0; e < L.count(); ++e) REQUIRE(map[static_cast<std::size_t>(L.element_offset(st, e))] == st);
+        // And the layout's means equal the reference's (which groups by explicit loops).
+        Reference ref(x, spec, {});
+        std::vector<double> sum(static_cast<std::size_t>(L.stat_count), 0.0);
+        for (std::size_t i = 0; i < map.size(); ++i) sum[static_cast<std::size_t>(map[i])] += x.data[i];
+        for (std::size_t st = 0; st < sum.size(); ++st) {
+            double mean = sum[st] / static_cast<double>(L.count());
+            if (spec.method == Method::Rms) continue;
+            REQUIRE(mean == Approx(ref.stats().mean[st]));
+        }
+    }
+}
