@@ -184,6 +184,16 @@ int main(int argc, char** argv) {
                         rendered, mean, 1000.0 / mean, n, warmup, session.x().shape.str().c_str(), session.recompute_ms(),
                         session.result().gpu_ms);
         }
+        if (ao.frames > 0) {
+            // Warm recompute latency: the same state with ε changed (kernels already compiled).
+            State next = session.state();
+            next.spec.eps = next.spec.effective_eps() * 2;
+            auto t0 = std::chrono::steady_clock::now();
+            auto err = session.apply(next, session.x());
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            std::printf("recompute (warm, eps changed): %.1f ms total, GPU normalization %.3f ms%s\n", ms,
+                        session.result().gpu_ms, err ? " (rejected)" : "");
+        }
         if (ao.dump_layout) dump_layout(ui.heatmap, session);
         if (ctx.validation_messages() > 0) {
             std::fprintf(stderr, "error: %llu Vulkan validation messages\n",

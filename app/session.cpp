@@ -5,6 +5,8 @@
 #include "normlab/reference.hpp"
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 
 namespace normlab::app {
 
@@ -42,14 +44,26 @@ std::optional<std::string> Session::apply(State next, std::optional<Tensor> x) {
                 next.selection.reset();  // the tensor shrank under the selection
             }
         }
+        const bool timing = std::getenv("NORMLAB_APP_TIMING") != nullptr;
+        auto lap = [&, t = std::chrono::steady_clock::now()](const char* what) mutable {
+            auto now = std::chrono::steady_clock::now();
+            if (timing) std::fprintf(stderr, "  %s: %.1f ms\n", what, std::chrono::duration<double, std::milli>(now - t).count());
+            t = now;
+        };
+        lap("load tensor");
         NormResult r = normalizer_.run(nx, next.spec, next.params);
+        lap("normalize (GPU + transfers)");
         ctx_->device().waitIdle();  // frames in flight may still read x and y on the GPU
         upload(x_gpu_, nx.data);
         upload(y_gpu_, r.y.data);
+        lap("upload x, y");
         Histograms h;
         whole_histograms(h, nx.shape);
+        if (timing) std::fprintf(stderr, "  histogram GPU ms: %.1f %.1f %.1f\n", h.input.gpu_ms, h.output.gpu_ms, h.difference.gpu_ms);
+        lap("histograms");
         ReferenceResult ref = reference_normalize(nx, next.spec, next.params);
         max_error_ = max_abs_error(r.y.data, ref.y);
+        lap("CPU reference");
         state_ = std::move(next);
         x_ = std::move(nx);
         result_ = std::move(r);
