@@ -247,8 +247,10 @@ void ControlsPanel::affine_section(Session& s) {
     if (!st.spec.affine) return;
     const auto count = static_cast<std::size_t>(l.param_count);
     const bool has_b = st.spec.has_bias();
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("γ%s shape %s (%s)", has_b ? ", β" : "", dims_str(l.param_shape).c_str(),
                         l.param_stride == 1 ? "one per element of normalized_shape" : "one per channel");
+    ImGui::PopTextWrapPos();
     std::vector<float> w = st.params.weight.empty() ? std::vector<float>(count, 1.0f) : st.params.weight;
     std::vector<float> b = st.params.bias.empty() ? std::vector<float>(count, 0.0f) : st.params.bias;
     float all[2] = {w[0], has_b ? b[0] : 0.0f};

@@ -114,7 +114,8 @@ void ExplainPanel::draw(const Session& session) {
                             r.stats_from_running ? "are the running statistics (eval mode)" : "are this statistic's, from the GPU",
                             static_cast<long long>(l.count()));
     if (w || b)
-        ImGui::TextDisabled("γ, β are index %zu of the affine parameters (shape %s).", pi, dims_str(l.param_shape).c_str());
+        ImGui::TextDisabled("%s index %zu of the affine parameters (shape %s).", b ? "γ, β are" : "γ is", pi,
+                            dims_str(l.param_shape).c_str());
     ImGui::PopTextWrapPos();
 }
 

@@ -214,7 +214,7 @@ void HeatmapView::draw_legend(const Session& s) const {
     const float w = std::min(360.0f, ImGui::GetContentRegionAvail().x - 160);
     ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::TextUnformatted(mode == HeatmapMode::Input ? "x" : mode == HeatmapMode::Output ? "y" : "y - x");
-    ImGui::SameLine(40);
+    ImGui::SameLine();
     ImGui::Text("%.3g", vmin_);
     ImGui::SameLine();
     p = ImGui::GetCursorScreenPos();

@@ -76,8 +76,10 @@ void main() {
             color = lut(k > 0.0 ? sum / k : value_at(center));
         }
         if (pc.sel_stat >= 0 && stat_of(center) != uint(pc.sel_stat)) {
+            // Dimmed: statistics mode keeps a faint tint so the partition stays visible;
+            // value modes go grey so the selected group's colors stand out.
             float grey = dot(color, vec3(0.299, 0.587, 0.114));
-            color = mix(vec3(grey), BG, 0.75);
+            color = pc.mode == 3u ? mix(color, BG, 0.7) : mix(vec3(grey), BG, 0.75);
         }
     }
     PIX[p.y * pc.img_w + p.x] = packUnorm4x8(vec4(color, 1.0));
