@@ -1,21 +1,36 @@
 #version 450
 // Elementwise normalization with finished statistics: y = γ·((x − K) − mean)·rstd + β
 // (RMS: y = γ·x·rstd). Used after norm_merge.comp and for BatchNorm in eval mode, where
-// the statistics are the running ones. Each invocation handles VPT elements.
-#include "norm_common.glsl"
-
+// the statistics are the running ones. Workgroup w handles chunk (w % chunks) of statistic
+// (w / chunks), so the statistic is loaded once per workgroup; VPT packs per invocation
+// (vec4s when VEC4).
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint VPT = 4;
 layout(constant_id = 2) const bool RMS = false;
+layout(constant_id = 3) const bool VEC4 = false;
+#include "norm_common.glsl"
+
+const uint PACK = VEC4 ? 4u : 1u;
 
 void main() {
-    uint start = linear_workgroup() * gl_WorkGroupSize.x * VPT + gl_LocalInvocationID.x;
+    uint wg = linear_workgroup();
+    if (wg >= pc.stat_count * pc.chunks) return;
+    uint s = wg / pc.chunks;
+    uint packs = pc.count / PACK;
+    uint q0 = (wg - s * pc.chunks) * (pc.chunk_len / PACK);
+    uint q1 = min(q0 + pc.chunk_len / PACK, packs);
+    uint base = s * pc.stat_stride;
+    uint pbase = param_base(s);
+    vec4 st = STATS[s];
     for (uint j = 0u; j < VPT; ++j) {
-        uint i = start + j * gl_WorkGroupSize.x;
-        if (i >= pc.numel) return;
-        vec4 st = STATS[stat_of(i)];
-        float x = X[i];
-        float xhat = RMS ? x * st.w : ((x - st.x) - st.y) * st.w;
-        Y[i] = affine(xhat, i);
+        uint q = q0 + j * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+        if (q < q1) {
+            uint i = element_offset(base, q * PACK);
+            vec4 x = VEC4 ? X4[i >> 2] : vec4(X[i]);
+            vec4 xhat = RMS ? x * st.w : ((x - st.x) - st.y) * st.w;
+            vec4 y = affine(xhat, pbase, q * PACK, VEC4);
+            if (VEC4) Y4[i >> 2] = y;
+            else Y[i] = y.x;
+        }
     }
 }

@@ -2,7 +2,17 @@
 // (engine/include/normlab/stat_layout.hpp), the buffer bindings and the layout functions.
 //
 // Statistic s covers elements e < count at  s*stat_stride + (e/segment_len)*segment_stride + e%segment_len;
-// the statistic of flat offset i is (i/stat_stride) % stat_count, its γ/β index (i/param_stride) % param_count.
+// its γ/β index is (s % pstat_mod) * pstat_mul + e / pelem_div (no element term when pelem_div = 0).
+// Divisions by these run-time constants use precomputed magic numbers (Granlund–Montgomery):
+// the software device runs integer division element by element, which would dominate.
+
+// Layout choices as specialization constants (ids 10–13, shared by every normalization kernel),
+// so each pipeline holds only the code its layout needs: the software device executes both
+// sides of a branch on a push constant.
+layout(constant_id = 10) const bool SEGMENTED = false;  // batch: a statistic spans N runs
+layout(constant_id = 11) const uint PARAM_MODE = 0u;    // γ/β: 0 per statistic, 1 per element, 2 per element / pelem_div
+layout(constant_id = 12) const bool HAS_W = false;
+layout(constant_id = 13) const bool HAS_B = false;
 
 layout(push_constant) uniform Push {
     uint stat_count;
@@ -10,24 +20,28 @@ layout(push_constant) uniform Push {
     uint segment_len;
     uint segment_stride;
     uint stat_stride;
-    uint param_count;
-    uint param_stride;
     uint count;       // elements per statistic
-    uint chunks;      // workgroups per statistic in the statistics kernel
+    uint chunks;      // workgroups per statistic (chunked kernels)
     uint chunk_len;   // elements per chunk (workgroup size × values per invocation)
-    uint numel;
-    uint flags;       // FLAG_WEIGHT | FLAG_BIAS
+    uint flags;       // unused (HAS_W, HAS_B)
     uint groups_x;    // dispatch width, to linearize 2-D workgroup ids
+    uint seg_magic, seg_s1, seg_s2;   // e / segment_len
+    uint pstat_mod, pstat_mul;        // γ/β: statistic part
+    uint pelem_div, pe_magic, pe_s1, pe_s2;  // γ/β: element part, e / pelem_div
     float eps;
 } pc;
 
-const uint FLAG_WEIGHT = 1u;
-const uint FLAG_BIAS = 2u;
 
 layout(std430, binding = 0) readonly buffer XBuf { float X[]; };
 layout(std430, binding = 1) writeonly buffer YBuf { float Y[]; };
 layout(std430, binding = 2) readonly buffer WBuf { float W[]; };
 layout(std430, binding = 3) readonly buffer BBuf { float B[]; };
+// The same buffers seen as vec4s, for layouts whose runs are multiples of 4 (VEC4 kernels):
+// one 16-byte access instead of four, which the software device rewards most.
+layout(std430, binding = 0) readonly buffer XBuf4 { vec4 X4[]; };
+layout(std430, binding = 1) writeonly buffer YBuf4 { vec4 Y4[]; };
+layout(std430, binding = 2) readonly buffer WBuf4 { vec4 W4[]; };
+layout(std430, binding = 3) readonly buffer BBuf4 { vec4 B4[]; };
 // Per statistic: (shift K, mean of x−K, biased variance or mean square, 1/sqrt(var + eps)).
 layout(std430, binding = 4) buffer StatBuf { vec4 STATS[]; };
 // Per (statistic, chunk): (count, mean of x−K, M2 = Σ(x−K−mean)², unused).
@@ -35,20 +49,41 @@ layout(std430, binding = 5) buffer PartialBuf { vec4 PARTIALS[]; };
 
 uint linear_workgroup() { return gl_WorkGroupID.x + gl_WorkGroupID.y * pc.groups_x; }
 
+// n / d for the divisor whose magic numbers are (m, s1, s2); exact for every 32-bit n.
+uint udiv(uint n, uint m, uint s1, uint s2) {
+    uint hi, lo;
+    umulExtended(n, m, hi, lo);
+    return (hi + ((n - hi) >> s1)) >> s2;
+}
+
 uint element_offset(uint base, uint e) {
-    if (pc.segments == 1u) return base + e;
-    uint j = e / pc.segment_len;
+    if (!SEGMENTED) return base + e;
+    uint j = udiv(e, pc.seg_magic, pc.seg_s1, pc.seg_s2);
     return base + j * pc.segment_stride + (e - j * pc.segment_len);
 }
 
-uint stat_of(uint i) { return (i / pc.stat_stride) % pc.stat_count; }
-uint param_of(uint i) { return (i / pc.param_stride) % pc.param_count; }
+// γ/β index of element e of a statistic whose parameter base is (s % pstat_mod) * pstat_mul.
+uint param_index(uint pbase, uint e) {
+    if (PARAM_MODE == 0u) return pbase;
+    if (PARAM_MODE == 1u) return pbase + e;
+    return pbase + udiv(e, pc.pe_magic, pc.pe_s1, pc.pe_s2);
+}
 
-float affine(float xhat, uint i) {
-    if (pc.flags != 0u) {
-        uint p = param_of(i);
-        if ((pc.flags & FLAG_WEIGHT) != 0u) xhat *= W[p];
-        if ((pc.flags & FLAG_BIAS) != 0u) xhat += B[p];
+uint param_base(uint s) { return (s % pc.pstat_mod) * pc.pstat_mul; }
+
+// γ/β for a pack of 4 consecutive elements starting at element e (a multiple of 4) of a
+// statistic, or for one element (width 1, in .x). With per-element parameters the pack's
+// 4 parameters are consecutive; otherwise all 4 elements share one (VEC4 layouts guarantee it).
+vec4 affine(vec4 xhat, uint pbase, uint e, bool pack4) {
+    if (!HAS_W && !HAS_B) return xhat;
+    if (pack4 && PARAM_MODE == 1u) {
+        uint p = (pbase + e) >> 2;
+        if (HAS_W) xhat *= W4[p];
+        if (HAS_B) xhat += B4[p];
+    } else {
+        uint p = param_index(pbase, e);
+        if (HAS_W) xhat *= W[p];
+        if (HAS_B) xhat += B[p];
     }
     return xhat;
 }

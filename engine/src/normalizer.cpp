@@ -12,12 +12,30 @@ namespace {
 // Mirrors `Push` in shaders/norm_common.glsl.
 struct Push {
     std::uint32_t stat_count, segments, segment_len, segment_stride, stat_stride;
-    std::uint32_t param_count, param_stride, count, chunks, chunk_len, numel, flags, groups_x;
+    std::uint32_t count, chunks, chunk_len, flags, groups_x;
+    std::uint32_t seg_magic, seg_s1, seg_s2;
+    std::uint32_t pstat_mod, pstat_mul;
+    std::uint32_t pelem_div, pe_magic, pe_s1, pe_s2;
     float eps;
 };
-static_assert(sizeof(Push) == 56);
+static_assert(sizeof(Push) == 80);
 
-constexpr std::uint32_t kFlagWeight = 1, kFlagBias = 2;
+// Magic numbers for dividing any 32-bit n by d: q = (hi + ((n − hi) >> s1)) >> s2 with
+// hi = (m·n) >> 32 (Granlund & Montgomery 1994, Figure 4.1).
+struct Magic {
+    std::uint32_t m = 1, s1 = 0, s2 = 0;
+};
+Magic magic(std::uint64_t d) {
+    if (d == 0) return {};
+    std::uint32_t l = 0;
+    while ((std::uint64_t{1} << l) < d) ++l;
+    Magic k;
+    k.m = static_cast<std::uint32_t>(((std::uint64_t{1} << 32) * ((std::uint64_t{1} << l) - d)) / d + 1);
+    k.s1 = l ? 1 : 0;
+    k.s2 = l ? l - 1 : 0;
+    return k;
+}
+
 constexpr std::uint32_t kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64;
 
 std::uint32_t pow2_ceil(std::uint64_t v) {
@@ -51,11 +69,6 @@ Normalizer::Normalizer(const VulkanContext& ctx) : ctx_(&ctx) {
         queries_ = vk::raii::QueryPool(ctx.device(), vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2));
 }
 
-std::uint32_t Normalizer::max_fused_count() const {
-    const auto& l = ctx_->limits();
-    std::uint32_t wg = pow2_floor(std::min({256u, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}));
-    return wg * kMaxVpt;
-}
 
 void Normalizer::check_capacity(const Shape4& shape) const {
     shape.validate();
@@ -66,25 +79,46 @@ void Normalizer::check_capacity(const Shape4& shape) const {
                          std::to_string(ctx_->limits().maxStorageBufferRange) + " bytes");
 }
 
+bool vec4_layout(const StatLayout& L) {
+    // Every run of a statistic starts 16-byte aligned and holds whole vec4s, and the 4 elements
+    // of a pack share one γ/β (or, per element, use 4 consecutive ones).
+    return L.segment_len % 4 == 0 && L.stat_stride % 4 == 0 && (L.segments == 1 || L.segment_stride % 4 == 0) &&
+           (L.param_elem_div <= 1 || L.param_elem_div % 4 == 0) && (L.param_elem_div != 1 || L.param_stat_mul % 4 == 0);
+}
+
 KernelPlan Normalizer::plan(const StatLayout& layout, const NormSpec& spec) const {
     KernelPlan p;
+    const std::uint64_t count = static_cast<std::uint64_t>(layout.count());
+    p.vec4 = vec4_layout(layout);
+    const std::uint32_t pack = p.vec4 ? 4 : 1;
+    const std::uint32_t max_vpt = p.vec4 ? kMaxVpt / 2 : kMaxVpt;
+    p.apply_chunk_len = kApplyWg * kApplyVpt * pack;
+    p.apply_chunks = static_cast<std::uint32_t>((count + p.apply_chunk_len - 1) / p.apply_chunk_len);
     if (!spec.uses_batch_stats()) {
         p.stats_from_running = true;
         return p;
     }
     const auto& l = ctx_->limits();
-    std::uint32_t wg_max = pow2_floor(std::min({256u, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}));
-    std::uint64_t count = static_cast<std::uint64_t>(layout.count());
-    if (count <= max_fused_count()) {
+    const std::uint32_t wg_max = pow2_floor(std::min({256u, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}));
+    const std::uint32_t sg = ctx_->subgroup_size();
+    const std::uint64_t packs = (count + pack - 1) / pack;
+    if (ctx_->subgroup_arithmetic() && ctx_->fixed_subgroup_size() && packs <= std::uint64_t{sg} * max_vpt && sg <= wg_max) {
+        // Whole statistics per subgroup: no barriers at all.
         p.fused = true;
-        p.stats_wg = std::clamp<std::uint32_t>(pow2_ceil((count + 7) / 8), std::min(32u, wg_max), wg_max);
-        p.stats_vpt = std::clamp<std::uint32_t>(pow2_ceil((count + p.stats_wg - 1) / p.stats_wg), 1u, kMaxVpt);
-        p.chunks = 1;
-        p.chunk_len = p.stats_wg * p.stats_vpt;
+        p.subgroup_stats = true;
+        p.stats_wg = std::max(std::min(64u, wg_max), sg);
+        p.stats_vpt = std::clamp<std::uint32_t>(pow2_ceil((packs + sg - 1) / sg), 1u, max_vpt);
+        p.stats_per_wg = p.stats_wg / sg;
+        p.chunk_len = static_cast<std::uint32_t>(count);
+    } else if (packs <= std::uint64_t{wg_max} * max_vpt) {
+        p.fused = true;
+        p.stats_wg = std::clamp<std::uint32_t>(pow2_ceil((packs + 7) / 8), std::min(32u, wg_max), wg_max);
+        p.stats_vpt = std::clamp<std::uint32_t>(pow2_ceil((packs + p.stats_wg - 1) / p.stats_wg), 1u, max_vpt);
+        p.chunk_len = p.stats_wg * p.stats_vpt * pack;
     } else {
         p.stats_wg = wg_max;
-        p.stats_vpt = 16;
-        p.chunk_len = p.stats_wg * p.stats_vpt;
+        p.stats_vpt = max_vpt / 2;
+        p.chunk_len = p.stats_wg * p.stats_vpt * pack;
         p.chunks = static_cast<std::uint32_t>((count + p.chunk_len - 1) / p.chunk_len);
     }
     return p;
@@ -189,36 +223,55 @@ NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormPara
     push.segment_len = u32(layout.segment_len);
     push.segment_stride = u32(layout.segment_stride);
     push.stat_stride = u32(layout.stat_stride);
-    push.param_count = u32(layout.param_count);
-    push.param_stride = u32(layout.param_stride);
     push.count = u32(layout.count());
-    push.chunks = p.chunks;
-    push.chunk_len = p.chunk_len;
-    push.numel = u32(numel);
-    push.flags = (spec.has_weight() ? kFlagWeight : 0u) | (spec.has_bias() ? kFlagBias : 0u);
+    const Magic seg = magic(static_cast<std::uint64_t>(layout.segment_len));
+    push.seg_magic = seg.m;
+    push.seg_s1 = seg.s1;
+    push.seg_s2 = seg.s2;
+    push.pstat_mod = u32(layout.param_stat_mod);
+    push.pstat_mul = u32(layout.param_stat_mul);
+    push.pelem_div = u32(layout.param_elem_div);
+    const Magic pe = magic(static_cast<std::uint64_t>(layout.param_elem_div));
+    push.pe_magic = pe.m;
+    push.pe_s1 = pe.s1;
+    push.pe_s2 = pe.s2;
     push.eps = static_cast<float>(eps);
     const std::vector<vk::Buffer> bindings{x_.handle(), y_.handle(), w_.handle(), b_.handle(), stats_.handle(), partials_.handle()};
 
+    // Specialization constants: the kernel's own (ids 0–5), then the layout's (ids 10–13).
+    auto constants = [&](std::vector<std::uint32_t> own) {
+        own.resize(10, 0u);
+        const std::uint32_t param_mode = layout.param_elem_div == 0 ? 0u : layout.param_elem_div == 1 ? 1u : 2u;
+        own.insert(own.end(), {layout.segments > 1 ? 1u : 0u, param_mode, spec.has_weight() ? 1u : 0u, spec.has_bias() ? 1u : 0u});
+        return own;
+    };
     auto apply = [&]() {
-        auto& k = kernel("norm_apply.comp", {kApplyWg, kApplyVpt, rms ? 1u : 0u});
+        auto& k = kernel("norm_apply.comp", constants({kApplyWg, kApplyVpt, rms ? 1u : 0u, p.vec4 ? 1u : 0u}));
         k.bind(bindings);
-        GroupGrid g = group_grid((static_cast<std::uint64_t>(numel) + kApplyWg * kApplyVpt - 1) / (kApplyWg * kApplyVpt), *ctx_);
+        push.chunks = p.apply_chunks;
+        push.chunk_len = p.apply_chunk_len;
+        GroupGrid g = group_grid(static_cast<std::uint64_t>(S) * p.apply_chunks, *ctx_);
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     };
     if (p.stats_from_running) {
         apply();
     } else {
-        auto& k = kernel("norm_stats.comp", {p.stats_wg, p.stats_vpt, rms ? 1u : 0u, p.fused ? 1u : 0u});
+        auto& k = kernel("norm_stats.comp", constants({p.stats_wg, p.stats_vpt, rms ? 1u : 0u, p.fused ? 1u : 0u,
+                                                              p.subgroup_stats ? 1u : 0u, p.vec4 ? 1u : 0u}));
         k.bind(bindings);
-        GroupGrid g = group_grid(static_cast<std::uint64_t>(S) * p.chunks, *ctx_);
+        push.chunks = p.chunks;
+        push.chunk_len = p.chunk_len;
+        const std::uint64_t groups = p.subgroup_stats ? (static_cast<std::uint64_t>(S) + p.stats_per_wg - 1) / p.stats_per_wg
+                                                      : static_cast<std::uint64_t>(S) * p.chunks;
+        GroupGrid g = group_grid(groups, *ctx_);
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
         if (!p.fused) {
             // Orders the partial sums written by the statistics kernel before the merge reads them.
             barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
                     vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead);
-            auto& m = kernel("norm_merge.comp", {rms ? 1u : 0u});
+            auto& m = kernel("norm_merge.comp", constants({rms ? 1u : 0u}));
             m.bind(bindings);
             GroupGrid gm = group_grid((static_cast<std::uint64_t>(S) + kMergeWg - 1) / kMergeWg, *ctx_);
             push.groups_x = gm.x;

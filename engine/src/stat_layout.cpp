@@ -49,12 +49,24 @@ StatLayout make_layout(const NormSpec& spec, const Shape4& s) {
             L.param_shape = ns;
             L.param_count = count;
             L.param_stride = 1;
+            L.param_stat_mod = 1;
+            L.param_stat_mul = 0;
+            L.param_elem_div = 1;
             return L;
         }
     }
     L.param_shape = {s.c};  // γ/β per channel
     L.param_count = s.c;
     L.param_stride = hw;
+    if (spec.method == Method::Group) {
+        L.param_stat_mod = spec.groups;
+        L.param_stat_mul = s.c / spec.groups;
+        L.param_elem_div = hw;
+    } else {  // batch: s = c; instance: s = n·C + c
+        L.param_stat_mod = s.c;
+        L.param_stat_mul = 1;
+        L.param_elem_div = 0;
+    }
     return L;
 }
 

@@ -214,6 +214,11 @@ VulkanContext::VulkanContext(ContextOptions opt) {
     subgroup_arithmetic_ = (sg.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
                            (sg.supportedOperations & vk::SubgroupFeatureFlagBits::eArithmetic) &&
                            (sg.supportedOperations & vk::SubgroupFeatureFlagBits::eBasic);
+    if (props.apiVersion >= VK_API_VERSION_1_3) {
+        auto sc = physical_.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupSizeControlProperties>();
+        const auto& ctl = sc.get<vk::PhysicalDeviceSubgroupSizeControlProperties>();
+        fixed_subgroup_size_ = ctl.minSubgroupSize == ctl.maxSubgroupSize && ctl.maxSubgroupSize == subgroup_size_;
+    }
     if (const char* off = std::getenv("NORMLAB_NO_SUBGROUP_ARITH"); off && *off && std::strcmp(off, "0") != 0)
         subgroup_arithmetic_ = false;  // exercises the shared-memory fallback in tests
 

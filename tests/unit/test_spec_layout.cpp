@@ -96,7 +96,10 @@ TEST_CASE("StatLayout's element→statistic map agrees with the reference's defi
         INFO(method_name(spec.method));
         // Each statistic's elements, enumerated by element_offset, map back to it.
         for (std::int64_t st = 0; st < L.stat_count; ++st)
-            for (std::int64_t e = 0; e < L.count(); ++e) REQUIRE(map[static_cast<std::size_t>(L.element_offset(st, e))] == st);
+            for (std::int64_t e = 0; e < L.count(); ++e) {
+                REQUIRE(map[static_cast<std::size_t>(L.element_offset(st, e))] == st);
+                REQUIRE(L.param_of_element(st, e) == L.param_of(L.element_offset(st, e)));
+            }
         // And the layout's means equal the reference's (which groups by explicit loops).
         Reference ref(x, spec, {});
         std::vector<double> sum(static_cast<std::size_t>(L.stat_count), 0.0);

@@ -17,7 +17,8 @@ public:
                   const std::vector<std::uint32_t>& spec_constants, std::uint32_t bindings,
                   std::uint32_t push_bytes);
 
-    // Points binding i at buffers[i] (whole range).
+    // Points binding i at buffers[i] (whole range). Call only while no submitted command
+    // buffer that uses this kernel is pending.
     void bind(const std::vector<vk::Buffer>& buffers);
     // Records bind + push + dispatch of groups_x × groups_y workgroups.
     void dispatch(const vk::CommandBuffer& cmd, const void* push, std::uint32_t groups_x,
@@ -33,7 +34,6 @@ private:
     vk::raii::Pipeline pipeline_{nullptr};
     vk::raii::DescriptorPool pool_{nullptr};
     vk::raii::DescriptorSet set_{nullptr};
-    std::vector<vk::Buffer> bound_;
 };
 
 // Splits a workgroup count over x and y so that neither exceeds the device limit.

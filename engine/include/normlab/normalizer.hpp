@@ -3,8 +3,10 @@
 // can recompute on every state change without re-creating anything of the same size.
 //
 // Kernel plan (chosen from the StatLayout, never from the benchmark shapes):
-//   - a statistic of ≤ kMaxFusedCount elements: one workgroup reads it once into registers,
-//     reduces and writes y (norm_stats.comp, FUSED);
+//   - a statistic of ≤ subgroup size × kMaxVpt elements (on devices with a fixed subgroup
+//     size): one subgroup per statistic, subgroupAdd only, no barriers (SUBGROUP_STATS);
+//   - a statistic of ≤ max_fused_count() elements: one workgroup reads it once into
+//     registers, reduces and writes y (norm_stats.comp, FUSED);
 //   - larger statistics: many workgroups per statistic write partials, norm_merge.comp
 //     combines them with Chan's formula, norm_apply.comp writes y (x read twice);
 //   - BatchNorm eval with running statistics: norm_apply.comp alone.
@@ -22,11 +24,16 @@ namespace normlab {
 
 struct KernelPlan {
     bool fused = false;              // statistics and y in one kernel
+    bool subgroup_stats = false;     // fused, each subgroup owning whole statistics
+    bool vec4 = false;               // the layout allows 16-byte loads and stores
+    std::uint32_t stats_per_wg = 1;  // statistics per workgroup (subgroup_stats)
     bool stats_from_running = false; // batch eval: apply kernel only
     std::uint32_t stats_wg = 0;      // workgroup size of the statistics kernel
-    std::uint32_t stats_vpt = 0;     // values per invocation of the statistics kernel
+    std::uint32_t stats_vpt = 0;     // packs (floats, or vec4s) per invocation
     std::uint32_t chunks = 1;        // workgroups per statistic
-    std::uint32_t chunk_len = 0;
+    std::uint32_t chunk_len = 0;     // elements per chunk
+    std::uint32_t apply_chunks = 1;  // workgroups per statistic in norm_apply.comp
+    std::uint32_t apply_chunk_len = 0;
 };
 
 class Normalizer {
@@ -40,8 +47,6 @@ public:
     KernelPlan plan(const StatLayout& layout, const NormSpec& spec) const;
     // Throws InputError naming the limit when a tensor of this shape does not fit the device.
     void check_capacity(const Shape4& shape) const;
-    // Largest statistic that one workgroup reduces from registers on this device.
-    std::uint32_t max_fused_count() const;
     const VulkanContext& context() const { return *ctx_; }
 
 private:

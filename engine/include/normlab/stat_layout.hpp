@@ -12,6 +12,9 @@
 // The affine parameter (γ, β) of offset i is (i / param_stride) % param_count:
 //   per channel (batch/instance/group): param_stride H·W, param_count C;
 //   per element of normalized_shape (layer/rms): param_stride 1, param_count prod(normalized_shape).
+// Seen from a statistic, the γ/β index of its element e is
+//     (s % param_stat_mod) * param_stat_mul + (param_elem_div ? e / param_elem_div : 0)
+//   batch, instance: (s % C)·1;  group: (s % G)·(C/G) + e / (H·W);  layer/rms: e.
 #pragma once
 #include "normlab/norm_spec.hpp"
 #include "normlab/shape.hpp"
@@ -35,6 +38,9 @@ struct StatLayout {
     std::int64_t stat_stride = 1;
     std::int64_t param_count = 1;
     std::int64_t param_stride = 1;
+    std::int64_t param_stat_mod = 1;
+    std::int64_t param_stat_mul = 0;
+    std::int64_t param_elem_div = 1;
 
     std::int64_t count() const { return segments * segment_len; }  // elements per statistic
     std::int64_t stat_of(std::int64_t offset) const { return (offset / stat_stride) % stat_count; }
@@ -42,6 +48,10 @@ struct StatLayout {
     // Flat offset of element e (0 <= e < count()) of statistic s.
     std::int64_t element_offset(std::int64_t s, std::int64_t e) const {
         return s * stat_stride + (e / segment_len) * segment_stride + e % segment_len;
+    }
+    // γ/β index of element e of statistic s (equals param_of(element_offset(s, e))).
+    std::int64_t param_of_element(std::int64_t s, std::int64_t e) const {
+        return (s % param_stat_mod) * param_stat_mul + (param_elem_div ? e / param_elem_div : 0);
     }
     // Every element's statistic index, N×C×H×W (the CLI's --group-map).
     std::vector<std::int32_t> group_map() const;

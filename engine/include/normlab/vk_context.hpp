@@ -57,6 +57,9 @@ public:
     const vk::PhysicalDeviceLimits& limits() const { return limits_; }
     std::uint32_t subgroup_size() const { return subgroup_size_; }
     bool subgroup_arithmetic() const { return subgroup_arithmetic_; }
+    // True when compute shaders always run with subgroup_size() lanes (min == max subgroup
+    // size), so a kernel may assign whole statistics to subgroups.
+    bool fixed_subgroup_size() const { return fixed_subgroup_size_; }
     bool timestamps() const { return timestamp_valid_bits_ > 0; }
     double timestamp_period_ns() const { return timestamp_period_; }
     bool validation_enabled() const { return validation_; }
@@ -91,6 +94,7 @@ private:
     vk::PhysicalDeviceMemoryProperties memory_{};
     std::uint32_t subgroup_size_ = 1;
     bool subgroup_arithmetic_ = false;
+    bool fixed_subgroup_size_ = false;
     std::uint32_t timestamp_valid_bits_ = 0;
     double timestamp_period_ = 1.0;
     bool validation_ = false;
