@@ -22,12 +22,15 @@ void main() {
     uint base = s * pc.stat_stride;
     uint pbase = param_base(s);
     vec4 st = STATS[s];
+    vec2 gb = stat_affine(pbase);
+    float scale = st.w * gb.x;
+    float shift = st.x;
     for (uint j = 0u; j < VPT; ++j) {
         uint q = q0 + j * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
         if (q < q1) {
             uint i = element_offset(base, q * PACK);
             vec4 x = VEC4 ? X4[i >> 2] : vec4(X[i]);
-            vec4 xhat = RMS ? x * st.w : ((x - st.x) - st.y) * st.w;
+            vec4 xhat = (RMS ? x : (x - shift) - st.y) * scale + gb.y;
             vec4 y = affine(xhat, pbase, q * PACK, VEC4);
             if (VEC4) Y4[i >> 2] = y;
             else Y[i] = y.x;

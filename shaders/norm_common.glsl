@@ -75,7 +75,7 @@ uint param_base(uint s) { return (s % pc.pstat_mod) * pc.pstat_mul; }
 // statistic, or for one element (width 1, in .x). With per-element parameters the pack's
 // 4 parameters are consecutive; otherwise all 4 elements share one (VEC4 layouts guarantee it).
 vec4 affine(vec4 xhat, uint pbase, uint e, bool pack4) {
-    if (!HAS_W && !HAS_B) return xhat;
+    if (PARAM_MODE == 0u || (!HAS_W && !HAS_B)) return xhat;  // per statistic: see stat_affine
     if (pack4 && PARAM_MODE == 1u) {
         uint p = (pbase + e) >> 2;
         if (HAS_W) xhat *= W4[p];
@@ -86,4 +86,10 @@ vec4 affine(vec4 xhat, uint pbase, uint e, bool pack4) {
         if (HAS_B) xhat += B[p];
     }
     return xhat;
+}
+
+// Per-statistic γ/β (PARAM_MODE 0), loaded once: returns (γ, β) (ones/zeros when absent).
+vec2 stat_affine(uint pbase) {
+    if (PARAM_MODE != 0u) return vec2(1.0, 0.0);
+    return vec2(HAS_W ? W[pbase] : 1.0, HAS_B ? B[pbase] : 0.0);
 }

@@ -4,9 +4,9 @@
 // shift that keeps float32 sums exact for data far from 0), mean = Σ(x−K)/n,
 // M2 = Σ(x−K−mean)² (an exact two-pass on registers).
 //
-// SUBGROUP_STATS: each subgroup owns whole statistics (count ≤ subgroup size × VPT × pack),
-//   reduces with subgroupAdd alone (no barrier) and writes the statistic and y.
-// Otherwise workgroup w reduces chunk (w % chunks) of statistic (w / chunks):
+// A chunk of a statistic is owned by a subgroup (SUBGROUP_STATS: subgroupAdd alone, no
+// barrier) or by a workgroup (subgroupAdd + shared memory, or a shared-memory tree). Owner o
+// reduces chunk (o % chunks) of statistic (o / chunks):
 //   FUSED (one chunk per statistic): also writes the statistic and y = γ·(x−K−mean)·rstd + β;
 //   else writes a partial (n, mean, M2) that norm_merge.comp combines (Chan's formula).
 // RMS: no shift and no centering; the statistic is mean(x²) and y = γ·x·rstd.
@@ -59,10 +59,12 @@ vec4 finish(uint s, float K, float mean, float m2, float n, uint q0, uint q1, ui
     float var = RMS ? mean : m2 / n;  // M2 is a sum of squares: never negative, NaN stays NaN
     float rstd = 1.0 / sqrt(var + pc.eps);
     uint pbase = param_base(s);
+    vec2 gb = stat_affine(pbase);
+    float scale = rstd * gb.x;
     for (uint j = 0u; j < VPT; ++j) {
         uint q = q0 + j * stride + lane;
         if (q < q1) {
-            vec4 xhat = RMS ? v[j] * rstd : (v[j] - mean) * rstd;
+            vec4 xhat = (RMS ? v[j] : v[j] - mean) * scale + gb.y;
             vec4 y = affine(xhat, pbase, q * PACK, VEC4);
             if (VEC4) Y4[off[j] >> 2] = y;
             else Y[off[j]] = y.x;
@@ -71,42 +73,47 @@ vec4 finish(uint s, float K, float mean, float m2, float n, uint q0, uint q1, ui
     return RMS ? vec4(0.0, 0.0, var, rstd) : vec4(K, mean, var, rstd);
 }
 
+// The sum over this chunk's owner: its subgroup (SUBGROUP_STATS) or its workgroup.
+float owner_sum_a(float x) {
+#ifdef NL_SUBGROUP_ARITH
+    if (SUBGROUP_STATS) return subgroupAdd(x);
+#endif
+    return wg_sum_a(x);
+}
+float owner_sum_b(float x) {
+#ifdef NL_SUBGROUP_ARITH
+    if (SUBGROUP_STATS) return subgroupAdd(x);
+#endif
+    return wg_sum_b(x);
+}
+
 void main() {
-    uint wg = linear_workgroup();
-    uint packs = pc.count / PACK;  // VEC4 layouts have counts that are multiples of 4
+    // A chunk's owner: a subgroup (no barriers) or the whole workgroup.
+    uint owner = linear_workgroup(), lane = gl_LocalInvocationID.x, lanes = gl_WorkGroupSize.x;
 #ifdef NL_SUBGROUP_ARITH
     if (SUBGROUP_STATS) {
-        uint s = wg * gl_NumSubgroups + gl_SubgroupID;
-        if (s >= pc.stat_count) return;  // uniform within the subgroup; no barriers follow
-        uint lane = gl_SubgroupInvocationID;
-        uint base = s * pc.stat_stride;
-        float K = RMS ? 0.0 : X[base];
-        float n = float(pc.count);
-        float mean = subgroupAdd(load(base, K, 0u, packs, gl_SubgroupSize, lane)) / n;
-        float m2 = RMS ? 0.0 : subgroupAdd(deviations(mean, 0u, packs, gl_SubgroupSize, lane));
-        vec4 st = finish(s, K, mean, m2, n, 0u, packs, gl_SubgroupSize, lane);
-        if (subgroupElect()) STATS[s] = st;
-        return;
+        owner = owner * gl_NumSubgroups + gl_SubgroupID;
+        lane = gl_SubgroupInvocationID;
+        lanes = gl_SubgroupSize;
     }
 #endif
-    if (wg >= pc.stat_count * pc.chunks) return;  // uniform for the whole workgroup
-    uint s = wg / pc.chunks;
-    uint chunk = wg - s * pc.chunks;
+    if (owner >= pc.stat_count * pc.chunks) return;  // uniform for the owner
+    uint s = owner / pc.chunks;
+    uint chunk = owner - s * pc.chunks;
+    uint packs = pc.count / PACK;  // VEC4 layouts have counts that are multiples of 4
     uint q0 = chunk * (pc.chunk_len / PACK);
     uint q1 = min(q0 + pc.chunk_len / PACK, packs);
     uint base = s * pc.stat_stride;
-    uint tid = gl_LocalInvocationID.x;
-    uint wgsize = gl_WorkGroupSize.x;
 
     float K = RMS ? 0.0 : X[base];
     float n = float((q1 - q0) * PACK);
-    float mean = wg_sum_a(load(base, K, q0, q1, wgsize, tid)) / n;  // RMS: mean square
-    float m2 = RMS ? 0.0 : wg_sum_b(deviations(mean, q0, q1, wgsize, tid));
+    float mean = owner_sum_a(load(base, K, q0, q1, lanes, lane)) / n;  // RMS: mean square
+    float m2 = RMS ? 0.0 : owner_sum_b(deviations(mean, q0, q1, lanes, lane));
 
     if (FUSED) {
-        vec4 st = finish(s, K, mean, m2, n, q0, q1, wgsize, tid);
-        if (tid == 0u) STATS[s] = st;
-    } else if (tid == 0u) {
-        PARTIALS[wg] = vec4(n, mean, m2, 0.0);
+        vec4 st = finish(s, K, mean, m2, n, q0, q1, lanes, lane);
+        if (lane == 0u) STATS[s] = st;
+    } else if (lane == 0u) {
+        PARTIALS[owner] = vec4(n, mean, m2, 0.0);
     }
 }

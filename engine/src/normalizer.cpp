@@ -102,7 +102,8 @@ KernelPlan Normalizer::plan(const StatLayout& layout, const NormSpec& spec) cons
     const std::uint32_t wg_max = pow2_floor(std::min({256u, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}));
     const std::uint32_t sg = ctx_->subgroup_size();
     const std::uint64_t packs = (count + pack - 1) / pack;
-    if (ctx_->subgroup_arithmetic() && ctx_->fixed_subgroup_size() && packs <= std::uint64_t{sg} * max_vpt && sg <= wg_max) {
+    const bool sg_ok = ctx_->subgroup_arithmetic() && ctx_->fixed_subgroup_size() && sg <= wg_max;
+    if (sg_ok && packs <= std::uint64_t{sg} * max_vpt) {
         // Whole statistics per subgroup: no barriers at all.
         p.fused = true;
         p.subgroup_stats = true;
@@ -110,12 +111,22 @@ KernelPlan Normalizer::plan(const StatLayout& layout, const NormSpec& spec) cons
         p.stats_vpt = std::clamp<std::uint32_t>(pow2_ceil((packs + sg - 1) / sg), 1u, max_vpt);
         p.stats_per_wg = p.stats_wg / sg;
         p.chunk_len = static_cast<std::uint32_t>(count);
-    } else if (packs <= std::uint64_t{wg_max} * max_vpt) {
+    } else if (packs <= std::uint64_t{wg_max} * max_vpt && !(sg_ok && ctx_->barriers_expensive())) {
+        // One workgroup per statistic, x read once.
         p.fused = true;
         p.stats_wg = std::clamp<std::uint32_t>(pow2_ceil((packs + 7) / 8), std::min(32u, wg_max), wg_max);
         p.stats_vpt = std::clamp<std::uint32_t>(pow2_ceil((packs + p.stats_wg - 1) / p.stats_wg), 1u, max_vpt);
         p.chunk_len = p.stats_wg * p.stats_vpt * pack;
+    } else if (sg_ok) {
+        // Partials per subgroup (no barriers), merged with Chan's formula, then applied.
+        p.subgroup_stats = true;
+        p.stats_wg = std::max(std::min(64u, wg_max), sg);
+        p.stats_vpt = max_vpt;
+        p.stats_per_wg = p.stats_wg / sg;
+        p.chunk_len = sg * p.stats_vpt * pack;
+        p.chunks = static_cast<std::uint32_t>((count + p.chunk_len - 1) / p.chunk_len);
     } else {
+        // Partials per workgroup.
         p.stats_wg = wg_max;
         p.stats_vpt = max_vpt / 2;
         p.chunk_len = p.stats_wg * p.stats_vpt * pack;
@@ -262,8 +273,8 @@ NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormPara
         k.bind(bindings);
         push.chunks = p.chunks;
         push.chunk_len = p.chunk_len;
-        const std::uint64_t groups = p.subgroup_stats ? (static_cast<std::uint64_t>(S) + p.stats_per_wg - 1) / p.stats_per_wg
-                                                      : static_cast<std::uint64_t>(S) * p.chunks;
+        const std::uint64_t owners = static_cast<std::uint64_t>(S) * p.chunks;
+        const std::uint64_t groups = p.subgroup_stats ? (owners + p.stats_per_wg - 1) / p.stats_per_wg : owners;
         GroupGrid g = group_grid(groups, *ctx_);
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);

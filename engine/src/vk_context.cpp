@@ -203,6 +203,7 @@ VulkanContext::VulkanContext(ContextOptions opt) {
     auto props = physical_.getProperties();
     device_name_ = props.deviceName.data();
     limits_ = props.limits;
+    cpu_device_ = props.deviceType == vk::PhysicalDeviceType::eCpu;
     memory_ = physical_.getMemoryProperties();
     timestamp_period_ = props.limits.timestampPeriod;
     timestamp_valid_bits_ = physical_.getQueueFamilyProperties()[queue_family_].timestampValidBits;

@@ -60,6 +60,9 @@ public:
     // True when compute shaders always run with subgroup_size() lanes (min == max subgroup
     // size), so a kernel may assign whole statistics to subgroups.
     bool fixed_subgroup_size() const { return fixed_subgroup_size_; }
+    // A CPU device (lavapipe) runs a workgroup barrier as a switch between coroutines: there a
+    // second read of x costs less than a barrier-synchronized workgroup reduction.
+    bool barriers_expensive() const { return cpu_device_; }
     bool timestamps() const { return timestamp_valid_bits_ > 0; }
     double timestamp_period_ns() const { return timestamp_period_; }
     bool validation_enabled() const { return validation_; }
@@ -95,6 +98,7 @@ private:
     std::uint32_t subgroup_size_ = 1;
     bool subgroup_arithmetic_ = false;
     bool fixed_subgroup_size_ = false;
+    bool cpu_device_ = false;
     std::uint32_t timestamp_valid_bits_ = 0;
     double timestamp_period_ = 1.0;
     bool validation_ = false;
