@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 namespace normlab {
@@ -60,6 +61,9 @@ void barrier(const vk::CommandBuffer& cmd, vk::PipelineStageFlags src, vk::Acces
 }  // namespace
 
 Normalizer::Normalizer(const VulkanContext& ctx) : ctx_(&ctx) {
+    // NORMLAB_KERNELS=workgroup keeps every reduction workgroup-wide, the plan a GPU with a
+    // variable subgroup size gets; the tests run it on lavapipe too, so every path is covered.
+    if (const char* k = std::getenv("NORMLAB_KERNELS"); k && std::string(k) == "workgroup") subgroup_owners_ = false;
     if (ctx.subgroup_arithmetic()) macros_.emplace_back("NL_SUBGROUP_ARITH", "1");
     pool_ = vk::raii::CommandPool(ctx.device(), vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
                                                                          ctx.queue_family()));
@@ -102,7 +106,7 @@ KernelPlan Normalizer::plan(const StatLayout& layout, const NormSpec& spec) cons
     const std::uint32_t wg_max = pow2_floor(std::min({256u, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}));
     const std::uint32_t sg = ctx_->subgroup_size();
     const std::uint64_t packs = (count + pack - 1) / pack;
-    const bool sg_ok = ctx_->subgroup_arithmetic() && ctx_->fixed_subgroup_size() && sg <= wg_max;
+    const bool sg_ok = subgroup_owners_ && ctx_->subgroup_arithmetic() && ctx_->fixed_subgroup_size() && sg <= wg_max;
     if (sg_ok && packs <= std::uint64_t{sg} * max_vpt) {
         // Whole statistics per subgroup: no barriers at all.
         p.fused = true;

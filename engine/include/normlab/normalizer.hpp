@@ -55,6 +55,7 @@ private:
     void write(GpuBuffer& dst, const void* src, vk::DeviceSize bytes, std::vector<std::pair<GpuBuffer*, vk::DeviceSize>>& staged);
 
     const VulkanContext* ctx_;
+    bool subgroup_owners_ = true;  // subgroups may own statistics or chunks
     ShaderMacros macros_;
     std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::unique_ptr<ComputeKernel>> kernels_;
     GpuBuffer x_, y_, w_, b_, stats_, partials_;
