@@ -32,9 +32,18 @@ Rgb hsv(float h, float s, float v) {
     }
 }
 
+GroupPalette g_palette = GroupPalette::OkabeIto;
+
 }  // namespace
 
+GroupPalette current_group_palette() { return g_palette; }
+void set_group_palette(GroupPalette p) { g_palette = p; }
+
 std::vector<Rgb> colormap_lut(Colormap map) {
+    if (map == Colormap::Cividis)
+        return interpolate({{0.000f, 0.135f, 0.305f}, {0.106f, 0.208f, 0.427f}, {0.278f, 0.290f, 0.424f},
+                            {0.404f, 0.384f, 0.439f}, {0.510f, 0.482f, 0.467f}, {0.624f, 0.584f, 0.459f},
+                            {0.753f, 0.690f, 0.416f}, {0.886f, 0.808f, 0.325f}, {0.996f, 0.910f, 0.220f}});
     if (map == Colormap::Viridis)
         return interpolate({{0.267f, 0.005f, 0.329f}, {0.283f, 0.141f, 0.458f}, {0.254f, 0.265f, 0.530f},
                             {0.207f, 0.372f, 0.553f}, {0.164f, 0.471f, 0.558f}, {0.128f, 0.567f, 0.551f},
@@ -46,8 +55,18 @@ std::vector<Rgb> colormap_lut(Colormap map) {
                         {0.959f, 0.609f, 0.484f}, {0.870f, 0.397f, 0.306f}, {0.706f, 0.016f, 0.150f}});
 }
 
-Rgb stat_color(std::int64_t s, std::int64_t count) {
+Rgb stat_color(std::int64_t s, std::int64_t count, GroupPalette palette) {
     (void)count;
+    if (palette == GroupPalette::OkabeIto) {
+        static const Rgb kOkabeIto[] = {{0.902f, 0.624f, 0.000f}, {0.337f, 0.706f, 0.914f}, {0.000f, 0.620f, 0.451f},
+                                        {0.941f, 0.894f, 0.259f}, {0.000f, 0.447f, 0.698f}, {0.835f, 0.369f, 0.000f},
+                                        {0.800f, 0.475f, 0.655f}, {0.600f, 0.600f, 0.600f}};
+        Rgb c = kOkabeIto[s % 8];
+        const std::int64_t round = (s / 8) % 3;  // beyond 8 groups: the same hues darker, then lighter
+        const float k = round == 0 ? 1.0f : round == 1 ? 0.62f : 1.0f;
+        for (auto& v : c) v = round == 2 ? v + (1.0f - v) * 0.45f : v * k;
+        return c;
+    }
     // Golden-ratio hue steps keep neighbouring statistics far apart on the color wheel.
     float h = std::fmod(0.08f + 0.618034f * static_cast<float>(s), 1.0f);
     float v = (s % 2 == 0) ? 0.95f : 0.75f;

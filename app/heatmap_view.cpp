@@ -1,6 +1,7 @@
 #include "heatmap_view.hpp"
 
 #include "gpu_upload.hpp"
+#include "i18n.hpp"
 #include "normlab/shader_library.hpp"
 
 #include <imgui.h>
@@ -36,7 +37,7 @@ vk::raii::ShaderModule module(const VulkanContext& ctx, const char* name) {
     return vk::raii::ShaderModule(ctx.device(), vk::ShaderModuleCreateInfo({}, spirv.size() * 4, spirv.data()));
 }
 
-const char* kModeNames[] = {"input x", "output y", "y - x", "statistic groups"};
+const char* kModeNames[] = {"input x", "output y", "y − x", "statistic groups"};
 
 }  // namespace
 
@@ -78,9 +79,11 @@ HeatmapView::HeatmapView(const VulkanContext& ctx, vk::RenderPass render_pass)
 }
 
 void HeatmapView::upload_colors(const Session& s) {
-    if (palette_generation_ == s.generation() && lut_map_ == static_cast<int>(colormap)) return;
+    const int pid = static_cast<int>(current_group_palette());
+    if (palette_generation_ == s.generation() && lut_map_ == static_cast<int>(colormap) && palette_id_ == pid) return;
     ctx_->device().waitIdle();  // a frame in flight may still read the old colors
-    if (palette_generation_ != s.generation()) {
+    if (palette_generation_ != s.generation() || palette_id_ != pid) {
+        palette_id_ = pid;
         std::vector<float> pal;
         const std::int64_t count = s.layout().stat_count;
         pal.reserve(static_cast<std::size_t>(count) * 4);
@@ -103,24 +106,27 @@ void HeatmapView::upload_colors(const Session& s) {
 void HeatmapView::draw(Session& session) {
     session_ = &session;
     const Shape4& shape = session.x().shape;
-    int m = static_cast<int>(mode);
-    for (int i = 0; i < 4; ++i) {
-        if (i) ImGui::SameLine();
-        ImGui::RadioButton(kModeNames[i], &m, i);
+    if (show_controls) {
+        int m = static_cast<int>(mode);
+        for (int i = 0; i < 4; ++i) {
+            if (i) ImGui::SameLine();
+            ImGui::RadioButton(tr(kModeNames[i]), &m, i);
+        }
+        mode = static_cast<HeatmapMode>(m);
+        if (mode != HeatmapMode::Statistics) {
+            ImGui::SameLine(0, 24);
+            ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
+            int cm = static_cast<int>(colormap);
+            const char* names[] = {tr(kColormapNames[0]), tr(kColormapNames[1]), tr(kColormapNames[2])};
+            if (ImGui::Combo("##colormap", &cm, names, 3)) colormap = static_cast<Colormap>(cm);
+        }
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled(tr("%lld rows = samples n, %lld columns = channels c, each tile = one H×W = %lld×%lld image.  "
+                               "Hover: numbers; click: select (right click: clear)."),
+                            static_cast<long long>(shape.n), static_cast<long long>(shape.c), static_cast<long long>(shape.h),
+                            static_cast<long long>(shape.w));
+        ImGui::PopTextWrapPos();
     }
-    mode = static_cast<HeatmapMode>(m);
-    if (mode != HeatmapMode::Statistics) {
-        ImGui::SameLine(0, 24);
-        ImGui::SetNextItemWidth(210);
-        int cm = static_cast<int>(colormap);
-        if (ImGui::Combo("##colormap", &cm, kColormapNames, 2)) colormap = static_cast<Colormap>(cm);
-    }
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%lld rows = samples n, %lld columns = channels c, each tile = one H×W = %lld×%lld image.  "
-                        "Hover: numbers; click: select (right click: clear).",
-                        static_cast<long long>(shape.n), static_cast<long long>(shape.c), static_cast<long long>(shape.h),
-                        static_cast<long long>(shape.w));
-    ImGui::PopTextWrapPos();
 
     // Value range from the GPU histograms (min/max over the whole tensor).
     const Histograms& h = session.histograms();
@@ -135,7 +141,7 @@ void HeatmapView::draw(Session& session) {
     }
     upload_colors(session);
 
-    const float legend_h = 46.0f;
+    const float legend_h = show_legend ? ImGui::GetFrameHeightWithSpacing() * 1.6f : 0.0f;
     ImVec2 avail = ImGui::GetContentRegionAvail();
     layout_ = TileLayout::fit(shape, std::max(16.0f, avail.x), std::max(16.0f, avail.y - legend_h));
     ImVec2 pos = ImGui::GetCursorScreenPos();
@@ -150,7 +156,7 @@ void HeatmapView::draw(Session& session) {
     dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
 
     auto sel_stat = session.selected_stat();
-    key_ = Key{session.generation(), static_cast<int>(mode), static_cast<int>(colormap), layout_.width, layout_.height,
+    key_ = Key{session.generation(), static_cast<int>(mode), static_cast<int>(colormap) + 16 * static_cast<int>(current_group_palette()), layout_.width, layout_.height,
                layout_.cell, layout_.gap, vmin_, vmax_, sel_stat ? *sel_stat : -1};
 
     // Outline of the selected element (drawn by ImGui over the image).
@@ -165,11 +171,14 @@ void HeatmapView::draw(Session& session) {
         if (auto e = layout_.element_at(mp.x - pos.x, mp.y - pos.y)) {
             Index4 idx{(*e)[0], (*e)[1], (*e)[2], (*e)[3]};
             tooltip(session, idx);
-            if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) session.select(idx);
+            if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+                session.select(idx);
+                clicked = idx;
+            }
         }
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) session.select(std::nullopt);
     }
-    draw_legend(session);
+    if (show_legend) draw_legend(session);
 }
 
 void HeatmapView::tooltip(const Session& s, const Index4& e) const {
@@ -180,16 +189,21 @@ void HeatmapView::tooltip(const Session& s, const Index4& e) const {
     const double x = s.x().data[static_cast<std::size_t>(i)];
     const double y = r.y.data[static_cast<std::size_t>(i)];
     ImGui::BeginTooltip();
-    ImGui::Text("element (n, c, h, w) = (%lld, %lld, %lld, %lld)", static_cast<long long>(e[0]), static_cast<long long>(e[1]),
+    ImGui::Text(tr("element (n, c, h, w) = (%lld, %lld, %lld, %lld)"), static_cast<long long>(e[0]), static_cast<long long>(e[1]),
                 static_cast<long long>(e[2]), static_cast<long long>(e[3]));
+    if (s.values_only()) {  // a difference pane: two given tensors, no statistics of its own
+        ImGui::Text("left = %.6g   right = %.6g   right − left = %.6g", x, y, y - x);
+        ImGui::EndTooltip();
+        return;
+    }
     ImGui::Text("x = %.6g", x);
-    ImGui::Text("statistic #%lld (of %lld, %lld elements each)", static_cast<long long>(st),
+    ImGui::Text(tr("statistic #%lld (of %lld, %lld elements each)"), static_cast<long long>(st),
                 static_cast<long long>(r.layout.stat_count), static_cast<long long>(r.layout.count()));
     if (s.state().spec.method == Method::Rms) {
         ImGui::Text("mean(x²) = %.6g", r.mean_square[si]);
         ImGui::Text("x̂ = x / √(mean(x²) + ε) = %.6g", x * r.rstd[si]);
     } else {
-        ImGui::Text("μ = %.6g   σ² = %.6g%s", r.mean[si], r.var[si], r.stats_from_running ? "  (running stats, eval)" : "");
+        ImGui::Text("μ = %.6g   σ² = %.6g%s", r.mean[si], r.var[si], r.stats_from_running ? tr("  (running stats, eval)") : "");
         ImGui::Text("x̂ = (x − μ) / √(σ² + ε) = %.6g", (x - r.mean[si]) * r.rstd[si]);
     }
     ImGui::Text("y = %.6g", y);
@@ -198,22 +212,27 @@ void HeatmapView::tooltip(const Session& s, const Index4& e) const {
 
 void HeatmapView::draw_legend(const Session& s) const {
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float fs = ImGui::GetFontSize();
+    const float sw = std::round(fs * 0.85f);  // swatch size follows the font (presenter mode)
     ImGui::Spacing();
     if (mode == HeatmapMode::Statistics) {
         const StatLayout& l = s.layout();
         ImVec2 p = ImGui::GetCursorScreenPos();
-        for (int i = 0; i < std::min<std::int64_t>(l.stat_count, 24); ++i)
-            dl->AddRectFilled(ImVec2(p.x + static_cast<float>(i) * 14, p.y + 2), ImVec2(p.x + static_cast<float>(i) * 14 + 12, p.y + 16),
-                              to_imgui(stat_color(i, l.stat_count)));
-        ImGui::Dummy(ImVec2(static_cast<float>(std::min<std::int64_t>(l.stat_count, 24)) * 14 + 4, 18));
+        const int shown = static_cast<int>(std::min<std::int64_t>(l.stat_count, 16));
+        for (int i = 0; i < shown; ++i)
+            dl->AddRectFilled(ImVec2(p.x + static_cast<float>(i) * (sw + 2), p.y + 2),
+                              ImVec2(p.x + static_cast<float>(i) * (sw + 2) + sw, p.y + 2 + sw), to_imgui(stat_color(i, l.stat_count)));
+        ImGui::Dummy(ImVec2(static_cast<float>(shown) * (sw + 2) + 4, sw + 4));
         ImGui::SameLine();
-        ImGui::TextWrapped("one color per statistic: %lld statistics of %lld elements, each normalized with its own μ, σ².",
+        ImGui::TextWrapped(tr("%lld statistics of %lld elements, each normalized with its own μ, σ²."),
                            static_cast<long long>(l.stat_count), static_cast<long long>(l.count()));
         return;
     }
-    const float w = std::min(360.0f, ImGui::GetContentRegionAvail().x - 160);
+    const float w = std::max(fs * 4, std::min(fs * 20, ImGui::GetContentRegionAvail().x - fs * 10));
     ImVec2 p = ImGui::GetCursorScreenPos();
-    ImGui::TextUnformatted(mode == HeatmapMode::Input ? "x" : mode == HeatmapMode::Output ? "y" : "y - x");
+    const std::string label = !legend_label.empty() ? legend_label
+                              : mode == HeatmapMode::Input ? "x" : mode == HeatmapMode::Output ? "y" : "y − x";
+    ImGui::TextUnformatted(label.c_str());
     ImGui::SameLine();
     ImGui::Text("%.3g", vmin_);
     ImGui::SameLine();
@@ -223,9 +242,9 @@ void HeatmapView::draw_legend(const Session& s) const {
         auto c0 = to_imgui(lut_colors_[static_cast<std::size_t>(i * (kLutSize - 1) / segs)]);
         auto c1 = to_imgui(lut_colors_[static_cast<std::size_t>((i + 1) * (kLutSize - 1) / segs)]);
         float x0 = p.x + w * static_cast<float>(i) / segs, x1 = p.x + w * static_cast<float>(i + 1) / segs;
-        dl->AddRectFilledMultiColor(ImVec2(x0, p.y + 2), ImVec2(x1, p.y + 16), c0, c1, c1, c0);
+        dl->AddRectFilledMultiColor(ImVec2(x0, p.y + 2), ImVec2(x1, p.y + 2 + sw), c0, c1, c1, c0);
     }
-    ImGui::Dummy(ImVec2(w, 18));
+    ImGui::Dummy(ImVec2(w, sw + 4));
     ImGui::SameLine();
     ImGui::Text("%.3g", vmax_);
 }

@@ -31,6 +31,11 @@ public:
 
     HeatmapMode mode = HeatmapMode::Statistics;
     Colormap colormap = Colormap::Diverging;
+    bool show_controls = true;   // mode buttons, colormap choice and the help line
+    bool show_legend = true;     // the color legend under the image
+    std::string legend_label;    // replaces "x", "y", "y - x" in the legend when set
+    // When set, clicks select here and in the caller's other views (compare view).
+    std::optional<Index4> clicked;
     // Where the last frame drew the image (screen pixels) and its geometry (--dump-layout).
     float origin_x() const { return origin_[0]; }
     float origin_y() const { return origin_[1]; }
@@ -58,6 +63,7 @@ private:
     std::vector<Rgb> lut_colors_;
     std::uint64_t palette_generation_ = ~0ull;
     int lut_map_ = -1;
+    int palette_id_ = -1;
     vk::raii::DescriptorSetLayout set_layout_{nullptr};
     vk::raii::PipelineLayout pipeline_layout_{nullptr};
     vk::raii::Pipeline pipeline_{nullptr};

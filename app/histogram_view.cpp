@@ -1,5 +1,7 @@
 #include "histogram_view.hpp"
 
+#include "i18n.hpp"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -14,11 +16,11 @@ constexpr ImU32 kOutputColor = IM_COL32(240, 150, 60, 255);
 
 void plot(const char* title, const HistogramResult& h, ImU32 color, ImVec2 size) {
     ImGui::BeginGroup();
-    ImGui::TextUnformatted(title);
+    ImGui::TextUnformatted(tr(title));
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImVec2 p = ImGui::GetCursorScreenPos();
     const float label_h = ImGui::GetTextLineHeight();
-    const float plot_h = std::max(20.0f, size.y - 2 * label_h - 8);
+    const float plot_h = std::max(20.0f, size.y - 2 * label_h - ImGui::GetTextLineHeightWithSpacing() - 4 * ImGui::GetStyle().ItemSpacing.y);
     ImVec2 a(p.x, p.y), b(p.x + size.x, p.y + plot_h);
     dl->AddRectFilled(a, b, IM_COL32(30, 30, 34, 255));
     const std::uint32_t top = h.bins.empty() ? 0 : *std::max_element(h.bins.begin(), h.bins.end());
@@ -48,21 +50,38 @@ void plot(const char* title, const HistogramResult& h, ImU32 color, ImVec2 size)
         ImGui::TextUnformatted(buf);
         ImGui::Text("n=%lld  μ=%.3g  σ=%.3g", static_cast<long long>(h.count), h.mean, std::sqrt(h.var));
     } else {
-        ImGui::TextDisabled("(nothing selected)");
+        ImGui::TextDisabled("%s", tr("(nothing selected)"));
     }
     ImGui::EndGroup();
 }
 
 }  // namespace
 
-void HistogramView::draw(Session& session) {
-    int bins = static_cast<int>(session.bins());
-    ImGui::SetNextItemWidth(160);
-    if (ImGui::SliderInt("bins", &bins, 4, static_cast<int>(Histogram::kMaxBins))) session.set_bins(static_cast<std::uint32_t>(bins));
-    ImGui::SameLine();
-    ImGui::TextDisabled("white line: μ, dashed: μ ± σ (computed on the GPU)");
+void HistogramView::draw(Session& session, bool presenter) {
     const Histograms& h = session.histograms();
     const float gap = ImGui::GetStyle().ItemSpacing.x;
+    if (presenter) {
+        ImGui::TextDisabled("%s", tr("white line: μ, dashed: μ ± σ (computed on the GPU)"));
+        ImVec2 avail = ImGui::GetContentRegionAvail();
+        ImVec2 size((avail.x - gap) / 2, avail.y - 4);
+        if (h.has_group) {
+            plot("input x, selected group", h.group_input, kInputColor, size);
+            ImGui::SameLine();
+            plot("output y, selected group", h.group_output, kOutputColor, size);
+        } else {
+            plot("input x, whole tensor", h.input, kInputColor, size);
+            ImGui::SameLine();
+            plot("output y, whole tensor", h.output, kOutputColor, size);
+        }
+        return;
+    }
+    if (show_bins) {
+        int bins = static_cast<int>(session.bins());
+        ImGui::SetNextItemWidth(160);
+        if (ImGui::SliderInt(tr("bins"), &bins, 4, static_cast<int>(Histogram::kMaxBins))) session.set_bins(static_cast<std::uint32_t>(bins));
+        ImGui::SameLine();
+    }
+    ImGui::TextDisabled("%s", tr("white line: μ, dashed: μ ± σ (computed on the GPU)"));
     ImVec2 avail = ImGui::GetContentRegionAvail();
     ImVec2 size((avail.x - 3 * gap) / 4, avail.y - ImGui::GetTextLineHeightWithSpacing() - 4);
     plot("input x, whole tensor", h.input, kInputColor, size);

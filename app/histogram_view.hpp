@@ -8,7 +8,10 @@ namespace normlab::app {
 
 class HistogramView {
 public:
-    void draw(Session& session);
+    // Presenter mode: two large plots (the selected group's x and y, else the whole tensor's)
+    // and no bin slider.
+    void draw(Session& session, bool presenter = false);
+    bool show_bins = true;  // the bin-count slider (off in figures)
 };
 
 }  // namespace normlab::app

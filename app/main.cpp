@@ -1,12 +1,10 @@
 // normlab: the desktop app. Opens a window with the State given by the same options as
-// normlab-cli (plus --select), normalized on the GPU; --screenshot and --frames render
-// without a person (tests, figures, frame-time measurement).
-#include "controls_panel.hpp"
-#include "explain_panel.hpp"
-#include "heatmap_view.hpp"
-#include "histogram_view.hpp"
+// normlab-cli (plus --select, --scene), normalized on the GPU; classroom options choose
+// presenter mode, language, a lesson step or an experiment at start; --screenshot and
+// --frames render without a person (tests, figures, frame-time measurement).
+#include "app_ui.hpp"
+#include "i18n.hpp"
 #include "session.hpp"
-#include "stats_table.hpp"
 #include "state_options.hpp"
 #include "window.hpp"
 
@@ -17,6 +15,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <optional>
 
 using namespace normlab;
@@ -28,67 +28,24 @@ struct AppOptions {
     std::string screenshot;
     int frames = 0;
     int width = 1600, height = 900;
-    std::string heatmap = "stats";
-    std::string colormap = "diverging";
+    std::string heatmap, colormap, palette;
     bool dump_layout = false;
+    bool presenter = false, compare = false, cube = false, help = false;
+    std::string lang = "en";
+    std::string lessons_dir, lesson, lesson_id, experiment, export_dir = "normlab-export";
+    int step = 1;
 };
 
-// Fixed layout of the panels (no docking in ImGui 1.86), proportional to the window.
-void place(const char* name, float x, float y, float w, float h, ImGuiWindowFlags extra = 0) {
-    ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Always);
-    ImGui::Begin(name, nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                                    ImGuiWindowFlags_NoSavedSettings | extra);
+// assets/ next to the binary's install prefix, NORMLAB_ASSETS, or the source tree's.
+std::string assets_dir(const char* argv0) {
+    if (const char* env = std::getenv("NORMLAB_ASSETS")) return env;
+    std::error_code ec;
+    auto exe = std::filesystem::canonical("/proc/self/exe", ec);
+    if (ec) exe = std::filesystem::absolute(argv0, ec);
+    for (auto p : {exe.parent_path() / "../share/normlab/assets", exe.parent_path() / "../assets"})
+        if (std::filesystem::is_directory(p / "lessons", ec)) return p.lexically_normal().string();
+    return NORMLAB_SOURCE_ASSETS;
 }
-
-struct Ui {
-    ControlsPanel controls;
-    HeatmapView heatmap;
-    HistogramView histograms;
-    StatsTable table;
-    ExplainPanel explain;
-    double frame_ms = 0;
-
-    void draw(Session& s, const VulkanContext& ctx) {
-        const ImVec2 d = ImGui::GetIO().DisplaySize;
-        const float status_h = ImGui::GetFrameHeightWithSpacing() + 6;
-        const float left = std::max(330.0f, d.x * 0.21f), right = std::max(380.0f, d.x * 0.26f);
-        const float mid = d.x - left - right, body = d.y - status_h;
-        const float heat_h = body * 0.66f;
-        const float explain_h = body * 0.42f;
-
-        place("Tensor & method", 0, 0, left, body);
-        controls.draw(s);
-        ImGui::End();
-
-        std::string title = std::string("Heatmap: ") + method_torch_name(s.state().spec.method) + "###heatmap";
-        place(title.c_str(), left, 0, mid, heat_h);
-        heatmap.draw(s);
-        ImGui::End();
-
-        place("Histograms (GPU)", left, heat_h, mid, body - heat_h);
-        histograms.draw(s);
-        ImGui::End();
-
-        place("Explain", left + mid, 0, right, explain_h);
-        explain.draw(s);
-        ImGui::End();
-
-        place("Statistics", left + mid, explain_h, right, body - explain_h);
-        table.draw(s);
-        ImGui::End();
-
-        place("##status", 0, body, d.x, status_h, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-        ImGui::Text("device: %s  |  last recompute: GPU %.3f ms, total %.1f ms  |  max |error| vs CPU float64 reference: %.2e  |  %.1f fps",
-                    ctx.device_name().c_str(), s.result().gpu_ms, s.recompute_ms(), s.max_error(),
-                    frame_ms > 0 ? 1000.0 / frame_ms : 0.0);
-        if (!controls.error().empty()) {
-            ImGui::SameLine();
-            ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "| refused: %s", controls.error().c_str());
-        }
-        ImGui::End();
-    }
-};
 
 void dump_layout(const HeatmapView& h, const Session& s) {
     const TileLayout& t = h.layout();
@@ -115,8 +72,20 @@ int main(int argc, char** argv) {
     cli.add_option("--height", ao.height, "window height (default 900)")->check(CLI::Range(300, 8192));
     cli.add_option("--heatmap", ao.heatmap, "heatmap mode: input | output | diff | stats (default stats)")
         ->check(CLI::IsMember({"input", "output", "diff", "stats"}));
-    cli.add_option("--colormap", ao.colormap, "diverging | viridis")->check(CLI::IsMember({"diverging", "viridis"}));
+    cli.add_option("--colormap", ao.colormap, "diverging | viridis | cividis")->check(CLI::IsMember({"diverging", "viridis", "cividis"}));
+    cli.add_option("--palette", ao.palette, "colors of statistic groups: okabe-ito | hues")->check(CLI::IsMember({"okabe-ito", "hues"}));
     cli.add_flag("--dump-layout", ao.dump_layout, "print where the heatmap tiles were drawn (JSON) before exiting");
+    cli.add_flag("--presenter", ao.presenter, "start in presenter mode (large text, high contrast; key F5 or P)");
+    cli.add_option("--lang", ao.lang, "en | zh (key L)")->check(CLI::IsMember({"en", "zh"}));
+    cli.add_flag("--compare", ao.compare, "start with the compare view (BN, LN, IN, GN side by side; key C)");
+    cli.add_flag("--cube", ao.cube, "draw the N, C, H·W cube of the partition (key K)");
+    cli.add_flag("--show-help", ao.help, "start with the keyboard shortcut overlay open (key F1)");
+    cli.add_option("--lessons-dir", ao.lessons_dir, "folder of lesson files (default: the installed assets/lessons)");
+    cli.add_option("--lesson", ao.lesson, "open this lesson file (a malformed file is reported in the app)");
+    cli.add_option("--lesson-id", ao.lesson_id, "open the lesson with this id from the lesson folder");
+    cli.add_option("--step", ao.step, "with --lesson/--lesson-id: start at step K (1-based)")->check(CLI::Range(1, 1000));
+    cli.add_option("--experiment", ao.experiment, "start an experiment (Experiments menu) by id");
+    cli.add_option("--export-dir", ao.export_dir, "where exports and screenshots (F12) go (default ./normlab-export)");
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -132,24 +101,68 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "error: %s\n", e.what());
         return 2;
     }
+    ViewSettings scene_view;
+    try {
+        scene_view = parse_view(loaded.state.view_json, so.scene.empty() ? "view" : so.scene);
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 2;
+    }
 
     try {
         const bool headless_run = !ao.screenshot.empty() || ao.frames > 0;
-        Window window(WindowOptions{ao.width, ao.height, ao.frames > 0, "normlab"});
+        // Lessons first: the font atlas needs their Chinese glyphs.
+        LessonPanel lessons;
+        lessons.load_dir(ao.lessons_dir.empty() ? assets_dir(argv[0]) + "/lessons" : ao.lessons_dir);
+        for (const auto& e : lessons.load_errors()) std::fprintf(stderr, "warning: %s\n", e.c_str());
+        int lesson_from_file = -1;
+        if (!ao.lesson.empty()) {
+            if (lessons.load_file(ao.lesson)) {
+                for (int i = 0; i < lessons.count(); ++i)
+                    if (lessons.lessons()[static_cast<std::size_t>(i)].path == ao.lesson) lesson_from_file = i;
+            } else {
+                std::fprintf(stderr, "warning: %s\n", lessons.error().c_str());
+            }
+        }
+        std::string glyphs = all_chinese_text() + lessons.all_text();
+        Window window(WindowOptions{ao.width, ao.height, ao.frames > 0, "normlab", glyphs});
+        set_cjk_font(window.fonts().cjk, window.fonts().cjk_missing);
         const VulkanContext& ctx = window.context();
         Session session(ctx);
         if (auto err = session.apply(loaded.state, std::move(loaded.x))) {
             std::fprintf(stderr, "error: %s\n", err->c_str());
             return 2;
         }
-        Ui ui{ControlsPanel{}, HeatmapView(ctx, window.render_pass()), HistogramView{}, StatsTable{}, ExplainPanel{}};
-        const char* modes[] = {"input", "output", "diff", "stats"};
-        for (int i = 0; i < 4; ++i)
-            if (ao.heatmap == modes[i]) ui.heatmap.mode = static_cast<HeatmapMode>(i);
-        ui.heatmap.colormap = ao.colormap == "viridis" ? Colormap::Viridis : Colormap::Diverging;
+        AppUi ui(window, session, ao.export_dir);
+        ui.lessons() = std::move(lessons);
+        ui.apply_view(scene_view);
+        if (!ao.heatmap.empty()) ui.apply_view([&] { ViewSettings v = ui.view(); v.heatmap = ao.heatmap; return v; }());
+        if (!ao.colormap.empty()) ui.apply_view([&] { ViewSettings v = ui.view(); v.colormap = ao.colormap; return v; }());
+        if (!ao.palette.empty()) ui.apply_view([&] { ViewSettings v = ui.view(); v.groups = ao.palette; return v; }());
+        if (ao.lang == "zh") ui.set_language(Language::Zh);
+        if (!scene_view.experiment.empty()) ui.start_experiment(scene_view.experiment, loaded.state);
+        if (!ao.experiment.empty() && !ui.start_experiment(ao.experiment)) {
+            std::fprintf(stderr, "error: unknown --experiment '%s'\n", ao.experiment.c_str());
+            return 2;
+        }
+        int lesson = lesson_from_file;
+        if (!ao.lesson_id.empty()) {
+            for (int i = 0; i < ui.lessons().count(); ++i)
+                if (ui.lessons().lessons()[static_cast<std::size_t>(i)].id == ao.lesson_id) lesson = i;
+            if (lesson < 0) {
+                std::fprintf(stderr, "error: no lesson with id '%s'\n", ao.lesson_id.c_str());
+                return 2;
+            }
+        }
+        if (lesson >= 0) ui.go_to_step(lesson, ao.step - 1);
+        if (!ui.lessons().error().empty()) std::fprintf(stderr, "warning: %s\n", ui.lessons().error().c_str());
+        if (ao.compare) ui.apply_view([&] { ViewSettings v = ui.view(); v.compare = true; return v; }());
+        if (ao.cube) ui.apply_view([&] { ViewSettings v = ui.view(); v.cube = true; return v; }());
+        ui.set_presenter(ao.presenter);
+        ui.show_help(ao.help);
         // Runs without a person ignore the pointer (Xvfb leaves it mid-screen, over the heatmap).
         if (headless_run) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NoMouse;
-        auto before = [&](vk::CommandBuffer cmd, vk::Extent2D extent) { ui.heatmap.before_pass(cmd, extent); };
+        auto before = [&](vk::CommandBuffer cmd, vk::Extent2D extent) { ui.before_pass(cmd, extent); };
 
         const int frames = ao.frames > 0 ? ao.frames : (ao.screenshot.empty() ? 0 : 4);
         int rendered = 0;
@@ -159,8 +172,17 @@ int main(int argc, char** argv) {
         while (!window.should_close()) {
             window.poll(!headless_run, 0.05);
             window.new_frame();
-            ui.draw(session, ctx);
+            ui.draw();
             window.render(before);
+            if (auto cap = ui.take_capture()) {
+                try {
+                    std::filesystem::create_directories(std::filesystem::path(cap->path).parent_path());
+                    window.capture(before, cap->path, cap->crop);
+                    ui.captured(cap->path, "");
+                } catch (const std::exception& e) {
+                    ui.captured(cap->path, e.what());
+                }
+            }
             auto now = std::chrono::steady_clock::now();
             const double ms = std::chrono::duration<double, std::milli>(now - last).count();
             last = now;
@@ -194,7 +216,7 @@ int main(int argc, char** argv) {
             std::printf("recompute (warm, eps changed): %.1f ms total, GPU normalization %.3f ms%s\n", ms,
                         session.result().gpu_ms, err ? " (rejected)" : "");
         }
-        if (ao.dump_layout) dump_layout(ui.heatmap, session);
+        if (ao.dump_layout) dump_layout(ui.heatmap(), session);
         if (ctx.validation_messages() > 0) {
             std::fprintf(stderr, "error: %llu Vulkan validation messages\n",
                          static_cast<unsigned long long>(ctx.validation_messages()));

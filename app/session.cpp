@@ -1,6 +1,7 @@
 #include "session.hpp"
 
 #include "gpu_upload.hpp"
+#include "normlab/batch_sampler.hpp"
 #include "normlab/error.hpp"
 #include "normlab/reference.hpp"
 
@@ -65,6 +66,7 @@ std::optional<std::string> Session::apply(State next, std::optional<Tensor> x) {
         max_error_ = max_abs_error(r.y.data, ref.y);
         lap("CPU reference");
         state_ = std::move(next);
+        values_only_ = false;
         x_ = std::move(nx);
         result_ = std::move(r);
         hist_ = std::move(h);
@@ -114,16 +116,13 @@ void Session::set_bins(std::uint32_t bins) {
 
 std::optional<std::string> Session::train_step() {
     if (state_.spec.method != Method::Batch) return std::string("train step: only BatchNorm has running statistics");
+    if (!population_ || population_generation_ != generation_) population_ = x_;
     State next = state_;
-    if (next.source.kind != TensorSource::Kind::Generated) {
-        next.source.kind = TensorSource::Kind::Generated;
-        next.source.shape = x_.shape;
-        next.source.init = Init::Randn;
-    }
-    next.source.seed += 1;
     const Mode user_mode = next.spec.mode;
     next.spec.mode = Mode::Train;
-    if (auto err = apply(next)) return err;
+    ++batch_seed_;
+    Tensor batch = sample_like(*population_, batch_seed_);
+    if (auto err = apply(next, std::move(batch))) return err;
     // Keep the running statistics the shader-computed batch produced.
     auto to_float = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
     State kept = state_;
@@ -131,7 +130,25 @@ std::optional<std::string> Session::train_step() {
     kept.params.running_var = to_float(result_.running_var);
     kept.params.num_batches_tracked = result_.num_batches_tracked;
     kept.spec.mode = user_mode;
-    return apply(kept, x_);
+    auto err = apply(kept, x_);
+    population_generation_ = generation_;
+    return err;
+}
+
+void Session::show_values(Tensor x, Tensor y, const StatLayout& layout) {
+    ctx_->device().waitIdle();  // frames in flight may still read x and y on the GPU
+    x_ = std::move(x);
+    result_ = NormResult{};
+    result_.layout = layout;
+    result_.y = std::move(y);
+    upload(x_gpu_, x_.data);
+    upload(y_gpu_, result_.y.data);
+    whole_histograms(hist_, x_.shape);
+    state_.selection.reset();
+    hist_.has_group = false;
+    values_only_ = true;
+    max_error_ = 0;
+    ++generation_;
 }
 
 std::optional<std::string> Session::reset_running() {

@@ -34,9 +34,14 @@ public:
     // Selects the first element of statistic s.
     void select_statistic(std::int64_t s);
     void set_bins(std::uint32_t bins);
-    // BatchNorm: draws a fresh random batch (randn, same shape, next seed), normalizes it in
-    // train mode and keeps the updated running statistics in the state.
+    // BatchNorm: draws a fresh batch (same shape, each channel with the current tensor's
+    // channel mean and std, next seed), normalizes it in train mode and keeps the updated
+    // running statistics in the state. The state's source still names the original tensor.
     std::optional<std::string> train_step();
+    // Shows two given tensors as x and y without normalizing (a difference pane: y − x is
+    // computed by the heatmap and histogram shaders); `layout` colors the statistic groups.
+    void show_values(Tensor x, Tensor y, const StatLayout& layout);
+    bool values_only() const { return values_only_; }
     // BatchNorm: running mean 0, running var 1, num_batches_tracked 0.
     std::optional<std::string> reset_running();
 
@@ -72,6 +77,12 @@ private:
     double recompute_ms_ = 0.0;
     GpuBuffer x_gpu_, y_gpu_;
     std::uint64_t generation_ = 0;
+    bool values_only_ = false;
+    // train_step: the tensor fresh batches imitate, and the generation it was taken at
+    // (a state change made elsewhere starts a new population).
+    std::optional<Tensor> population_;
+    std::uint64_t population_generation_ = ~0ull;
+    std::uint64_t batch_seed_ = 1000;
 };
 
 }  // namespace normlab::app

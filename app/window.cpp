@@ -2,6 +2,7 @@
 
 #include "normlab/error.hpp"
 #include "normlab/gpu_buffer.hpp"
+#include "png_file.hpp"
 
 #define GLFW_INCLUDE_NONE
 #define GLFW_INCLUDE_VULKAN
@@ -11,6 +12,7 @@
 #include <backends/imgui_impl_vulkan.h>
 #include <stb_image_write.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <vector>
@@ -29,20 +31,6 @@ void check_vk(VkResult err) {
     std::fprintf(stderr, "error: Vulkan call failed in Dear ImGui's backend: %s\n",
                  vk::to_string(static_cast<vk::Result>(err)).c_str());
     if (err < 0) std::exit(3);
-}
-
-// A font a student can read: DejaVu Sans when installed, else ImGui's built-in font.
-void load_fonts() {
-    ImGuiIO& io = ImGui::GetIO();
-    const char* candidates[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"};
-    for (const char* path : candidates) {
-        if (std::filesystem::exists(path)) {  // ImGui asserts (aborts) on a missing file
-            static const ImWchar ranges[] = {0x0020, 0x00FF, 0x0300, 0x03FF, 0x2000, 0x22FF, 0};
-            io.Fonts->AddFontFromFileTTF(path, 16.0f, nullptr, ranges);
-            return;
-        }
-    }
-    io.Fonts->AddFontDefault();
 }
 
 }  // namespace
@@ -128,7 +116,7 @@ Window::Window(const WindowOptions& options) {
     io.IniFilename = nullptr;  // the layout is computed, never restored from imgui.ini
     ImGui::StyleColorsDark();
     ImGui::GetStyle().WindowRounding = 0.0f;
-    load_fonts();
+    fonts_ = load_fonts(options.glyph_text);
     ImGui_ImplGlfw_InitForVulkan(window_, true);
     impl_->imgui_glfw = true;
     ImGui_ImplVulkan_InitInfo init{};
@@ -246,7 +234,7 @@ void Window::render(const BeforePass& before_pass) {
     wd.SemaphoreIndex = (wd.SemaphoreIndex + 1) % wd.ImageCount;
 }
 
-void Window::capture(const BeforePass& before_pass, const std::string& png_path) {
+void Window::capture(const BeforePass& before_pass, const std::string& png_path, std::array<int, 4> crop) {
     ImDrawData* draw_data = ImGui::GetDrawData();
     if (!draw_data) throw DeviceError("--screenshot: nothing was rendered yet");
     auto& wd = impl_->wd;
@@ -305,18 +293,26 @@ void Window::capture(const BeforePass& before_pass, const std::string& png_path)
     cmd.end();
     ctx_->submit_and_wait(cmd);
 
-    std::vector<unsigned char> rgba(static_cast<std::size_t>(extent.width) * extent.height * 4);
+    int cx = 0, cy = 0, cw = static_cast<int>(extent.width), ch = static_cast<int>(extent.height);
+    if (crop[2] > 0 && crop[3] > 0) {
+        cx = std::clamp(crop[0], 0, cw - 1);
+        cy = std::clamp(crop[1], 0, ch - 1);
+        cw = std::min(crop[2], cw - cx);
+        ch = std::min(crop[3], ch - cy);
+    }
+    std::vector<unsigned char> rgba(static_cast<std::size_t>(cw) * static_cast<std::size_t>(ch) * 4);
     const auto* src = static_cast<const unsigned char*>(readback.data());
     const bool bgra = format == vk::Format::eB8G8R8A8Unorm || format == vk::Format::eB8G8R8A8Srgb;
-    for (std::size_t i = 0; i < rgba.size(); i += 4) {
-        rgba[i + 0] = src[i + (bgra ? 2 : 0)];
-        rgba[i + 1] = src[i + 1];
-        rgba[i + 2] = src[i + (bgra ? 0 : 2)];
-        rgba[i + 3] = 255;
-    }
-    if (!stbi_write_png(png_path.c_str(), static_cast<int>(extent.width), static_cast<int>(extent.height), 4, rgba.data(),
-                        static_cast<int>(extent.width) * 4))
-        throw InputError("cannot write the screenshot " + png_path);
+    for (int y = 0; y < ch; ++y)
+        for (int x = 0; x < cw; ++x) {
+            const unsigned char* p = src + (static_cast<std::size_t>(y + cy) * extent.width + static_cast<std::size_t>(x + cx)) * 4;
+            unsigned char* q = rgba.data() + (static_cast<std::size_t>(y) * static_cast<std::size_t>(cw) + static_cast<std::size_t>(x)) * 4;
+            q[0] = p[bgra ? 2 : 0];
+            q[1] = p[1];
+            q[2] = p[bgra ? 0 : 2];
+            q[3] = 255;
+        }
+    write_png_atomic(png_path, cw, ch, rgba);
 }
 
 }  // namespace normlab::app

@@ -2,8 +2,10 @@
 // Dear ImGui's Vulkan helpers), Dear ImGui's GLFW + Vulkan backends, and capture of a frame
 // into an offscreen image written as PNG (the same draw data, so it looks like the window).
 #pragma once
+#include "fonts.hpp"
 #include "normlab/vk_context.hpp"
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -21,7 +23,9 @@ struct WindowOptions {
     int width = 1600, height = 900;
     bool unlimited_fps = false;  // mailbox/immediate present (for --frames timing)
     std::string title = "normlab";
+    std::string glyph_text;      // extra text whose CJK glyphs the font atlas must hold (lessons)
 };
+
 
 class Window {
 public:
@@ -38,17 +42,21 @@ public:
     void new_frame();
     // ImGui::Render(), then draws it to the swapchain and presents.
     void render(const BeforePass& before_pass);
-    // Draws the last ImGui::Render() result into an offscreen image and writes it as PNG.
-    void capture(const BeforePass& before_pass, const std::string& png_path);
+    // Draws the last ImGui::Render() result into an offscreen image and writes it as PNG;
+    // with a non-empty `crop` (x, y, w, h in pixels) only that rectangle. Atomic write.
+    void capture(const BeforePass& before_pass, const std::string& png_path, std::array<int, 4> crop = {0, 0, 0, 0});
 
     const VulkanContext& context() const { return *ctx_; }
     vk::RenderPass render_pass() const;
+    const FontSet& fonts() const { return fonts_; }
 
 private:
     struct Impl;
     GLFWwindow* window_ = nullptr;
     std::unique_ptr<VulkanContext> ctx_;
     std::unique_ptr<Impl> impl_;
+    FontSet fonts_;
 };
+
 
 }  // namespace normlab::app

@@ -17,6 +17,10 @@
 #include <cmath>
 #include <cstdio>
 
+#ifdef NORMLAB_HAVE_FIGURE
+#include "figure.hpp"
+#endif
+
 using namespace normlab;
 using nlohmann::json;
 
@@ -79,7 +83,19 @@ int run(int argc, char** argv) {
     StateOptions so;
     std::string output, stats, group_map, device;
     bool list_devices = false, list_presets = false, no_reference = false, quiet = false;
+    std::string figure, figure_size = "1400x900", figure_heatmap, figure_lang = "en", figure_colormap = "diverging";
+    bool figure_large = false;
     add_state_options(app, so, false);
+#ifdef NORMLAB_HAVE_FIGURE
+    app.add_option("--figure", figure, "render the heatmap (selected group highlighted) and histograms to a PNG, headless");
+    app.add_option("--figure-size", figure_size, "figure size WxH in pixels (default 1400x900)");
+    app.add_option("--figure-heatmap", figure_heatmap, "input | output | diff | stats (default: stats)")
+        ->check(CLI::IsMember({"input", "output", "diff", "stats"}));
+    app.add_option("--figure-colormap", figure_colormap, "diverging | viridis | cividis")
+        ->check(CLI::IsMember({"diverging", "viridis", "cividis"}));
+    app.add_option("--figure-lang", figure_lang, "en | zh")->check(CLI::IsMember({"en", "zh"}));
+    app.add_flag("--figure-large", figure_large, "large text (the app's presenter font) for slides");
+#endif
     app.add_option("--output", output, "write y as a float32 .npy of the input's shape");
     app.add_option("--stats", stats, "write the statistics as JSON");
     app.add_option("--group-map", group_map, "write each element's statistic index as an int32 .npy");
@@ -116,6 +132,7 @@ int run(int argc, char** argv) {
     if (so.input.empty() && so.shape.empty() && so.preset.empty() && so.scene.empty())
         throw InputError("give an input: --input X.npy, --shape N,C,H,W or --preset NAME");
 
+    if (!figure.empty()) copt.need_graphics = true;  // the figure is drawn with the same queue
     VulkanContext ctx(copt);
     Normalizer normalizer(ctx);
     LoadedState ls = load_state(so, State{}, [&](const Shape4& shape) { normalizer.check_capacity(shape); });
@@ -134,6 +151,19 @@ int run(int argc, char** argv) {
     }
     if (!stats.empty()) files.emplace_back(stats, stats_json(ls.state, ls.x, r, ctx.device_name(), err, !no_reference).dump(2) + "\n");
     for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
+#ifdef NORMLAB_HAVE_FIGURE
+    if (!figure.empty()) {
+        app::FigureOptions fo;
+        if (std::sscanf(figure_size.c_str(), "%dx%d", &fo.width, &fo.height) != 2)
+            throw InputError("--figure-size must look like 1400x900, got '" + figure_size + "'");
+        fo.heatmap = figure_heatmap.empty() ? "stats" : figure_heatmap;
+        fo.colormap = figure_colormap;
+        fo.large_text = figure_large;
+        fo.language = figure_lang == "zh" ? Language::Zh : Language::En;
+        app::render_figure(ctx, ls.state, ls.x, fo, figure);
+        if (!quiet) fmt::print("figure: {}\n", figure);
+    }
+#endif
 
     if (!quiet) {
         const NormSpec& spec = ls.state.spec;

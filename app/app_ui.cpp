@@ -1,0 +1,640 @@
+#include "app_ui.hpp"
+
+#include "cube_view.hpp"
+#include "exporter.hpp"
+#include "i18n.hpp"
+
+#include "normlab/error.hpp"
+#include "normlab/torch_code.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>  // key codes only (ImGui 1.86 indexes keys by the backend's codes)
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <utility>
+
+namespace normlab::app {
+namespace {
+
+constexpr Method kMethodKeys[5] = {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms};
+constexpr const char* kMethodShort[5] = {"BatchNorm", "LayerNorm", "InstanceNorm", "GroupNorm", "RMSNorm"};
+constexpr const char* kHeatmapIds[4] = {"input", "output", "diff", "stats"};
+
+constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                    ImGuiWindowFlags_NoSavedSettings;
+
+void place(const std::string& name, float x, float y, float w, float h, ImGuiWindowFlags extra = 0) {
+    ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Always);
+    ImGui::Begin(name.c_str(), nullptr, kFixed | extra);
+}
+
+bool pressed(int key) { return ImGui::IsKeyPressed(key, false); }
+
+ImGuiStyle make_presenter_style(const ImGuiStyle& base) {
+    ImGuiStyle s = base;
+    s.ScaleAllSizes(1.6f);
+    s.WindowRounding = 0;
+    s.FrameBorderSize = 1.5f;
+    s.WindowBorderSize = 2.0f;
+    ImVec4* c = s.Colors;
+    c[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
+    c[ImGuiCol_TextDisabled] = ImVec4(0.86f, 0.86f, 0.80f, 1);
+    c[ImGuiCol_WindowBg] = ImVec4(0, 0, 0, 1);
+    c[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 1);
+    c[ImGuiCol_PopupBg] = ImVec4(0.06f, 0.06f, 0.06f, 1);
+    c[ImGuiCol_Border] = ImVec4(0.75f, 0.75f, 0.75f, 1);
+    c[ImGuiCol_TitleBg] = ImVec4(0.12f, 0.12f, 0.16f, 1);
+    c[ImGuiCol_TitleBgActive] = ImVec4(0.12f, 0.12f, 0.16f, 1);
+    c[ImGuiCol_MenuBarBg] = ImVec4(0.10f, 0.10f, 0.12f, 1);
+    c[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.16f, 0.20f, 1);
+    c[ImGuiCol_Button] = ImVec4(0.18f, 0.22f, 0.32f, 1);
+    c[ImGuiCol_ButtonHovered] = ImVec4(0.26f, 0.34f, 0.50f, 1);
+    c[ImGuiCol_ButtonActive] = ImVec4(0.0f, 0.45f, 0.70f, 1);   // Okabe–Ito blue
+    c[ImGuiCol_CheckMark] = ImVec4(0.94f, 0.89f, 0.26f, 1);     // Okabe–Ito yellow
+    c[ImGuiCol_Separator] = ImVec4(0.7f, 0.7f, 0.7f, 1);
+    return s;
+}
+
+}  // namespace
+
+AppUi::AppUi(const Window& window, Session& session, std::string export_dir)
+    : window_(window), session_(session), export_dir_(std::move(export_dir)), heatmap_(window.context(), window.render_pass()),
+      compare_(window.context(), window.render_pass()), pair_(window.context(), window.render_pass()) {
+    normal_style_ = ImGui::GetStyle();
+    presenter_style_ = make_presenter_style(normal_style_);
+}
+
+void AppUi::message(std::string text, bool error) {
+    msg_ = std::move(text);
+    msg_error_ = error;
+    msg_time_ = std::chrono::steady_clock::now();
+    if (error) std::fprintf(stderr, "warning: %s\n", msg_.c_str());
+}
+
+void AppUi::set_presenter(bool on) {
+    presenter_ = on;
+    ImGui::GetStyle() = on ? presenter_style_ : normal_style_;
+    ImGui::GetIO().FontDefault = on ? window_.fonts().large : window_.fonts().normal;
+}
+
+void AppUi::set_language(Language lang) {
+    if (!app::set_language(lang)) message(cjk_missing_message(), true);
+}
+
+ViewSettings AppUi::view() const {
+    ViewSettings v;
+    v.heatmap = kHeatmapIds[static_cast<int>(heatmap_.mode)];
+    v.colormap = kColormapIds[static_cast<int>(heatmap_.colormap)];
+    v.groups = kGroupPaletteIds[static_cast<int>(current_group_palette())];
+    v.compare = compare_on_;
+    v.cube = cube_on_;
+    if (experiment_) v.experiment = experiment_->id;
+    return v;
+}
+
+void AppUi::apply_view(const ViewSettings& v) {
+    for (int i = 0; i < 4; ++i)
+        if (v.heatmap == kHeatmapIds[i]) heatmap_.mode = static_cast<HeatmapMode>(i);
+    for (int i = 0; i < 3; ++i)
+        if (v.colormap == kColormapIds[i]) heatmap_.colormap = static_cast<Colormap>(i);
+    for (int i = 0; i < 2; ++i)
+        if (v.groups == kGroupPaletteIds[i]) set_group_palette(static_cast<GroupPalette>(i));
+    compare_on_ = v.compare;
+    cube_on_ = v.cube;
+}
+
+void AppUi::go_to_step(int lesson, int step) {
+    if (lesson < 0 || lesson >= lessons_.count()) return;
+    const Lesson& l = lessons_.lessons()[static_cast<std::size_t>(lesson)];
+    step = std::clamp(step, 0, static_cast<int>(l.steps.size()) - 1);
+    const LessonStep& s = l.steps[static_cast<std::size_t>(step)];
+    if (!s.view.experiment.empty()) {
+        if (!start_experiment(s.view.experiment, s.state)) {
+            lessons_.set_error("step " + std::to_string(step + 1) + ": " + msg_);
+            return;
+        }
+    } else {
+        if (auto err = session_.apply(s.state)) {
+            lessons_.set_error(std::string(tr("This step could not be applied: ")) + *err);
+            return;
+        }
+        experiment_ = nullptr;
+    }
+    apply_view(s.view);
+    lessons_.went_to(lesson, step);
+}
+
+bool AppUi::start_experiment(const std::string& id, std::optional<State> state) {
+    const Experiment* e = find_experiment(id);
+    if (!e) {
+        message("unknown experiment '" + id + "'", true);
+        return false;
+    }
+    std::optional<std::string> err;
+    if (e->kind == ExperimentKind::Pair) {
+        err = pair_.start(*e, session_, state);
+    } else {
+        err = session_.apply(state ? *state : e->state);
+    }
+    if (err) {
+        message(*err, true);
+        return false;
+    }
+    experiment_ = e;
+    apply_view(e->view);
+    return true;
+}
+
+void AppUi::stop_experiment() { experiment_ = nullptr; }
+
+void AppUi::set_method(Method m) {
+    const State& st = session_.state();
+    if (st.spec.method == m) return;
+    State next = st;
+    next.spec = default_spec(m);
+    const Shape4& sh = session_.x().shape;
+    if (m == Method::Group) {
+        auto ds = divisors(sh.c);
+        next.spec.groups = ds.size() > 2 ? ds[(ds.size() - 1) / 2] : ds.back();
+    }
+    if (m == Method::Batch) next.params.running_mean.clear(), next.params.running_var.clear(), next.params.num_batches_tracked = 0;
+    next.params.weight.clear();
+    next.params.bias.clear();
+    if (auto err = session_.apply(next, session_.x())) message(*err, true);
+}
+
+void AppUi::set_groups(std::int64_t g) {
+    State next = session_.state();
+    next.spec.groups = g;
+    if (auto err = session_.apply(next, session_.x())) message(*err, true);
+}
+
+void AppUi::shortcuts() {
+    ImGuiIO& io = ImGui::GetIO();
+    if (io.WantTextInput) return;
+    const bool ctrl = io.KeyCtrl;
+    for (int i = 0; i < 5; ++i)
+        if (pressed(GLFW_KEY_1 + i) || pressed(GLFW_KEY_KP_1 + i)) set_method(kMethodKeys[i]);
+    if (lessons_.active()) {
+        if (pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_PAGE_DOWN) || pressed(GLFW_KEY_SPACE))
+            go_to_step(lessons_.lesson_index(), lessons_.step() + 1);
+        if (pressed(GLFW_KEY_LEFT) || pressed(GLFW_KEY_PAGE_UP) || pressed(GLFW_KEY_BACKSPACE))
+            go_to_step(lessons_.lesson_index(), lessons_.step() - 1);
+    }
+    if (pressed(GLFW_KEY_F5) || (!ctrl && pressed(GLFW_KEY_P))) set_presenter(!presenter_);
+    if (pressed(GLFW_KEY_F1) || (io.KeyShift && pressed(GLFW_KEY_SLASH))) help_ = !help_;
+    if (!ctrl && pressed(GLFW_KEY_L)) set_language(language() == Language::En ? Language::Zh : Language::En);
+    if (!ctrl && pressed(GLFW_KEY_C)) compare_on_ = !compare_on_;
+    if (!ctrl && pressed(GLFW_KEY_K)) cube_on_ = !cube_on_;
+    if (!ctrl && pressed(GLFW_KEY_H)) heatmap_.mode = static_cast<HeatmapMode>((static_cast<int>(heatmap_.mode) + 1) % 4);
+    if (pressed(GLFW_KEY_F12) || (ctrl && pressed(GLFW_KEY_P))) {
+        capture_ = CaptureRequest{(std::filesystem::path(export_dir_) / (export_stem(session_) + "-screen.png")).string()};
+    }
+    if (ctrl && pressed(GLFW_KEY_S)) open_save_ = true;
+    if (ctrl && pressed(GLFW_KEY_O)) open_load_ = true;
+    if (ctrl && pressed(GLFW_KEY_E)) export_files();
+    if (!ctrl && pressed(GLFW_KEY_T)) {
+        torch_code_ = torch_code(session_.state(), session_.x().shape);
+        ImGui::SetClipboardText(torch_code_.c_str());
+        torch_open_ = true;
+    }
+    if (session_.state().spec.method == Method::Group && (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_MINUS) ||
+                                                          pressed(GLFW_KEY_KP_ADD) || pressed(GLFW_KEY_KP_SUBTRACT))) {
+        auto ds = divisors(session_.x().shape.c);
+        auto it = std::find(ds.begin(), ds.end(), session_.state().spec.groups);
+        const bool up = pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD);
+        if (it != ds.end()) {
+            if (up && it + 1 != ds.end()) set_groups(*(it + 1));
+            if (!up && it != ds.begin()) set_groups(*(it - 1));
+        }
+    }
+    if (session_.state().spec.method == Method::Batch) {
+        if (!ctrl && pressed(GLFW_KEY_N)) {
+            if (auto err = session_.train_step()) message(*err, true);
+        }
+        if (!ctrl && pressed(GLFW_KEY_E)) {
+            State next = session_.state();
+            next.spec.mode = next.spec.mode == Mode::Train ? Mode::Eval : Mode::Train;
+            if (auto err = session_.apply(next, session_.x())) message(*err, true);
+        }
+    }
+    if (pressed(GLFW_KEY_ESCAPE)) {
+        if (help_) help_ = false;
+        else if (torch_open_) torch_open_ = false;
+        else stop_experiment();
+    }
+}
+
+void AppUi::menu_bar() {
+    if (!ImGui::BeginMainMenuBar()) return;
+    if (ImGui::BeginMenu(tr_id("File", "file").c_str())) {
+        if (ImGui::MenuItem(tr("Save scene…"), "Ctrl+S")) open_save_ = true;
+        if (ImGui::MenuItem(tr("Load scene…"), "Ctrl+O")) open_load_ = true;
+        ImGui::Separator();
+        if (ImGui::MenuItem(tr("Export heatmap + histograms (PNG)"))) export_png();
+        if (ImGui::MenuItem(tr("Export tensors (.npy), statistics (CSV, JSON)"), "Ctrl+E")) export_files();
+        if (ImGui::MenuItem(tr("Screenshot (PNG)"), "F12")) capture_ = CaptureRequest{(std::filesystem::path(export_dir_) / (export_stem(session_) + "-screen.png")).string()};
+        if (ImGui::MenuItem(tr("Copy as PyTorch"), "T")) {
+            torch_code_ = torch_code(session_.state(), session_.x().shape);
+            ImGui::SetClipboardText(torch_code_.c_str());
+            torch_open_ = true;
+        }
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu(tr_id("View", "view").c_str())) {
+        if (ImGui::MenuItem(tr("Presenter mode"), "F5 / P", presenter_)) set_presenter(!presenter_);
+        if (ImGui::MenuItem(tr("Compare BN / LN / IN / GN"), "C", compare_on_)) compare_on_ = !compare_on_;
+        if (ImGui::MenuItem(tr("Cube drawing (N, C, H·W)"), "K", cube_on_)) cube_on_ = !cube_on_;
+        ImGui::Separator();
+        ImGui::TextDisabled("%s", tr("Value colormap"));
+        for (int i = 0; i < 3; ++i)
+            if (ImGui::MenuItem(tr(kColormapNames[i]), nullptr, static_cast<int>(heatmap_.colormap) == i))
+                heatmap_.colormap = static_cast<Colormap>(i);
+        ImGui::TextDisabled("%s", tr("Group colors"));
+        for (int i = 0; i < 2; ++i)
+            if (ImGui::MenuItem(tr(kGroupPaletteNames[i]), nullptr, static_cast<int>(current_group_palette()) == i))
+                set_group_palette(static_cast<GroupPalette>(i));
+        ImGui::Separator();
+        if (ImGui::MenuItem(tr("Keyboard shortcuts"), "F1", help_)) help_ = !help_;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu(tr_id("Language", "lang").c_str())) {
+        if (ImGui::MenuItem("English", "L", language() == Language::En)) set_language(Language::En);
+        if (!cjk_font()) ImGui::BeginDisabled();
+        if (ImGui::MenuItem("中文 (简体)", "L", language() == Language::Zh)) set_language(Language::Zh);
+        if (!cjk_font()) {
+            ImGui::EndDisabled();
+            ImGui::TextDisabled("%s", cjk_missing_message().c_str());
+        }
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu(tr_id("Lessons", "lessons").c_str())) {
+        for (int i = 0; i < lessons_.count(); ++i) {
+            const Lesson& l = lessons_.lessons()[static_cast<std::size_t>(i)];
+            if (ImGui::MenuItem((tr(l.title) + "##" + l.id).c_str(), nullptr, lessons_.lesson_index() == i)) go_to_step(i, 0);
+        }
+        if (lessons_.active() && ImGui::MenuItem(tr("Close the lesson"))) lessons_.close();
+        for (const auto& e : lessons_.load_errors()) ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1), "%s", e.c_str());
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu(tr_id("Experiments", "experiments").c_str())) {
+        for (const auto& e : experiments())
+            if (ImGui::MenuItem((tr(e.title) + "##" + e.id).c_str(), nullptr, experiment_ == &e)) start_experiment(e.id);
+        if (experiment_ && ImGui::MenuItem(tr("Close the experiment"), "Esc")) stop_experiment();
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu(tr_id("Help", "help").c_str())) {
+        if (ImGui::MenuItem(tr("Keyboard shortcuts"), "F1", help_)) help_ = !help_;
+        ImGui::EndMenu();
+    }
+    ImGui::EndMainMenuBar();
+}
+
+void AppUi::method_buttons() {
+    for (int i = 0; i < 5; ++i) {
+        if (i) ImGui::SameLine();
+        const bool on = session_.state().spec.method == kMethodKeys[i];
+        if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.0f, 0.45f, 0.70f, 1));
+        std::string label = std::to_string(i + 1) + " " + kMethodShort[i];
+        if (ImGui::Button(label.c_str())) set_method(kMethodKeys[i]);
+        if (on) ImGui::PopStyleColor();
+    }
+}
+
+void AppUi::experiment_bar() {
+    const Experiment& e = *experiment_;
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(0.94f, 0.89f, 0.26f, 1), "%s", tr(e.title).c_str());
+    ImGui::TextUnformatted(tr(e.explanation).c_str());
+    ImGui::PopTextWrapPos();
+    const State& st = session_.state();
+    if (e.kind == ExperimentKind::Continuum && st.spec.method == Method::Group) {
+        auto ds = divisors(session_.x().shape.c);
+        int idx = static_cast<int>(std::find(ds.begin(), ds.end(), st.spec.groups) - ds.begin());
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+        std::string label = "G = " + std::to_string(st.spec.groups);
+        if (ImGui::SliderInt("##G", &idx, 0, static_cast<int>(ds.size()) - 1, label.c_str()))
+            set_groups(ds[static_cast<std::size_t>(idx)]);
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", tr("(divisors of C; keys + and −)"));
+        // The identities, checked on the numbers the shaders produced.
+        compare_.sync(session_);
+        auto max_diff = [](const std::vector<double>& a, const std::vector<double>& b) {
+            double m = 0;
+            for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) m = std::max(m, std::abs(a[i] - b[i]));
+            return a.size() == b.size() ? m : -1.0;
+        };
+        const NormResult& gr = compare_.session(3).result();
+        const Shape4& sh = session_.x().shape;
+        if (st.spec.groups == 1 || st.spec.groups == sh.c) {
+            const int other = st.spec.groups == 1 ? 1 : 2;
+            const NormResult& o = compare_.session(other).result();
+            ImGui::Text(tr("G = %lld: statistics equal %s's: max |Δμ| = %.2g, max |Δσ²| = %.2g"),
+                        static_cast<long long>(st.spec.groups), other == 1 ? "LayerNorm([C,H,W])" : "InstanceNorm2d",
+                        max_diff(gr.mean, o.mean), max_diff(gr.var, o.var));
+        } else {
+            ImGui::Text(tr("G = %lld: each statistic pools %lld channels × H·W = %lld elements"),
+                        static_cast<long long>(st.spec.groups), static_cast<long long>(sh.c / st.spec.groups),
+                        static_cast<long long>(session_.layout().count()));
+        }
+    }
+    if (e.kind == ExperimentKind::TrainEval && st.spec.method == Method::Batch) {
+        if (ImGui::Button(tr("train step (N)"))) {
+            if (auto err = session_.train_step()) message(*err, true);
+        }
+        ImGui::SameLine();
+        if (ImGui::Button(tr("×5"))) {
+            for (int i = 0; i < 5; ++i)
+                if (auto err = session_.train_step()) message(*err, true);
+        }
+        ImGui::SameLine();
+        if (ImGui::Button(tr("reset"))) {
+            if (auto err = session_.reset_running()) message(*err, true);
+        }
+        ImGui::SameLine();
+        int mode = st.spec.mode == Mode::Train ? 0 : 1;
+        bool changed = ImGui::RadioButton(tr("train"), &mode, 0);
+        ImGui::SameLine();
+        changed |= ImGui::RadioButton(tr("eval (E)"), &mode, 1);
+        if (changed) {
+            State next = st;
+            next.spec.mode = mode == 0 ? Mode::Train : Mode::Eval;
+            if (auto err = session_.apply(next, session_.x())) message(*err, true);
+        }
+        ImGui::SameLine();
+        ImGui::Text(tr("batches tracked: %lld"), static_cast<long long>(st.params.num_batches_tracked));
+        const NormResult& r = session_.result();
+        const std::size_t C = static_cast<std::size_t>(session_.x().shape.c);
+        std::string line;
+        for (std::size_t c = 0; c < std::min<std::size_t>(C, 4); ++c) {
+            char b[128];
+            std::snprintf(b, sizeof b, "c%zu: %s %.3f / %.3f   ", c, tr("running μ/σ²"),
+                          st.params.running_mean.empty() ? 0.0 : st.params.running_mean[c],
+                          st.params.running_var.empty() ? 1.0 : st.params.running_var[c]);
+            line += b;
+        }
+        ImGui::TextUnformatted(line.c_str());
+        ImGui::TextDisabled(tr("now normalizing with: %s"), r.stats_from_running ? tr("running statistics (eval)") : tr("this batch's statistics (train)"));
+    }
+}
+
+void AppUi::heatmap_area(float x, float y, float w, float h) {
+    std::string title;
+    if (compare_on_) title = std::string(tr("Compare: the same tensor, four methods (statistics mode)")) + "###heatmap";
+    else if (experiment_ && experiment_->kind == ExperimentKind::Pair) title = std::string(tr("Side by side and difference")) + "###heatmap";
+    else title = std::string(tr("Heatmap")) + ": " + method_torch_name(session_.state().spec.method) + "###heatmap";
+    place(title, x, y, w, h);
+    heatmap_.show_controls = !presenter_;
+    if (presenter_) {  // one row: methods, then the heatmap modes (key H cycles them)
+        method_buttons();
+        if (!compare_on_ && !(experiment_ && experiment_->kind == ExperimentKind::Pair)) {
+            ImGui::SameLine(0, ImGui::GetFontSize());
+            const char* modes[] = {"input x", "output y", "y − x", "statistic groups"};
+            int m = static_cast<int>(heatmap_.mode);
+            for (int i = 0; i < 4; ++i) {
+                ImGui::SameLine();
+                ImGui::RadioButton(tr(modes[i]), &m, i);
+            }
+            heatmap_.mode = static_cast<HeatmapMode>(m);
+        }
+    }
+    if (experiment_) {
+        experiment_bar();
+        ImGui::Separator();
+    }
+    if (compare_on_) {
+        compare_.draw(session_, cube_on_);
+    } else if (experiment_ && experiment_->kind == ExperimentKind::Pair) {
+        pair_.draw(session_);
+    } else if (cube_on_) {
+        const ImVec2 avail = ImGui::GetContentRegionAvail();
+        ImGui::BeginChild("heat", ImVec2(avail.x * 0.68f, avail.y), false, ImGuiWindowFlags_NoScrollbar);
+        heatmap_.draw(session_);
+        ImGui::EndChild();
+        ImGui::SameLine();
+        draw_partition_cube(session_.layout(), session_.selected_stat(), avail.x * 0.32f - ImGui::GetStyle().ItemSpacing.x,
+                            std::min(avail.y, avail.x * 0.32f));
+    } else {
+        heatmap_.draw(session_);
+    }
+    ImGui::End();
+}
+
+void AppUi::layout_normal(float top) {
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
+    const float status_h = ImGui::GetFrameHeightWithSpacing() + 6;
+    const float left = std::max(330.0f, d.x * 0.21f), right = std::max(380.0f, d.x * 0.26f);
+    const float mid = d.x - left - right, body = d.y - status_h - top;
+    const float heat_h = body * 0.66f;
+
+    place(tr_id("Tensor & method", "controls"), 0, top, left, body);
+    controls_.draw(session_);
+    ImGui::End();
+
+    heatmap_area(left, top, mid, heat_h);
+
+    place(tr_id("Histograms (GPU)", "histograms"), left, top + heat_h, mid, body - heat_h);
+    histograms_.draw(session_, false);
+    ImGui::End();
+    figure_rect_ = {left, top, mid, body};
+
+    float y = top;
+    if (lessons_.active() || !lessons_.error().empty()) {
+        const float lh = body * 0.34f;
+        place(tr_id("Lesson", "lesson"), left + mid, y, right, lh);
+        if (auto go = lessons_.draw(false)) go_to_step(go->first, go->second);
+        ImGui::End();
+        y += lh;
+    }
+    const float explain_h = (top + body - y) * 0.5f;
+    place(tr_id("Explain", "explain"), left + mid, y, right, explain_h);
+    explain_.draw(session_);
+    ImGui::End();
+    place(tr_id("Statistics", "stats"), left + mid, y + explain_h, right, top + body - y - explain_h);
+    table_.draw(session_);
+    ImGui::End();
+    status_bar(top + body, status_h);
+}
+
+void AppUi::layout_presenter(float top) {
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
+    const float status_h = ImGui::GetFrameHeightWithSpacing() + 6;
+    const float body = d.y - status_h - top;
+    const float main_w = std::floor(d.x * 0.64f), side = d.x - main_w;
+    const bool wide_views = compare_on_ || (experiment_ && experiment_->kind == ExperimentKind::Pair);
+    const float heat_h = std::floor(body * (wide_views ? 0.70f : 0.72f));
+    heatmap_area(0, top, main_w, heat_h);
+    place(tr_id("Histograms (GPU)", "histograms"), 0, top + heat_h, main_w, body - heat_h);
+    histograms_.draw(session_, true);
+    ImGui::End();
+    figure_rect_ = {0, top, main_w, body};
+
+    float y = top;
+    if (lessons_.active() || !lessons_.error().empty()) {
+        const float lh = std::floor(body * 0.5f);
+        place(tr_id("Lesson", "lesson"), main_w, y, side, lh);
+        if (auto go = lessons_.draw(true)) go_to_step(go->first, go->second);
+        ImGui::End();
+        y += lh;
+    }
+    place(tr_id("Explain", "explain"), main_w, y, side, top + body - y);
+    explain_.draw(session_);
+    ImGui::End();
+    status_bar(top + body, status_h);
+}
+
+void AppUi::status_bar(float y, float h) {
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
+    place("##status", 0, y, d.x, h, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    const bool recent = !msg_.empty() && std::chrono::steady_clock::now() - msg_time_ < std::chrono::seconds(msg_error_ ? 20 : 8);
+    if (recent) {
+        ImGui::TextColored(msg_error_ ? ImVec4(1, 0.45f, 0.45f, 1) : ImVec4(0.45f, 0.85f, 0.5f, 1), "%s", msg_.c_str());
+        ImGui::SameLine();
+        ImGui::TextDisabled("|");
+        ImGui::SameLine();
+    }
+    if (presenter_) {
+        ImGui::TextDisabled(tr("F1 help  ·  F5 presenter  ·  1–5 method  ·  ←/→ step  ·  L 中文/English"));
+    } else {
+        ImGui::Text(tr("device: %s  |  last recompute: GPU %.3f ms, total %.1f ms  |  max |error| vs CPU float64 reference: %.2e  |  %.1f fps  |  F1: shortcuts"),
+                    window_.context().device_name().c_str(), session_.result().gpu_ms, session_.recompute_ms(),
+                    session_.max_error(), frame_ms > 0 ? 1000.0 / frame_ms : 0.0);
+        if (!controls_.error().empty()) {
+            ImGui::SameLine();
+            ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "| %s %s", tr("refused:"), controls_.error().c_str());
+        }
+    }
+    ImGui::End();
+}
+
+void AppUi::help_overlay() {
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(d.x / 2, d.y / 2), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowBgAlpha(0.96f);
+    bool open = true;
+    ImGui::Begin(tr_id("Keyboard shortcuts", "help").c_str(), &open,
+                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
+    const char* rows[][2] = {{"1 2 3 4 5", "method: BatchNorm, LayerNorm, InstanceNorm, GroupNorm, RMSNorm"},
+                             {"→  ←  (Page Down / Page Up, Space)", "next / previous lesson step"},
+                             {"F5  or  P", "presenter mode on / off"},
+                             {"L", "language: English / 中文"},
+                             {"C", "compare view: BN, LN, IN, GN side by side"},
+                             {"K", "cube drawing of the partition"},
+                             {"H", "heatmap: input → output → difference → groups"},
+                             {"+  −", "GroupNorm: next / previous G (divisors of C)"},
+                             {"N  /  E", "BatchNorm: train step / switch train ↔ eval"},
+                             {"T", "copy as PyTorch (clipboard)"},
+                             {"F12  or  Ctrl+P", "screenshot (PNG)"},
+                             {"Ctrl+S  /  Ctrl+O", "save / load scene"},
+                             {"Ctrl+E", "export tensors .npy, statistics CSV + JSON"},
+                             {"Esc", "close help / experiment"},
+                             {"F1", "this help"}};
+    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+        for (auto& r : rows) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextColored(ImVec4(0.94f, 0.89f, 0.26f, 1), "%s", r[0]);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(tr(r[1]));
+        }
+        ImGui::EndTable();
+    }
+    ImGui::TextDisabled("%s", tr("Mouse: hover an element for its numbers, click to select its group, right click to clear."));
+    ImGui::End();
+    if (!open) help_ = false;
+}
+
+void AppUi::scene_popups() {
+    if (open_save_) ImGui::OpenPopup("##save"), open_save_ = false;
+    if (open_load_) ImGui::OpenPopup("##load"), open_load_ = false;
+    char buf[512];
+    for (int which = 0; which < 2; ++which) {
+        const char* id = which == 0 ? "##save" : "##load";
+        if (!ImGui::BeginPopup(id)) continue;
+        ImGui::TextUnformatted(which == 0 ? tr("Save the whole state as a scene file:") : tr("Load a scene file:"));
+        std::snprintf(buf, sizeof buf, "%s", scene_path_.c_str());
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 24);
+        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+        const bool enter = ImGui::InputText("##path", buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue);
+        scene_path_ = buf;
+        if (ImGui::Button(which == 0 ? tr("Save") : tr("Load")) || enter) {
+            try {
+                if (which == 0) {
+                    State st = session_.state();
+                    st.view_json = view_to_json(view());
+                    save_scene(st, scene_path_);
+                    message(std::string(tr("saved ")) + scene_path_);
+                } else {
+                    State st = load_scene(scene_path_);
+                    ViewSettings v = parse_view(st.view_json, scene_path_);
+                    if (auto err = session_.apply(st)) throw InputError(*err);
+                    experiment_ = nullptr;
+                    apply_view(v);
+                    message(std::string(tr("loaded ")) + scene_path_);
+                }
+            } catch (const InputError& e) {
+                message(e.what(), true);
+            }
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::EndPopup();
+    }
+}
+
+void AppUi::torch_window() {
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(d.x * 0.5f, d.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(d.x * 0.55f, d.y * 0.5f), ImGuiCond_Appearing);
+    ImGui::Begin(tr_id("PyTorch code (copied to the clipboard)", "torch").c_str(), &torch_open_, ImGuiWindowFlags_NoSavedSettings);
+    if (ImGui::Button(tr("Copy again"))) ImGui::SetClipboardText(torch_code_.c_str());
+    ImGui::Separator();
+    ImGui::TextUnformatted(torch_code_.c_str());
+    ImGui::End();
+}
+
+void AppUi::export_files() {
+    try {
+        auto files = export_all(session_, export_dir_, export_stem(session_));
+        message(std::string(tr("exported ")) + std::to_string(files.size()) + " " + tr("files to") + " " + export_dir_);
+    } catch (const InputError& e) {
+        message(e.what(), true);
+    }
+}
+
+void AppUi::export_png() {
+    std::error_code ec;
+    std::filesystem::create_directories(export_dir_, ec);
+    const auto& r = figure_rect_;
+    capture_ = CaptureRequest{(std::filesystem::path(export_dir_) / (export_stem(session_) + "-figure.png")).string(),
+                              {static_cast<int>(r[0]), static_cast<int>(r[1]), static_cast<int>(r[2]), static_cast<int>(r[3])}};
+}
+
+void AppUi::captured(const std::string& path, const std::string& error) {
+    if (error.empty()) message(std::string(tr("wrote ")) + path);
+    else message(error, true);
+}
+
+void AppUi::draw() {
+    shortcuts();
+    if (experiment_ && experiment_->kind == ExperimentKind::Pair) {
+        if (auto err = pair_.sync(session_)) message(*err, true);
+    }
+    menu_bar();
+    const float top = ImGui::GetFrameHeight();
+    if (presenter_) layout_presenter(top);
+    else layout_normal(top);
+    scene_popups();
+    if (torch_open_) torch_window();
+    if (help_) help_overlay();
+}
+
+void AppUi::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
+    heatmap_.before_pass(cmd, extent);
+    compare_.before_pass(cmd, extent);
+    pair_.before_pass(cmd, extent);
+}
+
+}  // namespace normlab::app

@@ -1,0 +1,101 @@
+// AppUi: every panel of the app and how they are laid out (no docking in ImGui 1.86), the
+// menus, the presenter mode (large fonts loaded at their size, high contrast, advanced
+// controls hidden, heatmap and histograms enlarged), the language switch, lessons,
+// experiments, the compare and pair views, export and the keyboard shortcuts (F1 lists them).
+#pragma once
+#include "compare_view.hpp"
+#include "controls_panel.hpp"
+#include "explain_panel.hpp"
+#include "heatmap_view.hpp"
+#include "histogram_view.hpp"
+#include "lesson_panel.hpp"
+#include "pair_view.hpp"
+#include "session.hpp"
+#include "stats_table.hpp"
+#include "window.hpp"
+
+#include "normlab/experiments.hpp"
+#include "normlab/view_settings.hpp"
+
+#include <imgui.h>
+
+#include <array>
+#include <chrono>
+#include <optional>
+#include <string>
+
+namespace normlab::app {
+
+// A PNG the main loop should write after this frame (F12, or the export menu).
+struct CaptureRequest {
+    std::string path;
+    std::array<int, 4> crop{0, 0, 0, 0};  // x, y, w, h; zero: the whole window
+};
+
+class AppUi {
+public:
+    AppUi(const Window& window, Session& session, std::string export_dir);
+
+    void draw();
+    void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);
+    std::optional<CaptureRequest> take_capture() { return std::exchange(capture_, std::nullopt); }
+    void captured(const std::string& path, const std::string& error);
+
+    // Start-up settings (command line) and the actions the keys and menus trigger.
+    void set_presenter(bool on);
+    bool presenter() const { return presenter_; }
+    void set_language(Language lang);
+    void apply_view(const ViewSettings& v);
+    ViewSettings view() const;
+    LessonPanel& lessons() { return lessons_; }
+    void go_to_step(int lesson, int step);
+    bool start_experiment(const std::string& id, std::optional<State> state = std::nullopt);
+    void stop_experiment();
+    void set_method(Method m);
+    void show_help(bool on) { help_ = on; }
+    void message(std::string text, bool error = false);
+    const HeatmapView& heatmap() const { return heatmap_; }
+    double frame_ms = 0;
+
+private:
+    void shortcuts();
+    void menu_bar();
+    void layout_normal(float top);
+    void layout_presenter(float top);
+    void heatmap_area(float x, float y, float w, float h);
+    void experiment_bar();
+    void help_overlay();
+    void status_bar(float y, float h);
+    void method_buttons();
+    void scene_popups();
+    void torch_window();
+    void export_files();
+    void export_png();
+    void set_groups(std::int64_t g);
+
+    const Window& window_;
+    Session& session_;
+    std::string export_dir_;
+    ControlsPanel controls_;
+    HeatmapView heatmap_;
+    HistogramView histograms_;
+    StatsTable table_;
+    ExplainPanel explain_;
+    LessonPanel lessons_;
+    CompareView compare_;
+    PairView pair_;
+    const Experiment* experiment_ = nullptr;
+
+    bool presenter_ = false, compare_on_ = false, cube_on_ = false, help_ = false, torch_open_ = false;
+    ImGuiStyle normal_style_, presenter_style_;
+    std::string msg_;
+    bool msg_error_ = false;
+    std::chrono::steady_clock::time_point msg_time_;
+    std::optional<CaptureRequest> capture_;
+    std::array<float, 4> figure_rect_{0, 0, 0, 0};  // heatmap + histograms, for the PNG export
+    bool open_save_ = false, open_load_ = false;
+    std::string scene_path_ = "scene.json";
+    std::string torch_code_;
+};
+
+}  // namespace normlab::app

@@ -1,0 +1,101 @@
+#include "compare_view.hpp"
+
+#include "cube_view.hpp"
+#include "explain_panel.hpp"
+#include "i18n.hpp"
+
+#include "normlab/experiments.hpp"
+
+#include <imgui.h>
+
+#include <cmath>
+
+namespace normlab::app {
+namespace {
+constexpr Method kMethods[4] = {Method::Batch, Method::Layer, Method::Instance, Method::Group};
+}
+
+CompareView::CompareView(const VulkanContext& ctx, vk::RenderPass render_pass) {
+    for (std::size_t i = 0; i < 4; ++i) {
+        sessions_[i] = std::make_unique<Session>(ctx);
+        views_[i] = std::make_unique<HeatmapView>(ctx, render_pass);
+        views_[i]->mode = HeatmapMode::Statistics;
+        views_[i]->show_controls = false;
+        views_[i]->show_legend = false;
+    }
+}
+
+void CompareView::sync(const Session& main) {
+    const State& ms = main.state();
+    if (seen_generation_ == main.generation() && seen_selection_ == ms.selection) return;
+    const Shape4& sh = main.x().shape;
+    std::int64_t g = 1;
+    if (ms.spec.method == Method::Group) {
+        g = ms.spec.groups;
+    } else {  // a middle divisor: neither LayerNorm's G = 1 nor InstanceNorm's G = C
+        auto ds = divisors(sh.c);
+        g = ds.size() > 2 ? ds[(ds.size() - 1) / 2] : ds.back();
+    }
+    if (seen_generation_ != main.generation() || g != groups_) {
+        error_.clear();
+        for (std::size_t i = 0; i < 4; ++i) {
+            State st;
+            st.source = ms.source;
+            st.spec = default_spec(kMethods[i]);
+            if (kMethods[i] == Method::Group) st.spec.groups = g;
+            st.selection = ms.selection;
+            if (auto err = sessions_[i]->apply(st, main.x())) error_ = *err;
+        }
+        groups_ = g;
+    }
+    for (auto& s : sessions_) s->select(ms.selection);
+    seen_generation_ = main.generation();
+    seen_selection_ = ms.selection;
+}
+
+void CompareView::draw(Session& main, bool cube) {
+    sync(main);
+    const float fs = ImGui::GetFontSize();
+    ImVec2 avail = ImGui::GetContentRegionAvail();
+    if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", error_.c_str());
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const float cell_w = (avail.x - gap) / 2, cell_h = (avail.y - ImGui::GetStyle().ItemSpacing.y) / 2;
+    const char* names[4] = {"BatchNorm2d", "LayerNorm([C,H,W])", "InstanceNorm2d", "GroupNorm"};
+    for (std::size_t i = 0; i < 4; ++i) {
+        if (i % 2) ImGui::SameLine();
+        Session& s = *sessions_[i];
+        ImGui::BeginChild(static_cast<ImGuiID>(1000 + i), ImVec2(cell_w, cell_h), true, ImGuiWindowFlags_NoScrollbar);
+        const StatLayout& l = s.layout();
+        std::string title = names[i];
+        if (kMethods[i] == Method::Group) title = "GroupNorm(G=" + std::to_string(groups_) + ")";
+        ImGui::TextUnformatted(title.c_str());
+        ImGui::SameLine();
+        ImGui::TextDisabled("%lld × %lld", static_cast<long long>(l.stat_count),
+                            static_cast<long long>(l.count()));
+        if (auto st = s.selected_stat(); st && !s.result().mean.empty()) {
+            const auto si = static_cast<std::size_t>(*st);
+            ImGui::SameLine();
+            ImGui::Text("μ=%.4g σ²=%.4g", s.result().mean[si], s.result().var[si]);
+        }
+        const float inner_w = ImGui::GetContentRegionAvail().x;
+        const float inner_h = ImGui::GetContentRegionAvail().y;
+        const float heat_w = cube ? inner_w * 0.55f : inner_w;
+        ImGui::BeginChild(static_cast<ImGuiID>(2000 + i), ImVec2(heat_w, inner_h), false, ImGuiWindowFlags_NoScrollbar);
+        views_[i]->clicked.reset();
+        views_[i]->draw(s);
+        if (views_[i]->clicked) main.select(views_[i]->clicked);
+        ImGui::EndChild();
+        if (cube) {
+            ImGui::SameLine();
+            draw_partition_cube(l, s.selected_stat(), inner_w - heat_w - gap, inner_h);
+        }
+        ImGui::EndChild();
+    }
+    (void)fs;
+}
+
+void CompareView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
+    for (auto& v : views_) v->before_pass(cmd, extent);
+}
+
+}  // namespace normlab::app

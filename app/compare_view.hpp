@@ -1,0 +1,37 @@
+// CompareView: the same tensor under BatchNorm, LayerNorm([C,H,W]), InstanceNorm and
+// GroupNorm side by side in statistics mode, each normalized by the shaders in its own
+// Session; one selected element highlights its group in all four at once. Optionally each
+// with its N, C, H·W cube (cube_view.hpp). GroupNorm uses the main state's G (or a middle
+// divisor of C), so the continuum experiment can move it.
+#pragma once
+#include "heatmap_view.hpp"
+#include "session.hpp"
+
+#include <array>
+#include <memory>
+
+namespace normlab::app {
+
+class CompareView {
+public:
+    CompareView(const VulkanContext& ctx, vk::RenderPass render_pass);
+
+    // Renormalizes when the main session changed (tensor, G or selection).
+    void sync(const Session& main);
+    // Draws the 2×2 grid into the current window; a click selects in `main` and all four.
+    void draw(Session& main, bool cube);
+    void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);
+    // The four sessions in order batch, layer, instance, group (tests, continuum check).
+    const Session& session(int i) const { return *sessions_[static_cast<std::size_t>(i)]; }
+    std::int64_t groups() const { return groups_; }
+
+private:
+    std::array<std::unique_ptr<Session>, 4> sessions_;
+    std::array<std::unique_ptr<HeatmapView>, 4> views_;
+    std::uint64_t seen_generation_ = ~0ull;
+    std::optional<Index4> seen_selection_;
+    std::int64_t groups_ = 1;
+    std::string error_;
+};
+
+}  // namespace normlab::app

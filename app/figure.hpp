@@ -1,0 +1,28 @@
+// Headless figures: the app's heatmap (with the selected group highlighted) and its
+// histograms rendered by Dear ImGui's Vulkan backend into an offscreen image and written as
+// PNG, with no window and no display. normlab-cli --figure uses it for handouts and tests;
+// the panels are the app's own (HeatmapView, HistogramView), so the figure looks like it.
+#pragma once
+#include "normlab/local_text.hpp"
+#include "normlab/state.hpp"
+#include "normlab/vk_context.hpp"
+
+#include <string>
+
+namespace normlab::app {
+
+struct FigureOptions {
+    int width = 1400, height = 900;
+    std::string heatmap = "stats";      // input | output | diff | stats
+    std::string colormap = "diverging"; // diverging | viridis | cividis
+    bool large_text = false;            // the presenter-mode font
+    Language language = Language::En;
+    std::string caption;                // a line under the title ("" for none)
+};
+
+// Normalizes `x` with `state` on `ctx` (its queue must support graphics) and writes the
+// figure to png_path atomically. Throws InputError / DeviceError.
+void render_figure(const VulkanContext& ctx, const State& state, Tensor x, const FigureOptions& options,
+                   const std::string& png_path);
+
+}  // namespace normlab::app

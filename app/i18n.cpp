@@ -1,0 +1,168 @@
+// The string table: English text → Simplified Chinese. Keys are the English strings as
+// they appear in the code (format strings included), so the code stays readable.
+#include "i18n.hpp"
+
+#include <cstring>
+#include <string_view>
+#include <unordered_map>
+
+namespace normlab::app {
+namespace {
+
+struct Entry {
+    const char* en;
+    const char* zh;
+};
+
+const Entry kTable[] = {
+    // Menus and windows
+    {"File", "文件"}, {"View", "视图"}, {"Language", "语言"}, {"Lessons", "课程"}, {"Experiments", "实验"}, {"Help", "帮助"},
+    {"Save scene…", "保存场景…"}, {"Load scene…", "加载场景…"},
+    {"Export heatmap + histograms (PNG)", "导出热图 + 直方图（PNG）"},
+    {"Export tensors (.npy), statistics (CSV, JSON)", "导出张量（.npy）、统计量（CSV、JSON）"},
+    {"Screenshot (PNG)", "截图（PNG）"}, {"Copy as PyTorch", "复制为 PyTorch 代码"},
+    {"Presenter mode", "演示模式"}, {"Compare BN / LN / IN / GN", "对比 BN / LN / IN / GN"},
+    {"Cube drawing (N, C, H·W)", "立方体示意图（N、C、H·W）"}, {"Value colormap", "数值色图"}, {"Group colors", "分组颜色"},
+    {"diverging (blue-white-red)", "发散（蓝-白-红）"}, {"viridis", "viridis"}, {"cividis", "cividis"},
+    {"Okabe-Ito (colorblind-safe)", "Okabe-Ito（色盲友好）"}, {"hues", "色相"},
+    {"Keyboard shortcuts", "键盘快捷键"}, {"Close the lesson", "关闭课程"}, {"Close the experiment", "关闭实验"},
+    {"Tensor & method", "张量与方法"}, {"Histograms (GPU)", "直方图（GPU）"}, {"Explain", "解释"}, {"Statistics", "统计量"},
+    {"Lesson", "课程"}, {"Heatmap", "热图"},
+    {"Compare: the same tensor, four methods (statistics mode)", "对比：同一张量，四种方法（统计分组模式）"},
+    {"Side by side and difference", "并排对比与差值"},
+    {"PyTorch code (copied to the clipboard)", "PyTorch 代码（已复制到剪贴板）"}, {"Copy again", "再次复制"},
+    {"Save the whole state as a scene file:", "把整个状态保存为场景文件："}, {"Load a scene file:", "加载场景文件："},
+    {"Save", "保存"}, {"Load", "加载"}, {"saved ", "已保存 "}, {"loaded ", "已加载 "}, {"wrote ", "已写入 "},
+    {"exported ", "已导出 "}, {"files to", "个文件到"}, {"refused:", "已拒绝："},
+    // Heatmap and histograms
+    {"input x", "输入 x"}, {"output y", "输出 y"}, {"y − x", "y − x"}, {"statistic groups", "统计分组"},
+    {"%lld rows = samples n, %lld columns = channels c, each tile = one H×W = %lld×%lld image.  "
+     "Hover: numbers; click: select (right click: clear).",
+     "%lld 行 = 样本 n，%lld 列 = 通道 c，每个小块 = 一张 H×W = %lld×%lld 的图。悬停：数值；单击：选中（右键：取消）。"},
+    {"%lld statistics of %lld elements, each normalized with its own μ, σ².", "%lld 组统计量，每组 %lld 个元素，各用自己的 μ、σ² 归一化。"},
+    {"%lld statistics × %lld elements", "%lld 组统计量 × %lld 个元素"},
+    {"element (n, c, h, w) = (%lld, %lld, %lld, %lld)", "元素 (n, c, h, w) = (%lld, %lld, %lld, %lld)"},
+    {"statistic #%lld (of %lld, %lld elements each)", "统计量 #%lld（共 %lld 组，每组 %lld 个元素）"},
+    {"  (running stats, eval)", "  （运行统计量，推理）"},
+    {"bins", "分箱"}, {"white line: μ, dashed: μ ± σ (computed on the GPU)", "白线：μ，虚线：μ ± σ（在 GPU 上计算）"},
+    {"input x, whole tensor", "输入 x，整个张量"}, {"output y, whole tensor", "输出 y，整个张量"},
+    {"input x, selected group", "输入 x，选中的组"}, {"output y, selected group", "输出 y，选中的组"},
+    {"(nothing selected)", "（未选中）"},
+    // Lessons
+    {"(choose a lesson)", "（选择一节课）"}, {"(the previous state is kept)", "（保留之前的状态）"},
+    {"Lessons walk through the textbook's ideas step by step. Choose one above, then use "
+     "→ / ← (or Page Down / Page Up) to move.",
+     "课程一步步讲解教材中的概念。在上方选择一节课，然后用 → / ←（或 Page Down / Page Up）翻页。"},
+    {"step %d / %d", "第 %d / %d 步"}, {"This step could not be applied: ", "无法应用这一步："},
+    // Experiments
+    {"(divisors of C; keys + and −)", "（C 的约数；按键 + 和 −）"},
+    {"G = %lld: statistics equal %s's: max |Δμ| = %.2g, max |Δσ²| = %.2g", "G = %lld：统计量等于 %s：max |Δμ| = %.2g，max |Δσ²| = %.2g"},
+    {"G = %lld: each statistic pools %lld channels × H·W = %lld elements", "G = %lld：每组统计量汇集 %lld 个通道 × H·W = %lld 个元素"},
+    {"train step (N)", "训练一步（N）"}, {"×5", "×5"}, {"reset", "重置"}, {"train", "训练"}, {"eval (E)", "推理（E）"},
+    {"batches tracked: %lld", "已统计 batch 数：%lld"}, {"running μ/σ²", "运行 μ/σ²"},
+    {"now normalizing with: %s", "当前归一化使用：%s"}, {"running statistics (eval)", "运行统计量（推理）"},
+    {"this batch's statistics (train)", "本 batch 的统计量（训练）"},
+    {"difference right − left", "差值 右 − 左"}, {"exactly 0", "恰好为 0"},
+    // Status bar and help
+    {"F1 help  ·  F5 presenter  ·  1–5 method  ·  ←/→ step  ·  L 中文/English", "F1 帮助  ·  F5 演示模式  ·  1–5 方法  ·  ←/→ 翻页  ·  L 中文/English"},
+    {"device: %s  |  last recompute: GPU %.3f ms, total %.1f ms  |  max |error| vs CPU float64 reference: %.2e  |  %.1f fps  |  F1: shortcuts",
+     "设备：%s  |  上次重算：GPU %.3f ms，总计 %.1f ms  |  与 CPU float64 参考的最大误差：%.2e  |  %.1f fps  |  F1：快捷键"},
+    {"method: BatchNorm, LayerNorm, InstanceNorm, GroupNorm, RMSNorm", "方法：BatchNorm、LayerNorm、InstanceNorm、GroupNorm、RMSNorm"},
+    {"next / previous lesson step", "课程的下一步 / 上一步"}, {"presenter mode on / off", "打开 / 关闭演示模式"},
+    {"language: English / 中文", "语言：English / 中文"}, {"compare view: BN, LN, IN, GN side by side", "对比视图：BN、LN、IN、GN 并排"},
+    {"cube drawing of the partition", "划分的立方体示意图"}, {"heatmap: input → output → difference → groups", "热图：输入 → 输出 → 差值 → 分组"},
+    {"GroupNorm: next / previous G (divisors of C)", "GroupNorm：下一个 / 上一个 G（C 的约数）"},
+    {"BatchNorm: train step / switch train ↔ eval", "BatchNorm：训练一步 / 切换训练 ↔ 推理"},
+    {"copy as PyTorch (clipboard)", "复制为 PyTorch 代码（剪贴板）"}, {"screenshot (PNG)", "截图（PNG）"},
+    {"save / load scene", "保存 / 加载场景"}, {"export tensors .npy, statistics CSV + JSON", "导出张量 .npy、统计量 CSV + JSON"},
+    {"close help / experiment", "关闭帮助 / 实验"}, {"this help", "本帮助"},
+    {"Mouse: hover an element for its numbers, click to select its group, right click to clear.",
+     "鼠标：悬停元素查看数值，单击选中其所在组，右键取消。"},
+    // Figure
+    {"on", "作用于"}, {"statistics of", "组统计量，每组"}, {"elements", "个元素"},
+    {"selected (n, c, h, w) = (%lld, %lld, %lld, %lld): statistic #%lld, mean(x²) = %.5g",
+     "选中 (n, c, h, w) = (%lld, %lld, %lld, %lld)：统计量 #%lld，mean(x²) = %.5g"},
+    {"selected (n, c, h, w) = (%lld, %lld, %lld, %lld): statistic #%lld, μ = %.5g, σ² = %.5g",
+     "选中 (n, c, h, w) = (%lld, %lld, %lld, %lld)：统计量 #%lld，μ = %.5g，σ² = %.5g"},
+    // Explain panel
+    {"Reduced axes: %s.", "归约的轴：%s。"},
+    {"Every sample of the batch contributes to each channel's μ and σ², so the samples are coupled: "
+     "change one sample and every output of its channel changes. Eval mode uses the running statistics instead.",
+     "batch 中的每个样本都参与每个通道的 μ 和 σ² 的计算，所以样本之间相互耦合：改变一个样本，该通道的所有输出都会改变。推理模式改用运行统计量。"},
+    {"Each sample (or each leading index) is normalized on its own, over the trailing normalized_shape dims; "
+     "the batch does not matter, and train and eval give the same result.",
+     "每个样本（或每个前导索引）在末尾的 normalized_shape 维度上单独归一化；与 batch 无关，训练和推理结果相同。"},
+    {"Each channel of each sample is normalized on its own over its H×W image: per-image contrast is removed.",
+     "每个样本的每个通道在自己的 H×W 图上单独归一化：去除了每张图的对比度。"},
+    {"The C channels are split into G groups of C/G consecutive channels; each (sample, group) has its own "
+     "statistics. G = 1 gives LayerNorm([C,H,W])'s statistics, G = C gives InstanceNorm's.",
+     "C 个通道被分成 G 组，每组 C/G 个相邻通道；每个（样本，组）有自己的统计量。G = 1 得到 LayerNorm([C,H,W]) 的统计量，G = C 得到 InstanceNorm 的。"},
+    {"Like LayerNorm over normalized_shape, but nothing is subtracted: x is divided by its root mean square.",
+     "与在 normalized_shape 上的 LayerNorm 相同，但不减均值：x 除以它的均方根。"},
+    {"Click an element in the heatmap (or a row of the statistics table) to see its formula with numbers.",
+     "单击热图中的一个元素（或统计表中的一行），查看代入数值的公式。"},
+    {"Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu", "选中元素 (n, c, h, w) = (%lld, %lld, %lld, %lld)，统计量 #%zu"},
+    {"are the running statistics (eval mode)", "是运行统计量（推理模式）"}, {"are this statistic's, from the GPU", "是这组的统计量，由 GPU 计算"},
+    {"μ, σ² %s; σ² is the biased variance (divide by %lld).", "μ、σ² %s；σ² 是有偏方差（除以 %lld）。"},
+    {"%s index %zu of the affine parameters (shape %s).", "%s仿射参数的第 %zu 个（形状 %s）。"},
+    {"γ, β are", "γ、β 是"}, {"γ is", "γ 是"},
+    // Statistics table
+    {"%lld statistics over %lld elements each%s", "%lld 组统计量，每组 %lld 个元素%s"},
+    {" (eval: running statistics)", "（推理：运行统计量）"}, {"count", "个数"}, {"σ² biased", "σ² 有偏"}, {"σ² unbiased", "σ² 无偏"},
+    // Controls panel
+    {"Tensor", "张量"}, {"Method", "方法"}, {"source", "来源"}, {"generated", "生成"}, {"preset", "预设"}, {".npy file", ".npy 文件"},
+    {"method", "方法"}, {"groups G", "分组数 G"}, {"normalized", "归一化维度"}, {"regenerate (next seed)", "重新生成（下一个种子）"},
+    {"affine (γ, β)", "仿射（γ、β）"}, {"train (batch stats)", "训练（batch 统计量）"}, {"eval (running stats)", "推理（运行统计量）"},
+    {"BatchNorm: mode and running statistics", "BatchNorm：模式与运行统计量"}, {"train step", "训练一步"},
+    {"Refused: %s", "已拒绝：%s"},
+};
+
+Language g_lang = Language::En;
+bool g_cjk = false;
+std::string g_cjk_missing = "no Chinese font loaded";
+
+const std::unordered_map<std::string_view, const char*>& table() {
+    static const auto map = [] {
+        std::unordered_map<std::string_view, const char*> m;
+        for (const auto& e : kTable) m.emplace(e.en, e.zh);
+        return m;
+    }();
+    return map;
+}
+
+}  // namespace
+
+Language language() { return g_lang; }
+
+bool set_language(Language lang) {
+    if (lang == Language::Zh && !g_cjk) return false;
+    g_lang = lang;
+    return true;
+}
+
+void set_cjk_font(bool available, std::string missing_message) {
+    g_cjk = available;
+    g_cjk_missing = std::move(missing_message);
+    if (!g_cjk) g_lang = Language::En;
+}
+
+bool cjk_font() { return g_cjk; }
+const std::string& cjk_missing_message() { return g_cjk_missing; }
+
+const char* tr(const char* english) {
+    if (g_lang == Language::En) return english;
+    auto it = table().find(english);
+    return it == table().end() ? english : it->second;
+}
+
+std::string tr_id(const char* english, const char* id) { return std::string(tr(english)) + "###" + id; }
+
+const std::string& tr(const LocalText& text) { return text.in(g_lang); }
+
+std::string all_chinese_text() {
+    std::string t;
+    for (const auto& e : kTable) t += e.zh;
+    return t;
+}
+
+}  // namespace normlab::app

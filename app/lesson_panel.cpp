@@ -1,0 +1,97 @@
+#include "lesson_panel.hpp"
+
+#include "i18n.hpp"
+
+#include "normlab/error.hpp"
+
+#include <imgui.h>
+
+namespace normlab::app {
+
+void LessonPanel::load_dir(const std::string& dir) {
+    set_ = load_lessons(dir);
+    lesson_ = -1;
+    step_ = 0;
+}
+
+bool LessonPanel::load_file(const std::string& path) {
+    try {
+        Lesson l = load_lesson(path);
+        for (std::size_t i = 0; i < set_.lessons.size(); ++i)
+            if (set_.lessons[i].id == l.id) {
+                set_.lessons[i] = std::move(l);
+                return true;
+            }
+        set_.lessons.push_back(std::move(l));
+        return true;
+    } catch (const InputError& e) {
+        error_ = e.what();
+        set_.errors.push_back(e.what());
+        return false;
+    }
+}
+
+std::string LessonPanel::all_text() const {
+    std::string t;
+    for (const auto& l : set_.lessons) {
+        t += l.title.zh + l.summary.zh;
+        for (const auto& s : l.steps) t += s.title.zh + s.text.zh;
+    }
+    return t;
+}
+
+std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter) {
+    std::optional<std::pair<int, int>> go;
+    const Language lang = language();
+    if (!error_.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 120, 110, 255));
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(error_.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::PopStyleColor();
+        ImGui::TextDisabled("%s", tr("(the previous state is kept)"));
+    }
+    if (!presenter || !active()) {
+        std::string current = active() ? lesson()->title.in(lang) : tr("(choose a lesson)");
+        ImGui::SetNextItemWidth(-1);
+        if (ImGui::BeginCombo("##lesson", current.c_str())) {
+            for (int i = 0; i < count(); ++i) {
+                const auto& l = set_.lessons[static_cast<std::size_t>(i)];
+                if (ImGui::Selectable((l.title.in(lang) + "##" + l.id).c_str(), i == lesson_)) go = {i, 0};
+            }
+            ImGui::EndCombo();
+        }
+    }
+    if (!active()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", tr("Lessons walk through the textbook's ideas step by step. Choose one above, then use "
+                                     "→ / ← (or Page Down / Page Up) to move."));
+        for (const auto& e : set_.errors) ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1), "%s", e.c_str());
+        ImGui::PopTextWrapPos();
+        return go;
+    }
+    const Lesson& l = *lesson();
+    const LessonStep& s = l.steps[static_cast<std::size_t>(step_)];
+    if (presenter) ImGui::TextDisabled("%s", l.title.in(lang).c_str());
+    const bool can_prev = step_ > 0, can_next = step_ + 1 < static_cast<int>(l.steps.size());
+    if (!can_prev) ImGui::BeginDisabled();
+    if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) go = {lesson_, step_ - 1};
+    if (!can_prev) ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::Text(tr("step %d / %d"), step_ + 1, static_cast<int>(l.steps.size()));
+    ImGui::SameLine();
+    if (!can_next) ImGui::BeginDisabled();
+    if (ImGui::ArrowButton("##next", ImGuiDir_Right)) go = {lesson_, step_ + 1};
+    if (!can_next) ImGui::EndDisabled();
+    if (!s.title.en.empty()) {
+        ImGui::SameLine();
+        ImGui::TextUnformatted(s.title.in(lang).c_str());
+    }
+    ImGui::Separator();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(s.text.in(lang).c_str());
+    ImGui::PopTextWrapPos();
+    return go;
+}
+
+}  // namespace normlab::app

@@ -1,0 +1,44 @@
+// LessonPanel: the guided lessons of assets/lessons/ (normlab/lesson.hpp): which lesson,
+// which step, the step's text in the current language, previous/next. Files that cannot
+// be read are listed with their error; the app keeps running and keeps its state.
+#pragma once
+#include "normlab/lesson.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace normlab::app {
+
+class LessonPanel {
+public:
+    // Loads every lesson of `dir` (replacing those loaded before).
+    void load_dir(const std::string& dir);
+    // Loads one more lesson file and makes it current; false (and error()) when malformed.
+    bool load_file(const std::string& path);
+
+    // Draws the panel; returns (lesson, step) when the user asked to go somewhere.
+    std::optional<std::pair<int, int>> draw(bool presenter);
+
+    bool active() const { return lesson_ >= 0 && lesson_ < static_cast<int>(set_.lessons.size()); }
+    const Lesson* lesson() const { return active() ? &set_.lessons[static_cast<std::size_t>(lesson_)] : nullptr; }
+    int lesson_index() const { return lesson_; }
+    int step() const { return step_; }
+    int count() const { return static_cast<int>(set_.lessons.size()); }
+    const std::vector<Lesson>& lessons() const { return set_.lessons; }
+    // Called once a step's state was applied (or not: the message says why).
+    void went_to(int lesson, int step) { lesson_ = lesson, step_ = step, error_.clear(); }
+    void close() { lesson_ = -1; }
+    void set_error(std::string e) { error_ = std::move(e); }
+    const std::string& error() const { return error_; }
+    const std::vector<std::string>& load_errors() const { return set_.errors; }
+    // All lesson text (for the font atlas's glyphs).
+    std::string all_text() const;
+
+private:
+    LessonSet set_;
+    int lesson_ = -1, step_ = 0;
+    std::string error_;
+};
+
+}  // namespace normlab::app

@@ -1,0 +1,118 @@
+#include "pair_view.hpp"
+
+#include "i18n.hpp"
+
+#include "normlab/error.hpp"
+
+#include <imgui.h>
+
+#include <cmath>
+
+namespace normlab::app {
+
+PairView::PairView(const VulkanContext& ctx, vk::RenderPass render_pass)
+    : right_(std::make_unique<Session>(ctx)), right_shown_(std::make_unique<Session>(ctx)), diff_(std::make_unique<Session>(ctx)),
+      left_view_(std::make_unique<HeatmapView>(ctx, render_pass)), right_view_(std::make_unique<HeatmapView>(ctx, render_pass)),
+      diff_view_(std::make_unique<HeatmapView>(ctx, render_pass)) {
+    for (auto* v : {left_view_.get(), right_view_.get(), diff_view_.get()}) {
+        v->show_controls = false;
+        v->mode = HeatmapMode::Output;
+    }
+    diff_view_->mode = HeatmapMode::Difference;
+}
+
+std::optional<std::string> PairView::start(const Experiment& e, Session& main, std::optional<State> left) {
+    exp_ = &e;
+    State st = left ? *left : e.state;
+    try {
+        Tensor x = load_tensor(st.source);
+        if (e.left_samples > 0) x = first_samples(x, e.left_samples);
+        if (auto err = main.apply(st, std::move(x))) return err;
+    } catch (const InputError& err) {
+        return std::string(err.what());
+    }
+    seen_generation_ = ~0ull;
+    return sync(main);
+}
+
+std::optional<std::string> PairView::sync(Session& main) {
+    if (!exp_ || seen_generation_ == main.generation()) return std::nullopt;
+    seen_generation_ = main.generation();
+    const Experiment& e = *exp_;
+    error_.clear();
+    try {
+        State right = e.right;
+        if (e.follow_method) {
+            right.spec = main.state().spec;
+            right.params = main.state().params;
+        }
+        Tensor x = load_tensor(right.source);
+        if (e.right_channels_last) x = to_channels_last(x);
+        if (auto err = right_->apply(right, std::move(x))) {
+            error_ = *err;
+            return err;
+        }
+        Tensor y_right = right_->result().y;
+        Tensor x_right = right_->x();
+        if (e.right_channels_last) {
+            y_right = from_channels_last(y_right);
+            x_right = from_channels_last(x_right);
+        }
+        // Compare on the left's samples (the far-off extra sample has no partner).
+        const std::int64_t k = main.x().shape.n;
+        Tensor yr = first_samples(y_right, k), xr = first_samples(x_right, k);
+        right_shown_->show_values(xr, yr, main.layout());
+        diff_->show_values(main.result().y, yr, main.layout());
+    } catch (const InputError& err) {
+        error_ = err.what();
+        return error_;
+    }
+    return std::nullopt;
+}
+
+double PairView::max_abs_difference() const {
+    const auto& h = diff_->histograms().difference;
+    return std::max(std::abs(h.min), std::abs(h.max));
+}
+
+void PairView::draw(Session& main) {
+    if (!exp_) return;
+    sync(main);
+    if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", error_.c_str());
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const float w = (avail.x - 2 * gap) / 3;
+    struct Pane {
+        HeatmapView* view;
+        Session* session;
+        std::string title;
+    };
+    const std::string diff_title = std::string(tr("difference right − left")) + ": max |Δ| = " +
+                                   [&] { char b[32]; std::snprintf(b, sizeof b, "%.3g", max_abs_difference()); return std::string(b); }();
+    Pane panes[3] = {{left_view_.get(), &main, tr(exp_->left_label)},
+                     {right_view_.get(), right_shown_.get(), tr(exp_->right_label)},
+                     {diff_view_.get(), diff_.get(), diff_title}};
+    left_view_->legend_label = "y";
+    right_view_->legend_label = "y";
+    diff_view_->legend_label = "Δ";
+    for (int i = 0; i < 3; ++i) {
+        if (i) ImGui::SameLine();
+        ImGui::BeginChild(static_cast<ImGuiID>(3000 + i), ImVec2(w, avail.y), true, ImGuiWindowFlags_NoScrollbar);
+        ImGui::PushTextWrapPos(0.0f);
+        if (i == 2 && max_abs_difference() == 0.0)
+            ImGui::TextColored(ImVec4(0.35f, 0.85f, 0.45f, 1), "%s  (%s)", panes[i].title.c_str(), tr("exactly 0"));
+        else
+            ImGui::TextUnformatted(panes[i].title.c_str());
+        ImGui::PopTextWrapPos();
+        panes[i].view->clicked.reset();
+        panes[i].view->draw(*panes[i].session);
+        if (panes[i].view->clicked && i == 0) main.select(panes[i].view->clicked);
+        ImGui::EndChild();
+    }
+}
+
+void PairView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
+    for (auto* v : {left_view_.get(), right_view_.get(), diff_view_.get()}) v->before_pass(cmd, extent);
+}
+
+}  // namespace normlab::app

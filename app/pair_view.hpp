@@ -1,0 +1,39 @@
+// PairView: an experiment's two configurations of the same data side by side, and their
+// difference y_right − y_left as a third heatmap (batch independence, the misconceptions).
+// The left side is the main Session (so the statistics and explain panels describe it);
+// the right side has its own Session; for channels-last experiments the right output is
+// permuted back to N×C×H×W before it is shown and subtracted. The difference and its
+// range come from the heatmap and histogram shaders.
+#pragma once
+#include "heatmap_view.hpp"
+#include "session.hpp"
+
+#include "normlab/experiments.hpp"
+
+#include <memory>
+
+namespace normlab::app {
+
+class PairView {
+public:
+    PairView(const VulkanContext& ctx, vk::RenderPass render_pass);
+
+    // Sets up the left state in `main` and the right side; returns an error message or nothing.
+    std::optional<std::string> start(const Experiment& e, Session& main, std::optional<State> left = std::nullopt);
+    // Recomputes the right side and the difference after the main session changed (method keys).
+    std::optional<std::string> sync(Session& main);
+    void draw(Session& main);
+    void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);
+    // max |y_right − y_left| over the compared elements (from the GPU histogram).
+    double max_abs_difference() const;
+    const Experiment* experiment() const { return exp_; }
+
+private:
+    const Experiment* exp_ = nullptr;
+    std::unique_ptr<Session> right_, right_shown_, diff_;
+    std::unique_ptr<HeatmapView> left_view_, right_view_, diff_view_;
+    std::uint64_t seen_generation_ = ~0ull;
+    std::string error_;
+};
+
+}  // namespace normlab::app

@@ -1,0 +1,12 @@
+// PNG files for screenshots, slides and figures, written atomically (readers never see a
+// half-written image): stb_image_write encodes into memory, write_file_atomic stores it.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace normlab::app {
+
+// rgba: width × height × 4 bytes, top row first. Throws InputError when it cannot be written.
+void write_png_atomic(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba);
+
+}  // namespace normlab::app
