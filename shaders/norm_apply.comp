@@ -14,12 +14,12 @@ const uint PACK = VEC4 ? 4u : 1u;
 
 void main() {
     uint wg = linear_workgroup();
-    if (wg >= pc.stat_count * pc.chunks) return;
-    uint s = wg / pc.chunks;
-    uint packs = pc.count / PACK;
-    uint q0 = (wg - s * pc.chunks) * (pc.chunk_len / PACK);
-    uint q1 = min(q0 + pc.chunk_len / PACK, packs);
-    uint base = s * pc.stat_stride;
+    if (wg >= pc.slab_stats * pc.chunks) return;
+    uint sl = wg / pc.chunks;
+    uint s = pc.stat_lo + sl;
+    uint q0 = (pc.e_lo + (wg - sl * pc.chunks) * pc.chunk_len) / PACK;
+    uint q1 = min(q0 + pc.chunk_len / PACK, pc.e_hi / PACK);
+    uint base = s * pc.stat_stride - pc.flat_base;
     uint pbase = param_base(s);
     vec4 st = STATS[s];
     vec2 gb = stat_affine(pbase);

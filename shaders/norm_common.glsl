@@ -1,7 +1,7 @@
 // Shared by the normalization kernels: the push constants that carry a StatLayout
 // (engine/include/normlab/stat_layout.hpp), the buffer bindings and the layout functions.
 //
-// Statistic s covers elements e < count at  s*stat_stride + (e/segment_len)*segment_stride + e%segment_len;
+// Statistic s covers elements e at  s*stat_stride + (e/segment_len)*segment_stride + e%segment_len;
 // its γ/β index is (s % pstat_mod) * pstat_mul + e / pelem_div (no element term when pelem_div = 0).
 // Divisions by these run-time constants use precomputed magic numbers (Granlund–Montgomery):
 // the software device runs integer division element by element, which would dominate.
@@ -14,17 +14,22 @@ layout(constant_id = 11) const uint PARAM_MODE = 0u;    // γ/β: 0 per statisti
 layout(constant_id = 12) const bool HAS_W = false;
 layout(constant_id = 13) const bool HAS_B = false;
 
+// One dispatch covers one slab (engine/include/normlab/slab_plan.hpp): statistics
+// [stat_lo, stat_lo + slab_stats) over their elements [e_lo, e_hi), with x and y bound as a
+// window that starts at flat element flat_base (tensors beyond one binding's range).
 layout(push_constant) uniform Push {
-    uint stat_count;
-    uint segments;
+    uint stat_lo;       // first statistic of the slab (global index)
+    uint slab_stats;    // statistics in the slab
     uint segment_len;
     uint segment_stride;
     uint stat_stride;
-    uint count;       // elements per statistic
-    uint chunks;      // workgroups per statistic (chunked kernels)
-    uint chunk_len;   // elements per chunk (workgroup size × values per invocation)
-    uint flags;       // unused (HAS_W, HAS_B)
-    uint groups_x;    // dispatch width, to linearize 2-D workgroup ids
+    uint e_lo, e_hi;    // element range of each statistic in the slab
+    uint flat_base;     // flat offset of the bound window's first element
+    uint chunks;        // chunks per statistic in the slab
+    uint chunk_len;     // elements per chunk
+    uint chunk_base;    // the slab's first chunk among a statistic's partials
+    uint chunks_total;  // partials per statistic
+    uint groups_x;      // dispatch width, to linearize 2-D workgroup ids
     uint seg_magic, seg_s1, seg_s2;   // e / segment_len
     uint pstat_mod, pstat_mul;        // γ/β: statistic part
     uint pelem_div, pe_magic, pe_s1, pe_s2;  // γ/β: element part, e / pelem_div
@@ -43,6 +48,7 @@ layout(std430, binding = 1) writeonly buffer YBuf4 { vec4 Y4[]; };
 layout(std430, binding = 2) readonly buffer WBuf4 { vec4 W4[]; };
 layout(std430, binding = 3) readonly buffer BBuf4 { vec4 B4[]; };
 // Per statistic: (shift K, mean of x−K, biased variance or mean square, 1/sqrt(var + eps)).
+// K (the statistic's first element) is written by the host before the statistics pass.
 layout(std430, binding = 4) buffer StatBuf { vec4 STATS[]; };
 // Per (statistic, chunk): (count, mean of x−K, M2 = Σ(x−K−mean)², unused).
 layout(std430, binding = 5) buffer PartialBuf { vec4 PARTIALS[]; };
@@ -56,6 +62,8 @@ uint udiv(uint n, uint m, uint s1, uint s2) {
     return (hi + ((n - hi) >> s1)) >> s2;
 }
 
+// Offset in the bound window of element e of the statistic whose window-relative start is
+// base = s·stat_stride − flat_base (uint arithmetic wraps, the sum lands inside the window).
 uint element_offset(uint base, uint e) {
     if (!SEGMENTED) return base + e;
     uint j = udiv(e, pc.seg_magic, pc.seg_s1, pc.seg_s2);

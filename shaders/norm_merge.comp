@@ -9,10 +9,10 @@ layout(constant_id = 0) const bool RMS = false;
 
 void main() {
     uint s = linear_workgroup() * 64u + gl_LocalInvocationID.x;
-    if (s >= pc.stat_count) return;
+    if (s >= pc.slab_stats) return;
     float n = 0.0, mean = 0.0, m2 = 0.0;
-    for (uint c = 0u; c < pc.chunks; ++c) {
-        vec4 p = PARTIALS[s * pc.chunks + c];
+    for (uint c = 0u; c < pc.chunks_total; ++c) {
+        vec4 p = PARTIALS[s * pc.chunks_total + c];
         float nb = p.x;
         if (nb == 0.0) continue;
         float nn = n + nb;
@@ -23,6 +23,6 @@ void main() {
     }
     float var = RMS ? mean : m2 / n;  // M2 is a sum of squares: never negative, NaN stays NaN
     float rstd = 1.0 / sqrt(var + pc.eps);
-    float K = RMS ? 0.0 : X[s * pc.stat_stride];
+    float K = RMS ? 0.0 : STATS[s].x;  // the shift the partials were taken with
     STATS[s] = RMS ? vec4(0.0, 0.0, var, rstd) : vec4(K, mean, var, rstd);
 }

@@ -4,6 +4,7 @@
 // shift that keeps float32 sums exact for data far from 0), mean = Σ(x−K)/n,
 // M2 = Σ(x−K−mean)² (an exact two-pass on registers).
 //
+// Owners are numbered within the current slab (see norm_common.glsl).
 // A chunk of a statistic is owned by a subgroup (SUBGROUP_STATS: subgroupAdd alone, no
 // barrier) or by a workgroup (subgroupAdd + shared memory, or a shared-memory tree). Owner o
 // reduces chunk (o % chunks) of statistic (o / chunks):
@@ -97,15 +98,15 @@ void main() {
         lanes = gl_SubgroupSize;
     }
 #endif
-    if (owner >= pc.stat_count * pc.chunks) return;  // uniform for the owner
-    uint s = owner / pc.chunks;
-    uint chunk = owner - s * pc.chunks;
-    uint packs = pc.count / PACK;  // VEC4 layouts have counts that are multiples of 4
-    uint q0 = chunk * (pc.chunk_len / PACK);
-    uint q1 = min(q0 + pc.chunk_len / PACK, packs);
-    uint base = s * pc.stat_stride;
+    if (owner >= pc.slab_stats * pc.chunks) return;  // uniform for the owner
+    uint sl = owner / pc.chunks;
+    uint chunk = owner - sl * pc.chunks;
+    uint s = pc.stat_lo + sl;
+    uint q0 = (pc.e_lo + chunk * pc.chunk_len) / PACK;  // e_lo and chunk_len are multiples of PACK
+    uint q1 = min(q0 + pc.chunk_len / PACK, pc.e_hi / PACK);
+    uint base = s * pc.stat_stride - pc.flat_base;
 
-    float K = RMS ? 0.0 : X[base];
+    float K = RMS ? 0.0 : STATS[s].x;
     float n = float((q1 - q0) * PACK);
     float mean = owner_sum_a(load(base, K, q0, q1, lanes, lane)) / n;  // RMS: mean square
     float m2 = RMS ? 0.0 : owner_sum_b(deviations(mean, q0, q1, lanes, lane));
@@ -114,6 +115,6 @@ void main() {
         vec4 st = finish(s, K, mean, m2, n, q0, q1, lanes, lane);
         if (lane == 0u) STATS[s] = st;
     } else if (lane == 0u) {
-        PARTIALS[owner] = vec4(n, mean, m2, 0.0);
+        PARTIALS[s * pc.chunks_total + pc.chunk_base + chunk] = vec4(n, mean, m2, 0.0);
     }
 }

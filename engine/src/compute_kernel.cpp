@@ -33,15 +33,19 @@ ComputeKernel::ComputeKernel(const VulkanContext& ctx, const std::string& shader
     set_ = std::move(sets.front());
 }
 
-void ComputeKernel::bind(const std::vector<vk::Buffer>& buffers) {
+void ComputeKernel::bind_ranges(const std::vector<vk::DescriptorBufferInfo>& infos) {
     // Always rewritten: a freed and re-created buffer can get the same handle value, so
     // comparing handles would keep a descriptor pointing at freed memory.
-    std::vector<vk::DescriptorBufferInfo> infos;
-    for (auto buf : buffers) infos.emplace_back(buf, 0, VK_WHOLE_SIZE);
     std::vector<vk::WriteDescriptorSet> writes;
     for (std::uint32_t i = 0; i < bindings_ && i < infos.size(); ++i)
         writes.emplace_back(*set_, i, 0, 1, vk::DescriptorType::eStorageBuffer, nullptr, &infos[i]);
     ctx_->device().updateDescriptorSets(writes, {});
+}
+
+void ComputeKernel::bind(const std::vector<vk::Buffer>& buffers) {
+    std::vector<vk::DescriptorBufferInfo> infos;
+    for (auto buf : buffers) infos.emplace_back(buf, 0, VK_WHOLE_SIZE);
+    bind_ranges(infos);
 }
 
 void ComputeKernel::dispatch(const vk::CommandBuffer& cmd, const void* push, std::uint32_t gx, std::uint32_t gy) const {

@@ -212,6 +212,8 @@ VulkanContext::VulkanContext(ContextOptions opt) {
     auto chain = physical_.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupProperties>();
     const auto& sg = chain.get<vk::PhysicalDeviceSubgroupProperties>();
     subgroup_size_ = sg.subgroupSize;
+    auto m3 = physical_.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceMaintenance3Properties>();
+    max_allocation_ = m3.get<vk::PhysicalDeviceMaintenance3Properties>().maxMemoryAllocationSize;
     subgroup_arithmetic_ = (sg.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
                            (sg.supportedOperations & vk::SubgroupFeatureFlagBits::eArithmetic) &&
                            (sg.supportedOperations & vk::SubgroupFeatureFlagBits::eBasic);

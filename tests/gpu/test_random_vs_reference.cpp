@@ -126,3 +126,21 @@ TEST_CASE("a tensor of 16M elements", "[random][gpu][large]") {
         CHECK(ref.max_abs_error(r.y.data) <= 1e-4);
     }
 }
+
+TEST_CASE("a tensor past maxStorageBufferRange runs in slabs", "[random][gpu][large]") {
+    // 64M floats = 256 MiB, twice lavapipe's 128 MiB maxStorageBufferRange.
+    Tensor x = make_tensor({16, 64, 256, 256}, Init::Randn, 505);
+    REQUIRE(static_cast<std::uint64_t>(x.shape.numel()) * 4 > context().limits().maxStorageBufferRange);
+    for (Method m : {Method::Batch, Method::Group, Method::Instance}) {
+        NormSpec spec = default_spec(m);
+        if (m == Method::Group) spec.groups = 1;  // 16 statistics of 4M elements
+        auto r = normalizer().run(x, spec);
+        Reference ref(x, spec, {});
+        INFO(describe(x.shape, spec));
+        CHECK(ref.max_abs_error(r.y.data) <= 1e-4);
+        for (std::size_t s = 0; s < r.mean.size(); ++s) {
+            CHECK(std::abs(r.mean[s] - ref.stats().mean[s]) <= 1e-5);
+            CHECK(std::abs(r.var[s] - ref.stats().var[s]) <= 1e-5 * std::max(1.0, ref.stats().var[s]));
+        }
+    }
+}

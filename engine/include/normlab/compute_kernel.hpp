@@ -17,8 +17,9 @@ public:
                   const std::vector<std::uint32_t>& spec_constants, std::uint32_t bindings,
                   std::uint32_t push_bytes);
 
-    // Points binding i at buffers[i] (whole range). Call only while no submitted command
-    // buffer that uses this kernel is pending.
+    // Points binding i at buffers[i] (a range of a buffer, or VK_WHOLE_SIZE). Call only while
+    // no submitted command buffer that uses this kernel is pending.
+    void bind_ranges(const std::vector<vk::DescriptorBufferInfo>& buffers);
     void bind(const std::vector<vk::Buffer>& buffers);
     // Records bind + push + dispatch of groups_x × groups_y workgroups.
     void dispatch(const vk::CommandBuffer& cmd, const void* push, std::uint32_t groups_x,

@@ -10,6 +10,7 @@
 //   - larger statistics: many workgroups per statistic write partials, norm_merge.comp
 //     combines them with Chan's formula, norm_apply.comp writes y (x read twice);
 //   - BatchNorm eval with running statistics: norm_apply.comp alone.
+// Tensors beyond maxStorageBufferRange run in slabs (slab_plan.hpp), one submit per slab.
 #pragma once
 #include "normlab/compute_kernel.hpp"
 #include "normlab/gpu_buffer.hpp"
@@ -44,7 +45,8 @@ public:
     // Validates everything (throws InputError with PyTorch's wording), runs on the GPU.
     NormResult run(const Tensor& x, const NormSpec& spec, const NormParams& params = {});
 
-    KernelPlan plan(const StatLayout& layout, const NormSpec& spec) const;
+    // allow_fused = false: never finish a statistic in the statistics kernel (slabs need it).
+    KernelPlan plan(const StatLayout& layout, const NormSpec& spec, bool allow_fused = true) const;
     // Throws InputError naming the limit when a tensor of this shape does not fit the device.
     void check_capacity(const Shape4& shape) const;
     const VulkanContext& context() const { return *ctx_; }
@@ -52,7 +54,8 @@ public:
 private:
     ComputeKernel& kernel(const std::string& shader, const std::vector<std::uint32_t>& spec);
     GpuBuffer& ensure(GpuBuffer& buf, vk::DeviceSize bytes, BufferKind kind);
-    void write(GpuBuffer& dst, const void* src, vk::DeviceSize bytes, std::vector<std::pair<GpuBuffer*, vk::DeviceSize>>& staged);
+    std::int64_t max_binding_elements() const;  // maxStorageBufferRange in floats
+    std::int64_t binding_alignment() const;     // window start alignment in floats
 
     const VulkanContext* ctx_;
     bool subgroup_owners_ = true;  // subgroups may own statistics or chunks

@@ -73,6 +73,8 @@ public:
                               vk::MemoryPropertyFlags preferred = {}) const;
     // Largest device-local heap in bytes.
     std::uint64_t device_memory_bytes() const;
+    // maxMemoryAllocationSize (Vulkan 1.1): the largest single buffer allocation.
+    std::uint64_t max_allocation_bytes() const { return max_allocation_; }
 
     // Submits one command buffer and waits for it with a timeout; throws DeviceError on
     // device loss, out-of-memory or timeout (never hangs).
@@ -99,6 +101,7 @@ private:
     bool subgroup_arithmetic_ = false;
     bool fixed_subgroup_size_ = false;
     bool cpu_device_ = false;
+    std::uint64_t max_allocation_ = 0;
     std::uint32_t timestamp_valid_bits_ = 0;
     double timestamp_period_ = 1.0;
     bool validation_ = false;
