@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""Merges normlab-bench JSON (and optionally torch_bench.py JSON) into Markdown tables."""
+import json
+import sys
+
+
+def main():
+    nl = json.load(open(sys.argv[1]))
+    torch = {}
+    if len(sys.argv) > 2:
+        for r in json.load(open(sys.argv[2])):
+            torch[(r["norm"], tuple(r["shape"]))] = r
+    dev = nl[0]["device"] if nl else "?"
+    print(f"device: {dev}\n")
+    hdr = "| case | shape | elements | normlab gpu ms | copy ms (best) | efficiency | GB/s | end-to-end ms |"
+    sep = "|---|---|---:|---:|---:|---:|---:|---:|"
+    if torch:
+        hdr += " PyTorch ms | PyTorch GB/s | normlab e2e / PyTorch |"
+        sep += "---:|---:|---:|"
+    print(hdr)
+    print(sep)
+    for r in nl:
+        shape = "×".join(str(d) for d in r["shape"])
+        line = (f"| {r['norm']} | {shape} | {r['elements']} | {r['gpu_ms']:.3f} | {r['copy_ms']:.3f} ({r['copy_variant']}) | "
+                f"{r['efficiency']:.2f} | {r['gbps']:.2f} | {r['end_to_end_ms']:.3f} |")
+        t = torch.get((r["norm"], tuple(r["shape"])))
+        if torch:
+            if t:
+                line += f" {t['torch_ms']:.3f} | {t['torch_gbps']:.2f} | {r['end_to_end_ms'] / t['torch_ms']:.2f} |"
+            else:
+                line += " – | – | – |"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
