@@ -63,10 +63,16 @@ public:
     [[noreturn]] void fail(const std::string& why) const { throw InputError(name_ + ": " + why); }
     std::string key(const std::string& k) const { return where_.empty() ? k : where_ + "." + k; }
     bool has(const std::string& k) const { return j_.contains(k) && !j_.at(k).is_null(); }
-    const json& at(const std::string& k) const { return j_.at(k); }
+    const json& at(const std::string& k) const { return get(k); }
+    // The value of a key that must be there (nlohmann's at() would throw its own exception).
+    const json& get(const std::string& k) const {
+        auto it = j_.find(k);
+        if (it == j_.end()) fail(key(k) + " is missing");
+        return *it;
+    }
 
     std::int64_t integer(const std::string& k, std::int64_t lo, std::int64_t hi) const {
-        const json& v = j_.at(k);
+        const json& v = get(k);
         if (!v.is_number_integer()) fail(key(k) + " must be an integer");
         std::int64_t x = v.get<std::int64_t>();
         if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi)) x = hi + 1;
@@ -74,22 +80,22 @@ public:
         return x;
     }
     double number(const std::string& k) const {
-        const json& v = j_.at(k);
+        const json& v = get(k);
         if (!v.is_number()) fail(key(k) + " must be a number");
         return v.get<double>();
     }
     bool boolean(const std::string& k) const {
-        const json& v = j_.at(k);
+        const json& v = get(k);
         if (!v.is_boolean()) fail(key(k) + " must be true or false");
         return v.get<bool>();
     }
     std::string string(const std::string& k) const {
-        const json& v = j_.at(k);
+        const json& v = get(k);
         if (!v.is_string()) fail(key(k) + " must be a string");
         return v.get<std::string>();
     }
     std::vector<std::int64_t> dims(const std::string& k, std::size_t lo, std::size_t hi) const {
-        const json& v = j_.at(k);
+        const json& v = get(k);
         if (!v.is_array() || v.size() < lo || v.size() > hi)
             fail(key(k) + " must be a list of " + std::to_string(lo) + (lo == hi ? "" : " to " + std::to_string(hi)) + " integers");
         std::vector<std::int64_t> out;
@@ -101,12 +107,15 @@ public:
         return out;
     }
     std::vector<float> floats(const std::string& k) const {
-        const json& v = j_.at(k);
+        const json& v = get(k);
         if (!v.is_array()) fail(key(k) + " must be a list of numbers");
         std::vector<float> out;
         for (const auto& e : v) {
             if (!e.is_number()) fail(key(k) + " must be a list of numbers");
-            out.push_back(e.get<float>());
+            // JSON has no Inf/NaN: a value beyond float32 would become Inf and save as null.
+            const float f = static_cast<float>(e.get<double>());
+            if (!std::isfinite(f)) fail(key(k) + " holds " + e.dump() + ", which does not fit a float32");
+            out.push_back(f);
         }
         return out;
     }
@@ -193,7 +202,10 @@ State scene_from_json(const std::string& text, const std::string& name) {
                 s.source.init = *i;
             }
             if (t.has("seed")) s.source.seed = static_cast<std::uint64_t>(t.integer("seed", 0, std::int64_t{1} << 53));
-            if (t.has("value")) s.source.value = static_cast<float>(t.number("value"));
+            if (t.has("value")) {
+                s.source.value = static_cast<float>(t.number("value"));
+                if (!std::isfinite(s.source.value)) t.fail("tensor.value = " + t.at("value").dump() + " does not fit a float32");
+            }
         } else if (kind == "preset") {
             s.source.kind = TensorSource::Kind::Preset;
             s.source.preset = t.string("preset");
