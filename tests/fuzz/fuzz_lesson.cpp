@@ -1,0 +1,17 @@
+// libFuzzer target: lesson_from_json on arbitrary text. Only InputError may escape.
+// Built by scripts/fuzz.sh when the engine has lessons (engine/src/lesson.cpp).
+#include "normlab/error.hpp"
+#include "normlab/lesson.hpp"
+
+#include <cstdint>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    try {
+        normlab::Lesson l = normlab::lesson_from_json(std::string(reinterpret_cast<const char*>(data), size), "fuzz.json");
+        (void)l;
+    } catch (const normlab::InputError&) {
+        // the expected way to refuse a file
+    }
+    return 0;
+}
