@@ -2,6 +2,8 @@
 
 #include "normlab/presets.hpp"
 
+#include "i18n.hpp"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -44,12 +46,12 @@ void ControlsPanel::draw(Session& s) {
     }
     if (!error_.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 110, 110, 255));
-        ImGui::TextWrapped("Refused: %s", error_.c_str());
+        ImGui::TextWrapped(tr("Refused: %s"), error_.c_str());
         ImGui::PopStyleColor();
-        ImGui::TextDisabled("(the previous state is kept)");
+        ImGui::TextDisabled("%s", tr("(the previous state is kept)"));
     }
-    if (ImGui::CollapsingHeader("Tensor", ImGuiTreeNodeFlags_DefaultOpen)) tensor_section(s);
-    if (ImGui::CollapsingHeader("Method", ImGuiTreeNodeFlags_DefaultOpen)) method_section(s);
+    if (ImGui::CollapsingHeader(tr_id("Tensor", "tensor").c_str(), ImGuiTreeNodeFlags_DefaultOpen)) tensor_section(s);
+    if (ImGui::CollapsingHeader(tr_id("Method", "method").c_str(), ImGuiTreeNodeFlags_DefaultOpen)) method_section(s);
 }
 
 void ControlsPanel::tensor_section(Session& s) {
@@ -85,8 +87,8 @@ void ControlsPanel::tensor_section(Session& s) {
     }
 
     int kind = static_cast<int>(st.source.kind);
-    const char* kinds[] = {"generated", "preset", ".npy file"};
-    if (ImGui::Combo("source", &kind, kinds, 3) && kind != static_cast<int>(st.source.kind)) {
+    const char* kinds[] = {tr("generated"), tr("preset"), tr(".npy file")};
+    if (ImGui::Combo(tr_id("source", "source").c_str(), &kind, kinds, 3) && kind != static_cast<int>(st.source.kind)) {
         next.source.kind = static_cast<TensorSource::Kind>(kind);
         if (next.source.kind == TensorSource::Kind::Generated) next.source.shape = s.x().shape;
         if (next.source.kind != TensorSource::Kind::File) return apply(s, next, false);
@@ -114,7 +116,7 @@ void ControlsPanel::tensor_section(Session& s) {
             next.source.seed = seed;
             return apply(s, next, false);
         }
-        if (ImGui::Button("regenerate (next seed)")) {
+        if (ImGui::Button(tr_id("regenerate (next seed)", "regen").c_str())) {
             next.source.seed = st.source.seed + 1;
             return apply(s, next, false);
         }
@@ -172,7 +174,7 @@ void ControlsPanel::method_section(Session& s) {
     int m = 0;
     for (int i = 0; i < 5; ++i)
         if (kMethodOrder[i] == st.spec.method) m = i;
-    if (ImGui::Combo("method", &m, kMethods, 5) && kMethodOrder[m] != st.spec.method) {
+    if (ImGui::Combo(tr_id("method", "method").c_str(), &m, kMethods, 5) && kMethodOrder[m] != st.spec.method) {
         next.spec = default_spec(kMethodOrder[m]);
         if (next.spec.method == Method::Group) next.spec.groups = sh.c % 2 == 0 ? 2 : 1;
         next.params.weight.clear();
@@ -182,7 +184,7 @@ void ControlsPanel::method_section(Session& s) {
     if (st.spec.method == Method::Group) {
         auto ds = divisors(sh.c);
         std::string label = std::to_string(st.spec.groups);
-        if (ImGui::BeginCombo("groups G", label.c_str())) {
+        if (ImGui::BeginCombo(tr_id("groups G", "groups").c_str(), label.c_str())) {
             for (auto g : ds) {
                 std::string l = std::to_string(g) + "  (" + std::to_string(sh.c / g) + " channels per group)";
                 if (ImGui::Selectable(l.c_str(), g == st.spec.groups)) {
@@ -207,7 +209,7 @@ void ControlsPanel::method_section(Session& s) {
         std::string o0 = "[W] = " + dims_str({sh.w}), o1 = "[H,W] = " + dims_str({sh.h, sh.w}),
                     o2 = "[C,H,W] = " + dims_str({sh.c, sh.h, sh.w});
         const char* opts[] = {o0.c_str(), o1.c_str(), o2.c_str()};
-        if (ImGui::Combo("normalized", &k, opts, 3)) {
+        if (ImGui::Combo(tr_id("normalized", "normalized").c_str(), &k, opts, 3)) {
             if (k == 0) next.spec.normalized_shape = {sh.w};
             else if (k == 1) next.spec.normalized_shape = {sh.h, sh.w};
             else next.spec.normalized_shape.clear();
@@ -232,7 +234,7 @@ void ControlsPanel::affine_section(Session& s) {
     State next = st;
     const StatLayout& l = s.layout();
     bool affine = st.spec.affine;
-    if (ImGui::Checkbox("affine (γ, β)", &affine)) {
+    if (ImGui::Checkbox(tr_id("affine (γ, β)", "affine").c_str(), &affine)) {
         next.spec.affine = affine;
         return apply(s, next, true);
     }
@@ -287,11 +289,11 @@ void ControlsPanel::batch_section(Session& s) {
     State next = st;
     const NormResult& r = s.result();
     ImGui::Separator();
-    ImGui::TextUnformatted("BatchNorm: mode and running statistics");
+    ImGui::TextUnformatted(tr("BatchNorm: mode and running statistics"));
     int mode = st.spec.mode == Mode::Train ? 0 : 1;
-    bool changed = ImGui::RadioButton("train (batch stats)", &mode, 0);
+    bool changed = ImGui::RadioButton(tr_id("train (batch stats)", "train").c_str(), &mode, 0);
     ImGui::SameLine();
-    changed |= ImGui::RadioButton("eval (running stats)", &mode, 1);
+    changed |= ImGui::RadioButton(tr_id("eval (running stats)", "eval").c_str(), &mode, 1);
     if (changed) {
         next.spec.mode = mode == 0 ? Mode::Train : Mode::Eval;
         return apply(s, next, true);
@@ -314,14 +316,14 @@ void ControlsPanel::batch_section(Session& s) {
         ImGui::TextDisabled("PyTorch: weight of the NEW batch (Keras' 0.99 is the old one)");
         ImGui::PopTextWrapPos();
     }
-    if (ImGui::Button("train step")) {
+    if (ImGui::Button(tr_id("train step", "step").c_str())) {
         auto err = s.train_step();
         error_ = err ? *err : "";
         return;
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("draw a fresh randn batch (same shape, next seed) and update the running stats");
     ImGui::SameLine();
-    if (ImGui::Button("reset")) {
+    if (ImGui::Button(tr_id("reset", "reset").c_str())) {
         auto err = s.reset_running();
         error_ = err ? *err : "";
         return;

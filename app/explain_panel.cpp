@@ -1,5 +1,7 @@
 #include "explain_panel.hpp"
 
+#include "i18n.hpp"
+
 #include <imgui.h>
 
 #include <cmath>
@@ -77,11 +79,11 @@ void ExplainPanel::draw(const Session& session) {
     ImGui::TextUnformatted(reduction_summary(spec, l).c_str());
     std::string axes;
     for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : ", ") + a;
-    ImGui::Text("Reduced axes: %s.", axes.c_str());
-    ImGui::TextDisabled("%s", why(spec.method));
+    ImGui::Text(tr("Reduced axes: %s."), axes.c_str());
+    ImGui::TextDisabled("%s", tr(why(spec.method)));
     ImGui::Separator();
     if (!st.selection) {
-        ImGui::TextUnformatted("Click an element in the heatmap (or a row of the statistics table) to see its formula with numbers.");
+        ImGui::TextUnformatted(tr("Click an element in the heatmap (or a row of the statistics table) to see its formula with numbers."));
         ImGui::PopTextWrapPos();
         return;
     }
@@ -95,7 +97,7 @@ void ExplainPanel::draw(const Session& session) {
     const bool w = spec.has_weight(), b = spec.has_bias();
     const double gamma = w && !st.params.weight.empty() ? st.params.weight[pi] : 1.0;
     const double beta = b && !st.params.bias.empty() ? st.params.bias[pi] : 0.0;
-    ImGui::Text("Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu", static_cast<long long>(e[0]),
+    ImGui::Text(tr("Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu"), static_cast<long long>(e[0]),
                 static_cast<long long>(e[1]), static_cast<long long>(e[2]), static_cast<long long>(e[3]), si);
     std::string formula, numbers;
     const std::string g = w ? num(gamma) + "·" : "", bb = b ? " + " + num(beta) : "";
@@ -110,11 +112,11 @@ void ExplainPanel::draw(const Session& session) {
     ImGui::TextUnformatted(numbers.c_str());
     ImGui::Text("  = %.6g", y);
     if (spec.method != Method::Rms)
-        ImGui::TextDisabled("μ, σ² %s; σ² is the biased variance (divide by %lld).",
-                            r.stats_from_running ? "are the running statistics (eval mode)" : "are this statistic's, from the GPU",
+        ImGui::TextDisabled(tr("μ, σ² %s; σ² is the biased variance (divide by %lld)."),
+                            r.stats_from_running ? tr("are the running statistics (eval mode)") : tr("are this statistic's, from the GPU"),
                             static_cast<long long>(l.count()));
     if (w || b)
-        ImGui::TextDisabled("%s index %zu of the affine parameters (shape %s).", b ? "γ, β are" : "γ is", pi,
+        ImGui::TextDisabled(tr("%s index %zu of the affine parameters (shape %s)."), b ? tr("γ, β are") : tr("γ is"), pi,
                             dims_str(l.param_shape).c_str());
     ImGui::PopTextWrapPos();
 }

@@ -234,7 +234,7 @@ void HeatmapView::draw_legend(const Session& s) const {
                               : mode == HeatmapMode::Input ? "x" : mode == HeatmapMode::Output ? "y" : "y − x";
     ImGui::TextUnformatted(label.c_str());
     ImGui::SameLine();
-    ImGui::Text("%.3g", vmin_);
+    ImGui::Text("%.3g", vmin_ == 0.0f ? 0.0f : vmin_);  // no "-0"
     ImGui::SameLine();
     p = ImGui::GetCursorScreenPos();
     const int segs = 64;

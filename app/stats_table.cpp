@@ -2,6 +2,8 @@
 
 #include "colormap.hpp"
 
+#include "i18n.hpp"
+
 #include <imgui.h>
 
 #include <string>
@@ -16,22 +18,22 @@ void StatsTable::draw(Session& session) {
     const bool scroll = sel != last_selected_;
     last_selected_ = sel;
     const double n = static_cast<double>(l.count());
-    ImGui::TextDisabled("%lld statistics over %lld elements each%s", static_cast<long long>(l.stat_count),
-                        static_cast<long long>(l.count()), r.stats_from_running ? " (eval: running statistics)" : "");
+    ImGui::TextDisabled(tr("%lld statistics over %lld elements each%s"), static_cast<long long>(l.stat_count),
+                        static_cast<long long>(l.count()), r.stats_from_running ? tr(" (eval: running statistics)") : "");
     const int cols = rms ? 4 : 6;
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
                                   ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("stats", cols, flags)) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("#");
-    ImGui::TableSetupColumn("count");
+    ImGui::TableSetupColumn(tr("count"));
     if (rms) {
         ImGui::TableSetupColumn("mean(x²)");
         ImGui::TableSetupColumn("1/√(mean(x²)+ε)");
     } else {
         ImGui::TableSetupColumn("μ");
-        ImGui::TableSetupColumn("σ² biased");
-        ImGui::TableSetupColumn("σ² unbiased");
+        ImGui::TableSetupColumn(tr("σ² biased"));
+        ImGui::TableSetupColumn(tr("σ² unbiased"));
         ImGui::TableSetupColumn("1/√(σ²+ε)");
     }
     ImGui::TableHeadersRow();

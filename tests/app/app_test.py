@@ -5,6 +5,8 @@
   app_test.py highlight APP OUT.png [app args...]    with --select: a tile of the selected
                                                       group differs from a tile outside it
   app_test.py error APP EXPECTED_RC [app args...]    one 'error: ...' line and that exit status
+  app_test.py warns APP OUT.png TEXT [app args...]   keeps running (screenshot as above) and
+                                                      says TEXT on stderr (malformed lessons)
 Every run has NORMLAB_VALIDATION=1; any validation message fails the test.
 """
 import json
@@ -127,6 +129,11 @@ def main():
         screenshot(app, sys.argv[3], sys.argv[4:])
     elif mode == "highlight":
         highlight(app, sys.argv[3], sys.argv[4:])
+    elif mode == "warns":
+        p, _ = screenshot(app, sys.argv[3], sys.argv[5:])
+        print(p.stderr.strip())
+        if sys.argv[4] not in p.stderr:
+            sys.exit(f"FAIL: stderr does not mention {sys.argv[4]!r}")
     elif mode == "error":
         error(app, int(sys.argv[3]), sys.argv[4:])
     else:

@@ -1,0 +1,134 @@
+// The experiments' numbers from the shaders: the seeds' worked examples, batch independence
+// (difference exactly 0 except under BatchNorm), the GroupNorm continuum's identities, the
+// misconception pairs and BatchNorm's running statistics converging over train steps.
+#include <catch2/catch.hpp>
+
+#include "../support.hpp"
+
+#include "normlab/batch_sampler.hpp"
+#include "normlab/experiments.hpp"
+#include "normlab/normalizer.hpp"
+#include "normlab/presets.hpp"
+
+#include <cmath>
+
+using namespace normlab;
+
+namespace {
+
+NormResult run(const Tensor& x, NormSpec spec, const NormParams& p = {}) { return test::normalizer().run(x, spec, p); }
+
+double max_diff(const std::vector<float>& a, const std::vector<float>& b) {
+    double m = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::abs(static_cast<double>(a[i]) - b[i]));
+    return m;
+}
+
+double max_diff(const std::vector<double>& a, const std::vector<double>& b) {
+    double m = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::abs(a[i] - b[i]));
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("seed examples as experiments give the textbook's numbers", "[classroom][seed]") {
+    const Experiment& bn = *find_experiment("seed004-bn");
+    NormResult r = run(load_tensor(bn.state.source), bn.state.spec, bn.state.params);
+    CHECK(r.mean[0] == Approx(0.5).margin(1e-6));
+    CHECK(r.var[0] == Approx(1.625).margin(1e-6));
+    const float want[] = {0.592f, -0.192f, 0.788f, -0.388f};
+    for (int i = 0; i < 4; ++i) CHECK(r.y.data[static_cast<std::size_t>(i)] == Approx(want[i]).margin(1e-3));
+
+    const Experiment& in = *find_experiment("seed003-in-vs-ln");
+    Tensor x = load_tensor(in.state.source);
+    NormResult ri = run(x, default_spec(Method::Instance));
+    CHECK(ri.mean[0] == Approx(2.5));
+    CHECK(ri.mean[1] == Approx(6.5));
+    CHECK(ri.var[0] == Approx(1.25));
+    NormResult rl = run(x, default_spec(Method::Layer));
+    CHECK(rl.mean[0] == Approx(4.5));
+    CHECK(rl.var[0] == Approx(5.25));
+
+    const Experiment& in4 = *find_experiment("seed004-in");
+    NormResult r4 = run(load_tensor(in4.state.source), in4.state.spec);
+    CHECK(r4.mean[0] == Approx(0.4).margin(1e-6));
+    CHECK(r4.var[0] == Approx(0.075).margin(1e-6));
+    CHECK(r4.y.data[0] == Approx(1.46).margin(5e-3));
+    CHECK(r4.y.data[3] == Approx(-1.0954).margin(1e-3));
+}
+
+TEST_CASE("batch independence: appending a far-off sample changes only BatchNorm", "[classroom]") {
+    const Experiment& e = *find_experiment("batch-independence");
+    Tensor all = load_tensor(e.state.source);
+    Tensor four = first_samples(all, e.left_samples);
+    REQUIRE(all.shape.n == 5);
+    for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
+        NormSpec spec = default_spec(m);
+        if (m == Method::Group) spec.groups = 3;
+        NormResult a = run(four, spec), b = run(all, spec);
+        const double d = max_diff(a.y.data, first_samples(b.y, 4).data);
+        INFO(method_name(m) << ": max |diff| = " << d);
+        if (m == Method::Batch) CHECK(d > 0.5);
+        else CHECK(d == 0.0);
+    }
+}
+
+TEST_CASE("GroupNorm continuum: G = 1 has LayerNorm's statistics, G = C InstanceNorm's", "[classroom]") {
+    Tensor x = load_tensor(find_experiment("gn-continuum")->state.source);
+    NormSpec g = default_spec(Method::Group);
+    g.groups = 1;
+    NormResult g1 = run(x, g), ln = run(x, default_spec(Method::Layer));
+    CHECK(max_diff(g1.mean, ln.mean) < 1e-6);
+    CHECK(max_diff(g1.var, ln.var) < 1e-5);
+    g.groups = x.shape.c;
+    NormResult gc = run(x, g), in = run(x, default_spec(Method::Instance));
+    CHECK(max_diff(gc.mean, in.mean) < 1e-6);
+    CHECK(max_diff(gc.var, in.var) < 1e-5);
+    g.groups = 2;
+    CHECK(run(x, g).layout.count() == 4 * 9);
+}
+
+TEST_CASE("misconception pairs really differ, the identity pair does not", "[classroom]") {
+    for (const char* id : {"misconception-layernorm-c", "misconception-groupnorm1", "groupnorm1-equals-layernorm"}) {
+        const Experiment& e = *find_experiment(id);
+        Tensor x = load_tensor(e.state.source);
+        NormResult left = run(x, e.state.spec);
+        Tensor xr = e.right_channels_last ? to_channels_last(x) : x;
+        NormResult right = run(xr, e.right.spec);
+        Tensor yr = e.right_channels_last ? from_channels_last(right.y) : right.y;
+        const double d = max_diff(left.y.data, yr.data);
+        INFO(id << ": max |diff| = " << d);
+        if (std::string(id) == "groupnorm1-equals-layernorm") CHECK(d < 1e-5);
+        else CHECK(d > 0.1);
+    }
+}
+
+TEST_CASE("BatchNorm train steps move the running statistics towards the data's", "[classroom]") {
+    const Experiment& e = *find_experiment("bn-train-eval");
+    Tensor x = load_tensor(e.state.source);
+    NormParams p;
+    NormSpec spec = e.state.spec;
+    for (int step = 0; step < 40; ++step) {
+        NormResult r = run(sample_like(x, 1000 + static_cast<std::uint64_t>(step)), spec, p);
+        REQUIRE(r.running_updated);
+        p.running_mean.assign(r.running_mean.begin(), r.running_mean.end());
+        p.running_var.assign(r.running_var.begin(), r.running_var.end());
+        p.num_batches_tracked = r.num_batches_tracked;
+    }
+    CHECK(p.num_batches_tracked == 40);
+    // Towards the data's own channel statistics (the batches are drawn from them).
+    NormResult data = run(x, spec);
+    for (std::size_t c = 0; c < 3; ++c) {
+        CHECK(p.running_mean[c] == Approx(data.mean[c]).margin(0.2));
+        CHECK(std::sqrt(p.running_var[c]) == Approx(std::sqrt(data.var[c])).margin(0.2));
+    }
+    // Eval with the converged statistics is close to train on the same batch.
+    NormSpec eval = spec;
+    eval.mode = Mode::Eval;
+    NormResult tr = run(x, spec, p), ev = run(x, eval, p);
+    CHECK(ev.stats_from_running);
+    CHECK(max_diff(tr.y.data, ev.y.data) < 0.6);
+    NormResult cold = run(x, eval, {});
+    CHECK(max_diff(tr.y.data, cold.y.data) > 1.0);  // eval before training: running stats 0/1
+}

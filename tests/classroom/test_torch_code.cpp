@@ -1,0 +1,57 @@
+// "Copy as PyTorch": the module, its arguments, non-default parameters and the mode.
+#include <catch2/catch.hpp>
+
+#include "normlab/experiments.hpp"
+#include "normlab/torch_code.hpp"
+
+using namespace normlab;
+
+namespace {
+bool has(const std::string& code, const std::string& part) { return code.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("torch code names the module with PyTorch's arguments", "[torch]") {
+    State s;
+    s.source.kind = TensorSource::Kind::Generated;
+    s.source.shape = {2, 6, 4, 4};
+    s.spec = default_spec(Method::Group);
+    s.spec.groups = 3;
+    std::string g = torch_code(s, s.source.shape);
+    CHECK(has(g, "m = nn.GroupNorm(3, 6, affine=True)"));
+    CHECK(has(g, "x = torch.randn(2, 6, 4, 4)"));
+    CHECK(has(g, "m.train()"));
+
+    s.spec = default_spec(Method::Batch);
+    s.spec.mode = Mode::Eval;
+    s.spec.momentum.reset();
+    s.params.running_mean = {1, 2, 3, 4, 5, 6};
+    s.params.num_batches_tracked = 7;
+    std::string b = torch_code(s, s.source.shape);
+    CHECK(has(b, "nn.BatchNorm2d(6, momentum=None, affine=True, track_running_stats=True)"));
+    CHECK(has(b, "m.running_mean.copy_(torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0]))"));
+    CHECK(has(b, "m.num_batches_tracked.fill_(7)"));
+    CHECK(has(b, "m.eval()"));
+
+    s.spec = default_spec(Method::Layer);
+    s.spec.normalized_shape = {4, 4};
+    s.spec.eps = 1e-3;
+    s.params = {};
+    s.selection = Index4{1, 2, 3, 0};
+    std::string l = torch_code(s, s.source.shape);
+    CHECK(has(l, "nn.LayerNorm([4, 4], eps=0.001, elementwise_affine=True)"));
+    CHECK(has(l, "print(y[1, 2, 3, 0])"));
+
+    s.spec = default_spec(Method::Instance);
+    CHECK(has(torch_code(s, s.source.shape), "nn.InstanceNorm2d(6, affine=False)"));
+    s.spec = default_spec(Method::Rms);
+    CHECK(has(torch_code(s, s.source.shape), "nn.RMSNorm([6, 4, 4], elementwise_affine=True)"));
+}
+
+TEST_CASE("small presets are written out as literal tensors with their γ and β", "[torch]") {
+    const Experiment* e = find_experiment("seed004-bn");
+    REQUIRE(e);
+    std::string code = torch_code(e->state, Shape4{4, 1, 1, 1});
+    CHECK(has(code, "x = torch.tensor([1.5, -0.5, 2.0, -1.0]).reshape(4, 1, 1, 1)"));
+    CHECK(has(code, "m.weight.copy_(torch.tensor([0.5]))"));
+    CHECK(has(code, "m.bias.copy_(torch.tensor([0.200000003]))"));
+}
