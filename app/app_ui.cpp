@@ -391,11 +391,10 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
     if (presenter_) {  // one row: methods, then the heatmap modes (key H cycles them)
         method_buttons();
         if (!compare_on_ && !(experiment_ && experiment_->kind == ExperimentKind::Pair)) {
-            ImGui::SameLine(0, ImGui::GetFontSize());
             const char* modes[] = {"input x", "output y", "y − x", "statistic groups"};
             int m = static_cast<int>(heatmap_.mode);
             for (int i = 0; i < 4; ++i) {
-                ImGui::SameLine();
+                if (i) ImGui::SameLine();
                 ImGui::RadioButton(tr(modes[i]), &m, i);
             }
             heatmap_.mode = static_cast<HeatmapMode>(m);
@@ -465,11 +464,14 @@ void AppUi::layout_presenter(float top) {
     const float body = d.y - status_h - top;
     const float main_w = std::floor(d.x * 0.64f), side = d.x - main_w;
     const bool wide_views = compare_on_ || (experiment_ && experiment_->kind == ExperimentKind::Pair);
-    const float heat_h = std::floor(body * (wide_views ? 0.70f : 0.72f));
+    // The compare view needs the whole height on a projector; the histograms stay in the pair view.
+    const float heat_h = compare_on_ ? body : std::floor(body * (wide_views ? 0.70f : 0.64f));
     heatmap_area(0, top, main_w, heat_h);
-    place(tr_id("Histograms (GPU)", "histograms"), 0, top + heat_h, main_w, body - heat_h);
-    histograms_.draw(session_, true);
-    ImGui::End();
+    if (heat_h < body) {
+        place(tr_id("Histograms (GPU)", "histograms"), 0, top + heat_h, main_w, body - heat_h);
+        histograms_.draw(session_, true);
+        ImGui::End();
+    }
     figure_rect_ = {0, top, main_w, body};
 
     float y = top;

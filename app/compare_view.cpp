@@ -58,11 +58,27 @@ void CompareView::draw(Session& main, bool cube) {
     const float fs = ImGui::GetFontSize();
     ImVec2 avail = ImGui::GetContentRegionAvail();
     if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", error_.c_str());
-    const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const float cell_w = (avail.x - gap) / 2, cell_h = (avail.y - ImGui::GetStyle().ItemSpacing.y) / 2;
+    const float gap = ImGui::GetStyle().ItemSpacing.x, vgap = ImGui::GetStyle().ItemSpacing.y;
+    // 2×2, four rows or four columns: whichever gives the heatmap tiles the most pixels.
+    const Shape4& sh = main.x().shape;
+    const float chrome = fs * 2.2f;  // title line and padding inside a cell
+    const float heat_frac = cube ? 0.55f : 1.0f;
+    int cols = 2;
+    float best = 0;
+    for (int c : {1, 2, 4}) {
+        if (cube && c != 2) continue;  // the cubes need the height of a 2×2 grid
+        const int r = 4 / c;
+        const float w = ((avail.x - gap * static_cast<float>(c - 1)) / static_cast<float>(c)) * heat_frac;
+        const float h = (avail.y - vgap * static_cast<float>(r - 1)) / static_cast<float>(r) - chrome;
+        const float cell = TileLayout::fit(sh, std::max(8.0f, w), std::max(8.0f, h)).cell;
+        if (cell > best * 1.05f) best = cell, cols = c;
+    }
+    const int rows = 4 / cols;
+    const float cell_w = (avail.x - gap * static_cast<float>(cols - 1)) / static_cast<float>(cols);
+    const float cell_h = (avail.y - vgap * static_cast<float>(rows - 1)) / static_cast<float>(rows);
     const char* names[4] = {"BatchNorm2d", "LayerNorm([C,H,W])", "InstanceNorm2d", "GroupNorm"};
     for (std::size_t i = 0; i < 4; ++i) {
-        if (i % 2) ImGui::SameLine();
+        if (i % static_cast<std::size_t>(cols)) ImGui::SameLine();
         Session& s = *sessions_[i];
         ImGui::BeginChild(static_cast<ImGuiID>(1000 + i), ImVec2(cell_w, cell_h), true, ImGuiWindowFlags_NoScrollbar);
         const StatLayout& l = s.layout();
@@ -91,7 +107,6 @@ void CompareView::draw(Session& main, bool cube) {
         }
         ImGui::EndChild();
     }
-    (void)fs;
 }
 
 void CompareView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
