@@ -8,6 +8,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define NORMLAB_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NORMLAB_ASAN 1
+#endif
+#endif
 
 namespace normlab {
 namespace {
@@ -106,7 +115,19 @@ bool layer_available(const vk::raii::Context& ctx, const char* name) {
     return false;
 }
 
+// AddressSanitizer builds: keep the validation layer and lavapipe loaded until exit
+// (RTLD_NODELETE). The loader unloads them when the instance goes; LeakSanitizer, which runs
+// after that, could then only show "<unknown module>" for what they leak, and
+// tests/sanitizers/lsan.supp could not suppress those third-party frames by library name.
+void keep_vulkan_libraries_loaded() {
+#ifdef NORMLAB_ASAN
+    for (const char* lib : {"libVkLayer_khronos_validation.so", "libvulkan_lvp.so"})
+        (void)::dlopen(lib, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+#endif
+}
+
 vk::raii::Instance make_instance(const vk::raii::Context& ctx, const ContextOptions& opt, bool& validation) {
+    keep_vulkan_libraries_loaded();
     std::vector<const char*> layers;
     std::vector<const char*> exts;
     for (const auto& e : opt.instance_extensions) exts.push_back(e.c_str());
