@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs every test (ctest); exits non-zero on any failure.
+# Installs what is missing, builds, and runs every test (ctest), the fuzzers and the sanitizer
+# suite; exits non-zero on any failure.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
@@ -11,3 +12,11 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "${XDG_RUNTIME_DIR}" ]; then
 fi
 cd "$root/build"
 ctest --output-on-failure --parallel "$(nproc)" --timeout 900
+
+# Robustness (docs/robustness.md): the libFuzzer targets for FUZZ_SECONDS each (default 30),
+# then the whole suite again under ASan + UBSan + LSan in build-asan/ and a CLI leak loop.
+# NORMLAB_SKIP_ROBUSTNESS=1 skips both (a quick local run; CI never sets it).
+if [ "${NORMLAB_SKIP_ROBUSTNESS:-0}" = 0 ]; then
+  "$root/scripts/fuzz.sh"
+  "$root/scripts/test-sanitizers.sh"
+fi
