@@ -41,33 +41,44 @@ const char* why(Method m) {
 
 std::string reduction_summary(const NormSpec& spec, const StatLayout& l) {
     const Shape4& s = l.shape;
-    const std::string count = ll(l.count());
+    std::string name, per, axes, sizes;
     switch (spec.method) {
         case Method::Batch:
-            return "BatchNorm2d: one statistic per channel c (" + ll(l.stat_count) + ") over N·H·W = " + ll(s.n) + "·" + ll(s.h) + "·" +
-                   ll(s.w) + " = " + count + " elements";
+            name = "BatchNorm2d";
+            per = tr("channel c");
+            axes = "N·H·W";
+            sizes = ll(s.n) + "·" + ll(s.h) + "·" + ll(s.w);
+            break;
         case Method::Instance:
-            return "InstanceNorm2d: one statistic per (n, c) (" + ll(l.stat_count) + ") over H·W = " + ll(s.h) + "·" + ll(s.w) +
-                   " = " + count + " elements";
+            name = "InstanceNorm2d";
+            per = "(n, c)";
+            axes = "H·W";
+            sizes = ll(s.h) + "·" + ll(s.w);
+            break;
         case Method::Group:
-            return "GroupNorm, G=" + ll(spec.groups) + ": one statistic per (n, g) (" + ll(l.stat_count) + ") over C/G·H·W = " +
-                   ll(s.c / std::max<std::int64_t>(1, spec.groups)) + "·" + ll(s.h) + "·" + ll(s.w) + " = " + count + " elements";
+            name = "GroupNorm, G=" + ll(spec.groups);
+            per = "(n, g)";
+            axes = "C/G·H·W";
+            sizes = ll(s.c / std::max<std::int64_t>(1, spec.groups)) + "·" + ll(s.h) + "·" + ll(s.w);
+            break;
         case Method::Layer:
         case Method::Rms: {
             auto ns = spec.effective_normalized_shape(s);
             const char* names[] = {"C", "H", "W"};
-            std::string axes, sizes, per;
             for (std::size_t i = 0; i < ns.size(); ++i) {
                 axes += (i ? "·" : "") + std::string(names[3 - ns.size() + i]);
                 sizes += (i ? "·" : "") + ll(ns[i]);
             }
             const char* lead[] = {"n", "(n, c)", "(n, c, h)"};
-            return std::string(spec.method == Method::Layer ? "LayerNorm" : "RMSNorm") + "(normalized_shape=" + dims_str(ns) +
-                   "): one statistic per " + lead[3 - ns.size()] + " (" + ll(l.stat_count) + ") over " + axes + " = " + sizes +
-                   " = " + count + " elements";
+            name = std::string(spec.method == Method::Layer ? "LayerNorm" : "RMSNorm") + "(normalized_shape=" + dims_str(ns) + ")";
+            per = lead[3 - ns.size()];
+            break;
         }
     }
-    return "";
+    char buf[512];
+    std::snprintf(buf, sizeof buf, tr("%s: one statistic per %s (%lld) over %s = %s = %lld elements"), name.c_str(), per.c_str(),
+                  static_cast<long long>(l.stat_count), axes.c_str(), sizes.c_str(), static_cast<long long>(l.count()));
+    return buf;
 }
 
 void ExplainPanel::draw(const Session& session) {

@@ -1,5 +1,7 @@
 #include "heatmap_view.hpp"
 
+#include <cstdio>
+
 #include "gpu_upload.hpp"
 #include "i18n.hpp"
 #include "normlab/shader_library.hpp"
@@ -158,6 +160,27 @@ void HeatmapView::draw(Session& session) {
     auto sel_stat = session.selected_stat();
     key_ = Key{session.generation(), static_cast<int>(mode), static_cast<int>(colormap) + 16 * static_cast<int>(current_group_palette()), layout_.width, layout_.height,
                layout_.cell, layout_.gap, vmin_, vmax_, sel_stat ? *sel_stat : -1};
+
+    // Cells large enough to read: print each element's value (x, y or y − x) on it, so the
+    // seeds' small worked examples can be followed number by number.
+    const float font = ImGui::GetFontSize();
+    if (layout_.cell >= 2.6f * font && shape.numel() <= 4096 && !session.result().y.data.empty()) {
+        const auto& xs = session.x().data;
+        const auto& ys = session.result().y.data;
+        char text[32];
+        for (std::int64_t i = 0; i < shape.numel(); ++i) {
+            const auto u = static_cast<std::size_t>(i);
+            const double v = mode == HeatmapMode::Output ? ys[u] : mode == HeatmapMode::Difference ? ys[u] - xs[u] : xs[u];
+            std::snprintf(text, sizeof text, "%.3g", v);
+            auto idx = unravel(shape, i);
+            auto p = layout_.element_pos(idx[0], idx[1], idx[2], idx[3]);
+            ImVec2 ts = ImGui::CalcTextSize(text);
+            if (ts.x > layout_.cell - 4) continue;
+            ImVec2 at(pos.x + p[0] + (layout_.cell - ts.x) * 0.5f, pos.y + p[1] + (layout_.cell - ts.y) * 0.5f);
+            dl->AddText(ImVec2(at.x + 1, at.y + 1), IM_COL32(0, 0, 0, 220), text);  // shadow keeps it legible on any color
+            dl->AddText(at, IM_COL32(255, 255, 255, 255), text);
+        }
+    }
 
     // Outline of the selected element (drawn by ImGui over the image).
     if (const auto& sel = session.state().selection) {

@@ -28,6 +28,8 @@ const Entry kTable[] = {
     {"Keyboard shortcuts", "键盘快捷键"}, {"Close the lesson", "关闭课程"}, {"Close the experiment", "关闭实验"},
     {"Tensor & method", "张量与方法"}, {"Histograms (GPU)", "直方图（GPU）"}, {"Explain", "解释"}, {"Statistics", "统计量"},
     {"Lesson", "课程"}, {"Heatmap", "热图"},
+    {"%s: one statistic per %s (%lld) over %s = %s = %lld elements", "%s：每个 %s 一个统计量（共 %lld 个），归约 %s = %s = %lld 个元素"},
+    {"channel c", "通道 c"},
     {"Compare: the same tensor, four methods (statistics mode)", "对比：同一张量，四种方法（统计分组模式）"},
     {"Side by side and difference", "并排对比与差值"},
     {"PyTorch code (copied to the clipboard)", "PyTorch 代码（已复制到剪贴板）"}, {"Copy again", "再次复制"},

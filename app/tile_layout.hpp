@@ -29,7 +29,7 @@ struct TileLayout {
         t.gap = maxdim > 48 ? 1.0f : maxdim > 16 ? 2.0f : 4.0f;
         float cw = (avail_w - t.gap * static_cast<float>(s.c - 1)) / static_cast<float>(s.c * s.w);
         float ch = (avail_h - t.gap * static_cast<float>(s.n - 1)) / static_cast<float>(s.n * s.h);
-        t.cell = std::max(0.05f, std::min({cw, ch, 64.0f}));
+        t.cell = std::max(0.05f, std::min({cw, ch, 160.0f}));  // big cells for the seeds' tiny examples
         if (t.cell >= 2.0f) t.cell = std::floor(t.cell);  // whole pixels when elements are big
         t.width = std::max(1, static_cast<int>(std::ceil(t.tile_w() * static_cast<float>(s.c) + t.gap * static_cast<float>(s.c - 1))));
         t.height = std::max(1, static_cast<int>(std::ceil(t.tile_h() * static_cast<float>(s.n) + t.gap * static_cast<float>(s.n - 1))));
