@@ -13,7 +13,11 @@ GpuBuffer::GpuBuffer(const VulkanContext& ctx, vk::DeviceSize bytes, BufferKind 
                          std::to_string(ctx.device_memory_bytes()) + " bytes of memory");
     vk::BufferUsageFlags usage = U::eTransferSrc | U::eTransferDst;
     if (kind == BufferKind::Device) usage |= U::eStorageBuffer;
-    buffer_ = vk::raii::Buffer(ctx.device(), vk::BufferCreateInfo({}, size_, usage));
+    try {
+        buffer_ = vk::raii::Buffer(ctx.device(), vk::BufferCreateInfo({}, size_, usage));
+    } catch (const vk::SystemError& e) {  // out of host or device memory
+        throw InputError("the device cannot create a buffer of " + std::to_string(size_) + " bytes (" + e.what() + ")");
+    }
     auto req = buffer_.getMemoryRequirements();
     std::uint32_t type = kind == BufferKind::Device
                              ? ctx.memory_type(req.memoryTypeBits, M::eDeviceLocal, M::eHostVisible | M::eHostCoherent)
@@ -27,7 +31,11 @@ GpuBuffer::GpuBuffer(const VulkanContext& ctx, vk::DeviceSize bytes, BufferKind 
     // Map only memory that is host-visible and coherent (no flushes needed).
     vk::PhysicalDeviceMemoryProperties mp = ctx.physical().getMemoryProperties();
     auto flags = mp.memoryTypes[type].propertyFlags;
-    if ((flags & M::eHostVisible) && (flags & M::eHostCoherent)) mapped_ = memory_.mapMemory(0, VK_WHOLE_SIZE);
+    try {
+        if ((flags & M::eHostVisible) && (flags & M::eHostCoherent)) mapped_ = memory_.mapMemory(0, VK_WHOLE_SIZE);
+    } catch (const vk::SystemError& e) {
+        throw DeviceError("cannot map " + std::to_string(req.size) + " bytes of device memory (" + e.what() + ")");
+    }
 }
 
 }  // namespace normlab

@@ -261,7 +261,12 @@ VulkanContext::VulkanContext(ContextOptions opt) {
 }
 
 VulkanContext::~VulkanContext() {
-    if (*device_) device_.waitIdle();
+    // A lost device makes waitIdle throw; a destructor must not (std::terminate).
+    try {
+        if (*device_) device_.waitIdle();
+    } catch (const vk::SystemError& e) {
+        std::fprintf(stderr, "normlab: Vulkan device wait at shutdown failed: %s\n", e.what());
+    }
 }
 
 VkBool32 VKAPI_PTR VulkanContext::debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT,
@@ -297,14 +302,26 @@ std::uint64_t VulkanContext::device_memory_bytes() const {
 
 void VulkanContext::submit_and_wait(const vk::CommandBuffer& cmd, std::chrono::milliseconds timeout) const {
     vk::SubmitInfo si({}, {}, cmd);
-    device_.resetFences(*fence_);
+    // vulkan.hpp reports VK_ERROR_DEVICE_LOST / VK_ERROR_OUT_OF_*_MEMORY as vk::SystemError;
+    // each becomes a DeviceError that says what failed (CLI exit 3), never a hang or a crash.
+    auto fault = [](const char* what, const vk::SystemError& e) {
+        const bool lost = e.code() == vk::make_error_code(vk::Result::eErrorDeviceLost);
+        return DeviceError(std::string(what) + ": " + e.what() +
+                           (lost ? " (the Vulkan device was lost; results of this run are void)" : ""));
+    };
     try {
+        device_.resetFences(*fence_);
         queue_.submit(si, *fence_);
     } catch (const vk::SystemError& e) {
-        throw DeviceError(std::string("Vulkan submit failed: ") + e.what());
+        throw fault("Vulkan submit failed", e);
     }
     auto ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(timeout).count());
-    vk::Result r = device_.waitForFences(*fence_, VK_TRUE, ns);
+    vk::Result r;
+    try {
+        r = device_.waitForFences(*fence_, VK_TRUE, ns);
+    } catch (const vk::SystemError& e) {
+        throw fault("waiting for the Vulkan device failed", e);
+    }
     if (r == vk::Result::eTimeout)
         throw DeviceError("the Vulkan device did not finish within " + std::to_string(timeout.count()) + " ms");
 }
