@@ -501,9 +501,13 @@ void AppUi::status_bar(float y, float h) {
     if (presenter_) {
         ImGui::TextDisabled(tr("F1 help  ·  F5 presenter  ·  1–5 method  ·  ←/→ step  ·  L 中文/English"));
     } else {
-        ImGui::Text(tr("device: %s  |  last recompute: GPU %.3f ms, total %.1f ms  |  max |error| vs CPU float64 reference: %.2e  |  %.1f fps  |  F1: shortcuts"),
-                    window_.context().device_name().c_str(), session_.result().gpu_ms, session_.recompute_ms(),
-                    session_.max_error(), frame_ms > 0 ? 1000.0 / frame_ms : 0.0);
+        const double err = session_.max_error();
+        char err_text[32];
+        if (std::isnan(err)) std::snprintf(err_text, sizeof err_text, "%s", tr("checking…"));
+        else std::snprintf(err_text, sizeof err_text, "%.2e", err);
+        ImGui::Text(tr("device: %s  |  last recompute: GPU %.3f ms, total %.1f ms  |  max |error| vs CPU float64 reference: %s  |  %.1f fps  |  F1: shortcuts"),
+                    window_.context().device_name().c_str(), session_.result().gpu_ms, session_.recompute_ms(), err_text,
+                    frame_ms > 0 ? 1000.0 / frame_ms : 0.0);
         if (!controls_.error().empty()) {
             ImGui::SameLine();
             ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "| %s %s", tr("refused:"), controls_.error().c_str());

@@ -132,7 +132,7 @@ void HeatmapView::draw(Session& session) {
 
     // Value range from the GPU histograms (min/max over the whole tensor).
     const Histograms& h = session.histograms();
-    const HistogramResult& src = mode == HeatmapMode::Input ? h.input : mode == HeatmapMode::Output ? h.output : h.difference;
+    const HistogramResult& src = mode == HeatmapMode::Input ? h.input : mode == HeatmapMode::Output ? h.output : session.difference_histogram();
     if (colormap == Colormap::Diverging) {
         double mx = std::max(std::abs(src.min), std::abs(src.max));
         vmin_ = static_cast<float>(-mx);

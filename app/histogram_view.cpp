@@ -82,6 +82,10 @@ void HistogramView::draw(Session& session, bool presenter) {
         ImGui::SameLine();
     }
     ImGui::TextDisabled("%s", tr("white line: μ, dashed: μ ± σ (computed on the GPU)"));
+    if (h.whole_stride > 1) {
+        ImGui::SameLine();
+        ImGui::TextDisabled(tr("whole tensor: every %lld-th element"), static_cast<long long>(h.whole_stride));
+    }
     ImVec2 avail = ImGui::GetContentRegionAvail();
     ImVec2 size((avail.x - 3 * gap) / 4, avail.y - ImGui::GetTextLineHeightWithSpacing() - 4);
     plot("input x, whole tensor", h.input, kInputColor, size);

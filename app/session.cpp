@@ -6,6 +6,7 @@
 #include "normlab/reference.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -17,16 +18,67 @@ void Session::upload(GpuBuffer& dst, const std::vector<float>& values) {
     upload_buffer(*ctx_, dst, values.data(), values.size() * 4);
 }
 
-void Session::whole_histograms(Histograms& h, const Shape4& shape) {
-    h.input = histogram_.run(x_gpu_, ElementSet::whole(shape), bins_);
-    h.output = histogram_.run(y_gpu_, ElementSet::whole(shape), bins_);
-    h.difference = histogram_.run(y_gpu_, ElementSet::whole(shape), bins_, &x_gpu_);
+namespace {
+// Whole-tensor histograms of larger tensors use every k-th element (at most this many), so a
+// recompute of a 4M-element tensor stays within a frame budget; the view says so.
+constexpr std::int64_t kHistogramSample = std::int64_t{1} << 20;
+// Larger tensors are checked against the float64 reference on a background thread.
+constexpr std::int64_t kSyncReference = std::int64_t{1} << 20;
+
+bool same_source(const TensorSource& a, const TensorSource& b) {
+    return a.kind == b.kind && a.shape == b.shape && a.init == b.init && a.value == b.value && a.seed == b.seed &&
+           a.preset == b.preset && a.path == b.path;
+}
+}  // namespace
+
+ElementSet Session::whole_set(const Shape4& shape, std::int64_t& stride) const {
+    const std::int64_t n = shape.numel();
+    stride = n > kHistogramSample ? (n + kHistogramSample - 1) / kHistogramSample : 1;
+    if (stride == 1) return ElementSet::whole(shape);
+    ElementSet set;
+    set.segments = (n + stride - 1) / stride;
+    set.segment_len = 1;
+    set.segment_stride = stride;
+    return set;
+}
+
+void Session::whole_histograms(Histograms& h, const Shape4& shape, bool input_too) {
+    const ElementSet set = whole_set(shape, h.whole_stride);
+    if (input_too) h.input = histogram_.run(x_gpu_, set, bins_);
+    h.output = histogram_.run(y_gpu_, set, bins_);
+    h.has_difference = false;
+}
+
+const HistogramResult& Session::difference_histogram() {
+    if (!hist_.has_difference) {
+        std::int64_t stride = 1;
+        hist_.difference = histogram_.run(y_gpu_, whole_set(x_.shape, stride), bins_, &x_gpu_);
+        hist_.has_difference = true;
+    }
+    return hist_.difference;
+}
+
+double Session::max_error() const {
+    if (max_error_pending_.valid()) {
+        if (max_error_pending_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return std::nan("");
+        max_error_ = max_error_pending_.get();
+    }
+    return max_error_;
+}
+
+double Session::max_error_wait() const {
+    if (max_error_pending_.valid()) max_error_ = max_error_pending_.get();
+    return max_error_;
 }
 
 std::optional<std::string> Session::apply(State next, std::optional<Tensor> x) {
     const auto t0 = std::chrono::steady_clock::now();
     try {
-        Tensor nx = x ? std::move(*x) : load_tensor(next.source);
+        // The same tensor source as now (not a file, which may have changed on disk): reuse x
+        // and its histogram instead of generating 4M random numbers again.
+        const bool same_x = !x && generation_ > 0 && !values_only_ && same_source(next.source, state_.source) &&
+                            next.source.kind != TensorSource::Kind::File;
+        Tensor nx = x ? std::move(*x) : same_x ? x_ : load_tensor(next.source);
         StatLayout layout = make_layout(next.spec, nx.shape);
         // γ/β and running statistics of another shape (the method or C changed) go back to defaults.
         auto fit = [](std::vector<float>& v, std::int64_t n) {
@@ -54,17 +106,27 @@ std::optional<std::string> Session::apply(State next, std::optional<Tensor> x) {
         lap("load tensor");
         NormResult r = normalizer_.run(nx, next.spec, next.params);
         lap("normalize (GPU + transfers)");
+        if (max_error_pending_.valid()) max_error_pending_.wait();  // the previous check reads nothing of ours, but finish it
         ctx_->device().waitIdle();  // frames in flight may still read x and y on the GPU
-        upload(x_gpu_, nx.data);
+        if (!same_x) upload(x_gpu_, nx.data);
         upload(y_gpu_, r.y.data);
         lap("upload x, y");
         Histograms h;
-        whole_histograms(h, nx.shape);
-        if (timing) std::fprintf(stderr, "  histogram GPU ms: %.1f %.1f %.1f\n", h.input.gpu_ms, h.output.gpu_ms, h.difference.gpu_ms);
+        if (same_x) {
+            h.input = hist_.input;
+            h.whole_stride = hist_.whole_stride;
+        }
+        whole_histograms(h, nx.shape, !same_x);
+        if (timing) std::fprintf(stderr, "  histogram GPU ms: %.1f %.1f\n", h.input.gpu_ms, h.output.gpu_ms);
         lap("histograms");
-        ReferenceResult ref = reference_normalize(nx, next.spec, next.params);
-        max_error_ = max_abs_error(r.y.data, ref.y);
-        lap("CPU reference");
+        if (nx.shape.numel() <= kSyncReference) {
+            max_error_ = Reference(nx, next.spec, next.params).max_abs_error(r.y.data);
+        } else {
+            max_error_pending_ = std::async(std::launch::async, [x = nx, spec = next.spec, params = next.params, y = r.y.data]() {
+                return Reference(x, spec, params).max_abs_error(y);
+            });
+        }
+        lap("CPU reference (started)");
         state_ = std::move(next);
         values_only_ = false;
         x_ = std::move(nx);
@@ -147,6 +209,8 @@ void Session::show_values(Tensor x, Tensor y, const StatLayout& layout) {
     state_.selection.reset();
     hist_.has_group = false;
     values_only_ = true;
+    if (max_error_pending_.valid()) max_error_pending_.wait();
+    max_error_pending_ = {};
     max_error_ = 0;
     ++generation_;
 }

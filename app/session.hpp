@@ -1,7 +1,8 @@
 // Session: the State the user asked for and everything the engine computed from it — the
 // tensor, its StatLayout, the Normalizer's result (every number the panels show), the
-// max error against the CPU reference, the tensor's x and y on the GPU (read by the heatmap
-// and histogram shaders) and the four histograms. It recomputes only in apply(); a State
+// max error against the CPU reference (for tensors over 1M elements checked on a background
+// thread, so a recompute does not wait for it), the tensor's x and y on the GPU (read by the
+// heatmap and histogram shaders) and the histograms (over 1M elements, an even sample). It recomputes only in apply(); a State
 // the engine rejects leaves the previous one in place and returns the reason.
 #pragma once
 #include "normlab/gpu_buffer.hpp"
@@ -10,14 +11,17 @@
 #include "normlab/state.hpp"
 
 #include <cstdint>
+#include <future>
 #include <optional>
 #include <string>
 
 namespace normlab::app {
 
 struct Histograms {
-    HistogramResult input, output;              // whole tensor
-    HistogramResult difference;                 // whole tensor, y − x
+    HistogramResult input, output;              // whole tensor (every whole_stride-th element)
+    HistogramResult difference;                 // whole tensor, y − x (computed when first asked for)
+    bool has_difference = false;
+    std::int64_t whole_stride = 1;              // > 1: large tensors are sampled evenly
     HistogramResult group_input, group_output;  // the selected statistic's elements
     bool has_group = false;
 };
@@ -51,8 +55,12 @@ public:
     const StatLayout& layout() const { return result_.layout; }
     std::optional<std::int64_t> selected_stat() const;
     const Histograms& histograms() const { return hist_; }
+    // The y − x histogram of the whole tensor (only the difference heatmap needs it).
+    const HistogramResult& difference_histogram();
     std::uint32_t bins() const { return bins_; }
-    double max_error() const { return max_error_; }
+    // max |y − reference|; NaN while the check of a large tensor still runs in the background.
+    double max_error() const;
+    double max_error_wait() const;  // waits for that check
     double recompute_ms() const { return recompute_ms_; }  // wall time of the last apply()
     const GpuBuffer& x_gpu() const { return x_gpu_; }
     const GpuBuffer& y_gpu() const { return y_gpu_; }
@@ -63,7 +71,8 @@ public:
 private:
     void upload(GpuBuffer& dst, const std::vector<float>& values);
     void compute_group_histograms();
-    void whole_histograms(Histograms& h, const Shape4& shape);
+    void whole_histograms(Histograms& h, const Shape4& shape, bool input_too = true);
+    ElementSet whole_set(const Shape4& shape, std::int64_t& stride) const;
 
     const VulkanContext* ctx_;
     Normalizer normalizer_;
@@ -73,7 +82,8 @@ private:
     NormResult result_;
     Histograms hist_;
     std::uint32_t bins_ = 40;
-    double max_error_ = 0.0;
+    mutable double max_error_ = 0.0;
+    mutable std::future<double> max_error_pending_;  // the reference check of a large tensor
     double recompute_ms_ = 0.0;
     GpuBuffer x_gpu_, y_gpu_;
     std::uint64_t generation_ = 0;
