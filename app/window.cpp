@@ -186,14 +186,19 @@ void Window::render(const BeforePass& before_pass) {
     VkDevice dev = *ctx_->device();
     VkSemaphore acquired = wd.FrameSemaphores[wd.SemaphoreIndex].ImageAcquiredSemaphore;
     VkSemaphore done = wd.FrameSemaphores[wd.SemaphoreIndex].RenderCompleteSemaphore;
-    VkResult err = vkAcquireNextImageKHR(dev, wd.Swapchain, UINT64_MAX, acquired, VK_NULL_HANDLE, &wd.FrameIndex);
+    // Every wait has a timeout: a hung or lost device ends the app with a message, never a hang.
+    constexpr std::uint64_t kFrameTimeoutNs = 10'000'000'000ull;
+    VkResult err = vkAcquireNextImageKHR(dev, wd.Swapchain, kFrameTimeoutNs, acquired, VK_NULL_HANDLE, &wd.FrameIndex);
+    if (err == VK_TIMEOUT || err == VK_NOT_READY) throw DeviceError("no swapchain image became available within 10 s");
     if (err == VK_ERROR_OUT_OF_DATE_KHR || err == VK_SUBOPTIMAL_KHR) {
         impl_->rebuild = true;
         return;
     }
     check_vk(err);
     ImGui_ImplVulkanH_Frame* fd = &wd.Frames[wd.FrameIndex];
-    check_vk(vkWaitForFences(dev, 1, &fd->Fence, VK_TRUE, UINT64_MAX));
+    err = vkWaitForFences(dev, 1, &fd->Fence, VK_TRUE, kFrameTimeoutNs);
+    if (err == VK_TIMEOUT) throw DeviceError("the Vulkan device did not finish a frame within 10 s");
+    check_vk(err);
     check_vk(vkResetFences(dev, 1, &fd->Fence));
     check_vk(vkResetCommandPool(dev, fd->CommandPool, 0));
     vk::CommandBuffer cmd(fd->CommandBuffer);
