@@ -5,6 +5,7 @@
 #include "app_ui.hpp"
 #include "i18n.hpp"
 #include "session.hpp"
+#include "soak_driver.hpp"
 #include "state_options.hpp"
 #include "window.hpp"
 
@@ -68,6 +69,9 @@ int main(int argc, char** argv) {
     add_state_options(cli, so, false);
     cli.add_option("--screenshot", ao.screenshot, "render a few frames, write the window image to FILE.png and exit");
     cli.add_option("--frames", ao.frames, "render K frames, print the mean frame time and exit")->check(CLI::Range(1, 1000000));
+    int soak_frames = 0;
+    cli.add_option("--soak", soak_frames, "render K frames while method, shape, G and selection change every 4 frames; "
+                                          "report memory growth (exit 1 at 5 % or more)")->check(CLI::Range(10, 1000000));
     cli.add_option("--width", ao.width, "window width (default 1600)")->check(CLI::Range(400, 8192));
     cli.add_option("--height", ao.height, "window height (default 900)")->check(CLI::Range(300, 8192));
     cli.add_option("--heatmap", ao.heatmap, "heatmap mode: input | output | diff | stats (default stats)")
@@ -110,6 +114,7 @@ int main(int argc, char** argv) {
     }
 
     try {
+        if (soak_frames > 0) ao.frames = soak_frames;
         const bool headless_run = !ao.screenshot.empty() || ao.frames > 0;
         // Lessons first: the font atlas needs their Chinese glyphs.
         LessonPanel lessons;
@@ -169,8 +174,11 @@ int main(int argc, char** argv) {
         double total_ms = 0, warm_ms = 0;
         const int warmup = std::min(3, std::max(0, frames - 1));
         auto last = std::chrono::steady_clock::now();
+        std::optional<SoakDriver> soak;
+        if (soak_frames > 0) soak.emplace(soak_frames);
         while (!window.should_close()) {
             window.poll(!headless_run, 0.05);
+            if (soak) soak->before_frame(rendered, session);
             window.new_frame();
             ui.draw();
             window.render(before);
@@ -188,6 +196,7 @@ int main(int argc, char** argv) {
             last = now;
             ui.frame_ms = ui.frame_ms == 0 ? ms : 0.9 * ui.frame_ms + 0.1 * ms;
             ++rendered;
+            if (soak) soak->after_frame(rendered - 1);
             if (headless_run) {
                 total_ms += ms;
                 if (rendered > warmup) warm_ms += ms;
@@ -217,6 +226,7 @@ int main(int argc, char** argv) {
                         session.result().gpu_ms, err ? " (rejected)" : "");
         }
         if (ao.dump_layout) dump_layout(ui.heatmap(), session);
+        if (soak && !soak->report()) return 1;
         if (ctx.validation_messages() > 0) {
             std::fprintf(stderr, "error: %llu Vulkan validation messages\n",
                          static_cast<unsigned long long>(ctx.validation_messages()));
