@@ -12,8 +12,9 @@ def main():
             torch[(r["norm"], tuple(r["shape"]))] = r
     dev = nl[0]["device"] if nl else "?"
     print(f"device: {dev}\n")
-    hdr = "| case | shape | elements | normlab gpu ms | copy ms (best) | efficiency | GB/s | end-to-end ms |"
-    sep = "|---|---|---:|---:|---:|---:|---:|---:|"
+    hdr = ("| case | shape | elements | normlab gpu ms | copy ms (best) | efficiency | shader copy ms | efficiency vs shader copy"
+           " | GB/s | end-to-end ms |")
+    sep = "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
     if torch:
         hdr += " PyTorch ms | PyTorch GB/s | normlab e2e / PyTorch |"
         sep += "---:|---:|---:|"
@@ -22,7 +23,8 @@ def main():
     for r in nl:
         shape = "×".join(str(d) for d in r["shape"])
         line = (f"| {r['norm']} | {shape} | {r['elements']} | {r['gpu_ms']:.3f} | {r['copy_ms']:.3f} ({r['copy_variant']}) | "
-                f"{r['efficiency']:.2f} | {r['gbps']:.2f} | {r['end_to_end_ms']:.3f} |")
+                f"{r['efficiency']:.2f} | {r['shader_copy_ms']:.3f} | {r['shader_efficiency']:.2f} | {r['gbps']:.2f} | "
+                f"{r['end_to_end_ms']:.3f} |")
         t = torch.get((r["norm"], tuple(r["shape"])))
         if torch:
             if t:
