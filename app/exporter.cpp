@@ -1,11 +1,11 @@
 #include "exporter.hpp"
 
+#include "normlab/stats_json.hpp"
+
 #include "normlab/atomic_file.hpp"
 #include "normlab/error.hpp"
 #include "normlab/npy.hpp"
 #include "normlab/torch_code.hpp"
-
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <ctime>
@@ -18,12 +18,6 @@ std::string g(double v) {
     char b[40];
     std::snprintf(b, sizeof b, "%.9g", v);
     return b;
-}
-
-nlohmann::json numbers(const std::vector<double>& v) {
-    auto a = nlohmann::json::array();
-    for (double d : v) a.push_back(std::isfinite(d) ? nlohmann::json(d) : nlohmann::json(nullptr));
-    return a;
 }
 
 }  // namespace
@@ -46,34 +40,7 @@ std::string stats_csv(const Session& s) {
 }
 
 std::string stats_json(const Session& s) {
-    const NormResult& r = s.result();
-    const NormSpec& spec = s.state().spec;
-    nlohmann::json j;
-    j["norm"] = method_name(spec.method);
-    j["torch_module"] = method_torch_name(spec.method);
-    j["shape"] = s.x().shape.dims();
-    j["eps"] = spec.effective_eps();
-    j["stat_shape"] = r.layout.stat_shape;
-    j["param_shape"] = r.layout.param_shape;
-    j["reduced_axes"] = r.layout.reduced_axes;
-    j["count"] = r.layout.count();
-    if (spec.method == Method::Rms) {
-        j["mean_square"] = numbers(r.mean_square);
-    } else {
-        j["mean"] = numbers(r.mean);
-        j["var"] = numbers(r.var);
-        j["stats_source"] = r.stats_from_running ? "running" : "input";
-    }
-    j["rstd"] = numbers(r.rstd);
-    if (spec.method == Method::Batch && spec.track_running_stats) {
-        j["mode"] = mode_name(spec.mode);
-        j["running_mean"] = numbers(r.running_mean);
-        j["running_var"] = numbers(r.running_var);
-        j["num_batches_tracked"] = r.num_batches_tracked;
-    }
-    j["device"] = s.context().device_name();
-    j["max_abs_error_vs_reference"] = s.max_error_wait();
-    return j.dump(2) + "\n";
+    return normlab::stats_json(s.state().spec, s.result(), s.context().device_name(), s.max_error_wait());
 }
 
 std::string export_stem(const Session& s) {

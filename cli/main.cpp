@@ -9,10 +9,10 @@
 #include "normlab/npy.hpp"
 #include "normlab/presets.hpp"
 #include "normlab/reference.hpp"
+#include "normlab/stats_json.hpp"
 
 #include <fmt/core.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -22,61 +22,9 @@
 #endif
 
 using namespace normlab;
-using nlohmann::json;
 
 namespace {
 
-// JSON has no NaN/Inf: non-finite statistics are written as null.
-json numbers(const std::vector<double>& v) {
-    json a = json::array();
-    for (double d : v) a.push_back(std::isfinite(d) ? json(d) : json(nullptr));
-    return a;
-}
-
-json stats_json(const State& st, const Tensor& x, const NormResult& r, const std::string& device, double err,
-                bool have_err) {
-    const NormSpec& spec = st.spec;
-    json j;
-    j["norm"] = method_name(spec.method);
-    j["torch_module"] = method_torch_name(spec.method);
-    j["shape"] = x.shape.dims();
-    j["eps"] = spec.effective_eps();
-    json params;
-    params["affine"] = spec.affine;
-    if (spec.method == Method::Group) params["groups"] = spec.groups;
-    if (spec.method == Method::Layer || spec.method == Method::Rms) {
-        params["normalized_shape"] = spec.effective_normalized_shape(x.shape);
-        if (spec.method == Method::Layer) params["bias"] = spec.bias;
-    }
-    if (spec.method == Method::Batch) {
-        params["mode"] = mode_name(spec.mode);
-        params["momentum"] = spec.momentum ? json(*spec.momentum) : json("cumulative");
-        params["track_running_stats"] = spec.track_running_stats;
-    }
-    j["params"] = params;
-    j["stat_shape"] = r.layout.stat_shape;
-    j["param_shape"] = r.layout.param_shape;
-    j["reduced_axes"] = r.layout.reduced_axes;
-    j["count"] = r.layout.count();
-    if (spec.method == Method::Rms) {
-        j["mean_square"] = numbers(r.mean_square);
-    } else {
-        j["mean"] = numbers(r.mean);
-        j["var"] = numbers(r.var);
-        j["stats_source"] = r.stats_from_running ? "running" : "input";
-    }
-    j["rstd"] = numbers(r.rstd);
-    if (spec.method == Method::Batch && spec.track_running_stats) {
-        j["running_mean"] = numbers(r.running_mean);
-        j["running_var"] = numbers(r.running_var);
-        j["num_batches_tracked"] = r.num_batches_tracked;
-    }
-    j["nonfinite_inputs"] = r.nonfinite_inputs;
-    j["device"] = device;
-    j["gpu_ms"] = r.gpu_ms;
-    j["max_abs_error_vs_reference"] = have_err && std::isfinite(err) ? json(err) : json(nullptr);
-    return j;
-}
 
 int run(int argc, char** argv) {
     CLI::App app{"normlab-cli: BatchNorm, LayerNorm, InstanceNorm, GroupNorm and RMSNorm on a Vulkan device"};
@@ -149,7 +97,7 @@ int run(int argc, char** argv) {
         auto map = r.layout.group_map();
         files.emplace_back(group_map, npy_bytes_i32(shape, map.data()));
     }
-    if (!stats.empty()) files.emplace_back(stats, stats_json(ls.state, ls.x, r, ctx.device_name(), err, !no_reference).dump(2) + "\n");
+    if (!stats.empty()) files.emplace_back(stats, stats_json(ls.state.spec, r, ctx.device_name(), no_reference ? std::nullopt : std::optional<double>(err)));
     for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
 #ifdef NORMLAB_HAVE_FIGURE
     if (!figure.empty()) {

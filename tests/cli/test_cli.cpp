@@ -3,6 +3,7 @@
 // a normal run per method writes y, the statistics and the group map.
 #include <catch2/catch.hpp>
 
+#include "cli_support.hpp"
 #include "normlab/npy.hpp"
 #include "normlab/reference.hpp"
 #include "normlab/stat_layout.hpp"
@@ -14,45 +15,11 @@
 #include <sys/wait.h>
 
 using namespace normlab;
+using namespace normlab::test;
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-struct Run {
-    int status = -1;
-    std::string out, err;
-};
-
-fs::path tmpdir() {
-    static fs::path dir = [] {
-        std::string t = (fs::temp_directory_path() / "normlab-cli-XXXXXX").string();
-        return fs::path(mkdtemp(t.data()));
-    }();
-    return dir;
-}
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void write(const fs::path& p, const std::string& bytes) {
-    std::ofstream out(p, std::ios::binary);
-    out << bytes;
-}
-
-Run cli(const std::string& args, const std::string& env = "") {
-    fs::path o = tmpdir() / "stdout.txt", e = tmpdir() / "stderr.txt";
-    std::string cmd = env + (env.empty() ? "" : " ") + "'" + std::string(NORMLAB_CLI) + "' " + args + " >'" + o.string() +
-                      "' 2>'" + e.string() + "'";
-    int rc = std::system(cmd.c_str());
-    Run r;
-    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
-    r.out = slurp(o);
-    r.err = slurp(e);
-    return r;
-}
 
 std::string npy(const std::vector<std::int64_t>& shape, float fill = 0.5f) {
     std::int64_t n = 1;

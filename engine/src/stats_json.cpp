@@ -1,0 +1,64 @@
+#include "normlab/stats_json.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace normlab {
+
+using nlohmann::json;
+
+namespace {
+// JSON has no NaN/Inf: non-finite statistics are written as null.
+json numbers(const std::vector<double>& v) {
+    json a = json::array();
+    for (double d : v) a.push_back(std::isfinite(d) ? json(d) : json(nullptr));
+    return a;
+}
+}  // namespace
+
+std::string stats_json(const NormSpec& spec, const NormResult& r, const std::string& device, std::optional<double> max_error) {
+    const Shape4& shape = r.layout.shape;
+    json j;
+    j["norm"] = method_name(spec.method);
+    j["torch_module"] = method_torch_name(spec.method);
+    j["shape"] = shape.dims();
+    j["eps"] = spec.effective_eps();
+    json params;
+    params["affine"] = spec.affine;
+    if (spec.method == Method::Group) params["groups"] = spec.groups;
+    if (spec.method == Method::Layer || spec.method == Method::Rms) {
+        params["normalized_shape"] = spec.effective_normalized_shape(shape);
+        if (spec.method == Method::Layer) params["bias"] = spec.bias;
+    }
+    if (spec.method == Method::Batch) {
+        params["mode"] = mode_name(spec.mode);
+        params["momentum"] = spec.momentum ? json(*spec.momentum) : json("cumulative");
+        params["track_running_stats"] = spec.track_running_stats;
+    }
+    j["params"] = params;
+    j["stat_shape"] = r.layout.stat_shape;
+    j["param_shape"] = r.layout.param_shape;
+    j["reduced_axes"] = r.layout.reduced_axes;
+    j["count"] = r.layout.count();
+    if (spec.method == Method::Rms) {
+        j["mean_square"] = numbers(r.mean_square);
+    } else {
+        j["mean"] = numbers(r.mean);
+        j["var"] = numbers(r.var);
+        j["stats_source"] = r.stats_from_running ? "running" : "input";
+    }
+    j["rstd"] = numbers(r.rstd);
+    if (spec.method == Method::Batch && spec.track_running_stats) {
+        j["running_mean"] = numbers(r.running_mean);
+        j["running_var"] = numbers(r.running_var);
+        j["num_batches_tracked"] = r.num_batches_tracked;
+    }
+    j["nonfinite_inputs"] = r.nonfinite_inputs;
+    j["device"] = device;
+    j["gpu_ms"] = r.gpu_ms;
+    j["max_abs_error_vs_reference"] = max_error && std::isfinite(*max_error) ? json(*max_error) : json(nullptr);
+    return j.dump(2) + "\n";
+}
+
+}  // namespace normlab

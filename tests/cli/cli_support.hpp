@@ -1,0 +1,50 @@
+// Running normlab-cli from a test as a user would: a private temporary folder, the command's
+// exit status, stdout and stderr, and small file helpers.
+#pragma once
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace normlab::test {
+
+namespace fs = std::filesystem;
+
+struct Run {
+    int status = -1;
+    std::string out, err;
+};
+
+// One temporary folder per test process.
+inline fs::path tmpdir() {
+    static fs::path dir = [] {
+        std::string t = (fs::temp_directory_path() / "normlab-cli-XXXXXX").string();
+        return fs::path(mkdtemp(t.data()));
+    }();
+    return dir;
+}
+
+inline std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+inline void write(const fs::path& p, const std::string& bytes) {
+    std::ofstream out(p, std::ios::binary);
+    out << bytes;
+}
+
+// Runs normlab-cli (NORMLAB_CLI) with `args`, `env` assignments prepended.
+inline Run cli(const std::string& args, const std::string& env = "") {
+    fs::path o = tmpdir() / "stdout.txt", e = tmpdir() / "stderr.txt";
+    std::string cmd = env + (env.empty() ? "" : " ") + "'" + std::string(NORMLAB_CLI) + "' " + args + " >'" + o.string() +
+                      "' 2>'" + e.string() + "'";
+    int rc = std::system(cmd.c_str());
+    Run r;
+    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
+    r.out = slurp(o);
+    r.err = slurp(e);
+    return r;
+}
+
+}  // namespace normlab::test
