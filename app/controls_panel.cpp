@@ -69,7 +69,7 @@ void ControlsPanel::tensor_section(Session& s) {
         bool ok = true;
         for (int d : shape_edit_) {
             if (d < 1) ok = false;
-            numel *= std::max(1, d);
+            numel = std::min<std::int64_t>(numel * std::max(1, d), std::int64_t{1} << 40);  // no overflow, still "too large"
         }
         const double bytes = static_cast<double>(numel) * 4;
         const double limit = static_cast<double>(s.context().limits().maxStorageBufferRange);

@@ -108,7 +108,10 @@ struct Offscreen {
     }
 
     ~Offscreen() {
-        ctx.device().waitIdle();
+        try {
+            ctx.device().waitIdle();
+        } catch (const vk::SystemError&) {  // a lost device: tear down anyway, never throw from here
+        }
         if (backend) ImGui_ImplVulkan_Shutdown();
         if (imgui) ImGui::DestroyContext();
     }

@@ -6,10 +6,7 @@ namespace normlab::app {
 
 void upload_buffer(const VulkanContext& ctx, GpuBuffer& dst, const void* src, std::size_t bytes) {
     const vk::DeviceSize want = bytes == 0 ? 4 : bytes;
-    if (!dst || dst.size() != want) {
-        dst = GpuBuffer();  // free the old memory first
-        dst = GpuBuffer(ctx, bytes, BufferKind::Device);
-    }
+    if (!dst || dst.size() != want) dst = GpuBuffer(ctx, bytes, BufferKind::Device);  // a failed allocation keeps the old one
     if (bytes == 0) return;
     if (dst.mappable()) {
         std::memcpy(dst.data(), src, bytes);  // host writes before a submission are visible to it

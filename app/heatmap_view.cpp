@@ -292,9 +292,7 @@ void HeatmapView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
         update_draw_set();
         rebind = true;
     }
-    // A recreated buffer may reuse a freed handle: force the descriptor update (safe here, the
-    // device was idled when those buffers were replaced).
-    if (rebind) fill_.bind({});
+
     const Shape4& shape = layout_.shape;
     const StatLayout& l = s.layout();
     FillPush push{static_cast<std::uint32_t>(shape.n), static_cast<std::uint32_t>(shape.c), static_cast<std::uint32_t>(shape.h),
@@ -302,7 +300,9 @@ void HeatmapView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
                   static_cast<std::uint32_t>(layout_.height), layout_.cell, layout_.gap, static_cast<std::uint32_t>(mode),
                   vmin_, vmax_, static_cast<std::uint32_t>(l.stat_count), static_cast<std::uint32_t>(l.stat_stride),
                   static_cast<std::int32_t>(key_.sel), kLutSize};
-    fill_.bind({s.x_gpu().handle(), s.y_gpu().handle(), palette_.handle(), lut_.handle(), pixels_.handle()});
+    // The descriptor set is rewritten only when its buffers changed: a frame still in flight may
+    // use it otherwise (every buffer change happens after the device was idled).
+    if (rebind) fill_.bind({s.x_gpu().handle(), s.y_gpu().handle(), palette_.handle(), lut_.handle(), pixels_.handle()});
     vk::BufferMemoryBarrier before(vk::AccessFlagBits::eShaderRead, vk::AccessFlagBits::eShaderWrite, VK_QUEUE_FAMILY_IGNORED,
                                    VK_QUEUE_FAMILY_IGNORED, pixels_.handle(), 0, VK_WHOLE_SIZE);
     // Orders earlier frames' fragment-shader reads of the pixels before this fill overwrites them.

@@ -139,6 +139,17 @@ int main(int argc, char** argv) {
             return 2;
         }
         AppUi ui(window, session, ao.export_dir);
+        // Declared last, destroyed first: the views and the session free buffers the last frames may
+        // still read, so wait for the device before they go (never throwing from a destructor).
+        struct IdleOnExit {
+            const VulkanContext& ctx;
+            ~IdleOnExit() {
+                try {
+                    ctx.device().waitIdle();
+                } catch (...) {
+                }
+            }
+        } idle_on_exit{ctx};
         ui.lessons() = std::move(lessons);
         ui.apply_view(scene_view);
         if (!ao.heatmap.empty()) ui.apply_view([&] { ViewSettings v = ui.view(); v.heatmap = ao.heatmap; return v; }());
@@ -241,6 +252,12 @@ int main(int argc, char** argv) {
     } catch (const vk::SystemError& e) {
         std::fprintf(stderr, "error: Vulkan: %s\n", e.what());
         return 3;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "error: out of memory\n");
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 1;
     }
     return 0;
 }

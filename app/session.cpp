@@ -79,6 +79,13 @@ std::optional<std::string> Session::apply(State next, std::optional<Tensor> x) {
         const bool same_x = !x && generation_ > 0 && !values_only_ && same_source(next.source, state_.source) &&
                             next.source.kind != TensorSource::Kind::File;
         Tensor nx = x ? std::move(*x) : same_x ? x_ : load_tensor(next.source);
+        // The heatmap and histogram shaders bind x and y whole: the app shows tensors up to one
+        // storage-buffer binding (normlab-cli goes further, in slabs).
+        const std::uint64_t limit = ctx_->limits().maxStorageBufferRange;
+        if (static_cast<std::uint64_t>(nx.shape.numel()) * 4 > limit)
+            throw InputError("the app shows tensors of at most " + std::to_string(limit / 4) + " elements (one storage buffer of " +
+                             std::to_string(limit >> 20) + " MiB); " + nx.shape.str() + " has " + std::to_string(nx.shape.numel()) +
+                             " - use normlab-cli for larger tensors");
         StatLayout layout = make_layout(next.spec, nx.shape);
         // γ/β and running statistics of another shape (the method or C changed) go back to defaults.
         auto fit = [](std::vector<float>& v, std::int64_t n) {
@@ -106,7 +113,7 @@ std::optional<std::string> Session::apply(State next, std::optional<Tensor> x) {
         lap("load tensor");
         NormResult r = normalizer_.run(nx, next.spec, next.params);
         lap("normalize (GPU + transfers)");
-        if (max_error_pending_.valid()) max_error_pending_.wait();  // the previous check reads nothing of ours, but finish it
+        if (max_error_pending_.valid()) max_error_pending_.get();  // finish (and drop) the previous tensor's check
         ctx_->device().waitIdle();  // frames in flight may still read x and y on the GPU
         if (!same_x) upload(x_gpu_, nx.data);
         upload(y_gpu_, r.y.data);

@@ -44,7 +44,10 @@ struct Window::Impl {
     bool imgui_vulkan = false, imgui_glfw = false;
     explicit Impl(const VulkanContext& c) : ctx(c) {}
     ~Impl() {
-        ctx.device().waitIdle();
+        try {
+            ctx.device().waitIdle();
+        } catch (const vk::SystemError&) {  // a lost device: tear down anyway, never throw from here
+        }
         if (imgui_vulkan) ImGui_ImplVulkan_Shutdown();
         if (imgui_glfw) ImGui_ImplGlfw_Shutdown();
         if (ImGui::GetCurrentContext()) ImGui::DestroyContext();
@@ -190,11 +193,12 @@ void Window::render(const BeforePass& before_pass) {
     constexpr std::uint64_t kFrameTimeoutNs = 10'000'000'000ull;
     VkResult err = vkAcquireNextImageKHR(dev, wd.Swapchain, kFrameTimeoutNs, acquired, VK_NULL_HANDLE, &wd.FrameIndex);
     if (err == VK_TIMEOUT || err == VK_NOT_READY) throw DeviceError("no swapchain image became available within 10 s");
-    if (err == VK_ERROR_OUT_OF_DATE_KHR || err == VK_SUBOPTIMAL_KHR) {
+    if (err == VK_ERROR_OUT_OF_DATE_KHR) {
         impl_->rebuild = true;
         return;
     }
-    check_vk(err);
+    if (err == VK_SUBOPTIMAL_KHR) impl_->rebuild = true;  // acquired all the same: draw it, rebuild after
+    else check_vk(err);
     ImGui_ImplVulkanH_Frame* fd = &wd.Frames[wd.FrameIndex];
     err = vkWaitForFences(dev, 1, &fd->Fence, VK_TRUE, kFrameTimeoutNs);
     if (err == VK_TIMEOUT) throw DeviceError("the Vulkan device did not finish a frame within 10 s");

@@ -16,6 +16,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <unistd.h>
 
 #ifdef NORMLAB_HAVE_FIGURE
 #include "figure.hpp"
@@ -81,6 +83,26 @@ int run(int argc, char** argv) {
         throw InputError("give an input: --input X.npy, --shape N,C,H,W or --preset NAME");
 
     if (!figure.empty()) copt.need_graphics = true;  // the figure is drawn with the same queue
+    // Check every output before any work: a bad option or an unwritable folder changes nothing.
+#ifdef NORMLAB_HAVE_FIGURE
+    app::FigureOptions figure_options;
+    if (!figure.empty()) {
+        if (std::sscanf(figure_size.c_str(), "%dx%d", &figure_options.width, &figure_options.height) != 2 ||
+            figure_options.width < 64 || figure_options.height < 64 || figure_options.width > 8192 || figure_options.height > 8192)
+            throw InputError("--figure-size must look like 1400x900 (64 to 8192 each), got '" + figure_size + "'");
+        figure_options.heatmap = figure_heatmap.empty() ? "stats" : figure_heatmap;
+        figure_options.colormap = figure_colormap;
+        figure_options.large_text = figure_large;
+        figure_options.language = figure_lang == "zh" ? Language::Zh : Language::En;
+    }
+#endif
+    for (const std::string* path : {&output, &stats, &group_map, &figure}) {
+        if (path->empty()) continue;
+        std::string dir = std::filesystem::path(*path).parent_path().string();
+        if (dir.empty()) dir = ".";
+        if (::access(dir.c_str(), W_OK) != 0)
+            throw InputError("cannot write " + *path + ": the folder " + dir + " is missing or not writable");
+    }
     VulkanContext ctx(copt);
     Normalizer normalizer(ctx);
     LoadedState ls = load_state(so, State{}, [&](const Shape4& shape) { normalizer.check_capacity(shape); });
@@ -88,6 +110,12 @@ int run(int argc, char** argv) {
     double err = 0;
     if (!no_reference) err = Reference(ls.x, ls.state.spec, ls.state.params).max_abs_error(r.y.data);
 
+#ifdef NORMLAB_HAVE_FIGURE
+    if (!figure.empty()) {  // rendered first: a failing figure leaves every other output untouched
+        app::render_figure(ctx, ls.state, ls.x, figure_options, figure);
+        if (!quiet) fmt::print("figure: {}\n", figure);
+    }
+#endif
     // Serialize everything first, then write each file atomically.
     std::vector<std::pair<std::string, std::string>> files;
     const auto dims = ls.x.shape.dims();
@@ -99,19 +127,6 @@ int run(int argc, char** argv) {
     }
     if (!stats.empty()) files.emplace_back(stats, stats_json(ls.state.spec, r, ctx.device_name(), no_reference ? std::nullopt : std::optional<double>(err)));
     for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
-#ifdef NORMLAB_HAVE_FIGURE
-    if (!figure.empty()) {
-        app::FigureOptions fo;
-        if (std::sscanf(figure_size.c_str(), "%dx%d", &fo.width, &fo.height) != 2)
-            throw InputError("--figure-size must look like 1400x900, got '" + figure_size + "'");
-        fo.heatmap = figure_heatmap.empty() ? "stats" : figure_heatmap;
-        fo.colormap = figure_colormap;
-        fo.large_text = figure_large;
-        fo.language = figure_lang == "zh" ? Language::Zh : Language::En;
-        app::render_figure(ctx, ls.state, ls.x, fo, figure);
-        if (!quiet) fmt::print("figure: {}\n", figure);
-    }
-#endif
 
     if (!quiet) {
         const NormSpec& spec = ls.state.spec;

@@ -40,11 +40,15 @@ void write_file_atomic(const std::string& path, std::string_view content) {
         ::unlink(tmpl.c_str());
         fail("simulated write failure (NORMLAB_FAIL_WRITE_AFTER)");
     }
-    ::fchmod(fd, 0644);
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
-        int e = errno;
+    // mkstemp makes the file 0600; give it what a plain create would (0666 less the umask).
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd, 0666 & ~mask);
+    const int synced = ::fsync(fd) == 0 ? 0 : errno;
+    const int closed = ::close(fd) == 0 ? 0 : errno;  // closed in every case
+    if (synced || closed) {
         ::unlink(tmpl.c_str());
-        fail(std::strerror(e));
+        fail(std::strerror(synced ? synced : closed));
     }
     if (::rename(tmpl.c_str(), path.c_str()) != 0) {
         int e = errno;

@@ -104,12 +104,14 @@ std::int64_t Normalizer::binding_alignment() const {
     return std::lcm<std::int64_t>(a, 4);
 }
 
+namespace {
 bool vec4_layout(const StatLayout& L) {
     // Every run of a statistic starts 16-byte aligned and holds whole vec4s, and the 4 elements
     // of a pack share one γ/β (or, per element, use 4 consecutive ones).
     return L.segment_len % 4 == 0 && L.stat_stride % 4 == 0 && (L.segments == 1 || L.segment_stride % 4 == 0) &&
            (L.param_elem_div <= 1 || L.param_elem_div % 4 == 0) && (L.param_elem_div != 1 || L.param_stat_mul % 4 == 0);
 }
+}  // namespace
 
 KernelPlan Normalizer::plan(const StatLayout& layout, const NormSpec& spec, bool allow_fused) const {
     KernelPlan p;
@@ -224,12 +226,26 @@ NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormPara
         }
     }
 
+    // Only x and y are split into slabs; γ/β, the statistics and the partials are bound whole,
+    // so each must fit one binding (a one-line error names the limit otherwise).
+    const vk::DeviceSize param_bytes = w.size() * 4, stat_bytes = static_cast<vk::DeviceSize>(S) * 16;
+    const vk::DeviceSize partial_bytes = stat_bytes * std::max<std::uint32_t>(1, slabs.chunks_total);
+    const vk::DeviceSize range = static_cast<vk::DeviceSize>(max_binding_elements()) * 4;
+    auto fits = [&](vk::DeviceSize need, const std::string& what) {
+        if (need > range)
+            throw InputError(what + " need " + std::to_string(need) + " bytes, more than one binding of this device holds (" +
+                             std::to_string(range) + " bytes, maxStorageBufferRange)");
+    };
+    fits(param_bytes, "γ and β of shape " + dims_str(layout.param_shape));
+    fits(stat_bytes, "the " + std::to_string(S) + " statistics");
+    fits(partial_bytes, "the partial sums of the " + std::to_string(S) + " statistics");
+
     ensure(x_, bytes, BufferKind::Device);
     ensure(y_, bytes, BufferKind::Device);
-    ensure(w_, w.size() * 4, BufferKind::Device);
-    ensure(b_, b.size() * 4, BufferKind::Device);
-    ensure(stats_, static_cast<vk::DeviceSize>(S) * 16, BufferKind::Device);
-    ensure(partials_, static_cast<vk::DeviceSize>(S) * std::max<std::uint32_t>(1, slabs.chunks_total) * 16, BufferKind::Device);
+    ensure(w_, param_bytes, BufferKind::Device);
+    ensure(b_, param_bytes, BufferKind::Device);
+    ensure(stats_, stat_bytes, BufferKind::Device);
+    ensure(partials_, partial_bytes, BufferKind::Device);
 
     Push push{};
     push.segment_len = u32(layout.segment_len);
@@ -255,11 +271,14 @@ NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormPara
         own.insert(own.end(), {layout.segments > 1 ? 1u : 0u, param_mode, spec.has_weight() ? 1u : 0u, spec.has_bias() ? 1u : 0u});
         return own;
     };
-    // x and y bound as the slab's window; the small buffers whole.
+    // x and y bound as the slab's window; the small buffers as the bytes this run uses (a
+    // buffer kept from a larger run may be larger than one binding may be).
     auto bind = [&](ComputeKernel& k, const Slab& slab) {
         const vk::DeviceSize off = static_cast<vk::DeviceSize>(slab.flat_base) * 4, len = static_cast<vk::DeviceSize>(slab.extent) * 4;
-        k.bind_ranges({{x_.handle(), off, len}, {y_.handle(), off, len}, {w_.handle(), 0, VK_WHOLE_SIZE}, {b_.handle(), 0, VK_WHOLE_SIZE},
-                {stats_.handle(), 0, VK_WHOLE_SIZE}, {partials_.handle(), 0, VK_WHOLE_SIZE}});
+        const vk::DeviceSize pb = std::max<vk::DeviceSize>(param_bytes, 16);
+        k.bind_ranges({{x_.handle(), off, len}, {y_.handle(), off, len}, {w_.handle(), 0, pb}, {b_.handle(), 0, pb},
+                       {stats_.handle(), 0, std::max<vk::DeviceSize>(stat_bytes, 16)},
+                       {partials_.handle(), 0, std::max<vk::DeviceSize>(partial_bytes, 16)}});
     };
     auto set_slab = [&](const Slab& slab, std::uint32_t chunk_len, std::uint32_t chunks_total) {
         push.stat_lo = u32(slab.stat_lo);

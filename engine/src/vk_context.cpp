@@ -301,6 +301,9 @@ std::uint64_t VulkanContext::device_memory_bytes() const {
 }
 
 void VulkanContext::submit_and_wait(const vk::CommandBuffer& cmd, std::chrono::milliseconds timeout) const {
+    // After a timeout the fence may still be pending, after a loss the device is gone: no
+    // further submit on this context is valid.
+    if (faulted_) throw DeviceError("the Vulkan device failed earlier in this run; restart normlab");
     vk::SubmitInfo si({}, {}, cmd);
     // vulkan.hpp reports VK_ERROR_DEVICE_LOST / VK_ERROR_OUT_OF_*_MEMORY as vk::SystemError;
     // each becomes a DeviceError that says what failed (CLI exit 3), never a hang or a crash.
@@ -313,6 +316,7 @@ void VulkanContext::submit_and_wait(const vk::CommandBuffer& cmd, std::chrono::m
         device_.resetFences(*fence_);
         queue_.submit(si, *fence_);
     } catch (const vk::SystemError& e) {
+        faulted_ = true;
         throw fault("Vulkan submit failed", e);
     }
     auto ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(timeout).count());
@@ -320,10 +324,13 @@ void VulkanContext::submit_and_wait(const vk::CommandBuffer& cmd, std::chrono::m
     try {
         r = device_.waitForFences(*fence_, VK_TRUE, ns);
     } catch (const vk::SystemError& e) {
+        faulted_ = true;
         throw fault("waiting for the Vulkan device failed", e);
     }
-    if (r == vk::Result::eTimeout)
+    if (r == vk::Result::eTimeout) {
+        faulted_ = true;
         throw DeviceError("the Vulkan device did not finish within " + std::to_string(timeout.count()) + " ms");
+    }
 }
 
 }  // namespace normlab

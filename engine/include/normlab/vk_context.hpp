@@ -102,6 +102,7 @@ private:
     bool fixed_subgroup_size_ = false;
     bool cpu_device_ = false;
     std::uint64_t max_allocation_ = 0;
+    mutable bool faulted_ = false;  // a submit timed out or the device was lost
     std::uint32_t timestamp_valid_bits_ = 0;
     double timestamp_period_ = 1.0;
     bool validation_ = false;
