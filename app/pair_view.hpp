@@ -24,7 +24,8 @@ public:
     std::optional<std::string> sync(Session& main);
     void draw(Session& main);
     void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);
-    // max |y_right − y_left| over the compared elements (from the GPU histogram).
+    // max |y_right − y_left| over every compared element (inf if one is NaN/Inf), computed
+    // when the panes change.
     double max_abs_difference() const;
     const Experiment* experiment() const { return exp_; }
 
@@ -34,6 +35,7 @@ private:
     std::unique_ptr<HeatmapView> left_view_, right_view_, diff_view_;
     std::uint64_t seen_generation_ = ~0ull;
     std::string error_;
+    double max_diff_ = 0.0;
 };
 
 }  // namespace normlab::app
