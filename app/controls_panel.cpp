@@ -1,5 +1,7 @@
 #include "controls_panel.hpp"
 
+#include "normlab/experiments.hpp"
+
 #include "normlab/presets.hpp"
 
 #include "i18n.hpp"
@@ -16,13 +18,6 @@ namespace {
 constexpr const char* kMethods[] = {"batch (BatchNorm2d)", "layer (LayerNorm)", "instance (InstanceNorm2d)",
                                     "group (GroupNorm)", "rms (RMSNorm)"};
 constexpr Method kMethodOrder[] = {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms};
-
-std::vector<std::int64_t> divisors(std::int64_t c) {
-    std::vector<std::int64_t> d;
-    for (std::int64_t g = 1; g <= c; ++g)
-        if (c % g == 0) d.push_back(g);
-    return d;
-}
 
 std::string mib(double bytes) {
     char buf[32];

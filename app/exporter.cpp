@@ -33,7 +33,7 @@ std::string stats_csv(const Session& s) {
         if (rms) {
             out += g(r.mean_square[i]) + "," + g(r.rstd[i]) + "\n";
         } else {
-            out += g(r.mean[i]) + "," + g(r.var[i]) + "," + (n > 1 ? g(r.var[i] * n / (n - 1)) : "") + "," + g(r.rstd[i]) + "\n";
+            out += g(r.mean[i]) + "," + g(r.var[i]) + "," + (n > 1 ? g(r.unbiased_var(i)) : "") + "," + g(r.rstd[i]) + "\n";
         }
     }
     return out;

@@ -68,7 +68,7 @@ void StatsTable::draw(Session& session) {
                 ImGui::Text("%.5g", r.var[i]);
                 ImGui::TableNextColumn();
                 // The unbiased variance is the shader's biased one rescaled by n/(n−1).
-                if (n > 1) ImGui::Text("%.5g", r.var[i] * n / (n - 1));
+                if (n > 1) ImGui::Text("%.5g", r.unbiased_var(i));
                 else ImGui::TextDisabled("n/a (n=1)");
                 ImGui::TableNextColumn();
                 ImGui::Text("%.5g", r.rstd[i]);

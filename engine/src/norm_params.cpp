@@ -43,9 +43,8 @@ void update_running_stats(const NormSpec& spec, const NormParams& params, NormRe
     if (spec.mode != Mode::Train) return;  // eval: running statistics are used, not changed
     r.num_batches_tracked += 1;
     const double m = spec.momentum ? *spec.momentum : 1.0 / static_cast<double>(r.num_batches_tracked);
-    const double n = static_cast<double>(r.layout.count());
     for (std::size_t c = 0; c < C; ++c) {
-        const double unbiased = r.var[c] * n / (n - 1.0);  // running_var takes the unbiased variance
+        const double unbiased = r.unbiased_var(c);  // running_var takes the unbiased variance
         r.running_mean[c] = (1.0 - m) * r.running_mean[c] + m * r.mean[c];
         r.running_var[c] = (1.0 - m) * r.running_var[c] + m * unbiased;
     }

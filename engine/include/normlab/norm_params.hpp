@@ -5,6 +5,7 @@
 #include "normlab/tensor.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,13 @@ struct NormResult {
     std::int64_t num_batches_tracked = 0;
     std::int64_t nonfinite_inputs = 0; // NaN/±Inf values in x
     double gpu_ms = 0.0;               // timestamp-measured time of the dispatches (0 on CPU)
+
+    // σ² with Bessel's correction (divide by count − 1), what running_var takes; NaN for a
+    // statistic of one element.
+    double unbiased_var(std::size_t s) const {
+        const double n = static_cast<double>(layout.count());
+        return n > 1 ? var[s] * n / (n - 1.0) : std::numeric_limits<double>::quiet_NaN();
+    }
 };
 
 // Running-statistics update of BatchNorm in train mode (PyTorch's rule): the variance fed
