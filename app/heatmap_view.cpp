@@ -130,7 +130,8 @@ void HeatmapView::draw(Session& session) {
         ImGui::PopTextWrapPos();
     }
 
-    // Value range from the GPU histograms (min/max over the whole tensor).
+    // Value range from the GPU histograms: min/max over the whole tensor (over its even sample
+    // for tensors past 1M elements, so a rare extreme value may clamp to the end of the scale).
     const Histograms& h = session.histograms();
     const HistogramResult& src = mode == HeatmapMode::Input ? h.input : mode == HeatmapMode::Output ? h.output : session.difference_histogram();
     if (colormap == Colormap::Diverging) {

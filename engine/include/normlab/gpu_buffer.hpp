@@ -1,6 +1,6 @@
 // GpuBuffer: a Vulkan buffer with its own memory. Device buffers prefer device-local memory
 // and are mapped directly when that memory is also host-visible (lavapipe, ReBAR GPUs);
-// otherwise uploads and readbacks go through a staging buffer (see Transfer in normalizer).
+// otherwise uploads and readbacks go through a staging buffer (Normalizer::run's upload).
 #pragma once
 #include "normlab/vk_context.hpp"
 

@@ -28,7 +28,8 @@ struct SlabPlan {
 
 // max_elements: the most elements one binding may cover; align: the element alignment of a
 // binding's start (a multiple of 4, so vec4 kernels stay aligned); chunk_len: elements per
-// partial. Every element range starts at a multiple of 4.
+// partial. Element ranges start at a multiple of 4 wherever the layout's runs are multiples
+// of 4 (the layouts vec4 kernels accept); batch ranges start at whole samples.
 SlabPlan plan_slabs(const StatLayout& layout, std::int64_t max_elements, std::int64_t align, std::int64_t chunk_len);
 
 }  // namespace normlab
