@@ -95,13 +95,19 @@ void CompareView::draw(Session& main, bool cube) {
         }
         const float inner_w = ImGui::GetContentRegionAvail().x;
         const float inner_h = ImGui::GetContentRegionAvail().y;
-        const float heat_w = cube ? inner_w * 0.55f : inner_w;
-        ImGui::BeginChild(static_cast<ImGuiID>(2000 + i), ImVec2(heat_w, inner_h), false, ImGuiWindowFlags_NoScrollbar);
+        // With the cube: beside the heatmap or below it, whichever leaves the tiles bigger.
+        const bool stacked = cube && TileLayout::fit(sh, inner_w, inner_h * 0.55f).cell >
+                                         TileLayout::fit(sh, inner_w * 0.55f, inner_h).cell;
+        const float heat_w = cube && !stacked ? inner_w * 0.55f : inner_w;
+        const float heat_h = stacked ? inner_h * 0.55f : inner_h;
+        ImGui::BeginChild(static_cast<ImGuiID>(2000 + i), ImVec2(heat_w, heat_h), false, ImGuiWindowFlags_NoScrollbar);
         views_[i]->clicked.reset();
         views_[i]->draw(s);
         if (views_[i]->clicked) main.select(views_[i]->clicked);
         ImGui::EndChild();
-        if (cube) {
+        if (cube && stacked) {
+            draw_partition_cube(l, s.selected_stat(), inner_w, ImGui::GetContentRegionAvail().y);
+        } else if (cube) {
             ImGui::SameLine();
             draw_partition_cube(l, s.selected_stat(), inner_w - heat_w - gap, inner_h);
         }
