@@ -105,6 +105,11 @@ struct Offscreen {
         cmd.end();
         ctx.submit_and_wait(*cmd);
         ImGui_ImplVulkan_DestroyFontUploadObjects();
+        // The symbols the figure draws (statistics, histograms, legend) must be in the font,
+        // never drawn as '?' (the embedded font has them: this guards a new subset).
+        for (const ImFont* f : {fonts.normal, fonts.large})
+            if (std::string miss = missing_glyphs(f, "μσ²−√ε×±—x̂"); !miss.empty())
+                std::fprintf(stderr, "warning: the font has no glyph for %s: drawn as '?'\n", miss.c_str());
     }
 
     ~Offscreen() {

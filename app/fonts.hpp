@@ -1,6 +1,6 @@
-// Fonts: DejaVu Sans at two sizes (normal, and large for presenter mode: loaded at that
-// size so text stays crisp) with a CJK font merged in for Chinese, shared by the window and
-// the headless figure renderer.
+// Fonts: DejaVu Sans compiled into the binary (embedded_font.cpp) at two sizes (normal, and
+// large for presenter mode: loaded at that size so text stays crisp) with a CJK font from
+// disk merged in for Chinese, shared by the window and the headless figure renderer.
 #pragma once
 #include <string>
 
@@ -19,9 +19,19 @@ struct FontSet {
 inline constexpr float kNormalFontPx = 17.0f;
 inline constexpr float kLargeFontPx = 34.0f;
 
-// Loads DejaVu Sans at kNormalFontPx and kLargeFontPx into the current ImGui context and
-// merges a CJK font (fonts-droid-fallback or fonts-wqy-microhei) with the common simplified
-// Chinese glyphs plus those of `glyph_text`. Missing files are checked first (ImGui aborts).
+// Where the CJK font is looked up: $NORMLAB_FONT_DIR when set (other distributions, tests
+// that simulate a machine without fonts), else /usr/share/fonts.
+std::string cjk_font_dir();
+
+// Loads the embedded DejaVu Sans (Latin, Greek, math: no file needed) at kNormalFontPx and
+// kLargeFontPx into the current ImGui context and merges a CJK font found under
+// cjk_font_dir() (fonts-droid-fallback or fonts-wqy-microhei) with the common simplified
+// Chinese glyphs plus those of `glyph_text`. A missing CJK font is only reported in
+// FontSet::cjk_missing (the caller says it once); the file is checked first (ImGui aborts).
 FontSet load_fonts(const std::string& glyph_text);
+
+// The characters of `utf8` that `font` has no glyph for (drawn as '?'), in order; empty when
+// all are there. Only meaningful once the atlas is built.
+std::string missing_glyphs(const ImFont* font, const char* utf8);
 
 }  // namespace normlab::app
