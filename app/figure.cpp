@@ -7,6 +7,7 @@
 #include "png_file.hpp"
 #include "session.hpp"
 
+#include "normlab/command_recorder.hpp"
 #include "normlab/error.hpp"
 #include "normlab/gpu_buffer.hpp"
 
@@ -34,13 +35,12 @@ struct Offscreen {
     vk::raii::RenderPass pass{nullptr};
     vk::raii::Framebuffer framebuffer{nullptr};
     vk::raii::DescriptorPool pool{nullptr};
-    vk::raii::CommandPool cmd_pool{nullptr};
-    vk::raii::CommandBuffer cmd{nullptr};
+    CommandRecorder recorder;
     GpuBuffer readback;
     bool imgui = false, backend = false;
     FontSet fonts;
 
-    Offscreen(const VulkanContext& c, int w, int h) : ctx(c), extent(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h)) {
+    Offscreen(const VulkanContext& c, int w, int h) : ctx(c), extent(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h)), recorder(c) {
         const auto& dev = ctx.device();
         image = vk::raii::Image(dev, vk::ImageCreateInfo({}, vk::ImageType::e2D, kFormat, vk::Extent3D(extent, 1), 1, 1,
                                                          vk::SampleCountFlagBits::e1, vk::ImageTiling::eOptimal,
@@ -70,10 +70,7 @@ struct Offscreen {
         framebuffer = vk::raii::Framebuffer(dev, vk::FramebufferCreateInfo({}, *pass, iv, extent.width, extent.height, 1));
         std::vector<vk::DescriptorPoolSize> sizes{{vk::DescriptorType::eCombinedImageSampler, 4}};
         pool = vk::raii::DescriptorPool(dev, vk::DescriptorPoolCreateInfo(vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 4, sizes));
-        cmd_pool = vk::raii::CommandPool(dev, vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer, ctx.queue_family()));
-        vk::raii::CommandBuffers bufs(dev, vk::CommandBufferAllocateInfo(*cmd_pool, vk::CommandBufferLevel::ePrimary, 1));
-        cmd = std::move(bufs.front());
-        readback = GpuBuffer(ctx, static_cast<vk::DeviceSize>(extent.width) * extent.height * 4, BufferKind::Staging);
+        readback = GpuBuffer(ctx, static_cast<vk::DeviceSize>(extent.width) * extent.height * 4, BufferRole::Readback);
     }
 
     void init_imgui(const std::string& glyphs) {
@@ -100,10 +97,8 @@ struct Offscreen {
         init.CheckVkResultFn = check_vk;
         ImGui_ImplVulkan_Init(&init, *pass);
         backend = true;
-        cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
-        ImGui_ImplVulkan_CreateFontsTexture(*cmd);
-        cmd.end();
-        ctx.submit_and_wait(*cmd);
+        ImGui_ImplVulkan_CreateFontsTexture(recorder.begin());
+        recorder.submit();
         ImGui_ImplVulkan_DestroyFontUploadObjects();
         // The symbols the figure draws (statistics, histograms, legend) must be in the font,
         // never drawn as '?' (the embedded font has them: this guards a new subset).
@@ -123,21 +118,19 @@ struct Offscreen {
 
     // Renders the last ImGui::Render() into the image and reads it back (RGBA).
     std::vector<unsigned char> render(HeatmapView& heatmap) {
-        cmd.reset();
-        cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
-        heatmap.before_pass(*cmd, extent);
+        const vk::CommandBuffer cmd = recorder.begin();
+        heatmap.before_pass(cmd, extent);
         vk::ClearValue clear(vk::ClearColorValue(std::array<float, 4>{0.06f, 0.06f, 0.07f, 1.0f}));
         cmd.beginRenderPass(vk::RenderPassBeginInfo(*pass, *framebuffer, vk::Rect2D({0, 0}, extent), clear), vk::SubpassContents::eInline);
-        ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), *cmd);
+        ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
         cmd.endRenderPass();
         cmd.copyImageToBuffer(*image, vk::ImageLayout::eTransferSrcOptimal, readback.handle(),
                               vk::BufferImageCopy(0, 0, 0, vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eColor, 0, 0, 1),
                                                   {0, 0, 0}, vk::Extent3D(extent, 1)));
         // Makes the copied pixels visible to the host's read after the fence.
-        vk::MemoryBarrier mb(vk::AccessFlagBits::eTransferWrite, vk::AccessFlagBits::eHostRead);
-        cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eHost, {}, mb, {}, {});
-        cmd.end();
-        ctx.submit_and_wait(*cmd);
+        memory_barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite, vk::PipelineStageFlagBits::eHost,
+                       vk::AccessFlagBits::eHostRead);
+        recorder.submit();
         const auto* src = static_cast<const unsigned char*>(readback.data());
         std::vector<unsigned char> rgba(src, src + readback.size());
         for (std::size_t i = 3; i < rgba.size(); i += 4) rgba[i] = 255;

@@ -1,5 +1,5 @@
-// Copies host data into a device buffer: a plain memcpy when its memory is mapped (lavapipe,
-// ReBAR GPUs), otherwise through a staging buffer and a waited-for copy.
+// Copies host data into a small device buffer the app's views own (palettes, colormap
+// tables): through the engine's Staging (a memcpy where compute buffers are mapped).
 #pragma once
 #include "normlab/gpu_buffer.hpp"
 

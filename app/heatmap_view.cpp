@@ -44,7 +44,7 @@ const char* kModeNames[] = {"input x", "output y", "y − x", "statistic groups"
 }  // namespace
 
 HeatmapView::HeatmapView(const VulkanContext& ctx, vk::RenderPass render_pass)
-    : ctx_(&ctx), fill_(ctx, "heatmap.comp", {}, {}, 5, sizeof(FillPush)) {
+    : ctx_(&ctx), fill_(ctx, "heatmap.comp", {}, {}, 5, sizeof(FillPush)), recorder_(ctx) {
     const auto& dev = ctx.device();
     vk::DescriptorSetLayoutBinding b(0, vk::DescriptorType::eStorageBuffer, 1, vk::ShaderStageFlagBits::eFragment);
     set_layout_ = vk::raii::DescriptorSetLayout(dev, vk::DescriptorSetLayoutCreateInfo({}, b));
@@ -289,7 +289,7 @@ void HeatmapView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
     if (!pixels_ || pixels_.size() != bytes) {
         ctx_->device().waitIdle();  // frames in flight may still draw from the old pixels
         pixels_ = GpuBuffer();
-        pixels_ = GpuBuffer(*ctx_, bytes, BufferKind::Device);
+        pixels_ = GpuBuffer(*ctx_, bytes, BufferRole::Compute);
         update_draw_set();
         rebind = true;
     }
@@ -301,19 +301,18 @@ void HeatmapView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
                   static_cast<std::uint32_t>(layout_.height), layout_.cell, layout_.gap, static_cast<std::uint32_t>(mode),
                   vmin_, vmax_, static_cast<std::uint32_t>(l.stat_count), static_cast<std::uint32_t>(l.stat_stride),
                   static_cast<std::int32_t>(key_.sel), kLutSize};
-    // The descriptor set is rewritten only when its buffers changed: a frame still in flight may
-    // use it otherwise (every buffer change happens after the device was idled).
+    // The descriptor set is rewritten only when its buffers changed (the fill's earlier
+    // submissions have all finished; every buffer change happens after the device was idled).
     if (rebind) fill_.bind({s.x_gpu().handle(), s.y_gpu().handle(), palette_.handle(), lut_.handle(), pixels_.handle()});
-    vk::BufferMemoryBarrier before(vk::AccessFlagBits::eShaderRead, vk::AccessFlagBits::eShaderWrite, VK_QUEUE_FAMILY_IGNORED,
-                                   VK_QUEUE_FAMILY_IGNORED, pixels_.handle(), 0, VK_WHOLE_SIZE);
-    // Orders earlier frames' fragment-shader reads of the pixels before this fill overwrites them.
-    cmd.pipelineBarrier(vk::PipelineStageFlagBits::eFragmentShader, vk::PipelineStageFlagBits::eComputeShader, {}, {}, before, {});
-    fill_.dispatch(cmd, &push, (static_cast<std::uint32_t>(layout_.width) + 15) / 16,
+    // The fill is its own submission: the recorder's first barrier orders earlier frames'
+    // fragment-shader reads of the pixels (same queue) before the fill overwrites them.
+    vk::CommandBuffer fill_cmd = recorder_.begin();
+    fill_.dispatch(fill_cmd, &push, (static_cast<std::uint32_t>(layout_.width) + 15) / 16,
                    (static_cast<std::uint32_t>(layout_.height) + 15) / 16);
-    vk::BufferMemoryBarrier after(vk::AccessFlagBits::eShaderWrite, vk::AccessFlagBits::eShaderRead, VK_QUEUE_FAMILY_IGNORED,
-                                  VK_QUEUE_FAMILY_IGNORED, pixels_.handle(), 0, VK_WHOLE_SIZE);
+    recorder_.submit();
     // Orders the fill's writes before this frame's fragment shader reads the pixels.
-    cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eFragmentShader, {}, {}, after, {});
+    memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+                   vk::PipelineStageFlagBits::eFragmentShader, vk::AccessFlagBits::eShaderRead);
     computed_ = key_;
 }
 

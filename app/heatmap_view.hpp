@@ -9,6 +9,7 @@
 #include "session.hpp"
 #include "tile_layout.hpp"
 
+#include "normlab/command_recorder.hpp"
 #include "normlab/compute_kernel.hpp"
 
 #include <optional>
@@ -59,6 +60,7 @@ private:
     const VulkanContext* ctx_;
     const Session* session_ = nullptr;
     ComputeKernel fill_;
+    CommandRecorder recorder_;  // the fill runs in its own submission, before the frame's
     GpuBuffer pixels_, palette_, lut_;
     std::vector<Rgb> lut_colors_;
     std::uint64_t palette_generation_ = ~0ull;

@@ -1,6 +1,5 @@
 #include "session.hpp"
 
-#include "gpu_upload.hpp"
 #include "normlab/batch_sampler.hpp"
 #include "normlab/error.hpp"
 #include "normlab/reference.hpp"
@@ -13,10 +12,6 @@
 namespace normlab::app {
 
 Session::Session(const VulkanContext& ctx) : ctx_(&ctx), normalizer_(ctx), histogram_(ctx) {}
-
-void Session::upload(GpuBuffer& dst, const std::vector<float>& values) {
-    upload_buffer(*ctx_, dst, values.data(), values.size() * 4);
-}
 
 namespace {
 // Whole-tensor histograms of larger tensors use every k-th element (at most this many), so a
@@ -44,15 +39,15 @@ ElementSet Session::whole_set(const Shape4& shape, std::int64_t& stride) const {
 
 void Session::whole_histograms(Histograms& h, const Shape4& shape, bool input_too) {
     const ElementSet set = whole_set(shape, h.whole_stride);
-    if (input_too) h.input = histogram_.run(x_gpu_, set, bins_);
-    h.output = histogram_.run(y_gpu_, set, bins_);
+    if (input_too) h.input = histogram_.run(x_gpu(), set, bins_);
+    h.output = histogram_.run(y_gpu(), set, bins_);
     h.has_difference = false;
 }
 
 const HistogramResult& Session::difference_histogram() {
     if (!hist_.has_difference) {
         std::int64_t stride = 1;
-        hist_.difference = histogram_.run(y_gpu_, whole_set(x_.shape, stride), bins_, &x_gpu_);
+        hist_.difference = histogram_.run(y_gpu(), whole_set(x_.shape, stride), bins_, &x_gpu());
         hist_.has_difference = true;
     }
     return hist_.difference;
@@ -111,13 +106,13 @@ std::optional<std::string> Session::apply(State next, std::optional<Tensor> x) {
             t = now;
         };
         lap("load tensor");
-        NormResult r = normalizer_.run(nx, next.spec, next.params);
+        ctx_->device().waitIdle();  // frames in flight may still read x and y on the GPU
+        // The same x as now stays on the device; y is read back once for the numbers the
+        // panels print (hover, explain, exports) and the float64 check, never uploaded again.
+        NormResult r = normalizer_.run(nx, next.spec, next.params, RunOptions{.reuse_x = same_x, .read_y = true});
+        x_upload_bytes_ = same_x ? 0 : static_cast<std::uint64_t>(nx.data.size()) * 4;
         lap("normalize (GPU + transfers)");
         if (max_error_pending_.valid()) max_error_pending_.get();  // finish (and drop) the previous tensor's check
-        ctx_->device().waitIdle();  // frames in flight may still read x and y on the GPU
-        if (!same_x) upload(x_gpu_, nx.data);
-        upload(y_gpu_, r.y.data);
-        lap("upload x, y");
         Histograms h;
         if (same_x) {
             h.input = hist_.input;
@@ -159,8 +154,8 @@ void Session::compute_group_histograms() {
     hist_.has_group = s.has_value();
     if (!s) return;
     ElementSet set = ElementSet::statistic(layout(), *s);
-    hist_.group_input = histogram_.run(x_gpu_, set, bins_);
-    hist_.group_output = histogram_.run(y_gpu_, set, bins_);
+    hist_.group_input = histogram_.run(x_gpu(), set, bins_);
+    hist_.group_output = histogram_.run(y_gpu(), set, bins_);
 }
 
 void Session::select(const std::optional<Index4>& element) {
@@ -210,8 +205,8 @@ void Session::show_values(Tensor x, Tensor y, const StatLayout& layout) {
     result_ = NormResult{};
     result_.layout = layout;
     result_.y = std::move(y);
-    upload(x_gpu_, x_.data);
-    upload(y_gpu_, result_.y.data);
+    normalizer_.load_values(x_, result_.y);
+    x_upload_bytes_ = static_cast<std::uint64_t>(x_.data.size()) * 4;
     whole_histograms(hist_, x_.shape);
     state_.selection.reset();
     hist_.has_group = false;

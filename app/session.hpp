@@ -1,11 +1,12 @@
 // Session: the State the user asked for and everything the engine computed from it — the
 // tensor, its StatLayout, the Normalizer's result (every number the panels show), the
 // max error against the CPU reference (for tensors over 1M elements checked on a background
-// thread, so a recompute does not wait for it), the tensor's x and y on the GPU (read by the
-// heatmap and histogram shaders) and the histograms (over 1M elements, an even sample). It recomputes only in apply(); a State
-// the engine rejects leaves the previous one in place and returns the reason.
+// thread, so a recompute does not wait for it), and the histograms (over 1M elements, an
+// even sample). x and y stay on the GPU in the Normalizer's own buffers, which the heatmap
+// and histogram shaders read: nothing goes GPU → CPU → GPU, and a change of method, G, eps
+// or γ/β does not upload x again. It recomputes only in apply(); a State the engine rejects
+// leaves the previous one in place and returns the reason.
 #pragma once
-#include "normlab/gpu_buffer.hpp"
 #include "normlab/histogram.hpp"
 #include "normlab/normalizer.hpp"
 #include "normlab/state.hpp"
@@ -62,14 +63,15 @@ public:
     double max_error() const;
     double max_error_wait() const;  // waits for that check
     double recompute_ms() const { return recompute_ms_; }  // wall time of the last apply()
-    const GpuBuffer& x_gpu() const { return x_gpu_; }
-    const GpuBuffer& y_gpu() const { return y_gpu_; }
+    const GpuBuffer& x_gpu() const { return normalizer_.x_buffer(); }
+    const GpuBuffer& y_gpu() const { return normalizer_.y_buffer(); }
+    // Bytes of x uploaded to the device by the last apply() (0 when x stayed there).
+    std::uint64_t last_x_upload_bytes() const { return x_upload_bytes_; }
     // Changes whenever x, y or the statistics change, so views know when to refresh.
     std::uint64_t generation() const { return generation_; }
     const VulkanContext& context() const { return *ctx_; }
 
 private:
-    void upload(GpuBuffer& dst, const std::vector<float>& values);
     void compute_group_histograms();
     void whole_histograms(Histograms& h, const Shape4& shape, bool input_too = true);
     ElementSet whole_set(const Shape4& shape, std::int64_t& stride) const;
@@ -85,7 +87,7 @@ private:
     mutable double max_error_ = 0.0;
     mutable std::future<double> max_error_pending_;  // the reference check of a large tensor
     double recompute_ms_ = 0.0;
-    GpuBuffer x_gpu_, y_gpu_;
+    std::uint64_t x_upload_bytes_ = 0;
     std::uint64_t generation_ = 0;
     bool values_only_ = false;
     // train_step: the tensor fresh batches imitate, and the generation it was taken at

@@ -1,5 +1,7 @@
 #include "window.hpp"
 
+#include "normlab/command_recorder.hpp"
+
 #include "normlab/error.hpp"
 #include "normlab/gpu_buffer.hpp"
 #include "png_file.hpp"
@@ -137,12 +139,9 @@ Window::Window(const WindowOptions& options) {
     impl_->imgui_vulkan = true;
 
     // Upload the font atlas once.
-    vk::raii::CommandPool pool(ctx_->device(), vk::CommandPoolCreateInfo({}, ctx_->queue_family()));
-    vk::raii::CommandBuffers cmds(ctx_->device(), vk::CommandBufferAllocateInfo(*pool, vk::CommandBufferLevel::ePrimary, 1));
-    cmds[0].begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
-    ImGui_ImplVulkan_CreateFontsTexture(*cmds[0]);
-    cmds[0].end();
-    ctx_->submit_and_wait(*cmds[0]);
+    CommandRecorder recorder(*ctx_);
+    ImGui_ImplVulkan_CreateFontsTexture(recorder.begin());
+    recorder.submit();
     ImGui_ImplVulkan_DestroyFontUploadObjects();
 }
 
@@ -275,12 +274,10 @@ void Window::capture(const BeforePass& before_pass, const std::string& png_path,
     vk::raii::RenderPass pass(dev, vk::RenderPassCreateInfo({}, att, subpass, deps));
     vk::ImageView iv = *view;
     vk::raii::Framebuffer fb(dev, vk::FramebufferCreateInfo({}, *pass, iv, extent.width, extent.height, 1));
-    GpuBuffer readback(*ctx_, static_cast<vk::DeviceSize>(extent.width) * extent.height * 4, BufferKind::Staging);
+    GpuBuffer readback(*ctx_, static_cast<vk::DeviceSize>(extent.width) * extent.height * 4, BufferRole::Readback);
 
-    vk::raii::CommandPool pool(dev, vk::CommandPoolCreateInfo({}, ctx_->queue_family()));
-    vk::raii::CommandBuffers cmds(dev, vk::CommandBufferAllocateInfo(*pool, vk::CommandBufferLevel::ePrimary, 1));
-    vk::CommandBuffer cmd = *cmds[0];
-    cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
+    CommandRecorder recorder(*ctx_);
+    const vk::CommandBuffer cmd = recorder.begin();
     before_pass(cmd, extent);
     vk::ClearValue clear(vk::ClearColorValue(std::array<float, 4>{0.06f, 0.06f, 0.07f, 1.0f}));
     cmd.beginRenderPass(vk::RenderPassBeginInfo(*pass, *fb, vk::Rect2D({0, 0}, extent), clear), vk::SubpassContents::eInline);
@@ -297,10 +294,9 @@ void Window::capture(const BeforePass& before_pass, const std::string& png_path,
                           vk::BufferImageCopy(0, 0, 0, vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eColor, 0, 0, 1),
                                               {0, 0, 0}, vk::Extent3D(extent, 1)));
     // Makes the copied pixels visible to the host's read after the fence.
-    vk::MemoryBarrier mb(vk::AccessFlagBits::eTransferWrite, vk::AccessFlagBits::eHostRead);
-    cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eHost, {}, mb, {}, {});
-    cmd.end();
-    ctx_->submit_and_wait(cmd);
+    memory_barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite, vk::PipelineStageFlagBits::eHost,
+                   vk::AccessFlagBits::eHostRead);
+    recorder.submit();
 
     int cx = 0, cy = 0, cw = static_cast<int>(extent.width), ch = static_cast<int>(extent.height);
     if (crop[2] > 0 && crop[3] > 0) {

@@ -98,9 +98,9 @@ int run(int argc, char** argv) {
     Normalizer normalizer(ctx);
     CopyBench copy(ctx);
     json records = json::array();
-    fmt::print("device: {}\n", ctx.device_name());
-    fmt::print("{:<12} {:>18} {:>10} {:>10} {:>10} {:>7} {:>7} {:>8} {:>10} {:>6}\n", "norm", "shape", "elements", "gpu_ms", "copy_ms",
-               "eff", "eff_sh", "GB/s", "e2e_ms", "plan");
+    fmt::print("device: {}\nmemory: {}\n", ctx.device_name(), describe_memory(ctx.memory_properties(), ctx.direct_mapping_allowed()));
+    fmt::print("{:<12} {:>18} {:>10} {:>9} {:>9} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>8} {:>7}\n", "norm", "shape", "elements", "gpu_ms",
+               "copy_ms", "eff", "eff_sh", "GB/s", "e2e_ms", "up_ms", "disp_ms", "down_ms", "plan");
     for (const Shape4& shape : sizes) {
         try {
             normalizer.check_capacity(shape);
@@ -122,7 +122,7 @@ int run(int argc, char** argv) {
             for (int i = 0; i < 2; ++i) normalizer.run(x, *spec);
             for (const auto& v : CopyBench::variants()) copy.time_ms(bytes, v);
             int n = reps > 0 ? reps : quick ? 3 : std::clamp(static_cast<int>(2e8 / static_cast<double>(bytes * 8 + 1)), 5, 25);
-            std::vector<double> gpu, e2e;
+            std::vector<double> gpu, e2e, up, disp, down;
             std::map<std::string, std::vector<double>> copies;
             for (int r = 0; r < n; ++r) {  // interleaved, so drift hits both
                 auto t0 = std::chrono::steady_clock::now();
@@ -130,6 +130,9 @@ int run(int argc, char** argv) {
                 auto t1 = std::chrono::steady_clock::now();
                 gpu.push_back(res.gpu_ms);
                 e2e.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+                up.push_back(res.upload_ms);
+                disp.push_back(res.dispatch_ms);
+                down.push_back(res.readback_ms);
                 for (const auto& v : CopyBench::variants()) copies[v].push_back(copy.time_ms(bytes, v));
             }
             double best_copy = 1e30, best_shader_copy = 1e30;
@@ -158,13 +161,17 @@ int run(int argc, char** argv) {
             rec["shader_copy_ms"] = best_shader_copy;  // the best compute-shader copy alone
             rec["shader_efficiency"] = best_shader_copy / g;
             rec["gbps"] = 2.0 * static_cast<double>(bytes) / (g * 1e6);
-            rec["end_to_end_ms"] = median(e2e);
+            rec["end_to_end_ms"] = median(e2e);  // run(): validation, upload, dispatch, readback
+            rec["upload_ms"] = median(up);
+            rec["dispatch_ms"] = median(disp);
+            rec["readback_ms"] = median(down);
             rec["plan"] = plan_name;
             rec["repetitions"] = n;
             rec["device"] = ctx.device_name();
             records.push_back(rec);
-            fmt::print("{:<12} {:>18} {:>10} {:>10.3f} {:>10.3f} {:>7.2f} {:>7.2f} {:>8.2f} {:>10.3f} {:>6}\n", c.name, shape.str(),
-                       shape.numel(), g, best_copy, best_copy / g, best_shader_copy / g, rec["gbps"].get<double>(), median(e2e), plan_name);
+            fmt::print("{:<12} {:>18} {:>10} {:>9.3f} {:>9.3f} {:>6.2f} {:>6.2f} {:>8.2f} {:>9.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>7}\n", c.name,
+                       shape.str(), shape.numel(), g, best_copy, best_copy / g, best_shader_copy / g, rec["gbps"].get<double>(), median(e2e),
+                       median(up), median(disp), median(down), plan_name);
             std::fflush(stdout);
         }
     }

@@ -4,6 +4,13 @@ import json
 import sys
 
 
+def split(r):
+    """upload / dispatch / readback wall times (records of older normlab-bench runs lack them)."""
+    if "upload_ms" not in r:
+        return "–"
+    return f"{r['upload_ms']:.3f} / {r['dispatch_ms']:.3f} / {r['readback_ms']:.3f}"
+
+
 def main():
     nl = json.load(open(sys.argv[1]))
     torch = {}
@@ -13,24 +20,25 @@ def main():
     dev = nl[0]["device"] if nl else "?"
     print(f"device: {dev}\n")
     hdr = ("| case | shape | elements | normlab gpu ms | copy ms (best) | efficiency | shader copy ms | efficiency vs shader copy"
-           " | GB/s | end-to-end ms |")
-    sep = "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+           " | GB/s | end-to-end ms | upload / dispatch / readback ms |")
+    sep = "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     if torch:
-        hdr += " PyTorch ms | PyTorch GB/s | normlab e2e / PyTorch |"
-        sep += "---:|---:|---:|"
+        hdr += " PyTorch ms | PyTorch GB/s | normlab gpu / PyTorch | normlab e2e / PyTorch |"
+        sep += "---:|---:|---:|---:|"
     print(hdr)
     print(sep)
     for r in nl:
         shape = "×".join(str(d) for d in r["shape"])
         line = (f"| {r['norm']} | {shape} | {r['elements']} | {r['gpu_ms']:.3f} | {r['copy_ms']:.3f} ({r['copy_variant']}) | "
                 f"{r['efficiency']:.2f} | {r['shader_copy_ms']:.3f} | {r['shader_efficiency']:.2f} | {r['gbps']:.2f} | "
-                f"{r['end_to_end_ms']:.3f} |")
+                f"{r['end_to_end_ms']:.3f} | {split(r)} |")
         t = torch.get((r["norm"], tuple(r["shape"])))
         if torch:
             if t:
-                line += f" {t['torch_ms']:.3f} | {t['torch_gbps']:.2f} | {r['end_to_end_ms'] / t['torch_ms']:.2f} |"
+                line += (f" {t['torch_ms']:.3f} | {t['torch_gbps']:.2f} | {r['gpu_ms'] / t['torch_ms']:.2f} |"
+                         f" {r['end_to_end_ms'] / t['torch_ms']:.2f} |")
             else:
-                line += " – | – | – |"
+                line += " – | – | – | – |"
         print(line)
 
 

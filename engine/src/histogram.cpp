@@ -16,12 +16,6 @@ struct Push {
 constexpr std::uint32_t kWg = 256;
 constexpr std::uint32_t kChunkLen = kWg * 16;
 
-void barrier(const vk::CommandBuffer& cmd, vk::PipelineStageFlags src, vk::AccessFlags src_access,
-             vk::PipelineStageFlags dst, vk::AccessFlags dst_access) {
-    vk::MemoryBarrier mb(src_access, dst_access);
-    cmd.pipelineBarrier(src, dst, {}, mb, {}, {});
-}
-
 }  // namespace
 
 ElementSet ElementSet::whole(const Shape4& shape) {
@@ -41,17 +35,11 @@ ElementSet ElementSet::statistic(const StatLayout& layout, std::int64_t s) {
     return e;
 }
 
-Histogram::Histogram(const VulkanContext& ctx) : ctx_(&ctx) {
+Histogram::Histogram(const VulkanContext& ctx) : ctx_(&ctx), recorder_(ctx) {
     if (ctx.subgroup_arithmetic()) macros_.emplace_back("NL_SUBGROUP_ARITH", "1");
-    pool_ = vk::raii::CommandPool(ctx.device(), vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
-                                                                         ctx.queue_family()));
-    vk::raii::CommandBuffers bufs(ctx.device(), vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
-    cmd_ = std::move(bufs.front());
-    if (ctx.timestamps())
-        queries_ = vk::raii::QueryPool(ctx.device(), vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2));
-    result_ = GpuBuffer(ctx, 32, BufferKind::Device);
-    bins_ = GpuBuffer(ctx, kMaxBins * 4, BufferKind::Device);
-    down_ = GpuBuffer(ctx, 32 + kMaxBins * 4, BufferKind::Staging);
+    result_ = GpuBuffer(ctx, 32, BufferRole::Compute);
+    bins_ = GpuBuffer(ctx, kMaxBins * 4, BufferRole::Compute);
+    down_ = GpuBuffer(ctx, 32 + kMaxBins * 4, BufferRole::Readback);
 }
 
 ComputeKernel& Histogram::kernel(int pass, bool diff) {
@@ -86,7 +74,7 @@ HistogramResult Histogram::run(const GpuBuffer& values, const ElementSet& set, s
     const vk::DeviceSize part_bytes = static_cast<vk::DeviceSize>(chunks) * 32;
     if (!partials_ || partials_.size() < part_bytes) {
         partials_ = GpuBuffer();
-        partials_ = GpuBuffer(*ctx_, part_bytes, BufferKind::Device);
+        partials_ = GpuBuffer(*ctx_, part_bytes, BufferRole::Compute);
     }
     GroupGrid g = group_grid(chunks, *ctx_);
     Push push{static_cast<std::uint32_t>(set.base), static_cast<std::uint32_t>(set.segments),
@@ -95,41 +83,35 @@ HistogramResult Histogram::run(const GpuBuffer& values, const ElementSet& set, s
     const std::vector<vk::Buffer> bindings{values.handle(), partials_.handle(), result_.handle(), bins_.handle(),
                                           (diff ? *subtract : values).handle()};
 
-    const vk::CommandBuffer cmd = *cmd_;
-    cmd_.reset();
-    cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
-    if (*queries_) {
-        cmd.resetQueryPool(*queries_, 0, 2);
-        cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *queries_, 0);
-    }
+    const vk::CommandBuffer cmd = recorder_.begin();
+    recorder_.start_timer();
     cmd.fillBuffer(bins_.handle(), 0, kMaxBins * 4, 0u);
     auto& k0 = kernel(0, diff);
     k0.bind(bindings);
     k0.dispatch(cmd, &push, g.x, g.y);
     // Orders the partials written by pass 0 before the merge (pass 1) reads them.
-    barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
-            vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead);
+    memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+                   vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead);
     auto& k1 = kernel(1, diff);
     k1.bind(bindings);
     k1.dispatch(cmd, &push, 1);
     // Orders the merged min/max (pass 1) and the zeroed bins (fill) before pass 2 reads and adds to them.
-    barrier(cmd, vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
-            vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite, vk::PipelineStageFlagBits::eComputeShader,
-            vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite);
+    memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
+                   vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite, vk::PipelineStageFlagBits::eComputeShader,
+                   vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite);
     auto& k2 = kernel(2, diff);
     k2.bind(bindings);
     k2.dispatch(cmd, &push, g.x, g.y);
-    if (*queries_) cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *queries_, 1);
+    recorder_.stop_timer();
     // Orders the result and bin writes before the copies to the readback buffer.
-    barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
-            vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferRead);
+    memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+                   vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferRead);
     cmd.copyBuffer(result_.handle(), down_.handle(), vk::BufferCopy(0, 0, 32));
     cmd.copyBuffer(bins_.handle(), down_.handle(), vk::BufferCopy(0, 32, bins * 4));
     // Makes the copies visible to the host's reads after the fence.
-    barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite,
-            vk::PipelineStageFlagBits::eHost, vk::AccessFlagBits::eHostRead);
-    cmd.end();
-    ctx_->submit_and_wait(cmd);
+    memory_barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite,
+                   vk::PipelineStageFlagBits::eHost, vk::AccessFlagBits::eHostRead);
+    r.gpu_ms = recorder_.submit();
 
     const auto* res = static_cast<const float*>(down_.data());
     r.count = static_cast<std::int64_t>(res[0]);
@@ -138,12 +120,6 @@ HistogramResult Histogram::run(const GpuBuffer& values, const ElementSet& set, s
     r.min = res[4];
     r.max = res[5];
     std::memcpy(r.bins.data(), static_cast<const char*>(down_.data()) + 32, bins * 4);
-    if (*queries_) {
-        auto [qr, ts] = queries_.getResults<std::uint64_t>(0, 2, 2 * sizeof(std::uint64_t), sizeof(std::uint64_t),
-                                                           vk::QueryResultFlagBits::e64 | vk::QueryResultFlagBits::eWait);
-        if (qr == vk::Result::eSuccess && ts[1] >= ts[0])
-            r.gpu_ms = static_cast<double>(ts[1] - ts[0]) * ctx_->timestamp_period_ns() * 1e-6;
-    }
     return r;
 }
 

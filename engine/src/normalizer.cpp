@@ -1,9 +1,9 @@
 #include "normlab/normalizer.hpp"
 
 #include "normlab/error.hpp"
-#include "normlab/slab_plan.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <numeric>
@@ -54,26 +54,23 @@ std::uint32_t pow2_floor(std::uint32_t v) {
 }
 std::uint32_t u32(std::int64_t v) { return static_cast<std::uint32_t>(v); }
 
-// A full memory barrier between two stages: `src` writes become visible to `dst` accesses.
-void barrier(const vk::CommandBuffer& cmd, vk::PipelineStageFlags src, vk::AccessFlags src_access,
-             vk::PipelineStageFlags dst, vk::AccessFlags dst_access) {
-    vk::MemoryBarrier mb(src_access, dst_access);
-    cmd.pipelineBarrier(src, dst, {}, mb, {}, {});
+// Orders one pass's shader writes before the next pass's shader reads.
+void shader_to_shader(vk::CommandBuffer cmd) {
+    memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+                   vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead);
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace
 
-Normalizer::Normalizer(const VulkanContext& ctx) : ctx_(&ctx) {
+Normalizer::Normalizer(const VulkanContext& ctx) : ctx_(&ctx), recorder_(ctx), staging_(ctx, recorder_) {
     // NORMLAB_KERNELS=workgroup keeps every reduction workgroup-wide, the plan a GPU with a
     // variable subgroup size gets; the tests run it on lavapipe too, so every path is covered.
     if (const char* k = std::getenv("NORMLAB_KERNELS"); k && std::string(k) == "workgroup") subgroup_owners_ = false;
     if (ctx.subgroup_arithmetic()) macros_.emplace_back("NL_SUBGROUP_ARITH", "1");
-    pool_ = vk::raii::CommandPool(ctx.device(), vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
-                                                                         ctx.queue_family()));
-    vk::raii::CommandBuffers bufs(ctx.device(), vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
-    cmd_ = std::move(bufs.front());
-    if (ctx.timestamps())
-        queries_ = vk::raii::QueryPool(ctx.device(), vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2));
 }
 
 
@@ -170,84 +167,90 @@ ComputeKernel& Normalizer::kernel(const std::string& shader, const std::vector<s
     return *kernels_.emplace(key, std::move(k)).first->second;
 }
 
-GpuBuffer& Normalizer::ensure(GpuBuffer& buf, vk::DeviceSize bytes, BufferKind kind) {
+GpuBuffer& Normalizer::ensure(GpuBuffer& buf, vk::DeviceSize bytes) {
     bytes = std::max<vk::DeviceSize>(bytes, 16);
     if (!buf || buf.size() < bytes) {
+        if (&buf == &x_) x_loaded_.reset();
         buf = GpuBuffer();  // free the old memory first
-        buf = GpuBuffer(*ctx_, bytes, kind);
+        buf = GpuBuffer(*ctx_, bytes, BufferRole::Compute);
     }
     return buf;
 }
 
-NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormParams& params) {
+// What one run needs besides x: the layout, the kernel plan, the slabs, the push constants
+// common to every pass, and the small inputs (γ, β, and per statistic either the running
+// statistics (eval) or the shift K = the statistic's first element).
+struct Normalizer::Prepared {
+    StatLayout layout;
+    KernelPlan plan;
+    SlabPlan slabs, apply_slabs;
+    bool rms = false;
+    std::uint64_t bytes = 0;  // x and y
+    std::vector<float> w, b, stats_in;
+    vk::DeviceSize param_bytes = 0, stat_bytes = 0, partial_bytes = 0;
+    Push push{};
+    std::vector<std::uint32_t> layout_constants;  // specialization constants 10–13
+};
+
+Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, const NormParams& params) const {
     x.shape.validate();
     const std::int64_t numel = x.shape.numel();
     if (static_cast<std::int64_t>(x.data.size()) != numel)
         throw InputError("tensor data has " + std::to_string(x.data.size()) + " values, its shape " + x.shape.str() +
                          " needs " + std::to_string(numel));
-    StatLayout layout = make_layout(spec, x.shape);
+    Prepared p;
+    p.layout = make_layout(spec, x.shape);
+    const StatLayout& layout = p.layout;
     params.validate(spec, layout);
     check_capacity(x.shape);
-    const std::uint64_t bytes = static_cast<std::uint64_t>(numel) * 4;
-
-    NormResult r;
-    r.layout = layout;
-    r.nonfinite_inputs = count_nonfinite(x.data);
-    KernelPlan p = plan(layout, spec);
+    p.bytes = static_cast<std::uint64_t>(numel) * 4;
+    p.plan = plan(layout, spec);
     // Tensors beyond one binding's range run in slabs; a statistic split over several slabs
     // cannot be finished by one kernel, so the plan switches to partials + merge + apply.
-    SlabPlan slabs = plan_slabs(layout, max_binding_elements(), binding_alignment(), p.chunk_len ? p.chunk_len : 4);
-    if (slabs.ranges > 1 && p.fused) {
-        p = plan(layout, spec, /*allow_fused=*/false);
-        slabs = plan_slabs(layout, max_binding_elements(), binding_alignment(), p.chunk_len);
+    p.slabs = plan_slabs(layout, max_binding_elements(), binding_alignment(), p.plan.chunk_len ? p.plan.chunk_len : 4);
+    if (p.slabs.ranges > 1 && p.plan.fused) {
+        p.plan = plan(layout, spec, /*allow_fused=*/false);
+        p.slabs = plan_slabs(layout, max_binding_elements(), binding_alignment(), p.plan.chunk_len);
     }
-    const SlabPlan apply_slabs = plan_slabs(layout, max_binding_elements(), binding_alignment(), p.apply_chunk_len);
-    r.stats_from_running = p.stats_from_running;
+    p.apply_slabs = plan_slabs(layout, max_binding_elements(), binding_alignment(), p.plan.apply_chunk_len);
     const std::int64_t S = layout.stat_count;
     const double eps = spec.effective_eps();
-    const bool rms = spec.method == Method::Rms;
+    p.rms = spec.method == Method::Rms;
 
-    // What the shaders read besides x: γ, β, and per statistic either the running statistics
-    // (eval) or the shift K = the statistic's first element.
-    std::vector<float> w(static_cast<std::size_t>(layout.param_count), 1.0f), b(w.size(), 0.0f);
-    if (spec.has_weight() && !params.weight.empty()) w = params.weight;
-    if (spec.has_bias() && !params.bias.empty()) b = params.bias;
-    std::vector<float> stats_in(static_cast<std::size_t>(S) * 4, 0.0f);
+    p.w.assign(static_cast<std::size_t>(layout.param_count), 1.0f);
+    p.b.assign(p.w.size(), 0.0f);
+    if (spec.has_weight() && !params.weight.empty()) p.w = params.weight;
+    if (spec.has_bias() && !params.bias.empty()) p.b = params.bias;
+    p.stats_in.assign(static_cast<std::size_t>(S) * 4, 0.0f);
     for (std::int64_t st = 0; st < S; ++st) {
-        float* v = &stats_in[static_cast<std::size_t>(st) * 4];
-        if (p.stats_from_running) {
+        float* v = &p.stats_in[static_cast<std::size_t>(st) * 4];
+        if (p.plan.stats_from_running) {
             double rm = params.running_mean.empty() ? 0.0 : params.running_mean[static_cast<std::size_t>(st)];
             double rv = params.running_var.empty() ? 1.0 : params.running_var[static_cast<std::size_t>(st)];
             v[0] = static_cast<float>(rm);
             v[2] = static_cast<float>(rv);
             v[3] = static_cast<float>(1.0 / std::sqrt(rv + eps));
-        } else if (!rms) {
+        } else if (!p.rms) {
             v[0] = x.data[static_cast<std::size_t>(layout.element_offset(st, 0))];
         }
     }
 
     // Only x and y are split into slabs; γ/β, the statistics and the partials are bound whole,
     // so each must fit one binding (a one-line error names the limit otherwise).
-    const vk::DeviceSize param_bytes = w.size() * 4, stat_bytes = static_cast<vk::DeviceSize>(S) * 16;
-    const vk::DeviceSize partial_bytes = stat_bytes * std::max<std::uint32_t>(1, slabs.chunks_total);
+    p.param_bytes = p.w.size() * 4;
+    p.stat_bytes = static_cast<vk::DeviceSize>(S) * 16;
+    p.partial_bytes = p.stat_bytes * std::max<std::uint32_t>(1, p.slabs.chunks_total);
     const vk::DeviceSize range = ctx_->limits().maxStorageBufferRange;  // the device's own limit, not a test's slab size
     auto fits = [&](vk::DeviceSize need, const std::string& what) {
         if (need > range)
             throw InputError(what + " need " + std::to_string(need) + " bytes, more than one binding of this device holds (" +
                              std::to_string(range) + " bytes, maxStorageBufferRange)");
     };
-    fits(param_bytes, "γ and β of shape " + dims_str(layout.param_shape));
-    fits(stat_bytes, "the " + std::to_string(S) + " statistics");
-    fits(partial_bytes, "the partial sums of the " + std::to_string(S) + " statistics");
+    fits(p.param_bytes, "γ and β of shape " + dims_str(layout.param_shape));
+    fits(p.stat_bytes, "the " + std::to_string(S) + " statistics");
+    fits(p.partial_bytes, "the partial sums of the " + std::to_string(S) + " statistics");
 
-    ensure(x_, bytes, BufferKind::Device);
-    ensure(y_, bytes, BufferKind::Device);
-    ensure(w_, param_bytes, BufferKind::Device);
-    ensure(b_, param_bytes, BufferKind::Device);
-    ensure(stats_, stat_bytes, BufferKind::Device);
-    ensure(partials_, partial_bytes, BufferKind::Device);
-
-    Push push{};
+    Push& push = p.push;
     push.segment_len = u32(layout.segment_len);
     push.segment_stride = u32(layout.segment_stride);
     push.stat_stride = u32(layout.stat_stride);
@@ -263,22 +266,45 @@ NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormPara
     push.pe_s1 = pe.s1;
     push.pe_s2 = pe.s2;
     push.eps = static_cast<float>(eps);
+    const std::uint32_t param_mode = layout.param_elem_div == 0 ? 0u : layout.param_elem_div == 1 ? 1u : 2u;
+    p.layout_constants = {layout.segments > 1 ? 1u : 0u, param_mode, spec.has_weight() ? 1u : 0u, spec.has_bias() ? 1u : 0u};
+    return p;
+}
 
+void Normalizer::upload(const Prepared& p, const Tensor& x, bool upload_x) {
+    ensure(x_, p.bytes);
+    ensure(y_, p.bytes);
+    ensure(w_, p.param_bytes);
+    ensure(b_, p.param_bytes);
+    ensure(stats_, p.stat_bytes);
+    ensure(partials_, p.partial_bytes);
+    std::vector<HostToDevice> copies{{&w_, 0, p.w.data(), p.param_bytes},
+                                     {&b_, 0, p.b.data(), p.param_bytes},
+                                     {&stats_, 0, p.stats_in.data(), p.stat_bytes}};
+    if (upload_x) copies.push_back({&x_, 0, x.data.data(), p.bytes});
+    x_loaded_.reset();  // until the upload has finished
+    staging_.upload(copies);
+    x_loaded_ = x.shape;
+}
+
+double Normalizer::dispatch(const Prepared& p) {
+    const KernelPlan& plan = p.plan;
+    const std::int64_t S = p.layout.stat_count;
+    Push push = p.push;
     // Specialization constants: the kernel's own (ids 0–5), then the layout's (ids 10–13).
     auto constants = [&](std::vector<std::uint32_t> own) {
         own.resize(10, 0u);
-        const std::uint32_t param_mode = layout.param_elem_div == 0 ? 0u : layout.param_elem_div == 1 ? 1u : 2u;
-        own.insert(own.end(), {layout.segments > 1 ? 1u : 0u, param_mode, spec.has_weight() ? 1u : 0u, spec.has_bias() ? 1u : 0u});
+        own.insert(own.end(), p.layout_constants.begin(), p.layout_constants.end());
         return own;
     };
     // x and y bound as the slab's window; the small buffers as the bytes this run uses (a
     // buffer kept from a larger run may be larger than one binding may be).
     auto bind = [&](ComputeKernel& k, const Slab& slab) {
         const vk::DeviceSize off = static_cast<vk::DeviceSize>(slab.flat_base) * 4, len = static_cast<vk::DeviceSize>(slab.extent) * 4;
-        const vk::DeviceSize pb = std::max<vk::DeviceSize>(param_bytes, 16);
+        const vk::DeviceSize pb = std::max<vk::DeviceSize>(p.param_bytes, 16);
         k.bind_ranges({{x_.handle(), off, len}, {y_.handle(), off, len}, {w_.handle(), 0, pb}, {b_.handle(), 0, pb},
-                       {stats_.handle(), 0, std::max<vk::DeviceSize>(stat_bytes, 16)},
-                       {partials_.handle(), 0, std::max<vk::DeviceSize>(partial_bytes, 16)}});
+                       {stats_.handle(), 0, std::max<vk::DeviceSize>(p.stat_bytes, 16)},
+                       {partials_.handle(), 0, std::max<vk::DeviceSize>(p.partial_bytes, 16)}});
     };
     auto set_slab = [&](const Slab& slab, std::uint32_t chunk_len, std::uint32_t chunks_total) {
         push.stat_lo = u32(slab.stat_lo);
@@ -291,150 +317,93 @@ NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormPara
         push.chunk_base = slab.chunk_base;
         push.chunks_total = chunks_total;
     };
-    auto stats_pass = [&](const vk::CommandBuffer& cmd, const Slab& slab) {
-        auto& k = kernel("norm_stats.comp", constants({p.stats_wg, p.stats_vpt, rms ? 1u : 0u, p.fused ? 1u : 0u,
-                                                      p.subgroup_stats ? 1u : 0u, p.vec4 ? 1u : 0u}));
+    auto stats_pass = [&](vk::CommandBuffer cmd, const Slab& slab) {
+        auto& k = kernel("norm_stats.comp", constants({plan.stats_wg, plan.stats_vpt, p.rms ? 1u : 0u, plan.fused ? 1u : 0u,
+                                                      plan.subgroup_stats ? 1u : 0u, plan.vec4 ? 1u : 0u}));
         bind(k, slab);
-        set_slab(slab, p.chunk_len, slabs.chunks_total);
+        set_slab(slab, plan.chunk_len, p.slabs.chunks_total);
         const std::uint64_t owners = static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * slab.chunks;
-        GroupGrid g = group_grid(p.subgroup_stats ? (owners + p.stats_per_wg - 1) / p.stats_per_wg : owners, *ctx_);
+        GroupGrid g = group_grid(plan.subgroup_stats ? (owners + plan.stats_per_wg - 1) / plan.stats_per_wg : owners, *ctx_);
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     };
-    auto merge_pass = [&](const vk::CommandBuffer& cmd) {
-        auto& m = kernel("norm_merge.comp", constants({rms ? 1u : 0u}));
-        bind(m, slabs.slabs.front());
-        set_slab(Slab{0, S, 0, 0, 0, 0, 0, 0}, p.chunk_len, slabs.chunks_total);
-        push.flat_base = u32(slabs.slabs.front().flat_base);
+    auto merge_pass = [&](vk::CommandBuffer cmd) {
+        auto& m = kernel("norm_merge.comp", constants({p.rms ? 1u : 0u}));
+        bind(m, p.slabs.slabs.front());
+        set_slab(Slab{0, S, 0, 0, 0, 0, 0, 0}, plan.chunk_len, p.slabs.chunks_total);
+        push.flat_base = u32(p.slabs.slabs.front().flat_base);
         GroupGrid g = group_grid((static_cast<std::uint64_t>(S) + kMergeWg - 1) / kMergeWg, *ctx_);
         push.groups_x = g.x;
         m.dispatch(cmd, &push, g.x, g.y);
     };
-    auto apply_pass = [&](const vk::CommandBuffer& cmd, const Slab& slab) {
-        auto& k = kernel("norm_apply.comp", constants({kApplyWg, kApplyVpt, rms ? 1u : 0u, p.vec4 ? 1u : 0u}));
+    auto apply_pass = [&](vk::CommandBuffer cmd, const Slab& slab) {
+        auto& k = kernel("norm_apply.comp", constants({kApplyWg, kApplyVpt, p.rms ? 1u : 0u, plan.vec4 ? 1u : 0u}));
         bind(k, slab);
-        set_slab(slab, p.apply_chunk_len, apply_slabs.chunks_total);
+        set_slab(slab, plan.apply_chunk_len, p.apply_slabs.chunks_total);
         GroupGrid g = group_grid(static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * slab.chunks, *ctx_);
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     };
-    // Orders one pass's shader writes before the next pass's shader reads.
-    auto shader_to_shader = [](const vk::CommandBuffer& cmd) {
-        barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
-                vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead);
-    };
-
-    // Uploads: straight into mapped device memory, or through staging buffers and copies.
-    std::vector<std::function<void(const vk::CommandBuffer&)>> staged;
-    auto upload = [&](GpuBuffer& dst, GpuBuffer& staging, const void* src, vk::DeviceSize n) {
-        if (n == 0) return;
-        if (dst.mappable()) {
-            std::memcpy(dst.data(), src, n);
-            return;
-        }
-        ensure(staging, n, BufferKind::Staging);
-        std::memcpy(staging.data(), src, n);
-        staged.push_back([&dst, &staging, n](const vk::CommandBuffer& cmd) {
-            cmd.copyBuffer(staging.handle(), dst.handle(), vk::BufferCopy(0, 0, n));
-        });
-    };
-    upload(x_, up_x_, x.data.data(), bytes);
-    upload(w_, up_w_, w.data(), w.size() * 4);
-    upload(b_, up_b_, b.data(), b.size() * 4);
-    upload(stats_, up_stats_, stats_in.data(), stats_in.size() * 4);
-    const bool staged_down = !y_.mappable() || !stats_.mappable();
-    if (staged_down) {
-        ensure(down_y_, bytes, BufferKind::Staging);
-        ensure(down_stats_, static_cast<vk::DeviceSize>(S) * 16, BufferKind::Staging);
-    }
-
-    // Records uploads (first submit only), the dispatches between two timestamps, and the
-    // readback (last submit only); submits and waits; adds the GPU time to r.gpu_ms.
-    auto submit = [&](bool first, bool last, const std::function<void(const vk::CommandBuffer&)>& dispatches) {
-        const vk::CommandBuffer cmd = *cmd_;
-        cmd.reset();
-        cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
-        if (first && !staged.empty()) {
-            for (auto& copy : staged) copy(cmd);
-            // Orders the staging copies before the shaders read x, γ, β and the statistics.
-            barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite,
-                    vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead);
-        }
-        if (*queries_) {
-            cmd.resetQueryPool(*queries_, 0, 2);
-            cmd.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, *queries_, 0);
-        }
+    // One submission: the timed dispatches, then a barrier so the host may read mapped y and
+    // statistics (staged readbacks are ordered by the next submission's first barrier).
+    double gpu_ms = 0.0;
+    auto submit = [&](const std::function<void(vk::CommandBuffer)>& dispatches) {
+        vk::CommandBuffer cmd = recorder_.begin();
+        recorder_.start_timer();
         dispatches(cmd);
-        if (*queries_) cmd.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, *queries_, 1);
-        if (last && staged_down) {
-            // Orders the shaders' writes of y and the statistics before the copies read them.
-            barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
-                    vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferRead);
-            cmd.copyBuffer(y_.handle(), down_y_.handle(), vk::BufferCopy(0, 0, bytes));
-            cmd.copyBuffer(stats_.handle(), down_stats_.handle(), vk::BufferCopy(0, 0, static_cast<vk::DeviceSize>(S) * 16));
-            // Makes the copies' writes visible to the host's reads after the fence.
-            barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite,
-                    vk::PipelineStageFlagBits::eHost, vk::AccessFlagBits::eHostRead);
-        } else if (last) {
-            // Makes the shaders' writes of y and the statistics visible to the host's reads.
-            barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
-                    vk::PipelineStageFlagBits::eHost, vk::AccessFlagBits::eHostRead);
-        }
-        cmd.end();
-        ctx_->submit_and_wait(cmd);
-        if (*queries_) {
-            auto [res, ts] = queries_.getResults<std::uint64_t>(0, 2, 2 * sizeof(std::uint64_t), sizeof(std::uint64_t),
-                                                                vk::QueryResultFlagBits::e64 | vk::QueryResultFlagBits::eWait);
-            if (res == vk::Result::eSuccess && ts[1] >= ts[0])
-                r.gpu_ms += static_cast<double>(ts[1] - ts[0]) * ctx_->timestamp_period_ns() * 1e-6;
-        }
+        recorder_.stop_timer();
+        // Makes the shaders' writes of y and the statistics visible to the host's reads.
+        memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite, vk::PipelineStageFlagBits::eHost,
+                       vk::AccessFlagBits::eHostRead);
+        gpu_ms += recorder_.submit();
     };
 
-    if (slabs.slabs.size() == 1 && apply_slabs.slabs.size() == 1) {
+    if (p.slabs.slabs.size() == 1 && p.apply_slabs.slabs.size() == 1) {
         // Everything in one submit.
-        submit(true, true, [&](const vk::CommandBuffer& cmd) {
-            if (p.stats_from_running) {
-                apply_pass(cmd, apply_slabs.slabs.front());
+        submit([&](vk::CommandBuffer cmd) {
+            if (plan.stats_from_running) {
+                apply_pass(cmd, p.apply_slabs.slabs.front());
                 return;
             }
-            stats_pass(cmd, slabs.slabs.front());
-            if (p.fused) return;
+            stats_pass(cmd, p.slabs.slabs.front());
+            if (plan.fused) return;
             shader_to_shader(cmd);
             merge_pass(cmd);
             shader_to_shader(cmd);
-            apply_pass(cmd, apply_slabs.slabs.front());
+            apply_pass(cmd, p.apply_slabs.slabs.front());
         });
-    } else {
-        // One submit per slab: each binds its own window of x and y.
-        bool first = true;
-        if (!p.stats_from_running) {
-            for (std::size_t i = 0; i < slabs.slabs.size(); ++i) {
-                const bool last = p.fused && i + 1 == slabs.slabs.size();  // fused: y is written here
-                submit(first, last, [&](const vk::CommandBuffer& cmd) { stats_pass(cmd, slabs.slabs[i]); });
-                first = false;
-            }
-            if (!p.fused) submit(false, false, [&](const vk::CommandBuffer& cmd) { merge_pass(cmd); });
-        }
-        for (std::size_t i = 0; !p.fused && i < apply_slabs.slabs.size(); ++i) {
-            submit(first, i + 1 == apply_slabs.slabs.size(), [&](const vk::CommandBuffer& cmd) { apply_pass(cmd, apply_slabs.slabs[i]); });
-            first = false;
-        }
+        return gpu_ms;
     }
+    // One submit per slab: each binds its own window of x and y (descriptor sets are rewritten
+    // between submissions, never while one is pending).
+    if (!plan.stats_from_running) {
+        for (const Slab& slab : p.slabs.slabs) submit([&](vk::CommandBuffer cmd) { stats_pass(cmd, slab); });
+        if (!plan.fused) submit([&](vk::CommandBuffer cmd) { merge_pass(cmd); });
+    }
+    for (std::size_t i = 0; !plan.fused && i < p.apply_slabs.slabs.size(); ++i)
+        submit([&](vk::CommandBuffer cmd) { apply_pass(cmd, p.apply_slabs.slabs[i]); });
+    return gpu_ms;
+}
 
-    const float* ysrc = static_cast<const float*>(staged_down ? down_y_.data() : y_.data());
-    const float* ssrc = static_cast<const float*>(staged_down ? down_stats_.data() : stats_.data());
-    r.y.shape = x.shape;
-    r.y.data.assign(ysrc, ysrc + numel);
+void Normalizer::read_back(const Prepared& p, NormResult& r, bool read_y) {
+    const std::int64_t S = p.layout.stat_count;
+    std::vector<float> st(static_cast<std::size_t>(S) * 4);
+    std::vector<DeviceToHost> copies{{&stats_, 0, st.data(), p.stat_bytes}};
+    if (read_y) {
+        r.y.data.resize(static_cast<std::size_t>(p.bytes / 4));
+        copies.push_back({&y_, 0, r.y.data.data(), p.bytes});
+    }
+    staging_.download(copies);
     r.rstd.resize(static_cast<std::size_t>(S));
-    if (rms) r.mean_square.resize(static_cast<std::size_t>(S));
+    if (p.rms) r.mean_square.resize(static_cast<std::size_t>(S));
     else {
         r.mean.resize(static_cast<std::size_t>(S));
         r.var.resize(static_cast<std::size_t>(S));
     }
-    for (std::int64_t st = 0; st < S; ++st) {
-        const float* v = ssrc + st * 4;
-        auto i = static_cast<std::size_t>(st);
-        if (rms) {
+    for (std::int64_t s = 0; s < S; ++s) {
+        const float* v = st.data() + s * 4;
+        auto i = static_cast<std::size_t>(s);
+        if (p.rms) {
             r.mean_square[i] = v[2];
         } else {
             r.mean[i] = static_cast<double>(v[0]) + static_cast<double>(v[1]);
@@ -442,8 +411,40 @@ NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormPara
         }
         r.rstd[i] = v[3];
     }
+}
+
+// plan → upload → dispatch → read back, each timed.
+NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormParams& params, const RunOptions& options) {
+    const Prepared p = prepare(x, spec, params);
+    NormResult r;
+    r.layout = p.layout;
+    r.stats_from_running = p.plan.stats_from_running;
+    r.nonfinite_inputs = count_nonfinite(x.data);
+    r.y.shape = x.shape;
+
+    auto t = std::chrono::steady_clock::now();
+    const bool reuse = options.reuse_x && x_loaded_ && *x_loaded_ == x.shape;
+    upload(p, x, !reuse);
+    r.upload_ms = ms_since(t);
+    t = std::chrono::steady_clock::now();
+    r.gpu_ms = dispatch(p);
+    r.dispatch_ms = ms_since(t);
+    t = std::chrono::steady_clock::now();
+    read_back(p, r, options.read_y);
+    r.readback_ms = ms_since(t);
     update_running_stats(spec, params, r);
     return r;
+}
+
+void Normalizer::load_values(const Tensor& x, const Tensor& y) {
+    if (x.shape != y.shape || x.data.size() != y.data.size())
+        throw InputError("load_values: x " + x.shape.str() + " and y " + y.shape.str() + " differ in shape");
+    const vk::DeviceSize bytes = x.data.size() * 4;
+    ensure(x_, bytes);
+    ensure(y_, bytes);
+    x_loaded_.reset();
+    staging_.upload({{&x_, 0, x.data.data(), bytes}, {&y_, 0, y.data.data(), bytes}});
+    x_loaded_ = x.shape;
 }
 
 }  // namespace normlab

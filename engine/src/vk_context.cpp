@@ -159,6 +159,7 @@ ContextOptions ContextOptions::from_env() {
     ContextOptions o;
     if (const char* d = std::getenv("NORMLAB_DEVICE"); d && *d) o.device = d;
     if (const char* v = std::getenv("NORMLAB_VALIDATION"); v && std::strcmp(v, "0") != 0 && *v) o.validation = true;
+    if (const char* m = std::getenv("NORMLAB_MEMORY"); m && std::strcmp(m, "staged") == 0) o.force_staging = true;
     return o;
 }
 
@@ -174,7 +175,7 @@ std::vector<DeviceInfo> VulkanContext::list_devices(const ContextOptions& option
     return out;
 }
 
-VulkanContext::VulkanContext(ContextOptions opt) {
+VulkanContext::VulkanContext(ContextOptions opt) : force_staging_(opt.force_staging) {
     instance_ = make_instance(loader_, opt, validation_);
     if (validation_) {
         using S = vk::DebugUtilsMessageSeverityFlagBitsEXT;

@@ -29,9 +29,9 @@ TEST_CASE("a shader that fails to compile reports the compiler's message", "[fau
 TEST_CASE("a buffer larger than the device's memory is refused, not allocated", "[faults]") {
     auto& ctx = test::context();
     const vk::DeviceSize too_big = ctx.device_memory_bytes() + 1;
-    CHECK_THROWS_AS(GpuBuffer(ctx, too_big, BufferKind::Device), InputError);
-    CHECK_THROWS_WITH(GpuBuffer(ctx, vk::DeviceSize(1) << 62, BufferKind::Staging), Catch::Contains("does not fit"));
+    CHECK_THROWS_AS(GpuBuffer(ctx, too_big, BufferRole::Compute), InputError);
+    CHECK_THROWS_WITH(GpuBuffer(ctx, vk::DeviceSize(1) << 62, BufferRole::Readback), Catch::Contains("does not fit"));
     // The context stays usable.
-    GpuBuffer ok(ctx, 1024, BufferKind::Device);
+    GpuBuffer ok(ctx, 1024, BufferRole::Compute);
     CHECK(ok.size() == 1024);
 }

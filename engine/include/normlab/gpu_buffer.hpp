@@ -1,32 +1,33 @@
-// GpuBuffer: a Vulkan buffer with its own memory. Device buffers prefer device-local memory
-// and are mapped directly when that memory is also host-visible (lavapipe, ReBAR GPUs);
-// otherwise uploads and readbacks go through a staging buffer (Normalizer::run's upload).
+// GpuBuffer: a Vulkan buffer with its own memory, placed by role (memory_plan.hpp): compute
+// buffers device-local (mapped only where that memory is also host-cached: integrated GPUs,
+// lavapipe), upload and readback staging buffers host-visible and mapped.
 #pragma once
+#include "normlab/memory_plan.hpp"
 #include "normlab/vk_context.hpp"
 
 #include <cstdint>
 
 namespace normlab {
 
-enum class BufferKind { Device, Staging };
-
 class GpuBuffer {
 public:
     GpuBuffer() = default;
-    GpuBuffer(const VulkanContext& ctx, vk::DeviceSize bytes, BufferKind kind);
+    GpuBuffer(const VulkanContext& ctx, vk::DeviceSize bytes, BufferRole role);
     GpuBuffer(GpuBuffer&&) noexcept = default;
     GpuBuffer& operator=(GpuBuffer&&) noexcept = default;
 
     vk::Buffer handle() const { return *buffer_; }
     vk::DeviceSize size() const { return size_; }
+    BufferRole role() const { return role_; }
     bool mappable() const { return mapped_ != nullptr; }
-    void* data() const { return mapped_; }   // null when not host-visible
+    void* data() const { return mapped_; }   // null when the CPU does not map it
     explicit operator bool() const { return size_ != 0; }
 
 private:
     vk::raii::DeviceMemory memory_{nullptr};
     vk::raii::Buffer buffer_{nullptr};
     vk::DeviceSize size_ = 0;
+    BufferRole role_ = BufferRole::Compute;
     void* mapped_ = nullptr;
 };
 

@@ -4,6 +4,7 @@
 // StatLayout, so the app can show "input vs output, whole tensor vs selected group".
 // Non-finite values are skipped (and not counted).
 #pragma once
+#include "normlab/command_recorder.hpp"
 #include "normlab/compute_kernel.hpp"
 #include "normlab/gpu_buffer.hpp"
 #include "normlab/stat_layout.hpp"
@@ -51,10 +52,8 @@ private:
     const VulkanContext* ctx_;
     ShaderMacros macros_;
     std::map<std::pair<int, bool>, std::unique_ptr<ComputeKernel>> kernels_;
-    GpuBuffer partials_, result_, bins_, down_;
-    vk::raii::CommandPool pool_{nullptr};
-    vk::raii::CommandBuffer cmd_{nullptr};
-    vk::raii::QueryPool queries_{nullptr};
+    GpuBuffer partials_, result_, bins_, down_;  // down_: the readback of result_ and bins_
+    CommandRecorder recorder_;
 };
 
 }  // namespace normlab

@@ -11,13 +11,21 @@
 //     combines them with Chan's formula, norm_apply.comp writes y (x read twice);
 //   - BatchNorm eval with running statistics: norm_apply.comp alone.
 // Tensors beyond maxStorageBufferRange run in slabs (slab_plan.hpp), one submit per slab.
+//
+// x and y stay on the device between runs (x_buffer(), y_buffer()): the app's heatmap and
+// histogram shaders read them there, and a run with RunOptions::reuse_x does not upload x
+// again. A run reads back the statistics, and y unless RunOptions::read_y is false.
 #pragma once
+#include "normlab/command_recorder.hpp"
 #include "normlab/compute_kernel.hpp"
 #include "normlab/gpu_buffer.hpp"
 #include "normlab/norm_params.hpp"
+#include "normlab/slab_plan.hpp"
+#include "normlab/staging.hpp"
 #include "normlab/vk_context.hpp"
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <tuple>
 
@@ -37,13 +45,27 @@ struct KernelPlan {
     std::uint32_t apply_chunk_len = 0;
 };
 
+struct RunOptions {
+    // x is the tensor of the previous run (or of load_values) and is still on the device: skip
+    // its upload. Ignored when no x of that shape is loaded.
+    bool reuse_x = false;
+    bool read_y = true;  // false: y stays on the device only (r.y.data empty)
+};
+
 class Normalizer {
 public:
     static constexpr std::uint32_t kMaxVpt = 32;
     explicit Normalizer(const VulkanContext& ctx);
 
     // Validates everything (throws InputError with PyTorch's wording), runs on the GPU.
-    NormResult run(const Tensor& x, const NormSpec& spec, const NormParams& params = {});
+    NormResult run(const Tensor& x, const NormSpec& spec, const NormParams& params = {}, const RunOptions& options = {});
+    // Puts two given tensors of one shape on the device as x and y, without normalizing.
+    void load_values(const Tensor& x, const Tensor& y);
+
+    // The device buffers of the last run's x and y (at least numel·4 bytes; they may be
+    // re-created by the next run or load_values).
+    const GpuBuffer& x_buffer() const { return x_; }
+    const GpuBuffer& y_buffer() const { return y_; }
 
     // allow_fused = false: never finish a statistic in the statistics kernel (slabs need it).
     KernelPlan plan(const StatLayout& layout, const NormSpec& spec, bool allow_fused = true) const;
@@ -52,8 +74,13 @@ public:
     const VulkanContext& context() const { return *ctx_; }
 
 private:
+    struct Prepared;  // one run's layout, plan, slabs and the small inputs (normalizer.cpp)
+    Prepared prepare(const Tensor& x, const NormSpec& spec, const NormParams& params) const;
+    void upload(const Prepared& p, const Tensor& x, bool upload_x);
+    double dispatch(const Prepared& p);
+    void read_back(const Prepared& p, NormResult& r, bool read_y);
     ComputeKernel& kernel(const std::string& shader, const std::vector<std::uint32_t>& spec);
-    GpuBuffer& ensure(GpuBuffer& buf, vk::DeviceSize bytes, BufferKind kind);
+    GpuBuffer& ensure(GpuBuffer& buf, vk::DeviceSize bytes);
     std::int64_t max_binding_elements() const;  // maxStorageBufferRange in floats
     std::int64_t binding_alignment() const;     // window start alignment in floats
 
@@ -62,10 +89,9 @@ private:
     ShaderMacros macros_;
     std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::unique_ptr<ComputeKernel>> kernels_;
     GpuBuffer x_, y_, w_, b_, stats_, partials_;
-    GpuBuffer up_x_, up_w_, up_b_, up_stats_, down_y_, down_stats_;  // staging, when not mappable
-    vk::raii::CommandPool pool_{nullptr};
-    vk::raii::CommandBuffer cmd_{nullptr};
-    vk::raii::QueryPool queries_{nullptr};
+    std::optional<Shape4> x_loaded_;  // the shape of the x now in x_ (reuse_x)
+    CommandRecorder recorder_;
+    Staging staging_;
 };
 
 }  // namespace normlab

@@ -28,13 +28,14 @@ struct DeviceInfo {
 struct ContextOptions {
     std::optional<std::string> device;               // index or name substring
     bool validation = false;
+    bool force_staging = false;                      // NORMLAB_MEMORY=staged: never map compute buffers
     std::vector<std::string> instance_extensions;    // e.g. from glfwGetRequiredInstanceExtensions
     std::vector<std::string> device_extensions;      // e.g. VK_KHR_swapchain
     bool need_graphics = false;                      // the app draws with the same queue
     // Extra per-queue-family check (e.g. presentation support); empty: none.
     std::function<bool(const vk::raii::PhysicalDevice&, std::uint32_t family)> queue_filter;
 
-    // Options from the environment: NORMLAB_DEVICE and NORMLAB_VALIDATION.
+    // Options from the environment: NORMLAB_DEVICE, NORMLAB_VALIDATION and NORMLAB_MEMORY.
     static ContextOptions from_env();
 };
 
@@ -71,6 +72,9 @@ public:
     // Memory type index for the given requirements, preferring `preferred` flags.
     std::uint32_t memory_type(std::uint32_t type_bits, vk::MemoryPropertyFlags required,
                               vk::MemoryPropertyFlags preferred = {}) const;
+    const vk::PhysicalDeviceMemoryProperties& memory_properties() const { return memory_; }
+    // Compute buffers may be mapped directly (memory_plan.hpp), unless NORMLAB_MEMORY=staged.
+    bool direct_mapping_allowed() const { return !force_staging_; }
     // Largest device-local heap in bytes.
     std::uint64_t device_memory_bytes() const;
     // maxMemoryAllocationSize (Vulkan 1.1): the largest single buffer allocation.
@@ -106,6 +110,7 @@ private:
     std::uint32_t timestamp_valid_bits_ = 0;
     double timestamp_period_ = 1.0;
     bool validation_ = false;
+    bool force_staging_ = false;
     std::atomic<std::uint64_t> validation_count_{0};
 };
 

@@ -1,0 +1,90 @@
+// The app's state logic without a window (app/session.hpp): apply a state, keep the tensor on
+// the GPU across changes of method, G, eps and γ, refuse a bad value and keep the old state.
+#include <catch2/catch.hpp>
+
+#include "../support.hpp"
+#include "session.hpp"
+
+using namespace normlab;
+using namespace normlab::test;
+
+namespace {
+State generated(Method m, Shape4 shape) {
+    State s;
+    s.source.kind = TensorSource::Kind::Generated;
+    s.source.shape = shape;
+    s.source.seed = 11;
+    s.spec = default_spec(m);
+    return s;
+}
+}  // namespace
+
+TEST_CASE("x stays on the GPU when only the method, G, eps or γ change", "[gpu][session]") {
+    app::Session session(context());
+    State s = generated(Method::Group, {3, 8, 6, 5});
+    s.spec.groups = 2;
+    REQUIRE_FALSE(session.apply(s).has_value());
+    const std::uint64_t x_bytes = 3 * 8 * 6 * 5 * 4;
+    CHECK(session.last_x_upload_bytes() == x_bytes);
+
+    State g4 = s;
+    g4.spec.groups = 4;
+    REQUIRE_FALSE(session.apply(g4).has_value());
+    CHECK(session.last_x_upload_bytes() == 0);
+    CHECK(session.result().y.data == normalizer().run(session.x(), g4.spec).y.data);
+
+    State eps = g4;
+    eps.spec.eps = 1e-2;
+    eps.params.weight.assign(8, 2.0f);
+    REQUIRE_FALSE(session.apply(eps).has_value());
+    CHECK(session.last_x_upload_bytes() == 0);
+    CHECK(session.result().y.data == normalizer().run(session.x(), eps.spec, eps.params).y.data);
+
+    State layer = eps;
+    layer.spec = default_spec(Method::Layer);
+    REQUIRE_FALSE(session.apply(layer).has_value());
+    CHECK(session.last_x_upload_bytes() == 0);
+    CHECK(session.max_error_wait() <= 1e-5);
+    // The histograms read the Normalizer's own x and y: every element counted.
+    CHECK(session.histograms().input.count == 3 * 8 * 6 * 5);
+    CHECK(session.histograms().output.count == 3 * 8 * 6 * 5);
+
+    State other = layer;
+    other.source.seed = 12;  // a new tensor is uploaded
+    REQUIRE_FALSE(session.apply(other).has_value());
+    CHECK(session.last_x_upload_bytes() == x_bytes);
+    CHECK(context().validation_messages() == 0);
+}
+
+TEST_CASE("a refused value keeps the previous state and numbers", "[gpu][session]") {
+    app::Session session(context());
+    State s = generated(Method::Group, {2, 6, 4, 4});
+    s.spec.groups = 3;
+    REQUIRE_FALSE(session.apply(s).has_value());
+    const std::vector<float> y = session.result().y.data;
+    const std::uint64_t gen = session.generation();
+
+    State bad = s;
+    bad.spec.groups = 4;  // does not divide C = 6
+    auto err = session.apply(bad);
+    REQUIRE(err.has_value());
+    CHECK_THAT(*err, Catch::Contains("divisible"));
+    CHECK(session.state().spec.groups == 3);
+    CHECK(session.result().y.data == y);
+    CHECK(session.generation() == gen);
+
+    // The next good change still reuses x.
+    State g2 = s;
+    g2.spec.groups = 2;
+    REQUIRE_FALSE(session.apply(g2).has_value());
+    CHECK(session.last_x_upload_bytes() == 0);
+}
+
+TEST_CASE("a shown pair of tensors is on the GPU as given", "[gpu][session]") {
+    app::Session session(context());
+    Tensor x = make_tensor({2, 3, 4, 4}, Init::Randn, 1), y = make_tensor({2, 3, 4, 4}, Init::Randn, 2);
+    session.show_values(x, y, make_layout(default_spec(Method::Instance), x.shape));
+    CHECK(session.values_only());
+    CHECK(session.histograms().input.count == 96);
+    CHECK(session.difference_histogram().count == 96);
+}
