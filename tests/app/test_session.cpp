@@ -1,4 +1,4 @@
-// The app's state logic without a window (app/session.hpp): apply a state, keep the tensor on
+// The app's state logic without a window (views/session.hpp): apply a state, keep the tensor on
 // the GPU across changes of method, G, eps and γ, refuse a bad value and keep the old state.
 #include <catch2/catch.hpp>
 

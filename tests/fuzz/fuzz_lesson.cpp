@@ -1,5 +1,5 @@
 // libFuzzer target: lesson_from_json on arbitrary text. Only InputError may escape.
-// Built by scripts/fuzz.sh when the engine has lessons (engine/src/lesson.cpp).
+// Built by scripts/fuzz.sh (tests/fuzz/CMakeLists.txt).
 #include "normlab/error.hpp"
 #include "normlab/lesson.hpp"
 

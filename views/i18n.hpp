@@ -1,5 +1,5 @@
 // The app's two languages: tr("English text") returns the Simplified Chinese translation
-// while Chinese is on (and the English text when none is in the table, app/i18n.cpp).
+// while Chinese is on (and the English text when none is in the table, views/i18n.cpp).
 // Chinese needs a CJK font (fonts-droid-fallback); without it the app stays in English
 // and says why.
 #pragma once
