@@ -82,7 +82,8 @@ void main() {
         s_max = 0u;
     }
     float n = 0.0, s = 0.0;
-    float lo = 3.4e38, hi = -3.4e38;
+    // ±Inf, not ±3.4e38: finite values up to ±FLT_MAX (3.4028235e38) must replace them.
+    float lo = uintBitsToFloat(0x7f800000u), hi = -uintBitsToFloat(0x7f800000u);
     for (uint e = e0 + tid; e < e1; e += wgsize) {
         float v = value(e);
         if (!finite(v)) continue;

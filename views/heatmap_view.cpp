@@ -14,18 +14,6 @@
 namespace normlab::app {
 namespace {
 
-// Mirrors `Push` in shaders/heatmap.comp.
-struct FillPush {
-    std::uint32_t n, c, h, w, img_w, img_h;
-    float cell, gap;
-    std::uint32_t mode;
-    float vmin, vmax;
-    std::uint32_t stat_count, stat_stride;
-    std::int32_t sel_stat;
-    std::uint32_t lut_size;
-};
-static_assert(sizeof(FillPush) == 60);
-
 // Mirrors `Push` in shaders/heatmap_draw.vert/.frag.
 struct DrawPush {
     float rect[4];
@@ -44,7 +32,7 @@ const char* kModeNames[] = {"input x", "output y", "y − x", "statistic groups"
 }  // namespace
 
 HeatmapView::HeatmapView(const VulkanContext& ctx, vk::RenderPass render_pass)
-    : ctx_(&ctx), fill_(ctx, "heatmap.comp", {}, {}, 5, sizeof(FillPush)), recorder_(ctx) {
+    : ctx_(&ctx), fill_(ctx, kFillShader, {}, {}, kFillBindings, sizeof(FillPush)), recorder_(ctx) {
     const auto& dev = ctx.device();
     vk::DescriptorSetLayoutBinding b(0, vk::DescriptorType::eStorageBuffer, 1, vk::ShaderStageFlagBits::eFragment);
     set_layout_ = vk::raii::DescriptorSetLayout(dev, vk::DescriptorSetLayoutCreateInfo({}, b));
@@ -108,32 +96,50 @@ void HeatmapView::upload_colors(const Session& s) {
 void HeatmapView::draw(Session& session) {
     session_ = &session;
     const Shape4& shape = session.x().shape;
-    if (show_controls) {
-        int m = static_cast<int>(mode);
-        for (int i = 0; i < 4; ++i) {
-            if (i) ImGui::SameLine();
-            ImGui::RadioButton(tr(kModeNames[i]), &m, i);
-        }
-        mode = static_cast<HeatmapMode>(m);
-        if (mode != HeatmapMode::Statistics) {
-            ImGui::SameLine(0, 24);
-            ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
-            int cm = static_cast<int>(colormap);
-            const char* names[] = {tr(kColormapNames[0]), tr(kColormapNames[1]), tr(kColormapNames[2])};
-            if (ImGui::Combo("##colormap", &cm, names, 3)) colormap = static_cast<Colormap>(cm);
-        }
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled(tr("%lld rows = samples n, %lld columns = channels c, each tile = one H×W = %lld×%lld image.  "
-                               "Hover: numbers; click: select (right click: clear)."),
-                            static_cast<long long>(shape.n), static_cast<long long>(shape.c), static_cast<long long>(shape.h),
-                            static_cast<long long>(shape.w));
-        ImGui::PopTextWrapPos();
-    }
+    if (show_controls) draw_controls(shape);
+    update_value_range(session);
+    upload_colors(session);
+    const bool hovered = place_image(shape);
+    auto sel_stat = session.selected_stat();
+    const int colors = static_cast<int>(colormap) + 16 * static_cast<int>(current_group_palette());
+    key_ = Key{session.generation(), static_cast<int>(mode), colors, layout_.width, layout_.height,
+               layout_.cell, layout_.gap, vmin_, vmax_, sel_stat ? *sel_stat : -1};
+    draw_cell_values(session);
+    draw_selection(session);
+    if (hovered) handle_mouse(session);
+    if (show_legend) draw_legend(session);
+}
 
-    // Value range from the GPU histograms: min/max over the whole tensor (over its even sample
-    // for tensors past 1M elements, so a rare extreme value may clamp to the end of the scale).
-    const Histograms& h = session.histograms();
-    const HistogramResult& src = mode == HeatmapMode::Input ? h.input : mode == HeatmapMode::Output ? h.output : session.difference_histogram();
+// Mode buttons, the colormap choice and the help line.
+void HeatmapView::draw_controls(const Shape4& shape) {
+    int m = static_cast<int>(mode);
+    for (int i = 0; i < 4; ++i) {
+        if (i) ImGui::SameLine();
+        ImGui::RadioButton(tr(kModeNames[i]), &m, i);
+    }
+    mode = static_cast<HeatmapMode>(m);
+    if (mode != HeatmapMode::Statistics) {
+        ImGui::SameLine(0, 24);
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
+        int cm = static_cast<int>(colormap);
+        const char* names[] = {tr(kColormapNames[0]), tr(kColormapNames[1]), tr(kColormapNames[2])};
+        if (ImGui::Combo("##colormap", &cm, names, 3)) colormap = static_cast<Colormap>(cm);
+    }
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled(tr("%lld rows = samples n, %lld columns = channels c, each tile = one H×W = %lld×%lld image.  "
+                           "Hover: numbers; click: select (right click: clear)."),
+                        static_cast<long long>(shape.n), static_cast<long long>(shape.c),
+                        static_cast<long long>(shape.h), static_cast<long long>(shape.w));
+    ImGui::PopTextWrapPos();
+}
+
+// Value range from the GPU histograms: min/max over the whole tensor (over its even sample
+// for tensors past 1M elements, so a rare extreme value may clamp to the end of the scale).
+void HeatmapView::update_value_range(Session& s) {
+    const Histograms& h = s.histograms();
+    const HistogramResult& src = mode == HeatmapMode::Input    ? h.input
+                                 : mode == HeatmapMode::Output ? h.output
+                                                               : s.difference_histogram();
     if (colormap == Colormap::Diverging) {
         double mx = std::max(std::abs(src.min), std::abs(src.max));
         vmin_ = static_cast<float>(-mx);
@@ -142,67 +148,70 @@ void HeatmapView::draw(Session& session) {
         vmin_ = static_cast<float>(src.min);
         vmax_ = static_cast<float>(src.max);
     }
-    upload_colors(session);
+}
 
+// Fits the tiles into the space left above the legend, reserves it and adds the draw callback.
+bool HeatmapView::place_image(const Shape4& shape) {
     const float legend_h = show_legend ? ImGui::GetFrameHeightWithSpacing() * 1.6f : 0.0f;
     ImVec2 avail = ImGui::GetContentRegionAvail();
     layout_ = TileLayout::fit(shape, std::max(16.0f, avail.x), std::max(16.0f, avail.y - legend_h));
     ImVec2 pos = ImGui::GetCursorScreenPos();
-    pos.x = std::floor(pos.x);
-    pos.y = std::floor(pos.y);
-    origin_[0] = pos.x;
-    origin_[1] = pos.y;
+    origin_[0] = std::floor(pos.x);
+    origin_[1] = std::floor(pos.y);
     ImGui::Dummy(ImVec2(static_cast<float>(layout_.width), static_cast<float>(layout_.height)));
     const bool hovered = ImGui::IsItemHovered();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddCallback(&HeatmapView::draw_callback, this);
     dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+    return hovered;
+}
 
-    auto sel_stat = session.selected_stat();
-    key_ = Key{session.generation(), static_cast<int>(mode), static_cast<int>(colormap) + 16 * static_cast<int>(current_group_palette()), layout_.width, layout_.height,
-               layout_.cell, layout_.gap, vmin_, vmax_, sel_stat ? *sel_stat : -1};
-
-    // Cells large enough to read: print each element's value (x, y or y − x) on it, so the
-    // seeds' small worked examples can be followed number by number.
+// Cells large enough to read: print each element's value (x, y or y − x) on it, so the
+// seeds' small worked examples can be followed number by number.
+void HeatmapView::draw_cell_values(const Session& s) const {
+    const Shape4& shape = s.x().shape;
     const float font = ImGui::GetFontSize();
-    if (layout_.cell >= 2.6f * font && shape.numel() <= 4096 && !session.result().y.data.empty()) {
-        const auto& xs = session.x().data;
-        const auto& ys = session.result().y.data;
-        char text[32];
-        for (std::int64_t i = 0; i < shape.numel(); ++i) {
-            const auto u = static_cast<std::size_t>(i);
-            const double v = mode == HeatmapMode::Output ? ys[u] : mode == HeatmapMode::Difference ? ys[u] - xs[u] : xs[u];
-            std::snprintf(text, sizeof text, "%.3g", v);
-            auto idx = unravel(shape, i);
-            auto p = layout_.element_pos(idx[0], idx[1], idx[2], idx[3]);
-            ImVec2 ts = ImGui::CalcTextSize(text);
-            if (ts.x > layout_.cell - 4) continue;
-            ImVec2 at(pos.x + p[0] + (layout_.cell - ts.x) * 0.5f, pos.y + p[1] + (layout_.cell - ts.y) * 0.5f);
-            dl->AddText(ImVec2(at.x + 1, at.y + 1), IM_COL32(0, 0, 0, 220), text);  // shadow keeps it legible on any color
-            dl->AddText(at, IM_COL32(255, 255, 255, 255), text);
-        }
+    if (layout_.cell < 2.6f * font || shape.numel() > 4096 || s.result().y.data.empty()) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const auto& xs = s.x().data;
+    const auto& ys = s.result().y.data;
+    char text[32];
+    for (std::int64_t i = 0; i < shape.numel(); ++i) {
+        const auto u = static_cast<std::size_t>(i);
+        const double v = mode == HeatmapMode::Output ? ys[u] : mode == HeatmapMode::Difference ? ys[u] - xs[u] : xs[u];
+        std::snprintf(text, sizeof text, "%.3g", v);
+        auto idx = unravel(shape, i);
+        auto p = layout_.element_pos(idx[0], idx[1], idx[2], idx[3]);
+        ImVec2 ts = ImGui::CalcTextSize(text);
+        if (ts.x > layout_.cell - 4) continue;
+        ImVec2 at(origin_[0] + p[0] + (layout_.cell - ts.x) * 0.5f, origin_[1] + p[1] + (layout_.cell - ts.y) * 0.5f);
+        dl->AddText(ImVec2(at.x + 1, at.y + 1), IM_COL32(0, 0, 0, 220), text);  // shadow keeps it legible on any color
+        dl->AddText(at, IM_COL32(255, 255, 255, 255), text);
     }
+}
 
-    // Outline of the selected element (drawn by ImGui over the image).
-    if (const auto& sel = session.state().selection) {
-        auto p = layout_.element_pos((*sel)[0], (*sel)[1], (*sel)[2], (*sel)[3]);
-        float sz = std::max(layout_.cell, 3.0f);
-        ImVec2 a(pos.x + p[0] - 1, pos.y + p[1] - 1), b(a.x + sz + 2, a.y + sz + 2);
-        dl->AddRect(a, b, IM_COL32(255, 255, 0, 255), 0, 0, 2.0f);
-    }
-    if (hovered) {
-        ImVec2 mp = ImGui::GetIO().MousePos;
-        if (auto e = layout_.element_at(mp.x - pos.x, mp.y - pos.y)) {
-            Index4 idx{(*e)[0], (*e)[1], (*e)[2], (*e)[3]};
-            tooltip(session, idx);
-            if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-                session.select(idx);
-                clicked = idx;
-            }
+// Outline of the selected element (drawn by ImGui over the image).
+void HeatmapView::draw_selection(const Session& s) const {
+    const auto& sel = s.state().selection;
+    if (!sel) return;
+    auto p = layout_.element_pos((*sel)[0], (*sel)[1], (*sel)[2], (*sel)[3]);
+    float sz = std::max(layout_.cell, 3.0f);
+    ImVec2 a(origin_[0] + p[0] - 1, origin_[1] + p[1] - 1), b(a.x + sz + 2, a.y + sz + 2);
+    ImGui::GetWindowDrawList()->AddRect(a, b, IM_COL32(255, 255, 0, 255), 0, 0, 2.0f);
+}
+
+// Over the image: the tooltip of the element under the mouse; left click selects it, right click clears.
+void HeatmapView::handle_mouse(Session& s) {
+    ImVec2 mp = ImGui::GetIO().MousePos;
+    if (auto e = layout_.element_at(mp.x - origin_[0], mp.y - origin_[1])) {
+        Index4 idx{(*e)[0], (*e)[1], (*e)[2], (*e)[3]};
+        tooltip(s, idx);
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+            s.select(idx);
+            clicked = idx;
         }
-        if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) session.select(std::nullopt);
     }
-    if (show_legend) draw_legend(session);
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) s.select(std::nullopt);
 }
 
 void HeatmapView::tooltip(const Session& s, const Index4& e) const {
@@ -294,21 +303,14 @@ void HeatmapView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
         rebind = true;
     }
 
-    const Shape4& shape = layout_.shape;
-    const StatLayout& l = s.layout();
-    FillPush push{static_cast<std::uint32_t>(shape.n), static_cast<std::uint32_t>(shape.c), static_cast<std::uint32_t>(shape.h),
-                  static_cast<std::uint32_t>(shape.w), static_cast<std::uint32_t>(layout_.width),
-                  static_cast<std::uint32_t>(layout_.height), layout_.cell, layout_.gap, static_cast<std::uint32_t>(mode),
-                  vmin_, vmax_, static_cast<std::uint32_t>(l.stat_count), static_cast<std::uint32_t>(l.stat_stride),
-                  static_cast<std::int32_t>(key_.sel), kLutSize};
+    const FillPush push = fill_push(layout_, mode, vmin_, vmax_, s.layout(), key_.sel, kLutSize);
     // The descriptor set is rewritten only when its buffers changed (the fill's earlier
     // submissions have all finished; every buffer change happens after the device was idled).
     if (rebind) fill_.bind({s.x_gpu().handle(), s.y_gpu().handle(), palette_.handle(), lut_.handle(), pixels_.handle()});
     // The fill is its own submission: the recorder's first barrier orders earlier frames'
     // fragment-shader reads of the pixels (same queue) before the fill overwrites them.
     vk::CommandBuffer fill_cmd = recorder_.begin();
-    fill_.dispatch(fill_cmd, &push, (static_cast<std::uint32_t>(layout_.width) + 15) / 16,
-                   (static_cast<std::uint32_t>(layout_.height) + 15) / 16);
+    fill_.dispatch(fill_cmd, &push, fill_groups(layout_.width), fill_groups(layout_.height));
     recorder_.submit();
     // Orders the fill's writes before this frame's fragment shader reads the pixels.
     memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,

@@ -6,6 +6,7 @@
 // statistic). Hover shows the element's numbers; a click selects its statistic group.
 #pragma once
 #include "colormap.hpp"
+#include "heatmap_fill.hpp"
 #include "session.hpp"
 #include "tile_layout.hpp"
 
@@ -18,8 +19,6 @@ struct ImDrawList;
 struct ImDrawCmd;
 
 namespace normlab::app {
-
-enum class HeatmapMode { Input = 0, Output = 1, Difference = 2, Statistics = 3 };
 
 class HeatmapView {
 public:
@@ -53,6 +52,13 @@ private:
     static void draw_callback(const ImDrawList* list, const ImDrawCmd* cmd);
     void record_draw(const ImDrawCmd* dc) const;
     void upload_colors(const Session& s);
+    // The parts of draw(), in the order it calls them.
+    void draw_controls(const Shape4& shape);
+    void update_value_range(Session& s);
+    bool place_image(const Shape4& shape);  // returns whether the mouse is over the image
+    void draw_cell_values(const Session& s) const;
+    void draw_selection(const Session& s) const;
+    void handle_mouse(Session& s);
     void draw_legend(const Session& s) const;
     void tooltip(const Session& s, const Index4& e) const;
     void update_draw_set();

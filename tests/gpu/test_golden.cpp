@@ -1,5 +1,6 @@
 // Golden fixtures made with PyTorch 1.13 (tests/golden/make_golden.py, float64 from the
-// float32 inputs): the GPU output and statistics must match within 1e-5.
+// float32 inputs): the GPU output and statistics must match within 1e-5. Which keys a case needs
+// follows from its method and flags; a needed key that is missing or null fails the case.
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
@@ -29,8 +30,14 @@ std::vector<double> as_doubles(const json& j) {
     return v;
 }
 
+// j[key], failing the test with the fixture's and the key's names when the key is missing or null.
+const json& need(const json& j, const std::string& key, const std::string& fixture) {
+    if (!j.contains(key) || j.at(key).is_null()) FAIL(fixture << ": the key \"" << key << "\" is missing or null");
+    return j.at(key);
+}
+
 void check_close(const std::vector<double>& got, const json& want, double tol, const char* what) {
-    if (want.is_null()) return;
+    REQUIRE(want.is_array());
     auto w = as_doubles(want);
     REQUIRE(got.size() == w.size());
     for (std::size_t i = 0; i < w.size(); ++i) {
@@ -45,26 +52,31 @@ TEST_CASE("PyTorch golden fixtures", "[golden][gpu]") {
     json cases = load_json(kDir + "cases.json");
     REQUIRE(cases.size() >= 30);
     for (const auto& c : cases) {
-        const std::string name = c["name"];
+        const std::string name = need(c, "name", "cases.json").get<std::string>();
         const std::string dir = kDir + "cases/" + name + "/";
+        const std::string in_cases = "cases.json[" + name + "]";
         INFO("case " << name);
-        NormSpec spec = default_spec(*parse_method(c["norm"]));
-        spec.eps = c["eps"].get<double>();
-        spec.affine = c["affine"].get<bool>();
-        if (c.contains("groups")) spec.groups = c["groups"];
-        if (c.contains("normalized_shape")) spec.normalized_shape = c["normalized_shape"].get<std::vector<std::int64_t>>();
-        if (c.contains("bias") && spec.method == Method::Layer) spec.bias = c["bias"].get<bool>();
-        if (c.contains("mode")) spec.mode = *parse_mode(c["mode"]);
-        if (c.contains("momentum")) {
-            if (c["momentum"].is_string()) spec.momentum.reset();
-            else spec.momentum = c["momentum"].get<double>();
-        }
-        if (c.contains("track_running_stats")) spec.track_running_stats = c["track_running_stats"];
+        NormSpec spec = default_spec(*parse_method(need(c, "norm", in_cases)));
+        spec.eps = need(c, "eps", in_cases).get<double>();
+        spec.affine = need(c, "affine", in_cases).get<bool>();
         NormParams p;
-        if (c.contains("num_batches_tracked")) p.num_batches_tracked = c["num_batches_tracked"];
-        auto files = c["files"].get<std::vector<std::string>>();
+        // The keys each method needs; the others keep PyTorch's defaults.
+        if (spec.method == Method::Group) spec.groups = need(c, "groups", in_cases);
+        if (spec.method == Method::Layer || spec.method == Method::Rms)
+            spec.normalized_shape = need(c, "normalized_shape", in_cases).get<std::vector<std::int64_t>>();
+        if (spec.method == Method::Layer) spec.bias = need(c, "bias", in_cases).get<bool>();
+        if (spec.method == Method::Batch) {
+            spec.mode = *parse_mode(need(c, "mode", in_cases));
+            const json& momentum = need(c, "momentum", in_cases);
+            if (momentum.is_string()) spec.momentum.reset();
+            else spec.momentum = momentum.get<double>();
+            spec.track_running_stats = need(c, "track_running_stats", in_cases);
+            p.num_batches_tracked = need(c, "num_batches_tracked", in_cases);
+        }
+        auto files = need(c, "files", in_cases).get<std::vector<std::string>>();
         auto has = [&](const std::string& f) { return std::find(files.begin(), files.end(), f) != files.end(); };
         auto x_npy = read_npy(dir + "x.npy");
+        CHECK(x_npy.shape == need(c, "shape", in_cases).get<std::vector<std::int64_t>>());
         Tensor x;
         x.shape = Shape4::from_dims(x_npy.shape);
         x.data = x_npy.data;
@@ -75,6 +87,7 @@ TEST_CASE("PyTorch golden fixtures", "[golden][gpu]") {
 
         auto y64 = read_npy(dir + "y.npy");  // float64 on disk; compare in double below
         json expected = load_json(dir + "expected.json");
+        const std::string in_expected = "cases/" + name + "/expected.json";
         auto r = normalizer().run(x, spec, p);
         // Compare with the float64 file contents (read again exactly as doubles).
         std::string raw;
@@ -93,13 +106,21 @@ TEST_CASE("PyTorch golden fixtures", "[golden][gpu]") {
         }
         CHECK(y64.shape == x_npy.shape);
         CHECK(worst <= 1e-5);
+        CHECK(r.layout.stat_shape == need(expected, "stat_shape", in_expected).get<std::vector<std::int64_t>>());
         if (spec.method == Method::Rms) {
-            check_close(r.mean_square, expected["mean_square"], 1e-5, "mean_square");
+            check_close(r.mean_square, need(expected, "mean_square", in_expected), 1e-5, "mean_square");
         } else {
-            check_close(r.mean, expected["mean"], 1e-5, "mean");
-            check_close(r.var, expected["var"], 1e-5, "var");
+            check_close(r.mean, need(expected, "mean", in_expected), 1e-5, "mean");
+            check_close(r.var, need(expected, "var", in_expected), 1e-5, "var");
         }
-        if (spec.method == Method::Batch && spec.track_running_stats) {
+        // Running statistics exist only for BatchNorm with track_running_stats (PyTorch's buffers are None
+        // otherwise): needed there, and absent or null everywhere else.
+        const bool running = spec.method == Method::Batch && spec.track_running_stats;
+        for (const char* key : {"running_mean", "running_var", "num_batches_tracked"}) {
+            if (running) need(expected, key, in_expected);
+            else CHECK((!expected.contains(key) || expected[key].is_null()));
+        }
+        if (running) {
             check_close(r.running_mean, expected["running_mean"], 1e-5, "running_mean");
             check_close(r.running_var, expected["running_var"], 1e-5, "running_var");
             CHECK(r.num_batches_tracked == expected["num_batches_tracked"].get<std::int64_t>());
