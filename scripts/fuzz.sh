@@ -2,19 +2,24 @@
 # Builds the libFuzzer targets in tests/fuzz with clang into build-fuzz/ (or $NORMLAB_FUZZ_DIR):
 # a CMake build with -DNORMLAB_FUZZ=ON of the Vulkan-free libraries they link (normlab_core,
 # normlab_classroom) under -fsanitize=fuzzer-no-link,address,undefined. Then runs each for
-# $FUZZ_SECONDS seconds (default 30) starting from tests/fuzz/corpus/<target>/.
+# $FUZZ_SECONDS seconds (default 30) starting from tests/fuzz/corpus/<target>/ (preset and
+# experiment also from the shipped files in assets/presets/ and assets/experiments/).
 # Fails on any finding; the crashing input is left in build-fuzz/findings/ — turn it into a
 # regression test (tests/unit/test_fuzz_regressions.cpp) before fixing the bug.
-#   scripts/fuzz.sh [target...]      targets: npy scene lesson (default: all)
+#   scripts/fuzz.sh [target...]      targets: npy scene lesson preset experiment (default: all)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${NORMLAB_FUZZ_DIR:-$root/build-fuzz}"
 seconds="${FUZZ_SECONDS:-30}"
 cxx="${FUZZ_CXX:-clang++}"
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(npy scene lesson)
+all=(npy scene lesson preset experiment)
+[ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 for t in "${targets[@]}"; do
-  case "$t" in npy | scene | lesson) ;; *) echo "fuzz.sh: unknown target '$t' (npy, scene, lesson)" >&2; exit 2 ;; esac
+  case "$t" in
+    npy | scene | lesson | preset | experiment) ;;
+    *) echo "fuzz.sh: unknown target '$t' (${all[*]})" >&2; exit 2 ;;
+  esac
 done
 gen=()
 if command -v ninja >/dev/null 2>&1 && [ ! -f "$out/Makefile" ]; then gen=(-G Ninja); fi
@@ -26,12 +31,14 @@ status=0
 for t in "${targets[@]}"; do
   # New inputs go to a scratch corpus; the committed seeds are only read.
   mkdir -p "$out/corpus/$t"
+  seeds=("$root/tests/fuzz/corpus/$t")
+  case "$t" in preset | experiment) seeds+=("$root/assets/${t}s") ;; esac
   log="$out/fuzz_$t.log"
   echo "== fuzz $t for ${seconds}s"
   set +e
   ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=0" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
     "$out/bin/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
-    -artifact_prefix="$out/findings/$t-" "$out/corpus/$t" "$root/tests/fuzz/corpus/$t" >"$log" 2>&1
+    -artifact_prefix="$out/findings/$t-" "$out/corpus/$t" "${seeds[@]}" >"$log" 2>&1
   rc=$?
   set -e
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")

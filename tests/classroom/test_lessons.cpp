@@ -65,7 +65,7 @@ TEST_CASE("malformed lessons are refused with a message naming the problem", "[l
     CHECK(error_of("{") .find("l.json: not valid JSON") == 0);
     CHECK(error_of("[]") == "l.json: a lesson must be a JSON object");
     CHECK(error_of(R"({"id": "x"})").find("not a normlab lesson") != std::string::npos);
-    CHECK(error_of(R"({"normlab_lesson": 1, "title": "t", "steps": []})").find("missing \"id\"") != std::string::npos);
+    CHECK(error_of(R"({"normlab_lesson": 1, "title": "t", "steps": []})").find("id is missing") != std::string::npos);
     CHECK(error_of(R"({"normlab_lesson": 1, "id": "x", "title": "t", "steps": []})").find("non-empty list") != std::string::npos);
     CHECK(error_of(R"({"normlab_lesson": 1, "id": "x", "title": "t", "steps": [{"text": "a"}]})").find("step 1: the first step needs") != std::string::npos);
     const std::string base = R"({"normlab_lesson": 1, "id": "x", "title": "t", "steps": [{"text": "a", "state": )";

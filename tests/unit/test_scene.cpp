@@ -1,8 +1,12 @@
-// Scene files: round trip, and malformed scenes refused with a message naming the problem.
+// Scene files: round trip, and malformed scenes refused with a message naming the problem;
+// the JSON reader every loader shares.
 #include <catch2/catch.hpp>
 
 #include "normlab/error.hpp"
+#include "normlab/json_reader.hpp"
 #include "normlab/state.hpp"
+
+#include <functional>
 
 using namespace normlab;
 
@@ -61,4 +65,33 @@ TEST_CASE("malformed scenes are refused with the offending key", "[scene]") {
               .find("outside the tensor") != std::string::npos);
     CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"generated","shape":[2,3,4,4]},"norm":{"method":"batch"},"params":{"weight":[1,2]}})")
               .find("weight has 2 elements") != std::string::npos);
+}
+
+TEST_CASE("the JSON reader shared by scenes, lessons, experiments and presets names file and key", "[scene][reader]") {
+    auto error_in = [](const std::function<void()>& f) {
+        try {
+            f();
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(error_in([] { parse_json_text("{\"a\": ", "f.json"); }).find("f.json: not valid JSON (") == 0);
+    const nlohmann::json j =
+        parse_json_text(R"({"v": 2, "o": {"n": "x", "t": {"en": "", "zh": "z"}}, "l": [], "z": null})", "f.json");
+    const JsonReader r(j, "", "f.json", "a thing");
+    CHECK(error_in([&] { JsonReader(j.at("l"), "", "f.json", "a thing"); }) == "f.json: a thing must be a JSON object");
+    CHECK(error_in([&] { r.child("v"); }) == "f.json: v must be an object");
+    CHECK(error_in([&] { r.format_version("v", "thing"); }) == "f.json: v = 2 is out of range [1, 1]");
+    CHECK(error_in([&] { r.format_version("normlab_thing", "thing"); }) ==
+          "f.json: not a normlab thing (needs \"normlab_thing\": 1)");
+    CHECK(error_in([&] { r.only_keys({"v", "o", "l"}); }) == "f.json: unknown key 'z' (v, o or l)");
+    CHECK(!r.has("z"));  // null is "left out"
+    CHECK(error_in([&] { r.list("l", 1, 3); }) == "f.json: l must be a non-empty list");
+    const JsonReader o = r.child("o");
+    CHECK(error_in([&] { o.integer("n", 0, 1); }) == "f.json: o.n must be an integer");
+    CHECK(error_in([&] { o.string("m"); }) == "f.json: o.m is missing");
+    CHECK(error_in([&] { o.text("t", true); }) == "f.json: o.t.en is missing or empty");
+    CHECK(error_in([&] { o.nonempty_string("q"); }) == "f.json: o.q is missing (a non-empty string)");
+    CHECK(o.text("absent", false).en.empty());
 }

@@ -3,8 +3,8 @@
 #include "normlab/atomic_file.hpp"
 #include "normlab/error.hpp"
 #include "normlab/experiments.hpp"
+#include "normlab/json_reader.hpp"
 #include "normlab/presets.hpp"
-#include "normlab/stat_layout.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -18,101 +18,58 @@ using nlohmann::json;
 namespace {
 
 constexpr std::uint64_t kMaxLessonBytes = 1u << 20;
+constexpr std::size_t kMaxSteps = 200;
 
-LocalText local_text(const json& j, const std::string& key, const std::string& where, bool required) {
-    LocalText t;
-    if (!j.contains(key) || j.at(key).is_null()) {
-        if (required) throw InputError(where + ": missing \"" + key + "\" (an object {\"en\": ..., \"zh\": ...})");
-        return t;
-    }
-    const json& v = j.at(key);
-    if (v.is_string()) {  // English only
-        t.en = v.get<std::string>();
-        return t;
-    }
-    if (!v.is_object()) throw InputError(where + ": \"" + key + "\" must be an object {\"en\": ..., \"zh\": ...}");
-    for (const auto& [lang, text] : v.items()) {
-        if (lang != "en" && lang != "zh") throw InputError(where + ": \"" + key + "\" has unknown language '" + lang + "' (en or zh)");
-        if (!text.is_string()) throw InputError(where + ": \"" + key + "." + lang + "\" must be a string");
-        (lang == "en" ? t.en : t.zh) = text.get<std::string>();
-    }
-    if (t.en.empty()) throw InputError(where + ": \"" + key + ".en\" is missing or empty");
-    return t;
-}
-
-// Checks what scene_from_json can only check for generated tensors: that the method, its
-// parameters and the selection fit the preset's shape.
+// Checks what a scene can only check for generated tensors: that the method, its parameters
+// and the selection fit the preset's shape.
 void check_against_tensor(const State& s, const std::string& where) {
     if (s.source.kind != TensorSource::Kind::Preset) return;
     const Preset* p = find_preset(s.source.preset);
     if (!p) throw InputError(where + ": unknown preset '" + s.source.preset + "'");
-    try {
-        StatLayout layout = make_layout(s.spec, p->x.shape);
-        s.params.validate(s.spec, layout);
-        validate_selection(s.selection, p->x.shape);
-    } catch (const InputError& e) {
-        throw InputError(where + ": " + e.what() + " (preset '" + s.source.preset + "' has shape " + p->x.shape.str() + ")");
+    check_state_for_shape(s, p->x.shape, where,
+                          " (preset '" + s.source.preset + "' has shape " + p->x.shape.str() + ")");
+}
+
+// One step; `scene` is the state so far in scene form, updated by the step's "state".
+LessonStep read_step(const json& step, const std::string& where, bool first, json& scene) {
+    JsonReader r(step, "", where, "a step");
+    r.only_keys({"title", "text", "state"});
+    LessonStep out;
+    out.title = r.text("title", false);
+    out.text = r.text("text", true);
+    if (step.contains("state")) {
+        const JsonReader st = r.child("state");
+        st.only_keys({"tensor", "norm", "params", "selection", "view"}, "state key");
+        for (const auto& [key, value] : st.value().items()) scene[key] = value;  // replaces the object as a whole
+        // A new tensor or method makes an inherited selection meaningless unless restated.
+        const json& v = st.value();
+        if ((v.contains("tensor") || v.contains("norm")) && !v.contains("selection")) scene.erase("selection");
+        if (v.contains("norm") && !v.contains("params")) scene.erase("params");
+    } else if (first) {
+        r.fail("the first step needs a \"state\"");
     }
+    out.state = state_from_json(JsonReader(scene, "", where, "a step's state"));
+    check_against_tensor(out.state, where);
+    out.view = parse_view(out.state.view_json, where);
+    if (!out.view.experiment.empty() && !find_experiment(out.view.experiment))
+        throw InputError(where + ": view.experiment '" + out.view.experiment + "' is not a known experiment");
+    return out;
 }
 
 }  // namespace
 
 Lesson lesson_from_json(const std::string& text, const std::string& name) {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::exception& e) {
-        std::string what = e.what();
-        throw InputError(name + ": not valid JSON (" + what.substr(what.find(']') + 2) + ")");
-    }
-    if (!j.is_object()) throw InputError(name + ": a lesson must be a JSON object");
-    if (!j.contains("normlab_lesson") || j.at("normlab_lesson") != 1)
-        throw InputError(name + ": not a normlab lesson (needs \"normlab_lesson\": 1)");
+    const json j = parse_json_text(text, name);
+    JsonReader root(j, "", name, "a lesson");
+    root.format_version("normlab_lesson", "lesson");
     Lesson lesson;
-    if (!j.contains("id") || !j.at("id").is_string() || j.at("id").get<std::string>().empty())
-        throw InputError(name + ": missing \"id\" (a non-empty string)");
-    lesson.id = j.at("id").get<std::string>();
-    lesson.title = local_text(j, "title", name, true);
-    lesson.summary = local_text(j, "summary", name, false);
-    if (!j.contains("steps") || !j.at("steps").is_array() || j.at("steps").empty())
-        throw InputError(name + ": \"steps\" must be a non-empty list");
-    if (j.at("steps").size() > 200) throw InputError(name + ": more than 200 steps");
-
-    json scene = json::object();  // the state so far, in scene form
-    int index = 0;
-    for (const json& step : j.at("steps")) {
-        ++index;
-        const std::string where = name + ": step " + std::to_string(index);
-        if (!step.is_object()) throw InputError(where + " must be an object");
-        for (const auto& [key, value] : step.items())
-            if (key != "title" && key != "text" && key != "state")
-                throw InputError(where + ": unknown key '" + key + "' (title, text or state)");
-        LessonStep out;
-        out.title = local_text(step, "title", where, false);
-        out.text = local_text(step, "text", where, true);
-        if (step.contains("state")) {
-            const json& st = step.at("state");
-            if (!st.is_object()) throw InputError(where + ": \"state\" must be an object");
-            for (const auto& [key, value] : st.items()) {
-                if (key != "tensor" && key != "norm" && key != "params" && key != "selection" && key != "view")
-                    throw InputError(where + ": unknown state key '" + key + "' (tensor, norm, params, selection or view)");
-                scene[key] = value;  // replaces the previous step's object as a whole
-            }
-            // A new tensor or method makes an inherited selection meaningless unless restated.
-            if ((st.contains("tensor") || st.contains("norm")) && !st.contains("selection")) scene.erase("selection");
-            if (st.contains("norm") && !st.contains("params")) scene.erase("params");
-        } else if (index == 1) {
-            throw InputError(where + ": the first step needs a \"state\"");
-        }
-        json full = scene;
-        full["normlab_scene"] = 1;
-        out.state = scene_from_json(full.dump(), where);
-        check_against_tensor(out.state, where);
-        out.view = parse_view(out.state.view_json, where);
-        if (!out.view.experiment.empty() && !find_experiment(out.view.experiment))
-            throw InputError(where + ": view.experiment '" + out.view.experiment + "' is not a known experiment");
-        lesson.steps.push_back(std::move(out));
-    }
+    lesson.id = root.nonempty_string("id");
+    lesson.title = root.text("title", true);
+    lesson.summary = root.text("summary", false);
+    const json& steps = root.list("steps", 1, kMaxSteps);
+    json scene = json::object();
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        lesson.steps.push_back(read_step(steps[i], name + ": step " + std::to_string(i + 1), i == 0, scene));
     return lesson;
 }
 

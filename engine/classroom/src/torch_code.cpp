@@ -30,14 +30,9 @@ std::string list(const std::vector<float>& v) {
 
 std::string py_bool(bool b) { return b ? "True" : "False"; }
 
-}  // namespace
-
-std::string torch_code(const State& st, const Shape4& shape) {
-    const NormSpec& spec = st.spec;
+// The line that makes x: the preset's values written out when small, else a stand-in.
+std::string input_code(const State& st, const Shape4& shape) {
     std::ostringstream o;
-    o << "import torch\nimport torch.nn as nn\n";
-    if (st.source.kind == TensorSource::Kind::File) o << "import numpy as np\n";
-    o << "\n";
     const std::string shp = dims({shape.n, shape.c, shape.h, shape.w});
     switch (st.source.kind) {
         case TensorSource::Kind::File:
@@ -46,7 +41,8 @@ std::string torch_code(const State& st, const Shape4& shape) {
         case TensorSource::Kind::Preset:
             if (shape.numel() <= kMaxLiteral) {
                 Tensor t = load_tensor(st.source);
-                o << "x = torch.tensor(" << list(t.data) << ").reshape(" << shp << ")  # preset " << st.source.preset << "\n";
+                o << "x = torch.tensor(" << list(t.data) << ").reshape(" << shp << ")  # preset " << st.source.preset
+                  << "\n";
             } else {
                 o << "# preset '" << st.source.preset << "': export it with normlab (tensors .npy) and load it here\n";
                 o << "x = torch.randn(" << shp << ")\n";
@@ -56,57 +52,73 @@ std::string torch_code(const State& st, const Shape4& shape) {
             o << "x = torch.randn(" << shp << ")  # normlab's generator differs: export x as .npy for the same numbers\n";
             break;
     }
+    return o.str();
+}
+
+// The torch.nn module with its arguments, e.g. "nn.GroupNorm(2, 6, affine=True)".
+std::string module_code(const NormSpec& spec, const Shape4& shape) {
     const std::string eps = spec.eps ? num(*spec.eps) : "";
-    std::string module;
     switch (spec.method) {
         case Method::Batch:
-            module = "nn.BatchNorm2d(" + std::to_string(shape.c) + (spec.eps ? ", eps=" + eps : "") + ", momentum=" +
-                     (spec.momentum ? num(*spec.momentum) : "None") + ", affine=" + py_bool(spec.affine) +
-                     ", track_running_stats=" + py_bool(spec.track_running_stats) + ")";
-            break;
-        case Method::Layer: {
-            auto ns = spec.effective_normalized_shape(shape);
-            module = "nn.LayerNorm([" + dims(ns) + "]" + (spec.eps ? ", eps=" + eps : "") + ", elementwise_affine=" +
-                     py_bool(spec.affine) + (spec.affine && !spec.bias ? ", bias=False" : "") + ")";
-            break;
-        }
+            return "nn.BatchNorm2d(" + std::to_string(shape.c) + (spec.eps ? ", eps=" + eps : "") + ", momentum=" +
+                   (spec.momentum ? num(*spec.momentum) : "None") + ", affine=" + py_bool(spec.affine) +
+                   ", track_running_stats=" + py_bool(spec.track_running_stats) + ")";
+        case Method::Layer:
+            return "nn.LayerNorm([" + dims(spec.effective_normalized_shape(shape)) + "]" +
+                   (spec.eps ? ", eps=" + eps : "") + ", elementwise_affine=" + py_bool(spec.affine) +
+                   (spec.affine && !spec.bias ? ", bias=False" : "") + ")";
         case Method::Instance:
-            module = "nn.InstanceNorm2d(" + std::to_string(shape.c) + (spec.eps ? ", eps=" + eps : "") + ", affine=" +
-                     py_bool(spec.affine) + ")";
-            break;
+            return "nn.InstanceNorm2d(" + std::to_string(shape.c) + (spec.eps ? ", eps=" + eps : "") + ", affine=" +
+                   py_bool(spec.affine) + ")";
         case Method::Group:
-            module = "nn.GroupNorm(" + std::to_string(spec.groups) + ", " + std::to_string(shape.c) +
-                     (spec.eps ? ", eps=" + eps : "") + ", affine=" + py_bool(spec.affine) + ")";
-            break;
-        case Method::Rms: {
-            auto ns = spec.effective_normalized_shape(shape);
-            module = "nn.RMSNorm([" + dims(ns) + "]" + (spec.eps ? ", eps=" + eps : "") + ", elementwise_affine=" +
-                     py_bool(spec.affine) + ")";
-            break;
-        }
+            return "nn.GroupNorm(" + std::to_string(spec.groups) + ", " + std::to_string(shape.c) +
+                   (spec.eps ? ", eps=" + eps : "") + ", affine=" + py_bool(spec.affine) + ")";
+        case Method::Rms:
+            return "nn.RMSNorm([" + dims(spec.effective_normalized_shape(shape)) + "]" +
+                   (spec.eps ? ", eps=" + eps : "") + ", elementwise_affine=" + py_bool(spec.affine) + ")";
     }
-    o << "m = " << module << "\n";
-    if (spec.method == Method::Layer && spec.affine && !spec.bias) o << "# bias=False needs PyTorch >= 2.1\n";
-    if (spec.method == Method::Rms) o << "# nn.RMSNorm needs PyTorch >= 2.4 (eps=None: float32 machine epsilon)\n";
+    return "";
+}
+
+// γ/β and the running statistics when they are not the defaults, copied in under no_grad.
+std::string params_code(const State& st, const Shape4& shape) {
+    const NormSpec& spec = st.spec;
     const bool w = spec.has_weight() && !st.params.weight.empty();
     const bool b = spec.has_bias() && !st.params.bias.empty();
     const bool rm = spec.method == Method::Batch && spec.track_running_stats &&
                     (!st.params.running_mean.empty() || !st.params.running_var.empty() || st.params.num_batches_tracked);
-    if (w || b || rm) {
-        o << "with torch.no_grad():\n";
-        auto shaped = [&](const std::vector<float>& v) {
-            return "torch.tensor(" + list(v) + ")" + (spec.method == Method::Layer || spec.method == Method::Rms
-                                                          ? ".reshape(" + dims(spec.effective_normalized_shape(shape)) + ")"
-                                                          : "");
-        };
-        if (w) o << "    m.weight.copy_(" << shaped(st.params.weight) << ")\n";
-        if (b) o << "    m.bias.copy_(" << shaped(st.params.bias) << ")\n";
-        if (rm) {
-            if (!st.params.running_mean.empty()) o << "    m.running_mean.copy_(torch.tensor(" << list(st.params.running_mean) << "))\n";
-            if (!st.params.running_var.empty()) o << "    m.running_var.copy_(torch.tensor(" << list(st.params.running_var) << "))\n";
-            o << "    m.num_batches_tracked.fill_(" << st.params.num_batches_tracked << ")\n";
-        }
+    if (!w && !b && !rm) return "";
+    std::ostringstream o;
+    o << "with torch.no_grad():\n";
+    auto shaped = [&](const std::vector<float>& v) {
+        return "torch.tensor(" + list(v) + ")" + (spec.method == Method::Layer || spec.method == Method::Rms
+                                                      ? ".reshape(" + dims(spec.effective_normalized_shape(shape)) + ")"
+                                                      : "");
+    };
+    if (w) o << "    m.weight.copy_(" << shaped(st.params.weight) << ")\n";
+    if (b) o << "    m.bias.copy_(" << shaped(st.params.bias) << ")\n";
+    if (rm) {
+        if (!st.params.running_mean.empty())
+            o << "    m.running_mean.copy_(torch.tensor(" << list(st.params.running_mean) << "))\n";
+        if (!st.params.running_var.empty())
+            o << "    m.running_var.copy_(torch.tensor(" << list(st.params.running_var) << "))\n";
+        o << "    m.num_batches_tracked.fill_(" << st.params.num_batches_tracked << ")\n";
     }
+    return o.str();
+}
+
+}  // namespace
+
+std::string torch_code(const State& st, const Shape4& shape) {
+    const NormSpec& spec = st.spec;
+    std::ostringstream o;
+    o << "import torch\nimport torch.nn as nn\n";
+    if (st.source.kind == TensorSource::Kind::File) o << "import numpy as np\n";
+    o << "\n" << input_code(st, shape);
+    o << "m = " << module_code(spec, shape) << "\n";
+    if (spec.method == Method::Layer && spec.affine && !spec.bias) o << "# bias=False needs PyTorch >= 2.1\n";
+    if (spec.method == Method::Rms) o << "# nn.RMSNorm needs PyTorch >= 2.4 (eps=None: float32 machine epsilon)\n";
+    o << params_code(st, shape);
     o << (spec.mode == Mode::Eval ? "m.eval()\n" : "m.train()\n");
     o << "y = m(x)\n";
     if (st.selection) {

@@ -1,6 +1,7 @@
 #include "normlab/view_settings.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/json_reader.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -10,21 +11,14 @@ using nlohmann::json;
 
 namespace {
 
-std::string one_of(const json& j, const std::string& key, std::initializer_list<const char*> allowed, const std::string& where) {
-    const json& v = j.at(key);
+std::string one_of(const JsonReader& r, const std::string& key, std::initializer_list<const char*> allowed) {
     std::string list;
     for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-    if (!v.is_string()) throw InputError(where + ": view." + key + " must be one of " + list);
-    const std::string s = v.get<std::string>();
+    if (!r.get(key).is_string()) r.fail(r.key(key) + " must be one of " + list);
+    const std::string s = r.string(key);
     for (const char* a : allowed)
         if (s == a) return s;
-    throw InputError(where + ": view." + key + " = '" + s + "' is not one of " + list);
-}
-
-bool flag(const json& j, const std::string& key, const std::string& where) {
-    const json& v = j.at(key);
-    if (!v.is_boolean()) throw InputError(where + ": view." + key + " must be true or false");
-    return v.get<bool>();
+    r.fail(r.key(key) + " = '" + s + "' is not one of " + list);
 }
 
 }  // namespace
@@ -38,21 +32,15 @@ ViewSettings parse_view(const std::string& text, const std::string& where) {
     } catch (const json::exception&) {
         throw InputError(where + ": view is not valid JSON");
     }
-    if (!j.is_object()) throw InputError(where + ": view must be an object");
-    for (const auto& [key, value] : j.items()) {
-        if (key == "heatmap") v.heatmap = one_of(j, key, {"input", "output", "diff", "stats"}, where);
-        else if (key == "colormap") v.colormap = one_of(j, key, {"diverging", "viridis", "cividis"}, where);
-        else if (key == "groups") v.groups = one_of(j, key, {"okabe-ito", "hues"}, where);
-        else if (key == "compare") v.compare = flag(j, key, where);
-        else if (key == "cube") v.cube = flag(j, key, where);
-        else if (key == "experiment") {
-            if (!value.is_string()) throw InputError(where + ": view.experiment must be a string");
-            v.experiment = value.get<std::string>();
-        } else {
-            throw InputError(where + ": unknown view key '" + key +
-                             "' (heatmap, colormap, groups, compare, cube or experiment)");
-        }
-    }
+    const JsonReader r(j, "view", where);
+    r.only_keys({"heatmap", "colormap", "groups", "compare", "cube", "experiment"}, "view key");
+    auto given = [&](const char* k) { return j.contains(k); };  // null is refused, not a default
+    if (given("heatmap")) v.heatmap = one_of(r, "heatmap", {"input", "output", "diff", "stats"});
+    if (given("colormap")) v.colormap = one_of(r, "colormap", {"diverging", "viridis", "cividis"});
+    if (given("groups")) v.groups = one_of(r, "groups", {"okabe-ito", "hues"});
+    if (given("compare")) v.compare = r.boolean("compare");
+    if (given("cube")) v.cube = r.boolean("cube");
+    if (given("experiment")) v.experiment = r.string("experiment");
     return v;
 }
 

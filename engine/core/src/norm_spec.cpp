@@ -7,31 +7,39 @@
 
 namespace normlab {
 
-const char* method_name(Method m) {
-    switch (m) {
-        case Method::Batch: return "batch";
-        case Method::Layer: return "layer";
-        case Method::Instance: return "instance";
-        case Method::Group: return "group";
-        case Method::Rms: return "rms";
-    }
-    return "?";
+const std::vector<MethodInfo>& methods() {
+    static const std::vector<MethodInfo> table{
+        {Method::Batch, "batch", "BatchNorm2d", "BatchNorm"},
+        {Method::Layer, "layer", "LayerNorm", "LayerNorm"},
+        {Method::Instance, "instance", "InstanceNorm2d", "InstanceNorm"},
+        {Method::Group, "group", "GroupNorm", "GroupNorm"},
+        {Method::Rms, "rms", "RMSNorm", "RMSNorm"},
+    };
+    return table;
 }
 
-const char* method_torch_name(Method m) {
-    switch (m) {
-        case Method::Batch: return "BatchNorm2d";
-        case Method::Layer: return "LayerNorm";
-        case Method::Instance: return "InstanceNorm2d";
-        case Method::Group: return "GroupNorm";
-        case Method::Rms: return "RMSNorm";
-    }
-    return "?";
+const MethodInfo& method_info(Method m) {
+    for (const MethodInfo& info : methods())
+        if (info.id == m) return info;
+    static const MethodInfo unknown{Method::Batch, "?", "?", "?"};  // no value the enum names gets here
+    return unknown;
 }
+
+std::string method_names(const std::string& sep, const std::string& last) {
+    std::string out;
+    const auto& all = methods();
+    for (std::size_t i = 0; i < all.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == all.size() ? last : sep) + all[i].name;
+    return out;
+}
+
+const char* method_name(Method m) { return method_info(m).name; }
+
+const char* method_torch_name(Method m) { return method_info(m).torch_name; }
 
 std::optional<Method> parse_method(const std::string& name) {
-    for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms})
-        if (name == method_name(m)) return m;
+    for (const MethodInfo& info : methods())
+        if (name == info.name) return info.id;
     return std::nullopt;
 }
 
@@ -63,6 +71,19 @@ NormSpec default_spec(Method m) {
     s.affine = m != Method::Instance;
     if (m == Method::Group) s.groups = 1;
     return s;
+}
+
+std::int64_t default_groups(std::int64_t channels, std::int64_t current) {
+    if (channels < 1) return 1;
+    if (current > 0 && channels % current == 0) return current;
+    std::vector<std::int64_t> low, high;  // the divisors up to √C, and their partners, decreasing
+    for (std::int64_t d = 1; d <= channels / d; ++d) {
+        if (channels % d) continue;
+        low.push_back(d);
+        if (d != channels / d) high.push_back(channels / d);
+    }
+    low.insert(low.end(), high.rbegin(), high.rend());
+    return low.size() > 2 ? low[(low.size() - 1) / 2] : low.back();
 }
 
 void NormSpec::validate(const Shape4& s) const {

@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace normlab {
 namespace {
@@ -123,44 +124,52 @@ std::string npy_bytes(const std::string& descr, const std::vector<std::int64_t>&
     return out;
 }
 
-}  // namespace
-
-NpyArray parse_npy(std::string_view bytes, const std::string& name) {
-    auto fail = [&](const std::string& why) -> void { throw InputError(name + ": " + why); };
+// Where the header dict lies: (start, length), from the version's 2- or 4-byte length field.
+std::pair<std::size_t, std::size_t> header_span(std::string_view bytes, const std::string& name) {
+    auto fail = [&](const std::string& why) { throw InputError(name + ": " + why); };
     if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0)
         fail(bytes.size() < 6 ? "not a .npy file (file too short)" : "not a .npy file (bad magic)");
     const auto major = static_cast<unsigned char>(bytes[6]);
     std::size_t header_len = 0, header_start = 0;
     if (major == 1) {
-        header_len = static_cast<unsigned char>(bytes[8]) | (static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8);
+        header_len = static_cast<unsigned char>(bytes[8]) |
+                     (static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8);
         header_start = 10;
     } else if (major == 2 || major == 3) {
         if (bytes.size() < 12) fail("truncated .npy header");
-        header_len = 0;
-        for (int i = 3; i >= 0; --i) header_len = (header_len << 8) | static_cast<unsigned char>(bytes[8 + static_cast<std::size_t>(i)]);
+        for (int i = 3; i >= 0; --i)
+            header_len = (header_len << 8) | static_cast<unsigned char>(bytes[8 + static_cast<std::size_t>(i)]);
         header_start = 12;
     } else {
         fail("unsupported .npy version " + std::to_string(major));
     }
     if (header_len > kMaxHeader) fail("bad .npy header length " + std::to_string(header_len));
     if (bytes.size() < header_start + header_len) fail("truncated .npy header");
-    HeaderParser p(bytes.substr(header_start, header_len), name);
+    return {header_start, header_len};
+}
 
+struct Header {
     std::string descr;
-    bool fortran = false, have_descr = false, have_fortran = false, have_shape = false;
+    bool fortran = false;
     std::vector<std::int64_t> shape;
+};
+
+// The dict {'descr': .., 'fortran_order': .., 'shape': (..)}; every key must be there.
+Header parse_header(HeaderParser& p) {
+    Header h;
+    bool have_descr = false, have_fortran = false, have_shape = false;
     p.expect('{', "a dict");
     while (!p.eat('}')) {
         std::string key = p.string_lit();
         p.expect(':', "':'");
         if (key == "descr") {
-            descr = p.string_lit();
+            h.descr = p.string_lit();
             have_descr = true;
         } else if (key == "fortran_order") {
-            fortran = p.bool_lit();
+            h.fortran = p.bool_lit();
             have_fortran = true;
         } else if (key == "shape") {
-            shape = p.tuple();
+            h.shape = p.tuple();
             have_shape = true;
         } else {
             p.fail("malformed .npy header: unknown key '" + key + "'");
@@ -170,41 +179,65 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
             break;
         }
     }
-    if (!have_descr || !have_fortran || !have_shape) fail("malformed .npy header: needs descr, fortran_order and shape");
-    if (fortran) fail("Fortran-order (fortran_order: True) arrays are not supported; save with C order");
+    if (!have_descr || !have_fortran || !have_shape)
+        p.fail("malformed .npy header: needs descr, fortran_order and shape");
+    if (h.fortran) p.fail("Fortran-order (fortran_order: True) arrays are not supported; save with C order");
+    return h;
+}
 
+// The item size of a little-endian float32 or float64 descr; refuses every other dtype.
+std::size_t float_item_size(const std::string& descr, const HeaderParser& p) {
     std::size_t item = 0;
     char kind = 0;
     if (descr.size() == 3 && (descr[0] == '<' || descr[0] == '|' || descr[0] == '=')) {
         kind = descr[1];
         item = static_cast<std::size_t>(descr[2] - '0');
     } else if (descr.size() == 3 && descr[0] == '>') {
-        fail("big-endian data ('" + descr + "') is not supported; use little-endian float32 or float64");
+        p.fail("big-endian data ('" + descr + "') is not supported; use little-endian float32 or float64");
     }
-    bool ok = kind == 'f' && (item == 4 || item == 8);
-    if (!ok) fail("unsupported dtype '" + descr + "' (normlab reads float32 or float64)");
+    if (kind != 'f' || (item != 4 && item != 8))
+        p.fail("unsupported dtype '" + descr + "' (normlab reads float32 or float64)");
+    return item;
+}
 
+// The element count of shape, refused before any allocation when the file cannot hold it.
+std::int64_t element_count(const std::vector<std::int64_t>& shape, std::size_t item, std::size_t file_bytes,
+                           const HeaderParser& p) {
     std::int64_t count = 1;
-    const std::int64_t max_count = static_cast<std::int64_t>((bytes.size() / item) + 1);
+    const std::int64_t max_count = static_cast<std::int64_t>((file_bytes / item) + 1);
     for (auto d : shape) {
-        if (d == 0) fail("shape " + dims_str(shape) + " has a zero dimension");
-        if (count > max_count / d) fail("shape " + dims_str(shape) + " needs more data than the file holds (" +
-                                        std::to_string(bytes.size()) + " bytes)");
+        if (d == 0) p.fail("shape " + dims_str(shape) + " has a zero dimension");
+        if (count > max_count / d)
+            p.fail("shape " + dims_str(shape) + " needs more data than the file holds (" + std::to_string(file_bytes) +
+                   " bytes)");
         count *= d;
     }
+    return count;
+}
+
+}  // namespace
+
+NpyArray parse_npy(std::string_view bytes, const std::string& name) {
+    const auto [header_start, header_len] = header_span(bytes, name);
+    HeaderParser p(bytes.substr(header_start, header_len), name);
+    Header h = parse_header(p);
+    const std::size_t item = float_item_size(h.descr, p);
+    const std::int64_t count = element_count(h.shape, item, bytes.size(), p);
     const std::size_t data_start = header_start + header_len;
     const std::size_t need = static_cast<std::size_t>(count) * item;
     const std::size_t have = bytes.size() - data_start;
-    if (have < need) fail("truncated data: the header promises " + std::to_string(need) + " bytes, the file holds " + std::to_string(have));
-    if (have > need) fail("the file holds " + std::to_string(have - need) + " bytes more data than its header says");
+    if (have < need)
+        p.fail("truncated data: the header promises " + std::to_string(need) + " bytes, the file holds " +
+               std::to_string(have));
+    if (have > need) p.fail("the file holds " + std::to_string(have - need) + " bytes more data than its header says");
 
     NpyArray out;
-    out.shape = shape;
-    out.descr = descr;
+    out.shape = std::move(h.shape);
+    out.descr = std::move(h.descr);
     out.data.resize(static_cast<std::size_t>(count));
     const char* src = bytes.data() + data_start;
     for (std::size_t i = 0; i < out.data.size(); ++i) {
-        if (kind == 'f' && item == 4) {
+        if (item == 4) {
             std::memcpy(&out.data[i], src + i * 4, 4);
         } else {
             double d;

@@ -2,6 +2,7 @@
 
 #include "normlab/atomic_file.hpp"
 #include "normlab/error.hpp"
+#include "normlab/json_reader.hpp"
 #include "normlab/npy.hpp"
 #include "normlab/presets.hpp"
 
@@ -54,77 +55,6 @@ const char* kind_name(TensorSource::Kind k) {
     return "?";
 }
 
-// Typed access to a JSON object that names the offending key in its errors.
-class Reader {
-public:
-    Reader(const json& j, std::string where, std::string name) : j_(j), where_(std::move(where)), name_(std::move(name)) {
-        if (!j_.is_object()) fail(where_.empty() ? "a scene must be a JSON object" : where_ + " must be an object");
-    }
-    [[noreturn]] void fail(const std::string& why) const { throw InputError(name_ + ": " + why); }
-    std::string key(const std::string& k) const { return where_.empty() ? k : where_ + "." + k; }
-    bool has(const std::string& k) const { return j_.contains(k) && !j_.at(k).is_null(); }
-    const json& at(const std::string& k) const { return get(k); }
-    // The value of a key that must be there (nlohmann's at() would throw its own exception).
-    const json& get(const std::string& k) const {
-        auto it = j_.find(k);
-        if (it == j_.end()) fail(key(k) + " is missing");
-        return *it;
-    }
-
-    std::int64_t integer(const std::string& k, std::int64_t lo, std::int64_t hi) const {
-        const json& v = get(k);
-        if (!v.is_number_integer()) fail(key(k) + " must be an integer");
-        std::int64_t x = v.get<std::int64_t>();
-        if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(hi)) x = hi + 1;
-        if (x < lo || x > hi) fail(key(k) + " = " + v.dump() + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-        return x;
-    }
-    double number(const std::string& k) const {
-        const json& v = get(k);
-        if (!v.is_number()) fail(key(k) + " must be a number");
-        return v.get<double>();
-    }
-    bool boolean(const std::string& k) const {
-        const json& v = get(k);
-        if (!v.is_boolean()) fail(key(k) + " must be true or false");
-        return v.get<bool>();
-    }
-    std::string string(const std::string& k) const {
-        const json& v = get(k);
-        if (!v.is_string()) fail(key(k) + " must be a string");
-        return v.get<std::string>();
-    }
-    std::vector<std::int64_t> dims(const std::string& k, std::size_t lo, std::size_t hi) const {
-        const json& v = get(k);
-        if (!v.is_array() || v.size() < lo || v.size() > hi)
-            fail(key(k) + " must be a list of " + std::to_string(lo) + (lo == hi ? "" : " to " + std::to_string(hi)) + " integers");
-        std::vector<std::int64_t> out;
-        for (const auto& e : v) {
-            if (!e.is_number_integer() || e.get<std::int64_t>() < 0 || (e.is_number_unsigned() && e.get<std::uint64_t>() > (1ull << 40)))
-                fail(key(k) + " must hold non-negative integers");
-            out.push_back(e.get<std::int64_t>());
-        }
-        return out;
-    }
-    std::vector<float> floats(const std::string& k) const {
-        const json& v = get(k);
-        if (!v.is_array()) fail(key(k) + " must be a list of numbers");
-        std::vector<float> out;
-        for (const auto& e : v) {
-            if (!e.is_number()) fail(key(k) + " must be a list of numbers");
-            // JSON has no Inf/NaN: a value beyond float32 would become Inf and save as null.
-            const float f = static_cast<float>(e.get<double>());
-            if (!std::isfinite(f)) fail(key(k) + " holds " + e.dump() + ", which does not fit a float32");
-            out.push_back(f);
-        }
-        return out;
-    }
-
-private:
-    const json& j_;
-    std::string where_, name_;
-};
-
 }  // namespace
 
 std::string scene_to_json(const State& s) {
@@ -171,109 +101,111 @@ std::string scene_to_json(const State& s) {
     return j.dump(2) + "\n";
 }
 
-State scene_from_json(const std::string& text, const std::string& name) {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::exception& e) {
-        std::string what = e.what();
-        throw InputError(name + ": not valid JSON (" + what.substr(what.find(']') + 2) + ")");
+TensorSource tensor_source_from_json(const JsonReader& t) {
+    TensorSource src;
+    const std::string kind = t.has("source") ? t.string("source") : "generated";
+    if (kind == "generated") {
+        src.kind = TensorSource::Kind::Generated;
+        if (t.has("shape")) {
+            auto d = t.dims("shape", 4, 4);
+            try {
+                src.shape = Shape4::from_dims(d);
+            } catch (const InputError& e) {
+                t.fail(t.key("shape") + ": " + e.what());
+            }
+        }
+        if (t.has("init")) {
+            auto i = parse_init(t.string("init"));
+            if (!i)
+                t.fail(t.key("init") + " '" + t.string("init") +
+                       "' is not one of randn, uniform, arange, zeros, ones, constant");
+            src.init = *i;
+        }
+        if (t.has("seed")) src.seed = static_cast<std::uint64_t>(t.integer("seed", 0, std::int64_t{1} << 53));
+        if (t.has("value")) {
+            src.value = static_cast<float>(t.number("value"));
+            if (!std::isfinite(src.value))
+                t.fail(t.key("value") + " = " + t.at("value").dump() + " does not fit a float32");
+        }
+    } else if (kind == "preset") {
+        src.kind = TensorSource::Kind::Preset;
+        src.preset = t.string("preset");
+        if (!find_preset(src.preset)) t.fail("unknown preset '" + src.preset + "'");
+    } else if (kind == "file") {
+        src.kind = TensorSource::Kind::File;
+        src.path = t.string("path");
+    } else {
+        t.fail(t.key("source") + " must be generated, preset or file, got '" + kind + "'");
     }
-    Reader root(j, "", name);
-    if (!root.has("normlab_scene") || root.integer("normlab_scene", 1, 1) != 1)
-        root.fail("not a normlab scene (needs \"normlab_scene\": 1)");
-    State s;
-    if (root.has("tensor")) {
-        Reader t(root.at("tensor"), "tensor", name);
-        std::string kind = t.has("source") ? t.string("source") : "generated";
-        if (kind == "generated") {
-            s.source.kind = TensorSource::Kind::Generated;
-            if (t.has("shape")) {
-                auto d = t.dims("shape", 4, 4);
-                try {
-                    s.source.shape = Shape4::from_dims(d);
-                } catch (const InputError& e) {
-                    t.fail(std::string("tensor.shape: ") + e.what());
-                }
-            }
-            if (t.has("init")) {
-                auto i = parse_init(t.string("init"));
-                if (!i) t.fail("tensor.init '" + t.string("init") + "' is not one of randn, uniform, arange, zeros, ones, constant");
-                s.source.init = *i;
-            }
-            if (t.has("seed")) s.source.seed = static_cast<std::uint64_t>(t.integer("seed", 0, std::int64_t{1} << 53));
-            if (t.has("value")) {
-                s.source.value = static_cast<float>(t.number("value"));
-                if (!std::isfinite(s.source.value)) t.fail("tensor.value = " + t.at("value").dump() + " does not fit a float32");
-            }
-        } else if (kind == "preset") {
-            s.source.kind = TensorSource::Kind::Preset;
-            s.source.preset = t.string("preset");
-            if (!find_preset(s.source.preset)) t.fail("unknown preset '" + s.source.preset + "'");
-        } else if (kind == "file") {
-            s.source.kind = TensorSource::Kind::File;
-            s.source.path = t.string("path");
+    return src;
+}
+
+NormSpec norm_spec_from_json(const JsonReader& n, NormSpec spec) {
+    if (n.has("method")) {
+        auto m = parse_method(n.string("method"));
+        if (!m) n.fail("unknown method '" + n.string("method") + "' (batch, layer, instance, group or rms)");
+        spec = default_spec(*m);
+    }
+    if (n.has("groups")) spec.groups = n.integer("groups", 1, kMaxElements);
+    if (n.has("normalized_shape")) spec.normalized_shape = n.dims("normalized_shape", 1, 3);
+    if (n.has("eps")) {
+        double e = n.number("eps");
+        if (!std::isfinite(e) || e < 0) n.fail(n.key("eps") + " must be a finite number >= 0");
+        spec.eps = e;
+    }
+    if (n.has("affine")) spec.affine = n.boolean("affine");
+    if (n.has("bias")) spec.bias = n.boolean("bias");
+    if (n.has("mode")) {
+        auto m = parse_mode(n.string("mode"));
+        if (!m) n.fail(n.key("mode") + " must be train or eval");
+        spec.mode = *m;
+    }
+    if (n.has("momentum")) {
+        const std::string bad = n.key("momentum") + " must be a number in [0, 1] or \"cumulative\"";
+        if (n.at("momentum").is_string()) {
+            if (n.string("momentum") != "cumulative") n.fail(bad);
+            spec.momentum.reset();
         } else {
-            t.fail("tensor.source must be generated, preset or file, got '" + kind + "'");
+            double m = n.number("momentum");
+            if (!(m >= 0 && m <= 1)) n.fail(bad);
+            spec.momentum = m;
         }
     }
-    if (root.has("norm")) {
-        Reader n(root.at("norm"), "norm", name);
-        if (n.has("method")) {
-            auto m = parse_method(n.string("method"));
-            if (!m) n.fail("unknown method '" + n.string("method") + "' (batch, layer, instance, group or rms)");
-            s.spec = default_spec(*m);
-        }
-        if (n.has("groups")) s.spec.groups = n.integer("groups", 1, kMaxElements);
-        if (n.has("normalized_shape")) s.spec.normalized_shape = n.dims("normalized_shape", 1, 3);
-        if (n.has("eps")) {
-            double e = n.number("eps");
-            if (!std::isfinite(e) || e < 0) n.fail("norm.eps must be a finite number >= 0");
-            s.spec.eps = e;
-        }
-        if (n.has("affine")) s.spec.affine = n.boolean("affine");
-        if (n.has("bias")) s.spec.bias = n.boolean("bias");
-        if (n.has("mode")) {
-            auto m = parse_mode(n.string("mode"));
-            if (!m) n.fail("norm.mode must be train or eval");
-            s.spec.mode = *m;
-        }
-        if (n.has("momentum")) {
-            if (n.at("momentum").is_string()) {
-                if (n.string("momentum") != "cumulative") n.fail("norm.momentum must be a number in [0, 1] or \"cumulative\"");
-                s.spec.momentum.reset();
-            } else {
-                double m = n.number("momentum");
-                if (!(m >= 0 && m <= 1)) n.fail("norm.momentum must be a number in [0, 1] or \"cumulative\"");
-                s.spec.momentum = m;
-            }
-        }
-        if (n.has("track_running_stats")) s.spec.track_running_stats = n.boolean("track_running_stats");
-    }
-    if (root.has("params")) {
-        Reader p(root.at("params"), "params", name);
-        if (p.has("weight")) s.params.weight = p.floats("weight");
-        if (p.has("bias")) s.params.bias = p.floats("bias");
-        if (p.has("running_mean")) s.params.running_mean = p.floats("running_mean");
-        if (p.has("running_var")) s.params.running_var = p.floats("running_var");
-        if (p.has("num_batches_tracked")) s.params.num_batches_tracked = p.integer("num_batches_tracked", 0, std::int64_t{1} << 53);
-    }
-    if (root.has("selection")) {
-        auto d = root.dims("selection", 4, 4);
+    if (n.has("track_running_stats")) spec.track_running_stats = n.boolean("track_running_stats");
+    return spec;
+}
+
+NormParams norm_params_from_json(const JsonReader& p) {
+    NormParams params;
+    if (p.has("weight")) params.weight = p.floats("weight");
+    if (p.has("bias")) params.bias = p.floats("bias");
+    if (p.has("running_mean")) params.running_mean = p.floats("running_mean");
+    if (p.has("running_var")) params.running_var = p.floats("running_var");
+    if (p.has("num_batches_tracked"))
+        params.num_batches_tracked = p.integer("num_batches_tracked", 0, std::int64_t{1} << 53);
+    return params;
+}
+
+State state_from_json(const JsonReader& r) {
+    State s;
+    if (r.has("tensor")) s.source = tensor_source_from_json(r.child("tensor"));
+    if (r.has("norm")) s.spec = norm_spec_from_json(r.child("norm"), s.spec);
+    if (r.has("params")) s.params = norm_params_from_json(r.child("params"));
+    if (r.has("selection")) {
+        auto d = r.dims("selection", 4, 4);
         s.selection = Index4{d[0], d[1], d[2], d[3]};
     }
-    if (root.has("view")) s.view_json = root.at("view").dump();
+    if (r.has("view")) s.view_json = r.at("view").dump();
     // Generated tensors have a known shape: check the whole configuration now.
-    if (s.source.kind == TensorSource::Kind::Generated) {
-        try {
-            StatLayout layout = make_layout(s.spec, s.source.shape);
-            s.params.validate(s.spec, layout);
-            validate_selection(s.selection, s.source.shape);
-        } catch (const InputError& e) {
-            root.fail(e.what());
-        }
-    }
+    if (s.source.kind == TensorSource::Kind::Generated) check_state_for_shape(s, s.source.shape, r.name());
     return s;
+}
+
+State scene_from_json(const std::string& text, const std::string& name) {
+    const json j = parse_json_text(text, name);
+    JsonReader root(j, "", name, "a scene");
+    root.format_version("normlab_scene", "scene");
+    return state_from_json(root);
 }
 
 State load_scene(const std::string& path) { return scene_from_json(read_file(path, 64u << 20), path); }

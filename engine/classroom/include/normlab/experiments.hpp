@@ -1,5 +1,7 @@
 // Experiments: the source texts' worked examples and demonstrations as one-click setups,
-// each with a one-line explanation in English and Chinese.
+// each with a one-line explanation in English and Chinese. Each is a JSON file in
+// assets/experiments/ (format in docs/scene-format.md), embedded into the binaries at build
+// time (cmake/embed_text.cmake).
 //   Single:    one State (the seeds' worked examples);
 //   Pair:      two configurations of the same data side by side with their difference
 //              y_right − y_left (batch independence, the misconceptions);
@@ -32,8 +34,15 @@ struct Experiment {
     bool follow_method = false;        // keys 1–5 change the method on both sides
 };
 
+// The embedded experiments, in file-name order; throws InputError if one of them is malformed
+// (the tests load them all, so a build that passes its tests never does).
 const std::vector<Experiment>& experiments();
 const Experiment* find_experiment(const std::string& id);
+
+// Parses one experiment file; throws InputError("<name>: <what is wrong>"). Its states are
+// checked against the tensors they normalize (a pair's left side with left_samples, its right
+// side channels-last when right_channels_last).
+Experiment experiment_from_json(const std::string& text, const std::string& name);
 
 // N×C×H×W → the N×H×W×C tensor stored as a Shape4 {N, H, W, C} (channels last).
 Tensor to_channels_last(const Tensor& x);

@@ -17,6 +17,19 @@ inline constexpr double kDefaultEps = 1e-5;
 inline constexpr double kRmsDefaultEps = 1.1920929e-07;  // float32 machine epsilon
 inline constexpr double kDefaultMomentum = 0.1;
 
+// The one table of the five methods, in the order every list shows them (the app's keys 1–5,
+// its method buttons and combo, --norm's help, the soak driver, the tests).
+struct MethodInfo {
+    Method id;
+    const char* name;        // "batch": --norm, scenes, the stats JSON
+    const char* torch_name;  // "BatchNorm2d": PyTorch's module
+    const char* label;       // "BatchNorm": the app's buttons
+};
+const std::vector<MethodInfo>& methods();
+const MethodInfo& method_info(Method m);
+// The names joined: "batch, layer, instance, group or rms"; (" | ", " | ") for a help text.
+std::string method_names(const std::string& sep = ", ", const std::string& last = " or ");
+
 const char* method_name(Method m);               // "batch", "layer", ...
 const char* method_torch_name(Method m);         // "BatchNorm2d", "LayerNorm", ...
 std::optional<Method> parse_method(const std::string& name);
@@ -48,5 +61,13 @@ struct NormSpec {
 
 // Default spec for a method: instance has affine off, as in PyTorch.
 NormSpec default_spec(Method m);
+
+// The G that a switch to GroupNorm starts with, for C = `channels`: `current` when it is a
+// valid G for C (> 0 and divides C, e.g. a G the state already holds); otherwise the middle
+// divisor of C (the ((k - 1) / 2)-th of its k divisors in increasing order), which is neither
+// LayerNorm's G = 1 nor InstanceNorm's G = C whenever C has more than two divisors
+// (C = 6: 2, 12: 3, 64: 8); a C with two divisors or fewer (1, a prime) gets G = C.
+// PyTorch has no default G; this is normlab's, for the app's method switch and compare view.
+std::int64_t default_groups(std::int64_t channels, std::int64_t current = 0);
 
 }  // namespace normlab

@@ -1,10 +1,13 @@
 // Presets: the worked examples and experiments of the source texts (../shared/seeds) as
-// ready-made tensors with the method and parameters they were shown with.
+// ready-made tensors with the method and parameters they were shown with. Each is a JSON
+// file in assets/presets/ (format in docs/scene-format.md), embedded into the binaries at
+// build time (cmake/embed_text.cmake), so no assets folder is needed at run time.
 #pragma once
 #include "normlab/norm_params.hpp"
 #include "normlab/norm_spec.hpp"
 #include "normlab/tensor.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,7 +24,15 @@ struct Preset {
     NormParams params;        // γ/β it was shown with (empty: defaults)
 };
 
+// Presets are classroom-sized: a preset's tensor holds at most this many elements.
+inline constexpr std::int64_t kMaxPresetElements = std::int64_t{1} << 16;
+
+// The embedded presets, in file-name order; throws InputError if one of them is malformed
+// (the tests load them all, so a build that passes its tests never does).
 const std::vector<Preset>& presets();
 const Preset* find_preset(const std::string& name);
+
+// Parses one preset file; throws InputError("<name>: <what is wrong>").
+Preset preset_from_json(const std::string& text, const std::string& name);
 
 }  // namespace normlab
