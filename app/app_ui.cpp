@@ -18,8 +18,6 @@
 namespace normlab::app {
 namespace {
 
-constexpr Method kMethodKeys[5] = {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms};
-constexpr const char* kMethodShort[5] = {"BatchNorm", "LayerNorm", "InstanceNorm", "GroupNorm", "RMSNorm"};
 constexpr const char* kHeatmapIds[4] = {"input", "output", "diff", "stats"};
 
 constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
@@ -156,10 +154,7 @@ void AppUi::set_method(Method m) {
     State next = st;
     next.spec = default_spec(m);
     const Shape4& sh = session_.x().shape;
-    if (m == Method::Group) {
-        auto ds = divisors(sh.c);
-        next.spec.groups = ds.size() > 2 ? ds[(ds.size() - 1) / 2] : ds.back();
-    }
+    if (m == Method::Group) next.spec.groups = default_groups(sh.c, st.spec.groups);
     if (m == Method::Batch) next.params.running_mean.clear(), next.params.running_var.clear(), next.params.num_batches_tracked = 0;
     next.params.weight.clear();
     next.params.bias.clear();
@@ -176,8 +171,11 @@ void AppUi::shortcuts() {
     ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput) return;
     const bool ctrl = io.KeyCtrl;
-    for (int i = 0; i < 5; ++i)
-        if (pressed(GLFW_KEY_1 + i) || pressed(GLFW_KEY_KP_1 + i)) set_method(kMethodKeys[i]);
+    int key = 0;  // keys 1–5, in the order of the method table
+    for (const MethodInfo& m : methods()) {
+        if (pressed(GLFW_KEY_1 + key) || pressed(GLFW_KEY_KP_1 + key)) set_method(m.id);
+        ++key;
+    }
     if (lessons_.active()) {
         if (pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_PAGE_DOWN) || pressed(GLFW_KEY_SPACE))
             go_to_step(lessons_.lesson_index(), lessons_.step() + 1);
@@ -294,12 +292,13 @@ void AppUi::menu_bar() {
 }
 
 void AppUi::method_buttons() {
-    for (int i = 0; i < 5; ++i) {
-        if (i) ImGui::SameLine();
-        const bool on = session_.state().spec.method == kMethodKeys[i];
+    int key = 1;
+    for (const MethodInfo& m : methods()) {
+        if (key > 1) ImGui::SameLine();
+        const bool on = session_.state().spec.method == m.id;
         if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.0f, 0.45f, 0.70f, 1));
-        std::string label = std::to_string(i + 1) + " " + kMethodShort[i];
-        if (ImGui::Button(label.c_str())) set_method(kMethodKeys[i]);
+        std::string label = std::to_string(key++) + " " + m.label;
+        if (ImGui::Button(label.c_str())) set_method(m.id);
         if (on) ImGui::PopStyleColor();
     }
 }

@@ -4,8 +4,6 @@
 #include "explain_panel.hpp"
 #include "i18n.hpp"
 
-#include "normlab/experiments.hpp"
-
 #include <imgui.h>
 
 #include <cmath>
@@ -29,13 +27,8 @@ void CompareView::sync(const Session& main) {
     const State& ms = main.state();
     if (seen_generation_ == main.generation() && seen_selection_ == ms.selection) return;
     const Shape4& sh = main.x().shape;
-    std::int64_t g = 1;
-    if (ms.spec.method == Method::Group) {
-        g = ms.spec.groups;
-    } else {  // a middle divisor: neither LayerNorm's G = 1 nor InstanceNorm's G = C
-        auto ds = divisors(sh.c);
-        g = ds.size() > 2 ? ds[(ds.size() - 1) / 2] : ds.back();
-    }
+    // The main state's G, or the default one (a middle divisor: neither G = 1 nor G = C).
+    const std::int64_t g = default_groups(sh.c, ms.spec.groups);
     if (seen_generation_ != main.generation() || g != groups_) {
         error_.clear();
         for (std::size_t i = 0; i < 4; ++i) {

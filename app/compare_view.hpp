@@ -1,8 +1,8 @@
 // CompareView: the same tensor under BatchNorm, LayerNorm([C,H,W]), InstanceNorm and
 // GroupNorm side by side in statistics mode, each normalized by the shaders in its own
 // Session; one selected element highlights its group in all four at once. Optionally each
-// with its N, C, H·W cube (cube_view.hpp). GroupNorm uses the main state's G (or a middle
-// divisor of C), so the continuum experiment can move it.
+// with its N, C, H·W cube (cube_view.hpp). GroupNorm uses the main state's G (or
+// default_groups' middle divisor of C), so the continuum experiment can move it.
 #pragma once
 #include "heatmap_view.hpp"
 #include "session.hpp"

@@ -15,9 +15,20 @@
 namespace normlab::app {
 namespace {
 
-constexpr const char* kMethods[] = {"batch (BatchNorm2d)", "layer (LayerNorm)", "instance (InstanceNorm2d)",
-                                    "group (GroupNorm)", "rms (RMSNorm)"};
-constexpr Method kMethodOrder[] = {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms};
+// The method combo's items, "batch (BatchNorm2d)", … in the order of methods().
+const std::vector<const char*>& method_items() {
+    static const std::vector<std::string> labels = [] {
+        std::vector<std::string> l;
+        for (const MethodInfo& m : methods()) l.push_back(std::string(m.name) + " (" + m.torch_name + ")");
+        return l;
+    }();
+    static const std::vector<const char*> items = [] {
+        std::vector<const char*> i;
+        for (const auto& l : labels) i.push_back(l.c_str());
+        return i;
+    }();
+    return items;
+}
 
 std::string mib(double bytes) {
     char buf[32];
@@ -50,115 +61,142 @@ void ControlsPanel::draw(Session& s) {
 }
 
 void ControlsPanel::tensor_section(Session& s) {
-    const State& st = s.state();
-    State next = st;
     ImGui::PushItemWidth(-90);
     ImGui::TextDisabled("shape N×C×H×W = %s", s.x().shape.str().c_str());
+    if (!shape_editor(s)) source_controls(s);
+    ImGui::PopItemWidth();
+}
 
+bool ControlsPanel::shape_editor(Session& s) {
     // Shape: applied when the field loses focus (Enter or click elsewhere), not per keystroke.
     ImGui::InputInt4("N C H W", shape_edit_.data());
     if (ImGui::IsItemDeactivatedAfterEdit()) shape_dirty_ = true;
-    if (shape_dirty_) {
-        shape_dirty_ = false;
-        std::int64_t numel = 1;
-        bool ok = true;
-        for (int d : shape_edit_) {
-            if (d < 1) ok = false;
-            numel = std::min<std::int64_t>(numel * std::max(1, d), std::int64_t{1} << 40);  // no overflow, still "too large"
-        }
-        const double bytes = static_cast<double>(numel) * 4;
-        const double limit = static_cast<double>(s.context().limits().maxStorageBufferRange);
-        if (!ok) {
-            error_ = "every dimension must be at least 1";
-        } else if (bytes > limit) {
-            error_ = "N·C·H·W = " + std::to_string(numel) + " floats = " + mib(bytes) + ", but this device holds at most " +
-                     mib(limit) + " in one storage buffer (maxStorageBufferRange)";
-        } else {
-            next.source.kind = TensorSource::Kind::Generated;
-            next.source.shape = Shape4{shape_edit_[0], shape_edit_[1], shape_edit_[2], shape_edit_[3]};
-            apply(s, next, false);
-            return;
-        }
+    if (!shape_dirty_) return false;
+    shape_dirty_ = false;
+    std::int64_t numel = 1;
+    bool ok = true;
+    for (int d : shape_edit_) {
+        if (d < 1) ok = false;
+        // No overflow, still "too large".
+        numel = std::min<std::int64_t>(numel * std::max(1, d), std::int64_t{1} << 40);
     }
+    const double bytes = static_cast<double>(numel) * 4;
+    const double limit = static_cast<double>(s.context().limits().maxStorageBufferRange);
+    if (!ok) {
+        error_ = "every dimension must be at least 1";
+    } else if (bytes > limit) {
+        error_ = "N·C·H·W = " + std::to_string(numel) + " floats = " + mib(bytes) + ", but this device holds at most " +
+                 mib(limit) + " in one storage buffer (maxStorageBufferRange)";
+    } else {
+        State next = s.state();
+        next.source.kind = TensorSource::Kind::Generated;
+        next.source.shape = Shape4{shape_edit_[0], shape_edit_[1], shape_edit_[2], shape_edit_[3]};
+        apply(s, next, false);
+        return true;
+    }
+    return false;
+}
 
+void ControlsPanel::source_controls(Session& s) {
+    const State& st = s.state();
     int kind = static_cast<int>(st.source.kind);
     const char* kinds[] = {tr("generated"), tr("preset"), tr(".npy file")};
+    bool file = st.source.kind == TensorSource::Kind::File;
     if (ImGui::Combo(tr_id("source", "source").c_str(), &kind, kinds, 3) && kind != static_cast<int>(st.source.kind)) {
+        State next = st;
         next.source.kind = static_cast<TensorSource::Kind>(kind);
         if (next.source.kind == TensorSource::Kind::Generated) next.source.shape = s.x().shape;
         if (next.source.kind != TensorSource::Kind::File) return apply(s, next, false);
+        file = true;  // a file is loaded only once its path is given
     }
-    if (st.source.kind == TensorSource::Kind::Generated || next.source.kind == TensorSource::Kind::Generated) {
-        auto names = init_names();
-        int init = static_cast<int>(st.source.init);
-        std::vector<const char*> items;
-        for (const auto& n : names) items.push_back(n.c_str());
-        if (ImGui::Combo("init", &init, items.data(), static_cast<int>(items.size()))) {
-            next.source.init = static_cast<Init>(init);
-            return apply(s, next, false);
-        }
-        if (st.source.init == Init::Constant) {
-            float v = st.source.value;
-            ImGui::InputFloat("value", &v);
-            if (ImGui::IsItemDeactivatedAfterEdit()) {
-                next.source.value = v;
-                return apply(s, next, false);
-            }
-        }
-        std::uint64_t seed = st.source.seed;
-        ImGui::InputScalar("seed", ImGuiDataType_U64, &seed);
+    if (st.source.kind == TensorSource::Kind::Generated && generated_controls(s)) return;
+    if (st.source.kind == TensorSource::Kind::Preset && preset_controls(s)) return;
+    if (file) file_controls(s);
+}
+
+bool ControlsPanel::generated_controls(Session& s) {
+    const State& st = s.state();
+    State next = st;
+    auto names = init_names();
+    int init = static_cast<int>(st.source.init);
+    std::vector<const char*> items;
+    for (const auto& n : names) items.push_back(n.c_str());
+    if (ImGui::Combo("init", &init, items.data(), static_cast<int>(items.size()))) {
+        next.source.init = static_cast<Init>(init);
+        apply(s, next, false);
+        return true;
+    }
+    if (st.source.init == Init::Constant) {
+        float v = st.source.value;
+        ImGui::InputFloat("value", &v);
         if (ImGui::IsItemDeactivatedAfterEdit()) {
-            next.source.seed = seed;
-            return apply(s, next, false);
-        }
-        if (ImGui::Button(tr_id("regenerate (next seed)", "regen").c_str())) {
-            next.source.seed = st.source.seed + 1;
-            return apply(s, next, false);
+            next.source.value = v;
+            apply(s, next, false);
+            return true;
         }
     }
-    if (st.source.kind == TensorSource::Kind::Preset) {
-        const auto& ps = presets();
-        int cur = 0;
-        std::vector<const char*> items;
-        for (std::size_t i = 0; i < ps.size(); ++i) {
-            items.push_back(ps[i].name.c_str());
-            if (ps[i].name == st.source.preset) cur = static_cast<int>(i);
-        }
-        if (ImGui::Combo("preset", &cur, items.data(), static_cast<int>(items.size()))) {
-            const Preset& p = ps[static_cast<std::size_t>(cur)];
-            next.source.preset = p.name;
-            next.spec = p.spec;
-            next.params.weight = p.params.weight;
-            next.params.bias = p.params.bias;
-            return apply(s, next, false);
-        }
-        if (const Preset* p = find_preset(st.source.preset)) {
-            ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextDisabled("%s: %s", p->source.c_str(), p->description.c_str());
-            ImGui::PopTextWrapPos();
-        }
+    std::uint64_t seed = st.source.seed;
+    ImGui::InputScalar("seed", ImGuiDataType_U64, &seed);
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+        next.source.seed = seed;
+        apply(s, next, false);
+        return true;
     }
-    if (next.source.kind == TensorSource::Kind::File) {
-        char buf[512];
-        std::snprintf(buf, sizeof(buf), "%s", path_edit_.c_str());
-        if (ImGui::InputText("path", buf, sizeof(buf))) path_edit_ = buf;
-        if (ImGui::Button("load .npy")) {
-            next.source.kind = TensorSource::Kind::File;
-            next.source.path = path_edit_;
-            return apply(s, next, false);
-        }
-        // The .npy files of the current folder, as a simple file list.
-        std::error_code ec;
-        int shown = 0;
-        for (const auto& entry : std::filesystem::directory_iterator(".", ec)) {
-            if (entry.path().extension() != ".npy" || shown >= 12) continue;
-            ++shown;
-            std::string name = entry.path().filename().string();
-            if (ImGui::Selectable(name.c_str(), name == path_edit_)) path_edit_ = name;
-        }
-        if (shown == 0) ImGui::TextDisabled("(no .npy files in %s)", std::filesystem::current_path(ec).string().c_str());
+    if (ImGui::Button(tr_id("regenerate (next seed)", "regen").c_str())) {
+        next.source.seed = st.source.seed + 1;
+        apply(s, next, false);
+        return true;
     }
-    ImGui::PopItemWidth();
+    return false;
+}
+
+bool ControlsPanel::preset_controls(Session& s) {
+    const State& st = s.state();
+    const auto& ps = presets();
+    int cur = 0;
+    std::vector<const char*> items;
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+        items.push_back(ps[i].name.c_str());
+        if (ps[i].name == st.source.preset) cur = static_cast<int>(i);
+    }
+    if (ImGui::Combo("preset", &cur, items.data(), static_cast<int>(items.size()))) {
+        const Preset& p = ps[static_cast<std::size_t>(cur)];
+        State next = st;
+        next.source.preset = p.name;
+        next.spec = p.spec;
+        next.params.weight = p.params.weight;
+        next.params.bias = p.params.bias;
+        apply(s, next, false);
+        return true;
+    }
+    if (const Preset* p = find_preset(st.source.preset)) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s: %s", p->source.c_str(), p->description.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    return false;
+}
+
+void ControlsPanel::file_controls(Session& s) {
+    char buf[512];
+    std::snprintf(buf, sizeof(buf), "%s", path_edit_.c_str());
+    if (ImGui::InputText("path", buf, sizeof(buf))) path_edit_ = buf;
+    if (ImGui::Button("load .npy")) {
+        State next = s.state();
+        next.source.kind = TensorSource::Kind::File;
+        next.source.path = path_edit_;
+        return apply(s, next, false);
+    }
+    // The .npy files of the current folder, as a simple file list.
+    std::error_code ec;
+    int shown = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(".", ec)) {
+        if (entry.path().extension() != ".npy" || shown >= 12) continue;
+        ++shown;
+        std::string name = entry.path().filename().string();
+        if (ImGui::Selectable(name.c_str(), name == path_edit_)) path_edit_ = name;
+    }
+    if (shown == 0) ImGui::TextDisabled("(no .npy files in %s)", std::filesystem::current_path(ec).string().c_str());
 }
 
 void ControlsPanel::method_section(Session& s) {
@@ -166,12 +204,15 @@ void ControlsPanel::method_section(Session& s) {
     State next = st;
     const Shape4& sh = s.x().shape;
     ImGui::PushItemWidth(-90);
+    const auto& all = methods();
+    const auto& items = method_items();
     int m = 0;
-    for (int i = 0; i < 5; ++i)
-        if (kMethodOrder[i] == st.spec.method) m = i;
-    if (ImGui::Combo(tr_id("method", "method").c_str(), &m, kMethods, 5) && kMethodOrder[m] != st.spec.method) {
-        next.spec = default_spec(kMethodOrder[m]);
-        if (next.spec.method == Method::Group) next.spec.groups = sh.c % 2 == 0 ? 2 : 1;
+    for (std::size_t i = 0; i < all.size(); ++i)
+        if (all[i].id == st.spec.method) m = static_cast<int>(i);
+    if (ImGui::Combo(tr_id("method", "method").c_str(), &m, items.data(), static_cast<int>(items.size())) &&
+        all[static_cast<std::size_t>(m)].id != st.spec.method) {
+        next.spec = default_spec(all[static_cast<std::size_t>(m)].id);
+        if (next.spec.method == Method::Group) next.spec.groups = default_groups(sh.c, st.spec.groups);
         next.params.weight.clear();
         next.params.bias.clear();
         return apply(s, next, true);

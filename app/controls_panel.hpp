@@ -19,6 +19,12 @@ public:
 
 private:
     void tensor_section(Session& s);
+    // Each returns (true) when it applied an edit, after which the panel draws no more.
+    bool shape_editor(Session& s);
+    void source_controls(Session& s);
+    bool generated_controls(Session& s);
+    bool preset_controls(Session& s);
+    void file_controls(Session& s);
     void method_section(Session& s);
     void affine_section(Session& s);
     void batch_section(Session& s);

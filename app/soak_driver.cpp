@@ -42,8 +42,6 @@ void SoakDriver::before_frame(int frame, Session& session) {
     // combinations keep changing (5 methods × 4 shapes × 3 G × selections).
     static constexpr std::array<Shape4, 4> shapes{Shape4{2, 6, 4, 4}, Shape4{4, 12, 8, 8}, Shape4{8, 24, 16, 16},
                                                   Shape4{3, 6, 5, 7}};
-    static constexpr std::array<Method, 5> methods{Method::Batch, Method::Layer, Method::Instance, Method::Group,
-                                                   Method::Rms};
     if (k % 3 == 2) {  // every third change only moves the selection
         const Shape4 sh = session.x().shape;
         const std::int64_t i = k * 7919;
@@ -56,7 +54,7 @@ void SoakDriver::before_frame(int frame, Session& session) {
     next.source.kind = TensorSource::Kind::Generated;
     next.source.shape = sh;
     next.source.seed = static_cast<std::uint64_t>(k);
-    next.spec = default_spec(methods[static_cast<std::size_t>(k) % methods.size()]);
+    next.spec = default_spec(methods()[static_cast<std::size_t>(k) % methods().size()].id);
     if (next.spec.method == Method::Group) next.spec.groups = std::array<std::int64_t, 3>{1, 2, 3}[static_cast<std::size_t>(k / 5) % 3];
     next.params = NormParams{};
     next.selection = Index4{k % sh.n, k % sh.c, k % sh.h, k % sh.w};

@@ -1,5 +1,7 @@
 #include "window.hpp"
 
+#include "vk_check.hpp"
+
 #include "normlab/command_recorder.hpp"
 
 #include "normlab/error.hpp"
@@ -28,13 +30,6 @@ void glfw_error(int code, const char* description) {
     g_glfw_error = description ? description : ("GLFW error " + std::to_string(code));
 }
 
-void check_vk(VkResult err) {
-    if (err == VK_SUCCESS) return;
-    std::fprintf(stderr, "error: Vulkan call failed in Dear ImGui's backend: %s\n",
-                 vk::to_string(static_cast<vk::Result>(err)).c_str());
-    if (err < 0) std::exit(3);
-}
-
 }  // namespace
 
 struct Window::Impl {
@@ -58,6 +53,13 @@ struct Window::Impl {
 };
 
 Window::Window(const WindowOptions& options) {
+    open_context();
+    open_swapchain(options);
+    init_imgui(options);
+}
+
+// GLFW, then the Vulkan context with the extensions the display needs.
+void Window::open_context() {
     glfwSetErrorCallback(glfw_error);
     if (!glfwInit())
         throw DeviceError("cannot open a window (" + g_glfw_error +
@@ -82,7 +84,10 @@ Window::Window(const WindowOptions& options) {
         glfwTerminate();
         throw;
     }
+}
 
+// The window, its surface and Dear ImGui's swapchain helper (format, present mode, frames).
+void Window::open_swapchain(const WindowOptions& options) {
     glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
     window_ = glfwCreateWindow(options.width, options.height, options.title.c_str(), nullptr, nullptr);
     if (!window_) {
@@ -110,7 +115,11 @@ Window::Window(const WindowOptions& options) {
     glfwGetFramebufferSize(window_, &fw, &fh);
     ImGui_ImplVulkanH_CreateOrResizeWindow(*ctx_->instance(), *ctx_->physical(), *ctx_->device(), &wd,
                                            ctx_->queue_family(), nullptr, fw, fh, static_cast<std::uint32_t>(impl_->min_images));
+}
 
+// Dear ImGui's context, fonts, GLFW and Vulkan backends, and the font atlas on the GPU.
+void Window::init_imgui(const WindowOptions& options) {
+    auto& wd = impl_->wd;
     std::vector<vk::DescriptorPoolSize> sizes{{vk::DescriptorType::eCombinedImageSampler, 16}};
     impl_->imgui_pool = vk::raii::DescriptorPool(
         ctx_->device(), vk::DescriptorPoolCreateInfo(vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 16, sizes));
@@ -248,55 +257,11 @@ void Window::capture(const BeforePass& before_pass, const std::string& png_path,
     auto& wd = impl_->wd;
     const auto& dev = ctx_->device();
     dev.waitIdle();  // the swapchain frames are done with ImGui's buffers before we reuse them
-    const vk::Format format = static_cast<vk::Format>(wd.SurfaceFormat.format);
     const vk::Extent2D extent(static_cast<std::uint32_t>(wd.Width), static_cast<std::uint32_t>(wd.Height));
-
-    vk::raii::Image image(dev, vk::ImageCreateInfo({}, vk::ImageType::e2D, format, vk::Extent3D(extent, 1), 1, 1,
-                                                   vk::SampleCountFlagBits::e1, vk::ImageTiling::eOptimal,
-                                                   vk::ImageUsageFlagBits::eColorAttachment | vk::ImageUsageFlagBits::eTransferSrc));
-    auto req = image.getMemoryRequirements();
-    vk::raii::DeviceMemory memory(dev, vk::MemoryAllocateInfo(req.size, ctx_->memory_type(req.memoryTypeBits,
-                                                                                           vk::MemoryPropertyFlagBits::eDeviceLocal)));
-    image.bindMemory(*memory, 0);
-    vk::raii::ImageView view(dev, vk::ImageViewCreateInfo({}, *image, vk::ImageViewType::e2D, format, {},
-                                                          vk::ImageSubresourceRange(vk::ImageAspectFlagBits::eColor, 0, 1, 0, 1)));
-    // Compatible with the swapchain's render pass (same format, samples and dependency), so
-    // ImGui's and the heatmap's pipelines draw into it; it ends in COLOR_ATTACHMENT_OPTIMAL
-    // and an explicit barrier below moves it to TRANSFER_SRC for the copy.
-    vk::AttachmentDescription att({}, format, vk::SampleCountFlagBits::e1, vk::AttachmentLoadOp::eClear,
-                                  vk::AttachmentStoreOp::eStore, vk::AttachmentLoadOp::eDontCare, vk::AttachmentStoreOp::eDontCare,
-                                  vk::ImageLayout::eUndefined, vk::ImageLayout::eColorAttachmentOptimal);
-    vk::AttachmentReference ref(0, vk::ImageLayout::eColorAttachmentOptimal);
-    vk::SubpassDescription subpass({}, vk::PipelineBindPoint::eGraphics, {}, ref);
-    // Orders earlier work before this pass writes the attachment (the same dependency as ImGui's pass).
-    vk::SubpassDependency deps(VK_SUBPASS_EXTERNAL, 0, vk::PipelineStageFlagBits::eColorAttachmentOutput,
-                               vk::PipelineStageFlagBits::eColorAttachmentOutput, {}, vk::AccessFlagBits::eColorAttachmentWrite);
-    vk::raii::RenderPass pass(dev, vk::RenderPassCreateInfo({}, att, subpass, deps));
-    vk::ImageView iv = *view;
-    vk::raii::Framebuffer fb(dev, vk::FramebufferCreateInfo({}, *pass, iv, extent.width, extent.height, 1));
-    GpuBuffer readback(*ctx_, static_cast<vk::DeviceSize>(extent.width) * extent.height * 4, BufferRole::Readback);
-
-    CommandRecorder recorder(*ctx_);
-    const vk::CommandBuffer cmd = recorder.begin();
-    before_pass(cmd, extent);
-    vk::ClearValue clear(vk::ClearColorValue(std::array<float, 4>{0.06f, 0.06f, 0.07f, 1.0f}));
-    cmd.beginRenderPass(vk::RenderPassBeginInfo(*pass, *fb, vk::Rect2D({0, 0}, extent), clear), vk::SubpassContents::eInline);
-    ImGui_ImplVulkan_RenderDrawData(draw_data, cmd);
-    cmd.endRenderPass();
-    vk::ImageMemoryBarrier to_src(vk::AccessFlagBits::eColorAttachmentWrite, vk::AccessFlagBits::eTransferRead,
-                                  vk::ImageLayout::eColorAttachmentOptimal, vk::ImageLayout::eTransferSrcOptimal,
-                                  VK_QUEUE_FAMILY_IGNORED, VK_QUEUE_FAMILY_IGNORED, *image,
-                                  vk::ImageSubresourceRange(vk::ImageAspectFlagBits::eColor, 0, 1, 0, 1));
-    // Orders the pass's color writes before the copy reads the image (and moves it to TRANSFER_SRC).
-    cmd.pipelineBarrier(vk::PipelineStageFlagBits::eColorAttachmentOutput, vk::PipelineStageFlagBits::eTransfer, {}, {}, {},
-                        to_src);
-    cmd.copyImageToBuffer(*image, vk::ImageLayout::eTransferSrcOptimal, readback.handle(),
-                          vk::BufferImageCopy(0, 0, 0, vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eColor, 0, 0, 1),
-                                              {0, 0, 0}, vk::Extent3D(extent, 1)));
-    // Makes the copied pixels visible to the host's read after the fence.
-    memory_barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite, vk::PipelineStageFlagBits::eHost,
-                   vk::AccessFlagBits::eHostRead);
-    recorder.submit();
+    // Drawn again into an image compatible with the swapchain's render pass, so ImGui's and the
+    // heatmap's pipelines draw into it as they do on screen.
+    OffscreenTarget target(*ctx_, extent, static_cast<vk::Format>(wd.SurfaceFormat.format));
+    const std::vector<unsigned char> full = target.render(draw_data, before_pass);
 
     int cx = 0, cy = 0, cw = static_cast<int>(extent.width), ch = static_cast<int>(extent.height);
     if (crop[2] > 0 && crop[3] > 0) {
@@ -306,17 +271,10 @@ void Window::capture(const BeforePass& before_pass, const std::string& png_path,
         ch = std::min(crop[3], ch - cy);
     }
     std::vector<unsigned char> rgba(static_cast<std::size_t>(cw) * static_cast<std::size_t>(ch) * 4);
-    const auto* src = static_cast<const unsigned char*>(readback.data());
-    const bool bgra = format == vk::Format::eB8G8R8A8Unorm || format == vk::Format::eB8G8R8A8Srgb;
-    for (int y = 0; y < ch; ++y)
-        for (int x = 0; x < cw; ++x) {
-            const unsigned char* p = src + (static_cast<std::size_t>(y + cy) * extent.width + static_cast<std::size_t>(x + cx)) * 4;
-            unsigned char* q = rgba.data() + (static_cast<std::size_t>(y) * static_cast<std::size_t>(cw) + static_cast<std::size_t>(x)) * 4;
-            q[0] = p[bgra ? 2 : 0];
-            q[1] = p[1];
-            q[2] = p[bgra ? 0 : 2];
-            q[3] = 255;
-        }
+    for (int y = 0; y < ch; ++y) {
+        const auto row = full.begin() + static_cast<std::ptrdiff_t>((static_cast<std::size_t>(y + cy) * extent.width + static_cast<std::size_t>(cx)) * 4);
+        std::copy(row, row + cw * 4, rgba.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(y) * static_cast<std::size_t>(cw) * 4));
+    }
     write_png_atomic(png_path, cw, ch, rgba);
 }
 

@@ -2,6 +2,7 @@
 // Dear ImGui's Vulkan helpers), Dear ImGui's GLFW + Vulkan backends, and capture of a frame
 // into an offscreen image written as PNG (the same draw data, so it looks like the window).
 #pragma once
+#include "offscreen.hpp"
 #include "fonts.hpp"
 #include "normlab/vk_context.hpp"
 
@@ -17,7 +18,7 @@ namespace normlab::app {
 
 // Records work that must happen outside the render pass (compute dispatches, barriers) into
 // the frame's command buffer before ImGui's draw data is rendered into `extent`.
-using BeforePass = std::function<void(vk::CommandBuffer cmd, vk::Extent2D extent)>;
+// (BeforePass: views/offscreen.hpp.)
 
 struct WindowOptions {
     int width = 1600, height = 900;
@@ -51,6 +52,9 @@ public:
     const FontSet& fonts() const { return fonts_; }
 
 private:
+    void open_context();
+    void open_swapchain(const WindowOptions& options);
+    void init_imgui(const WindowOptions& options);
     struct Impl;
     GLFWwindow* window_ = nullptr;
     std::unique_ptr<VulkanContext> ctx_;

@@ -1,6 +1,7 @@
 // normlab-bench: times every method against the fastest copy of the same bytes on the same
 // device (GPU timestamps, warm-up, median over interleaved repetitions), plus the end-to-end
-// recompute the app does (upload, dispatch, readback).
+// recompute the app does (upload, dispatch, readback). Exit status as normlab-cli's
+// (normlab/error.hpp): 2 bad options, 3 no usable device or a device fault, 4 validation messages.
 #include "copy_bench.hpp"
 
 #include "normlab/atomic_file.hpp"
@@ -15,6 +16,8 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <map>
+#include <optional>
 
 using namespace normlab;
 using nlohmann::json;
@@ -58,18 +61,29 @@ json params_json(const NormSpec& s, const Shape4& x) {
     return p;
 }
 
-int run(int argc, char** argv) {
-    CLI::App app{"normlab-bench: normalization kernels against the device's copy"};
+struct BenchOptions {
     std::vector<std::string> shapes, norms;
     std::string json_path, device;
     bool quick = false;
     int reps = 0;
-    app.add_option("--shape", shapes, "N,C,H,W (repeatable; default: a ladder from 2x4x4x4 to 16x64x64x64 and beyond)");
-    app.add_option("--norm", norms, "case names (repeatable): batch-train batch-eval layer-W layer-HW layer-CHW instance group-1 group-8 group-C rms");
-    app.add_option("--json", json_path, "write the records as JSON");
-    app.add_option("--reps", reps, "repetitions per case (default: adaptive)");
-    app.add_option("--device", device, "Vulkan device index or name substring");
-    app.add_flag("--quick", quick, "a few shapes, few repetitions (under 20 s)");
+};
+
+std::string case_names() {
+    std::string out;
+    for (const auto& c : cases()) out += (out.empty() ? "" : " ") + c.name;
+    return out;
+}
+
+// Parses the command line into `o`; a value when the program should exit with it (--help).
+std::optional<int> parse(int argc, char** argv, BenchOptions& o) {
+    CLI::App app{"normlab-bench: normalization kernels against the device's copy"};
+    app.add_option("--shape", o.shapes,
+                   "N,C,H,W (repeatable; default: a ladder from 2x4x4x4 to 16x64x64x64 and beyond)");
+    app.add_option("--norm", o.norms, "case names (repeatable): " + case_names());
+    app.add_option("--json", o.json_path, "write the records as JSON");
+    app.add_option("--reps", o.reps, "repetitions per case (default: adaptive)");
+    app.add_option("--device", o.device, "Vulkan device index or name substring");
+    app.add_flag("--quick", o.quick, "a few shapes, few repetitions (under 20 s)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -77,23 +91,134 @@ int run(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         throw InputError(std::string(e.what()) + " (see --help)");
     }
+    return std::nullopt;
+}
+
+std::vector<Shape4> bench_shapes(const BenchOptions& o) {
     std::vector<Shape4> sizes;
-    for (const auto& s : shapes) sizes.push_back(Shape4::from_dims(parse_dims(s, "--shape", 4, 4)));
-    if (sizes.empty()) {
-        if (quick) sizes = {{2, 4, 4, 4}, {4, 16, 32, 32}, {16, 64, 64, 64}};
-        else sizes = {{2, 4, 4, 4}, {2, 8, 8, 8}, {4, 16, 8, 8}, {4, 16, 16, 16}, {4, 16, 32, 32}, {4, 32, 32, 64},
-                      {8, 32, 64, 64}, {16, 64, 64, 64}, {16, 64, 128, 128}, {16, 64, 256, 256}};
-    }
+    for (const auto& s : o.shapes) sizes.push_back(Shape4::from_dims(parse_dims(s, "--shape", 4, 4)));
+    if (!sizes.empty()) return sizes;
+    if (o.quick) return {{2, 4, 4, 4}, {4, 16, 32, 32}, {16, 64, 64, 64}};
+    return {{2, 4, 4, 4}, {2, 8, 8, 8}, {4, 16, 8, 8}, {4, 16, 16, 16}, {4, 16, 32, 32}, {4, 32, 32, 64},
+            {8, 32, 64, 64}, {16, 64, 64, 64}, {16, 64, 128, 128}, {16, 64, 256, 256}};
+}
+
+std::vector<Case> selected_cases(const std::vector<std::string>& norms) {
     auto all = cases();
-    std::vector<Case> selected;
-    for (const auto& c : all)
-        if (norms.empty() || std::find(norms.begin(), norms.end(), c.name) != norms.end()) selected.push_back(c);
     for (const auto& n : norms)
         if (std::none_of(all.begin(), all.end(), [&](const Case& c) { return c.name == n; }))
             throw InputError("unknown --norm case '" + n + "'");
+    std::vector<Case> selected;
+    for (const auto& c : all)
+        if (norms.empty() || std::find(norms.begin(), norms.end(), c.name) != norms.end()) selected.push_back(c);
+    return selected;
+}
+
+// Median times of one case over interleaved repetitions, so drift hits both.
+struct Timings {
+    double gpu = 0, e2e = 0, up = 0, disp = 0, down = 0;
+    double best_copy = 1e30, best_shader_copy = 1e30;
+    std::string best_variant;
+};
+
+Timings time_case(Normalizer& normalizer, CopyBench& copy, const Tensor& x, const NormSpec& spec, int n) {
+    const std::uint64_t bytes = static_cast<std::uint64_t>(x.shape.numel()) * 4;
+    std::vector<double> gpu, e2e, up, disp, down;
+    std::map<std::string, std::vector<double>> copies;
+    for (int r = 0; r < n; ++r) {
+        auto t0 = std::chrono::steady_clock::now();
+        NormResult res = normalizer.run(x, spec);
+        auto t1 = std::chrono::steady_clock::now();
+        gpu.push_back(res.gpu_ms);
+        e2e.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        up.push_back(res.upload_ms);
+        disp.push_back(res.dispatch_ms);
+        down.push_back(res.readback_ms);
+        for (const auto& v : CopyBench::variants()) copies[v].push_back(copy.time_ms(bytes, v));
+    }
+    Timings t;
+    t.gpu = median(gpu);
+    t.e2e = median(e2e);
+    t.up = median(up);
+    t.disp = median(disp);
+    t.down = median(down);
+    for (auto& [v, times] : copies) {
+        double m = median(times);
+        if (m < t.best_copy) {
+            t.best_copy = m;
+            t.best_variant = v;
+        }
+        if (v.rfind("shader", 0) == 0) t.best_shader_copy = std::min(t.best_shader_copy, m);
+    }
+    return t;
+}
+
+json record(const Case& c, const NormSpec& spec, const Shape4& shape, const Timings& t, const std::string& plan, int n,
+            const std::string& device) {
+    const std::uint64_t bytes = static_cast<std::uint64_t>(shape.numel()) * 4;
+    json rec;
+    rec["norm"] = c.name;
+    rec["method"] = method_name(spec.method);
+    rec["params"] = params_json(spec, shape);
+    rec["shape"] = shape.dims();
+    rec["elements"] = shape.numel();
+    rec["gpu_ms"] = t.gpu;
+    rec["copy_ms"] = t.best_copy;
+    rec["copy_variant"] = t.best_variant;
+    rec["efficiency"] = t.best_copy / t.gpu;
+    rec["shader_copy_ms"] = t.best_shader_copy;  // the best compute-shader copy alone
+    rec["shader_efficiency"] = t.best_shader_copy / t.gpu;
+    rec["gbps"] = 2.0 * static_cast<double>(bytes) / (t.gpu * 1e6);
+    rec["end_to_end_ms"] = t.e2e;  // run(): validation, upload, dispatch, readback
+    rec["upload_ms"] = t.up;
+    rec["dispatch_ms"] = t.disp;
+    rec["readback_ms"] = t.down;
+    rec["plan"] = plan;
+    rec["repetitions"] = n;
+    rec["device"] = device;
+    return rec;
+}
+
+// Benchmarks one case on one shape: nullopt when the case does not apply to the shape.
+std::optional<json> bench_case(const BenchOptions& o, Normalizer& normalizer, CopyBench& copy, const Case& c,
+                               const Tensor& x, const std::string& device) {
+    const Shape4& shape = x.shape;
+    auto spec = c.spec(shape);
+    if (!spec) return std::nullopt;
+    try {
+        make_layout(*spec, shape);
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+    const std::uint64_t bytes = static_cast<std::uint64_t>(shape.numel()) * 4;
+    // Warm-up (pipeline creation, buffer allocation, first-touch of memory).
+    for (int i = 0; i < 2; ++i) normalizer.run(x, *spec);
+    for (const auto& v : CopyBench::variants()) copy.time_ms(bytes, v);
+    const int n = o.reps > 0 ? o.reps
+                  : o.quick  ? 3
+                             : std::clamp(static_cast<int>(2e8 / static_cast<double>(bytes * 8 + 1)), 5, 25);
+    const Timings t = time_case(normalizer, copy, x, *spec, n);
+    const KernelPlan plan = normalizer.plan(make_layout(*spec, shape), *spec);
+    const std::string plan_name = plan.stats_from_running ? "apply"
+                                  : plan.fused                ? "fused"
+                                                              : "split" + std::to_string(plan.chunks);
+    json rec = record(c, *spec, shape, t, plan_name, n, device);
+    fmt::print("{:<12} {:>18} {:>10} {:>9.3f} {:>9.3f} {:>6.2f} {:>6.2f} {:>8.2f} {:>9.3f} {:>8.3f} {:>8.3f} "
+               "{:>8.3f} {:>7}\n",
+               c.name, shape.str(), shape.numel(), t.gpu, t.best_copy, t.best_copy / t.gpu, t.best_shader_copy / t.gpu,
+               rec["gbps"].get<double>(), t.e2e, t.up, t.disp, t.down, plan_name);
+    std::fflush(stdout);
+    return rec;
+}
+
+int run(int argc, char** argv) {
+    BenchOptions o;
+    if (auto help = parse(argc, argv, o)) return *help;
+    const std::vector<Shape4> sizes = bench_shapes(o);
+    const std::vector<Case> selected = selected_cases(o.norms);
 
     ContextOptions copt = ContextOptions::from_env();
-    if (!device.empty()) copt.device = device;
+    if (!o.device.empty()) copt.device = o.device;
     VulkanContext ctx(copt);
     Normalizer normalizer(ctx);
     CopyBench copy(ctx);
@@ -108,87 +233,16 @@ int run(int argc, char** argv) {
             fmt::print("{:<12} {:>18} skipped: {}\n", "*", shape.str(), e.what());
             continue;
         }
-        Tensor x = make_tensor(shape, Init::Randn, 1);
-        const std::uint64_t bytes = static_cast<std::uint64_t>(shape.numel()) * 4;
-        for (const auto& c : selected) {
-            auto spec = c.spec(shape);
-            if (!spec) continue;
-            try {
-                make_layout(*spec, shape);
-            } catch (const InputError&) {
-                continue;
-            }
-            // Warm-up (pipeline creation, buffer allocation, first-touch of memory).
-            for (int i = 0; i < 2; ++i) normalizer.run(x, *spec);
-            for (const auto& v : CopyBench::variants()) copy.time_ms(bytes, v);
-            int n = reps > 0 ? reps : quick ? 3 : std::clamp(static_cast<int>(2e8 / static_cast<double>(bytes * 8 + 1)), 5, 25);
-            std::vector<double> gpu, e2e, up, disp, down;
-            std::map<std::string, std::vector<double>> copies;
-            for (int r = 0; r < n; ++r) {  // interleaved, so drift hits both
-                auto t0 = std::chrono::steady_clock::now();
-                NormResult res = normalizer.run(x, *spec);
-                auto t1 = std::chrono::steady_clock::now();
-                gpu.push_back(res.gpu_ms);
-                e2e.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-                up.push_back(res.upload_ms);
-                disp.push_back(res.dispatch_ms);
-                down.push_back(res.readback_ms);
-                for (const auto& v : CopyBench::variants()) copies[v].push_back(copy.time_ms(bytes, v));
-            }
-            double best_copy = 1e30, best_shader_copy = 1e30;
-            std::string best_variant;
-            for (auto& [v, times] : copies) {
-                double m = median(times);
-                if (m < best_copy) {
-                    best_copy = m;
-                    best_variant = v;
-                }
-                if (v.rfind("shader", 0) == 0) best_shader_copy = std::min(best_shader_copy, m);
-            }
-            const double g = median(gpu);
-            const KernelPlan plan = normalizer.plan(make_layout(*spec, shape), *spec);
-            const std::string plan_name = plan.stats_from_running ? "apply" : plan.fused ? "fused" : "split" + std::to_string(plan.chunks);
-            json rec;
-            rec["norm"] = c.name;
-            rec["method"] = method_name(spec->method);
-            rec["params"] = params_json(*spec, shape);
-            rec["shape"] = shape.dims();
-            rec["elements"] = shape.numel();
-            rec["gpu_ms"] = g;
-            rec["copy_ms"] = best_copy;
-            rec["copy_variant"] = best_variant;
-            rec["efficiency"] = best_copy / g;
-            rec["shader_copy_ms"] = best_shader_copy;  // the best compute-shader copy alone
-            rec["shader_efficiency"] = best_shader_copy / g;
-            rec["gbps"] = 2.0 * static_cast<double>(bytes) / (g * 1e6);
-            rec["end_to_end_ms"] = median(e2e);  // run(): validation, upload, dispatch, readback
-            rec["upload_ms"] = median(up);
-            rec["dispatch_ms"] = median(disp);
-            rec["readback_ms"] = median(down);
-            rec["plan"] = plan_name;
-            rec["repetitions"] = n;
-            rec["device"] = ctx.device_name();
-            records.push_back(rec);
-            fmt::print("{:<12} {:>18} {:>10} {:>9.3f} {:>9.3f} {:>6.2f} {:>6.2f} {:>8.2f} {:>9.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>7}\n", c.name,
-                       shape.str(), shape.numel(), g, best_copy, best_copy / g, best_shader_copy / g, rec["gbps"].get<double>(), median(e2e),
-                       median(up), median(disp), median(down), plan_name);
-            std::fflush(stdout);
-        }
+        const Tensor x = make_tensor(shape, Init::Randn, 1);
+        for (const auto& c : selected)
+            if (auto rec = bench_case(o, normalizer, copy, c, x, ctx.device_name())) records.push_back(*rec);
     }
-    if (!json_path.empty()) write_file_atomic(json_path, records.dump(1) + "\n");
-    return 0;
+    if (!o.json_path.empty()) write_file_atomic(o.json_path, records.dump(1) + "\n");
+    return validation_status(ctx.validation_messages());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    try {
-        return run(argc, argv);
-    } catch (const InputError& e) {
-        fmt::print(stderr, "error: {}\n", e.what());
-        return 2;
-    } catch (const std::exception& e) {
-        fmt::print(stderr, "error: {}\n", e.what());
-        return 3;
-    }
+    return run_main([&] { return run(argc, argv); });
 }

@@ -9,7 +9,7 @@
 namespace normlab {
 
 void add_state_options(CLI::App& app, StateOptions& o, bool norm_required) {
-    auto* norm = app.add_option("--norm", o.norm, "batch | layer | instance | group | rms");
+    auto* norm = app.add_option("--norm", o.norm, method_names(" | ", " | "));
     if (norm_required) norm->required();
     app.add_option("--input", o.input, "input tensor: a 4-D N×C×H×W .npy (float32 or float64)");
     app.add_option("--shape", o.shape, "generate a tensor of shape N,C,H,W");
@@ -34,6 +34,16 @@ void add_state_options(CLI::App& app, StateOptions& o, bool norm_required) {
     app.add_option("--select", o.select, "select element n,c,h,w");
 }
 
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) return app.exit(e);  // --help
+        throw InputError(std::string(e.what()) + " (see --help)");
+    }
+    return std::nullopt;
+}
+
 namespace {
 
 // Loads a parameter .npy and checks its shape exactly against `expected`.
@@ -44,22 +54,20 @@ std::vector<float> load_param(const std::string& path, const std::vector<std::in
     return a.data;
 }
 
-}  // namespace
-
-State resolve_state(const StateOptions& o, State s) {
-    if (!o.scene.empty()) s = load_scene(o.scene);
-    int sources = !o.input.empty() + !o.shape.empty() + !o.preset.empty();
-    if (sources > 1) throw InputError("give only one of --input, --shape and --preset");
-
-    if (!o.norm.empty()) {
-        auto m = parse_method(o.norm);
-        if (!m) throw InputError("unknown --norm '" + o.norm + "' (batch, layer, instance, group or rms)");
-        if (*m != s.spec.method || o.scene.empty()) {
-            NormSpec d = default_spec(*m);
-            d.groups = s.spec.method == Method::Group && *m == Method::Group ? s.spec.groups : d.groups;
-            s.spec = d;
-        }
+// --norm: a new method starts from its PyTorch defaults (a scene's own method keeps its spec).
+void resolve_method(const StateOptions& o, State& s) {
+    if (o.norm.empty()) return;
+    auto m = parse_method(o.norm);
+    if (!m) throw InputError("unknown --norm '" + o.norm + "' (" + method_names() + ")");
+    if (*m != s.spec.method || o.scene.empty()) {
+        NormSpec d = default_spec(*m);
+        d.groups = s.spec.method == Method::Group && *m == Method::Group ? s.spec.groups : d.groups;
+        s.spec = d;
     }
+}
+
+// --input, --shape or --preset, then --init, --seed and --value of a generated tensor.
+void resolve_source(const StateOptions& o, State& s) {
     if (!o.input.empty()) {
         s.source.kind = TensorSource::Kind::File;
         s.source.path = o.input;
@@ -78,22 +86,23 @@ State resolve_state(const StateOptions& o, State s) {
             s.params.bias = p->params.bias;
         }
     }
-    if (!o.init.empty() || o.seed || o.value) {
-        if (s.source.kind != TensorSource::Kind::Generated) throw InputError("--init, --seed and --value need --shape");
-        if (!o.init.empty()) {
-            auto i = parse_init(o.init);
-            if (!i) throw InputError("unknown --init '" + o.init + "' (randn, uniform, arange, zeros, ones or constant)");
-            s.source.init = *i;
-        }
-        if (o.seed) s.source.seed = *o.seed;
-        if (o.value) {
-            if (!std::isfinite(*o.value)) throw InputError("--value must be finite");
-            s.source.value = static_cast<float>(*o.value);
-            if (o.init.empty()) s.source.init = Init::Constant;
-        }
+    if (o.init.empty() && !o.seed && !o.value) return;
+    if (s.source.kind != TensorSource::Kind::Generated) throw InputError("--init, --seed and --value need --shape");
+    if (!o.init.empty()) {
+        auto i = parse_init(o.init);
+        if (!i) throw InputError("unknown --init '" + o.init + "' (randn, uniform, arange, zeros, ones or constant)");
+        s.source.init = *i;
     }
+    if (o.seed) s.source.seed = *o.seed;
+    if (o.value) {
+        if (!std::isfinite(*o.value)) throw InputError("--value must be finite");
+        s.source.value = static_cast<float>(*o.value);
+        if (o.init.empty()) s.source.init = Init::Constant;
+    }
+}
 
-    NormSpec& spec = s.spec;
+// --groups, --normalized-shape and --eps.
+void resolve_shape_options(const StateOptions& o, NormSpec& spec) {
     if (o.groups) {
         if (spec.method != Method::Group) throw InputError("--groups is only used by --norm group");
         spec.groups = *o.groups;
@@ -107,29 +116,51 @@ State resolve_state(const StateOptions& o, State s) {
         spec.normalized_shape = parse_dims(o.normalized_shape, "--normalized-shape", 1, 3);
     }
     if (o.eps) spec.eps = *o.eps;
+}
+
+// --affine, --no-affine and --no-bias. --weight or --bias make InstanceNorm affine, as
+// F.instance_norm(x, weight=w, bias=b) is (unless --no-affine, which load_state refuses).
+void resolve_affine(const StateOptions& o, NormSpec& spec) {
     if (o.no_affine && o.affine) throw InputError("give only one of --affine and --no-affine");
     if (o.no_affine) spec.affine = false;
     if (o.affine) spec.affine = true;
+    if (spec.method == Method::Instance && !o.no_affine && (!o.weight.empty() || !o.bias.empty())) spec.affine = true;
     if (o.no_bias) {
         if (spec.method != Method::Layer) throw InputError("--no-bias is only used by --norm layer");
         spec.bias = false;
     }
+}
+
+// --mode and --momentum (BatchNorm).
+void resolve_batch_options(const StateOptions& o, NormSpec& spec) {
     if (!o.mode.empty()) {
         auto m = parse_mode(o.mode);
         if (!m) throw InputError("--mode must be train or eval, got '" + o.mode + "'");
         spec.mode = *m;
     }
-    if (!o.momentum.empty()) {
-        if (o.momentum == "cumulative") {
-            spec.momentum.reset();
-        } else {
-            char* end = nullptr;
-            double m = std::strtod(o.momentum.c_str(), &end);
-            if (end == o.momentum.c_str() || *end != '\0' || !(m >= 0 && m <= 1))
-                throw InputError("--momentum must be a number in [0, 1] or 'cumulative', got '" + o.momentum + "'");
-            spec.momentum = m;
-        }
+    if (o.momentum.empty()) return;
+    if (o.momentum == "cumulative") {
+        spec.momentum.reset();
+        return;
     }
+    char* end = nullptr;
+    double m = std::strtod(o.momentum.c_str(), &end);
+    if (end == o.momentum.c_str() || *end != '\0' || !(m >= 0 && m <= 1))
+        throw InputError("--momentum must be a number in [0, 1] or 'cumulative', got '" + o.momentum + "'");
+    spec.momentum = m;
+}
+
+}  // namespace
+
+State resolve_state(const StateOptions& o, State s) {
+    if (!o.scene.empty()) s = load_scene(o.scene);
+    const int sources = !o.input.empty() + !o.shape.empty() + !o.preset.empty();
+    if (sources > 1) throw InputError("give only one of --input, --shape and --preset");
+    resolve_method(o, s);
+    resolve_source(o, s);
+    resolve_shape_options(o, s.spec);
+    resolve_affine(o, s.spec);
+    resolve_batch_options(o, s.spec);
     if (!o.select.empty()) {
         auto d = parse_indices(o.select, "--select", 4);
         s.selection = Index4{d[0], d[1], d[2], d[3]};
@@ -157,7 +188,9 @@ LoadedState load_state(const StateOptions& o, State base, const std::function<vo
     if (!o.running_mean.empty()) s.params.running_mean = load_param(o.running_mean, cs, "--running-mean");
     if (!o.running_var.empty()) s.params.running_var = load_param(o.running_var, cs, "--running-var");
     if (!s.spec.affine) {
-        if (!o.weight.empty() || !o.bias.empty()) throw InputError("--weight and --bias cannot be used with --no-affine");
+        if (!o.weight.empty() || !o.bias.empty())
+            throw InputError(o.no_affine ? "--weight and --bias cannot be used with --no-affine"
+                                         : "--weight and --bias need γ/β, which this state has off (add --affine)");
         s.params.weight.clear();
         s.params.bias.clear();
     }

@@ -28,6 +28,10 @@ struct StateOptions {
 // Registers every state option on `app`; `norm_required` for normlab-cli.
 void add_state_options(CLI::App& app, StateOptions& o, bool norm_required);
 
+// Parses the command line: --help prints the help and gives its exit status (0) to return; a
+// bad option throws InputError (CLI11's message and "(see --help)"); otherwise nullopt.
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);
+
 // Applies the options on top of `base` (the default state, or --scene's). Throws InputError.
 State resolve_state(const StateOptions& o, State base = State{});
 

@@ -11,7 +11,7 @@ PKGS=(
   catch2 libcli11-dev nlohmann-json3-dev libfmt-dev
   fonts-dejavu-core fonts-droid-fallback
   xvfb xauth xdotool imagemagick
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-format
 )
 
 missing=()

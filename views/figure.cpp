@@ -3,13 +3,14 @@
 #include "fonts.hpp"
 #include "heatmap_view.hpp"
 #include "histogram_view.hpp"
+#include "offscreen.hpp"
 #include "i18n.hpp"
 #include "png_file.hpp"
 #include "session.hpp"
+#include "vk_check.hpp"
 
 #include "normlab/command_recorder.hpp"
 #include "normlab/error.hpp"
-#include "normlab/gpu_buffer.hpp"
 
 #include <imgui.h>
 #include <backends/imgui_impl_vulkan.h>
@@ -21,56 +22,20 @@ namespace {
 
 constexpr vk::Format kFormat = vk::Format::eR8G8B8A8Unorm;
 
-void check_vk(VkResult err) {
-    if (err < 0) throw DeviceError("Vulkan call failed in Dear ImGui's backend: " + vk::to_string(static_cast<vk::Result>(err)));
-}
-
 // The ImGui context, its Vulkan backend and the offscreen target, torn down in reverse.
 struct Offscreen {
     const VulkanContext& ctx;
-    vk::Extent2D extent;
-    vk::raii::Image image{nullptr};
-    vk::raii::DeviceMemory memory{nullptr};
-    vk::raii::ImageView view{nullptr};
-    vk::raii::RenderPass pass{nullptr};
-    vk::raii::Framebuffer framebuffer{nullptr};
+    OffscreenTarget target;
     vk::raii::DescriptorPool pool{nullptr};
-    CommandRecorder recorder;
-    GpuBuffer readback;
+    CommandRecorder recorder;  // the font upload
     bool imgui = false, backend = false;
     FontSet fonts;
 
-    Offscreen(const VulkanContext& c, int w, int h) : ctx(c), extent(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h)), recorder(c) {
-        const auto& dev = ctx.device();
-        image = vk::raii::Image(dev, vk::ImageCreateInfo({}, vk::ImageType::e2D, kFormat, vk::Extent3D(extent, 1), 1, 1,
-                                                         vk::SampleCountFlagBits::e1, vk::ImageTiling::eOptimal,
-                                                         vk::ImageUsageFlagBits::eColorAttachment | vk::ImageUsageFlagBits::eTransferSrc));
-        auto req = image.getMemoryRequirements();
-        memory = vk::raii::DeviceMemory(dev, vk::MemoryAllocateInfo(req.size, ctx.memory_type(req.memoryTypeBits, {},
-                                                                                              vk::MemoryPropertyFlagBits::eDeviceLocal)));
-        image.bindMemory(*memory, 0);
-        view = vk::raii::ImageView(dev, vk::ImageViewCreateInfo({}, *image, vk::ImageViewType::e2D, kFormat, {},
-                                                                vk::ImageSubresourceRange(vk::ImageAspectFlagBits::eColor, 0, 1, 0, 1)));
-        vk::AttachmentDescription att({}, kFormat, vk::SampleCountFlagBits::e1, vk::AttachmentLoadOp::eClear,
-                                      vk::AttachmentStoreOp::eStore, vk::AttachmentLoadOp::eDontCare, vk::AttachmentStoreOp::eDontCare,
-                                      vk::ImageLayout::eUndefined, vk::ImageLayout::eTransferSrcOptimal);
-        vk::AttachmentReference ref(0, vk::ImageLayout::eColorAttachmentOptimal);
-        vk::SubpassDescription subpass({}, vk::PipelineBindPoint::eGraphics, {}, ref);
-        std::array<vk::SubpassDependency, 2> deps{
-            // Orders earlier work (the previous frame's copy out of the image) before this pass writes it.
-            vk::SubpassDependency(VK_SUBPASS_EXTERNAL, 0, vk::PipelineStageFlagBits::eColorAttachmentOutput | vk::PipelineStageFlagBits::eTransfer,
-                                  vk::PipelineStageFlagBits::eColorAttachmentOutput, vk::AccessFlagBits::eTransferRead,
-                                  vk::AccessFlagBits::eColorAttachmentWrite),
-            // Orders the pass's color writes before the copy to the readback buffer reads the image.
-            vk::SubpassDependency(0, VK_SUBPASS_EXTERNAL, vk::PipelineStageFlagBits::eColorAttachmentOutput,
-                                  vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eColorAttachmentWrite,
-                                  vk::AccessFlagBits::eTransferRead)};
-        pass = vk::raii::RenderPass(dev, vk::RenderPassCreateInfo({}, att, subpass, deps));
-        vk::ImageView iv = *view;
-        framebuffer = vk::raii::Framebuffer(dev, vk::FramebufferCreateInfo({}, *pass, iv, extent.width, extent.height, 1));
+    Offscreen(const VulkanContext& c, int w, int h)
+        : ctx(c), target(c, vk::Extent2D(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h)), kFormat), recorder(c) {
         std::vector<vk::DescriptorPoolSize> sizes{{vk::DescriptorType::eCombinedImageSampler, 4}};
-        pool = vk::raii::DescriptorPool(dev, vk::DescriptorPoolCreateInfo(vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 4, sizes));
-        readback = GpuBuffer(ctx, static_cast<vk::DeviceSize>(extent.width) * extent.height * 4, BufferRole::Readback);
+        pool = vk::raii::DescriptorPool(ctx.device(),
+                                        vk::DescriptorPoolCreateInfo(vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 4, sizes));
     }
 
     void init_imgui(const std::string& glyphs) {
@@ -79,7 +44,7 @@ struct Offscreen {
         imgui = true;
         ImGuiIO& io = ImGui::GetIO();
         io.IniFilename = nullptr;
-        io.DisplaySize = ImVec2(static_cast<float>(extent.width), static_cast<float>(extent.height));
+        io.DisplaySize = ImVec2(static_cast<float>(target.extent().width), static_cast<float>(target.extent().height));
         io.DeltaTime = 1.0f / 60.0f;
         ImGui::StyleColorsDark();
         ImGui::GetStyle().WindowRounding = 0;
@@ -95,7 +60,7 @@ struct Offscreen {
         init.ImageCount = 2;
         init.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
         init.CheckVkResultFn = check_vk;
-        ImGui_ImplVulkan_Init(&init, *pass);
+        ImGui_ImplVulkan_Init(&init, target.render_pass());
         backend = true;
         ImGui_ImplVulkan_CreateFontsTexture(recorder.begin());
         recorder.submit();
@@ -118,23 +83,7 @@ struct Offscreen {
 
     // Renders the last ImGui::Render() into the image and reads it back (RGBA).
     std::vector<unsigned char> render(HeatmapView& heatmap) {
-        const vk::CommandBuffer cmd = recorder.begin();
-        heatmap.before_pass(cmd, extent);
-        vk::ClearValue clear(vk::ClearColorValue(std::array<float, 4>{0.06f, 0.06f, 0.07f, 1.0f}));
-        cmd.beginRenderPass(vk::RenderPassBeginInfo(*pass, *framebuffer, vk::Rect2D({0, 0}, extent), clear), vk::SubpassContents::eInline);
-        ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
-        cmd.endRenderPass();
-        cmd.copyImageToBuffer(*image, vk::ImageLayout::eTransferSrcOptimal, readback.handle(),
-                              vk::BufferImageCopy(0, 0, 0, vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eColor, 0, 0, 1),
-                                                  {0, 0, 0}, vk::Extent3D(extent, 1)));
-        // Makes the copied pixels visible to the host's read after the fence.
-        memory_barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite, vk::PipelineStageFlagBits::eHost,
-                       vk::AccessFlagBits::eHostRead);
-        recorder.submit();
-        const auto* src = static_cast<const unsigned char*>(readback.data());
-        std::vector<unsigned char> rgba(src, src + readback.size());
-        for (std::size_t i = 3; i < rgba.size(); i += 4) rgba[i] = 255;
-        return rgba;
+        return target.render(ImGui::GetDrawData(), [&](vk::CommandBuffer cmd, vk::Extent2D e) { heatmap.before_pass(cmd, e); });
     }
 };
 
@@ -148,6 +97,12 @@ HeatmapMode mode_of(const std::string& m) {
 }  // namespace
 
 void render_figure(const VulkanContext& ctx, const State& state, Tensor x, const FigureOptions& o, const std::string& png_path) {
+    Session session(ctx);
+    if (auto err = session.apply(state, std::move(x))) throw InputError(*err);
+    render_figure(ctx, session, o, png_path);
+}
+
+void render_figure(const VulkanContext& ctx, Session& session, const FigureOptions& o, const std::string& png_path) {
     if (o.width < 200 || o.height < 150 || o.width > 8192 || o.height > 8192)
         throw InputError("figure size must be between 200x150 and 8192x8192");
     Offscreen off(ctx, o.width, o.height);
@@ -157,9 +112,7 @@ void render_figure(const VulkanContext& ctx, const State& state, Tensor x, const
         if (!set_language(Language::Zh)) std::fprintf(stderr, "warning: %s\n", off.fonts.cjk_missing.c_str());
     }
     ImGui::GetIO().FontDefault = o.large_text ? off.fonts.large : off.fonts.normal;
-    Session session(ctx);
-    if (auto err = session.apply(state, std::move(x))) throw InputError(*err);
-    HeatmapView heatmap(ctx, *off.pass);
+    HeatmapView heatmap(ctx, off.target.render_pass());
     heatmap.mode = mode_of(o.heatmap);
     heatmap.colormap = o.colormap == "viridis" ? Colormap::Viridis : o.colormap == "cividis" ? Colormap::Cividis : Colormap::Diverging;
     heatmap.show_controls = false;

@@ -20,9 +20,13 @@ struct FigureOptions {
     std::string caption;                // a line under the title ("" for none)
 };
 
+class Session;
+
 // Normalizes `x` with `state` on `ctx` (its queue must support graphics) and writes the
 // figure to png_path atomically. Throws InputError / DeviceError.
 void render_figure(const VulkanContext& ctx, const State& state, Tensor x, const FigureOptions& options,
                    const std::string& png_path);
+// The same for a Session already applied on `ctx` (nothing is normalized again).
+void render_figure(const VulkanContext& ctx, Session& session, const FigureOptions& options, const std::string& png_path);
 
 }  // namespace normlab::app

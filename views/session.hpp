@@ -39,6 +39,8 @@ public:
     // Selects the first element of statistic s.
     void select_statistic(std::int64_t s);
     void set_bins(std::uint32_t bins);
+    // Off: apply() skips the float64 check and max_error() is NaN (normlab-cli --no-reference).
+    void set_reference_check(bool on) { reference_check_ = on; }
     // BatchNorm: draws a fresh batch (same shape, each channel with the current tensor's
     // channel mean and std, next seed), normalizes it in train mode and keeps the updated
     // running statistics in the state. The state's source still names the original tensor.
@@ -90,6 +92,7 @@ private:
     std::uint64_t x_upload_bytes_ = 0;
     std::uint64_t generation_ = 0;
     bool values_only_ = false;
+    bool reference_check_ = true;
     // train_step: the tensor fresh batches imitate, and the generation it was taken at
     // (a state change made elsewhere starts a new population).
     std::optional<Tensor> population_;

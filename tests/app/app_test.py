@@ -2,15 +2,21 @@
 """End-to-end checks of the normlab app, run by ctest under xvfb-run (stdlib only).
 
   app_test.py screenshot APP OUT.png [app args...]   the PNG is written, exit 0, not blank
+  app_test.py methods APP OUTDIR                      a screenshot (as above) per method that the
+                                                      app's --help lists for --norm (the method
+                                                      table), OUTDIR/<method>.png
   app_test.py highlight APP OUT.png [app args...]    with --select: a tile of the selected
                                                       group differs from a tile outside it
   app_test.py error APP EXPECTED_RC [app args...]    one 'error: ...' line and that exit status
+                                                      (2 bad options or input, 3 no display or
+                                                      device, 4 validation messages; README)
   app_test.py warns APP OUT.png TEXT [app args...]   keeps running (screenshot as above) and
                                                       says TEXT on stderr (malformed lessons)
 Every run has NORMLAB_VALIDATION=1; any validation message fails the test.
 """
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -113,6 +119,38 @@ def highlight(app, out, args):
         sys.exit("FAIL: the selected group is not highlighted (other tiles should be dimmed grey)")
 
 
+# What each method's screenshot shows besides the method (a method not named here gets the
+# defaults); GroupNorm needs its G.
+METHOD_ARGS = {
+    "batch": ["--select", "0,1,0,0"],
+    "layer": ["--heatmap", "output"],
+    "instance": ["--heatmap", "input"],
+    "group": ["--groups", "2", "--heatmap", "diff"],
+    "rms": ["--normalized-shape", "4,4"],
+}
+
+
+def method_names(app):
+    """The --norm choices as the app's --help lists them ("batch | layer | ...")."""
+    p = run(app, ["--help"])
+    if p.returncode != 0:
+        sys.exit(f"FAIL: --help exit status {p.returncode}\n{p.stderr}")
+    m = re.search(r"--norm\s+\S+\s+(.+)", p.stdout)
+    if not m:
+        sys.exit("FAIL: --help does not list --norm\n" + p.stdout)
+    return [n.strip() for n in m.group(1).split("|")]
+
+
+def methods(app, outdir):
+    names = method_names(app)
+    print("methods:", ", ".join(names))
+    stale = set(METHOD_ARGS) - set(names)
+    if stale:
+        sys.exit(f"FAIL: METHOD_ARGS names methods the app does not list: {sorted(stale)}")
+    for name in names:
+        screenshot(app, os.path.join(outdir, name + ".png"), ["--norm", name] + METHOD_ARGS.get(name, []))
+
+
 def error(app, rc, args):
     p = run(app, args)
     lines = [l for l in p.stderr.splitlines() if l.strip()]
@@ -127,6 +165,8 @@ def main():
     mode, app = sys.argv[1], sys.argv[2]
     if mode == "screenshot":
         screenshot(app, sys.argv[3], sys.argv[4:])
+    elif mode == "methods":
+        methods(app, sys.argv[3])
     elif mode == "highlight":
         highlight(app, sys.argv[3], sys.argv[4:])
     elif mode == "warns":

@@ -144,15 +144,19 @@ TEST_CASE("a normal run per method writes y, statistics and the group map", "[cl
         std::string args;
         NormSpec spec;
     };
-    NormSpec g = default_spec(Method::Group);
-    g.groups = 3;
-    NormSpec l = default_spec(Method::Layer);
-    l.normalized_shape = {4, 5};
-    std::vector<Case> cases{{"--norm batch", default_spec(Method::Batch)},
-                            {"--norm layer --normalized-shape 4,5", l},
-                            {"--norm instance", default_spec(Method::Instance)},
-                            {"--norm group --groups 3", g},
-                            {"--norm rms", default_spec(Method::Rms)}};
+    std::vector<Case> cases;
+    for (const MethodInfo& m : methods()) {  // every method of the table, with what it needs
+        Case c{std::string("--norm ") + m.name, default_spec(m.id)};
+        if (m.id == Method::Group) {
+            c.args += " --groups 3";
+            c.spec.groups = 3;
+        }
+        if (m.id == Method::Layer) {
+            c.args += " --normalized-shape 4,5";
+            c.spec.normalized_shape = {4, 5};
+        }
+        cases.push_back(c);
+    }
     write(d / "x.npy", npy({2, 6, 4, 5}, -1.0f));
     for (const auto& c : cases) {
         fs::path y = d / "y.npy", s = d / "s.json", m = d / "map.npy";
@@ -194,6 +198,73 @@ TEST_CASE("a normal run per method writes y, statistics and the group map", "[cl
         REQUIRE(map_bytes.size() >= expect.size() * 4);
         CHECK(std::memcmp(map_bytes.data() + map_bytes.size() - expect.size() * 4, expect.data(), expect.size() * 4) == 0);
     }
+}
+
+TEST_CASE("InstanceNorm with --weight or --bias is affine, as F.instance_norm(x, weight=w, bias=b)", "[cli]") {
+    const fs::path d = tmpdir(), x = d / "x_in.npy", w = d / "w_in.npy", b = d / "b_in.npy", y = d / "y_in.npy",
+                   s = d / "s_in.json";
+    write(x, npy({2, 3, 4, 5}, -1.0f));
+    const std::vector<float> gamma{2.0f, -0.5f, 1.5f}, beta{0.25f, -1.0f, 3.0f};
+    write(w, npy_bytes_f32({3}, gamma.data()));
+    write(b, npy_bytes_f32({3}, beta.data()));
+    auto xs = read_npy(x.string());
+    Tensor t;
+    t.shape = Shape4::from_dims(xs.shape);
+    t.data = xs.data;
+    NormSpec affine = default_spec(Method::Instance);
+    affine.affine = true;
+    struct Case {
+        std::string args;
+        NormParams params;
+    };
+    const std::string W = " --weight '" + w.string() + "'", B = " --bias '" + b.string() + "'";
+    for (const Case& c : {Case{W + B, {gamma, beta}}, Case{W, {gamma, {}}}, Case{B, {{}, beta}},
+                          Case{" --affine" + W + B, {gamma, beta}}}) {
+        Run r = cli("--norm instance --input '" + x.string() + "'" + c.args + " --output '" + y.string() +
+                    "' --stats '" + s.string() + "'");
+        INFO(c.args << "\n" << r.err);
+        REQUIRE(r.status == 0);
+        CHECK(Reference(t, affine, c.params).max_abs_error(read_npy(y.string()).data) <= 1e-5);
+        CHECK(json::parse(slurp(s))["params"]["affine"] == true);
+    }
+    const std::string refused = "--weight and --bias cannot be used with --no-affine";
+    expect_error("--norm instance --shape 2,3,4,4 --no-affine" + W, refused);
+    expect_error("--norm instance --shape 2,3,4,4 --no-affine" + B, refused);
+    expect_error("--norm batch --shape 2,3,4,4 --no-affine" + W, refused);
+    expect_error("--norm instance --shape 2,3,4,4 --affine --no-affine" + W, "give only one of --affine and");
+}
+
+TEST_CASE("BatchNorm eval: the statistics JSON holds the running statistics that were applied", "[cli]") {
+    const fs::path d = tmpdir(), rm = d / "rm.npy", rv = d / "rv.npy", s = d / "s_eval.json";
+    const std::vector<float> mean{0.5f, -1.0f, 2.0f}, var{4.0f, 0.25f, 1.0f};
+    write(rm, npy_bytes_f32({3}, mean.data()));
+    write(rv, npy_bytes_f32({3}, var.data()));
+    Run r = cli("--norm batch --mode eval --shape 2,3,4,4 --running-mean '" + rm.string() + "' --running-var '" +
+                rv.string() + "' --stats '" + s.string() + "'");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    json j = json::parse(slurp(s));
+    CHECK(j["stats_source"] == "running");
+    for (std::size_t c = 0; c < 3; ++c) {
+        CHECK(j["mean"][c].get<double>() == Approx(mean[c]));
+        CHECK(j["var"][c].get<double>() == Approx(var[c]));
+    }
+    Run train = cli("--norm batch --shape 2,3,4,4 --stats '" + s.string() + "'");
+    REQUIRE(train.status == 0);
+    CHECK(json::parse(slurp(s))["stats_source"] == "input");
+}
+
+TEST_CASE("exit statuses: 0 for --help and listings, 2 for bad options, one error line", "[cli][errors]") {
+    Run h = cli("--help");
+    CHECK(h.status == 0);
+    CHECK(h.out.find(method_names(" | ", " | ")) != std::string::npos);  // --norm's help, from the method table
+    Run bad = cli("--norm layer --shape 2,3,4,4 --eps");
+    CHECK(bad.status == 2);
+    CHECK(bad.err.rfind("error: ", 0) == 0);
+    CHECK(bad.err.find("(see --help)") != std::string::npos);
+    Run none = cli("--shape 2,3,4,4");
+    CHECK(none.status == 2);
+    CHECK(none.err == "error: --norm is required (" + method_names() + ")\n");
 }
 
 TEST_CASE("presets, generated tensors and listings", "[cli]") {

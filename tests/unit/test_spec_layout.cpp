@@ -56,6 +56,61 @@ TEST_CASE("defaults follow PyTorch", "[spec]") {
     CHECK(*default_spec(Method::Batch).momentum == 0.1);
 }
 
+TEST_CASE("the method table: names, PyTorch names and labels of the five methods", "[spec]") {
+    const auto& all = methods();
+    REQUIRE(all.size() == 5);
+    const Method order[] = {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms};
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        INFO(all[i].name);
+        CHECK(all[i].id == order[i]);  // the app's keys 1–5 follow this order
+        CHECK(parse_method(all[i].name) == all[i].id);
+        CHECK(std::string(method_name(all[i].id)) == all[i].name);
+        CHECK(std::string(method_torch_name(all[i].id)) == all[i].torch_name);
+        CHECK(&method_info(all[i].id) == &all[i]);
+        CHECK(std::string(all[i].label).find("Norm") != std::string::npos);
+    }
+    CHECK(std::string(method_torch_name(Method::Instance)) == "InstanceNorm2d");
+    CHECK(std::string(method_info(Method::Rms).label) == "RMSNorm");
+    CHECK_FALSE(parse_method("banana").has_value());
+    CHECK(method_names() == "batch, layer, instance, group or rms");
+    CHECK(method_names(" | ", " | ") == "batch | layer | instance | group | rms");
+}
+
+TEST_CASE("default_groups: the G a switch to GroupNorm starts with", "[spec]") {
+    // A middle divisor of C: neither LayerNorm's G = 1 nor InstanceNorm's G = C.
+    CHECK(default_groups(6) == 2);    // 1 2 3 6
+    CHECK(default_groups(4) == 2);    // 1 2 4
+    CHECK(default_groups(8) == 2);    // 1 2 4 8
+    CHECK(default_groups(12) == 3);   // 1 2 3 4 6 12
+    CHECK(default_groups(16) == 4);   // 1 2 4 8 16
+    CHECK(default_groups(64) == 8);   // 1 2 4 8 16 32 64
+    CHECK(default_groups(9) == 3);    // 1 3 9
+    // Two divisors or fewer: G = C.
+    CHECK(default_groups(1) == 1);
+    CHECK(default_groups(2) == 2);
+    CHECK(default_groups(7) == 7);
+    CHECK(default_groups(0) == 1);
+    // A current G that divides C is kept; one that does not (or none) gives the default.
+    CHECK(default_groups(6, 3) == 3);
+    CHECK(default_groups(6, 6) == 6);
+    CHECK(default_groups(6, 1) == 1);
+    CHECK(default_groups(6, 4) == 2);
+    CHECK(default_groups(6, 0) == 2);
+    CHECK(default_groups(6, -2) == 2);
+    for (std::int64_t c = 1; c <= 300; ++c) {
+        const std::int64_t g = default_groups(c);
+        INFO("C = " << c << ", G = " << g);
+        REQUIRE(c % g == 0);
+        NormSpec spec = default_spec(Method::Group);
+        spec.groups = g;
+        CHECK_NOTHROW(spec.validate({2, c, 2, 2}));
+        int k = 0;
+        for (std::int64_t d = 1; d <= c; ++d) k += c % d == 0;
+        if (k > 2) CHECK((g > 1 && g < c));
+    }
+    CHECK(default_groups(std::int64_t{1} << 40) == std::int64_t{1} << 20);  // 41 divisors: the 21st
+}
+
 TEST_CASE("layouts: stat_shape, count and the γ/β shape of each method", "[layout]") {
     Shape4 s{2, 6, 3, 4};
     auto b = make_layout(default_spec(Method::Batch), s);
@@ -82,7 +137,7 @@ TEST_CASE("StatLayout's element→statistic map agrees with the reference's defi
     Shape4 s{3, 6, 5, 2};
     Tensor x = make_tensor(s, Init::Arange);
     std::vector<NormSpec> specs;
-    for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) specs.push_back(default_spec(m));
+    for (const MethodInfo& m : methods()) specs.push_back(default_spec(m.id));
     specs[3].groups = 2;
     NormSpec l1 = default_spec(Method::Layer);
     l1.normalized_shape = {2};

@@ -175,6 +175,41 @@ std::vector<DeviceInfo> VulkanContext::list_devices(const ContextOptions& option
     return out;
 }
 
+namespace {
+
+// The device NORMLAB_DEVICE/--device names, or the best-ranked usable one; throws a DeviceError
+// that names every device and why it was rejected.
+std::size_t choose_device(const std::vector<Candidate>& cands, const std::optional<std::string>& wanted) {
+    if (wanted) {
+        const std::string& want = *wanted;
+        for (std::size_t i = 0; i < cands.size(); ++i) {
+            bool match = is_index(want) ? std::to_string(cands[i].info.index) == want
+                                        : lower(cands[i].info.name).find(lower(want)) != std::string::npos;
+            if (!match) continue;
+            if (!cands[i].info.usable)
+                throw DeviceError("device " + want + " (" + cands[i].info.name + ") is not usable: " + cands[i].info.reason);
+            return i;
+        }
+        std::string names;
+        for (const auto& c : cands) names += (names.empty() ? "" : ", ") + std::to_string(c.info.index) + ": " + c.info.name;
+        throw DeviceError("no Vulkan device matches NORMLAB_DEVICE/--device '" + want + "' (devices: " + (names.empty() ? "none" : names) +
+                          ")");
+    }
+    int chosen = -1;
+    for (std::size_t i = 0; i < cands.size(); ++i)
+        if (cands[i].info.usable && (chosen < 0 || cands[i].rank > cands[static_cast<std::size_t>(chosen)].rank))
+            chosen = static_cast<int>(i);
+    if (chosen < 0) {
+        std::string why;
+        for (const auto& c : cands) why += "; " + c.info.name + ": " + c.info.reason;
+        throw DeviceError("no usable Vulkan device" + (cands.empty() ? std::string(" (the loader found none)") : why) +
+                          "; install mesa-vulkan-drivers for the software device lavapipe");
+    }
+    return static_cast<std::size_t>(chosen);
+}
+
+}  // namespace
+
 VulkanContext::VulkanContext(ContextOptions opt) : force_staging_(opt.force_staging) {
     instance_ = make_instance(loader_, opt, validation_);
     if (validation_) {
@@ -184,44 +219,30 @@ VulkanContext::VulkanContext(ContextOptions opt) : force_staging_(opt.force_stag
                                                 &VulkanContext::debug_callback, this);
         messenger_ = vk::raii::DebugUtilsMessengerEXT(instance_, mi);
     }
-
     vk::raii::PhysicalDevices devices(instance_);
     std::vector<Candidate> cands;
     std::uint32_t idx = 0;
     for (const auto& pd : devices) cands.push_back(evaluate(pd, idx++, opt));
+    const std::size_t chosen = choose_device(cands, opt.device);
+    physical_ = std::move(devices[chosen]);
+    queue_family_ = cands[chosen].family;
+    read_properties();
 
-    int chosen = -1;
-    if (opt.device) {
-        const std::string& want = *opt.device;
-        for (std::size_t i = 0; i < cands.size(); ++i) {
-            bool match = is_index(want) ? std::to_string(cands[i].info.index) == want
-                                        : lower(cands[i].info.name).find(lower(want)) != std::string::npos;
-            if (!match) continue;
-            if (!cands[i].info.usable)
-                throw DeviceError("device " + want + " (" + cands[i].info.name + ") is not usable: " + cands[i].info.reason);
-            chosen = static_cast<int>(i);
-            break;
-        }
-        if (chosen < 0) {
-            std::string names;
-            for (const auto& c : cands) names += (names.empty() ? "" : ", ") + std::to_string(c.info.index) + ": " + c.info.name;
-            throw DeviceError("no Vulkan device matches NORMLAB_DEVICE/--device '" + want + "' (devices: " +
-                              (names.empty() ? "none" : names) + ")");
-        }
-    } else {
-        for (std::size_t i = 0; i < cands.size(); ++i)
-            if (cands[i].info.usable && (chosen < 0 || cands[i].rank > cands[static_cast<std::size_t>(chosen)].rank))
-                chosen = static_cast<int>(i);
-        if (chosen < 0) {
-            std::string why;
-            for (const auto& c : cands) why += "; " + c.info.name + ": " + c.info.reason;
-            throw DeviceError("no usable Vulkan device" + (cands.empty() ? std::string(" (the loader found none)") : why) +
-                              "; install mesa-vulkan-drivers for the software device lavapipe");
-        }
+    float priority = 1.0f;
+    vk::DeviceQueueCreateInfo qi({}, queue_family_, 1, &priority);
+    std::vector<const char*> exts;
+    for (const auto& e : opt.device_extensions) exts.push_back(e.c_str());
+    vk::DeviceCreateInfo di({}, qi, {}, exts);
+    try {
+        device_ = vk::raii::Device(physical_, di);
+    } catch (const vk::SystemError& e) {
+        throw DeviceError(std::string("cannot create the Vulkan device ") + device_name_ + ": " + e.what());
     }
-    const Candidate& c = cands[static_cast<std::size_t>(chosen)];
-    physical_ = std::move(devices[static_cast<std::size_t>(chosen)]);
-    queue_family_ = c.family;
+    queue_ = vk::raii::Queue(device_, queue_family_, 0);
+    fence_ = vk::raii::Fence(device_, vk::FenceCreateInfo{});
+}
+
+void VulkanContext::read_properties() {
     auto props = physical_.getProperties();
     device_name_ = props.deviceName.data();
     limits_ = props.limits;
@@ -246,19 +267,6 @@ VulkanContext::VulkanContext(ContextOptions opt) : force_staging_(opt.force_stag
     }
     if (const char* off = std::getenv("NORMLAB_NO_SUBGROUP_ARITH"); off && *off && std::strcmp(off, "0") != 0)
         subgroup_arithmetic_ = false;  // exercises the shared-memory fallback in tests
-
-    float priority = 1.0f;
-    vk::DeviceQueueCreateInfo qi({}, queue_family_, 1, &priority);
-    std::vector<const char*> exts;
-    for (const auto& e : opt.device_extensions) exts.push_back(e.c_str());
-    vk::DeviceCreateInfo di({}, qi, {}, exts);
-    try {
-        device_ = vk::raii::Device(physical_, di);
-    } catch (const vk::SystemError& e) {
-        throw DeviceError(std::string("cannot create the Vulkan device ") + device_name_ + ": " + e.what());
-    }
-    queue_ = vk::raii::Queue(device_, queue_family_, 0);
-    fence_ = vk::raii::Fence(device_, vk::FenceCreateInfo{});
 }
 
 VulkanContext::~VulkanContext() {

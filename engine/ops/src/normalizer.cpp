@@ -287,26 +287,29 @@ void Normalizer::upload(const Prepared& p, const Tensor& x, bool upload_x) {
     x_loaded_ = x.shape;
 }
 
-double Normalizer::dispatch(const Prepared& p) {
-    const KernelPlan& plan = p.plan;
-    const std::int64_t S = p.layout.stat_count;
-    Push push = p.push;
+// The three passes of one run, recorded into a command buffer: the statistics kernel (fused:
+// it writes y too), the Chan merge of split statistics, and the apply kernel.
+struct Normalizer::Passes {
+    Normalizer& n;
+    const Prepared& p;
+    Push push;
+
     // Specialization constants: the kernel's own (ids 0–5), then the layout's (ids 10–13).
-    auto constants = [&](std::vector<std::uint32_t> own) {
+    std::vector<std::uint32_t> constants(std::vector<std::uint32_t> own) const {
         own.resize(10, 0u);
         own.insert(own.end(), p.layout_constants.begin(), p.layout_constants.end());
         return own;
-    };
+    }
     // x and y bound as the slab's window; the small buffers as the bytes this run uses (a
     // buffer kept from a larger run may be larger than one binding may be).
-    auto bind = [&](ComputeKernel& k, const Slab& slab) {
+    void bind(ComputeKernel& k, const Slab& slab) const {
         const vk::DeviceSize off = static_cast<vk::DeviceSize>(slab.flat_base) * 4, len = static_cast<vk::DeviceSize>(slab.extent) * 4;
         const vk::DeviceSize pb = std::max<vk::DeviceSize>(p.param_bytes, 16);
-        k.bind_ranges({{x_.handle(), off, len}, {y_.handle(), off, len}, {w_.handle(), 0, pb}, {b_.handle(), 0, pb},
-                       {stats_.handle(), 0, std::max<vk::DeviceSize>(p.stat_bytes, 16)},
-                       {partials_.handle(), 0, std::max<vk::DeviceSize>(p.partial_bytes, 16)}});
-    };
-    auto set_slab = [&](const Slab& slab, std::uint32_t chunk_len, std::uint32_t chunks_total) {
+        k.bind_ranges({{n.x_.handle(), off, len}, {n.y_.handle(), off, len}, {n.w_.handle(), 0, pb}, {n.b_.handle(), 0, pb},
+                       {n.stats_.handle(), 0, std::max<vk::DeviceSize>(p.stat_bytes, 16)},
+                       {n.partials_.handle(), 0, std::max<vk::DeviceSize>(p.partial_bytes, 16)}});
+    }
+    void set_slab(const Slab& slab, std::uint32_t chunk_len, std::uint32_t chunks_total) {
         push.stat_lo = u32(slab.stat_lo);
         push.slab_stats = u32(slab.stat_hi - slab.stat_lo);
         push.e_lo = u32(slab.e_lo);
@@ -316,34 +319,41 @@ double Normalizer::dispatch(const Prepared& p) {
         push.chunk_len = chunk_len;
         push.chunk_base = slab.chunk_base;
         push.chunks_total = chunks_total;
-    };
-    auto stats_pass = [&](vk::CommandBuffer cmd, const Slab& slab) {
-        auto& k = kernel("norm_stats.comp", constants({plan.stats_wg, plan.stats_vpt, p.rms ? 1u : 0u, plan.fused ? 1u : 0u,
-                                                      plan.subgroup_stats ? 1u : 0u, plan.vec4 ? 1u : 0u}));
+    }
+    void stats(vk::CommandBuffer cmd, const Slab& slab) {
+        const KernelPlan& plan = p.plan;
+        auto& k = n.kernel("norm_stats.comp", constants({plan.stats_wg, plan.stats_vpt, p.rms ? 1u : 0u, plan.fused ? 1u : 0u,
+                                                        plan.subgroup_stats ? 1u : 0u, plan.vec4 ? 1u : 0u}));
         bind(k, slab);
         set_slab(slab, plan.chunk_len, p.slabs.chunks_total);
         const std::uint64_t owners = static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * slab.chunks;
-        GroupGrid g = group_grid(plan.subgroup_stats ? (owners + plan.stats_per_wg - 1) / plan.stats_per_wg : owners, *ctx_);
+        GroupGrid g = group_grid(plan.subgroup_stats ? (owners + plan.stats_per_wg - 1) / plan.stats_per_wg : owners, *n.ctx_);
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
-    };
-    auto merge_pass = [&](vk::CommandBuffer cmd) {
-        auto& m = kernel("norm_merge.comp", constants({p.rms ? 1u : 0u}));
+    }
+    void merge(vk::CommandBuffer cmd) {
+        const std::int64_t S = p.layout.stat_count;
+        auto& m = n.kernel("norm_merge.comp", constants({p.rms ? 1u : 0u}));
         bind(m, p.slabs.slabs.front());
-        set_slab(Slab{0, S, 0, 0, 0, 0, 0, 0}, plan.chunk_len, p.slabs.chunks_total);
+        set_slab(Slab{0, S, 0, 0, 0, 0, 0, 0}, p.plan.chunk_len, p.slabs.chunks_total);
         push.flat_base = u32(p.slabs.slabs.front().flat_base);
-        GroupGrid g = group_grid((static_cast<std::uint64_t>(S) + kMergeWg - 1) / kMergeWg, *ctx_);
+        GroupGrid g = group_grid((static_cast<std::uint64_t>(S) + kMergeWg - 1) / kMergeWg, *n.ctx_);
         push.groups_x = g.x;
         m.dispatch(cmd, &push, g.x, g.y);
-    };
-    auto apply_pass = [&](vk::CommandBuffer cmd, const Slab& slab) {
-        auto& k = kernel("norm_apply.comp", constants({kApplyWg, kApplyVpt, p.rms ? 1u : 0u, plan.vec4 ? 1u : 0u}));
+    }
+    void apply(vk::CommandBuffer cmd, const Slab& slab) {
+        auto& k = n.kernel("norm_apply.comp", constants({kApplyWg, kApplyVpt, p.rms ? 1u : 0u, p.plan.vec4 ? 1u : 0u}));
         bind(k, slab);
-        set_slab(slab, plan.apply_chunk_len, p.apply_slabs.chunks_total);
-        GroupGrid g = group_grid(static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * slab.chunks, *ctx_);
+        set_slab(slab, p.plan.apply_chunk_len, p.apply_slabs.chunks_total);
+        GroupGrid g = group_grid(static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * slab.chunks, *n.ctx_);
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
-    };
+    }
+};
+
+double Normalizer::dispatch(const Prepared& p) {
+    const KernelPlan& plan = p.plan;
+    Passes passes{*this, p, p.push};
     // One submission: the timed dispatches, then a barrier so the host may read mapped y and
     // statistics (staged readbacks are ordered by the next submission's first barrier).
     double gpu_ms = 0.0;
@@ -362,26 +372,26 @@ double Normalizer::dispatch(const Prepared& p) {
         // Everything in one submit.
         submit([&](vk::CommandBuffer cmd) {
             if (plan.stats_from_running) {
-                apply_pass(cmd, p.apply_slabs.slabs.front());
+                passes.apply(cmd, p.apply_slabs.slabs.front());
                 return;
             }
-            stats_pass(cmd, p.slabs.slabs.front());
+            passes.stats(cmd, p.slabs.slabs.front());
             if (plan.fused) return;
             shader_to_shader(cmd);
-            merge_pass(cmd);
+            passes.merge(cmd);
             shader_to_shader(cmd);
-            apply_pass(cmd, p.apply_slabs.slabs.front());
+            passes.apply(cmd, p.apply_slabs.slabs.front());
         });
         return gpu_ms;
     }
     // One submit per slab: each binds its own window of x and y (descriptor sets are rewritten
     // between submissions, never while one is pending).
     if (!plan.stats_from_running) {
-        for (const Slab& slab : p.slabs.slabs) submit([&](vk::CommandBuffer cmd) { stats_pass(cmd, slab); });
-        if (!plan.fused) submit([&](vk::CommandBuffer cmd) { merge_pass(cmd); });
+        for (const Slab& slab : p.slabs.slabs) submit([&](vk::CommandBuffer cmd) { passes.stats(cmd, slab); });
+        if (!plan.fused) submit([&](vk::CommandBuffer cmd) { passes.merge(cmd); });
     }
     for (std::size_t i = 0; !plan.fused && i < p.apply_slabs.slabs.size(); ++i)
-        submit([&](vk::CommandBuffer cmd) { apply_pass(cmd, p.apply_slabs.slabs[i]); });
+        submit([&](vk::CommandBuffer cmd) { passes.apply(cmd, p.apply_slabs.slabs[i]); });
     return gpu_ms;
 }
 

@@ -86,6 +86,7 @@ public:
                          std::chrono::milliseconds timeout = std::chrono::milliseconds(60000)) const;
 
 private:
+    void read_properties();  // limits, memory table, subgroups, timestamps of physical_
     static VkBool32 VKAPI_PTR debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT,
                                              VkDebugUtilsMessageTypeFlagsEXT,
                                              const VkDebugUtilsMessengerCallbackDataEXT*, void*);

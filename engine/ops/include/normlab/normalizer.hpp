@@ -75,6 +75,7 @@ public:
 
 private:
     struct Prepared;  // one run's layout, plan, slabs and the small inputs (normalizer.cpp)
+    struct Passes;    // records the statistics, merge and apply passes of one run (normalizer.cpp)
     Prepared prepare(const Tensor& x, const NormSpec& spec, const NormParams& params) const;
     void upload(const Prepared& p, const Tensor& x, bool upload_x);
     double dispatch(const Prepared& p);

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Style check (a ctest, label style): every C++ file is as clang-format (.clang-format) would
+# write it, and no line of C++, GLSL, CMake, Python or shell is longer than 120 characters.
+# scripts/check-style.sh --fix rewrites the C++ files in place.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+mapfile -t cpp < <(git ls-files '*.cpp' '*.hpp' 2>/dev/null || find app bench cli engine options tests views -name '*.[ch]pp')
+if [ "${1:-}" = "--fix" ]; then
+  clang-format -i "${cpp[@]}"
+  exit 0
+fi
+status=0
+if ! clang-format --dry-run --Werror "${cpp[@]}" 2>/tmp/normlab-style.$$; then
+  grep -m 20 "error:" /tmp/normlab-style.$$ >&2 || true
+  echo "check-style: clang-format would change the files above (scripts/check-style.sh --fix)" >&2
+  status=1
+fi
+rm -f /tmp/normlab-style.$$
+mapfile -t other < <(git ls-files '*.comp' '*.glsl' '*.vert' '*.frag' '*.py' '*.sh' 'CMakeLists.txt' '*/CMakeLists.txt' '*.cmake' .ci/run)
+long=$(awk 'length > 120 { print FILENAME ":" FNR ": " length " characters" }' "${cpp[@]}" "${other[@]}")
+if [ -n "$long" ]; then
+  echo "$long" | head -20 >&2
+  echo "check-style: lines over 120 characters" >&2
+  status=1
+fi
+[ $status -eq 0 ] && echo "check-style: ${#cpp[@]} C++ files formatted, no line over 120 characters"
+exit $status
