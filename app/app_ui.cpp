@@ -50,8 +50,8 @@ ImGuiStyle make_presenter_style(const ImGuiStyle& base) {
     c[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.16f, 0.20f, 1);
     c[ImGuiCol_Button] = ImVec4(0.18f, 0.22f, 0.32f, 1);
     c[ImGuiCol_ButtonHovered] = ImVec4(0.26f, 0.34f, 0.50f, 1);
-    c[ImGuiCol_ButtonActive] = ImVec4(0.0f, 0.45f, 0.70f, 1);   // Okabe–Ito blue
-    c[ImGuiCol_CheckMark] = ImVec4(0.94f, 0.89f, 0.26f, 1);     // Okabe–Ito yellow
+    c[ImGuiCol_ButtonActive] = ImVec4(0.0f, 0.45f, 0.70f, 1);  // Okabe–Ito blue
+    c[ImGuiCol_CheckMark] = ImVec4(0.94f, 0.89f, 0.26f, 1);    // Okabe–Ito yellow
     c[ImGuiCol_Separator] = ImVec4(0.7f, 0.7f, 0.7f, 1);
     return s;
 }
@@ -59,8 +59,12 @@ ImGuiStyle make_presenter_style(const ImGuiStyle& base) {
 }  // namespace
 
 AppUi::AppUi(const Window& window, Session& session, std::string export_dir)
-    : window_(window), session_(session), export_dir_(std::move(export_dir)), heatmap_(window.context(), window.render_pass()),
-      compare_(window.context(), window.render_pass()), pair_(window.context(), window.render_pass()) {
+    : window_(window),
+      session_(session),
+      export_dir_(std::move(export_dir)),
+      heatmap_(window.context(), window.render_pass()),
+      compare_(window.context(), window.render_pass()),
+      pair_(window.context(), window.render_pass()) {
     normal_style_ = ImGui::GetStyle();
     presenter_style_ = make_presenter_style(normal_style_);
 }
@@ -155,7 +159,8 @@ void AppUi::set_method(Method m) {
     next.spec = default_spec(m);
     const Shape4& sh = session_.x().shape;
     if (m == Method::Group) next.spec.groups = default_groups(sh.c, st.spec.groups);
-    if (m == Method::Batch) next.params.running_mean.clear(), next.params.running_var.clear(), next.params.num_batches_tracked = 0;
+    if (m == Method::Batch)
+        next.params.running_mean.clear(), next.params.running_var.clear(), next.params.num_batches_tracked = 0;
     next.params.weight.clear();
     next.params.bias.clear();
     if (auto err = session_.apply(next, session_.x())) message(*err, true);
@@ -187,9 +192,11 @@ void AppUi::shortcuts() {
     if (!ctrl && pressed(GLFW_KEY_L)) set_language(language() == Language::En ? Language::Zh : Language::En);
     if (!ctrl && pressed(GLFW_KEY_C)) compare_on_ = !compare_on_;
     if (!ctrl && pressed(GLFW_KEY_K)) cube_on_ = !cube_on_;
-    if (!ctrl && pressed(GLFW_KEY_H)) heatmap_.mode = static_cast<HeatmapMode>((static_cast<int>(heatmap_.mode) + 1) % 4);
+    if (!ctrl && pressed(GLFW_KEY_H))
+        heatmap_.mode = static_cast<HeatmapMode>((static_cast<int>(heatmap_.mode) + 1) % 4);
     if (pressed(GLFW_KEY_F12) || (ctrl && pressed(GLFW_KEY_P))) {
-        capture_ = CaptureRequest{(std::filesystem::path(export_dir_) / (export_stem(session_) + "-screen.png")).string()};
+        capture_ =
+            CaptureRequest{(std::filesystem::path(export_dir_) / (export_stem(session_) + "-screen.png")).string()};
     }
     if (ctrl && pressed(GLFW_KEY_S)) open_save_ = true;
     if (ctrl && pressed(GLFW_KEY_O)) open_load_ = true;
@@ -220,9 +227,12 @@ void AppUi::shortcuts() {
         }
     }
     if (pressed(GLFW_KEY_ESCAPE)) {
-        if (help_) help_ = false;
-        else if (torch_open_) torch_open_ = false;
-        else stop_experiment();
+        if (help_)
+            help_ = false;
+        else if (torch_open_)
+            torch_open_ = false;
+        else
+            stop_experiment();
     }
 }
 
@@ -234,7 +244,9 @@ void AppUi::menu_bar() {
         ImGui::Separator();
         if (ImGui::MenuItem(tr("Export heatmap + histograms (PNG)"))) export_png();
         if (ImGui::MenuItem(tr("Export tensors (.npy), statistics (CSV, JSON)"), "Ctrl+E")) export_files();
-        if (ImGui::MenuItem(tr("Screenshot (PNG)"), "F12")) capture_ = CaptureRequest{(std::filesystem::path(export_dir_) / (export_stem(session_) + "-screen.png")).string()};
+        if (ImGui::MenuItem(tr("Screenshot (PNG)"), "F12"))
+            capture_ =
+                CaptureRequest{(std::filesystem::path(export_dir_) / (export_stem(session_) + "-screen.png")).string()};
         if (ImGui::MenuItem(tr("Copy as PyTorch"), "T")) {
             torch_code_ = torch_code(session_.state(), session_.x().shape);
             ImGui::SetClipboardText(torch_code_.c_str());
@@ -272,7 +284,8 @@ void AppUi::menu_bar() {
     if (ImGui::BeginMenu(tr_id("Lessons", "lessons").c_str())) {
         for (int i = 0; i < lessons_.count(); ++i) {
             const Lesson& l = lessons_.lessons()[static_cast<std::size_t>(i)];
-            if (ImGui::MenuItem((tr(l.title) + "##" + l.id).c_str(), nullptr, lessons_.lesson_index() == i)) go_to_step(i, 0);
+            if (ImGui::MenuItem((tr(l.title) + "##" + l.id).c_str(), nullptr, lessons_.lesson_index() == i))
+                go_to_step(i, 0);
         }
         if (lessons_.active() && ImGui::MenuItem(tr("Close the lesson"))) lessons_.close();
         for (const auto& e : lessons_.load_errors()) ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1), "%s", e.c_str());
@@ -280,7 +293,8 @@ void AppUi::menu_bar() {
     }
     if (ImGui::BeginMenu(tr_id("Experiments", "experiments").c_str())) {
         for (const auto& e : experiments())
-            if (ImGui::MenuItem((tr(e.title) + "##" + e.id).c_str(), nullptr, experiment_ == &e)) start_experiment(e.id);
+            if (ImGui::MenuItem((tr(e.title) + "##" + e.id).c_str(), nullptr, experiment_ == &e))
+                start_experiment(e.id);
         if (experiment_ && ImGui::MenuItem(tr("Close the experiment"), "Esc")) stop_experiment();
         ImGui::EndMenu();
     }
@@ -376,15 +390,20 @@ void AppUi::experiment_bar() {
             line += b;
         }
         ImGui::TextUnformatted(line.c_str());
-        ImGui::TextDisabled(tr("now normalizing with: %s"), r.stats_from_running ? tr("running statistics (eval)") : tr("this batch's statistics (train)"));
+        ImGui::TextDisabled(tr("now normalizing with: %s"), r.stats_from_running
+                                                                ? tr("running statistics (eval)")
+                                                                : tr("this batch's statistics (train)"));
     }
 }
 
 void AppUi::heatmap_area(float x, float y, float w, float h) {
     std::string title;
-    if (compare_on_) title = std::string(tr("Compare: the same tensor, four methods (statistics mode)")) + "###heatmap";
-    else if (experiment_ && experiment_->kind == ExperimentKind::Pair) title = std::string(tr("Side by side and difference")) + "###heatmap";
-    else title = std::string(tr("Heatmap")) + ": " + method_torch_name(session_.state().spec.method) + "###heatmap";
+    if (compare_on_)
+        title = std::string(tr("Compare: the same tensor, four methods (statistics mode)")) + "###heatmap";
+    else if (experiment_ && experiment_->kind == ExperimentKind::Pair)
+        title = std::string(tr("Side by side and difference")) + "###heatmap";
+    else
+        title = std::string(tr("Heatmap")) + ": " + method_torch_name(session_.state().spec.method) + "###heatmap";
     place(title, x, y, w, h);
     heatmap_.show_controls = !presenter_;
     if (presenter_) {  // one row: methods, then the heatmap modes (key H cycles them)
@@ -413,8 +432,8 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
         heatmap_.draw(session_);
         ImGui::EndChild();
         ImGui::SameLine();
-        draw_partition_cube(session_.layout(), session_.selected_stat(), avail.x * 0.32f - ImGui::GetStyle().ItemSpacing.x,
-                            std::min(avail.y, avail.x * 0.32f));
+        draw_partition_cube(session_.layout(), session_.selected_stat(),
+                            avail.x * 0.32f - ImGui::GetStyle().ItemSpacing.x, std::min(avail.y, avail.x * 0.32f));
     } else {
         heatmap_.draw(session_);
     }
@@ -490,7 +509,8 @@ void AppUi::layout_presenter(float top) {
 void AppUi::status_bar(float y, float h) {
     const ImVec2 d = ImGui::GetIO().DisplaySize;
     place("##status", 0, y, d.x, h, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-    const bool recent = !msg_.empty() && std::chrono::steady_clock::now() - msg_time_ < std::chrono::seconds(msg_error_ ? 20 : 8);
+    const bool recent =
+        !msg_.empty() && std::chrono::steady_clock::now() - msg_time_ < std::chrono::seconds(msg_error_ ? 20 : 8);
     if (recent) {
         ImGui::TextColored(msg_error_ ? ImVec4(1, 0.45f, 0.45f, 1) : ImVec4(0.45f, 0.85f, 0.5f, 1), "%s", msg_.c_str());
         ImGui::SameLine();
@@ -502,11 +522,14 @@ void AppUi::status_bar(float y, float h) {
     } else {
         const double err = session_.max_error();
         char err_text[32];
-        if (std::isnan(err)) std::snprintf(err_text, sizeof err_text, "%s", tr("checking…"));
-        else std::snprintf(err_text, sizeof err_text, "%.2e", err);
-        ImGui::Text(tr("device: %s  |  last recompute: GPU %.3f ms, total %.1f ms  |  max |error| vs CPU float64 reference: %s  |  %.1f fps  |  F1: shortcuts"),
-                    window_.context().device_name().c_str(), session_.result().gpu_ms, session_.recompute_ms(), err_text,
-                    frame_ms > 0 ? 1000.0 / frame_ms : 0.0);
+        if (std::isnan(err))
+            std::snprintf(err_text, sizeof err_text, "%s", tr("checking…"));
+        else
+            std::snprintf(err_text, sizeof err_text, "%.2e", err);
+        ImGui::Text(tr("device: %s  |  last recompute: GPU %.3f ms, total %.1f ms  |  max |error| vs CPU float64 "
+                       "reference: %s  |  %.1f fps  |  F1: shortcuts"),
+                    window_.context().device_name().c_str(), session_.result().gpu_ms, session_.recompute_ms(),
+                    err_text, frame_ms > 0 ? 1000.0 / frame_ms : 0.0);
         if (!controls_.error().empty()) {
             ImGui::SameLine();
             ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "| %s %s", tr("refused:"), controls_.error().c_str());
@@ -547,7 +570,8 @@ void AppUi::help_overlay() {
         }
         ImGui::EndTable();
     }
-    ImGui::TextDisabled("%s", tr("Mouse: hover an element for its numbers, click to select its group, right click to clear."));
+    ImGui::TextDisabled(
+        "%s", tr("Mouse: hover an element for its numbers, click to select its group, right click to clear."));
     ImGui::End();
     if (!open) help_ = false;
 }
@@ -593,7 +617,8 @@ void AppUi::torch_window() {
     const ImVec2 d = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(d.x * 0.5f, d.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(ImVec2(d.x * 0.55f, d.y * 0.5f), ImGuiCond_Appearing);
-    ImGui::Begin(tr_id("PyTorch code (copied to the clipboard)", "torch").c_str(), &torch_open_, ImGuiWindowFlags_NoSavedSettings);
+    ImGui::Begin(tr_id("PyTorch code (copied to the clipboard)", "torch").c_str(), &torch_open_,
+                 ImGuiWindowFlags_NoSavedSettings);
     if (ImGui::Button(tr("Copy again"))) ImGui::SetClipboardText(torch_code_.c_str());
     ImGui::Separator();
     ImGui::TextUnformatted(torch_code_.c_str());
@@ -613,13 +638,16 @@ void AppUi::export_png() {
     std::error_code ec;
     std::filesystem::create_directories(export_dir_, ec);
     const auto& r = figure_rect_;
-    capture_ = CaptureRequest{(std::filesystem::path(export_dir_) / (export_stem(session_) + "-figure.png")).string(),
-                              {static_cast<int>(r[0]), static_cast<int>(r[1]), static_cast<int>(r[2]), static_cast<int>(r[3])}};
+    capture_ = CaptureRequest{
+        (std::filesystem::path(export_dir_) / (export_stem(session_) + "-figure.png")).string(),
+        {static_cast<int>(r[0]), static_cast<int>(r[1]), static_cast<int>(r[2]), static_cast<int>(r[3])}};
 }
 
 void AppUi::captured(const std::string& path, const std::string& error) {
-    if (error.empty()) message(std::string(tr("wrote ")) + path);
-    else message(error, true);
+    if (error.empty())
+        message(std::string(tr("wrote ")) + path);
+    else
+        message(error, true);
 }
 
 void AppUi::draw() {
@@ -629,8 +657,10 @@ void AppUi::draw() {
     }
     menu_bar();
     const float top = ImGui::GetFrameHeight();
-    if (presenter_) layout_presenter(top);
-    else layout_normal(top);
+    if (presenter_)
+        layout_presenter(top);
+    else
+        layout_normal(top);
     scene_popups();
     if (torch_open_) torch_window();
     if (help_) help_overlay();

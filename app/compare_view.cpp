@@ -79,8 +79,7 @@ void CompareView::draw(Session& main, bool cube) {
         if (kMethods[i] == Method::Group) title = "GroupNorm(G=" + std::to_string(groups_) + ")";
         ImGui::TextUnformatted(title.c_str());
         ImGui::SameLine();
-        ImGui::TextDisabled("%lld × %lld", static_cast<long long>(l.stat_count),
-                            static_cast<long long>(l.count()));
+        ImGui::TextDisabled("%lld × %lld", static_cast<long long>(l.stat_count), static_cast<long long>(l.count()));
         if (auto st = s.selected_stat(); st && !s.result().mean.empty()) {
             const auto si = static_cast<std::size_t>(*st);
             ImGui::SameLine();

@@ -246,9 +246,12 @@ void ControlsPanel::method_section(Session& s) {
                     o2 = "[C,H,W] = " + dims_str({sh.c, sh.h, sh.w});
         const char* opts[] = {o0.c_str(), o1.c_str(), o2.c_str()};
         if (ImGui::Combo(tr_id("normalized", "normalized").c_str(), &k, opts, 3)) {
-            if (k == 0) next.spec.normalized_shape = {sh.w};
-            else if (k == 1) next.spec.normalized_shape = {sh.h, sh.w};
-            else next.spec.normalized_shape.clear();
+            if (k == 0)
+                next.spec.normalized_shape = {sh.w};
+            else if (k == 1)
+                next.spec.normalized_shape = {sh.h, sh.w};
+            else
+                next.spec.normalized_shape.clear();
             next.params.weight.clear();
             next.params.bias.clear();
             return apply(s, next, true);
@@ -336,8 +339,10 @@ void ControlsPanel::batch_section(Session& s) {
     }
     bool cumulative = !st.spec.momentum.has_value();
     if (ImGui::Checkbox("cumulative (momentum=None)", &cumulative)) {
-        if (cumulative) next.spec.momentum.reset();
-        else next.spec.momentum = kDefaultMomentum;
+        if (cumulative)
+            next.spec.momentum.reset();
+        else
+            next.spec.momentum = kDefaultMomentum;
         return apply(s, next, true);
     }
     if (!cumulative) {
@@ -357,7 +362,8 @@ void ControlsPanel::batch_section(Session& s) {
         error_ = err ? *err : "";
         return;
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("draw a fresh randn batch (same shape, next seed) and update the running stats");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("draw a fresh randn batch (same shape, next seed) and update the running stats");
     ImGui::SameLine();
     if (ImGui::Button(tr_id("reset", "reset").c_str())) {
         auto err = s.reset_running();
@@ -367,8 +373,9 @@ void ControlsPanel::batch_section(Session& s) {
     ImGui::SameLine();
     ImGui::Text("batches tracked: %lld", static_cast<long long>(st.params.num_batches_tracked));
     const auto C = static_cast<std::size_t>(s.x().shape.c);
-    if (ImGui::BeginTable("running", 3, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
-                          ImVec2(0, std::min(8.0f, static_cast<float>(C) + 1.5f) * ImGui::GetTextLineHeightWithSpacing()))) {
+    if (ImGui::BeginTable(
+            "running", 3, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
+            ImVec2(0, std::min(8.0f, static_cast<float>(C) + 1.5f) * ImGui::GetTextLineHeightWithSpacing()))) {
         ImGui::TableSetupScrollFreeze(0, 1);
         ImGui::TableSetupColumn("c");
         ImGui::TableSetupColumn("running mean");
@@ -388,7 +395,8 @@ void ControlsPanel::batch_section(Session& s) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("stored values (eval uses them); running var is the UNBIASED variance.");
     if (r.running_updated && !r.running_mean.empty())
-        ImGui::TextDisabled("a train step on this batch would give c=0: mean %.4g, var %.4g", r.running_mean[0], r.running_var[0]);
+        ImGui::TextDisabled("a train step on this batch would give c=0: mean %.4g, var %.4g", r.running_mean[0],
+                            r.running_var[0]);
     ImGui::PopTextWrapPos();
 }
 

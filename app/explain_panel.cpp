@@ -22,17 +22,22 @@ const char* why(Method m) {
     switch (m) {
         case Method::Batch:
             return "Every sample of the batch contributes to each channel's μ and σ², so the samples are coupled: "
-                   "change one sample and every output of its channel changes. Eval mode uses the running statistics instead.";
+                   "change one sample and every output of its channel changes. Eval mode uses the running statistics "
+                   "instead.";
         case Method::Layer:
-            return "Each sample (or each leading index) is normalized on its own, over the trailing normalized_shape dims; "
+            return "Each sample (or each leading index) is normalized on its own, over the trailing normalized_shape "
+                   "dims; "
                    "the batch does not matter, and train and eval give the same result.";
         case Method::Instance:
-            return "Each channel of each sample is normalized on its own over its H×W image: per-image contrast is removed.";
+            return "Each channel of each sample is normalized on its own over its H×W image: per-image contrast is "
+                   "removed.";
         case Method::Group:
-            return "The C channels are split into G groups of C/G consecutive channels; each (sample, group) has its own "
+            return "The C channels are split into G groups of C/G consecutive channels; each (sample, group) has its "
+                   "own "
                    "statistics. G = 1 gives LayerNorm([C,H,W])'s statistics, G = C gives InstanceNorm's.";
         case Method::Rms:
-            return "Like LayerNorm over normalized_shape, but nothing is subtracted: x is divided by its root mean square.";
+            return "Like LayerNorm over normalized_shape, but nothing is subtracted: x is divided by its root mean "
+                   "square.";
     }
     return "";
 }
@@ -70,14 +75,16 @@ std::string reduction_summary(const NormSpec& spec, const StatLayout& l) {
                 sizes += (i ? "·" : "") + ll(ns[i]);
             }
             const char* lead[] = {"n", "(n, c)", "(n, c, h)"};
-            name = std::string(spec.method == Method::Layer ? "LayerNorm" : "RMSNorm") + "(normalized_shape=" + dims_str(ns) + ")";
+            name = std::string(spec.method == Method::Layer ? "LayerNorm" : "RMSNorm") +
+                   "(normalized_shape=" + dims_str(ns) + ")";
             per = lead[3 - ns.size()];
             break;
         }
     }
     char buf[512];
-    std::snprintf(buf, sizeof buf, tr("%s: one statistic per %s (%lld) over %s = %s = %lld elements"), name.c_str(), per.c_str(),
-                  static_cast<long long>(l.stat_count), axes.c_str(), sizes.c_str(), static_cast<long long>(l.count()));
+    std::snprintf(buf, sizeof buf, tr("%s: one statistic per %s (%lld) over %s = %s = %lld elements"), name.c_str(),
+                  per.c_str(), static_cast<long long>(l.stat_count), axes.c_str(), sizes.c_str(),
+                  static_cast<long long>(l.count()));
     return buf;
 }
 
@@ -94,7 +101,8 @@ void ExplainPanel::draw(const Session& session) {
     ImGui::TextDisabled("%s", tr(why(spec.method)));
     ImGui::Separator();
     if (!st.selection) {
-        ImGui::TextUnformatted(tr("Click an element in the heatmap (or a row of the statistics table) to see its formula with numbers."));
+        ImGui::TextUnformatted(
+            tr("Click an element in the heatmap (or a row of the statistics table) to see its formula with numbers."));
         ImGui::PopTextWrapPos();
         return;
     }
@@ -108,8 +116,9 @@ void ExplainPanel::draw(const Session& session) {
     const bool w = spec.has_weight(), b = spec.has_bias();
     const double gamma = w && !st.params.weight.empty() ? st.params.weight[pi] : 1.0;
     const double beta = b && !st.params.bias.empty() ? st.params.bias[pi] : 0.0;
-    ImGui::Text(tr("Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu"), static_cast<long long>(e[0]),
-                static_cast<long long>(e[1]), static_cast<long long>(e[2]), static_cast<long long>(e[3]), si);
+    ImGui::Text(tr("Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu"),
+                static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[2]),
+                static_cast<long long>(e[3]), si);
     std::string formula, numbers;
     const std::string g = w ? num(gamma) + "·" : "", bb = b ? " + " + num(beta) : "";
     if (spec.method == Method::Rms) {
@@ -117,18 +126,20 @@ void ExplainPanel::draw(const Session& session) {
         numbers = "  = " + g + num(x) + " / √(" + num(r.mean_square[si]) + " + " + fmt("%.3g", eps) + ")";
     } else {
         formula = std::string("y = ") + (w ? "γ·" : "") + "(x − μ) / √(σ² + ε)" + (b ? " + β" : "");
-        numbers = "  = " + g + "(" + num(x) + " − " + num(r.mean[si]) + ") / √(" + num(r.var[si]) + " + " + fmt("%.3g", eps) + ")" + bb;
+        numbers = "  = " + g + "(" + num(x) + " − " + num(r.mean[si]) + ") / √(" + num(r.var[si]) + " + " +
+                  fmt("%.3g", eps) + ")" + bb;
     }
     ImGui::TextUnformatted(formula.c_str());
     ImGui::TextUnformatted(numbers.c_str());
     ImGui::Text("  = %.6g", y);
     if (spec.method != Method::Rms)
         ImGui::TextDisabled(tr("μ, σ² %s; σ² is the biased variance (divide by %lld)."),
-                            r.stats_from_running ? tr("are the running statistics (eval mode)") : tr("are this statistic's, from the GPU"),
+                            r.stats_from_running ? tr("are the running statistics (eval mode)")
+                                                 : tr("are this statistic's, from the GPU"),
                             static_cast<long long>(l.count()));
     if (w || b)
-        ImGui::TextDisabled(tr("%s index %zu of the affine parameters (shape %s)."), b ? tr("γ, β are") : tr("γ is"), pi,
-                            dims_str(l.param_shape).c_str());
+        ImGui::TextDisabled(tr("%s index %zu of the affine parameters (shape %s)."), b ? tr("γ, β are") : tr("γ is"),
+                            pi, dims_str(l.param_shape).c_str());
     ImGui::PopTextWrapPos();
 }
 

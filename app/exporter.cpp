@@ -27,13 +27,15 @@ std::string stats_csv(const Session& s) {
     const StatLayout& l = r.layout;
     const bool rms = s.state().spec.method == Method::Rms;
     const double n = static_cast<double>(l.count());
-    std::string out = rms ? "statistic,count,mean_square,rstd\n" : "statistic,count,mean,var_biased,var_unbiased,rstd\n";
+    std::string out =
+        rms ? "statistic,count,mean_square,rstd\n" : "statistic,count,mean,var_biased,var_unbiased,rstd\n";
     for (std::size_t i = 0; i < r.rstd.size(); ++i) {
         out += std::to_string(i) + "," + std::to_string(l.count()) + ",";
         if (rms) {
             out += g(r.mean_square[i]) + "," + g(r.rstd[i]) + "\n";
         } else {
-            out += g(r.mean[i]) + "," + g(r.var[i]) + "," + (n > 1 ? g(r.unbiased_var(i)) : "") + "," + g(r.rstd[i]) + "\n";
+            out += g(r.mean[i]) + "," + g(r.var[i]) + "," + (n > 1 ? g(r.unbiased_var(i)) : "") + "," + g(r.rstd[i]) +
+                   "\n";
         }
     }
     return out;

@@ -64,8 +64,9 @@ std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter) {
     }
     if (!active()) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("%s", tr("Lessons walk through the textbook's ideas step by step. Choose one above, then use "
-                                     "→ / ← (or Page Down / Page Up) to move."));
+        ImGui::TextDisabled("%s",
+                            tr("Lessons walk through the textbook's ideas step by step. Choose one above, then use "
+                               "→ / ← (or Page Down / Page Up) to move."));
         for (const auto& e : set_.errors) ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1), "%s", e.c_str());
         ImGui::PopTextWrapPos();
         return go;

@@ -89,12 +89,13 @@ std::string assets_dir(const char* argv0) {
 
 void dump_layout(const HeatmapView& h, const Session& s) {
     const TileLayout& t = h.layout();
-    std::printf("{\"origin\": [%.1f, %.1f], \"cell\": %.4f, \"gap\": %.1f, \"tile\": [%.4f, %.4f], \"image\": [%d, %d], "
-                "\"shape\": [%lld, %lld, %lld, %lld], \"stat_count\": %lld, \"stat_stride\": %lld",
-                h.origin_x(), h.origin_y(), t.cell, t.gap, t.tile_w(), t.tile_h(), t.width, t.height,
-                static_cast<long long>(t.shape.n), static_cast<long long>(t.shape.c), static_cast<long long>(t.shape.h),
-                static_cast<long long>(t.shape.w), static_cast<long long>(s.layout().stat_count),
-                static_cast<long long>(s.layout().stat_stride));
+    std::printf(
+        "{\"origin\": [%.1f, %.1f], \"cell\": %.4f, \"gap\": %.1f, \"tile\": [%.4f, %.4f], \"image\": [%d, %d], "
+        "\"shape\": [%lld, %lld, %lld, %lld], \"stat_count\": %lld, \"stat_stride\": %lld",
+        h.origin_x(), h.origin_y(), t.cell, t.gap, t.tile_w(), t.tile_h(), t.width, t.height,
+        static_cast<long long>(t.shape.n), static_cast<long long>(t.shape.c), static_cast<long long>(t.shape.h),
+        static_cast<long long>(t.shape.w), static_cast<long long>(s.layout().stat_count),
+        static_cast<long long>(s.layout().stat_stride));
     if (auto st = s.selected_stat()) std::printf(", \"selected_stat\": %lld", static_cast<long long>(*st));
     std::printf("}\n");
 }
@@ -194,10 +195,11 @@ FrameStats render_loop(Window& window, AppUi& ui, Session& session, const AppOpt
 void print_frame_times(const FrameStats& fs, Session& session) {
     const int n = fs.rendered - fs.warmup;
     const double mean = n > 0 ? fs.warm_ms / n : fs.total_ms / std::max(1, fs.rendered);
-    std::printf("frames: %d, mean frame time %.2f ms (%.1f fps) over the last %d (first %d skipped as warm-up); "
-                "tensor %s, last recompute %.1f ms (GPU %.3f ms)\n",
-                fs.rendered, mean, 1000.0 / mean, n, fs.warmup, session.x().shape.str().c_str(), session.recompute_ms(),
-                session.result().gpu_ms);
+    std::printf(
+        "frames: %d, mean frame time %.2f ms (%.1f fps) over the last %d (first %d skipped as warm-up); "
+        "tensor %s, last recompute %.1f ms (GPU %.3f ms)\n",
+        fs.rendered, mean, 1000.0 / mean, n, fs.warmup, session.x().shape.str().c_str(), session.recompute_ms(),
+        session.result().gpu_ms);
     State next = session.state();
     next.spec.eps = next.spec.effective_eps() * 2;
     auto t0 = std::chrono::steady_clock::now();
@@ -214,8 +216,7 @@ struct IdleOnExit {
     ~IdleOnExit() {
         try {
             ctx.device().waitIdle();
-        } catch (...) {
-        }
+        } catch (...) {}
     }
 };
 

@@ -11,8 +11,11 @@
 namespace normlab::app {
 
 PairView::PairView(const VulkanContext& ctx, vk::RenderPass render_pass)
-    : right_(std::make_unique<Session>(ctx)), right_shown_(std::make_unique<Session>(ctx)), diff_(std::make_unique<Session>(ctx)),
-      left_view_(std::make_unique<HeatmapView>(ctx, render_pass)), right_view_(std::make_unique<HeatmapView>(ctx, render_pass)),
+    : right_(std::make_unique<Session>(ctx)),
+      right_shown_(std::make_unique<Session>(ctx)),
+      diff_(std::make_unique<Session>(ctx)),
+      left_view_(std::make_unique<HeatmapView>(ctx, render_pass)),
+      right_view_(std::make_unique<HeatmapView>(ctx, render_pass)),
       diff_view_(std::make_unique<HeatmapView>(ctx, render_pass)) {
     for (auto* v : {left_view_.get(), right_view_.get(), diff_view_.get()}) {
         v->show_controls = false;
@@ -92,8 +95,11 @@ void PairView::draw(Session& main) {
         Session* session;
         std::string title;
     };
-    const std::string diff_title = std::string(tr("difference right − left")) + ": max |Δ| = " +
-                                   [&] { char b[32]; std::snprintf(b, sizeof b, "%.3g", max_abs_difference()); return std::string(b); }();
+    const std::string diff_title = std::string(tr("difference right − left")) + ": max |Δ| = " + [&] {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.3g", max_abs_difference());
+        return std::string(b);
+    }();
     Pane panes[3] = {{left_view_.get(), &main, tr(exp_->left_label)},
                      {right_view_.get(), right_shown_.get(), tr(exp_->right_label)},
                      {diff_view_.get(), diff_.get(), diff_title}};

@@ -10,8 +10,7 @@
 
 namespace normlab::app {
 
-SoakDriver::SoakDriver(int frames, int every)
-    : frames_(frames), every_(every < 1 ? 1 : every) {
+SoakDriver::SoakDriver(int frames, int every) : frames_(frames), every_(every < 1 ? 1 : every) {
     // Warm-up covers one full cycle of the combinations below (lcm(5, 8, 15, 3) = 120 changes)
     // so every kernel variant has been built once, but never more than half of the run.
     const int cycle = 120 * every_;
@@ -29,8 +28,8 @@ SoakDriver::Sample SoakDriver::sample() {
     s.rss_mib = static_cast<double>(pages_rss) * page_mib;
     s.vm_mib = static_cast<double>(pages_vm) * page_mib;
     std::error_code ec;
-    for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec); !ec && it != std::filesystem::directory_iterator();
-         it.increment(ec))
+    for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec);
+         !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
         ++s.fds;
     return s;
 }
@@ -55,11 +54,14 @@ void SoakDriver::before_frame(int frame, Session& session) {
     next.source.shape = sh;
     next.source.seed = static_cast<std::uint64_t>(k);
     next.spec = default_spec(methods()[static_cast<std::size_t>(k) % methods().size()].id);
-    if (next.spec.method == Method::Group) next.spec.groups = std::array<std::int64_t, 3>{1, 2, 3}[static_cast<std::size_t>(k / 5) % 3];
+    if (next.spec.method == Method::Group)
+        next.spec.groups = std::array<std::int64_t, 3>{1, 2, 3}[static_cast<std::size_t>(k / 5) % 3];
     next.params = NormParams{};
     next.selection = Index4{k % sh.n, k % sh.c, k % sh.h, k % sh.w};
-    if (session.apply(std::move(next))) ++refused_;
-    else ++applied_;
+    if (session.apply(std::move(next)))
+        ++refused_;
+    else
+        ++applied_;
 }
 
 void SoakDriver::after_frame(int frame) {
@@ -71,10 +73,11 @@ bool SoakDriver::report() const {
     auto pct = [](double a, double b) { return a > 0 ? 100.0 * (b - a) / a : 0.0; };
     const double rss = pct(warm_.rss_mib, end_.rss_mib), vm = pct(warm_.vm_mib, end_.vm_mib);
     const bool ok = rss < 5.0 && vm < 5.0 && end_.fds <= warm_.fds && refused_ == 0 && warm_.rss_mib > 0;
-    std::printf("soak: %d frames, %d states applied (%d refused), %d selections; after warm-up (frame %d) rss %.1f MiB, "
-                "vm %.1f MiB, %d fds; at the end rss %.1f MiB (%+.2f %%), vm %.1f MiB (%+.2f %%), %d fds: %s\n",
-                frames_, applied_, refused_, (frames_ + every_ - 1) / every_ / 3, warmup_, warm_.rss_mib, warm_.vm_mib, warm_.fds,
-                end_.rss_mib, rss, end_.vm_mib, vm, end_.fds, ok ? "ok" : "FAIL");
+    std::printf(
+        "soak: %d frames, %d states applied (%d refused), %d selections; after warm-up (frame %d) rss %.1f MiB, "
+        "vm %.1f MiB, %d fds; at the end rss %.1f MiB (%+.2f %%), vm %.1f MiB (%+.2f %%), %d fds: %s\n",
+        frames_, applied_, refused_, (frames_ + every_ - 1) / every_ / 3, warmup_, warm_.rss_mib, warm_.vm_mib,
+        warm_.fds, end_.rss_mib, rss, end_.vm_mib, vm, end_.fds, ok ? "ok" : "FAIL");
     return ok;
 }
 

@@ -2,7 +2,8 @@
 // frames, as a busy classroom would, and measures whether the app leaks: resident and virtual
 // memory (/proc/self/statm; lavapipe allocates device memory, buffers and pipelines from host
 // memory, so leaked Vulkan objects show up there) and open file descriptors, after warm-up and
-// at the end (warm-up: one full cycle of the state combinations). report() prints one "soak:" line and returns false on growth of 5 % or more.
+// at the end (warm-up: one full cycle of the state combinations). report() prints one "soak:" line and returns false on
+// growth of 5 % or more.
 #pragma once
 #include <cstdint>
 

@@ -19,7 +19,8 @@ void StatsTable::draw(Session& session) {
     last_selected_ = sel;
     const double n = static_cast<double>(l.count());
     ImGui::TextDisabled(tr("%lld statistics over %lld elements each%s"), static_cast<long long>(l.stat_count),
-                        static_cast<long long>(l.count()), r.stats_from_running ? tr(" (eval: running statistics)") : "");
+                        static_cast<long long>(l.count()),
+                        r.stats_from_running ? tr(" (eval: running statistics)") : "");
     const int cols = rms ? 4 : 6;
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
                                   ImGuiTableFlags_SizingStretchProp;
@@ -53,7 +54,8 @@ void StatsTable::draw(Session& session) {
             ImGui::SameLine();
             const bool selected = sel && *sel == row;
             std::string label = std::to_string(row);
-            if (ImGui::Selectable(label.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns)) session.select_statistic(row);
+            if (ImGui::Selectable(label.c_str(), selected, ImGuiSelectableFlags_SpanAllColumns))
+                session.select_statistic(row);
             if (selected && scroll) ImGui::SetScrollHereY(0.5f);
             ImGui::TableNextColumn();
             ImGui::Text("%lld", static_cast<long long>(l.count()));
@@ -68,8 +70,10 @@ void StatsTable::draw(Session& session) {
                 ImGui::Text("%.5g", r.var[i]);
                 ImGui::TableNextColumn();
                 // The unbiased variance is the shader's biased one rescaled by n/(n−1).
-                if (n > 1) ImGui::Text("%.5g", r.unbiased_var(i));
-                else ImGui::TextDisabled("n/a (n=1)");
+                if (n > 1)
+                    ImGui::Text("%.5g", r.unbiased_var(i));
+                else
+                    ImGui::TextDisabled("n/a (n=1)");
                 ImGui::TableNextColumn();
                 ImGui::Text("%.5g", r.rstd[i]);
             }

@@ -105,16 +105,18 @@ void Window::open_swapchain(const WindowOptions& options) {
         throw DeviceError("the Vulkan device " + ctx_->device_name() + " cannot present to this window");
 
     const VkFormat formats[] = {VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_UNORM};
-    wd.SurfaceFormat = ImGui_ImplVulkanH_SelectSurfaceFormat(*ctx_->physical(), surface, formats, 2,
-                                                             VK_COLORSPACE_SRGB_NONLINEAR_KHR);
+    wd.SurfaceFormat =
+        ImGui_ImplVulkanH_SelectSurfaceFormat(*ctx_->physical(), surface, formats, 2, VK_COLORSPACE_SRGB_NONLINEAR_KHR);
     std::vector<VkPresentModeKHR> modes;
     if (options.unlimited_fps) modes = {VK_PRESENT_MODE_MAILBOX_KHR, VK_PRESENT_MODE_IMMEDIATE_KHR};
     modes.push_back(VK_PRESENT_MODE_FIFO_KHR);
-    wd.PresentMode = ImGui_ImplVulkanH_SelectPresentMode(*ctx_->physical(), surface, modes.data(), static_cast<int>(modes.size()));
+    wd.PresentMode =
+        ImGui_ImplVulkanH_SelectPresentMode(*ctx_->physical(), surface, modes.data(), static_cast<int>(modes.size()));
     int fw = 0, fh = 0;
     glfwGetFramebufferSize(window_, &fw, &fh);
     ImGui_ImplVulkanH_CreateOrResizeWindow(*ctx_->instance(), *ctx_->physical(), *ctx_->device(), &wd,
-                                           ctx_->queue_family(), nullptr, fw, fh, static_cast<std::uint32_t>(impl_->min_images));
+                                           ctx_->queue_family(), nullptr, fw, fh,
+                                           static_cast<std::uint32_t>(impl_->min_images));
 }
 
 // Dear ImGui's context, fonts, GLFW and Vulkan backends, and the font atlas on the GPU.
@@ -166,8 +168,10 @@ vk::RenderPass Window::render_pass() const { return impl_->wd.RenderPass; }
 bool Window::should_close() const { return glfwWindowShouldClose(window_); }
 
 void Window::poll(bool wait, double timeout_s) {
-    if (wait) glfwWaitEventsTimeout(timeout_s);
-    else glfwPollEvents();
+    if (wait)
+        glfwWaitEventsTimeout(timeout_s);
+    else
+        glfwPollEvents();
 }
 
 void Window::new_frame() {
@@ -205,8 +209,10 @@ void Window::render(const BeforePass& before_pass) {
         impl_->rebuild = true;
         return;
     }
-    if (err == VK_SUBOPTIMAL_KHR) impl_->rebuild = true;  // acquired all the same: draw it, rebuild after
-    else check_vk(err);
+    if (err == VK_SUBOPTIMAL_KHR)
+        impl_->rebuild = true;  // acquired all the same: draw it, rebuild after
+    else
+        check_vk(err);
     ImGui_ImplVulkanH_Frame* fd = &wd.Frames[wd.FrameIndex];
     err = vkWaitForFences(dev, 1, &fd->Fence, VK_TRUE, kFrameTimeoutNs);
     if (err == VK_TIMEOUT) throw DeviceError("the Vulkan device did not finish a frame within 10 s");
@@ -272,8 +278,12 @@ void Window::capture(const BeforePass& before_pass, const std::string& png_path,
     }
     std::vector<unsigned char> rgba(static_cast<std::size_t>(cw) * static_cast<std::size_t>(ch) * 4);
     for (int y = 0; y < ch; ++y) {
-        const auto row = full.begin() + static_cast<std::ptrdiff_t>((static_cast<std::size_t>(y + cy) * extent.width + static_cast<std::size_t>(cx)) * 4);
-        std::copy(row, row + cw * 4, rgba.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(y) * static_cast<std::size_t>(cw) * 4));
+        const auto row =
+            full.begin() + static_cast<std::ptrdiff_t>(
+                               (static_cast<std::size_t>(y + cy) * extent.width + static_cast<std::size_t>(cx)) * 4);
+        std::copy(
+            row, row + cw * 4,
+            rgba.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(y) * static_cast<std::size_t>(cw) * 4));
     }
     write_png_atomic(png_path, cw, ch, rgba);
 }

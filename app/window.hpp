@@ -24,9 +24,8 @@ struct WindowOptions {
     int width = 1600, height = 900;
     bool unlimited_fps = false;  // mailbox/immediate present (for --frames timing)
     std::string title = "normlab";
-    std::string glyph_text;      // extra text whose CJK glyphs the font atlas must hold (lessons)
+    std::string glyph_text;  // extra text whose CJK glyphs the font atlas must hold (lessons)
 };
-
 
 class Window {
 public:
@@ -61,6 +60,5 @@ private:
     std::unique_ptr<Impl> impl_;
     FontSet fonts_;
 };
-
 
 }  // namespace normlab::app

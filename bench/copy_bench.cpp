@@ -7,13 +7,14 @@
 namespace normlab {
 
 const std::vector<std::string>& CopyBench::variants() {
-    static const std::vector<std::string> v{"shader-v1",       "shader-v2",       "shader-v4", "shader-v8",
+    static const std::vector<std::string> v{"shader-v1",       "shader-v2",       "shader-v4",      "shader-v8",
                                             "shader-grid1024", "shader-grid8192", "vkCmdCopyBuffer"};
     return v;
 }
 
 CopyBench::CopyBench(const VulkanContext& ctx) : ctx_(&ctx), recorder_(ctx) {
-    if (!ctx.timestamps()) throw DeviceError("normlab-bench needs timestamp queries, which " + ctx.device_name() + " lacks");
+    if (!ctx.timestamps())
+        throw DeviceError("normlab-bench needs timestamp queries, which " + ctx.device_name() + " lacks");
 }
 
 double CopyBench::time_ms(std::uint64_t bytes, const std::string& variant) {
@@ -33,11 +34,12 @@ double CopyBench::time_ms(std::uint64_t bytes, const std::string& variant) {
         cmd.copyBuffer(src_.handle(), dst_.handle(), vk::BufferCopy(0, 0, bytes));
     } else {
         const bool grid = variant.rfind("shader-grid", 0) == 0;
-        const std::uint32_t vec4s = grid ? 2u : static_cast<std::uint32_t>(std::stoul(variant.substr(variant.find('v') + 1)));
+        const std::uint32_t vec4s =
+            grid ? 2u : static_cast<std::uint32_t>(std::stoul(variant.substr(variant.find('v') + 1)));
         auto& k = kernels_[{vec4s, grid ? 1u : 0u}];
         if (!k)
-            k = std::make_unique<ComputeKernel>(*ctx_, "copy.comp", ShaderMacros{}, std::vector<std::uint32_t>{256, vec4s, grid ? 1u : 0u},
-                                                2, 8);
+            k = std::make_unique<ComputeKernel>(*ctx_, "copy.comp", ShaderMacros{},
+                                                std::vector<std::uint32_t>{256, vec4s, grid ? 1u : 0u}, 2, 8);
         k->bind({src_.handle(), dst_.handle()});
         const std::uint64_t count = bytes / 16;
         const std::uint64_t need = (count + 256ull * vec4s - 1) / (256ull * vec4s);

@@ -33,16 +33,45 @@ std::vector<Case> cases() {
     auto simple = [](Method m) { return [m](const Shape4&) -> std::optional<NormSpec> { return default_spec(m); }; };
     return {
         {"batch-train", simple(Method::Batch)},
-        {"batch-eval", [](const Shape4&) -> std::optional<NormSpec> { auto s = default_spec(Method::Batch); s.mode = Mode::Eval; return s; }},
-        {"layer-W", [](const Shape4& x) -> std::optional<NormSpec> { auto s = default_spec(Method::Layer); s.normalized_shape = {x.w}; return s; }},
-        {"layer-HW", [](const Shape4& x) -> std::optional<NormSpec> { auto s = default_spec(Method::Layer); s.normalized_shape = {x.h, x.w}; return s; }},
+        {"batch-eval",
+         [](const Shape4&) -> std::optional<NormSpec> {
+             auto s = default_spec(Method::Batch);
+             s.mode = Mode::Eval;
+             return s;
+         }},
+        {"layer-W",
+         [](const Shape4& x) -> std::optional<NormSpec> {
+             auto s = default_spec(Method::Layer);
+             s.normalized_shape = {x.w};
+             return s;
+         }},
+        {"layer-HW",
+         [](const Shape4& x) -> std::optional<NormSpec> {
+             auto s = default_spec(Method::Layer);
+             s.normalized_shape = {x.h, x.w};
+             return s;
+         }},
         {"layer-CHW", simple(Method::Layer)},
         {"instance", simple(Method::Instance)},
-        {"group-1", [](const Shape4&) -> std::optional<NormSpec> { auto s = default_spec(Method::Group); s.groups = 1; return s; }},
-        {"group-8", [](const Shape4& x) -> std::optional<NormSpec> {
+        {"group-1",
+         [](const Shape4&) -> std::optional<NormSpec> {
+             auto s = default_spec(Method::Group);
+             s.groups = 1;
+             return s;
+         }},
+        {"group-8",
+         [](const Shape4& x) -> std::optional<NormSpec> {
              if (x.c % 8) return std::nullopt;
-             auto s = default_spec(Method::Group); s.groups = 8; return s; }},
-        {"group-C", [](const Shape4& x) -> std::optional<NormSpec> { auto s = default_spec(Method::Group); s.groups = x.c; return s; }},
+             auto s = default_spec(Method::Group);
+             s.groups = 8;
+             return s;
+         }},
+        {"group-C",
+         [](const Shape4& x) -> std::optional<NormSpec> {
+             auto s = default_spec(Method::Group);
+             s.groups = x.c;
+             return s;
+         }},
         {"rms", simple(Method::Rms)},
     };
 }
@@ -99,8 +128,8 @@ std::vector<Shape4> bench_shapes(const BenchOptions& o) {
     for (const auto& s : o.shapes) sizes.push_back(Shape4::from_dims(parse_dims(s, "--shape", 4, 4)));
     if (!sizes.empty()) return sizes;
     if (o.quick) return {{2, 4, 4, 4}, {4, 16, 32, 32}, {16, 64, 64, 64}};
-    return {{2, 4, 4, 4}, {2, 8, 8, 8}, {4, 16, 8, 8}, {4, 16, 16, 16}, {4, 16, 32, 32}, {4, 32, 32, 64},
-            {8, 32, 64, 64}, {16, 64, 64, 64}, {16, 64, 128, 128}, {16, 64, 256, 256}};
+    return {{2, 4, 4, 4},    {2, 8, 8, 8},    {4, 16, 8, 8},    {4, 16, 16, 16},    {4, 16, 32, 32},
+            {4, 32, 32, 64}, {8, 32, 64, 64}, {16, 64, 64, 64}, {16, 64, 128, 128}, {16, 64, 256, 256}};
 }
 
 std::vector<Case> selected_cases(const std::vector<std::string>& norms) {
@@ -200,13 +229,14 @@ std::optional<json> bench_case(const BenchOptions& o, Normalizer& normalizer, Co
     const Timings t = time_case(normalizer, copy, x, *spec, n);
     const KernelPlan plan = normalizer.plan(make_layout(*spec, shape), *spec);
     const std::string plan_name = plan.stats_from_running ? "apply"
-                                  : plan.fused                ? "fused"
-                                                              : "split" + std::to_string(plan.chunks);
+                                  : plan.fused            ? "fused"
+                                                          : "split" + std::to_string(plan.chunks);
     json rec = record(c, *spec, shape, t, plan_name, n, device);
-    fmt::print("{:<12} {:>18} {:>10} {:>9.3f} {:>9.3f} {:>6.2f} {:>6.2f} {:>8.2f} {:>9.3f} {:>8.3f} {:>8.3f} "
-               "{:>8.3f} {:>7}\n",
-               c.name, shape.str(), shape.numel(), t.gpu, t.best_copy, t.best_copy / t.gpu, t.best_shader_copy / t.gpu,
-               rec["gbps"].get<double>(), t.e2e, t.up, t.disp, t.down, plan_name);
+    fmt::print(
+        "{:<12} {:>18} {:>10} {:>9.3f} {:>9.3f} {:>6.2f} {:>6.2f} {:>8.2f} {:>9.3f} {:>8.3f} {:>8.3f} "
+        "{:>8.3f} {:>7}\n",
+        c.name, shape.str(), shape.numel(), t.gpu, t.best_copy, t.best_copy / t.gpu, t.best_shader_copy / t.gpu,
+        rec["gbps"].get<double>(), t.e2e, t.up, t.disp, t.down, plan_name);
     std::fflush(stdout);
     return rec;
 }
@@ -223,9 +253,11 @@ int run(int argc, char** argv) {
     Normalizer normalizer(ctx);
     CopyBench copy(ctx);
     json records = json::array();
-    fmt::print("device: {}\nmemory: {}\n", ctx.device_name(), describe_memory(ctx.memory_properties(), ctx.direct_mapping_allowed()));
-    fmt::print("{:<12} {:>18} {:>10} {:>9} {:>9} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>8} {:>7}\n", "norm", "shape", "elements", "gpu_ms",
-               "copy_ms", "eff", "eff_sh", "GB/s", "e2e_ms", "up_ms", "disp_ms", "down_ms", "plan");
+    fmt::print("device: {}\nmemory: {}\n", ctx.device_name(),
+               describe_memory(ctx.memory_properties(), ctx.direct_mapping_allowed()));
+    fmt::print("{:<12} {:>18} {:>10} {:>9} {:>9} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>8} {:>7}\n", "norm", "shape",
+               "elements", "gpu_ms", "copy_ms", "eff", "eff_sh", "GB/s", "e2e_ms", "up_ms", "disp_ms", "down_ms",
+               "plan");
     for (const Shape4& shape : sizes) {
         try {
             normalizer.check_capacity(shape);

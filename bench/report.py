@@ -19,7 +19,8 @@ def main():
             torch[(r["norm"], tuple(r["shape"]))] = r
     dev = nl[0]["device"] if nl else "?"
     print(f"device: {dev}\n")
-    hdr = ("| case | shape | elements | normlab gpu ms | copy ms (best) | efficiency | shader copy ms | efficiency vs shader copy"
+    hdr = ("| case | shape | elements | normlab gpu ms | copy ms (best) | efficiency | shader copy ms"
+           " | efficiency vs shader copy"
            " | GB/s | end-to-end ms | upload / dispatch / readback ms |")
     sep = "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     if torch:
@@ -29,7 +30,8 @@ def main():
     print(sep)
     for r in nl:
         shape = "×".join(str(d) for d in r["shape"])
-        line = (f"| {r['norm']} | {shape} | {r['elements']} | {r['gpu_ms']:.3f} | {r['copy_ms']:.3f} ({r['copy_variant']}) | "
+        line = (f"| {r['norm']} | {shape} | {r['elements']} | {r['gpu_ms']:.3f} | "
+                f"{r['copy_ms']:.3f} ({r['copy_variant']}) | "
                 f"{r['efficiency']:.2f} | {r['shader_copy_ms']:.3f} | {r['shader_efficiency']:.2f} | {r['gbps']:.2f} | "
                 f"{r['end_to_end_ms']:.3f} | {split(r)} |")
         t = torch.get((r["norm"], tuple(r["shape"])))

@@ -8,5 +8,11 @@ foreach(f ${shader_files})
   file(READ "${f}" src)
   string(APPEND body "        {\"${name}\", R\"NLSHADER(${src})NLSHADER\"},\n")
 endforeach()
-file(WRITE "${OUT}.tmp" "// Generated from shaders/ by cmake/embed_shaders.cmake; do not edit.\n#include <map>\n#include <string>\nnamespace normlab {\nconst std::map<std::string, std::string>& embedded_shaders() {\n    static const std::map<std::string, std::string> shaders{\n${body}    };\n    return shaders;\n}\n}  // namespace normlab\n")
+string(CONCAT text
+  "// Generated from shaders/ by cmake/embed_shaders.cmake; do not edit.\n"
+  "#include <map>\n#include <string>\nnamespace normlab {\n"
+  "const std::map<std::string, std::string>& embedded_shaders() {\n"
+  "    static const std::map<std::string, std::string> shaders{\n${body}    };\n"
+  "    return shaders;\n}\n}  // namespace normlab\n")
+file(WRITE "${OUT}.tmp" "${text}")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)

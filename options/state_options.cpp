@@ -13,13 +13,15 @@ void add_state_options(CLI::App& app, StateOptions& o, bool norm_required) {
     if (norm_required) norm->required();
     app.add_option("--input", o.input, "input tensor: a 4-D N×C×H×W .npy (float32 or float64)");
     app.add_option("--shape", o.shape, "generate a tensor of shape N,C,H,W");
-    app.add_option("--init", o.init, "randn | uniform | arange | zeros | ones | constant (with --shape; default randn)");
+    app.add_option("--init", o.init,
+                   "randn | uniform | arange | zeros | ones | constant (with --shape; default randn)");
     app.add_option("--value", o.value, "the value of --init constant");
     app.add_option("--seed", o.seed, "random seed for --init randn/uniform (default 0)");
     app.add_option("--preset", o.preset, "a built-in tensor from the seeds' worked examples (--list-presets)");
     app.add_option("--scene", o.scene, "start from a scene file (other options override it)");
     app.add_option("--groups", o.groups, "group: number of groups G (must divide C)");
-    app.add_option("--normalized-shape", o.normalized_shape, "layer/rms: trailing dims W | H,W | C,H,W (default C,H,W)");
+    app.add_option("--normalized-shape", o.normalized_shape,
+                   "layer/rms: trailing dims W | H,W | C,H,W (default C,H,W)");
     app.add_option("--eps", o.eps, "epsilon (default 1e-5; rms 1.1920929e-07)");
     app.add_option("--weight", o.weight, "γ .npy: shape [C] (batch/instance/group) or normalized_shape (layer/rms)");
     app.add_option("--bias", o.bias, "β .npy, same shape as --weight");
@@ -50,7 +52,8 @@ namespace {
 std::vector<float> load_param(const std::string& path, const std::vector<std::int64_t>& expected, const char* what) {
     NpyArray a = read_npy(path);
     if (a.shape != expected)
-        throw InputError(std::string(what) + " " + path + " has shape " + dims_str(a.shape) + ", expected " + dims_str(expected));
+        throw InputError(std::string(what) + " " + path + " has shape " + dims_str(a.shape) + ", expected " +
+                         dims_str(expected));
     return a.data;
 }
 
@@ -195,7 +198,9 @@ LoadedState load_state(const StateOptions& o, State base, const std::function<vo
         s.params.bias.clear();
     }
     if (!s.spec.has_bias() && !s.params.bias.empty()) {
-        if (!o.bias.empty()) throw InputError(s.spec.method == Method::Rms ? "rms has no bias (--bias)" : "--bias cannot be used with --no-bias");
+        if (!o.bias.empty())
+            throw InputError(s.spec.method == Method::Rms ? "rms has no bias (--bias)"
+                                                          : "--bias cannot be used with --no-bias");
         s.params.bias.clear();
     }
     s.params.validate(s.spec, out.layout);

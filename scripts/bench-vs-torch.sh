@@ -14,5 +14,6 @@ if ! /usr/bin/python3 -c "import torch" 2>/dev/null; then
   apt-get install -y -qq python3-torch >/dev/null
 fi
 "$root/build/bin/normlab-bench" --json "$out/$name.json" "$@"
-/usr/bin/python3 "$root/bench/torch_bench.py" --cases "$out/$name.json" --out "$out/$name-torch.json" --threads "$(nproc)"
+/usr/bin/python3 "$root/bench/torch_bench.py" --cases "$out/$name.json" --out "$out/$name-torch.json" \
+  --threads "$(nproc)"
 python3 "$root/bench/report.py" "$out/$name.json" "$out/$name-torch.json" | tee "$out/$name.md"

@@ -5,7 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-mapfile -t cpp < <(git ls-files '*.cpp' '*.hpp' 2>/dev/null || find app bench cli engine options tests views -name '*.[ch]pp')
+mapfile -t cpp < <(git ls-files '*.cpp' '*.hpp')
 if [ "${1:-}" = "--fix" ]; then
   clang-format -i "${cpp[@]}"
   exit 0
@@ -17,8 +17,14 @@ if ! clang-format --dry-run --Werror "${cpp[@]}" 2>/tmp/normlab-style.$$; then
   status=1
 fi
 rm -f /tmp/normlab-style.$$
-mapfile -t other < <(git ls-files '*.comp' '*.glsl' '*.vert' '*.frag' '*.py' '*.sh' 'CMakeLists.txt' '*/CMakeLists.txt' '*.cmake' .ci/run)
-long=$(awk 'length > 120 { print FILENAME ":" FNR ": " length " characters" }' "${cpp[@]}" "${other[@]}")
+mapfile -t other < <(git ls-files '*.comp' '*.glsl' '*.vert' '*.frag' '*.py' '*.sh' 'CMakeLists.txt' \
+  '*/CMakeLists.txt' '*.cmake' .ci/run)
+long=$(python3 -c '
+import sys
+for name in sys.argv[1:]:
+    for i, line in enumerate(open(name, encoding="utf-8"), 1):
+        if len(line.rstrip("\n")) > 120: print(f"{name}:{i}: {len(line.rstrip())} characters")
+' "${cpp[@]}" "${other[@]}")
 if [ -n "$long" ]; then
   echo "$long" | head -20 >&2
   echo "check-style: lines over 120 characters" >&2

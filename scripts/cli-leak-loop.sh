@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs normlab-cli N times (default 1000) over a rotation of varied inputs — every method,
 # generated/preset/.npy/scene inputs, NaN/Inf, outputs written, and invalid inputs that must
-# exit 2, every 4th run with the validation layer on — and fails on any LeakSanitizer/ASan/UBSan report or unexpected exit status.
+# exit 2, every 4th run with the validation layer on — and fails on any LeakSanitizer/ASan/UBSan
+# report or unexpected exit status.
 # Meant for the sanitizer build:  NORMLAB_CLI=build-asan/bin/normlab-cli scripts/cli-leak-loop.sh 1000
 # (scripts/test-sanitizers.sh sets up ASAN_OPTIONS/LSAN_OPTIONS and runs it with 100).
 set -euo pipefail
@@ -57,4 +58,6 @@ for ((i = 1; i <= runs; i++)); do
     exit 1
   fi
 done
-echo "cli-leak-loop: $runs runs of normlab-cli ($(basename "$(dirname "$(dirname "$cli")")")), ${#cases[@]} input kinds, no sanitizer report, $(( $(date +%s) - start )) s"
+build_name="$(basename "$(dirname "$(dirname "$cli")")")"
+echo "cli-leak-loop: $runs runs of normlab-cli ($build_name), ${#cases[@]} input kinds, no sanitizer report," \
+  "$(( $(date +%s) - start )) s"

@@ -15,7 +15,8 @@ out="${OUT_DIR:-$root/docs/bench}"
 mkdir -p "$out"
 bench="${NORMLAB_BENCH:-}"
 if [ -z "$bench" ]; then
-  NORMLAB_BUILD_DIR="$root/build-gpu" "$root/scripts/build.sh" -DNORMLAB_BUILD_APP=OFF -DNORMLAB_BUILD_TESTS=OFF >/dev/null
+  NORMLAB_BUILD_DIR="$root/build-gpu" "$root/scripts/build.sh" -DNORMLAB_BUILD_APP=OFF -DNORMLAB_BUILD_TESTS=OFF \
+    >/dev/null
   bench="$root/build-gpu/bin/normlab-bench"
 fi
 # 64×64×128×128 and 16×64×256×256 floats = 256 MiB; 32×64×256×256 = 512 MiB.

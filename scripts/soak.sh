@@ -12,5 +12,6 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "${XDG_RUNTIME_DIR}" ]; then
   chmod 700 "$XDG_RUNTIME_DIR"
 fi
 start=$(date +%s)
-NORMLAB_VALIDATION="${NORMLAB_VALIDATION:-0}" xvfb-run -a -s "-screen 0 1600x900x24" "$build/bin/normlab" --soak "$frames"
+NORMLAB_VALIDATION="${NORMLAB_VALIDATION:-0}" xvfb-run -a -s "-screen 0 1600x900x24" \
+  "$build/bin/normlab" --soak "$frames"
 echo "soak.sh: $frames frames in $(( $(date +%s) - start )) s"

@@ -10,7 +10,8 @@
 // so each pipeline holds only the code its layout needs: the software device executes both
 // sides of a branch on a push constant.
 layout(constant_id = 10) const bool SEGMENTED = false;  // batch: a statistic spans N runs
-layout(constant_id = 11) const uint PARAM_MODE = 0u;    // γ/β: 0 per statistic, 1 per element, 2 per element / pelem_div
+// γ/β: 0 per statistic, 1 per element, 2 per element / pelem_div
+layout(constant_id = 11) const uint PARAM_MODE = 0u;
 layout(constant_id = 12) const bool HAS_W = false;
 layout(constant_id = 13) const bool HAS_B = false;
 

@@ -58,7 +58,8 @@ std::string describe(const Shape4& s, const NormSpec& spec) {
     if (spec.method == Method::Group) os << " G=" << spec.groups;
     if (!spec.normalized_shape.empty()) os << " normalized_shape=" << dims_str(spec.normalized_shape);
     os << " affine=" << spec.affine << " bias=" << spec.bias << " mode=" << mode_name(spec.mode)
-       << " momentum=" << (spec.momentum ? std::to_string(*spec.momentum) : "cumulative") << " eps=" << spec.effective_eps();
+       << " momentum=" << (spec.momentum ? std::to_string(*spec.momentum) : "cumulative")
+       << " eps=" << spec.effective_eps();
     return os.str();
 }
 

@@ -22,7 +22,7 @@ void draw_partition_cube(const StatLayout& layout, std::optional<std::int64_t> s
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float fs = ImGui::GetFontSize();
     const ImVec2 cursor = ImGui::GetCursorScreenPos();
-    const float pad = fs * 0.8f;  // room for the axis labels
+    const float pad = fs * 0.8f;   // room for the axis labels
     const float lpad = fs * 2.6f;  // "H,W" on the left
     const float w = width - pad - lpad, h = height - 2 * pad;
     // Cell sizes: C columns of u, depth steps of (0.55u, 0.4u) per sample, R rows of rh.

@@ -15,6 +15,7 @@ namespace normlab::app {
 
 // Draws into the current window at the cursor, inside width × height pixels, and advances
 // the cursor. `selected_stat`: the statistic to highlight (none: all groups in color).
-void draw_partition_cube(const StatLayout& layout, std::optional<std::int64_t> selected_stat, float width, float height);
+void draw_partition_cube(const StatLayout& layout, std::optional<std::int64_t> selected_stat, float width,
+                         float height);
 
 }  // namespace normlab::app

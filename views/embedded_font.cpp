@@ -11,23 +11,25 @@
 #endif
 
 // %progbits, not @progbits: '@' starts a comment in the ARM assemblers.
-__asm__(".pushsection .rodata.normlab_font, \"a\", %progbits\n"
-        ".balign 16\n"
-        ".globl normlab_font_ttf\n"
-        ".hidden normlab_font_ttf\n"
-        ".type normlab_font_ttf, %object\n"
-        "normlab_font_ttf:\n"
-        ".incbin \"" NORMLAB_FONT_FILE "\"\n"
-        "normlab_font_ttf_end:\n"
-        ".size normlab_font_ttf, normlab_font_ttf_end - normlab_font_ttf\n"
-        ".balign 4\n"
-        ".globl normlab_font_ttf_size\n"
-        ".hidden normlab_font_ttf_size\n"
-        ".type normlab_font_ttf_size, %object\n"
-        "normlab_font_ttf_size:\n"
-        ".4byte normlab_font_ttf_end - normlab_font_ttf\n"
-        ".size normlab_font_ttf_size, 4\n"
-        ".popsection\n");
+__asm__(
+    ".pushsection .rodata.normlab_font, \"a\", %progbits\n"
+    ".balign 16\n"
+    ".globl normlab_font_ttf\n"
+    ".hidden normlab_font_ttf\n"
+    ".type normlab_font_ttf, %object\n"
+    "normlab_font_ttf:\n"
+    ".incbin \"" NORMLAB_FONT_FILE
+    "\"\n"
+    "normlab_font_ttf_end:\n"
+    ".size normlab_font_ttf, normlab_font_ttf_end - normlab_font_ttf\n"
+    ".balign 4\n"
+    ".globl normlab_font_ttf_size\n"
+    ".hidden normlab_font_ttf_size\n"
+    ".type normlab_font_ttf_size, %object\n"
+    "normlab_font_ttf_size:\n"
+    ".4byte normlab_font_ttf_end - normlab_font_ttf\n"
+    ".size normlab_font_ttf_size, 4\n"
+    ".popsection\n");
 
 extern "C" {
 __attribute__((visibility("hidden"))) extern const unsigned char normlab_font_ttf[];

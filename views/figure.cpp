@@ -32,10 +32,12 @@ struct Offscreen {
     FontSet fonts;
 
     Offscreen(const VulkanContext& c, int w, int h)
-        : ctx(c), target(c, vk::Extent2D(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h)), kFormat), recorder(c) {
+        : ctx(c),
+          target(c, vk::Extent2D(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h)), kFormat),
+          recorder(c) {
         std::vector<vk::DescriptorPoolSize> sizes{{vk::DescriptorType::eCombinedImageSampler, 4}};
-        pool = vk::raii::DescriptorPool(ctx.device(),
-                                        vk::DescriptorPoolCreateInfo(vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 4, sizes));
+        pool = vk::raii::DescriptorPool(
+            ctx.device(), vk::DescriptorPoolCreateInfo(vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 4, sizes));
     }
 
     void init_imgui(const std::string& glyphs) {
@@ -83,7 +85,8 @@ struct Offscreen {
 
     // Renders the last ImGui::Render() into the image and reads it back (RGBA).
     std::vector<unsigned char> render(HeatmapView& heatmap) {
-        return target.render(ImGui::GetDrawData(), [&](vk::CommandBuffer cmd, vk::Extent2D e) { heatmap.before_pass(cmd, e); });
+        return target.render(ImGui::GetDrawData(),
+                             [&](vk::CommandBuffer cmd, vk::Extent2D e) { heatmap.before_pass(cmd, e); });
     }
 };
 
@@ -96,7 +99,8 @@ HeatmapMode mode_of(const std::string& m) {
 
 }  // namespace
 
-void render_figure(const VulkanContext& ctx, const State& state, Tensor x, const FigureOptions& o, const std::string& png_path) {
+void render_figure(const VulkanContext& ctx, const State& state, Tensor x, const FigureOptions& o,
+                   const std::string& png_path) {
     Session session(ctx);
     if (auto err = session.apply(state, std::move(x))) throw InputError(*err);
     render_figure(ctx, session, o, png_path);
@@ -114,7 +118,9 @@ void render_figure(const VulkanContext& ctx, Session& session, const FigureOptio
     ImGui::GetIO().FontDefault = o.large_text ? off.fonts.large : off.fonts.normal;
     HeatmapView heatmap(ctx, off.target.render_pass());
     heatmap.mode = mode_of(o.heatmap);
-    heatmap.colormap = o.colormap == "viridis" ? Colormap::Viridis : o.colormap == "cividis" ? Colormap::Cividis : Colormap::Diverging;
+    heatmap.colormap = o.colormap == "viridis"   ? Colormap::Viridis
+                       : o.colormap == "cividis" ? Colormap::Cividis
+                                                 : Colormap::Diverging;
     heatmap.show_controls = false;
     HistogramView histograms;
     histograms.show_bins = false;
@@ -142,13 +148,15 @@ void render_figure(const VulkanContext& ctx, Session& session, const FigureOptio
             const auto& sel = *session.state().selection;
             if (spec.method == Method::Rms)
                 ImGui::Text(tr("selected (n, c, h, w) = (%lld, %lld, %lld, %lld): statistic #%lld, mean(x²) = %.5g"),
-                            static_cast<long long>(sel[0]), static_cast<long long>(sel[1]), static_cast<long long>(sel[2]),
-                            static_cast<long long>(sel[3]), static_cast<long long>(*st), session.result().mean_square[si]);
+                            static_cast<long long>(sel[0]), static_cast<long long>(sel[1]),
+                            static_cast<long long>(sel[2]), static_cast<long long>(sel[3]), static_cast<long long>(*st),
+                            session.result().mean_square[si]);
             else
-                ImGui::Text(tr("selected (n, c, h, w) = (%lld, %lld, %lld, %lld): statistic #%lld, μ = %.5g, σ² = %.5g"),
-                            static_cast<long long>(sel[0]), static_cast<long long>(sel[1]), static_cast<long long>(sel[2]),
-                            static_cast<long long>(sel[3]), static_cast<long long>(*st), session.result().mean[si],
-                            session.result().var[si]);
+                ImGui::Text(
+                    tr("selected (n, c, h, w) = (%lld, %lld, %lld, %lld): statistic #%lld, μ = %.5g, σ² = %.5g"),
+                    static_cast<long long>(sel[0]), static_cast<long long>(sel[1]), static_cast<long long>(sel[2]),
+                    static_cast<long long>(sel[3]), static_cast<long long>(*st), session.result().mean[si],
+                    session.result().var[si]);
         }
         const float heat_h = ImGui::GetContentRegionAvail().y * 0.64f;
         ImGui::BeginChild("heat", ImVec2(0, heat_h), false, ImGuiWindowFlags_NoScrollbar);

@@ -13,11 +13,11 @@ namespace normlab::app {
 
 struct FigureOptions {
     int width = 1400, height = 900;
-    std::string heatmap = "stats";      // input | output | diff | stats
-    std::string colormap = "diverging"; // diverging | viridis | cividis
-    bool large_text = false;            // the presenter-mode font
+    std::string heatmap = "stats";       // input | output | diff | stats
+    std::string colormap = "diverging";  // diverging | viridis | cividis
+    bool large_text = false;             // the presenter-mode font
     Language language = Language::En;
-    std::string caption;                // a line under the title ("" for none)
+    std::string caption;  // a line under the title ("" for none)
 };
 
 class Session;
@@ -27,6 +27,7 @@ class Session;
 void render_figure(const VulkanContext& ctx, const State& state, Tensor x, const FigureOptions& options,
                    const std::string& png_path);
 // The same for a Session already applied on `ctx` (nothing is normalized again).
-void render_figure(const VulkanContext& ctx, Session& session, const FigureOptions& options, const std::string& png_path);
+void render_figure(const VulkanContext& ctx, Session& session, const FigureOptions& options,
+                   const std::string& png_path);
 
 }  // namespace normlab::app

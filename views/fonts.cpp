@@ -44,8 +44,9 @@ FontSet load_fonts(const std::string& glyph_text) {
     }
     fs.cjk = !cjk.empty();
     if (!fs.cjk)
-        fs.cjk_missing = "no Chinese font under " + dir +
-                         ": install fonts-droid-fallback or fonts-wqy-microhei (scripts/install-deps.sh); staying in English";
+        fs.cjk_missing =
+            "no Chinese font under " + dir +
+            ": install fonts-droid-fallback or fonts-wqy-microhei (scripts/install-deps.sh); staying in English";
     static ImVector<ImWchar> cjk_ranges;
     if (fs.cjk && cjk_ranges.empty()) {
         ImFontGlyphRangesBuilder b;
@@ -58,8 +59,8 @@ FontSet load_fonts(const std::string& glyph_text) {
         ImFontConfig cfg;
         cfg.FontDataOwnedByAtlas = false;  // static data: ImGui keeps the pointer and must never free it
         std::snprintf(cfg.Name, sizeof cfg.Name, "DejaVu Sans (embedded), %.0fpx", static_cast<double>(px));
-        ImFont* f = io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(latin.data()), static_cast<int>(latin.size()),
-                                                   px, &cfg, kLatinRanges);
+        ImFont* f = io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(latin.data()),
+                                                   static_cast<int>(latin.size()), px, &cfg, kLatinRanges);
         if (fs.cjk) {
             ImFontConfig merge;
             merge.MergeMode = true;

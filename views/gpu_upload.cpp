@@ -6,7 +6,8 @@ namespace normlab::app {
 
 void upload_buffer(const VulkanContext& ctx, GpuBuffer& dst, const void* src, std::size_t bytes) {
     const vk::DeviceSize want = bytes == 0 ? 4 : bytes;
-    if (!dst || dst.size() != want) dst = GpuBuffer(ctx, bytes, BufferRole::Compute);  // a failed allocation keeps the old one
+    if (!dst || dst.size() != want)
+        dst = GpuBuffer(ctx, bytes, BufferRole::Compute);  // a failed allocation keeps the old one
     if (bytes == 0) return;
     CommandRecorder recorder(ctx);
     Staging(ctx, recorder, want).upload({{&dst, 0, src, bytes}});

@@ -36,7 +36,8 @@ HeatmapView::HeatmapView(const VulkanContext& ctx, vk::RenderPass render_pass)
     const auto& dev = ctx.device();
     vk::DescriptorSetLayoutBinding b(0, vk::DescriptorType::eStorageBuffer, 1, vk::ShaderStageFlagBits::eFragment);
     set_layout_ = vk::raii::DescriptorSetLayout(dev, vk::DescriptorSetLayoutCreateInfo({}, b));
-    vk::PushConstantRange range(vk::ShaderStageFlagBits::eVertex | vk::ShaderStageFlagBits::eFragment, 0, sizeof(DrawPush));
+    vk::PushConstantRange range(vk::ShaderStageFlagBits::eVertex | vk::ShaderStageFlagBits::eFragment, 0,
+                                sizeof(DrawPush));
     vk::DescriptorSetLayout sl = *set_layout_;
     pipeline_layout_ = vk::raii::PipelineLayout(dev, vk::PipelineLayoutCreateInfo({}, sl, range));
 
@@ -48,8 +49,9 @@ HeatmapView::HeatmapView(const VulkanContext& ctx, vk::RenderPass render_pass)
     vk::PipelineVertexInputStateCreateInfo vertex_input;
     vk::PipelineInputAssemblyStateCreateInfo assembly({}, vk::PrimitiveTopology::eTriangleList);
     vk::PipelineViewportStateCreateInfo viewport({}, 1, nullptr, 1, nullptr);
-    vk::PipelineRasterizationStateCreateInfo raster({}, false, false, vk::PolygonMode::eFill, vk::CullModeFlagBits::eNone,
-                                                    vk::FrontFace::eCounterClockwise, false, 0, 0, 0, 1.0f);
+    vk::PipelineRasterizationStateCreateInfo raster({}, false, false, vk::PolygonMode::eFill,
+                                                    vk::CullModeFlagBits::eNone, vk::FrontFace::eCounterClockwise,
+                                                    false, 0, 0, 0, 1.0f);
     vk::PipelineMultisampleStateCreateInfo multisample({}, vk::SampleCountFlagBits::e1);
     vk::PipelineColorBlendAttachmentState blend_att(false);
     blend_att.colorWriteMask = vk::ColorComponentFlagBits::eR | vk::ColorComponentFlagBits::eG |
@@ -63,7 +65,8 @@ HeatmapView::HeatmapView(const VulkanContext& ctx, vk::RenderPass render_pass)
     pipeline_ = vk::raii::Pipeline(dev, nullptr, info);
 
     vk::DescriptorPoolSize ps(vk::DescriptorType::eStorageBuffer, 1);
-    pool_ = vk::raii::DescriptorPool(dev, vk::DescriptorPoolCreateInfo(vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 1, ps));
+    pool_ = vk::raii::DescriptorPool(
+        dev, vk::DescriptorPoolCreateInfo(vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 1, ps));
     vk::raii::DescriptorSets sets(dev, vk::DescriptorSetAllocateInfo(*pool_, sl));
     set_ = std::move(sets.front());
 }
@@ -102,8 +105,16 @@ void HeatmapView::draw(Session& session) {
     const bool hovered = place_image(shape);
     auto sel_stat = session.selected_stat();
     const int colors = static_cast<int>(colormap) + 16 * static_cast<int>(current_group_palette());
-    key_ = Key{session.generation(), static_cast<int>(mode), colors, layout_.width, layout_.height,
-               layout_.cell, layout_.gap, vmin_, vmax_, sel_stat ? *sel_stat : -1};
+    key_ = Key{session.generation(),
+               static_cast<int>(mode),
+               colors,
+               layout_.width,
+               layout_.height,
+               layout_.cell,
+               layout_.gap,
+               vmin_,
+               vmax_,
+               sel_stat ? *sel_stat : -1};
     draw_cell_values(session);
     draw_selection(session);
     if (hovered) handle_mouse(session);
@@ -222,8 +233,8 @@ void HeatmapView::tooltip(const Session& s, const Index4& e) const {
     const double x = s.x().data[static_cast<std::size_t>(i)];
     const double y = r.y.data[static_cast<std::size_t>(i)];
     ImGui::BeginTooltip();
-    ImGui::Text(tr("element (n, c, h, w) = (%lld, %lld, %lld, %lld)"), static_cast<long long>(e[0]), static_cast<long long>(e[1]),
-                static_cast<long long>(e[2]), static_cast<long long>(e[3]));
+    ImGui::Text(tr("element (n, c, h, w) = (%lld, %lld, %lld, %lld)"), static_cast<long long>(e[0]),
+                static_cast<long long>(e[1]), static_cast<long long>(e[2]), static_cast<long long>(e[3]));
     if (s.values_only()) {  // a difference pane: two given tensors, no statistics of its own
         ImGui::Text("left = %.6g   right = %.6g   right − left = %.6g", x, y, y - x);
         ImGui::EndTooltip();
@@ -236,7 +247,8 @@ void HeatmapView::tooltip(const Session& s, const Index4& e) const {
         ImGui::Text("mean(x²) = %.6g", r.mean_square[si]);
         ImGui::Text("x̂ = x / √(mean(x²) + ε) = %.6g", x * r.rstd[si]);
     } else {
-        ImGui::Text("μ = %.6g   σ² = %.6g%s", r.mean[si], r.var[si], r.stats_from_running ? tr("  (running stats, eval)") : "");
+        ImGui::Text("μ = %.6g   σ² = %.6g%s", r.mean[si], r.var[si],
+                    r.stats_from_running ? tr("  (running stats, eval)") : "");
         ImGui::Text("x̂ = (x − μ) / √(σ² + ε) = %.6g", (x - r.mean[si]) * r.rstd[si]);
     }
     ImGui::Text("y = %.6g", y);
@@ -254,7 +266,8 @@ void HeatmapView::draw_legend(const Session& s) const {
         const int shown = static_cast<int>(std::min<std::int64_t>(l.stat_count, 16));
         for (int i = 0; i < shown; ++i)
             dl->AddRectFilled(ImVec2(p.x + static_cast<float>(i) * (sw + 2), p.y + 2),
-                              ImVec2(p.x + static_cast<float>(i) * (sw + 2) + sw, p.y + 2 + sw), to_imgui(stat_color(i, l.stat_count)));
+                              ImVec2(p.x + static_cast<float>(i) * (sw + 2) + sw, p.y + 2 + sw),
+                              to_imgui(stat_color(i, l.stat_count)));
         ImGui::Dummy(ImVec2(static_cast<float>(shown) * (sw + 2) + 4, sw + 4));
         ImGui::SameLine();
         ImGui::TextWrapped(tr("%lld statistics of %lld elements, each normalized with its own μ, σ²."),
@@ -263,8 +276,10 @@ void HeatmapView::draw_legend(const Session& s) const {
     }
     const float w = std::max(fs * 4, std::min(fs * 20, ImGui::GetContentRegionAvail().x - fs * 10));
     ImVec2 p = ImGui::GetCursorScreenPos();
-    const std::string label = !legend_label.empty() ? legend_label
-                              : mode == HeatmapMode::Input ? "x" : mode == HeatmapMode::Output ? "y" : "y − x";
+    const std::string label = !legend_label.empty()         ? legend_label
+                              : mode == HeatmapMode::Input  ? "x"
+                              : mode == HeatmapMode::Output ? "y"
+                                                            : "y − x";
     ImGui::TextUnformatted(label.c_str());
     ImGui::SameLine();
     ImGui::Text("%.3g", vmin_ == 0.0f ? 0.0f : vmin_);  // no "-0"
@@ -293,7 +308,8 @@ void HeatmapView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
     frame_extent_ = extent;
     if (!session_ || key_ == computed_) return;
     const Session& s = *session_;
-    const vk::DeviceSize bytes = static_cast<vk::DeviceSize>(layout_.width) * static_cast<vk::DeviceSize>(layout_.height) * 4;
+    const vk::DeviceSize bytes =
+        static_cast<vk::DeviceSize>(layout_.width) * static_cast<vk::DeviceSize>(layout_.height) * 4;
     bool rebind = key_.generation != computed_.generation || key_.colormap != computed_.colormap;
     if (!pixels_ || pixels_.size() != bytes) {
         ctx_->device().waitIdle();  // frames in flight may still draw from the old pixels
@@ -306,7 +322,8 @@ void HeatmapView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
     const FillPush push = fill_push(layout_, mode, vmin_, vmax_, s.layout(), key_.sel, kLutSize);
     // The descriptor set is rewritten only when its buffers changed (the fill's earlier
     // submissions have all finished; every buffer change happens after the device was idled).
-    if (rebind) fill_.bind({s.x_gpu().handle(), s.y_gpu().handle(), palette_.handle(), lut_.handle(), pixels_.handle()});
+    if (rebind)
+        fill_.bind({s.x_gpu().handle(), s.y_gpu().handle(), palette_.handle(), lut_.handle(), pixels_.handle()});
     // The fill is its own submission: the recorder's first barrier orders earlier frames'
     // fragment-shader reads of the pixels (same queue) before the fill overwrites them.
     vk::CommandBuffer fill_cmd = recorder_.begin();
@@ -333,18 +350,21 @@ void HeatmapView::record_draw(const ImDrawCmd* dc) const {
     float x1 = std::clamp((dc->ClipRect.z - dd->DisplayPos.x) * sx, 0.0f, fw);
     float y1 = std::clamp((dc->ClipRect.w - dd->DisplayPos.y) * sy, 0.0f, fh);
     if (x1 <= x0 || y1 <= y0) return;
-    const float ox = std::floor((origin_[0] - dd->DisplayPos.x) * sx), oy = std::floor((origin_[1] - dd->DisplayPos.y) * sy);
+    const float ox = std::floor((origin_[0] - dd->DisplayPos.x) * sx),
+                oy = std::floor((origin_[1] - dd->DisplayPos.y) * sy);
     const float iw = static_cast<float>(computed_.width), ih = static_cast<float>(computed_.height);
     DrawPush push{{ox / fw * 2 - 1, oy / fh * 2 - 1, (ox + iw) / fw * 2 - 1, (oy + ih) / fh * 2 - 1},
                   {static_cast<std::int32_t>(ox), static_cast<std::int32_t>(oy)},
-                  static_cast<std::uint32_t>(computed_.width), static_cast<std::uint32_t>(computed_.height)};
+                  static_cast<std::uint32_t>(computed_.width),
+                  static_cast<std::uint32_t>(computed_.height)};
     vk::CommandBuffer cmd = frame_cmd_;
     cmd.bindPipeline(vk::PipelineBindPoint::eGraphics, *pipeline_);
     cmd.setViewport(0, vk::Viewport(0, 0, fw, fh, 0, 1));
     cmd.setScissor(0, vk::Rect2D({static_cast<std::int32_t>(x0), static_cast<std::int32_t>(y0)},
                                  {static_cast<std::uint32_t>(x1 - x0), static_cast<std::uint32_t>(y1 - y0)}));
     cmd.bindDescriptorSets(vk::PipelineBindPoint::eGraphics, *pipeline_layout_, 0, *set_, {});
-    cmd.pushConstants(*pipeline_layout_, vk::ShaderStageFlagBits::eVertex | vk::ShaderStageFlagBits::eFragment, 0, sizeof(push), &push);
+    cmd.pushConstants(*pipeline_layout_, vk::ShaderStageFlagBits::eVertex | vk::ShaderStageFlagBits::eFragment, 0,
+                      sizeof(push), &push);
     cmd.draw(6, 1, 0, 0);
 }
 

@@ -31,9 +31,9 @@ public:
 
     HeatmapMode mode = HeatmapMode::Statistics;
     Colormap colormap = Colormap::Diverging;
-    bool show_controls = true;   // mode buttons, colormap choice and the help line
-    bool show_legend = true;     // the color legend under the image
-    std::string legend_label;    // replaces "x", "y", "y - x" in the legend when set
+    bool show_controls = true;  // mode buttons, colormap choice and the help line
+    bool show_legend = true;    // the color legend under the image
+    std::string legend_label;   // replaces "x", "y", "y - x" in the legend when set
     // When set, clicks select here and in the caller's other views (compare view).
     std::optional<Index4> clicked;
     // Where the last frame drew the image (screen pixels) and its geometry (--dump-layout).

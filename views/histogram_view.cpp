@@ -20,7 +20,8 @@ void plot(const char* title, const HistogramResult& h, ImU32 color, ImVec2 size)
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImVec2 p = ImGui::GetCursorScreenPos();
     const float label_h = ImGui::GetTextLineHeight();
-    const float plot_h = std::max(20.0f, size.y - 2 * label_h - ImGui::GetTextLineHeightWithSpacing() - 4 * ImGui::GetStyle().ItemSpacing.y);
+    const float plot_h = std::max(
+        20.0f, size.y - 2 * label_h - ImGui::GetTextLineHeightWithSpacing() - 4 * ImGui::GetStyle().ItemSpacing.y);
     ImVec2 a(p.x, p.y), b(p.x + size.x, p.y + plot_h);
     dl->AddRectFilled(a, b, IM_COL32(30, 30, 34, 255));
     const std::uint32_t top = h.bins.empty() ? 0 : *std::max_element(h.bins.begin(), h.bins.end());
@@ -32,14 +33,17 @@ void plot(const char* title, const HistogramResult& h, ImU32 color, ImVec2 size)
                           ImVec2(a.x + bw * static_cast<float>(i + 1) - (bw > 3 ? 1.0f : 0.0f), b.y), color);
     }
     const double range = h.max - h.min;
-    auto xpos = [&](double v) { return range > 0 ? a.x + static_cast<float>((v - h.min) / range) * size.x : a.x + size.x / 2; };
+    auto xpos = [&](double v) {
+        return range > 0 ? a.x + static_cast<float>((v - h.min) / range) * size.x : a.x + size.x / 2;
+    };
     if (h.count > 0) {
         const double sd = std::sqrt(h.var);
         dl->AddLine(ImVec2(xpos(h.mean), a.y), ImVec2(xpos(h.mean), b.y), IM_COL32(255, 255, 255, 255), 2.0f);
         for (double v : {h.mean - sd, h.mean + sd})
             if (v >= h.min && v <= h.max)
                 for (float y = a.y; y < b.y; y += 6)
-                    dl->AddLine(ImVec2(xpos(v), y), ImVec2(xpos(v), std::min(y + 3, b.y)), IM_COL32(230, 230, 230, 200), 1.0f);
+                    dl->AddLine(ImVec2(xpos(v), y), ImVec2(xpos(v), std::min(y + 3, b.y)), IM_COL32(230, 230, 230, 200),
+                                1.0f);
     }
     ImGui::Dummy(ImVec2(size.x, plot_h));
     if (h.count > 0) {
@@ -78,7 +82,8 @@ void HistogramView::draw(Session& session, bool presenter) {
     if (show_bins) {
         int bins = static_cast<int>(session.bins());
         ImGui::SetNextItemWidth(160);
-        if (ImGui::SliderInt(tr("bins"), &bins, 4, static_cast<int>(Histogram::kMaxBins))) session.set_bins(static_cast<std::uint32_t>(bins));
+        if (ImGui::SliderInt(tr("bins"), &bins, 4, static_cast<int>(Histogram::kMaxBins)))
+            session.set_bins(static_cast<std::uint32_t>(bins));
         ImGui::SameLine();
     }
     ImGui::TextDisabled("%s", tr("white line: μ, dashed: μ ± σ (computed on the GPU)"));

@@ -78,8 +78,9 @@ std::optional<std::string> Session::apply(State next, std::optional<Tensor> x) {
         // storage-buffer binding (normlab-cli goes further, in slabs).
         const std::uint64_t limit = ctx_->limits().maxStorageBufferRange;
         if (static_cast<std::uint64_t>(nx.shape.numel()) * 4 > limit)
-            throw InputError("the app shows tensors of at most " + std::to_string(limit / 4) + " elements (one storage buffer of " +
-                             std::to_string(limit >> 20) + " MiB); " + nx.shape.str() + " has " + std::to_string(nx.shape.numel()) +
+            throw InputError("the app shows tensors of at most " + std::to_string(limit / 4) +
+                             " elements (one storage buffer of " + std::to_string(limit >> 20) + " MiB); " +
+                             nx.shape.str() + " has " + std::to_string(nx.shape.numel()) +
                              " - use normlab-cli for larger tensors");
         StatLayout layout = make_layout(next.spec, nx.shape);
         // γ/β and running statistics of another shape (the method or C changed) go back to defaults.
@@ -102,7 +103,9 @@ std::optional<std::string> Session::apply(State next, std::optional<Tensor> x) {
         const bool timing = std::getenv("NORMLAB_APP_TIMING") != nullptr;
         auto lap = [&, t = std::chrono::steady_clock::now()](const char* what) mutable {
             auto now = std::chrono::steady_clock::now();
-            if (timing) std::fprintf(stderr, "  %s: %.1f ms\n", what, std::chrono::duration<double, std::milli>(now - t).count());
+            if (timing)
+                std::fprintf(stderr, "  %s: %.1f ms\n", what,
+                             std::chrono::duration<double, std::milli>(now - t).count());
             t = now;
         };
         lap("load tensor");
@@ -126,9 +129,10 @@ std::optional<std::string> Session::apply(State next, std::optional<Tensor> x) {
         } else if (nx.shape.numel() <= kSyncReference) {
             max_error_ = Reference(nx, next.spec, next.params).max_abs_error(r.y.data);
         } else {
-            max_error_pending_ = std::async(std::launch::async, [x = nx, spec = next.spec, params = next.params, y = r.y.data]() {
-                return Reference(x, spec, params).max_abs_error(y);
-            });
+            max_error_pending_ =
+                std::async(std::launch::async, [x = nx, spec = next.spec, params = next.params, y = r.y.data]() {
+                    return Reference(x, spec, params).max_abs_error(y);
+                });
         }
         lap("CPU reference (started)");
         state_ = std::move(next);

@@ -19,8 +19,8 @@
 namespace normlab::app {
 
 struct Histograms {
-    HistogramResult input, output;              // whole tensor (every whole_stride-th element)
-    HistogramResult difference;                 // whole tensor, y − x (computed when first asked for)
+    HistogramResult input, output;  // whole tensor (every whole_stride-th element)
+    HistogramResult difference;     // whole tensor, y − x (computed when first asked for)
     bool has_difference = false;
     std::int64_t whole_stride = 1;              // > 1: large tensors are sampled evenly
     HistogramResult group_input, group_output;  // the selected statistic's elements
@@ -63,7 +63,7 @@ public:
     std::uint32_t bins() const { return bins_; }
     // max |y − reference|; NaN while the check of a large tensor still runs in the background.
     double max_error() const;
-    double max_error_wait() const;  // waits for that check
+    double max_error_wait() const;                         // waits for that check
     double recompute_ms() const { return recompute_ms_; }  // wall time of the last apply()
     const GpuBuffer& x_gpu() const { return normalizer_.x_buffer(); }
     const GpuBuffer& y_gpu() const { return normalizer_.y_buffer(); }

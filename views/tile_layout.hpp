@@ -14,8 +14,8 @@ namespace normlab::app {
 
 struct TileLayout {
     Shape4 shape;
-    float cell = 1.0f;   // pixels per element (may be < 1: several elements per pixel)
-    float gap = 2.0f;    // pixels between tiles
+    float cell = 1.0f;          // pixels per element (may be < 1: several elements per pixel)
+    float gap = 2.0f;           // pixels between tiles
     int width = 1, height = 1;  // image size in pixels
 
     float tile_w() const { return static_cast<float>(shape.w) * cell; }
@@ -30,9 +30,11 @@ struct TileLayout {
         float cw = (avail_w - t.gap * static_cast<float>(s.c - 1)) / static_cast<float>(s.c * s.w);
         float ch = (avail_h - t.gap * static_cast<float>(s.n - 1)) / static_cast<float>(s.n * s.h);
         t.cell = std::max(0.05f, std::min({cw, ch, 160.0f}));  // big cells for the seeds' tiny examples
-        if (t.cell >= 2.0f) t.cell = std::floor(t.cell);  // whole pixels when elements are big
-        t.width = std::max(1, static_cast<int>(std::ceil(t.tile_w() * static_cast<float>(s.c) + t.gap * static_cast<float>(s.c - 1))));
-        t.height = std::max(1, static_cast<int>(std::ceil(t.tile_h() * static_cast<float>(s.n) + t.gap * static_cast<float>(s.n - 1))));
+        if (t.cell >= 2.0f) t.cell = std::floor(t.cell);       // whole pixels when elements are big
+        t.width = std::max(
+            1, static_cast<int>(std::ceil(t.tile_w() * static_cast<float>(s.c) + t.gap * static_cast<float>(s.c - 1))));
+        t.height = std::max(
+            1, static_cast<int>(std::ceil(t.tile_h() * static_cast<float>(s.n) + t.gap * static_cast<float>(s.n - 1))));
         return t;
     }
 

@@ -72,13 +72,14 @@ TEST_CASE("a preset's tensor: values, or generated and transformed in order", "[
     CHECK(p.description == "d");
     REQUIRE(p.x.shape == Shape4{3, 3, 1, 2});
     // arange 0..11, channel c × 10^c, sample 1 + 0.5, then sample 2 = -(sample 0) + 2.
-    const std::vector<float> want = {0, 1, 20, 30, 400, 500, 6.5f, 7.5f, 80.5f, 90.5f, 1000.5f, 1100.5f,
-                                     2, 1, -18, -28, -398, -498};
+    const std::vector<float> want = {0,     1,       20,      30, 400, 500, 6.5f, 7.5f, 80.5f,
+                                     90.5f, 1000.5f, 1100.5f, 2,  1,   -18, -28,  -398, -498};
     CHECK(p.x.data == want);
     CHECK(p.spec.method == Method::Group);
     CHECK(p.params.weight == std::vector<float>{1, 2, 3});
     Preset v = preset_from_json(R"({"normlab_preset": 1, "name": "v", "source": "s", "description": "d",
-                                    "tensor": {"shape": [1, 1, 1, 2], "values": [0.25, -1]}})", "v.json");
+                                    "tensor": {"shape": [1, 1, 1, 2], "values": [0.25, -1]}})",
+                                "v.json");
     CHECK(v.x.data == std::vector<float>{0.25f, -1.0f});
     CHECK(v.spec.method == Method::Batch);  // a scene's default
 }
@@ -88,34 +89,34 @@ TEST_CASE("malformed presets are refused with the file and the key", "[content][
     CHECK(preset_error("{").find("p.json: not valid JSON") == 0);
     CHECK(preset_error(R"({"name": "x"})") == "p.json: not a normlab preset (needs \"normlab_preset\": 1)");
     const std::string head = R"({"normlab_preset": 1, "name": "x", "source": "s", "description": "d", )";
-    CHECK(preset_error(head + R"("tensor": {"shape": [1, 1, 1, 2], "values": [1]}})")
-          == "p.json: tensor.values has 1 numbers, shape [1, 1, 1, 2] needs 2");
+    CHECK(preset_error(head + R"("tensor": {"shape": [1, 1, 1, 2], "values": [1]}})") ==
+          "p.json: tensor.values has 1 numbers, shape [1, 1, 1, 2] needs 2");
     CHECK(preset_error(head + R"("tensor": {"shape": [1, 1, 1, 2]}})") ==
           "p.json: tensor.values or tensor.init is needed");
     CHECK(preset_error(head + R"("tensor": {"shape": [1, 1, 1, 2], "init": "ones", "colour": 1}})")
-          .find("unknown key 'colour'") != std::string::npos);
+              .find("unknown key 'colour'") != std::string::npos);
     CHECK(preset_error(head + R"("tensor": {"shape": [1024, 1024, 1, 1], "init": "ones"}})")
-          .find("at most 65536 elements") != std::string::npos);
+              .find("at most 65536 elements") != std::string::npos);
     CHECK(preset_error(head + R"("tensor": {"shape": [2, 1, 1, 2], "init": "ones",
-                                  "transforms": [{"op": "scale", "by": [1, 2, 3], "along": "n"}]}})")
-          == "p.json: tensor.transforms[0].by has 3 numbers for 2 samples");
+                                  "transforms": [{"op": "scale", "by": [1, 2, 3], "along": "n"}]}})") ==
+          "p.json: tensor.transforms[0].by has 3 numbers for 2 samples");
     CHECK(preset_error(head + R"("tensor": {"shape": [2, 1, 1, 2], "init": "ones",
                                   "transforms": [{"op": "scale", "by": [1, 2]}]}})")
-          .find("tensor.transforms[0].along must be n or c") != std::string::npos);
+              .find("tensor.transforms[0].along must be n or c") != std::string::npos);
     CHECK(preset_error(head + R"("tensor": {"shape": [2, 1, 1, 2], "init": "ones",
                                   "transforms": [{"op": "append_sample", "from": 2}]}})")
-          .find("tensor.transforms[0].from = 2 is out of range [0, 1]") != std::string::npos);
+              .find("tensor.transforms[0].from = 2 is out of range [0, 1]") != std::string::npos);
     CHECK(preset_error(head + R"("tensor": {"shape": [2, 1, 1, 2], "init": "ones", "transforms": [{"op": "rotate"}]}})")
-          .find("'rotate' is not one of scale, add, append_sample") != std::string::npos);
+              .find("'rotate' is not one of scale, add, append_sample") != std::string::npos);
     CHECK(preset_error(head + R"("tensor": {"shape": [2, 6, 1, 1], "init": "ones"},
                                   "norm": {"method": "group", "groups": 4}})")
-          .find("divisible by num_groups") != std::string::npos);
+              .find("divisible by num_groups") != std::string::npos);
     CHECK(preset_error(head + R"("tensor": {"shape": [2, 6, 1, 1], "init": "ones"}, "params": {"weight": [1]}})")
-          .find("(the preset's tensor has shape [2, 6, 1, 1])") != std::string::npos);
-    CHECK(preset_error(R"({"normlab_preset": 1, "name": "", "source": "s", "description": "d"})")
-          == "p.json: name must be a non-empty string");
+              .find("(the preset's tensor has shape [2, 6, 1, 1])") != std::string::npos);
+    CHECK(preset_error(R"({"normlab_preset": 1, "name": "", "source": "s", "description": "d"})") ==
+          "p.json: name must be a non-empty string");
     CHECK(preset_error(R"({"normlab_preset": 1, "name": "x", "source": {"fr": "s"}, "description": "d"})")
-          .find("source has unknown language 'fr'") != std::string::npos);
+              .find("source has unknown language 'fr'") != std::string::npos);
 }
 
 TEST_CASE("experiments: kinds, pair keys and states checked against their tensors", "[content][experiments]") {
@@ -123,7 +124,8 @@ TEST_CASE("experiments: kinds, pair keys and states checked against their tensor
     Experiment e = experiment_from_json(head + R"("kind": "pair",
         "state": {"tensor": {"source": "preset", "preset": "seed000-far-sample"}, "norm": {"method": "layer"}},
         "right": {"tensor": {"source": "preset", "preset": "seed000-far-sample"}, "norm": {"method": "layer"}},
-        "left_label": "l", "right_label": "r", "left_samples": 4, "view": {"heatmap": "diff"}})", "e.json");
+        "left_label": "l", "right_label": "r", "left_samples": 4, "view": {"heatmap": "diff"}})",
+                                        "e.json");
     CHECK(e.kind == ExperimentKind::Pair);
     CHECK(e.left_samples == 4);
     CHECK(e.view.heatmap == "diff");
@@ -132,8 +134,8 @@ TEST_CASE("experiments: kinds, pair keys and states checked against their tensor
     CHECK(experiment_error(head + R"("kind": "triple", "state": {}})").find("kind 'triple' is not one of") !=
           std::string::npos);
     CHECK(experiment_error(head + R"("state": {}, "right": {}})") == "e.json: right is only for pair experiments");
-    CHECK(experiment_error(head + R"("kind": "pair", "state": {}, "left_label": "l", "right_label": "r"})")
-          == "e.json: right is missing");
+    CHECK(experiment_error(head + R"("kind": "pair", "state": {}, "left_label": "l", "right_label": "r"})") ==
+          "e.json: right is missing");
     CHECK(experiment_error(head + R"("state": {"view": {}}})").find("unknown state key 'view'") != std::string::npos);
     CHECK(experiment_error(head + R"("state": {"norm": {"method": "banana"}}})").find("unknown method 'banana'") !=
           std::string::npos);
@@ -143,10 +145,10 @@ TEST_CASE("experiments: kinds, pair keys and states checked against their tensor
                   "norm": {"method": "layer", "normalized_shape": [4]}},
         "right": {"tensor": {"source": "preset", "preset": "layernorm-c-trap"},
                   "norm": {"method": "layer", "normalized_shape": [3]}}})")
-          .find("right: the tensor it normalizes has shape [2, 3, 4, 4]") != std::string::npos);
+              .find("right: the tensor it normalizes has shape [2, 3, 4, 4]") != std::string::npos);
     CHECK(experiment_error(head + R"("state": {"tensor": {"source": "preset", "preset": "seed004-in"},
                                              "selection": [1, 0, 0, 0]}})")
-          .find("outside the tensor") != std::string::npos);
+              .find("outside the tensor") != std::string::npos);
     CHECK(experiment_error(head + R"("state": {}, "view": {"experiment": "y"}})").find("leave it out") !=
           std::string::npos);
     CHECK(experiment_error(head + R"("state": {}, "view": {"zoom": 2}})").find("unknown view key 'zoom'") !=

@@ -69,8 +69,10 @@ TEST_CASE("batch independence: appending a far-off sample changes only BatchNorm
         NormResult a = run(four, spec), b = run(all, spec);
         const double d = max_diff(a.y.data, first_samples(b.y, 4).data);
         INFO(method_name(m) << ": max |diff| = " << d);
-        if (m == Method::Batch) CHECK(d > 0.5);
-        else CHECK(d == 0.0);
+        if (m == Method::Batch)
+            CHECK(d > 0.5);
+        else
+            CHECK(d == 0.0);
     }
 }
 
@@ -99,8 +101,10 @@ TEST_CASE("misconception pairs really differ, the identity pair does not", "[cla
         Tensor yr = e.right_channels_last ? from_channels_last(right.y) : right.y;
         const double d = max_diff(left.y.data, yr.data);
         INFO(id << ": max |diff| = " << d);
-        if (std::string(id) == "groupnorm1-equals-layernorm") CHECK(d < 1e-5);
-        else CHECK(d > 0.1);
+        if (std::string(id) == "groupnorm1-equals-layernorm")
+            CHECK(d < 1e-5);
+        else
+            CHECK(d > 0.1);
     }
 }
 

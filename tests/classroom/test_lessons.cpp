@@ -23,7 +23,8 @@ std::string error_of(const std::string& text) {
 const char* kGood = R"({"normlab_lesson": 1, "id": "t", "title": {"en": "T", "zh": "测"},
   "steps": [
     {"text": {"en": "a", "zh": "甲"}, "state": {"tensor": {"source": "preset", "preset": "classroom"},
-       "norm": {"method": "group", "groups": 3}, "selection": [1, 2, 0, 0], "view": {"heatmap": "stats", "compare": true}}},
+       "norm": {"method": "group", "groups": 3}, "selection": [1, 2, 0, 0],
+       "view": {"heatmap": "stats", "compare": true}}},
     {"text": {"en": "b"}, "state": {"selection": [0, 0, 0, 0]}},
     {"text": {"en": "c"}, "state": {"norm": {"method": "layer"}}}
   ]})";
@@ -53,32 +54,39 @@ TEST_CASE("lesson steps inherit the previous step's state", "[lesson]") {
     CHECK(l.steps[1].text.in(Language::Zh) == "b");  // falls back to English
     CHECK(l.steps[0].state.spec.method == Method::Group);
     CHECK(l.steps[0].view.compare);
-    CHECK(l.steps[1].state.spec.groups == 3);         // inherited
+    CHECK(l.steps[1].state.spec.groups == 3);  // inherited
     CHECK(l.steps[1].state.selection == Index4{0, 0, 0, 0});
-    CHECK(l.steps[1].view.compare);                   // view inherited too
+    CHECK(l.steps[1].view.compare);  // view inherited too
     CHECK(l.steps[2].state.spec.method == Method::Layer);
-    CHECK(!l.steps[2].state.selection);               // a new method drops the old selection
+    CHECK(!l.steps[2].state.selection);  // a new method drops the old selection
     CHECK(l.steps[2].state.source.preset == "classroom");
 }
 
 TEST_CASE("malformed lessons are refused with a message naming the problem", "[lesson]") {
-    CHECK(error_of("{") .find("l.json: not valid JSON") == 0);
+    CHECK(error_of("{").find("l.json: not valid JSON") == 0);
     CHECK(error_of("[]") == "l.json: a lesson must be a JSON object");
     CHECK(error_of(R"({"id": "x"})").find("not a normlab lesson") != std::string::npos);
     CHECK(error_of(R"({"normlab_lesson": 1, "title": "t", "steps": []})").find("id is missing") != std::string::npos);
-    CHECK(error_of(R"({"normlab_lesson": 1, "id": "x", "title": "t", "steps": []})").find("non-empty list") != std::string::npos);
-    CHECK(error_of(R"({"normlab_lesson": 1, "id": "x", "title": "t", "steps": [{"text": "a"}]})").find("step 1: the first step needs") != std::string::npos);
+    CHECK(error_of(R"({"normlab_lesson": 1, "id": "x", "title": "t", "steps": []})").find("non-empty list") !=
+          std::string::npos);
+    CHECK(error_of(R"({"normlab_lesson": 1, "id": "x", "title": "t", "steps": [{"text": "a"}]})")
+              .find("step 1: the first step needs") != std::string::npos);
     const std::string base = R"({"normlab_lesson": 1, "id": "x", "title": "t", "steps": [{"text": "a", "state": )";
     CHECK(error_of(base + R"({"norm": {"method": "bogus"}}}]})").find("step 1") != std::string::npos);
     CHECK(error_of(base + R"({"norm": {"method": "bogus"}}}]})").find("unknown method 'bogus'") != std::string::npos);
-    CHECK(error_of(base + R"({"tensor": {"source": "preset", "preset": "classroom"}, "norm": {"method": "group", "groups": 4}}}]})")
+    CHECK(error_of(
+              base +
+              R"({"tensor": {"source": "preset", "preset": "classroom"}, "norm": {"method": "group", "groups": 4}}}]})")
               .find("divisible by num_groups") != std::string::npos);
     CHECK(error_of(base + R"({"tensor": {"source": "preset", "preset": "classroom"}, "selection": [9, 0, 0, 0]}}]})")
               .find("outside the tensor") != std::string::npos);
-    CHECK(error_of(base + R"({"view": {"heatmap": "rainbow"}}}]})").find("view.heatmap = 'rainbow'") != std::string::npos);
-    CHECK(error_of(base + R"({"view": {"experiment": "nope"}}}]})").find("not a known experiment") != std::string::npos);
+    CHECK(error_of(base + R"({"view": {"heatmap": "rainbow"}}}]})").find("view.heatmap = 'rainbow'") !=
+          std::string::npos);
+    CHECK(error_of(base + R"({"view": {"experiment": "nope"}}}]})").find("not a known experiment") !=
+          std::string::npos);
     CHECK(error_of(base + R"({"colour": 1}}]})").find("unknown state key 'colour'") != std::string::npos);
-    CHECK(error_of(R"({"normlab_lesson": 1, "id": "x", "title": {"fr": "t"}, "steps": []})").find("unknown language 'fr'") != std::string::npos);
+    CHECK(error_of(R"({"normlab_lesson": 1, "id": "x", "title": {"fr": "t"}, "steps": []})")
+              .find("unknown language 'fr'") != std::string::npos);
 }
 
 TEST_CASE("a folder with a malformed lesson still yields the good ones", "[lesson]") {

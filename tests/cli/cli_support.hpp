@@ -37,8 +37,8 @@ inline void write(const fs::path& p, const std::string& bytes) {
 // Runs normlab-cli (NORMLAB_CLI) with `args`, `env` assignments prepended.
 inline Run cli(const std::string& args, const std::string& env = "") {
     fs::path o = tmpdir() / "stdout.txt", e = tmpdir() / "stderr.txt";
-    std::string cmd = env + (env.empty() ? "" : " ") + "'" + std::string(NORMLAB_CLI) + "' " + args + " >'" + o.string() +
-                      "' 2>'" + e.string() + "'";
+    std::string cmd = env + (env.empty() ? "" : " ") + "'" + std::string(NORMLAB_CLI) + "' " + args + " >'" +
+                      o.string() + "' 2>'" + e.string() + "'";
     int rc = std::system(cmd.c_str());
     Run r;
     r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;

@@ -36,7 +36,8 @@ void expect_error(const std::string& args, const std::string& message, int statu
     write(keep, "old content");
     fs::remove(absent1);
     fs::remove(absent2);
-    Run r = cli(args + " --output '" + keep.string() + "' --stats '" + absent1.string() + "' --group-map '" + absent2.string() + "'");
+    Run r = cli(args + " --output '" + keep.string() + "' --stats '" + absent1.string() + "' --group-map '" +
+                absent2.string() + "'");
     INFO("args: " << args << "\nstderr: " << r.err);
     CHECK(r.status == status);
     CHECK(r.err.rfind("error: ", 0) == 0);
@@ -85,13 +86,15 @@ TEST_CASE("bad shapes", "[cli][errors]") {
 
 TEST_CASE("PyTorch's errors for bad configurations", "[cli][errors]") {
     expect_error("--norm group --groups 4 --shape 2,6,4,4",
-                 "Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 6, 4, 4] and num_groups=4");
+                 "Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 6, 4, "
+                 "4] and num_groups=4");
     expect_error("--norm group --groups 0 --shape 2,6,4,4", "Expected num groups to be greater than 0, got 0");
     expect_error("--norm group --groups -2 --shape 2,6,4,4", "Expected num groups to be greater than 0, got -2");
     expect_error("--norm layer --normalized-shape 5 --shape 2,3,4,4",
                  "Given normalized_shape=[5], expected input with shape [*, 5], but got input of size[2, 3, 4, 4]");
     expect_error("--norm rms --normalized-shape 3,5 --shape 2,3,4,4", "expected input with shape [*, 3, 5]");
-    expect_error("--norm batch --shape 1,3,1,1", "Expected more than 1 value per channel when training, got input size [1, 3, 1, 1]");
+    expect_error("--norm batch --shape 1,3,1,1",
+                 "Expected more than 1 value per channel when training, got input size [1, 3, 1, 1]");
     expect_error("--norm instance --shape 2,3,1,1",
                  "Expected more than 1 spatial element when training, got input size [2, 3, 1, 1]");
     expect_error("--norm group --shape 2,6,4,4", "--norm group needs --groups G");
@@ -109,7 +112,8 @@ TEST_CASE("parameter files of the wrong shape", "[cli][errors]") {
     write(d / "w3.npy", npy({3}));
     write(d / "w44.npy", npy({4, 4}));
     expect_error("--norm batch --shape 2,3,4,4 --weight '" + (d / "w5.npy").string() + "'", "--weight");
-    expect_error("--norm batch --shape 2,3,4,4 --bias '" + (d / "w5.npy").string() + "'", "has shape [5], expected [3]");
+    expect_error("--norm batch --shape 2,3,4,4 --bias '" + (d / "w5.npy").string() + "'",
+                 "has shape [5], expected [3]");
     expect_error("--norm layer --shape 2,3,4,4 --weight '" + (d / "w3.npy").string() + "'", "expected [3, 4, 4]");
     expect_error("--norm layer --normalized-shape 4,4 --shape 2,3,4,4 --bias '" + (d / "w3.npy").string() + "'",
                  "expected [4, 4]");
@@ -117,13 +121,15 @@ TEST_CASE("parameter files of the wrong shape", "[cli][errors]") {
     expect_error("--norm batch --shape 2,3,4,4 --running-mean '" + (d / "w5.npy").string() + "'", "--running-mean");
     expect_error("--norm batch --shape 2,3,4,4 --running-var '" + (d / "w44.npy").string() + "'", "--running-var");
     expect_error("--norm rms --shape 2,3,4,4 --normalized-shape 4 --bias '" + (d / "w44.npy").string() + "'", "bias");
-    expect_error("--norm layer --shape 2,3,4,4 --running-mean '" + (d / "w3.npy").string() + "'", "only used by --norm batch");
+    expect_error("--norm layer --shape 2,3,4,4 --running-mean '" + (d / "w3.npy").string() + "'",
+                 "only used by --norm batch");
 }
 
 TEST_CASE("no usable Vulkan device gives exit 3 with a way to get one", "[cli][errors]") {
     // An ICD list naming no driver: the loader finds no device.
     fs::path icd = tmpdir() / "none.json";
-    write(icd, R"({"file_format_version": "1.0.0", "ICD": {"library_path": "/nonexistent/libvulkan_none.so", "api_version": "1.1.0"}})");
+    write(icd, R"({"file_format_version": "1.0.0", )"
+               R"("ICD": {"library_path": "/nonexistent/libvulkan_none.so", "api_version": "1.1.0"}})");
     fs::path keep = tmpdir() / "keep3.npy";
     write(keep, "old");
     Run r = cli("--norm layer --shape 2,3,4,4 --output '" + keep.string() + "'",
@@ -160,8 +166,8 @@ TEST_CASE("a normal run per method writes y, statistics and the group map", "[cl
     write(d / "x.npy", npy({2, 6, 4, 5}, -1.0f));
     for (const auto& c : cases) {
         fs::path y = d / "y.npy", s = d / "s.json", m = d / "map.npy";
-        Run r = cli(c.args + " --input '" + (d / "x.npy").string() + "' --output '" + y.string() + "' --stats '" + s.string() +
-                    "' --group-map '" + m.string() + "'");
+        Run r = cli(c.args + " --input '" + (d / "x.npy").string() + "' --output '" + y.string() + "' --stats '" +
+                    s.string() + "' --group-map '" + m.string() + "'");
         INFO(c.args << "\n" << r.err);
         REQUIRE(r.status == 0);
         CHECK(r.err.empty());
@@ -173,7 +179,8 @@ TEST_CASE("a normal run per method writes y, statistics and the group map", "[cl
         CHECK(out.shape == x.shape);
         CHECK(Reference(t, c.spec, {}).max_abs_error(out.data) <= 1e-5);
         json j = json::parse(slurp(s));
-        for (const char* key : {"norm", "shape", "eps", "stat_shape", "count", "device", "gpu_ms", "max_abs_error_vs_reference"})
+        for (const char* key :
+             {"norm", "shape", "eps", "stat_shape", "count", "device", "gpu_ms", "max_abs_error_vs_reference"})
             CHECK(j.contains(key));
         CHECK(j["norm"] == method_name(c.spec.method));
         CHECK(j["max_abs_error_vs_reference"].get<double>() <= 1e-5);
@@ -196,7 +203,8 @@ TEST_CASE("a normal run per method writes y, statistics and the group map", "[cl
         CHECK(map_bytes.find("'<i4'") != std::string::npos);
         auto expect = layout.group_map();
         REQUIRE(map_bytes.size() >= expect.size() * 4);
-        CHECK(std::memcmp(map_bytes.data() + map_bytes.size() - expect.size() * 4, expect.data(), expect.size() * 4) == 0);
+        CHECK(std::memcmp(map_bytes.data() + map_bytes.size() - expect.size() * 4, expect.data(), expect.size() * 4) ==
+              0);
     }
 }
 

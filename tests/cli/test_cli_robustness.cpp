@@ -35,7 +35,9 @@ std::string npy_raw(const std::string& dict, int major, const std::string& data)
     return out + h + data;
 }
 
-std::string floats(const std::vector<float>& v) { return std::string(reinterpret_cast<const char*>(v.data()), v.size() * 4); }
+std::string floats(const std::vector<float>& v) {
+    return std::string(reinterpret_cast<const char*>(v.data()), v.size() * 4);
+}
 
 std::vector<float> ramp(std::size_t n) {
     std::vector<float> v(n);
@@ -73,11 +75,14 @@ TEST_CASE("npy version 2 and 3 headers are read by the CLI", "[cli][robustness]"
 TEST_CASE("broken npy headers and sizes are refused without allocating", "[cli][robustness][errors]") {
     const std::string f4 = "{'descr': '<f4', 'fortran_order': False, 'shape': ";
     const auto x = floats(ramp(2 * 3 * 4 * 4));
-    expect_refused("longer.npy", npy_raw(f4 + "(2, 3, 4, 4), }", 1, x + std::string(40, '\0')), "bytes more data than its header says");
+    expect_refused("longer.npy", npy_raw(f4 + "(2, 3, 4, 4), }", 1, x + std::string(40, '\0')),
+                   "bytes more data than its header says");
     expect_refused("not_dict.npy", npy_raw("['descr', '<f4']", 1, x), "expected a dict");
     expect_refused("not_dict2.npy", npy_raw("42", 2, x), "expected a dict");
-    expect_refused("absurd.npy", npy_raw(f4 + "(1099511627776, 1099511627776, 1, 1), }", 1, x), "needs more data than the file holds");
-    expect_refused("overflow.npy", npy_raw(f4 + "(4294967296, 4294967296, 4294967296, 4294967296), }", 3, x), "needs more data");
+    expect_refused("absurd.npy", npy_raw(f4 + "(1099511627776, 1099511627776, 1, 1), }", 1, x),
+                   "needs more data than the file holds");
+    expect_refused("overflow.npy", npy_raw(f4 + "(4294967296, 4294967296, 4294967296, 4294967296), }", 3, x),
+                   "needs more data");
     expect_refused("huge_dim.npy", npy_raw(f4 + "(99999999999999999999999, 1, 1, 1), }", 1, x), "too large");
     expect_refused("negative.npy", npy_raw(f4 + "(2, -3, 4, 4), }", 1, x), "negative dimension");
     expect_refused("zero.npy", npy_raw(f4 + "(2, 0, 4, 4), }", 1, ""), "zero dimension");
@@ -85,8 +90,10 @@ TEST_CASE("broken npy headers and sizes are refused without allocating", "[cli][
     std::string bad_len = npy_raw(f4 + "(2, 3, 4, 4), }", 2, x);
     bad_len[11] = '\x7f';  // a 2 GB header length in a small file
     expect_refused("bad_len.npy", bad_len, "bad .npy header length");
-    expect_refused("version9.npy", "\x93NUMPY\x09" + npy_raw(f4 + "(2,), }", 1, "").substr(7), "unsupported .npy version 9");
-    expect_refused("unknown_key.npy", npy_raw("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3, 4, 4), 'x': 1}", 1, x),
+    expect_refused("version9.npy", "\x93NUMPY\x09" + npy_raw(f4 + "(2,), }", 1, "").substr(7),
+                   "unsupported .npy version 9");
+    expect_refused("unknown_key.npy",
+                   npy_raw("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3, 4, 4), 'x': 1}", 1, x),
                    "unknown key 'x'");
     expect_refused("empty.npy", "", "file too short");
 }
@@ -99,7 +106,8 @@ TEST_CASE("NaN and Inf in the input are counted and propagate only within their 
     x[20] = -inf;                                    // sample 0
     const fs::path in = tmpdir() / "nan.npy", y = tmpdir() / "y_nan.npy", s = tmpdir() / "s_nan.json";
     write(in, npy_bytes_f32({2, 3, 4, 4}, x.data()));
-    Run r = cli("--norm layer --input '" + in.string() + "' --output '" + y.string() + "' --stats '" + s.string() + "'");
+    Run r =
+        cli("--norm layer --input '" + in.string() + "' --output '" + y.string() + "' --stats '" + s.string() + "'");
     INFO(r.err);
     REQUIRE(r.status == 0);
     CHECK(r.out.find("input holds 3 non-finite values") != std::string::npos);
@@ -108,7 +116,7 @@ TEST_CASE("NaN and Inf in the input are counted and propagate only within their 
     CHECK(j["mean"][0].is_null());  // LayerNorm: one statistic per sample; sample 0 holds NaN/Inf
     CHECK(j["mean"][1].is_number());
     auto out = read_npy(y.string()).data;
-    for (std::size_t i = 0; i < 48; ++i) CHECK(std::isnan(out[i]));    // as PyTorch: the whole group is NaN
+    for (std::size_t i = 0; i < 48; ++i) CHECK(std::isnan(out[i]));      // as PyTorch: the whole group is NaN
     for (std::size_t i = 48; i < 96; ++i) CHECK(std::isfinite(out[i]));  // the other sample is untouched
     // No non-finite values: no line, and the count is 0.
     Run clean = cli("--norm layer --shape 2,3,4,4 --stats '" + s.string() + "'");
@@ -121,8 +129,8 @@ TEST_CASE("a constant tensor (zero variance) gives y = beta, no division trouble
     const std::vector<float> beta{0.25f, -1.5f, 3.0f};
     write(b, npy_bytes_f32({3}, beta.data()));
     for (const std::string norm : {"batch", "instance", "group --groups 3"}) {
-        Run r = cli("--norm " + norm + " --affine --shape 2,3,4,4 --init constant --value 7 --bias '" + b.string() + "' --output '" +
-                    y.string() + "' --stats '" + s.string() + "'");
+        Run r = cli("--norm " + norm + " --affine --shape 2,3,4,4 --init constant --value 7 --bias '" + b.string() +
+                    "' --output '" + y.string() + "' --stats '" + s.string() + "'");
         INFO(norm << ": " << r.err);
         REQUIRE(r.status == 0);
         auto out = read_npy(y.string()).data;
@@ -133,7 +141,8 @@ TEST_CASE("a constant tensor (zero variance) gives y = beta, no division trouble
     Run ln = cli("--norm layer --shape 2,3,4,4 --init constant --value -4 --output '" + y.string() + "'");
     REQUIRE(ln.status == 0);
     for (float v : read_npy(y.string()).data) CHECK(v == 0.0f);
-    Run rms = cli("--norm rms --shape 2,3,4,4 --init zeros --output '" + y.string() + "'");  // mean square 0: rstd = 1/sqrt(eps)
+    Run rms = cli("--norm rms --shape 2,3,4,4 --init zeros --output '" + y.string() +
+                  "'");  // mean square 0: rstd = 1/sqrt(eps)
     REQUIRE(rms.status == 0);
     for (float v : read_npy(y.string()).data) CHECK(v == 0.0f);
 }

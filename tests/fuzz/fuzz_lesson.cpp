@@ -8,7 +8,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     try {
-        normlab::Lesson l = normlab::lesson_from_json(std::string(reinterpret_cast<const char*>(data), size), "fuzz.json");
+        normlab::Lesson l =
+            normlab::lesson_from_json(std::string(reinterpret_cast<const char*>(data), size), "fuzz.json");
         (void)l;
     } catch (const normlab::InputError&) {
         // the expected way to refuse a file

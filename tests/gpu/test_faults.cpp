@@ -9,7 +9,8 @@
 using namespace normlab;
 
 TEST_CASE("a shader that fails to compile reports the compiler's message", "[faults]") {
-    const std::string broken = "#version 450\nlayout(local_size_x = 64) in;\nvoid main() {\n  float x = undefined_thing;\n}\n";
+    const std::string broken =
+        "#version 450\nlayout(local_size_x = 64) in;\nvoid main() {\n  float x = undefined_thing;\n}\n";
     try {
         compile_glsl("broken.comp", broken);
         FAIL("broken GLSL compiled");

@@ -68,8 +68,10 @@ TEST_CASE("PyTorch golden fixtures", "[golden][gpu]") {
         if (spec.method == Method::Batch) {
             spec.mode = *parse_mode(need(c, "mode", in_cases));
             const json& momentum = need(c, "momentum", in_cases);
-            if (momentum.is_string()) spec.momentum.reset();
-            else spec.momentum = momentum.get<double>();
+            if (momentum.is_string())
+                spec.momentum.reset();
+            else
+                spec.momentum = momentum.get<double>();
             spec.track_running_stats = need(c, "track_running_stats", in_cases);
             p.num_batches_tracked = need(c, "num_batches_tracked", in_cases);
         }
@@ -117,8 +119,10 @@ TEST_CASE("PyTorch golden fixtures", "[golden][gpu]") {
         // otherwise): needed there, and absent or null everywhere else.
         const bool running = spec.method == Method::Batch && spec.track_running_stats;
         for (const char* key : {"running_mean", "running_var", "num_batches_tracked"}) {
-            if (running) need(expected, key, in_expected);
-            else CHECK((!expected.contains(key) || expected[key].is_null()));
+            if (running)
+                need(expected, key, in_expected);
+            else
+                CHECK((!expected.contains(key) || expected[key].is_null()));
         }
         if (running) {
             check_close(r.running_mean, expected["running_mean"], 1e-5, "running_mean");
@@ -135,11 +139,13 @@ TEST_CASE("error messages match PyTorch's (tests/golden/errors.json)", "[golden]
         const std::string call = e["torch_call"];
         // nn.GroupNorm's constructor and F.group_norm(x, 0) raise Python-side errors of their
         // own; normlab words those cases as the core op (torch.group_norm / F.group_norm) does.
-        if (call.rfind("nn.GroupNorm(4", 0) == 0 || call.rfind("nn.GroupNorm(0", 0) == 0 || call.rfind("F.group_norm(x, 0", 0) == 0)
+        if (call.rfind("nn.GroupNorm(4", 0) == 0 || call.rfind("nn.GroupNorm(0", 0) == 0 ||
+            call.rfind("F.group_norm(x, 0", 0) == 0)
             continue;
         NormSpec spec = default_spec(*parse_method(e["norm"]));
         if (e.contains("groups")) spec.groups = e["groups"];
-        if (e.contains("normalized_shape")) spec.normalized_shape = e["normalized_shape"].get<std::vector<std::int64_t>>();
+        if (e.contains("normalized_shape"))
+            spec.normalized_shape = e["normalized_shape"].get<std::vector<std::int64_t>>();
         if (e.contains("mode")) spec.mode = *parse_mode(e["mode"]);
         Shape4 s = Shape4::from_dims(e["shape"].get<std::vector<std::int64_t>>());
         std::string got;

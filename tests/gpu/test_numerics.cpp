@@ -27,7 +27,7 @@ TEST_CASE("x = 1e4 + 0.1 randn matches float64 within 1e-3 on every method", "[n
 TEST_CASE("NaN and Inf propagate to their own statistic only, as in PyTorch", "[numerics][gpu]") {
     Tensor x = make_tensor({2, 4, 3, 3}, Init::Randn, 606);
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    x.data[5] = nan;                                        // sample 0, channel 0
+    x.data[5] = nan;  // sample 0, channel 0
     x.data[static_cast<std::size_t>(x.offset(1, 3, 2, 2))] = std::numeric_limits<float>::infinity();
     NormSpec spec = default_spec(Method::Instance);
     auto r = normalizer().run(x, spec);

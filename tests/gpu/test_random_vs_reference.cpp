@@ -41,8 +41,10 @@ std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt
     }
     if (m == Method::Batch) {
         spec.mode = coin() ? Mode::Train : Mode::Eval;
-        if (coin()) spec.momentum.reset();
-        else spec.momentum = uniform(0.0, 1.0);
+        if (coin())
+            spec.momentum.reset();
+        else
+            spec.momentum = uniform(0.0, 1.0);
         if (rng() % 5 == 0) spec.track_running_stats = false;
         if (coin()) {
             for (std::int64_t c = 0; c < s.c; ++c) {
@@ -137,10 +139,14 @@ TEST_CASE("a tensor past maxStorageBufferRange runs in slabs", "[random][gpu][la
     struct Restore {
         std::string value;
         bool had;
-        ~Restore() { had ? (void)::setenv("NORMLAB_MAX_BINDING_BYTES", value.c_str(), 1) : (void)::unsetenv("NORMLAB_MAX_BINDING_BYTES"); }
+        ~Restore() {
+            had ? (void)::setenv("NORMLAB_MAX_BINDING_BYTES", value.c_str(), 1)
+                : (void)::unsetenv("NORMLAB_MAX_BINDING_BYTES");
+        }
     } restore{saved, before != nullptr};
     Tensor x = make_tensor({16, 64, 256, 256}, Init::Randn, 505);
-    REQUIRE(static_cast<std::uint64_t>(x.shape.numel()) * 4 > std::min<std::uint64_t>(134217728, context().limits().maxStorageBufferRange));
+    REQUIRE(static_cast<std::uint64_t>(x.shape.numel()) * 4 >
+            std::min<std::uint64_t>(134217728, context().limits().maxStorageBufferRange));
     for (Method m : {Method::Batch, Method::Group, Method::Instance}) {
         NormSpec spec = default_spec(m);
         if (m == Method::Group) spec.groups = 1;  // 16 statistics of 4M elements

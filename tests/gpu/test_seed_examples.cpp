@@ -57,7 +57,8 @@ TEST_CASE("seed 004: InstanceNorm of one 2x2 channel", "[seed][gpu]") {
     CHECK(r.y_err < 1e-5);
 }
 
-TEST_CASE("seed 000 7.4.5: a far-off sample leaves LayerNorm's sample 0 unchanged, not BatchNorm's", "[seed][gpu][identity]") {
+TEST_CASE("seed 000 7.4.5: a far-off sample leaves LayerNorm's sample 0 unchanged, not BatchNorm's",
+          "[seed][gpu][identity]") {
     const Preset* p = find_preset("seed000-far-sample");
     REQUIRE(p);
     const Tensor& big = p->x;  // 5 samples, the 5th = sample 0 * 100 + 500

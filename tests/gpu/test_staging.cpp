@@ -73,7 +73,8 @@ TEST_CASE("load_values puts x and y on the device as given", "[gpu][staging]") {
     CommandRecorder rec(context());
     Staging st(context(), rec);
     std::vector<float> bx(x.data.size()), by(y.data.size());
-    st.download({{&normalizer().x_buffer(), 0, bx.data(), bx.size() * 4}, {&normalizer().y_buffer(), 0, by.data(), by.size() * 4}});
+    st.download({{&normalizer().x_buffer(), 0, bx.data(), bx.size() * 4},
+                 {&normalizer().y_buffer(), 0, by.data(), by.size() * 4}});
     CHECK(bx == x.data);
     CHECK(by == y.data);
     Tensor wrong = make_tensor({2, 3, 4, 4}, Init::Randn, 7);

@@ -103,8 +103,10 @@ struct Scene {
 // The fill on the device: one kernel, its buffers uploaded through Staging, the pixels read back.
 class Filler {
 public:
-    Filler() : rec_(context()), staging_(context(), rec_), fill_(context(), kFillShader, {}, {}, kFillBindings,
-                                                                 sizeof(FillPush)) {}
+    Filler()
+        : rec_(context()),
+          staging_(context(), rec_),
+          fill_(context(), kFillShader, {}, {}, kFillBindings, sizeof(FillPush)) {}
 
     std::vector<std::uint32_t> run(const Scene& s) {
         VulkanContext& ctx = context();
@@ -251,8 +253,8 @@ std::vector<std::uint32_t> check_scene(Filler& filler, const Scene& s) {
             const auto want = ref.pixel(px, py);
             if (std::any_of(want.begin(), want.end(), [&](std::uint32_t w) { return same_color(g, w); })) continue;
             if (bad++ < 5)
-                first += " (" + std::to_string(px) + "," + std::to_string(py) + "): " + hex(g) + " want " +
-                         hex(want[0]);
+                first +=
+                    " (" + std::to_string(px) + "," + std::to_string(py) + "): " + hex(g) + " want " + hex(want[0]);
         }
     INFO("first mismatches:" << first);
     CHECK(bad == 0);
@@ -271,9 +273,11 @@ Scene make_scene(const std::string& name, const NormSpec& spec, const Shape4& sh
     s.tiles.cell = cell;
     s.tiles.gap = gap;
     s.tiles.width = static_cast<int>(std::ceil(s.tiles.tile_w() * static_cast<float>(shape.c) +
-                                               gap * static_cast<float>(shape.c - 1))) + extra_w;
+                                               gap * static_cast<float>(shape.c - 1))) +
+                    extra_w;
     s.tiles.height = static_cast<int>(std::ceil(s.tiles.tile_h() * static_cast<float>(shape.n) +
-                                                gap * static_cast<float>(shape.n - 1))) + extra_h;
+                                                gap * static_cast<float>(shape.n - 1))) +
+                     extra_h;
     return s;
 }
 
@@ -450,10 +454,10 @@ TEST_CASE("heatmap colours NaN and ±Inf magenta, statistics mode keeps its colo
                 const auto [n, c, h, w] = unravel(s.x.shape, i);
                 const auto p = s.tiles.element_pos(n, c, h, w);
                 const std::uint32_t g = pixel_at(got, s.tiles, p[0] + 2, p[1] + 2);
-                const float v = m == HeatmapMode::Input    ? s.x.data[static_cast<std::size_t>(i)]
-                                : m == HeatmapMode::Output ? s.y.data[static_cast<std::size_t>(i)]
-                                                           : s.y.data[static_cast<std::size_t>(i)] -
-                                                                 s.x.data[static_cast<std::size_t>(i)];
+                const float v = m == HeatmapMode::Input ? s.x.data[static_cast<std::size_t>(i)]
+                                : m == HeatmapMode::Output
+                                    ? s.y.data[static_cast<std::size_t>(i)]
+                                    : s.y.data[static_cast<std::size_t>(i)] - s.x.data[static_cast<std::size_t>(i)];
                 INFO("element " << i << " mode " << static_cast<int>(m) << " value " << v);
                 CHECK((g == magenta) == (m != HeatmapMode::Statistics && !std::isfinite(v)));
             }

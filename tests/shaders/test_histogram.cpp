@@ -296,7 +296,7 @@ TEST_CASE("histogram values exactly on bin edges and at the maximum", "[histogra
                 v.push_back(static_cast<float>(k));
                 ++want[static_cast<std::size_t>(std::min(k, 7))];
                 if (k < 8) {
-                    v.push_back(static_cast<float>(k) + 0.5f);  // inside bin k
+                    v.push_back(static_cast<float>(k) + 0.5f);                     // inside bin k
                     v.push_back(std::nextafter(static_cast<float>(k + 1), 0.0f));  // just under the next edge
                     want[static_cast<std::size_t>(k)] += 2;
                 }
@@ -437,7 +437,7 @@ TEST_CASE("histogram rejects bad bin counts and sets outside the buffer with Inp
     CHECK_THROWS_AS(hist.run(buf, all, 100000), InputError);
     CHECK_THROWS_AS(hist.run(buf, ElementSet::whole({1, 1, 10, 11}), 8), InputError);
     CHECK_THROWS_AS(hist.run(buf, strided(0, 35, 3), 8), InputError);  // its last offset is 102
-    CHECK_NOTHROW(hist.run(buf, strided(0, 34, 3), 8));                 // its last offset is 99
+    CHECK_NOTHROW(hist.run(buf, strided(0, 34, 3), 8));                // its last offset is 99
     GpuBuffer small = to_device(randn(50, 3));
     CHECK_THROWS_AS(hist.run(buf, all, 8, &small), InputError);  // the subtracted buffer is smaller
     // The histogram still works after the refusals.

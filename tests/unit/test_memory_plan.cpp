@@ -26,8 +26,8 @@ struct Heap {
     bool device_local;
 };
 
-vk::PhysicalDeviceMemoryProperties table(std::initializer_list<Heap> heaps,
-                                         std::initializer_list<std::pair<std::uint32_t, vk::MemoryPropertyFlags>> types) {
+vk::PhysicalDeviceMemoryProperties table(
+    std::initializer_list<Heap> heaps, std::initializer_list<std::pair<std::uint32_t, vk::MemoryPropertyFlags>> types) {
     vk::PhysicalDeviceMemoryProperties mp{};
     for (const Heap& h : heaps) {
         auto& out = mp.memoryHeaps[mp.memoryHeapCount++];
@@ -80,9 +80,14 @@ TEST_CASE("NVIDIA RTX 3080 without resizable BAR (256 MiB BAR heap)", "[memory]"
 
 TEST_CASE("AMD RX 6800 on RADV (256 MiB visible VRAM, device-coherent types)", "[memory]") {
     const vk::MemoryPropertyFlags coherent_amd = M::eDeviceCoherentAMD | M::eDeviceUncachedAMD;
-    auto mp = table({{1575, true}, {1570, false}, {25, true}},
-                    {{0, DL}, {1, HV | HC}, {2, DL | HV | HC}, {1, HV | HC | HCa}, {0, DL | coherent_amd},
-                     {1, HV | HC | coherent_amd}, {2, DL | HV | HC | coherent_amd}, {1, HV | HC | HCa | coherent_amd}});
+    auto mp = table({{1575, true}, {1570, false}, {25, true}}, {{0, DL},
+                                                                {1, HV | HC},
+                                                                {2, DL | HV | HC},
+                                                                {1, HV | HC | HCa},
+                                                                {0, DL | coherent_amd},
+                                                                {1, HV | HC | coherent_amd},
+                                                                {2, DL | HV | HC | coherent_amd},
+                                                                {1, HV | HC | HCa | coherent_amd}});
     CHECK_FALSE(direct_mapping(mp));
     CHECK(type_of(mp, BufferRole::Compute) == 0);
     CHECK(type_of(mp, BufferRole::Upload) == 1);

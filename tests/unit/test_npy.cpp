@@ -58,32 +58,35 @@ TEST_CASE("npy round trip float32, float64 and int32", "[npy]") {
 
 TEST_CASE("npy versions 2 and 3 headers are read", "[npy]") {
     for (int major : {2, 3}) {
-        auto a = parse_npy(header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", major) + floats(4), "v");
+        auto a =
+            parse_npy(header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", major) + floats(4), "v");
         CHECK(a.shape == std::vector<std::int64_t>{2, 2});
     }
 }
 
 TEST_CASE("malformed npy files are refused with a clear message", "[npy]") {
     const std::string ok = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
-    CHECK(error_of("") .find("not a .npy file") != std::string::npos);
+    CHECK(error_of("").find("not a .npy file") != std::string::npos);
     CHECK(error_of("hello world, not numpy").find("bad magic") != std::string::npos);
     CHECK(error_of(header(ok).substr(0, 20)).find("truncated .npy header") != std::string::npos);
     CHECK(error_of(header(ok) + floats(1)).find("truncated data") != std::string::npos);
     CHECK(error_of(header(ok) + floats(3)).find("more data than its header") != std::string::npos);
     CHECK(error_of(header("[1, 2, 3]") + floats(2)).find("expected a dict") != std::string::npos);
-    CHECK(error_of(header("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }") + floats(2)).find("big-endian") !=
-          std::string::npos);
-    CHECK(error_of(header("{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }") + floats(4)).find("unsupported dtype") !=
-          std::string::npos);
+    CHECK(
+        error_of(header("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }") + floats(2)).find("big-endian") !=
+        std::string::npos);
+    CHECK(error_of(header("{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }") + floats(4))
+              .find("unsupported dtype") != std::string::npos);
     CHECK(error_of(header("{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }") + floats(2)).find("Fortran") !=
           std::string::npos);
     CHECK(error_of(header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 0), }")).find("zero dimension") !=
           std::string::npos);
-    CHECK(error_of(header("{'descr': '<f4', 'fortran_order': False, 'shape': (-2,), }")).find("negative") != std::string::npos);
+    CHECK(error_of(header("{'descr': '<f4', 'fortran_order': False, 'shape': (-2,), }")).find("negative") !=
+          std::string::npos);
     CHECK(error_of(header("{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4294967296), }"))
               .find("needs more data") != std::string::npos);
-    CHECK(error_of(header("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }")).find("too large") !=
-          std::string::npos);
+    CHECK(error_of(header("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }"))
+              .find("too large") != std::string::npos);
     CHECK(error_of(header("{'descr': '<f4', 'shape': (2,), }") + floats(2)).find("needs descr") != std::string::npos);
     std::string bad_len = header(ok) + floats(2);
     bad_len[8] = '\xff';

@@ -50,11 +50,14 @@ TEST_CASE("malformed scenes are refused with the offending key", "[scene]") {
     CHECK(error_of("{").find("not valid JSON") != std::string::npos);
     CHECK(error_of("[]").find("JSON object") != std::string::npos);
     CHECK(error_of("{}").find("normlab_scene") != std::string::npos);
-    CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"banana"}})").find("unknown method 'banana'") != std::string::npos);
-    CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"group","groups":"two"}})").find("norm.groups must be an integer") !=
+    CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"banana"}})").find("unknown method 'banana'") !=
           std::string::npos);
-    CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"group","groups":-3}})").find("out of range") != std::string::npos);
-    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"generated","shape":[2,6,4,4]},"norm":{"method":"group","groups":4}})")
+    CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"group","groups":"two"}})")
+              .find("norm.groups must be an integer") != std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"group","groups":-3}})").find("out of range") !=
+          std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"generated","shape":[2,6,4,4]},)"
+                   R"("norm":{"method":"group","groups":4}})")
               .find("divisible by num_groups") != std::string::npos);
     CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"generated","shape":[2,0,4,4]}})").find("dimension < 1") !=
           std::string::npos);
@@ -63,7 +66,8 @@ TEST_CASE("malformed scenes are refused with the offending key", "[scene]") {
           std::string::npos);
     CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"generated","shape":[2,3,4,4]},"selection":[5,0,0,0]})")
               .find("outside the tensor") != std::string::npos);
-    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"generated","shape":[2,3,4,4]},"norm":{"method":"batch"},"params":{"weight":[1,2]}})")
+    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"generated","shape":[2,3,4,4]},)"
+                   R"("norm":{"method":"batch"},"params":{"weight":[1,2]}})")
               .find("weight has 2 elements") != std::string::npos);
 }
 

@@ -44,8 +44,8 @@ TEST_CASE("slab plans cover every element once within the window limit", "[slabs
     g3.groups = 3;
     NormSpec lw = default_spec(Method::Layer);
     lw.normalized_shape = {8};
-    for (const auto& spec : {default_spec(Method::Batch), default_spec(Method::Instance), default_spec(Method::Layer), g1, g3, lw,
-                             default_spec(Method::Rms)}) {
+    for (const auto& spec : {default_spec(Method::Batch), default_spec(Method::Instance), default_spec(Method::Layer),
+                             g1, g3, lw, default_spec(Method::Rms)}) {
         INFO(method_name(spec.method));
         for (std::int64_t max : {1000000, 4096, 1024, 100, 40})
             for (std::int64_t chunk : {4, 64, 512}) {

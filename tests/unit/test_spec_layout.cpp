@@ -21,15 +21,18 @@ std::string error_of(const NormSpec& spec, const Shape4& s) {
 
 TEST_CASE("PyTorch's error messages", "[spec]") {
     NormSpec b = default_spec(Method::Batch);
-    CHECK(error_of(b, {1, 3, 1, 1}) == "Expected more than 1 value per channel when training, got input size [1, 3, 1, 1]");
+    CHECK(error_of(b, {1, 3, 1, 1}) ==
+          "Expected more than 1 value per channel when training, got input size [1, 3, 1, 1]");
     b.mode = Mode::Eval;
     CHECK(error_of(b, {1, 3, 1, 1}).empty());
     NormSpec i = default_spec(Method::Instance);
-    CHECK(error_of(i, {2, 3, 1, 1}) == "Expected more than 1 spatial element when training, got input size [2, 3, 1, 1]");
+    CHECK(error_of(i, {2, 3, 1, 1}) ==
+          "Expected more than 1 spatial element when training, got input size [2, 3, 1, 1]");
     NormSpec g = default_spec(Method::Group);
     g.groups = 4;
     CHECK(error_of(g, {2, 6, 4, 4}) ==
-          "Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 6, 4, 4] and num_groups=4");
+          "Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 6, 4, 4] and "
+          "num_groups=4");
     g.groups = 0;
     CHECK(error_of(g, {2, 6, 4, 4}) == "Expected num groups to be greater than 0, got 0");
     NormSpec l = default_spec(Method::Layer);
@@ -78,13 +81,13 @@ TEST_CASE("the method table: names, PyTorch names and labels of the five methods
 
 TEST_CASE("default_groups: the G a switch to GroupNorm starts with", "[spec]") {
     // A middle divisor of C: neither LayerNorm's G = 1 nor InstanceNorm's G = C.
-    CHECK(default_groups(6) == 2);    // 1 2 3 6
-    CHECK(default_groups(4) == 2);    // 1 2 4
-    CHECK(default_groups(8) == 2);    // 1 2 4 8
-    CHECK(default_groups(12) == 3);   // 1 2 3 4 6 12
-    CHECK(default_groups(16) == 4);   // 1 2 4 8 16
-    CHECK(default_groups(64) == 8);   // 1 2 4 8 16 32 64
-    CHECK(default_groups(9) == 3);    // 1 3 9
+    CHECK(default_groups(6) == 2);   // 1 2 3 6
+    CHECK(default_groups(4) == 2);   // 1 2 4
+    CHECK(default_groups(8) == 2);   // 1 2 4 8
+    CHECK(default_groups(12) == 3);  // 1 2 3 4 6 12
+    CHECK(default_groups(16) == 4);  // 1 2 4 8 16
+    CHECK(default_groups(64) == 8);  // 1 2 4 8 16 32 64
+    CHECK(default_groups(9) == 3);   // 1 3 9
     // Two divisors or fewer: G = C.
     CHECK(default_groups(1) == 1);
     CHECK(default_groups(2) == 2);

@@ -13,12 +13,14 @@ Tensor sample_like(const Tensor& x, std::uint64_t seed) {
     const double count = static_cast<double>(s.n * s.hw());
     for (std::int64_t n = 0; n < s.n; ++n)
         for (std::int64_t c = 0; c < s.c; ++c)
-            for (std::int64_t i = 0; i < s.hw(); ++i) mean[static_cast<std::size_t>(c)] += x.data[static_cast<std::size_t>((n * s.c + c) * s.hw() + i)];
+            for (std::int64_t i = 0; i < s.hw(); ++i)
+                mean[static_cast<std::size_t>(c)] += x.data[static_cast<std::size_t>((n * s.c + c) * s.hw() + i)];
     for (auto& m : mean) m /= count;
     for (std::int64_t n = 0; n < s.n; ++n)
         for (std::int64_t c = 0; c < s.c; ++c)
             for (std::int64_t i = 0; i < s.hw(); ++i) {
-                const double d = x.data[static_cast<std::size_t>((n * s.c + c) * s.hw() + i)] - mean[static_cast<std::size_t>(c)];
+                const double d =
+                    x.data[static_cast<std::size_t>((n * s.c + c) * s.hw() + i)] - mean[static_cast<std::size_t>(c)];
                 var[static_cast<std::size_t>(c)] += d * d;
             }
     Tensor out = make_tensor(s, Init::Randn, seed);

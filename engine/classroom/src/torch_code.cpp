@@ -49,7 +49,8 @@ std::string input_code(const State& st, const Shape4& shape) {
             }
             break;
         case TensorSource::Kind::Generated:
-            o << "x = torch.randn(" << shp << ")  # normlab's generator differs: export x as .npy for the same numbers\n";
+            o << "x = torch.randn(" << shp
+              << ")  # normlab's generator differs: export x as .npy for the same numbers\n";
             break;
     }
     return o.str();
@@ -60,16 +61,16 @@ std::string module_code(const NormSpec& spec, const Shape4& shape) {
     const std::string eps = spec.eps ? num(*spec.eps) : "";
     switch (spec.method) {
         case Method::Batch:
-            return "nn.BatchNorm2d(" + std::to_string(shape.c) + (spec.eps ? ", eps=" + eps : "") + ", momentum=" +
-                   (spec.momentum ? num(*spec.momentum) : "None") + ", affine=" + py_bool(spec.affine) +
+            return "nn.BatchNorm2d(" + std::to_string(shape.c) + (spec.eps ? ", eps=" + eps : "") +
+                   ", momentum=" + (spec.momentum ? num(*spec.momentum) : "None") + ", affine=" + py_bool(spec.affine) +
                    ", track_running_stats=" + py_bool(spec.track_running_stats) + ")";
         case Method::Layer:
             return "nn.LayerNorm([" + dims(spec.effective_normalized_shape(shape)) + "]" +
                    (spec.eps ? ", eps=" + eps : "") + ", elementwise_affine=" + py_bool(spec.affine) +
                    (spec.affine && !spec.bias ? ", bias=False" : "") + ")";
         case Method::Instance:
-            return "nn.InstanceNorm2d(" + std::to_string(shape.c) + (spec.eps ? ", eps=" + eps : "") + ", affine=" +
-                   py_bool(spec.affine) + ")";
+            return "nn.InstanceNorm2d(" + std::to_string(shape.c) + (spec.eps ? ", eps=" + eps : "") +
+                   ", affine=" + py_bool(spec.affine) + ")";
         case Method::Group:
             return "nn.GroupNorm(" + std::to_string(spec.groups) + ", " + std::to_string(shape.c) +
                    (spec.eps ? ", eps=" + eps : "") + ", affine=" + py_bool(spec.affine) + ")";
@@ -85,15 +86,17 @@ std::string params_code(const State& st, const Shape4& shape) {
     const NormSpec& spec = st.spec;
     const bool w = spec.has_weight() && !st.params.weight.empty();
     const bool b = spec.has_bias() && !st.params.bias.empty();
-    const bool rm = spec.method == Method::Batch && spec.track_running_stats &&
-                    (!st.params.running_mean.empty() || !st.params.running_var.empty() || st.params.num_batches_tracked);
+    const bool rm =
+        spec.method == Method::Batch && spec.track_running_stats &&
+        (!st.params.running_mean.empty() || !st.params.running_var.empty() || st.params.num_batches_tracked);
     if (!w && !b && !rm) return "";
     std::ostringstream o;
     o << "with torch.no_grad():\n";
     auto shaped = [&](const std::vector<float>& v) {
-        return "torch.tensor(" + list(v) + ")" + (spec.method == Method::Layer || spec.method == Method::Rms
-                                                      ? ".reshape(" + dims(spec.effective_normalized_shape(shape)) + ")"
-                                                      : "");
+        return "torch.tensor(" + list(v) + ")" +
+               (spec.method == Method::Layer || spec.method == Method::Rms
+                    ? ".reshape(" + dims(spec.effective_normalized_shape(shape)) + ")"
+                    : "");
     };
     if (w) o << "    m.weight.copy_(" << shaped(st.params.weight) << ")\n";
     if (b) o << "    m.bias.copy_(" << shaped(st.params.bias) << ")\n";

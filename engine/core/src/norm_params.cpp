@@ -19,7 +19,8 @@ void NormParams::validate(const NormSpec& spec, const StatLayout& layout) const 
     check_size(bias, layout.param_shape, layout.param_count, "bias");
     if (!weight.empty() && !spec.has_weight()) throw InputError("a weight was given but affine is off");
     if (!bias.empty() && !spec.has_bias())
-        throw InputError(spec.method == Method::Rms ? "RMSNorm has no bias" : "a bias was given but this configuration has none");
+        throw InputError(spec.method == Method::Rms ? "RMSNorm has no bias"
+                                                    : "a bias was given but this configuration has none");
     if (spec.method != Method::Batch) {
         if (!running_mean.empty() || !running_var.empty())
             throw InputError("running statistics are only used by batch normalization");

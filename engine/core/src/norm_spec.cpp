@@ -28,8 +28,7 @@ const MethodInfo& method_info(Method m) {
 std::string method_names(const std::string& sep, const std::string& last) {
     std::string out;
     const auto& all = methods();
-    for (std::size_t i = 0; i < all.size(); ++i)
-        out += (i == 0 ? "" : i + 1 == all.size() ? last : sep) + all[i].name;
+    for (std::size_t i = 0; i < all.size(); ++i) out += (i == 0 ? "" : i + 1 == all.size() ? last : sep) + all[i].name;
     return out;
 }
 
@@ -111,10 +110,12 @@ void NormSpec::validate(const Shape4& s) const {
                 throw InputError("Expected more than 1 spatial element when training, got input size " + s.str());
             break;
         case Method::Group:
-            if (groups <= 0) throw InputError("Expected num groups to be greater than 0, got " + std::to_string(groups));
+            if (groups <= 0)
+                throw InputError("Expected num groups to be greater than 0, got " + std::to_string(groups));
             if (s.c % groups != 0)
-                throw InputError("Expected number of channels in input to be divisible by num_groups, but got input of shape " +
-                                 s.str() + " and num_groups=" + std::to_string(groups));
+                throw InputError(
+                    "Expected number of channels in input to be divisible by num_groups, but got input of shape " +
+                    s.str() + " and num_groups=" + std::to_string(groups));
             // PyTorch's GroupNorm also refuses a tensor whose only group has one element.
             if (s.n * (s.c / groups) * s.h * s.w == 1)
                 throw InputError("Expected more than 1 value per channel when training, got input size " + s.str());

@@ -254,8 +254,14 @@ NpyArray read_npy(const std::string& path) {
     return parse_npy(read_file(path, max_bytes), path);
 }
 
-std::string npy_bytes_f32(const std::vector<std::int64_t>& shape, const float* data) { return npy_bytes("<f4", shape, data); }
-std::string npy_bytes_f64(const std::vector<std::int64_t>& shape, const double* data) { return npy_bytes("<f8", shape, data); }
-std::string npy_bytes_i32(const std::vector<std::int64_t>& shape, const std::int32_t* data) { return npy_bytes("<i4", shape, data); }
+std::string npy_bytes_f32(const std::vector<std::int64_t>& shape, const float* data) {
+    return npy_bytes("<f4", shape, data);
+}
+std::string npy_bytes_f64(const std::vector<std::int64_t>& shape, const double* data) {
+    return npy_bytes("<f8", shape, data);
+}
+std::string npy_bytes_i32(const std::vector<std::int64_t>& shape, const std::int32_t* data) {
+    return npy_bytes("<i4", shape, data);
+}
 
 }  // namespace normlab

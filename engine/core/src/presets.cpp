@@ -75,9 +75,12 @@ void apply_transforms(const JsonReader& t, Tensor& x) {
     for (std::size_t i = 0; i < list.size(); ++i) {
         JsonReader step(list[i], t.key("transforms[" + std::to_string(i) + "]"), t.name());
         const std::string op = step.string("op");
-        if (op == "scale" || op == "add") elementwise(step, x, op == "scale");
-        else if (op == "append_sample") append_sample(step, x);
-        else step.fail(step.key("op") + " '" + op + "' is not one of scale, add, append_sample");
+        if (op == "scale" || op == "add")
+            elementwise(step, x, op == "scale");
+        else if (op == "append_sample")
+            append_sample(step, x);
+        else
+            step.fail(step.key("op") + " '" + op + "' is not one of scale, add, append_sample");
     }
 }
 

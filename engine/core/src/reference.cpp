@@ -141,7 +141,8 @@ double abs_diff(double x, double y) {
 double Reference::max_abs_error(const std::vector<float>& gpu_y) const {
     if (gpu_y.size() != x_->data.size()) return std::numeric_limits<double>::infinity();
     double worst = 0;
-    for (std::size_t i = 0; i < gpu_y.size(); ++i) worst = std::max(worst, abs_diff(gpu_y[i], y(static_cast<std::int64_t>(i))));
+    for (std::size_t i = 0; i < gpu_y.size(); ++i)
+        worst = std::max(worst, abs_diff(gpu_y[i], y(static_cast<std::int64_t>(i))));
     return worst;
 }
 

@@ -31,7 +31,8 @@ std::int64_t checked_product(const std::vector<std::int64_t>& dims, std::int64_t
 void Shape4::validate() const { checked_product({n, c, h, w}, kMaxElements, "shape"); }
 
 Shape4 Shape4::from_dims(const std::vector<std::int64_t>& d) {
-    if (d.size() != 4) throw InputError("expected a 4-D shape N,C,H,W, got " + std::to_string(d.size()) + " dims " + dims_str(d));
+    if (d.size() != 4)
+        throw InputError("expected a 4-D shape N,C,H,W, got " + std::to_string(d.size()) + " dims " + dims_str(d));
     Shape4 s{d[0], d[1], d[2], d[3]};
     s.validate();
     return s;
@@ -43,7 +44,8 @@ std::vector<std::int64_t> parse_dims(const std::string& text, const std::string&
     std::size_t pos = 0;
     auto fail = [&]() {
         throw InputError(what + " must be " +
-                         (min_dims == max_dims ? std::to_string(min_dims) : std::to_string(min_dims) + " to " + std::to_string(max_dims)) +
+                         (min_dims == max_dims ? std::to_string(min_dims)
+                                               : std::to_string(min_dims) + " to " + std::to_string(max_dims)) +
                          " positive integers separated by commas, got '" + text + "'");
     };
     if (text.empty()) fail();
@@ -67,7 +69,8 @@ std::vector<std::int64_t> parse_indices(const std::string& text, const std::stri
     std::vector<std::int64_t> out;
     std::size_t pos = 0;
     auto fail = [&]() {
-        throw InputError(what + " must be " + std::to_string(count) + " non-negative integers separated by commas, got '" + text + "'");
+        throw InputError(what + " must be " + std::to_string(count) +
+                         " non-negative integers separated by commas, got '" + text + "'");
     };
     while (true) {
         std::size_t comma = text.find(',', pos);

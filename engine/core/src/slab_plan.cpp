@@ -28,8 +28,10 @@ SlabPlan plan_slabs(const StatLayout& L, std::int64_t max_elements, std::int64_t
         for (std::int64_t e = lo; e < hi; e += step) ranges.emplace_back(e, std::min(hi, e + step));
     };
     if (L.segments == 1) {
-        if (count <= room) ranges.emplace_back(0, count);
-        else split(0, count);
+        if (count <= room)
+            ranges.emplace_back(0, count);
+        else
+            split(0, count);
     } else {
         // Batch: element e of a channel is sample e / HW; keep whole samples together.
         const std::int64_t per_sample = L.segment_stride;  // C·H·W
@@ -38,7 +40,8 @@ SlabPlan plan_slabs(const StatLayout& L, std::int64_t max_elements, std::int64_t
             for (std::int64_t n = 0; n < L.segments; n += samples)
                 ranges.emplace_back(n * L.segment_len, std::min(L.segments, n + samples) * L.segment_len);
         } else if (L.segment_len <= room) {
-            for (std::int64_t n = 0; n < L.segments; ++n) ranges.emplace_back(n * L.segment_len, (n + 1) * L.segment_len);
+            for (std::int64_t n = 0; n < L.segments; ++n)
+                ranges.emplace_back(n * L.segment_len, (n + 1) * L.segment_len);
         } else {
             for (std::int64_t n = 0; n < L.segments; ++n) split(n * L.segment_len, (n + 1) * L.segment_len);
         }

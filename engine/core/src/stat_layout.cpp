@@ -72,7 +72,8 @@ StatLayout make_layout(const NormSpec& spec, const Shape4& s) {
 
 std::vector<std::int32_t> StatLayout::group_map() const {
     std::vector<std::int32_t> out(static_cast<std::size_t>(shape.numel()));
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::int32_t>(stat_of(static_cast<std::int64_t>(i)));
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = static_cast<std::int32_t>(stat_of(static_cast<std::int64_t>(i)));
     return out;
 }
 

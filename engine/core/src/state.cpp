@@ -95,8 +95,7 @@ std::string scene_to_json(const State& s) {
     if (!s.view_json.empty()) {
         try {
             j["view"] = json::parse(s.view_json);
-        } catch (const json::exception&) {
-        }
+        } catch (const json::exception&) {}
     }
     return j.dump(2) + "\n";
 }

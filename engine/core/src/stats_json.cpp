@@ -17,7 +17,8 @@ json numbers(const std::vector<double>& v) {
 }
 }  // namespace
 
-std::string stats_json(const NormSpec& spec, const NormResult& r, const std::string& device, std::optional<double> max_error) {
+std::string stats_json(const NormSpec& spec, const NormResult& r, const std::string& device,
+                       std::optional<double> max_error) {
     const Shape4& shape = r.layout.shape;
     json j;
     j["norm"] = method_name(spec.method);

@@ -2,18 +2,21 @@
 
 namespace normlab {
 
-void memory_barrier(vk::CommandBuffer cmd, vk::PipelineStageFlags src, vk::AccessFlags src_access, vk::PipelineStageFlags dst,
-                    vk::AccessFlags dst_access) {
+void memory_barrier(vk::CommandBuffer cmd, vk::PipelineStageFlags src, vk::AccessFlags src_access,
+                    vk::PipelineStageFlags dst, vk::AccessFlags dst_access) {
     vk::MemoryBarrier mb(src_access, dst_access);
     cmd.pipelineBarrier(src, dst, {}, mb, {}, {});
 }
 
 CommandRecorder::CommandRecorder(const VulkanContext& ctx) : ctx_(&ctx) {
-    pool_ = vk::raii::CommandPool(ctx.device(), vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
-                                                                         ctx.queue_family()));
-    vk::raii::CommandBuffers bufs(ctx.device(), vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
+    pool_ = vk::raii::CommandPool(
+        ctx.device(),
+        vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer, ctx.queue_family()));
+    vk::raii::CommandBuffers bufs(ctx.device(),
+                                  vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
     cmd_ = std::move(bufs.front());
-    if (ctx.timestamps()) queries_ = vk::raii::QueryPool(ctx.device(), vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2));
+    if (ctx.timestamps())
+        queries_ = vk::raii::QueryPool(ctx.device(), vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2));
 }
 
 vk::CommandBuffer CommandRecorder::begin() {
@@ -23,7 +26,8 @@ vk::CommandBuffer CommandRecorder::begin() {
     timed_ = false;
     // Orders every earlier submission's writes (shaders, copies, fills) before this submission's
     // reads and writes: a fence wait orders execution on the host, not device memory.
-    memory_barrier(cmd, vk::PipelineStageFlagBits::eAllCommands, vk::AccessFlagBits::eMemoryWrite, vk::PipelineStageFlagBits::eAllCommands,
+    memory_barrier(cmd, vk::PipelineStageFlagBits::eAllCommands, vk::AccessFlagBits::eMemoryWrite,
+                   vk::PipelineStageFlagBits::eAllCommands,
                    vk::AccessFlagBits::eMemoryRead | vk::AccessFlagBits::eMemoryWrite);
     return cmd;
 }

@@ -21,14 +21,15 @@ ComputeKernel::ComputeKernel(const VulkanContext& ctx, const std::string& shader
     module_ = vk::raii::ShaderModule(dev, vk::ShaderModuleCreateInfo({}, spirv.size() * 4, spirv.data()));
     std::vector<vk::SpecializationMapEntry> entries;
     for (std::uint32_t i = 0; i < spec_constants.size(); ++i) entries.emplace_back(i, i * 4, 4);
-    vk::SpecializationInfo spec(static_cast<std::uint32_t>(entries.size()), entries.data(),
-                                spec_constants.size() * 4, spec_constants.data());
+    vk::SpecializationInfo spec(static_cast<std::uint32_t>(entries.size()), entries.data(), spec_constants.size() * 4,
+                                spec_constants.data());
     vk::PipelineShaderStageCreateInfo stage({}, vk::ShaderStageFlagBits::eCompute, *module_, "main",
                                             spec_constants.empty() ? nullptr : &spec);
     pipeline_ = vk::raii::Pipeline(dev, nullptr, vk::ComputePipelineCreateInfo({}, stage, *layout_));
 
     vk::DescriptorPoolSize ps(vk::DescriptorType::eStorageBuffer, bindings);
-    pool_ = vk::raii::DescriptorPool(dev, vk::DescriptorPoolCreateInfo(vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 1, ps));
+    pool_ = vk::raii::DescriptorPool(
+        dev, vk::DescriptorPoolCreateInfo(vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 1, ps));
     vk::raii::DescriptorSets sets(dev, vk::DescriptorSetAllocateInfo(*pool_, sl));
     set_ = std::move(sets.front());
 }
@@ -66,8 +67,8 @@ GroupGrid group_grid(std::uint64_t groups, const VulkanContext& ctx) {
     }
     std::uint64_t y = (groups + max_x - 1) / max_x;
     if (y > max_y)
-        throw InputError("the tensor needs " + std::to_string(groups) + " workgroups, more than the device can launch (" +
-                         std::to_string(max_x * max_y) + ")");
+        throw InputError("the tensor needs " + std::to_string(groups) +
+                         " workgroups, more than the device can launch (" + std::to_string(max_x * max_y) + ")");
     g.x = static_cast<std::uint32_t>((groups + y - 1) / y);
     g.y = static_cast<std::uint32_t>(y);
     return g;

@@ -19,8 +19,9 @@ GpuBuffer::GpuBuffer(const VulkanContext& ctx, vk::DeviceSize bytes, BufferRole 
     }
     auto req = buffer_.getMemoryRequirements();
     auto choice = choose_memory(ctx.memory_properties(), role, req.memoryTypeBits, ctx.direct_mapping_allowed());
-    if (!choice) throw DeviceError("the Vulkan device has no memory type for a " +
-                                   std::string(role == BufferRole::Compute ? "compute" : "staging") + " buffer");
+    if (!choice)
+        throw DeviceError("the Vulkan device has no memory type for a " +
+                          std::string(role == BufferRole::Compute ? "compute" : "staging") + " buffer");
     try {
         memory_ = vk::raii::DeviceMemory(ctx.device(), vk::MemoryAllocateInfo(req.size, choice->type));
     } catch (const vk::SystemError& e) {

@@ -28,8 +28,10 @@ void Staging::upload(const std::vector<HostToDevice>& copies) {
     vk::DeviceSize total = 0;
     for (const auto& c : copies) {
         if (c.bytes == 0) continue;
-        if (c.dst->mappable()) std::memcpy(static_cast<char*>(c.dst->data()) + c.offset, c.src, c.bytes);
-        else total += c.bytes;
+        if (c.dst->mappable())
+            std::memcpy(static_cast<char*>(c.dst->data()) + c.offset, c.src, c.bytes);
+        else
+            total += c.bytes;
     }
     if (total == 0) return;
     GpuBuffer& st = ensure(up_, total, BufferRole::Upload);
@@ -81,8 +83,8 @@ void Staging::download(const std::vector<DeviceToHost>& copies) {
         auto flush = [&] {
             if (!cmd) return;
             // Makes the copies' writes visible to the host's reads after the fence.
-            memory_barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite, vk::PipelineStageFlagBits::eHost,
-                           vk::AccessFlagBits::eHostRead);
+            memory_barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite,
+                           vk::PipelineStageFlagBits::eHost, vk::AccessFlagBits::eHostRead);
             rec_->submit();
             ++submits_;
             for (const auto& p : pending) std::memcpy(p.dst, static_cast<const char*>(st.data()) + p.staged, p.bytes);
@@ -107,7 +109,8 @@ void Staging::download(const std::vector<DeviceToHost>& copies) {
     // Mapped compute buffers: the submission that wrote them ended with a barrier to the host
     // (or was waited for with a fence after a host-visible write), so a memcpy reads them.
     for (const auto& c : copies)
-        if (c.bytes != 0 && c.src->mappable()) std::memcpy(c.dst, static_cast<const char*>(c.src->data()) + c.offset, c.bytes);
+        if (c.bytes != 0 && c.src->mappable())
+            std::memcpy(c.dst, static_cast<const char*>(c.src->data()) + c.offset, c.bytes);
 }
 
 }  // namespace normlab

@@ -45,8 +45,8 @@ int type_rank(vk::PhysicalDeviceType t) {
 }
 
 std::string version_str(std::uint32_t v) {
-    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) +
-           "." + std::to_string(VK_API_VERSION_PATCH(v));
+    return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v)) + "." +
+           std::to_string(VK_API_VERSION_PATCH(v));
 }
 
 std::string lower(std::string s) {
@@ -55,7 +55,8 @@ std::string lower(std::string s) {
 }
 
 bool is_index(const std::string& s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
 }
 
 struct Candidate {
@@ -79,9 +80,8 @@ Candidate evaluate(const vk::raii::PhysicalDevice& pd, std::uint32_t index, cons
     }
     auto exts = pd.enumerateDeviceExtensionProperties();
     for (const auto& want : opt.device_extensions) {
-        bool found = std::any_of(exts.begin(), exts.end(), [&](const vk::ExtensionProperties& e) {
-            return want == e.extensionName.data();
-        });
+        bool found = std::any_of(exts.begin(), exts.end(),
+                                 [&](const vk::ExtensionProperties& e) { return want == e.extensionName.data(); });
         if (!found) {
             c.info.reason = "missing device extension " + want;
             return c;
@@ -187,13 +187,15 @@ std::size_t choose_device(const std::vector<Candidate>& cands, const std::option
                                         : lower(cands[i].info.name).find(lower(want)) != std::string::npos;
             if (!match) continue;
             if (!cands[i].info.usable)
-                throw DeviceError("device " + want + " (" + cands[i].info.name + ") is not usable: " + cands[i].info.reason);
+                throw DeviceError("device " + want + " (" + cands[i].info.name +
+                                  ") is not usable: " + cands[i].info.reason);
             return i;
         }
         std::string names;
-        for (const auto& c : cands) names += (names.empty() ? "" : ", ") + std::to_string(c.info.index) + ": " + c.info.name;
-        throw DeviceError("no Vulkan device matches NORMLAB_DEVICE/--device '" + want + "' (devices: " + (names.empty() ? "none" : names) +
-                          ")");
+        for (const auto& c : cands)
+            names += (names.empty() ? "" : ", ") + std::to_string(c.info.index) + ": " + c.info.name;
+        throw DeviceError("no Vulkan device matches NORMLAB_DEVICE/--device '" + want +
+                          "' (devices: " + (names.empty() ? "none" : names) + ")");
     }
     int chosen = -1;
     for (std::size_t i = 0; i < cands.size(); ++i)
@@ -261,7 +263,8 @@ void VulkanContext::read_properties() {
                            (sg.supportedOperations & vk::SubgroupFeatureFlagBits::eArithmetic) &&
                            (sg.supportedOperations & vk::SubgroupFeatureFlagBits::eBasic);
     if (props.apiVersion >= VK_API_VERSION_1_3) {
-        auto sc = physical_.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupSizeControlProperties>();
+        auto sc =
+            physical_.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupSizeControlProperties>();
         const auto& ctl = sc.get<vk::PhysicalDeviceSubgroupSizeControlProperties>();
         fixed_subgroup_size_ = ctl.minSubgroupSize == ctl.maxSubgroupSize && ctl.maxSubgroupSize == subgroup_size_;
     }

@@ -58,8 +58,8 @@ HistogramResult Histogram::run(const GpuBuffer& values, const ElementSet& set, s
                                const GpuBuffer* subtract) {
     if (bins < 1 || bins > kMaxBins)
         throw InputError("histogram bins must be in 1.." + std::to_string(kMaxBins) + ", got " + std::to_string(bins));
-    const std::int64_t last = set.count() == 0 ? set.base
-                                               : set.base + (set.segments - 1) * set.segment_stride + set.segment_len;
+    const std::int64_t last =
+        set.count() == 0 ? set.base : set.base + (set.segments - 1) * set.segment_stride + set.segment_len;
     if (set.base < 0 || static_cast<std::uint64_t>(last) * 4 > values.size())
         throw InputError("histogram set lies outside the value buffer");
     if (subtract && subtract->size() < values.size())
@@ -77,11 +77,17 @@ HistogramResult Histogram::run(const GpuBuffer& values, const ElementSet& set, s
         partials_ = GpuBuffer(*ctx_, part_bytes, BufferRole::Compute);
     }
     GroupGrid g = group_grid(chunks, *ctx_);
-    Push push{static_cast<std::uint32_t>(set.base), static_cast<std::uint32_t>(set.segments),
-              static_cast<std::uint32_t>(set.segment_len), static_cast<std::uint32_t>(set.segment_stride),
-              static_cast<std::uint32_t>(set.count()), kChunkLen, chunks, bins, g.x};
+    Push push{static_cast<std::uint32_t>(set.base),
+              static_cast<std::uint32_t>(set.segments),
+              static_cast<std::uint32_t>(set.segment_len),
+              static_cast<std::uint32_t>(set.segment_stride),
+              static_cast<std::uint32_t>(set.count()),
+              kChunkLen,
+              chunks,
+              bins,
+              g.x};
     const std::vector<vk::Buffer> bindings{values.handle(), partials_.handle(), result_.handle(), bins_.handle(),
-                                          (diff ? *subtract : values).handle()};
+                                           (diff ? *subtract : values).handle()};
 
     const vk::CommandBuffer cmd = recorder_.begin();
     recorder_.start_timer();
@@ -97,7 +103,8 @@ HistogramResult Histogram::run(const GpuBuffer& values, const ElementSet& set, s
     k1.dispatch(cmd, &push, 1);
     // Orders the merged min/max (pass 1) and the zeroed bins (fill) before pass 2 reads and adds to them.
     memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
-                   vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite, vk::PipelineStageFlagBits::eComputeShader,
+                   vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
+                   vk::PipelineStageFlagBits::eComputeShader,
                    vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite);
     auto& k2 = kernel(2, diff);
     k2.bind(bindings);

@@ -73,19 +73,19 @@ Normalizer::Normalizer(const VulkanContext& ctx) : ctx_(&ctx), recorder_(ctx), s
     if (ctx.subgroup_arithmetic()) macros_.emplace_back("NL_SUBGROUP_ARITH", "1");
 }
 
-
 void Normalizer::check_capacity(const Shape4& shape) const {
     shape.validate();
     const std::uint64_t bytes = static_cast<std::uint64_t>(shape.numel()) * 4;
     // x and y each need one allocation; lavapipe's memory is the machine's RAM.
     const std::uint64_t max_alloc = ctx_->max_allocation_bytes();
     if (bytes > max_alloc)
-        throw InputError("the tensor " + shape.str() + " needs " + std::to_string(bytes) + " bytes per buffer, more than the device's " +
-                         "maxMemoryAllocationSize of " + std::to_string(max_alloc) + " bytes");
+        throw InputError("the tensor " + shape.str() + " needs " + std::to_string(bytes) +
+                         " bytes per buffer, more than the device's " + "maxMemoryAllocationSize of " +
+                         std::to_string(max_alloc) + " bytes");
     const std::uint64_t heap = ctx_->device_memory_bytes();
     if (2 * bytes > heap)
-        throw InputError("the tensor " + shape.str() + " needs 2 x " + std::to_string(bytes) + " bytes (x and y), more than the device's " +
-                         std::to_string(heap) + " bytes of memory");
+        throw InputError("the tensor " + shape.str() + " needs 2 x " + std::to_string(bytes) +
+                         " bytes (x and y), more than the device's " + std::to_string(heap) + " bytes of memory");
 }
 
 std::int64_t Normalizer::max_binding_elements() const {
@@ -97,7 +97,8 @@ std::int64_t Normalizer::max_binding_elements() const {
 
 std::int64_t Normalizer::binding_alignment() const {
     // In elements: a multiple of 4 (vec4 windows) and of minStorageBufferOffsetAlignment.
-    std::int64_t a = std::max<std::int64_t>(1, static_cast<std::int64_t>(ctx_->limits().minStorageBufferOffsetAlignment / 4));
+    std::int64_t a =
+        std::max<std::int64_t>(1, static_cast<std::int64_t>(ctx_->limits().minStorageBufferOffsetAlignment / 4));
     return std::lcm<std::int64_t>(a, 4);
 }
 
@@ -123,7 +124,8 @@ KernelPlan Normalizer::plan(const StatLayout& layout, const NormSpec& spec, bool
         return p;
     }
     const auto& l = ctx_->limits();
-    const std::uint32_t wg_max = pow2_floor(std::min({256u, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}));
+    const std::uint32_t wg_max =
+        pow2_floor(std::min({256u, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}));
     const std::uint32_t sg = ctx_->subgroup_size();
     const std::uint64_t packs = (count + pack - 1) / pack;
     const bool sg_ok = subgroup_owners_ && ctx_->subgroup_arithmetic() && ctx_->fixed_subgroup_size() && sg <= wg_max;
@@ -240,11 +242,13 @@ Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, 
     p.param_bytes = p.w.size() * 4;
     p.stat_bytes = static_cast<vk::DeviceSize>(S) * 16;
     p.partial_bytes = p.stat_bytes * std::max<std::uint32_t>(1, p.slabs.chunks_total);
-    const vk::DeviceSize range = ctx_->limits().maxStorageBufferRange;  // the device's own limit, not a test's slab size
+    const vk::DeviceSize range =
+        ctx_->limits().maxStorageBufferRange;  // the device's own limit, not a test's slab size
     auto fits = [&](vk::DeviceSize need, const std::string& what) {
         if (need > range)
-            throw InputError(what + " need " + std::to_string(need) + " bytes, more than one binding of this device holds (" +
-                             std::to_string(range) + " bytes, maxStorageBufferRange)");
+            throw InputError(what + " need " + std::to_string(need) +
+                             " bytes, more than one binding of this device holds (" + std::to_string(range) +
+                             " bytes, maxStorageBufferRange)");
     };
     fits(p.param_bytes, "γ and β of shape " + dims_str(layout.param_shape));
     fits(p.stat_bytes, "the " + std::to_string(S) + " statistics");
@@ -267,7 +271,8 @@ Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, 
     push.pe_s2 = pe.s2;
     push.eps = static_cast<float>(eps);
     const std::uint32_t param_mode = layout.param_elem_div == 0 ? 0u : layout.param_elem_div == 1 ? 1u : 2u;
-    p.layout_constants = {layout.segments > 1 ? 1u : 0u, param_mode, spec.has_weight() ? 1u : 0u, spec.has_bias() ? 1u : 0u};
+    p.layout_constants = {layout.segments > 1 ? 1u : 0u, param_mode, spec.has_weight() ? 1u : 0u,
+                          spec.has_bias() ? 1u : 0u};
     return p;
 }
 
@@ -303,9 +308,13 @@ struct Normalizer::Passes {
     // x and y bound as the slab's window; the small buffers as the bytes this run uses (a
     // buffer kept from a larger run may be larger than one binding may be).
     void bind(ComputeKernel& k, const Slab& slab) const {
-        const vk::DeviceSize off = static_cast<vk::DeviceSize>(slab.flat_base) * 4, len = static_cast<vk::DeviceSize>(slab.extent) * 4;
+        const vk::DeviceSize off = static_cast<vk::DeviceSize>(slab.flat_base) * 4,
+                             len = static_cast<vk::DeviceSize>(slab.extent) * 4;
         const vk::DeviceSize pb = std::max<vk::DeviceSize>(p.param_bytes, 16);
-        k.bind_ranges({{n.x_.handle(), off, len}, {n.y_.handle(), off, len}, {n.w_.handle(), 0, pb}, {n.b_.handle(), 0, pb},
+        k.bind_ranges({{n.x_.handle(), off, len},
+                       {n.y_.handle(), off, len},
+                       {n.w_.handle(), 0, pb},
+                       {n.b_.handle(), 0, pb},
                        {n.stats_.handle(), 0, std::max<vk::DeviceSize>(p.stat_bytes, 16)},
                        {n.partials_.handle(), 0, std::max<vk::DeviceSize>(p.partial_bytes, 16)}});
     }
@@ -322,12 +331,14 @@ struct Normalizer::Passes {
     }
     void stats(vk::CommandBuffer cmd, const Slab& slab) {
         const KernelPlan& plan = p.plan;
-        auto& k = n.kernel("norm_stats.comp", constants({plan.stats_wg, plan.stats_vpt, p.rms ? 1u : 0u, plan.fused ? 1u : 0u,
-                                                        plan.subgroup_stats ? 1u : 0u, plan.vec4 ? 1u : 0u}));
+        auto& k =
+            n.kernel("norm_stats.comp", constants({plan.stats_wg, plan.stats_vpt, p.rms ? 1u : 0u, plan.fused ? 1u : 0u,
+                                                   plan.subgroup_stats ? 1u : 0u, plan.vec4 ? 1u : 0u}));
         bind(k, slab);
         set_slab(slab, plan.chunk_len, p.slabs.chunks_total);
         const std::uint64_t owners = static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * slab.chunks;
-        GroupGrid g = group_grid(plan.subgroup_stats ? (owners + plan.stats_per_wg - 1) / plan.stats_per_wg : owners, *n.ctx_);
+        GroupGrid g =
+            group_grid(plan.subgroup_stats ? (owners + plan.stats_per_wg - 1) / plan.stats_per_wg : owners, *n.ctx_);
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     }
@@ -363,8 +374,8 @@ double Normalizer::dispatch(const Prepared& p) {
         dispatches(cmd);
         recorder_.stop_timer();
         // Makes the shaders' writes of y and the statistics visible to the host's reads.
-        memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite, vk::PipelineStageFlagBits::eHost,
-                       vk::AccessFlagBits::eHostRead);
+        memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+                       vk::PipelineStageFlagBits::eHost, vk::AccessFlagBits::eHostRead);
         gpu_ms += recorder_.submit();
     };
 
@@ -405,7 +416,8 @@ void Normalizer::read_back(const Prepared& p, NormResult& r, bool read_y) {
     }
     staging_.download(copies);
     r.rstd.resize(static_cast<std::size_t>(S));
-    if (p.rms) r.mean_square.resize(static_cast<std::size_t>(S));
+    if (p.rms)
+        r.mean_square.resize(static_cast<std::size_t>(S));
     else {
         r.mean.resize(static_cast<std::size_t>(S));
         r.var.resize(static_cast<std::size_t>(S));

@@ -24,7 +24,7 @@ struct LessonStep {
 
 struct Lesson {
     std::string id;
-    std::string path;   // the file it came from ("" when parsed from text)
+    std::string path;  // the file it came from ("" when parsed from text)
     LocalText title;
     LocalText summary;
     std::vector<LessonStep> steps;

@@ -7,12 +7,12 @@
 namespace normlab {
 
 struct ViewSettings {
-    std::string heatmap = "stats";      // input | output | diff | stats
-    std::string colormap = "diverging"; // diverging | viridis | cividis
-    std::string groups = "okabe-ito";   // okabe-ito | hues  (colors of statistic groups)
-    bool compare = false;               // batch/layer/instance/group side by side
-    bool cube = false;                  // the N, C, H·W cube drawing of the partition
-    std::string experiment;             // an experiment id (experiments.hpp), "" for none
+    std::string heatmap = "stats";       // input | output | diff | stats
+    std::string colormap = "diverging";  // diverging | viridis | cividis
+    std::string groups = "okabe-ito";    // okabe-ito | hues  (colors of statistic groups)
+    bool compare = false;                // batch/layer/instance/group side by side
+    bool cube = false;                   // the N, C, H·W cube drawing of the partition
+    std::string experiment;              // an experiment id (experiments.hpp), "" for none
 
     bool operator==(const ViewSettings&) const = default;
 };

@@ -34,11 +34,11 @@ struct NormResult {
     std::vector<double> running_mean;  // batch: after the update (or as used in eval)
     std::vector<double> running_var;
     std::int64_t num_batches_tracked = 0;
-    std::int64_t nonfinite_inputs = 0; // NaN/±Inf values in x
-    double gpu_ms = 0.0;               // timestamp-measured time of the dispatches (0 without timestamps)
-    double upload_ms = 0.0;            // wall time: x, γ, β and the statistics' inputs to the device
-    double dispatch_ms = 0.0;          // wall time: recording, submitting and waiting for the dispatches
-    double readback_ms = 0.0;          // wall time: y and the statistics back to the host
+    std::int64_t nonfinite_inputs = 0;  // NaN/±Inf values in x
+    double gpu_ms = 0.0;                // timestamp-measured time of the dispatches (0 without timestamps)
+    double upload_ms = 0.0;             // wall time: x, γ, β and the statistics' inputs to the device
+    double dispatch_ms = 0.0;           // wall time: recording, submitting and waiting for the dispatches
+    double readback_ms = 0.0;           // wall time: y and the statistics back to the host
 
     // σ² with Bessel's correction (divide by count − 1), what running_var takes; NaN for a
     // statistic of one element.

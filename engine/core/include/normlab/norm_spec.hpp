@@ -30,20 +30,20 @@ const MethodInfo& method_info(Method m);
 // The names joined: "batch, layer, instance, group or rms"; (" | ", " | ") for a help text.
 std::string method_names(const std::string& sep = ", ", const std::string& last = " or ");
 
-const char* method_name(Method m);               // "batch", "layer", ...
-const char* method_torch_name(Method m);         // "BatchNorm2d", "LayerNorm", ...
+const char* method_name(Method m);        // "batch", "layer", ...
+const char* method_torch_name(Method m);  // "BatchNorm2d", "LayerNorm", ...
 std::optional<Method> parse_method(const std::string& name);
 const char* mode_name(Mode m);
 std::optional<Mode> parse_mode(const std::string& name);
 
 struct NormSpec {
     Method method = Method::Layer;
-    std::int64_t groups = 0;                       // group: number of groups G
-    std::vector<std::int64_t> normalized_shape;    // layer/rms: trailing dims; empty = [C,H,W]
-    std::optional<double> eps;                     // empty: 1e-5 (rms: float32 epsilon)
-    bool affine = true;      // batch/group/layer(elementwise_affine)/rms: default on; instance: off
-    bool bias = true;        // layer: LayerNorm(bias=...); rms has no bias ever
-    Mode mode = Mode::Train; // batch: train uses batch stats, eval running stats
+    std::int64_t groups = 0;                     // group: number of groups G
+    std::vector<std::int64_t> normalized_shape;  // layer/rms: trailing dims; empty = [C,H,W]
+    std::optional<double> eps;                   // empty: 1e-5 (rms: float32 epsilon)
+    bool affine = true;                          // batch/group/layer(elementwise_affine)/rms: default on; instance: off
+    bool bias = true;                            // layer: LayerNorm(bias=...); rms has no bias ever
+    Mode mode = Mode::Train;                     // batch: train uses batch stats, eval running stats
     std::optional<double> momentum = kDefaultMomentum;  // empty: cumulative moving average
     bool track_running_stats = true;                    // batch only
 

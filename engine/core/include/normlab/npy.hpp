@@ -11,8 +11,8 @@ namespace normlab {
 
 struct NpyArray {
     std::vector<std::int64_t> shape;
-    std::vector<float> data;   // converted to float32
-    std::string descr;         // as in the file, e.g. "<f4"
+    std::vector<float> data;  // converted to float32
+    std::string descr;        // as in the file, e.g. "<f4"
 };
 
 // Parses .npy bytes; throws InputError("<name>: <what is wrong>").

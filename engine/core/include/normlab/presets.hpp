@@ -15,13 +15,13 @@
 namespace normlab {
 
 struct Preset {
-    std::string name;         // e.g. "seed004-bn"
-    std::string source;       // where it comes from, e.g. "seed 004, BatchNorm example"
-    std::string description;  // one line: what it shows and the numbers to expect
+    std::string name;                       // e.g. "seed004-bn"
+    std::string source;                     // where it comes from, e.g. "seed 004, BatchNorm example"
+    std::string description;                // one line: what it shows and the numbers to expect
     std::string source_zh, description_zh;  // the same in Simplified Chinese
     Tensor x;
-    NormSpec spec;            // the method it was shown with
-    NormParams params;        // γ/β it was shown with (empty: defaults)
+    NormSpec spec;      // the method it was shown with
+    NormParams params;  // γ/β it was shown with (empty: defaults)
 };
 
 // Presets are classroom-sized: a preset's tensor holds at most this many elements.

@@ -15,7 +15,7 @@ public:
     Reference(const Tensor& x, const NormSpec& spec, const NormParams& params);
 
     const NormResult& stats() const { return stats_; }  // y left empty; statistics in float64
-    double y(std::int64_t offset) const;                 // float64 output at a flat offset
+    double y(std::int64_t offset) const;                // float64 output at a flat offset
     std::vector<double> y_all() const;
     // max |gpu_y − y| (NaN-aware: NaN where both are NaN counts as equal, NaN on one side is +inf).
     double max_abs_error(const std::vector<float>& gpu_y) const;

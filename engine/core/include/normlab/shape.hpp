@@ -31,14 +31,13 @@ struct Shape4 {
 std::string dims_str(const std::vector<std::int64_t>& dims);
 
 // Parses "D,D,..." (1..max_dims positive integers) or throws InputError naming `what`.
-std::vector<std::int64_t> parse_dims(const std::string& text, const std::string& what,
-                                     std::size_t min_dims, std::size_t max_dims);
+std::vector<std::int64_t> parse_dims(const std::string& text, const std::string& what, std::size_t min_dims,
+                                     std::size_t max_dims);
 
 // Parses exactly `count` non-negative integers separated by commas (an index like n,c,h,w).
 std::vector<std::int64_t> parse_indices(const std::string& text, const std::string& what, std::size_t count);
 
 // Product of dims with overflow checking; throws InputError when it exceeds `limit`.
-std::int64_t checked_product(const std::vector<std::int64_t>& dims, std::int64_t limit,
-                             const std::string& what);
+std::int64_t checked_product(const std::vector<std::int64_t>& dims, std::int64_t limit, const std::string& what);
 
 }  // namespace normlab

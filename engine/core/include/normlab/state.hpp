@@ -17,12 +17,12 @@ namespace normlab {
 struct TensorSource {
     enum class Kind { Generated, Preset, File };
     Kind kind = Kind::Preset;
-    Shape4 shape{4, 6, 4, 4};   // Generated
-    Init init = Init::Randn;    // Generated
-    float value = 0.0f;         // Generated with Init::Constant
-    std::uint64_t seed = 0;     // Generated
+    Shape4 shape{4, 6, 4, 4};  // Generated
+    Init init = Init::Randn;   // Generated
+    float value = 0.0f;        // Generated with Init::Constant
+    std::uint64_t seed = 0;    // Generated
     std::string preset = "classroom";
-    std::string path;           // File: a 4-D .npy
+    std::string path;  // File: a 4-D .npy
 };
 
 using Index4 = std::array<std::int64_t, 4>;

@@ -12,8 +12,7 @@ struct Tensor {
     std::vector<float> data;  // numel() values, row-major (C order)
 
     Tensor() = default;
-    explicit Tensor(const Shape4& s, float fill = 0.0f)
-        : shape(s), data(static_cast<std::size_t>(s.numel()), fill) {}
+    explicit Tensor(const Shape4& s, float fill = 0.0f) : shape(s), data(static_cast<std::size_t>(s.numel()), fill) {}
 
     std::int64_t offset(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w) const {
         return ((n * shape.c + c) * shape.h + h) * shape.w + w;

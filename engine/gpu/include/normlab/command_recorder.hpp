@@ -8,8 +8,8 @@
 namespace normlab {
 
 // Makes `src_access` writes of the `src` stages available and visible to `dst_access` of `dst`.
-void memory_barrier(vk::CommandBuffer cmd, vk::PipelineStageFlags src, vk::AccessFlags src_access, vk::PipelineStageFlags dst,
-                    vk::AccessFlags dst_access);
+void memory_barrier(vk::CommandBuffer cmd, vk::PipelineStageFlags src, vk::AccessFlags src_access,
+                    vk::PipelineStageFlags dst, vk::AccessFlags dst_access);
 
 class CommandRecorder {
 public:

@@ -14,8 +14,7 @@ class ComputeKernel {
 public:
     // spec_constants[i] is specialization constant id i (32-bit each).
     ComputeKernel(const VulkanContext& ctx, const std::string& shader, const ShaderMacros& macros,
-                  const std::vector<std::uint32_t>& spec_constants, std::uint32_t bindings,
-                  std::uint32_t push_bytes);
+                  const std::vector<std::uint32_t>& spec_constants, std::uint32_t bindings, std::uint32_t push_bytes);
 
     // Points binding i at buffers[i] (a range of a buffer, or VK_WHOLE_SIZE). Call only while
     // no submitted command buffer that uses this kernel is pending.

@@ -20,7 +20,7 @@ public:
     vk::DeviceSize size() const { return size_; }
     BufferRole role() const { return role_; }
     bool mappable() const { return mapped_ != nullptr; }
-    void* data() const { return mapped_; }   // null when the CPU does not map it
+    void* data() const { return mapped_; }  // null when the CPU does not map it
     explicit operator bool() const { return size_ != 0; }
 
 private:

@@ -19,19 +19,19 @@ namespace normlab {
 struct DeviceInfo {
     std::uint32_t index = 0;
     std::string name;
-    std::string type;       // "discrete", "integrated", "virtual", "cpu", "other"
+    std::string type;  // "discrete", "integrated", "virtual", "cpu", "other"
     std::string api_version;
     bool usable = false;
-    std::string reason;     // why it was rejected (empty when usable)
+    std::string reason;  // why it was rejected (empty when usable)
 };
 
 struct ContextOptions {
-    std::optional<std::string> device;               // index or name substring
+    std::optional<std::string> device;  // index or name substring
     bool validation = false;
-    bool force_staging = false;                      // NORMLAB_MEMORY=staged: never map compute buffers
-    std::vector<std::string> instance_extensions;    // e.g. from glfwGetRequiredInstanceExtensions
-    std::vector<std::string> device_extensions;      // e.g. VK_KHR_swapchain
-    bool need_graphics = false;                      // the app draws with the same queue
+    bool force_staging = false;                    // NORMLAB_MEMORY=staged: never map compute buffers
+    std::vector<std::string> instance_extensions;  // e.g. from glfwGetRequiredInstanceExtensions
+    std::vector<std::string> device_extensions;    // e.g. VK_KHR_swapchain
+    bool need_graphics = false;                    // the app draws with the same queue
     // Extra per-queue-family check (e.g. presentation support); empty: none.
     std::function<bool(const vk::raii::PhysicalDevice&, std::uint32_t family)> queue_filter;
 
@@ -87,8 +87,7 @@ public:
 
 private:
     void read_properties();  // limits, memory table, subgroups, timestamps of physical_
-    static VkBool32 VKAPI_PTR debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT,
-                                             VkDebugUtilsMessageTypeFlagsEXT,
+    static VkBool32 VKAPI_PTR debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
                                              const VkDebugUtilsMessengerCallbackDataEXT*, void*);
 
     vk::raii::Context loader_;

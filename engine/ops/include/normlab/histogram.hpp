@@ -30,7 +30,7 @@ struct ElementSet {
 
 struct HistogramResult {
     std::vector<std::uint32_t> bins;
-    std::int64_t count = 0;    // finite values counted
+    std::int64_t count = 0;  // finite values counted
     double mean = 0.0, var = 0.0, min = 0.0, max = 0.0;
     double gpu_ms = 0.0;
 };

@@ -32,16 +32,16 @@
 namespace normlab {
 
 struct KernelPlan {
-    bool fused = false;              // statistics and y in one kernel
-    bool subgroup_stats = false;     // fused, each subgroup owning whole statistics
-    bool vec4 = false;               // the layout allows 16-byte loads and stores
-    std::uint32_t stats_per_wg = 1;  // statistics per workgroup (subgroup_stats)
-    bool stats_from_running = false; // batch eval: apply kernel only
-    std::uint32_t stats_wg = 0;      // workgroup size of the statistics kernel
-    std::uint32_t stats_vpt = 0;     // packs (floats, or vec4s) per invocation
-    std::uint32_t chunks = 1;        // workgroups per statistic
-    std::uint32_t chunk_len = 0;     // elements per chunk
-    std::uint32_t apply_chunks = 1;  // workgroups per statistic in norm_apply.comp
+    bool fused = false;               // statistics and y in one kernel
+    bool subgroup_stats = false;      // fused, each subgroup owning whole statistics
+    bool vec4 = false;                // the layout allows 16-byte loads and stores
+    std::uint32_t stats_per_wg = 1;   // statistics per workgroup (subgroup_stats)
+    bool stats_from_running = false;  // batch eval: apply kernel only
+    std::uint32_t stats_wg = 0;       // workgroup size of the statistics kernel
+    std::uint32_t stats_vpt = 0;      // packs (floats, or vec4s) per invocation
+    std::uint32_t chunks = 1;         // workgroups per statistic
+    std::uint32_t chunk_len = 0;      // elements per chunk
+    std::uint32_t apply_chunks = 1;   // workgroups per statistic in norm_apply.comp
     std::uint32_t apply_chunk_len = 0;
 };
 
@@ -58,7 +58,8 @@ public:
     explicit Normalizer(const VulkanContext& ctx);
 
     // Validates everything (throws InputError with PyTorch's wording), runs on the GPU.
-    NormResult run(const Tensor& x, const NormSpec& spec, const NormParams& params = {}, const RunOptions& options = {});
+    NormResult run(const Tensor& x, const NormSpec& spec, const NormParams& params = {},
+                   const RunOptions& options = {});
     // Puts two given tensors of one shape on the device as x and y, without normalizing.
     void load_values(const Tensor& x, const Tensor& y);
 
