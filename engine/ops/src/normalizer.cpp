@@ -410,7 +410,10 @@ void Normalizer::read_back(const Prepared& p, NormResult& r, bool read_y) {
     const std::int64_t S = p.layout.stat_count;
     std::vector<float> st(static_cast<std::size_t>(S) * 4);
     std::vector<DeviceToHost> copies{{&stats_, 0, st.data(), p.stat_bytes}};
-    if (read_y) {
+    if (read_y && y_.mappable()) {  // mapped (integrated GPUs, lavapipe): one copy, no zero-fill first
+        const auto* y = static_cast<const float*>(y_.data());
+        r.y.data.assign(y, y + p.bytes / 4);
+    } else if (read_y) {
         r.y.data.resize(static_cast<std::size_t>(p.bytes / 4));
         copies.push_back({&y_, 0, r.y.data.data(), p.bytes});
     }
