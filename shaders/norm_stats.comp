@@ -25,7 +25,7 @@ const vec4 ONES = vec4(1.0);
 const vec4 FIRST = vec4(1.0, 0.0, 0.0, 0.0);
 
 vec4 v[VPT];
-uint off[VPT];
+uint off[VPT];  // element offsets, kept only for segmented layouts (else recomputed: fewer registers)
 
 // Loads this invocation's packs q = q0 + j·stride + lane (q < q1, in packs) shifted by K;
 // returns Σ(x−K) (RMS: Σx²).
@@ -34,10 +34,11 @@ float load(uint base, float K, uint q0, uint q1, uint stride, uint lane) {
     for (uint j = 0u; j < VPT; ++j) {
         uint q = q0 + j * stride + lane;
         v[j] = vec4(0.0);
-        off[j] = 0u;
+        if (SEGMENTED) off[j] = 0u;
         if (q < q1) {
-            off[j] = element_offset(base, q * PACK);
-            v[j] = VEC4 ? X4[off[j] >> 2] - K : vec4(X[off[j]] - K, 0.0, 0.0, 0.0);
+            uint o = element_offset(base, q * PACK);
+            if (SEGMENTED) off[j] = o;
+            v[j] = VEC4 ? X4[o >> 2] - K : vec4(X[o] - K, 0.0, 0.0, 0.0);
             acc += RMS ? dot(v[j], v[j]) : dot(v[j], ONES);
         }
     }
@@ -56,7 +57,7 @@ float deviations(float mean, uint q0, uint q1, uint stride, uint lane) {
 }
 
 // Writes y for this invocation's packs and returns the statistic's (K, mean, var, rstd).
-vec4 finish(uint s, float K, float mean, float m2, float n, uint q0, uint q1, uint stride, uint lane) {
+vec4 finish(uint s, uint base, float K, float mean, float m2, float n, uint q0, uint q1, uint stride, uint lane) {
     float var = RMS ? mean : m2 / n;  // M2 is a sum of squares: never negative, NaN stays NaN
     float rstd = 1.0 / sqrt(var + pc.eps);
     uint pbase = param_base(s);
@@ -67,8 +68,9 @@ vec4 finish(uint s, float K, float mean, float m2, float n, uint q0, uint q1, ui
         if (q < q1) {
             vec4 xhat = (RMS ? v[j] : v[j] - mean) * scale + gb.y;
             vec4 y = affine(xhat, pbase, q * PACK, VEC4);
-            if (VEC4) Y4[off[j] >> 2] = y;
-            else Y[off[j]] = y.x;
+            uint o = SEGMENTED ? off[j] : base + q * PACK;
+            if (VEC4) Y4[o >> 2] = y;
+            else Y[o] = y.x;
         }
     }
     return RMS ? vec4(0.0, 0.0, var, rstd) : vec4(K, mean, var, rstd);
@@ -112,7 +114,7 @@ void main() {
     float m2 = RMS ? 0.0 : owner_sum_b(deviations(mean, q0, q1, lanes, lane));
 
     if (FUSED) {
-        vec4 st = finish(s, K, mean, m2, n, q0, q1, lanes, lane);
+        vec4 st = finish(s, base, K, mean, m2, n, q0, q1, lanes, lane);
         if (lane == 0u) STATS[s] = st;
     } else if (lane == 0u) {
         PARTIALS[s * pc.chunks_total + pc.chunk_base + chunk] = vec4(n, mean, m2, 0.0);

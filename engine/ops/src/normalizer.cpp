@@ -41,6 +41,8 @@ Magic magic(std::uint64_t d) {
 }
 
 constexpr std::uint32_t kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64;
+// From this many partials per statistic on, norm_merge.comp gives each statistic a workgroup.
+constexpr std::uint32_t kMergePerWorkgroup = 16;
 
 std::uint32_t pow2_ceil(std::uint64_t v) {
     std::uint32_t p = 1;
@@ -70,6 +72,10 @@ Normalizer::Normalizer(const VulkanContext& ctx) : ctx_(&ctx), recorder_(ctx), s
     // NORMLAB_KERNELS=workgroup keeps every reduction workgroup-wide, the plan a GPU with a
     // variable subgroup size gets; the tests run it on lavapipe too, so every path is covered.
     if (const char* k = std::getenv("NORMLAB_KERNELS"); k && std::string(k) == "workgroup") subgroup_owners_ = false;
+    // NORMLAB_WG_MAX caps the reduction workgroups (default 256; the device's own limit applies),
+    // for measuring the plan's workgroup size on a GPU without rebuilding.
+    if (const char* w = std::getenv("NORMLAB_WG_MAX"); w && *w)
+        wg_cap_ = std::clamp<std::uint32_t>(static_cast<std::uint32_t>(std::strtoul(w, nullptr, 10)), 32u, 1024u);
     if (ctx.subgroup_arithmetic()) macros_.emplace_back("NL_SUBGROUP_ARITH", "1");
 }
 
@@ -125,7 +131,7 @@ KernelPlan Normalizer::plan(const StatLayout& layout, const NormSpec& spec, bool
     }
     const auto& l = ctx_->limits();
     const std::uint32_t wg_max =
-        pow2_floor(std::min({256u, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}));
+        pow2_floor(std::min({wg_cap_, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}));
     const std::uint32_t sg = ctx_->subgroup_size();
     const std::uint64_t packs = (count + pack - 1) / pack;
     const bool sg_ok = subgroup_owners_ && ctx_->subgroup_arithmetic() && ctx_->fixed_subgroup_size() && sg <= wg_max;
@@ -344,11 +350,15 @@ struct Normalizer::Passes {
     }
     void merge(vk::CommandBuffer cmd) {
         const std::int64_t S = p.layout.stat_count;
-        auto& m = n.kernel("norm_merge.comp", constants({p.rms ? 1u : 0u}));
+        // Many partials per statistic: a workgroup merges each statistic's partials in parallel;
+        // few: one invocation walks them.
+        const bool per_wg = p.slabs.chunks_total >= kMergePerWorkgroup;
+        auto& m = n.kernel("norm_merge.comp", constants({p.rms ? 1u : 0u, per_wg ? 1u : 0u}));
         bind(m, p.slabs.slabs.front());
         set_slab(Slab{0, S, 0, 0, 0, 0, 0, 0}, p.plan.chunk_len, p.slabs.chunks_total);
         push.flat_base = u32(p.slabs.slabs.front().flat_base);
-        GroupGrid g = group_grid((static_cast<std::uint64_t>(S) + kMergeWg - 1) / kMergeWg, *n.ctx_);
+        const std::uint64_t groups = per_wg ? static_cast<std::uint64_t>(S) : (S + kMergeWg - 1) / kMergeWg;
+        GroupGrid g = group_grid(groups, *n.ctx_);
         push.groups_x = g.x;
         m.dispatch(cmd, &push, g.x, g.y);
     }

@@ -88,6 +88,7 @@ private:
 
     const VulkanContext* ctx_;
     bool subgroup_owners_ = true;  // subgroups may own statistics or chunks
+    std::uint32_t wg_cap_ = 256;   // largest reduction workgroup (NORMLAB_WG_MAX)
     ShaderMacros macros_;
     std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::unique_ptr<ComputeKernel>> kernels_;
     GpuBuffer x_, y_, w_, b_, stats_, partials_;
