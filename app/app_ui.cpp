@@ -113,13 +113,16 @@ void AppUi::go_to_step(int lesson, int step) {
     const Lesson& l = lessons_.lessons()[static_cast<std::size_t>(lesson)];
     step = std::clamp(step, 0, static_cast<int>(l.steps.size()) - 1);
     const LessonStep& s = l.steps[static_cast<std::size_t>(step)];
+    // The step's tensor, method and view; γ/β, running statistics and selection as the class left them.
+    const int from = lessons_.active() && lessons_.lesson_index() == lesson ? lessons_.step() : -1;
+    const State next = lesson_step_state(l, from, step, session_.state(), lessons_.memory());
     if (!s.view.experiment.empty()) {
-        if (!start_experiment(s.view.experiment, s.state)) {
+        if (!start_experiment(s.view.experiment, next)) {
             lessons_.set_error("step " + std::to_string(step + 1) + ": " + msg_);
             return;
         }
     } else {
-        if (auto err = session_.apply(s.state)) {
+        if (auto err = session_.apply(next)) {
             lessons_.set_error(std::string(tr("This step could not be applied: ")) + *err);
             return;
         }
@@ -462,7 +465,7 @@ void AppUi::layout_normal(float top) {
     if (lessons_.active() || !lessons_.error().empty()) {
         const float lh = body * 0.34f;
         place(tr_id("Lesson", "lesson"), left + mid, y, right, lh);
-        if (auto go = lessons_.draw(false)) go_to_step(go->first, go->second);
+        if (auto go = lessons_.draw(false, session_.x(), session_.result())) go_to_step(go->first, go->second);
         ImGui::End();
         y += lh;
     }
@@ -496,7 +499,7 @@ void AppUi::layout_presenter(float top) {
     if (lessons_.active() || !lessons_.error().empty()) {
         const float lh = std::floor(body * 0.5f);
         place(tr_id("Lesson", "lesson"), main_w, y, side, lh);
-        if (auto go = lessons_.draw(true)) go_to_step(go->first, go->second);
+        if (auto go = lessons_.draw(true, session_.x(), session_.result())) go_to_step(go->first, go->second);
         ImGui::End();
         y += lh;
     }
