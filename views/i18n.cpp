@@ -48,7 +48,7 @@ const Entry kTable[] = {
     {"Lesson", "课程"},
     {"Heatmap", "热图"},
     {"%s: one statistic per %s (%lld) over %s = %s = %lld elements",
-     "%s：每个 %s 一个统计量（共 %lld 个），归约 %s = %s = %lld 个元素"},
+     "%s：每个 %s 一组统计量（共 %lld 组），各在 %s = %s = %lld 个元素上计算"},
     {"channel c", "通道 c"},
     {"checking…", "校验中…"},
     {"whole tensor: every %lld-th element", "整个张量：每 %lld 个取一个"},
@@ -77,9 +77,13 @@ const Entry kTable[] = {
      "的图。悬停：数值；单击：选中（右键：取消）。"},
     {"%lld statistics of %lld elements, each normalized with its own μ, σ².",
      "%lld 组统计量，每组 %lld 个元素，各用自己的 μ、σ² 归一化。"},
+    {"%lld statistics of %lld elements, each scaled by its own root mean square.",
+     "%lld 组统计量，每组 %lld 个元素，各除以自己的均方根（不减均值）。"},
+    {"%lld channels of %lld elements, each normalized with its running_mean and running_var (eval mode).",
+     "%lld 个通道，每个 %lld 个元素，各用自己的 running_mean 和 running_var 归一化（推理模式）。"},
     {"%lld statistics × %lld elements", "%lld 组统计量 × %lld 个元素"},
     {"element (n, c, h, w) = (%lld, %lld, %lld, %lld)", "元素 (n, c, h, w) = (%lld, %lld, %lld, %lld)"},
-    {"statistic #%lld (of %lld, %lld elements each)", "统计量 #%lld（共 %lld 组，每组 %lld 个元素）"},
+    {"statistic #%lld (of %lld, %lld elements each)", "统计量索引 %lld（共 %lld 组，每组 %lld 个元素）"},
     {"  (running stats, eval)", "  （运行统计量，推理）"},
     {"bins", "分箱"},
     {"white line: μ, dashed: μ ± σ (computed on the GPU)", "白线：μ，虚线：μ ± σ（在 GPU 上计算）"},
@@ -93,13 +97,13 @@ const Entry kTable[] = {
     {"(the previous state is kept)", "（保留之前的状态）"},
     {"Lessons walk through the textbook's ideas step by step. Choose one above, then use "
      "→ / ← (or Page Down / Page Up) to move.",
-     "课程一步步讲解教材中的概念。在上方选择一节课，然后用 → / ←（或 Page Down / Page Up）翻页。"},
+     "课程按步骤讲解教材中的概念。在上方选择一节课，然后用 → / ←（或 Page Down / Page Up）翻页。"},
     {"step %d / %d", "第 %d / %d 步"},
     {"This step could not be applied: ", "无法应用这一步："},
     // Experiments
     {"(divisors of C; keys + and −)", "（C 的约数；按键 + 和 −）"},
     {"G = %lld: statistics equal %s's: max |Δμ| = %.2g, max |Δσ²| = %.2g",
-     "G = %lld：统计量等于 %s：max |Δμ| = %.2g，max |Δσ²| = %.2g"},
+     "G = %lld：统计量与 %s 相同：max |Δμ| = %.2g，max |Δσ²| = %.2g"},
     {"G = %lld: each statistic pools %lld channels × H·W = %lld elements",
      "G = %lld：每组统计量汇集 %lld 个通道 × H·W = %lld 个元素"},
     {"train step (N)", "训练一步（N）"},
@@ -107,7 +111,7 @@ const Entry kTable[] = {
     {"reset", "重置"},
     {"train", "训练"},
     {"eval (E)", "推理（E）"},
-    {"batches tracked: %lld", "已统计 batch 数：%lld"},
+    {"batches tracked: %lld", "已跟踪的 batch 数：%lld"},
     {"running μ/σ²", "运行 μ/σ²"},
     {"now normalizing with: %s", "当前归一化使用：%s"},
     {"running statistics (eval)", "运行统计量（推理）"},
@@ -144,42 +148,46 @@ const Entry kTable[] = {
     {"statistics of", "组统计量，每组"},
     {"elements", "个元素"},
     {"selected (n, c, h, w) = (%lld, %lld, %lld, %lld): statistic #%lld, mean(x²) = %.5g",
-     "选中 (n, c, h, w) = (%lld, %lld, %lld, %lld)：统计量 #%lld，mean(x²) = %.5g"},
+     "选中 (n, c, h, w) = (%lld, %lld, %lld, %lld)：统计量索引 %lld，mean(x²) = %.5g"},
     {"selected (n, c, h, w) = (%lld, %lld, %lld, %lld): statistic #%lld, μ = %.5g, σ² = %.5g",
-     "选中 (n, c, h, w) = (%lld, %lld, %lld, %lld)：统计量 #%lld，μ = %.5g，σ² = %.5g"},
+     "选中 (n, c, h, w) = (%lld, %lld, %lld, %lld)：统计量索引 %lld，μ = %.5g，σ² = %.5g"},
     // Explain panel
     {"Reduced axes: %s.", "归约的轴：%s。"},
-    {"Every sample of the batch contributes to each channel's μ and σ², so the samples are coupled: "
-     "change one sample and every output of its channel changes. Eval mode uses the running statistics instead.",
-     "batch 中的每个样本都参与每个通道的 μ 和 σ² "
-     "的计算，所以样本之间相互耦合：改变一个样本，该通道的所有输出都会改变。推理模式改用运行统计量。"},
+    {"In train mode every sample of the batch contributes to each channel's μ and σ², so the samples are "
+     "coupled: change one sample and every output of its channel changes. Eval mode uses the running statistics "
+     "instead, and each sample is normalized on its own.",
+     "训练模式下，batch 中的每个样本都参与计算每个通道的 μ 和 σ²，因此样本之间相互耦合：改变一个样本，"
+     "该通道的所有输出都会随之改变。推理模式改用运行统计量，每个样本各自归一化。"},
     {"Each sample (or each leading index) is normalized on its own, over the trailing normalized_shape dims; "
      "the batch does not matter, and train and eval give the same result.",
      "每个样本（或每个前导索引）在末尾的 normalized_shape 维度上单独归一化；与 batch 无关，训练和推理结果相同。"},
     {"Each channel of each sample is normalized on its own over its H×W image: per-image contrast is removed.",
-     "每个样本的每个通道在自己的 H×W 图上单独归一化：去除了每张图的对比度。"},
+     "每个样本的每个通道在自己的 H×W 图上单独归一化：每张图各自的亮度和对比度被去除。"},
     {"The C channels are split into G groups of C/G consecutive channels; each (sample, group) has its own "
      "statistics. G = 1 gives LayerNorm([C,H,W])'s statistics, G = C gives InstanceNorm's.",
-     "C 个通道被分成 G 组，每组 C/G 个相邻通道；每个（样本，组）有自己的统计量。G = 1 得到 LayerNorm([C,H,W]) "
-     "的统计量，G = C 得到 InstanceNorm 的。"},
+     "C 个通道被分成 G 组，每组 C/G 个相邻通道；每个（样本，组）有自己的统计量。G = 1 时统计量与 "
+     "LayerNorm([C,H,W]) 相同，G = C 时与 InstanceNorm 相同。"},
     {"Like LayerNorm over normalized_shape, but nothing is subtracted: x is divided by its root mean square.",
      "与在 normalized_shape 上的 LayerNorm 相同，但不减均值：x 除以它的均方根。"},
     {"Click an element in the heatmap (or a row of the statistics table) to see its formula with numbers.",
-     "单击热图中的一个元素（或统计表中的一行），查看代入数值的公式。"},
+     "单击热图中的一个元素（或“统计量”面板中的一行），查看代入数值的公式。"},
     {"Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu",
-     "选中元素 (n, c, h, w) = (%lld, %lld, %lld, %lld)，统计量 #%zu"},
-    {"are the running statistics (eval mode)", "是运行统计量（推理模式）"},
-    {"are this statistic's, from the GPU", "是这组的统计量，由 GPU 计算"},
-    {"μ, σ² %s; σ² is the biased variance (divide by %lld).", "μ、σ² %s；σ² 是有偏方差（除以 %lld）。"},
-    {"%s index %zu of the affine parameters (shape %s).", "%s仿射参数的第 %zu 个（形状 %s）。"},
+     "选中元素 (n, c, h, w) = (%lld, %lld, %lld, %lld)，统计量索引 %zu"},
+    {"μ, σ² are running_mean and running_var (eval mode): moving averages of the training batches' means and "
+     "unbiased variances. Nothing is computed from this batch.",
+     "μ、σ² 即 running_mean 和 running_var（推理模式）：训练时各 batch 的均值和无偏方差的滑动平均。"
+     "当前 batch 不参与任何计算。"},
+    {"μ, σ² are this statistic's, from the GPU; σ² is the biased variance (divide by %lld).",
+     "μ、σ² 是这组元素的统计量，由 GPU 计算；σ² 是有偏（总体）方差（除以 %lld）。"},
+    {"%s index %zu of the affine parameters (shape %s).", "%s仿射参数中索引 %zu 处的值（形状 %s）。"},
     {"γ, β are", "γ、β 是"},
     {"γ is", "γ 是"},
     // Statistics table
     {"%lld statistics over %lld elements each%s", "%lld 组统计量，每组 %lld 个元素%s"},
     {" (eval: running statistics)", "（推理：运行统计量）"},
     {"count", "个数"},
-    {"σ² biased", "σ² 有偏"},
-    {"σ² unbiased", "σ² 无偏"},
+    {"σ² biased", "σ²（有偏）"},
+    {"σ² unbiased", "σ²（无偏）"},
     // Controls panel
     {"Tensor", "张量"},
     {"Method", "方法"},
@@ -190,13 +198,23 @@ const Entry kTable[] = {
     {"method", "方法"},
     {"groups G", "分组数 G"},
     {"normalized", "归一化维度"},
-    {"regenerate (next seed)", "重新生成（下一个种子）"},
+    {"regenerate (next seed)", "重新生成（下一个随机种子）"},
     {"affine (γ, β)", "仿射（γ、β）"},
     {"train (batch stats)", "训练（batch 统计量）"},
     {"eval (running stats)", "推理（运行统计量）"},
     {"BatchNorm: mode and running statistics", "BatchNorm：模式与运行统计量"},
     {"train step", "训练一步"},
     {"Refused: %s", "已拒绝：%s"},
+    {"PyTorch: weight of the NEW batch (Keras' 0.99 is the old one)",
+     "PyTorch：新 batch 的权重（Keras 的 0.99 是旧值的权重）"},
+    {"draw a fresh randn batch (same shape, next seed) and update the running stats "
+     "(PyTorch updates them on every forward pass in train mode)",
+     "抽取一个新的 randn batch（形状不变，下一个随机种子）并更新运行统计量（PyTorch "
+     "在训练模式下每次前向计算都会更新）"},
+    {"stored values (eval uses them); running var is a moving average of the batches' UNBIASED variances.",
+     "已保存的值（推理时使用）；running_var 是各 batch 无偏方差的滑动平均。"},
+    {"a train step on this batch would give c=0: mean %.4g, var %.4g",
+     "在这个 batch 上训练一步会得到 c=0：均值 %.4g，方差 %.4g"},
 };
 
 Language g_lang = Language::En;
