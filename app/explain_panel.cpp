@@ -96,7 +96,7 @@ void ExplainPanel::draw(const Session& session) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(reduction_summary(spec, l).c_str());
     std::string axes;
-    for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : ", ") + a;
+    for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : tr(", ")) + a;  // 中文: "、"
     ImGui::Text(tr("Reduced axes: %s."), axes.c_str());
     ImGui::TextDisabled("%s", tr(why(spec.method)));
     ImGui::Separator();

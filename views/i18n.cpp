@@ -153,6 +153,7 @@ const Entry kTable[] = {
      "选中 (n, c, h, w) = (%lld, %lld, %lld, %lld)：统计量索引 %lld，μ = %.5g，σ² = %.5g"},
     // Explain panel
     {"Reduced axes: %s.", "归约的轴：%s。"},
+    {", ", "、"},  // between the items of a list
     {"In train mode every sample of the batch contributes to each channel's μ and σ², so the samples are "
      "coupled: change one sample and every output of its channel changes. Eval mode uses the running statistics "
      "instead, and each sample is normalized on its own.",

@@ -4,7 +4,7 @@
 // literally must be one of the engine's numbers for that step (x, y, μ, σ², unbiased σ², 1/σ,
 // mean(x²), running statistics, counts) at the precision it is written with, rounded, unless the
 // step lists it under "literals" (shapes, ε, momentum, section numbers). English and Chinese
-// must state the same numbers.
+// must state the same numbers. NORMLAB_PRINT_LESSONS=1 prints every rendered text (for a read-through).
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
@@ -64,8 +64,8 @@ std::vector<std::string> placeholder_texts(const std::string& t) {
 }
 
 // Checks one text of one step; returns its literal numbers (for the English/Chinese comparison).
-std::vector<std::string> check_text(const std::string& text, const std::vector<std::string>& literals,
-                                    const Tensor& x, const NormResult& r, const std::vector<double>& values) {
+std::vector<std::string> check_text(const std::string& text, const std::vector<std::string>& literals, const Tensor& x,
+                                    const NormResult& r, const std::vector<double>& values) {
     INFO("text: " << text);
     for (const auto& p : parse_placeholders(text)) {
         double v = 0;

@@ -237,4 +237,9 @@ TEST_CASE("lesson text placeholders parse, round and refuse typos", "[lesson][pl
     CHECK(literal_numbers("G = 2: 4·3·3 = {count} values, −0.73 and -1, BatchNorm2d, {1.5, 2}") ==
           std::vector<std::string>{"2", "4", "3", "3", "-0.73", "-1", "1.5", "2"});
     CHECK(literal_numbers("§7.4.5 has 4 and −1 and 2×2", {"§7.4.5", "4", "−1", "2×2"}).empty());
+    // The fuzz corpus's lesson with placeholders and literals loads.
+    const Lesson p = load_lesson(std::string(NORMLAB_SOURCE_DIR) + "/tests/fuzz/corpus/lesson/placeholders.json");
+    CHECK(p.literals == std::vector<std::string>{"2"});
+    CHECK(p.steps[0].literals.size() == 2);
+    CHECK(p.steps[1].params_origin == 0);  // the same method: the step keeps the class's parameters
 }

@@ -16,7 +16,7 @@ struct NameInfo {
     std::size_t indices;  // 0, 1 or 4
     bool integer;
 };
-constexpr NameInfo kNames[] = {{"mean", 1, false}, {"var", 1, false}, {"uvar", 1, false}, {"rstd", 1, false},
+constexpr NameInfo kNames[] = {{"mean", 1, false}, {"var", 1, false},   {"uvar", 1, false}, {"rstd", 1, false},
                                {"ms", 1, false},   {"rmean", 1, false}, {"rvar", 1, false}, {"x", 4, false},
                                {"y", 4, false},    {"count", 0, true},  {"stats", 0, true}};
 
