@@ -171,7 +171,10 @@ bool ControlsPanel::preset_controls(Session& s) {
     }
     if (const Preset* p = find_preset(st.source.preset)) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("%s: %s", p->source.c_str(), p->description.c_str());
+        if (language() == Language::Zh && !p->source_zh.empty())
+            ImGui::TextDisabled("%s：%s", p->source_zh.c_str(), p->description_zh.c_str());
+        else
+            ImGui::TextDisabled("%s: %s", p->source.c_str(), p->description.c_str());
         ImGui::PopTextWrapPos();
     }
     return false;

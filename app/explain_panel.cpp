@@ -97,7 +97,10 @@ void ExplainPanel::draw(const Session& session) {
     ImGui::TextUnformatted(reduction_summary(spec, l).c_str());
     std::string axes;
     for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : tr(", ")) + a;  // 中文: "、"
-    ImGui::Text(tr("Reduced axes: %s."), axes.c_str());
+    if (r.stats_from_running)  // BatchNorm eval: nothing is pooled from this batch
+        ImGui::TextUnformatted(tr("Eval mode: nothing is reduced; channel c uses running_mean[c] and running_var[c]."));
+    else
+        ImGui::Text(tr("Reduced axes: %s."), axes.c_str());
     ImGui::TextDisabled("%s", tr(why(spec.method)));
     ImGui::Separator();
     if (!st.selection) {

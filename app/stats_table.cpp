@@ -18,9 +18,13 @@ void StatsTable::draw(Session& session) {
     const bool scroll = sel != last_selected_;
     last_selected_ = sel;
     const double n = static_cast<double>(l.count());
-    ImGui::TextDisabled(tr("%lld statistics over %lld elements each%s"), static_cast<long long>(l.stat_count),
-                        static_cast<long long>(l.count()),
-                        r.stats_from_running ? tr(" (eval: running statistics)") : "");
+    if (r.stats_from_running)
+        ImGui::TextDisabled(tr("%lld channels, eval: the running statistics as stored (nothing computed from this "
+                               "batch)"),
+                            static_cast<long long>(l.stat_count));
+    else
+        ImGui::TextDisabled(tr("%lld statistics over %lld elements each%s"), static_cast<long long>(l.stat_count),
+                            static_cast<long long>(l.count()), "");
     // Eval mode: the running statistics as they are; nothing was pooled or divided by n.
     const bool running = r.stats_from_running;
     const int cols = rms ? 4 : running ? 4 : 6;

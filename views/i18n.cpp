@@ -154,6 +154,8 @@ const Entry kTable[] = {
     // Explain panel
     {"Reduced axes: %s.", "归约的轴：%s。"},
     {", ", "、"},  // between the items of a list
+    {"Eval mode: nothing is reduced; channel c uses running_mean[c] and running_var[c].",
+     "推理模式：不做任何归约；通道 c 使用 running_mean[c] 和 running_var[c]。"},
     {"In train mode every sample of the batch contributes to each channel's μ and σ², so the samples are "
      "coupled: change one sample and every output of its channel changes. Eval mode uses the running statistics "
      "instead, and each sample is normalized on its own.",
@@ -185,7 +187,8 @@ const Entry kTable[] = {
     {"γ is", "γ 是"},
     // Statistics table
     {"%lld statistics over %lld elements each%s", "%lld 组统计量，每组 %lld 个元素%s"},
-    {" (eval: running statistics)", "（推理：运行统计量）"},
+    {"%lld channels, eval: the running statistics as stored (nothing computed from this batch)",
+     "%lld 个通道，推理模式：直接使用保存的运行统计量（不从当前 batch 计算任何量）"},
     {"count", "个数"},
     {"σ² biased", "σ²（有偏）"},
     {"σ² unbiased", "σ²（无偏）"},
