@@ -33,7 +33,7 @@ const Entry kTable[] = {
     {"Cube drawing (N, C, H·W)", "立方体示意图（N、C、H·W）"},
     {"Value colormap", "数值色图"},
     {"Group colors", "分组颜色"},
-    {"diverging (blue-white-red)", "发散（蓝-白-红）"},
+    {"diverging (blue-white-red)", "发散（蓝、白、红）"},
     {"viridis", "viridis"},
     {"cividis", "cividis"},
     {"Okabe-Ito (colorblind-safe)", "Okabe-Ito（色盲友好）"},
