@@ -287,8 +287,10 @@ void AppUi::menu_bar() {
     if (ImGui::BeginMenu(tr_id("Lessons", "lessons").c_str())) {
         for (int i = 0; i < lessons_.count(); ++i) {
             const Lesson& l = lessons_.lessons()[static_cast<std::size_t>(i)];
-            if (ImGui::MenuItem((tr(l.title) + "##" + l.id).c_str(), nullptr, lessons_.lesson_index() == i))
+            if (ImGui::MenuItem((tr(l.title) + "##" + l.id).c_str(), nullptr, lessons_.lesson_index() == i)) {
+                lessons_.close();  // choosing a lesson starts it afresh
                 go_to_step(i, 0);
+            }
         }
         if (lessons_.active() && ImGui::MenuItem(tr("Close the lesson"))) lessons_.close();
         for (const auto& e : lessons_.load_errors()) ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1), "%s", e.c_str());

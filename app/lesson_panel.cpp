@@ -58,7 +58,10 @@ std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const Tenso
         if (ImGui::BeginCombo("##lesson", current.c_str())) {
             for (int i = 0; i < count(); ++i) {
                 const auto& l = set_.lessons[static_cast<std::size_t>(i)];
-                if (ImGui::Selectable((l.title.in(lang) + "##" + l.id).c_str(), i == lesson_)) go = {i, 0};
+                if (ImGui::Selectable((l.title.in(lang) + "##" + l.id).c_str(), i == lesson_)) {
+                    close();  // choosing a lesson starts it afresh (not a step within it)
+                    go = {i, 0};
+                }
             }
             ImGui::EndCombo();
         }
