@@ -115,6 +115,7 @@ void AppUi::go_to_step(int lesson, int step) {
     const LessonStep& s = l.steps[static_cast<std::size_t>(step)];
     // The step's tensor, method and view; γ/β, running statistics and selection as the class left them.
     const int from = lessons_.active() && lessons_.lesson_index() == lesson ? lessons_.step() : -1;
+    if (from == step && lessons_.error().empty()) return;  // ← on the first step, → on the last: nothing to do
     const State next = lesson_step_state(l, from, step, session_.state(), lessons_.memory());
     if (!s.view.experiment.empty()) {
         if (!start_experiment(s.view.experiment, next)) {
