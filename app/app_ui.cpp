@@ -113,13 +113,17 @@ void AppUi::go_to_step(int lesson, int step) {
     const Lesson& l = lessons_.lessons()[static_cast<std::size_t>(lesson)];
     step = std::clamp(step, 0, static_cast<int>(l.steps.size()) - 1);
     const LessonStep& s = l.steps[static_cast<std::size_t>(step)];
+    // The step's tensor, method and view; γ/β, running statistics and selection as the class left them.
+    const int from = lessons_.active() && lessons_.lesson_index() == lesson ? lessons_.step() : -1;
+    if (from == step && lessons_.error().empty()) return;  // ← on the first step, → on the last: nothing to do
+    const State next = lesson_step_state(l, from, step, session_.state(), lessons_.memory());
     if (!s.view.experiment.empty()) {
-        if (!start_experiment(s.view.experiment, s.state)) {
+        if (!start_experiment(s.view.experiment, next)) {
             lessons_.set_error("step " + std::to_string(step + 1) + ": " + msg_);
             return;
         }
     } else {
-        if (auto err = session_.apply(s.state)) {
+        if (auto err = session_.apply(next)) {
             lessons_.set_error(std::string(tr("This step could not be applied: ")) + *err);
             return;
         }
@@ -284,8 +288,10 @@ void AppUi::menu_bar() {
     if (ImGui::BeginMenu(tr_id("Lessons", "lessons").c_str())) {
         for (int i = 0; i < lessons_.count(); ++i) {
             const Lesson& l = lessons_.lessons()[static_cast<std::size_t>(i)];
-            if (ImGui::MenuItem((tr(l.title) + "##" + l.id).c_str(), nullptr, lessons_.lesson_index() == i))
+            if (ImGui::MenuItem((tr(l.title) + "##" + l.id).c_str(), nullptr, lessons_.lesson_index() == i)) {
+                lessons_.close();  // choosing a lesson starts it afresh
                 go_to_step(i, 0);
+            }
         }
         if (lessons_.active() && ImGui::MenuItem(tr("Close the lesson"))) lessons_.close();
         for (const auto& e : lessons_.load_errors()) ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1), "%s", e.c_str());
@@ -462,7 +468,7 @@ void AppUi::layout_normal(float top) {
     if (lessons_.active() || !lessons_.error().empty()) {
         const float lh = body * 0.34f;
         place(tr_id("Lesson", "lesson"), left + mid, y, right, lh);
-        if (auto go = lessons_.draw(false)) go_to_step(go->first, go->second);
+        if (auto go = lessons_.draw(false, session_.x(), session_.result())) go_to_step(go->first, go->second);
         ImGui::End();
         y += lh;
     }
@@ -496,7 +502,7 @@ void AppUi::layout_presenter(float top) {
     if (lessons_.active() || !lessons_.error().empty()) {
         const float lh = std::floor(body * 0.5f);
         place(tr_id("Lesson", "lesson"), main_w, y, side, lh);
-        if (auto go = lessons_.draw(true)) go_to_step(go->first, go->second);
+        if (auto go = lessons_.draw(true, session_.x(), session_.result())) go_to_step(go->first, go->second);
         ImGui::End();
         y += lh;
     }

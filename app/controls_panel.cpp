@@ -171,7 +171,10 @@ bool ControlsPanel::preset_controls(Session& s) {
     }
     if (const Preset* p = find_preset(st.source.preset)) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("%s: %s", p->source.c_str(), p->description.c_str());
+        if (language() == Language::Zh && !p->source_zh.empty())
+            ImGui::TextDisabled("%s：%s", p->source_zh.c_str(), p->description_zh.c_str());
+        else
+            ImGui::TextDisabled("%s: %s", p->source.c_str(), p->description.c_str());
         ImGui::PopTextWrapPos();
     }
     return false;
@@ -354,7 +357,7 @@ void ControlsPanel::batch_section(Session& s) {
             return apply(s, next, true);
         }
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("PyTorch: weight of the NEW batch (Keras' 0.99 is the old one)");
+        ImGui::TextDisabled("%s", tr("PyTorch: weight of the NEW batch (Keras' 0.99 is the old one)"));
         ImGui::PopTextWrapPos();
     }
     if (ImGui::Button(tr_id("train step", "step").c_str())) {
@@ -363,7 +366,8 @@ void ControlsPanel::batch_section(Session& s) {
         return;
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("draw a fresh randn batch (same shape, next seed) and update the running stats");
+        ImGui::SetTooltip("%s", tr("draw a fresh randn batch (same shape, next seed) and update the running stats "
+                                   "(PyTorch updates them on every forward pass in train mode)"));
     ImGui::SameLine();
     if (ImGui::Button(tr_id("reset", "reset").c_str())) {
         auto err = s.reset_running();
@@ -371,7 +375,7 @@ void ControlsPanel::batch_section(Session& s) {
         return;
     }
     ImGui::SameLine();
-    ImGui::Text("batches tracked: %lld", static_cast<long long>(st.params.num_batches_tracked));
+    ImGui::Text(tr("batches tracked: %lld"), static_cast<long long>(st.params.num_batches_tracked));
     const auto C = static_cast<std::size_t>(s.x().shape.c);
     if (ImGui::BeginTable(
             "running", 3, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
@@ -393,9 +397,10 @@ void ControlsPanel::batch_section(Session& s) {
         ImGui::EndTable();
     }
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("stored values (eval uses them); running var is the UNBIASED variance.");
+    ImGui::TextDisabled("%s", tr("stored values (eval uses them); running var is a moving average of the batches' "
+                                 "UNBIASED variances."));
     if (r.running_updated && !r.running_mean.empty())
-        ImGui::TextDisabled("a train step on this batch would give c=0: mean %.4g, var %.4g", r.running_mean[0],
+        ImGui::TextDisabled(tr("a train step on this batch would give c=0: mean %.4g, var %.4g"), r.running_mean[0],
                             r.running_var[0]);
     ImGui::PopTextWrapPos();
 }

@@ -21,9 +21,9 @@ std::string ll(std::int64_t v) { return std::to_string(v); }
 const char* why(Method m) {
     switch (m) {
         case Method::Batch:
-            return "Every sample of the batch contributes to each channel's μ and σ², so the samples are coupled: "
-                   "change one sample and every output of its channel changes. Eval mode uses the running statistics "
-                   "instead.";
+            return "In train mode every sample of the batch contributes to each channel's μ and σ², so the samples "
+                   "are coupled: change one sample and every output of its channel changes. Eval mode uses the "
+                   "running statistics instead, and each sample is normalized on its own.";
         case Method::Layer:
             return "Each sample (or each leading index) is normalized on its own, over the trailing normalized_shape "
                    "dims; "
@@ -96,8 +96,11 @@ void ExplainPanel::draw(const Session& session) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(reduction_summary(spec, l).c_str());
     std::string axes;
-    for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : ", ") + a;
-    ImGui::Text(tr("Reduced axes: %s."), axes.c_str());
+    for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : tr(", ")) + a;  // 中文: "、"
+    if (r.stats_from_running)  // BatchNorm eval: nothing is pooled from this batch
+        ImGui::TextUnformatted(tr("Eval mode: nothing is reduced; channel c uses running_mean[c] and running_var[c]."));
+    else
+        ImGui::Text(tr("Reduced axes: %s."), axes.c_str());
     ImGui::TextDisabled("%s", tr(why(spec.method)));
     ImGui::Separator();
     if (!st.selection) {
@@ -132,10 +135,13 @@ void ExplainPanel::draw(const Session& session) {
     ImGui::TextUnformatted(formula.c_str());
     ImGui::TextUnformatted(numbers.c_str());
     ImGui::Text("  = %.6g", y);
-    if (spec.method != Method::Rms)
-        ImGui::TextDisabled(tr("μ, σ² %s; σ² is the biased variance (divide by %lld)."),
-                            r.stats_from_running ? tr("are the running statistics (eval mode)")
-                                                 : tr("are this statistic's, from the GPU"),
+    if (spec.method != Method::Rms && r.stats_from_running)
+        ImGui::TextDisabled("%s", tr("μ, σ² are running_mean and running_var (eval mode): moving averages of the "
+                                     "training batches' means and unbiased variances. Nothing is computed from "
+                                     "this batch."));
+    else if (spec.method != Method::Rms)
+        ImGui::TextDisabled(tr("μ, σ² are this statistic's, from the GPU; σ² is the biased variance (divide by "
+                               "%lld)."),
                             static_cast<long long>(l.count()));
     if (w || b)
         ImGui::TextDisabled(tr("%s index %zu of the affine parameters (shape %s)."), b ? tr("γ, β are") : tr("γ is"),

@@ -3,6 +3,7 @@
 #include "i18n.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/lesson_text.hpp"
 
 #include <imgui.h>
 
@@ -40,7 +41,7 @@ std::string LessonPanel::all_text() const {
     return t;
 }
 
-std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter) {
+std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const Tensor& x, const NormResult& result) {
     std::optional<std::pair<int, int>> go;
     const Language lang = language();
     if (!error_.empty()) {
@@ -57,7 +58,10 @@ std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter) {
         if (ImGui::BeginCombo("##lesson", current.c_str())) {
             for (int i = 0; i < count(); ++i) {
                 const auto& l = set_.lessons[static_cast<std::size_t>(i)];
-                if (ImGui::Selectable((l.title.in(lang) + "##" + l.id).c_str(), i == lesson_)) go = {i, 0};
+                if (ImGui::Selectable((l.title.in(lang) + "##" + l.id).c_str(), i == lesson_)) {
+                    close();  // choosing a lesson starts it afresh (not a step within it)
+                    go = {i, 0};
+                }
             }
             ImGui::EndCombo();
         }
@@ -86,11 +90,11 @@ std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter) {
     if (!can_next) ImGui::EndDisabled();
     if (!s.title.en.empty()) {
         ImGui::SameLine();
-        ImGui::TextUnformatted(s.title.in(lang).c_str());
+        ImGui::TextUnformatted(render_lesson_text(s.title.in(lang), x, result).c_str());
     }
     ImGui::Separator();
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(s.text.in(lang).c_str());
+    ImGui::TextUnformatted(render_lesson_text(s.text.in(lang), x, result).c_str());
     ImGui::PopTextWrapPos();
     return go;
 }

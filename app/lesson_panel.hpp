@@ -1,6 +1,7 @@
 // LessonPanel: the guided lessons of assets/lessons/ (normlab/lesson.hpp): which lesson,
 // which step, the step's text in the current language, previous/next. Files that cannot
-// be read are listed with their error; the app keeps running and keeps its state.
+// be read are listed with their error; the app keeps running and keeps its state. A step's
+// placeholders ({mean[1]:.2f}, normlab/lesson_text.hpp) show the current result's numbers.
 #pragma once
 #include "normlab/lesson.hpp"
 
@@ -18,7 +19,7 @@ public:
     bool load_file(const std::string& path);
 
     // Draws the panel; returns (lesson, step) when the user asked to go somewhere.
-    std::optional<std::pair<int, int>> draw(bool presenter);
+    std::optional<std::pair<int, int>> draw(bool presenter, const Tensor& x, const NormResult& result);
 
     bool active() const { return lesson_ >= 0 && lesson_ < static_cast<int>(set_.lessons.size()); }
     const Lesson* lesson() const { return active() ? &set_.lessons[static_cast<std::size_t>(lesson_)] : nullptr; }
@@ -28,7 +29,9 @@ public:
     const std::vector<Lesson>& lessons() const { return set_.lessons; }
     // Called once a step's state was applied (or not: the message says why).
     void went_to(int lesson, int step) { lesson_ = lesson, step_ = step, error_.clear(); }
-    void close() { lesson_ = -1; }
+    void close() { lesson_ = -1, memory_.clear(); }
+    // What the class did to the parts the lesson leaves to it (lesson_step_state()).
+    LessonMemory& memory() { return memory_; }
     void set_error(std::string e) { error_ = std::move(e); }
     const std::string& error() const { return error_; }
     const std::vector<std::string>& load_errors() const { return set_.errors; }
@@ -39,6 +42,7 @@ private:
     LessonSet set_;
     int lesson_ = -1, step_ = 0;
     std::string error_;
+    LessonMemory memory_;
 };
 
 }  // namespace normlab::app

@@ -12,6 +12,8 @@
 #include "window.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/experiments.hpp"
+#include "normlab/presets.hpp"
 
 #include <CLI/CLI.hpp>
 #include <imgui.h>
@@ -232,7 +234,10 @@ int run_app(int argc, char** argv) {
 
     int lesson_from_file = -1;
     LessonPanel lessons = load_lessons(ao, argv[0], lesson_from_file);
-    const std::string glyphs = all_chinese_text() + lessons.all_text();
+    std::string glyphs = all_chinese_text() + lessons.all_text();
+    for (const Preset& p : presets()) glyphs += p.source_zh + p.description_zh;  // their Chinese too
+    for (const Experiment& e : experiments())
+        glyphs += e.title.zh + e.explanation.zh + e.left_label.zh + e.right_label.zh;
     Window window(WindowOptions{ao.width, ao.height, ao.frames > 0, "normlab", glyphs});
     set_cjk_font(window.fonts().cjk, window.fonts().cjk_missing);
     const VulkanContext& ctx = window.context();

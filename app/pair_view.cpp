@@ -100,8 +100,15 @@ void PairView::draw(Session& main) {
         std::snprintf(b, sizeof b, "%.3g", max_abs_difference());
         return std::string(b);
     }();
-    Pane panes[3] = {{left_view_.get(), &main, tr(exp_->left_label)},
-                     {right_view_.get(), right_shown_.get(), tr(exp_->right_label)},
+    // BatchNorm: both sides run in the main mode; say which, since only train couples the samples.
+    const NormSpec& spec = main.state().spec;
+    const std::string mode =
+        spec.method == Method::Batch && exp_->follow_method
+            ? std::string("  ·  ") +
+                  (spec.uses_batch_stats() ? tr("this batch's statistics (train)") : tr("running statistics (eval)"))
+            : "";
+    Pane panes[3] = {{left_view_.get(), &main, tr(exp_->left_label) + mode},
+                     {right_view_.get(), right_shown_.get(), tr(exp_->right_label) + mode},
                      {diff_view_.get(), diff_.get(), diff_title}};
     left_view_->legend_label = "y";
     right_view_->legend_label = "y";

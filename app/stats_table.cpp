@@ -18,19 +18,29 @@ void StatsTable::draw(Session& session) {
     const bool scroll = sel != last_selected_;
     last_selected_ = sel;
     const double n = static_cast<double>(l.count());
-    ImGui::TextDisabled(tr("%lld statistics over %lld elements each%s"), static_cast<long long>(l.stat_count),
-                        static_cast<long long>(l.count()),
-                        r.stats_from_running ? tr(" (eval: running statistics)") : "");
-    const int cols = rms ? 4 : 6;
+    if (r.stats_from_running)
+        ImGui::TextDisabled(tr("%lld channels, eval: the running statistics as stored (nothing computed from this "
+                               "batch)"),
+                            static_cast<long long>(l.stat_count));
+    else
+        ImGui::TextDisabled(tr("%lld statistics over %lld elements each%s"), static_cast<long long>(l.stat_count),
+                            static_cast<long long>(l.count()), "");
+    // Eval mode: the running statistics as they are; nothing was pooled or divided by n.
+    const bool running = r.stats_from_running;
+    const int cols = rms ? 4 : running ? 4 : 6;
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
                                   ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("stats", cols, flags)) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("#");
-    ImGui::TableSetupColumn(tr("count"));
+    if (!running) ImGui::TableSetupColumn(tr("count"));
     if (rms) {
         ImGui::TableSetupColumn("mean(x²)");
         ImGui::TableSetupColumn("1/√(mean(x²)+ε)");
+    } else if (running) {
+        ImGui::TableSetupColumn("running_mean");
+        ImGui::TableSetupColumn("running_var");
+        ImGui::TableSetupColumn("1/√(running_var+ε)");
     } else {
         ImGui::TableSetupColumn("μ");
         ImGui::TableSetupColumn(tr("σ² biased"));
@@ -58,6 +68,14 @@ void StatsTable::draw(Session& session) {
                 session.select_statistic(row);
             if (selected && scroll) ImGui::SetScrollHereY(0.5f);
             ImGui::TableNextColumn();
+            if (running) {
+                ImGui::Text("%.5g", r.running_mean[i]);
+                ImGui::TableNextColumn();
+                ImGui::Text("%.5g", r.running_var[i]);
+                ImGui::TableNextColumn();
+                ImGui::Text("%.5g", r.rstd[i]);
+                continue;
+            }
             ImGui::Text("%lld", static_cast<long long>(l.count()));
             ImGui::TableNextColumn();
             if (rms) {

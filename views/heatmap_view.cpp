@@ -270,8 +270,14 @@ void HeatmapView::draw_legend(const Session& s) const {
                               to_imgui(stat_color(i, l.stat_count)));
         ImGui::Dummy(ImVec2(static_cast<float>(shown) * (sw + 2) + 4, sw + 4));
         ImGui::SameLine();
-        ImGui::TextWrapped(tr("%lld statistics of %lld elements, each normalized with its own μ, σ²."),
-                           static_cast<long long>(l.stat_count), static_cast<long long>(l.count()));
+        // RMSNorm has no μ; BatchNorm in eval mode uses the running statistics, not the groups' own.
+        const char* legend = s.state().spec.method == Method::Rms
+                                 ? "%lld statistics of %lld elements, each scaled by its own root mean square."
+                             : s.result().stats_from_running
+                                 ? "%lld channels of %lld elements, each normalized with its running_mean and "
+                                   "running_var (eval mode)."
+                                 : "%lld statistics of %lld elements, each normalized with its own μ, σ².";
+        ImGui::TextWrapped(tr(legend), static_cast<long long>(l.stat_count), static_cast<long long>(l.count()));
         return;
     }
     const float w = std::max(fs * 4, std::min(fs * 20, ImGui::GetContentRegionAvail().x - fs * 10));

@@ -1,10 +1,13 @@
 // Lesson files and view settings: the shipped lessons load, steps inherit state, and
-// malformed lessons are refused as a whole with a message naming file, step and key.
+// malformed lessons are refused as a whole with a message naming file, step and key; moving
+// between steps keeps what the class did (γ/β, running statistics, selection) unless the step
+// names it; lesson text placeholders parse, round and refuse typos.
 #include <catch2/catch.hpp>
 
 #include "normlab/error.hpp"
 #include "normlab/atomic_file.hpp"
 #include "normlab/lesson.hpp"
+#include "normlab/lesson_text.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -58,7 +61,9 @@ TEST_CASE("lesson steps inherit the previous step's state", "[lesson]") {
     CHECK(l.steps[1].state.selection == Index4{0, 0, 0, 0});
     CHECK(l.steps[1].view.compare);  // view inherited too
     CHECK(l.steps[2].state.spec.method == Method::Layer);
-    CHECK(!l.steps[2].state.selection);  // a new method drops the old selection
+    CHECK(l.steps[2].state.selection == Index4{0, 0, 0, 0});  // a new method keeps the selection (an element)
+    CHECK(l.steps[2].names_params);                           // but not γ/β (other shapes)
+    CHECK(!l.steps[2].names_selection);
     CHECK(l.steps[2].state.source.preset == "classroom");
 }
 
@@ -125,4 +130,116 @@ TEST_CASE("scenes keep the view and refuse malformed files", "[scene][view]") {
     CHECK_THROWS_WITH(scene_from_json("{\"normlab_scene\": 1, \"norm\": {\"method\": 3}}", "s.json"),
                       Catch::Contains("s.json: norm.method must be a string"));
     CHECK_THROWS_WITH(load_scene("/nonexistent/scene.json"), Catch::Contains("cannot read /nonexistent/scene.json"));
+}
+
+namespace {
+// A BatchNorm lesson like 04: train, eval with a reset, train, eval, then LayerNorm.
+const char* kRunning = R"({"normlab_lesson": 1, "id": "r", "title": "R", "steps": [
+  {"text": "train", "state": {"tensor": {"source": "preset", "preset": "bn-train-eval"},
+     "norm": {"method": "batch"}, "selection": [0, 0, 1, 1]}},
+  {"text": "eval early", "state": {"norm": {"method": "batch", "mode": "eval"}, "params": {}}},
+  {"text": "train more", "state": {"norm": {"method": "batch", "mode": "train"}}},
+  {"text": "eval after", "state": {"norm": {"method": "batch", "mode": "eval"}}},
+  {"text": "layer", "state": {"norm": {"method": "layer"}, "selection": [1, 1, 1, 1]}},
+  {"text": "other tensor", "state": {"tensor": {"source": "preset", "preset": "classroom"}}}
+]})";
+
+State trained(State s, float v) {
+    s.params.running_mean.assign(3, v);
+    s.params.running_var.assign(3, 2 * v);
+    s.params.num_batches_tracked = 7;
+    return s;
+}
+}  // namespace
+
+TEST_CASE("lesson steps keep what the class did unless they name it", "[lesson]") {
+    const Lesson l = lesson_from_json(kRunning, "r.json");
+    LessonMemory mem;
+    State s = lesson_step_state(l, -1, 2, State{}, mem);  // entering: the lesson's state
+    CHECK(s.spec.mode == Mode::Train);
+    CHECK(s.params.running_mean.empty());
+    s = trained(s, 1.5f);              // the class trains at step 3
+    s.selection = Index4{3, 2, 0, 0};  // and clicks an element
+    const State at3 = s;
+    // Step 4 (eval) names neither params nor selection: the trained statistics stay.
+    State at4 = lesson_step_state(l, 2, 3, at3, mem);
+    CHECK(at4.spec.mode == Mode::Eval);
+    CHECK(at4.params.running_mean == std::vector<float>(3, 1.5f));
+    CHECK(at4.params.num_batches_tracked == 7);
+    CHECK(at4.selection == Index4{3, 2, 0, 0});
+    // Back and forth returns the same picture.
+    State back = lesson_step_state(l, 3, 2, at4, mem);
+    CHECK(back.spec.mode == Mode::Train);
+    CHECK(back.params.running_mean == at3.params.running_mean);
+    CHECK(back.selection == at3.selection);
+    // Step 5 changes the method and names the selection: γ/β and running stats are LayerNorm's.
+    const State at5 = lesson_step_state(l, 3, 4, at4, mem);
+    CHECK(at5.spec.method == Method::Layer);
+    CHECK(at5.params.running_mean.empty());
+    CHECK(at5.selection == Index4{1, 1, 1, 1});
+    // Back to step 4: what the class had there comes back.
+    const State again4 = lesson_step_state(l, 4, 3, at5, mem);
+    CHECK(again4.params.running_mean == std::vector<float>(3, 1.5f));
+    CHECK(again4.selection == Index4{3, 2, 0, 0});
+    // Step 2 names params (it resets them): arriving there, from either side, gives 0 and 1.
+    const State at2 = lesson_step_state(l, 3, 1, again4, mem);
+    CHECK(at2.params.running_mean.empty());
+    CHECK(at2.spec.mode == Mode::Eval);
+    // A new tensor drops the selection and the parameters.
+    const State at6 = lesson_step_state(l, 4, 5, at5, mem);
+    CHECK(at6.source.preset == "classroom");
+    CHECK(!at6.selection);
+    // Entering afresh forgets the class's work.
+    const State fresh = lesson_step_state(l, -1, 3, again4, mem);
+    CHECK(fresh.params.running_mean.empty());
+    CHECK(fresh.selection == Index4{0, 0, 1, 1});
+    // A state the class moved to another tensor by hand keeps nothing of it.
+    State moved = at3;
+    moved.source.preset = "classroom";
+    CHECK(lesson_step_state(l, 2, 3, moved, mem).params.running_mean.empty());
+    CHECK_THROWS_AS(lesson_step_state(l, 0, 6, at3, mem), InputError);
+}
+
+TEST_CASE("lesson text placeholders parse, round and refuse typos", "[lesson][placeholder]") {
+    const auto ps = parse_placeholders("a {mean[1]:.3f} b {y[0, 1,2,3]} {count} {1.5, 2} c");
+    REQUIRE(ps.size() == 3);
+    CHECK(ps[0].name == "mean");
+    CHECK(ps[0].index == std::vector<std::int64_t>{1});
+    CHECK(ps[0].decimals == 3);
+    CHECK(ps[1].index == std::vector<std::int64_t>{0, 1, 2, 3});
+    CHECK(ps[1].decimals == 2);
+    CHECK(ps[2].decimals == 0);
+    for (const char* bad : {"{maen[1]}", "{mean}", "{mean[1]", "{y[0,1]}", "{mean[1]:.2g}", "{mean[1]:.9f}",
+                            "{count:.2f}", "{mean[-1]}", "{mean[a]}"}) {
+        INFO(bad);
+        CHECK_THROWS_AS(parse_placeholders(bad), InputError);
+    }
+    CHECK(error_of(R"({"normlab_lesson": 1, "id": "x", "title": "t", "steps": [{"text": "{var[0]:.2e}",
+        "state": {"tensor": {"source": "preset", "preset": "classroom"}}}]})")
+              .find("step 1: placeholder {var[0]:.2e}") != std::string::npos);
+    // Rounding, not truncation; a true minus sign; no negative zero.
+    CHECK(format_lesson_number(0.3651, 2) == "0.37");
+    CHECK(format_lesson_number(-1.0954, 2) == "\u22121.10");
+    CHECK(format_lesson_number(1.17669, 3) == "1.177");
+    CHECK(format_lesson_number(-0.001, 2) == "0.00");
+    CHECK(format_lesson_number(2.0, 0) == "2");
+
+    NormResult r;
+    r.layout.stat_count = 2;
+    r.mean = {0.5, -1.0954};
+    r.var = {1.625, 2.0};
+    Tensor x;
+    x.shape = Shape4{1, 1, 1, 2};
+    x.data = {1.0f, 2.0f};
+    r.y = x;
+    CHECK(render_lesson_text("μ = {mean[1]:.2f}, σ² = {var[0]:.3f}, x = {x[0,0,0,1]:.1f}, {mean[5]}", x, r) ==
+          "μ = \u22121.10, σ² = 1.625, x = 2.0, ?");
+    CHECK(literal_numbers("G = 2: 4·3·3 = {count} values, −0.73 and -1, BatchNorm2d, {1.5, 2}") ==
+          std::vector<std::string>{"2", "4", "3", "3", "-0.73", "-1", "1.5", "2"});
+    CHECK(literal_numbers("§7.4.5 has 4 and −1 and 2×2", {"§7.4.5", "4", "−1", "2×2"}).empty());
+    // The fuzz corpus's lesson with placeholders and literals loads.
+    const Lesson p = load_lesson(std::string(NORMLAB_SOURCE_DIR) + "/tests/fuzz/corpus/lesson/placeholders.json");
+    CHECK(p.literals == std::vector<std::string>{"2"});
+    CHECK(p.steps[0].literals.size() == 2);
+    CHECK(p.steps[1].params_origin == 0);  // the same method: the step keeps the class's parameters
 }

@@ -4,7 +4,9 @@
 #include "normlab/error.hpp"
 #include "normlab/experiments.hpp"
 #include "normlab/json_reader.hpp"
+#include "normlab/lesson_text.hpp"
 #include "normlab/presets.hpp"
+#include "normlab/stat_layout.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -30,21 +32,46 @@ void check_against_tensor(const State& s, const std::string& where) {
                           " (preset '" + s.source.preset + "' has shape " + p->x.shape.str() + ")");
 }
 
+// "literals": the numbers a text states that are not the engine's results (lesson_text.hpp).
+std::vector<std::string> read_literals(const JsonReader& r, const std::string& where) {
+    std::vector<std::string> out;
+    if (!r.value().contains("literals")) return out;
+    for (const auto& v : r.list("literals", 1, 100)) {
+        if (!v.is_string() || v.get<std::string>().empty())
+            throw InputError(where + ": \"literals\" must list non-empty strings");
+        out.push_back(v.get<std::string>());
+    }
+    return out;
+}
+
 // One step; `scene` is the state so far in scene form, updated by the step's "state".
 LessonStep read_step(const json& step, const std::string& where, bool first, json& scene) {
     JsonReader r(step, "", where, "a step");
-    r.only_keys({"title", "text", "state"});
+    r.only_keys({"title", "text", "state", "literals"});
     LessonStep out;
     out.title = r.text("title", false);
     out.text = r.text("text", true);
+    for (const std::string* t : {&out.title.en, &out.title.zh, &out.text.en, &out.text.zh}) {
+        try {
+            check_lesson_text(*t);
+        } catch (const InputError& e) {
+            throw InputError(where + ": " + e.what());
+        }
+    }
+    out.literals = read_literals(r, where);
     if (step.contains("state")) {
         const JsonReader st = r.child("state");
         st.only_keys({"tensor", "norm", "params", "selection", "view"}, "state key");
-        for (const auto& [key, value] : st.value().items()) scene[key] = value;  // replaces the object as a whole
-        // A new tensor or method makes an inherited selection meaningless unless restated.
         const json& v = st.value();
-        if ((v.contains("tensor") || v.contains("norm")) && !v.contains("selection")) scene.erase("selection");
-        if (v.contains("norm") && !v.contains("params")) scene.erase("params");
+        const std::string old_method = scene.contains("norm") ? scene["norm"].value("method", "") : "";
+        for (const auto& [key, value] : v.items()) scene[key] = value;  // replaces the object as a whole
+        // A new tensor makes an inherited selection meaningless unless restated; a new tensor or
+        // method does the same to γ/β and the running statistics.
+        const bool method_changed = v.contains("norm") && scene["norm"].value("method", "") != old_method;
+        if (v.contains("tensor") && !v.contains("selection")) scene.erase("selection");
+        if ((v.contains("tensor") || method_changed) && !v.contains("params")) scene.erase("params");
+        out.names_params = v.contains("params") || v.contains("tensor") || method_changed;
+        out.names_selection = v.contains("selection") || v.contains("tensor");
     } else if (first) {
         r.fail("the first step needs a \"state\"");
     }
@@ -54,6 +81,47 @@ LessonStep read_step(const json& step, const std::string& where, bool first, jso
     if (!out.view.experiment.empty() && !find_experiment(out.view.experiment))
         throw InputError(where + ": view.experiment '" + out.view.experiment + "' is not a known experiment");
     return out;
+}
+
+bool same_source(const TensorSource& a, const TensorSource& b) {
+    if (a.kind != b.kind) return false;
+    switch (a.kind) {
+        case TensorSource::Kind::Preset: return a.preset == b.preset;
+        case TensorSource::Kind::File: return a.path == b.path;
+        case TensorSource::Kind::Generated:
+            return a.shape.n == b.shape.n && a.shape.c == b.shape.c && a.shape.h == b.shape.h &&
+                   a.shape.w == b.shape.w && a.init == b.init && a.value == b.value && a.seed == b.seed;
+    }
+    return false;
+}
+
+// The shape of a lesson step's tensor (presets only; others are not checked here).
+std::optional<Shape4> source_shape(const TensorSource& s) {
+    if (s.kind != TensorSource::Kind::Preset) return std::nullopt;
+    const Preset* p = find_preset(s.preset);
+    return p ? std::optional<Shape4>(p->x.shape) : std::nullopt;
+}
+
+bool params_fit(const NormParams& p, const State& to) {
+    const auto shape = source_shape(to.source);
+    if (!shape) return false;
+    try {
+        p.validate(to.spec, make_layout(to.spec, *shape));
+        return true;
+    } catch (const InputError&) {
+        return false;
+    }
+}
+
+bool selection_fits(const std::optional<Index4>& sel, const State& to) {
+    const auto shape = source_shape(to.source);
+    if (!shape) return false;
+    try {
+        validate_selection(sel, *shape);
+        return true;
+    } catch (const InputError&) {
+        return false;
+    }
 }
 
 }  // namespace
@@ -66,11 +134,48 @@ Lesson lesson_from_json(const std::string& text, const std::string& name) {
     lesson.id = root.nonempty_string("id");
     lesson.title = root.text("title", true);
     lesson.summary = root.text("summary", false);
+    lesson.literals = read_literals(root, name);
+    for (const std::string* t : {&lesson.title.en, &lesson.title.zh, &lesson.summary.en, &lesson.summary.zh})
+        if (!parse_placeholders(*t).empty()) throw InputError(name + ": the title and summary take no placeholders");
     const json& steps = root.list("steps", 1, kMaxSteps);
     json scene = json::object();
-    for (std::size_t i = 0; i < steps.size(); ++i)
-        lesson.steps.push_back(read_step(steps[i], name + ": step " + std::to_string(i + 1), i == 0, scene));
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        LessonStep s = read_step(steps[i], name + ": step " + std::to_string(i + 1), i == 0, scene);
+        const int k = static_cast<int>(i);
+        s.params_origin = s.names_params || i == 0 ? k : lesson.steps.back().params_origin;
+        s.selection_origin = s.names_selection || i == 0 ? k : lesson.steps.back().selection_origin;
+        lesson.steps.push_back(std::move(s));
+    }
     return lesson;
+}
+
+State lesson_step_state(const Lesson& lesson, int from, int to, const State& current, LessonMemory& memory) {
+    const int count = static_cast<int>(lesson.steps.size());
+    if (to < 0 || to >= count) throw InputError("lesson '" + lesson.id + "' has no step " + std::to_string(to + 1));
+    const LessonStep& step = lesson.steps[static_cast<std::size_t>(to)];
+    State out = step.state;
+    if (from < 0 || from >= count) {
+        memory.clear();
+        return out;
+    }
+    const LessonStep& left = lesson.steps[static_cast<std::size_t>(from)];
+    memory.params[left.params_origin] = current;
+    memory.selection[left.selection_origin] = current;
+    // The class's parts only apply to the tensor (and, for γ/β and running statistics, the
+    // method) they were made for.
+    if (!step.names_params) {
+        const auto it = memory.params.find(step.params_origin);
+        if (it != memory.params.end() && same_source(it->second.source, out.source) &&
+            it->second.spec.method == out.spec.method && params_fit(it->second.params, out))
+            out.params = it->second.params;
+    }
+    if (!step.names_selection) {
+        const auto it = memory.selection.find(step.selection_origin);
+        if (it != memory.selection.end() && same_source(it->second.source, out.source) &&
+            selection_fits(it->second.selection, out))
+            out.selection = it->second.selection;
+    }
+    return out;
 }
 
 Lesson load_lesson(const std::string& path) {

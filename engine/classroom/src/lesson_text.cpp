@@ -1,0 +1,189 @@
+#include "normlab/lesson_text.hpp"
+
+#include "normlab/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace normlab {
+namespace {
+
+const char* const kMinus = "\u2212";
+
+struct NameInfo {
+    const char* name;
+    std::size_t indices;  // 0, 1 or 4
+    bool integer;
+};
+constexpr NameInfo kNames[] = {{"mean", 1, false}, {"var", 1, false},   {"uvar", 1, false}, {"rstd", 1, false},
+                               {"ms", 1, false},   {"rmean", 1, false}, {"rvar", 1, false}, {"x", 4, false},
+                               {"y", 4, false},    {"count", 0, true},  {"stats", 0, true}};
+
+const NameInfo* find_name(const std::string& n) {
+    for (const auto& i : kNames)
+        if (n == i.name) return &i;
+    return nullptr;
+}
+
+bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+bool at(const std::vector<double>& v, std::int64_t i, double& out) {
+    if (i < 0 || static_cast<std::size_t>(i) >= v.size()) return false;
+    out = v[static_cast<std::size_t>(i)];
+    return true;
+}
+
+}  // namespace
+
+std::vector<LessonPlaceholder> parse_placeholders(const std::string& t) {
+    std::vector<LessonPlaceholder> out;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        if (t[i] != '{' || i + 1 >= t.size() || !is_lower(t[i + 1])) continue;
+        const std::size_t close = t.find('}', i);
+        const std::string body = close == std::string::npos ? t.substr(i) : t.substr(i, close - i + 1);
+        const auto bad = [&](const std::string& why) { throw InputError("placeholder " + body + ": " + why); };
+        if (close == std::string::npos) bad("no closing '}'");
+        LessonPlaceholder p;
+        p.begin = i;
+        p.end = close + 1;
+        std::size_t k = i + 1;
+        while (k < close && (is_lower(t[k]) || is_digit(t[k]))) p.name += t[k++];
+        const NameInfo* info = find_name(p.name);
+        if (!info) bad("unknown value '" + p.name + "' (mean, var, uvar, rstd, ms, rmean, rvar, x, y, count, stats)");
+        if (k < close && t[k] == '[') {
+            ++k;
+            while (true) {
+                std::size_t d = k;
+                while (d < close && is_digit(t[d])) ++d;
+                if (d == k || d - k > 9) bad("an index must be a non-negative integer");
+                p.index.push_back(std::stoll(t.substr(k, d - k)));
+                k = d;
+                while (k < close && t[k] == ' ') ++k;
+                if (k < close && t[k] == ',') {
+                    ++k;
+                    while (k < close && t[k] == ' ') ++k;
+                    continue;
+                }
+                if (k < close && t[k] == ']') {
+                    ++k;
+                    break;
+                }
+                bad("expected ',' or ']'");
+            }
+        }
+        if (p.index.size() != info->indices)
+            bad("'" + p.name + "' takes " + std::to_string(info->indices) + " index(es), not " +
+                std::to_string(p.index.size()));
+        if (k < close) {
+            if (info->integer) bad("'" + p.name + "' is an integer and takes no format");
+            if (close - k != 4 || t[k] != ':' || t[k + 1] != '.' || !is_digit(t[k + 2]) || t[k + 2] > '6' ||
+                t[k + 3] != 'f')
+                bad("the format must be :.Df with D from 0 to 6");
+            p.decimals = t[k + 2] - '0';
+        }
+        if (info->integer) p.decimals = 0;
+        out.push_back(std::move(p));
+        i = close;
+    }
+    return out;
+}
+
+bool placeholder_value(const LessonPlaceholder& p, const Tensor& x, const NormResult& r, double& v) {
+    const auto i0 = p.index.empty() ? std::int64_t{0} : p.index[0];
+    if (p.name == "count") return v = static_cast<double>(r.layout.count()), true;
+    if (p.name == "stats") return v = static_cast<double>(r.layout.stat_count), true;
+    if (p.name == "mean") return at(r.mean, i0, v);
+    if (p.name == "var") return at(r.var, i0, v);
+    if (p.name == "rstd") return at(r.rstd, i0, v);
+    if (p.name == "ms") return at(r.mean_square, i0, v);
+    if (p.name == "rmean") return at(r.running_mean, i0, v);
+    if (p.name == "rvar") return at(r.running_var, i0, v);
+    if (p.name == "uvar") {
+        if (i0 < 0 || static_cast<std::size_t>(i0) >= r.var.size()) return false;
+        v = r.unbiased_var(static_cast<std::size_t>(i0));
+        return std::isfinite(v);
+    }
+    // x, y: four indices inside the tensor's shape.
+    const Shape4& s = x.shape;
+    const auto& ix = p.index;
+    if (ix[0] >= s.n || ix[1] >= s.c || ix[2] >= s.h || ix[3] >= s.w) return false;
+    const auto off = static_cast<std::size_t>(x.offset(ix[0], ix[1], ix[2], ix[3]));
+    const Tensor& t = p.name == "x" ? x : r.y;
+    if (off >= t.data.size()) return false;
+    v = t.data[off];
+    return true;
+}
+
+std::string format_lesson_number(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    std::string s = buf;
+    if (s[0] != '-') return s;
+    s.erase(0, 1);
+    if (s.find_first_not_of("0.") == std::string::npos) return s;  // "-0.00" is 0
+    return kMinus + s;
+}
+
+std::string render_lesson_text(const std::string& text, const Tensor& x, const NormResult& r) {
+    std::vector<LessonPlaceholder> ps;
+    try {
+        ps = parse_placeholders(text);
+    } catch (const InputError&) {
+        return text;  // checked when the lesson was read; shown as written
+    }
+    std::string out;
+    std::size_t pos = 0;
+    for (const auto& p : ps) {
+        out += text.substr(pos, p.begin - pos);
+        double v = 0;
+        out += placeholder_value(p, x, r, v) ? format_lesson_number(v, p.decimals) : "?";
+        pos = p.end;
+    }
+    return out + text.substr(pos);
+}
+
+std::vector<std::string> literal_numbers(const std::string& text, const std::vector<std::string>& skip) {
+    std::string t;
+    std::size_t pos = 0;
+    for (const auto& p : parse_placeholders(text)) {
+        t += text.substr(pos, p.begin - pos) + " ";
+        pos = p.end;
+    }
+    t += text.substr(pos);
+    // An entry that is one number skips that number; any other entry is removed as text.
+    std::vector<std::string> skip_numbers;
+    for (const auto& s : skip) {
+        const auto nums = literal_numbers(s);
+        if (nums.size() == 1 && (s == nums[0] || (nums[0][0] == '-' && s == kMinus + nums[0].substr(1)))) {
+            skip_numbers.push_back(nums[0]);
+            continue;
+        }
+        for (std::size_t f = t.find(s); f != std::string::npos; f = t.find(s, f + 1))
+            t = t.substr(0, f) + " " + t.substr(f + s.size());
+    }
+    std::vector<std::string> out;
+    const std::string minus = kMinus;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        if (!is_digit(t[i])) continue;
+        const char prev = i ? t[i - 1] : ' ';
+        const bool in_word = is_lower(prev) || (prev >= 'A' && prev <= 'Z') || prev == '_' || prev == '.';
+        std::size_t e = i;
+        while (e < t.size() && is_digit(t[e])) ++e;
+        if (e + 1 < t.size() && t[e] == '.' && is_digit(t[e + 1]))
+            for (++e; e < t.size() && is_digit(t[e]);) ++e;
+        if (!in_word) {
+            std::string num = t.substr(i, e - i);
+            if (i >= 1 && t[i - 1] == '-')
+                num = "-" + num;
+            else if (i >= minus.size() && t.compare(i - minus.size(), minus.size(), minus) == 0)
+                num = "-" + num;
+            if (std::find(skip_numbers.begin(), skip_numbers.end(), num) == skip_numbers.end()) out.push_back(num);
+        }
+        i = e;
+    }
+    return out;
+}
+
+}  // namespace normlab

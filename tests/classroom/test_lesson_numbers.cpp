@@ -1,0 +1,178 @@
+// Every number a lesson states, checked on the GPU: each step of every shipped lesson is run
+// through the shaders with the state the lesson gives it; in both languages every placeholder
+// ({mean[1]:.2f}, normlab/lesson_text.hpp) must have a value, and every number the text states
+// literally must be one of the engine's numbers for that step (x, y, μ, σ², unbiased σ², 1/σ,
+// mean(x²), running statistics, counts) at the precision it is written with, rounded, unless the
+// step lists it under "literals" (shapes, ε, momentum, section numbers). English and Chinese
+// must state the same numbers. NORMLAB_PRINT_LESSONS=1 prints every rendered text (for a read-through).
+#include <catch2/catch.hpp>
+
+#include "../support.hpp"
+
+#include "normlab/batch_sampler.hpp"
+#include "normlab/experiments.hpp"
+#include "normlab/lesson.hpp"
+#include "normlab/lesson_text.hpp"
+#include "normlab/normalizer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace normlab;
+
+namespace {
+
+// Every value the engine produced for this step.
+std::vector<double> engine_values(const Tensor& x, const NormResult& r) {
+    std::vector<double> v(x.data.begin(), x.data.end());
+    v.insert(v.end(), r.y.data.begin(), r.y.data.end());
+    for (const auto* s : {&r.mean, &r.var, &r.rstd, &r.mean_square, &r.running_mean, &r.running_var})
+        v.insert(v.end(), s->begin(), s->end());
+    for (std::size_t i = 0; i < r.var.size(); ++i) v.push_back(r.unbiased_var(i));
+    v.push_back(static_cast<double>(r.layout.count()));
+    v.push_back(static_cast<double>(r.layout.stat_count));
+    return v;
+}
+
+// Whether `number` ("-1.10", "64") is some value rounded to the decimals it is written with.
+bool stated_by_engine(const std::string& number, const std::vector<double>& values) {
+    const auto dot = number.find('.');
+    const int decimals = dot == std::string::npos ? 0 : static_cast<int>(number.size() - dot - 1);
+    for (double v : values) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+        std::string s = buf;
+        if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);  // "-0.00"
+        if (s == number) return true;
+    }
+    return false;
+}
+
+std::vector<std::string> sorted(std::vector<std::string> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+std::vector<std::string> placeholder_texts(const std::string& t) {
+    std::vector<std::string> out;
+    for (const auto& p : parse_placeholders(t)) out.push_back(t.substr(p.begin, p.end - p.begin));
+    return out;
+}
+
+// Checks one text of one step; returns its literal numbers (for the English/Chinese comparison).
+std::vector<std::string> check_text(const std::string& text, const std::vector<std::string>& literals, const Tensor& x,
+                                    const NormResult& r, const std::vector<double>& values) {
+    INFO("text: " << text);
+    for (const auto& p : parse_placeholders(text)) {
+        double v = 0;
+        INFO("placeholder " << text.substr(p.begin, p.end - p.begin));
+        CHECK(placeholder_value(p, x, r, v));
+    }
+    const std::string rendered = render_lesson_text(text, x, r);
+    if (std::getenv("NORMLAB_PRINT_LESSONS")) std::printf("%s\n", rendered.c_str());
+    INFO("rendered: " << rendered);
+    CHECK(parse_placeholders(rendered).empty());  // nothing left unrendered
+    const auto numbers = literal_numbers(text, literals);
+    for (const auto& n : numbers) {
+        INFO("the number " << n << " is neither the engine's (rounded as written) nor listed under \"literals\"");
+        CHECK(stated_by_engine(n, values));
+    }
+    return numbers;
+}
+
+}  // namespace
+
+TEST_CASE("every number every lesson states is the engine's, in both languages", "[classroom][lesson]") {
+    const LessonSet set = load_lessons(std::string(NORMLAB_SOURCE_DIR) + "/assets/lessons");
+    for (const auto& e : set.errors) FAIL(e);
+    REQUIRE(!set.lessons.empty());
+    int steps = 0, placeholders = 0;
+    for (const Lesson& l : set.lessons) {
+        for (std::size_t k = 0; k < l.steps.size(); ++k) {
+            const LessonStep& s = l.steps[k];
+            INFO("lesson " << l.id << ", step " << k + 1);
+            Tensor x = load_tensor(s.state.source);
+            // A pair experiment's main side may normalize only the first samples (as the app does).
+            if (const Experiment* e = s.view.experiment.empty() ? nullptr : find_experiment(s.view.experiment))
+                if (e->kind == ExperimentKind::Pair && e->left_samples > 0) x = first_samples(x, e->left_samples);
+            const NormResult r = test::normalizer().run(x, s.state.spec, s.state.params);
+            const auto values = engine_values(x, r);
+            std::vector<std::string> lit[2], ph[2];
+            int i = 0;
+            for (const Language lang : {Language::En, Language::Zh}) {
+                for (const LocalText* t : {&s.title, &s.text}) {
+                    const std::string& text = t->in(lang);
+                    for (auto& n : check_text(text, s.literals, x, r, values)) lit[i].push_back(n);
+                    for (auto& p : placeholder_texts(text)) ph[i].push_back(p);
+                }
+                ++i;
+            }
+            CHECK(sorted(lit[0]) == sorted(lit[1]));
+            CHECK(sorted(ph[0]) == sorted(ph[1]));
+            placeholders += static_cast<int>(ph[0].size());
+            ++steps;
+        }
+        // The title and summary against the first step's numbers.
+        const LessonStep& first = l.steps.front();
+        const Tensor x = load_tensor(first.state.source);
+        const NormResult r = test::normalizer().run(x, first.state.spec, first.state.params);
+        std::vector<std::string> lit[2];
+        int i = 0;
+        for (const Language lang : {Language::En, Language::Zh}) {
+            INFO("lesson " << l.id << ", title and summary");
+            for (const LocalText* t : {&l.title, &l.summary})
+                for (auto& n : check_text(t->in(lang), l.literals, x, r, engine_values(x, r))) lit[i].push_back(n);
+            ++i;
+        }
+        CHECK(sorted(lit[0]) == sorted(lit[1]));
+    }
+    CHECK(steps >= 20);
+    CHECK(placeholders >= 30);  // the statistics the lessons state are bound, not typed
+}
+
+TEST_CASE("lesson 04: eval after training uses the trained running statistics", "[classroom][lesson]") {
+    const Lesson l = load_lesson(std::string(NORMLAB_SOURCE_DIR) + "/assets/lessons/04-bn-running-stats.json");
+    REQUIRE(l.steps.size() >= 4);
+    LessonMemory memory;
+    // Steps 1 → 2 → 3, then 30 train steps as the app's train step makes them.
+    State s = lesson_step_state(l, -1, 0, State{}, memory);
+    s = lesson_step_state(l, 0, 1, s, memory);
+    s = lesson_step_state(l, 1, 2, s, memory);
+    REQUIRE(s.spec.mode == Mode::Train);
+    const Tensor population = load_tensor(s.source);
+    for (int step = 0; step < 30; ++step) {
+        const NormResult r =
+            test::normalizer().run(sample_like(population, 500 + static_cast<std::uint64_t>(step)), s.spec, s.params);
+        REQUIRE(r.running_updated);
+        s.params.running_mean.assign(r.running_mean.begin(), r.running_mean.end());
+        s.params.running_var.assign(r.running_var.begin(), r.running_var.end());
+        s.params.num_batches_tracked = r.num_batches_tracked;
+    }
+    const NormParams trained = s.params;
+    // Step 4 (eval) keeps them: its placeholders show them and the output is normalized.
+    const State at4 = lesson_step_state(l, 2, 3, s, memory);
+    REQUIRE(at4.spec.mode == Mode::Eval);
+    CHECK(at4.params.running_mean == trained.running_mean);
+    const NormResult ev = test::normalizer().run(population, at4.spec, at4.params);
+    CHECK(ev.stats_from_running);
+    const NormResult tr = test::normalizer().run(population, default_spec(Method::Batch));
+    for (std::size_t c = 0; c < 3; ++c) {
+        CHECK(ev.running_mean[c] == Approx(trained.running_mean[c]));
+        CHECK(ev.running_mean[c] == Approx(tr.mean[c]).margin(0.3));  // moved towards the data
+    }
+    const std::string text = render_lesson_text(l.steps[3].text.en, population, ev);
+    CHECK(text.find("running_mean = " + format_lesson_number(trained.running_mean[0], 2)) != std::string::npos);
+    double far = 0;  // eval output close to train output, unlike step 2's y ≈ x
+    for (std::size_t i = 0; i < ev.y.data.size(); ++i)
+        far = std::max(far, static_cast<double>(std::abs(ev.y.data[i] - tr.y.data[i])));
+    CHECK(far < 0.6);
+    // Back to step 2 ("eval too early") resets them; forward to 3 and 4 again starts from 0 and 1.
+    const State at2 = lesson_step_state(l, 3, 1, at4, memory);
+    CHECK(at2.params.running_mean.empty());
+    const NormResult cold = test::normalizer().run(population, at2.spec, at2.params);
+    CHECK(render_lesson_text("{rmean[0]:.0f} {rvar[0]:.0f}", population, cold) == "0 1");
+}
