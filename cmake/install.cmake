@@ -30,12 +30,14 @@ set(CPACK_PACKAGE_NAME normlab)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "normlab developers <normlab@invalid>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "see which elements share normalization statistics")
-set(CPACK_PACKAGE_DESCRIPTION
-    "normlab makes normalization layers visible. It takes an N×C×H×W tensor, applies BatchNorm, LayerNorm,
-InstanceNorm, GroupNorm or RMSNorm with PyTorch's exact semantics, computes every statistic with GLSL
-compute shaders on a Vulkan device, and shows which elements share a mean and a variance, the
-distributions before and after, and the formula with the real numbers. For the classroom: a presenter
-mode, English and Simplified Chinese, guided lessons and experiments. Also normlab-cli (headless) and
+# The long description: lines of at most 79 characters in the control file (CPack indents them).
+set(CPACK_PACKAGE_DESCRIPTION "normlab makes normalization layers visible. It takes an N×C×H×W tensor,
+applies BatchNorm, LayerNorm, InstanceNorm, GroupNorm or RMSNorm with
+PyTorch's exact semantics, computes every statistic with GLSL compute
+shaders on a Vulkan device, and shows which elements share a mean and a
+variance, the distributions before and after, and the formula with the real
+numbers. For the classroom: a presenter mode, English and Simplified
+Chinese, guided lessons and experiments. Also normlab-cli (headless) and
 normlab-bench.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)

@@ -5,7 +5,10 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 icons="$root/packaging/icons"
-command -v rsvg-convert >/dev/null || { echo "error: rsvg-convert not found (apt-get install librsvg2-bin)" >&2; exit 2; }
+if ! command -v rsvg-convert >/dev/null; then
+  echo "error: rsvg-convert not found (apt-get install librsvg2-bin)" >&2
+  exit 2
+fi
 for px in 48 128 256; do
   rsvg-convert --width "$px" --height "$px" --format png --output "$icons/normlab-$px.png" "$icons/normlab.svg"
 done
