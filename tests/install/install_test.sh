@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The installed normlab, as a school's machine gets it (label install; run under xvfb-run):
 #   1. `cmake --install BUILD --prefix P`: binaries, share/normlab, desktop entry, icons,
-#      metainfo, MIME types, man pages; normlab-cli on a preset and the app's screenshot in
-#      Chinese presenter mode, run from another folder; a tree without share/normlab and a
-#      wrong NORMLAB_ASSETS give one `error:` line, exit 2;
+#      metainfo, MIME types, man pages (their options and version); normlab-cli on a preset,
+#      the app's screenshot in Chinese presenter mode and `normlab FILE` (a scene, a .npy), run
+#      from another folder; a tree without share/normlab and a wrong NORMLAB_ASSETS give one
+#      `error:` line, exit 2;
 #   2. scripts/package.sh --no-build + `dpkg -x` into a temporary root: the control file
 #      declares libvulkan1, a Vulkan driver and the project's version; the same runs from there.
 # Reuses the built BUILD folder (nothing is rebuilt).
@@ -95,7 +96,11 @@ cmake --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work
 check_tree "$prefix"
 for page in normlab normlab-cli; do
   "$py" "$src/tests/install/check_man.py" "$prefix/share/man/man1/$page.1" "$prefix/bin/$page" || fail "man $page"
+  grep -q "^\.TH .* \"normlab $version\"" "$prefix/share/man/man1/$page.1" ||
+    fail "man $page is not of version $version"
 done
+grep -q "<release version=\"$version\"" "$prefix/share/metainfo/normlab.metainfo.xml" ||
+  fail "the metainfo has no release $version"
 run_tree "$prefix/bin" prefix
 
 step "normlab FILE, as a file manager opens a scene or a .npy"
