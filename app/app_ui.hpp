@@ -94,7 +94,7 @@ private:
     std::optional<CaptureRequest> capture_;
     std::array<float, 4> figure_rect_{0, 0, 0, 0};  // heatmap + histograms, for the PNG export
     bool open_save_ = false, open_load_ = false;
-    std::string scene_path_ = "scene.json";
+    std::string scene_path_ = "scene.normlab.json";  // the extension of the MIME type (packaging/)
     std::string torch_code_;
 };
 

@@ -64,7 +64,7 @@ std::vector<std::string> export_all(const Session& s, const std::string& dir, co
         {base + "-y.npy", npy_bytes_f32(shape, s.result().y.data.data())},
         {base + "-stats.csv", stats_csv(s)},
         {base + "-stats.json", stats_json(s)},
-        {base + "-scene.json", scene_to_json(s.state())},
+        {base + "-scene.normlab.json", scene_to_json(s.state())},
         {base + "-torch.py", torch_code(s.state(), s.x().shape)}};
     auto map = s.layout().group_map();
     files.emplace_back(base + "-groups.npy", npy_bytes_i32(shape, map.data()));

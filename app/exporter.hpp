@@ -17,7 +17,7 @@ std::string stats_json(const Session& s);
 // "batch-20250101-120000": the method and the local time, unique enough per click.
 std::string export_stem(const Session& s);
 
-// Writes x.npy, y.npy, groups.npy, stats.csv, stats.json, scene.json and torch.py; returns
+// Writes x.npy, y.npy, groups.npy, stats.csv, stats.json, scene.normlab.json and torch.py; returns
 // the paths written. Throws InputError (e.g. the folder cannot be created).
 std::vector<std::string> export_all(const Session& s, const std::string& dir, const std::string& stem);
 

@@ -5,6 +5,7 @@
 // Exit status as normlab-cli's (normlab/error.hpp): 2 bad options or input, 3 no display or
 // usable Vulkan device, 4 validation messages; 1 when --soak saw memory grow.
 #include "app_ui.hpp"
+#include "assets_dir.hpp"
 #include "i18n.hpp"
 #include "session.hpp"
 #include "soak_driver.hpp"
@@ -20,7 +21,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <optional>
 
@@ -39,6 +39,7 @@ struct AppOptions {
     bool presenter = false, compare = false, cube = false, help = false;
     std::string lang = "en";
     std::string lessons_dir, lesson, lesson_id, experiment, export_dir = "normlab-export";
+    std::string file;  // the positional FILE: a scene or a .npy (the desktop entry's %f)
     int step = 1;
 };
 
@@ -69,24 +70,26 @@ void add_app_options(CLI::App& cli, AppOptions& ao) {
                    "report memory growth (exit 1 at 5 % or more)")
         ->check(CLI::Range(10, 1000000));
     add_view_options(cli, ao);
-    cli.add_option("--lessons-dir", ao.lessons_dir, "folder of lesson files (default: the installed assets/lessons)");
+    cli.add_option("--lessons-dir", ao.lessons_dir,
+                   "folder of lesson files (default: the lessons of share/normlab or NORMLAB_ASSETS)");
     cli.add_option("--lesson", ao.lesson, "open this lesson file (a malformed file is reported in the app)");
     cli.add_option("--lesson-id", ao.lesson_id, "open the lesson with this id from the lesson folder");
     cli.add_option("--step", ao.step, "with --lesson/--lesson-id: start at step K (1-based)")
         ->check(CLI::Range(1, 1000));
     cli.add_option("--experiment", ao.experiment, "start an experiment (Experiments menu) by id");
     cli.add_option("--export-dir", ao.export_dir, "where exports and screenshots (F12) go (default ./normlab-export)");
+    cli.add_option("file", ao.file,
+                   "a scene file (FILE.normlab.json) or an N×C×H×W .npy to open (as --scene or --input)");
 }
 
-// assets/ next to the binary's install prefix, NORMLAB_ASSETS, or the source tree's.
-std::string assets_dir(const char* argv0) {
-    if (const char* env = std::getenv("NORMLAB_ASSETS")) return env;
-    std::error_code ec;
-    auto exe = std::filesystem::canonical("/proc/self/exe", ec);
-    if (ec) exe = std::filesystem::absolute(argv0, ec);
-    for (auto p : {exe.parent_path() / "../share/normlab/assets", exe.parent_path() / "../assets"})
-        if (std::filesystem::is_directory(p / "lessons", ec)) return p.lexically_normal().string();
-    return NORMLAB_SOURCE_ASSETS;
+// The positional FILE, what a file manager passes: a .npy is --input, anything else --scene.
+void open_file_argument(AppOptions& ao) {
+    if (ao.file.empty()) return;
+    const bool npy = std::filesystem::path(ao.file).extension() == ".npy";
+    std::string& slot = npy ? ao.state.input : ao.state.scene;
+    if (!slot.empty())
+        throw InputError(std::string("both ") + (npy ? "--input" : "--scene") + " and the file " + ao.file + " given");
+    slot = ao.file;
 }
 
 void dump_layout(const HeatmapView& h, const Session& s) {
@@ -104,9 +107,9 @@ void dump_layout(const HeatmapView& h, const Session& s) {
 
 // The lessons of the lesson folder and of --lesson (before the window: the font atlas needs
 // their Chinese glyphs). `from_file`: the index of --lesson's lesson, or -1.
-LessonPanel load_lessons(const AppOptions& ao, const char* argv0, int& from_file) {
+LessonPanel load_lessons(const AppOptions& ao, int& from_file) {
     LessonPanel lessons;
-    lessons.load_dir(ao.lessons_dir.empty() ? assets_dir(argv0) + "/lessons" : ao.lessons_dir);
+    lessons.load_dir(ao.lessons_dir.empty() ? (assets_dir() / "lessons").string() : ao.lessons_dir);
     for (const auto& e : lessons.load_errors()) std::fprintf(stderr, "warning: %s\n", e.c_str());
     from_file = -1;
     if (ao.lesson.empty()) return lessons;
@@ -227,13 +230,14 @@ int run_app(int argc, char** argv) {
     AppOptions ao;
     add_app_options(cli, ao);
     if (auto help = parse_command_line(cli, argc, argv)) return *help;
+    open_file_argument(ao);
     LoadedState loaded = load_state(ao.state);
     const std::string& scene = ao.state.scene;
     const ViewSettings scene_view = parse_view(loaded.state.view_json, scene.empty() ? "view" : scene);
     if (ao.soak_frames > 0) ao.frames = ao.soak_frames;
 
     int lesson_from_file = -1;
-    LessonPanel lessons = load_lessons(ao, argv[0], lesson_from_file);
+    LessonPanel lessons = load_lessons(ao, lesson_from_file);
     std::string glyphs = all_chinese_text() + lessons.all_text();
     for (const Preset& p : presets()) glyphs += p.source_zh + p.description_zh;  // their Chinese too
     for (const Experiment& e : experiments())

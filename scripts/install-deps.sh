@@ -12,6 +12,7 @@ PKGS=(
   fonts-dejavu-core fonts-droid-fallback
   xvfb xauth xdotool imagemagick
   clang libclang-rt-14-dev clang-format
+  dpkg-dev desktop-file-utils appstream
 )
 
 missing=()
