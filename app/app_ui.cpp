@@ -403,7 +403,8 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
     else if (experiment_ && experiment_->kind == ExperimentKind::Pair)
         title = std::string(tr("Side by side and difference")) + "###heatmap";
     else
-        title = std::string(tr("Heatmap")) + ": " + method_torch_name(session_.state().spec.method) + "###heatmap";
+        title = std::string(tr("Heatmap")) + ": " +
+                method_torch_name(session_.state().spec.method, session_.x().shape) + "###heatmap";
     place(title, x, y, w, h);
     heatmap_.show_controls = !presenter_;
     if (presenter_) {  // one row: methods, then the heatmap modes (key H cycles them)

@@ -62,14 +62,22 @@ void ControlsPanel::draw(Session& s) {
 
 void ControlsPanel::tensor_section(Session& s) {
     ImGui::PushItemWidth(-90);
-    ImGui::TextDisabled("shape N×C×H×W = %s", s.x().shape.str().c_str());
+    ImGui::TextDisabled(s.x().shape.rank == 3 ? "shape N×L×D = %s" : "shape N×C×H×W = %s", s.x().shape.str().c_str());
     if (!shape_editor(s)) source_controls(s);
     ImGui::PopItemWidth();
 }
 
 bool ControlsPanel::shape_editor(Session& s) {
     // Shape: applied when the field loses focus (Enter or click elsewhere), not per keystroke.
-    ImGui::InputInt4("N C H W", shape_edit_.data());
+    // A 3-D tensor (N×L×D) edits N, L, D; h stays 1 (shape_edit_[2]).
+    const bool seq = s.x().shape.rank == 3;
+    if (seq) {
+        int nld[3] = {shape_edit_[0], shape_edit_[1], shape_edit_[3]};
+        ImGui::InputInt3("N L D", nld);
+        shape_edit_ = {nld[0], nld[1], 1, nld[2]};
+    } else {
+        ImGui::InputInt4("N C H W", shape_edit_.data());
+    }
     if (ImGui::IsItemDeactivatedAfterEdit()) shape_dirty_ = true;
     if (!shape_dirty_) return false;
     shape_dirty_ = false;
@@ -90,7 +98,8 @@ bool ControlsPanel::shape_editor(Session& s) {
     } else {
         State next = s.state();
         next.source.kind = TensorSource::Kind::Generated;
-        next.source.shape = Shape4{shape_edit_[0], shape_edit_[1], shape_edit_[2], shape_edit_[3]};
+        next.source.shape = seq ? Shape4::seq(shape_edit_[0], shape_edit_[1], shape_edit_[3])
+                                : Shape4{shape_edit_[0], shape_edit_[1], shape_edit_[2], shape_edit_[3]};
         apply(s, next, false);
         return true;
     }
@@ -242,12 +251,16 @@ void ControlsPanel::method_section(Session& s) {
     if (st.spec.method == Method::Layer || st.spec.method == Method::Rms) {
         auto ns = st.spec.effective_normalized_shape(sh);
         int k = static_cast<int>(ns.size()) - 1;
-        std::string o0 = "[W] = " + dims_str({sh.w}), o1 = "[H,W] = " + dims_str({sh.h, sh.w}),
+        const bool seq = sh.rank == 3;  // N×L×D: [D] (per token) or [L,D]
+        std::string o0 = (seq ? "[D] = " : "[W] = ") + dims_str({sh.w}),
+                    o1 = seq ? "[L,D] = " + dims_str({sh.c, sh.w}) : "[H,W] = " + dims_str({sh.h, sh.w}),
                     o2 = "[C,H,W] = " + dims_str({sh.c, sh.h, sh.w});
         const char* opts[] = {o0.c_str(), o1.c_str(), o2.c_str()};
-        if (ImGui::Combo(tr_id("normalized", "normalized").c_str(), &k, opts, 3)) {
+        if (ImGui::Combo(tr_id("normalized", "normalized").c_str(), &k, opts, seq ? 2 : 3)) {
             if (k == 0)
                 next.spec.normalized_shape = {sh.w};
+            else if (k == 1 && seq)
+                next.spec.normalized_shape.clear();
             else if (k == 1)
                 next.spec.normalized_shape = {sh.h, sh.w};
             else

@@ -116,9 +116,13 @@ void ExplainPanel::draw(const Session& session) {
     const bool w = spec.has_weight(), b = spec.has_bias();
     const double gamma = w && !st.params.weight.empty() ? st.params.weight[pi] : 1.0;
     const double beta = b && !st.params.bias.empty() ? st.params.bias[pi] : 0.0;
-    ImGui::Text(tr("Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu"),
-                static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[2]),
-                static_cast<long long>(e[3]), si);
+    if (session.x().shape.rank == 3)
+        ImGui::Text(tr("Selected element (n, l, d) = (%lld, %lld, %lld), statistic #%zu"), static_cast<long long>(e[0]),
+                    static_cast<long long>(e[1]), static_cast<long long>(e[3]), si);
+    else
+        ImGui::Text(tr("Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu"),
+                    static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[2]),
+                    static_cast<long long>(e[3]), si);
     std::string formula, numbers;
     const std::string g = w ? num(gamma) + "·" : "", bb = b ? " + " + num(beta) : "";
     if (spec.method == Method::Rms) {

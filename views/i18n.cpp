@@ -197,6 +197,14 @@ const Entry kTable[] = {
     {"BatchNorm: mode and running statistics", "BatchNorm：模式与运行统计量"},
     {"train step", "训练一步"},
     {"Refused: %s", "已拒绝：%s"},
+    // 3-D tensors (N, L, D): samples × tokens × features
+    {"%lld rows = samples n, %lld columns = tokens l, each tile = one token's D = %lld features.  "
+     "Hover: numbers; click: select (right click: clear).",
+     "%lld 行 = 样本 n，%lld 列 = token l，每个小块 = 一个 token 的 D = %lld 个特征。"
+     "悬停：看数值；单击：选中（右键：取消）。"},
+    {"element (n, l, d) = (%lld, %lld, %lld)", "元素 (n, l, d) = (%lld, %lld, %lld)"},
+    {"Selected element (n, l, d) = (%lld, %lld, %lld), statistic #%zu",
+     "选中元素 (n, l, d) = (%lld, %lld, %lld)，统计量索引 %zu"},
 };
 
 Language g_lang = Language::En;
