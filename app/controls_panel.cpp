@@ -15,19 +15,24 @@
 namespace normlab::app {
 namespace {
 
-// The method combo's items, "batch (BatchNorm2d)", … in the order of methods().
-const std::vector<const char*>& method_items() {
-    static const std::vector<std::string> labels = [] {
+// The method combo's items, "batch (BatchNorm2d)", … in the order of methods(); for a 3-D
+// tensor "batch (BatchNorm1d)" and "instance (InstanceNorm1d)".
+const std::vector<const char*>& method_items(int rank) {
+    auto make = [](int r) {
         std::vector<std::string> l;
-        for (const MethodInfo& m : methods()) l.push_back(std::string(m.name) + " (" + m.torch_name + ")");
+        const Shape4 s = r == 3 ? Shape4::seq(1, 1, 1) : Shape4{};
+        for (const MethodInfo& m : methods())
+            l.push_back(std::string(m.name) + " (" + method_torch_name(m.id, s) + ")");
         return l;
-    }();
-    static const std::vector<const char*> items = [] {
+    };
+    static const std::vector<std::string> labels4 = make(4), labels3 = make(3);
+    auto items = [](const std::vector<std::string>& labels) {
         std::vector<const char*> i;
         for (const auto& l : labels) i.push_back(l.c_str());
         return i;
-    }();
-    return items;
+    };
+    static const std::vector<const char*> items4 = items(labels4), items3 = items(labels3);
+    return rank == 3 ? items3 : items4;
 }
 
 std::string mib(double bytes) {
@@ -62,7 +67,13 @@ void ControlsPanel::draw(Session& s) {
 
 void ControlsPanel::tensor_section(Session& s) {
     ImGui::PushItemWidth(-90);
-    ImGui::TextDisabled(s.x().shape.rank == 3 ? "shape N×L×D = %s" : "shape N×C×H×W = %s", s.x().shape.str().c_str());
+    // A 3-D tensor is (N, L, D) to LayerNorm/RMSNorm and (N, C, L) to the others, as in PyTorch.
+    const Method m = s.state().spec.method;
+    const bool tokens = m == Method::Layer || m == Method::Rms;
+    ImGui::TextDisabled(s.x().shape.rank != 3 ? "shape N×C×H×W = %s"
+                        : tokens              ? "shape N×L×D = %s"
+                                              : "shape N×C×L = %s",
+                        s.x().shape.str().c_str());
     if (!shape_editor(s)) source_controls(s);
     ImGui::PopItemWidth();
 }
@@ -73,7 +84,8 @@ bool ControlsPanel::shape_editor(Session& s) {
     const bool seq = s.x().shape.rank == 3;
     if (seq) {
         int nld[3] = {shape_edit_[0], shape_edit_[1], shape_edit_[3]};
-        ImGui::InputInt3("N L D", nld);
+        const Method m = s.state().spec.method;
+        ImGui::InputInt3(m == Method::Layer || m == Method::Rms ? "N L D" : "N C L", nld);
         shape_edit_ = {nld[0], nld[1], 1, nld[2]};
     } else {
         ImGui::InputInt4("N C H W", shape_edit_.data());
@@ -214,7 +226,7 @@ void ControlsPanel::method_section(Session& s) {
     const Shape4& sh = s.x().shape;
     ImGui::PushItemWidth(-90);
     const auto& all = methods();
-    const auto& items = method_items();
+    const auto& items = method_items(sh.rank);
     int m = 0;
     for (std::size_t i = 0; i < all.size(); ++i)
         if (all[i].id == st.spec.method) m = static_cast<int>(i);

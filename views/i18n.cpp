@@ -202,7 +202,12 @@ const Entry kTable[] = {
      "Hover: numbers; click: select (right click: clear).",
      "%lld 行 = 样本 n，%lld 列 = token l，每个小块 = 一个 token 的 D = %lld 个特征。"
      "悬停：看数值；单击：选中（右键：取消）。"},
+    {"%lld rows = samples n, %lld columns = channels c, each tile = one channel's L = %lld positions.  "
+     "Hover: numbers; click: select (right click: clear).",
+     "%lld 行 = 样本 n，%lld 列 = 通道 c，每个小块 = 一个通道的 L = %lld 个位置。"
+     "悬停：看数值；单击：选中（右键：取消）。"},
     {"element (n, l, d) = (%lld, %lld, %lld)", "元素 (n, l, d) = (%lld, %lld, %lld)"},
+    {"token (n, l)", "token (n, l)"},
     {"Selected element (n, l, d) = (%lld, %lld, %lld), statistic #%zu",
      "选中元素 (n, l, d) = (%lld, %lld, %lld)，统计量索引 %zu"},
 };

@@ -78,7 +78,8 @@ TEST_CASE("Transformer lesson: per-token statistics, batch and length independen
     for (std::int64_t d = 0; d < 8; ++d) CHECK(y3(rr, s, 0, 3, d) > 0);
 }
 
-TEST_CASE("small-batch lesson: batch statistics at N = 16 and N = 2, GroupNorm unchanged", "[classroom][lesson-numbers]") {
+TEST_CASE("small-batch lesson: batch statistics at N = 16 and N = 2, GroupNorm unchanged",
+          "[classroom][lesson-numbers]") {
     const Lesson& l = lesson("small-batch-groupnorm");
     NormResult r16 = run(l.steps[0].state);
     const double mu16[] = {-0.09, -0.18, 0.11, 0.01}, var16[] = {1.05, 0.95, 0.74, 1.26};
