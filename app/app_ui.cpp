@@ -324,6 +324,7 @@ void AppUi::experiment_bar() {
     ImGui::TextUnformatted(tr(e.explanation).c_str());
     ImGui::PopTextWrapPos();
     const State& st = session_.state();
+    if (BatchNoisePanel::applies(e, session_)) noise_.draw(session_, e);
     if (e.kind == ExperimentKind::Continuum && st.spec.method == Method::Group) {
         auto ds = divisors(session_.x().shape.c);
         int idx = static_cast<int>(std::find(ds.begin(), ds.end(), st.spec.groups) - ds.begin());

@@ -208,6 +208,12 @@ const Entry kTable[] = {
      "悬停：看数值；单击：选中（右键：取消）。"},
     {"element (n, l, d) = (%lld, %lld, %lld)", "元素 (n, l, d) = (%lld, %lld, %lld)"},
     {"token (n, l)", "token (n, l)"},
+    {"Measure the batch noise over %d draws per N", "测量 batch 噪声（每个 N 抽取 %d 次）"},
+    {"x ~ N(0, 1), %lld channels × L = %lld values per sample; BatchNorm's μ and σ² of each channel, on the GPU",
+     "x ~ N(0, 1)，%lld 个通道 × 每个样本 L = %lld 个值；每个通道的 BatchNorm μ 和 σ²，在 GPU 上计算"},
+    {"values per channel", "每通道值数"},
+    {"sd of batch μ", "batch μ 的标准差"},
+    {"mean σ² (expected 1 − 1/(N·L))", "σ² 的平均（期望 1 − 1/(N·L)）"},
     {"Selected element (n, l, d) = (%lld, %lld, %lld), statistic #%zu",
      "选中元素 (n, l, d) = (%lld, %lld, %lld)，统计量索引 %zu"},
 };

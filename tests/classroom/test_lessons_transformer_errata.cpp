@@ -4,6 +4,8 @@
 
 #include "../support.hpp"
 
+#include "normlab/batch_noise.hpp"
+#include "normlab/error.hpp"
 #include "normlab/experiments.hpp"
 #include "normlab/lesson.hpp"
 #include "normlab/presets.hpp"
@@ -211,4 +213,19 @@ TEST_CASE("errata: SyncBN's variance, seed 000's scratch LayerNorm", "[classroom
     CHECK(rounded(wrong_var, 4) == 1.5625);
     // LayerNorm's γ/β of [6, 4, 4]: 96 each
     CHECK(run(l.steps[2].state).layout.param_count == 96);
+}
+
+TEST_CASE("batch noise measured on the GPU follows 1/√(N·L) and 1 − 1/(N·L)", "[classroom][batch-noise]") {
+    auto rows = measure_batch_noise(test::normalizer(), 4, 6, {16, 8, 4, 2}, 200, 1);
+    REQUIRE(rows.size() == 4);
+    for (const auto& r : rows) {
+        INFO("N = " << r.n);
+        CHECK(r.count == r.n * 6);
+        CHECK(r.samples == 800);
+        CHECK(r.expected_sd_mean == Approx(1.0 / std::sqrt(6.0 * static_cast<double>(r.n))));
+        CHECK(r.sd_mean == Approx(r.expected_sd_mean).epsilon(0.1));
+        CHECK(r.mean_var == Approx(r.expected_mean_var).margin(0.05));
+    }
+    CHECK(rows[3].sd_mean > 2 * rows[0].sd_mean);  // N = 2 scatters about twice as much as N = 16 (√8 ≈ 2.8)
+    CHECK_THROWS_AS(measure_batch_noise(test::normalizer(), 4, 6, {1}, 10, 1), InputError);
 }
