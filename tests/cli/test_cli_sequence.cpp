@@ -70,7 +70,7 @@ TEST_CASE("3-D (N, L, D) inputs: every method, output and group map keep 3 dims"
     }
 }
 
-TEST_CASE("--shape N,L,D generates a 3-D tensor; --select takes n,l,d", "[cli][sequence]") {
+TEST_CASE("generated 3-D tensors from the shape option and selections of 3 indices", "[cli][sequence]") {
     const fs::path d = tmpdir(), y = d / "ygen.npy", s = d / "sgen.json";
     Run r = cli("--norm layer --normalized-shape 8 --shape 2,5,8 --seed 3 --select 1,4,7 --output '" + y.string() +
                 "' --stats '" + s.string() + "'");

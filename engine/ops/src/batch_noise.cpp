@@ -8,8 +8,7 @@
 namespace normlab {
 
 std::vector<BatchNoiseRow> measure_batch_noise(Normalizer& normalizer, std::int64_t channels, std::int64_t length,
-                                               const std::vector<std::int64_t>& sizes, int draws,
-                                               std::uint64_t seed) {
+                                               const std::vector<std::int64_t>& sizes, int draws, std::uint64_t seed) {
     if (draws < 1 || channels < 1 || length < 1) throw InputError("batch noise needs draws, C and L >= 1");
     const NormSpec spec = default_spec(Method::Batch);  // train mode: the batch's own statistics
     std::vector<BatchNoiseRow> rows;
@@ -20,7 +19,8 @@ std::vector<BatchNoiseRow> measure_batch_noise(Normalizer& normalizer, std::int6
         row.count = n * length;
         double sum_sq = 0, sum_var = 0;
         for (int k = 0; k < draws; ++k) {
-            const Tensor x = make_tensor(Shape4::seq(n, channels, length), Init::Randn, seed + static_cast<std::uint64_t>(k));
+            const Tensor x =
+                make_tensor(Shape4::seq(n, channels, length), Init::Randn, seed + static_cast<std::uint64_t>(k));
             const NormResult r = normalizer.run(x, spec);
             for (std::int64_t c = 0; c < channels; ++c) {
                 const auto i = static_cast<std::size_t>(c);
