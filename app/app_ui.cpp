@@ -330,6 +330,7 @@ void AppUi::experiment_bar() {
     ImGui::TextUnformatted(tr(e.explanation).c_str());
     ImGui::PopTextWrapPos();
     const State& st = session_.state();
+    if (BatchNoisePanel::applies(e, session_)) noise_.draw(session_, e);
     if (e.kind == ExperimentKind::Continuum && st.spec.method == Method::Group) {
         auto ds = divisors(session_.x().shape.c);
         int idx = static_cast<int>(std::find(ds.begin(), ds.end(), st.spec.groups) - ds.begin());
@@ -409,7 +410,8 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
     else if (experiment_ && experiment_->kind == ExperimentKind::Pair)
         title = std::string(tr("Side by side and difference")) + "###heatmap";
     else
-        title = std::string(tr("Heatmap")) + ": " + method_torch_name(session_.state().spec.method) + "###heatmap";
+        title = std::string(tr("Heatmap")) + ": " +
+                method_torch_name(session_.state().spec.method, session_.x().shape) + "###heatmap";
     place(title, x, y, w, h);
     heatmap_.show_controls = !presenter_;
     if (presenter_) {  // one row: methods, then the heatmap modes (key H cycles them)

@@ -3,6 +3,7 @@
 // controls hidden, heatmap and histograms enlarged), the language switch, lessons,
 // experiments, the compare and pair views, export and the keyboard shortcuts (F1 lists them).
 #pragma once
+#include "batch_noise_panel.hpp"
 #include "compare_view.hpp"
 #include "controls_panel.hpp"
 #include "explain_panel.hpp"
@@ -84,6 +85,7 @@ private:
     LessonPanel lessons_;
     CompareView compare_;
     PairView pair_;
+    BatchNoisePanel noise_;
     const Experiment* experiment_ = nullptr;
 
     bool presenter_ = false, compare_on_ = false, cube_on_ = false, help_ = false, torch_open_ = false;

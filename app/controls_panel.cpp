@@ -15,19 +15,24 @@
 namespace normlab::app {
 namespace {
 
-// The method combo's items, "batch (BatchNorm2d)", … in the order of methods().
-const std::vector<const char*>& method_items() {
-    static const std::vector<std::string> labels = [] {
+// The method combo's items, "batch (BatchNorm2d)", … in the order of methods(); for a 3-D
+// tensor "batch (BatchNorm1d)" and "instance (InstanceNorm1d)".
+const std::vector<const char*>& method_items(int rank) {
+    auto make = [](int r) {
         std::vector<std::string> l;
-        for (const MethodInfo& m : methods()) l.push_back(std::string(m.name) + " (" + m.torch_name + ")");
+        const Shape4 s = r == 3 ? Shape4::seq(1, 1, 1) : Shape4{};
+        for (const MethodInfo& m : methods())
+            l.push_back(std::string(m.name) + " (" + method_torch_name(m.id, s) + ")");
         return l;
-    }();
-    static const std::vector<const char*> items = [] {
+    };
+    static const std::vector<std::string> labels4 = make(4), labels3 = make(3);
+    auto items = [](const std::vector<std::string>& labels) {
         std::vector<const char*> i;
         for (const auto& l : labels) i.push_back(l.c_str());
         return i;
-    }();
-    return items;
+    };
+    static const std::vector<const char*> items4 = items(labels4), items3 = items(labels3);
+    return rank == 3 ? items3 : items4;
 }
 
 std::string mib(double bytes) {
@@ -62,14 +67,29 @@ void ControlsPanel::draw(Session& s) {
 
 void ControlsPanel::tensor_section(Session& s) {
     ImGui::PushItemWidth(-90);
-    ImGui::TextDisabled("shape N×C×H×W = %s", s.x().shape.str().c_str());
+    // A 3-D tensor is (N, L, D) to LayerNorm/RMSNorm and (N, C, L) to the others, as in PyTorch.
+    const Method m = s.state().spec.method;
+    const bool tokens = m == Method::Layer || m == Method::Rms;
+    ImGui::TextDisabled(s.x().shape.rank != 3 ? "shape N×C×H×W = %s"
+                        : tokens              ? "shape N×L×D = %s"
+                                              : "shape N×C×L = %s",
+                        s.x().shape.str().c_str());
     if (!shape_editor(s)) source_controls(s);
     ImGui::PopItemWidth();
 }
 
 bool ControlsPanel::shape_editor(Session& s) {
     // Shape: applied when the field loses focus (Enter or click elsewhere), not per keystroke.
-    ImGui::InputInt4("N C H W", shape_edit_.data());
+    // A 3-D tensor (N×L×D) edits N, L, D; h stays 1 (shape_edit_[2]).
+    const bool seq = s.x().shape.rank == 3;
+    if (seq) {
+        int nld[3] = {shape_edit_[0], shape_edit_[1], shape_edit_[3]};
+        const Method m = s.state().spec.method;
+        ImGui::InputInt3(m == Method::Layer || m == Method::Rms ? "N L D" : "N C L", nld);
+        shape_edit_ = {nld[0], nld[1], 1, nld[2]};
+    } else {
+        ImGui::InputInt4("N C H W", shape_edit_.data());
+    }
     if (ImGui::IsItemDeactivatedAfterEdit()) shape_dirty_ = true;
     if (!shape_dirty_) return false;
     shape_dirty_ = false;
@@ -90,7 +110,8 @@ bool ControlsPanel::shape_editor(Session& s) {
     } else {
         State next = s.state();
         next.source.kind = TensorSource::Kind::Generated;
-        next.source.shape = Shape4{shape_edit_[0], shape_edit_[1], shape_edit_[2], shape_edit_[3]};
+        next.source.shape = seq ? Shape4::seq(shape_edit_[0], shape_edit_[1], shape_edit_[3])
+                                : Shape4{shape_edit_[0], shape_edit_[1], shape_edit_[2], shape_edit_[3]};
         apply(s, next, false);
         return true;
     }
@@ -208,7 +229,7 @@ void ControlsPanel::method_section(Session& s) {
     const Shape4& sh = s.x().shape;
     ImGui::PushItemWidth(-90);
     const auto& all = methods();
-    const auto& items = method_items();
+    const auto& items = method_items(sh.rank);
     int m = 0;
     for (std::size_t i = 0; i < all.size(); ++i)
         if (all[i].id == st.spec.method) m = static_cast<int>(i);
@@ -245,12 +266,16 @@ void ControlsPanel::method_section(Session& s) {
     if (st.spec.method == Method::Layer || st.spec.method == Method::Rms) {
         auto ns = st.spec.effective_normalized_shape(sh);
         int k = static_cast<int>(ns.size()) - 1;
-        std::string o0 = "[W] = " + dims_str({sh.w}), o1 = "[H,W] = " + dims_str({sh.h, sh.w}),
+        const bool seq = sh.rank == 3;  // N×L×D: [D] (per token) or [L,D]
+        std::string o0 = (seq ? "[D] = " : "[W] = ") + dims_str({sh.w}),
+                    o1 = seq ? "[L,D] = " + dims_str({sh.c, sh.w}) : "[H,W] = " + dims_str({sh.h, sh.w}),
                     o2 = "[C,H,W] = " + dims_str({sh.c, sh.h, sh.w});
         const char* opts[] = {o0.c_str(), o1.c_str(), o2.c_str()};
-        if (ImGui::Combo(tr_id("normalized", "normalized").c_str(), &k, opts, 3)) {
+        if (ImGui::Combo(tr_id("normalized", "normalized").c_str(), &k, opts, seq ? 2 : 3)) {
             if (k == 0)
                 next.spec.normalized_shape = {sh.w};
+            else if (k == 1 && seq)
+                next.spec.normalized_shape.clear();
             else if (k == 1)
                 next.spec.normalized_shape = {sh.h, sh.w};
             else

@@ -44,43 +44,83 @@ const char* why(Method m) {
 
 }  // namespace
 
-std::string reduction_summary(const NormSpec& spec, const StatLayout& l) {
-    const Shape4& s = l.shape;
-    std::string name, per, axes, sizes;
+namespace {
+
+// reduction_summary for a 3-D tensor: (N, C, L) for batch/instance/group, (N, L, D) for layer/rms.
+void sequence_summary(const NormSpec& spec, const Shape4& s, std::string& name, std::string& per, std::string& axes,
+                      std::string& sizes) {
     switch (spec.method) {
         case Method::Batch:
-            name = "BatchNorm2d";
+            name = "BatchNorm1d";
             per = tr("channel c");
-            axes = "N·H·W";
-            sizes = ll(s.n) + "·" + ll(s.h) + "·" + ll(s.w);
+            axes = "N·L";
+            sizes = ll(s.n) + "·" + ll(s.w);
             break;
         case Method::Instance:
-            name = "InstanceNorm2d";
+            name = "InstanceNorm1d";
             per = "(n, c)";
-            axes = "H·W";
-            sizes = ll(s.h) + "·" + ll(s.w);
+            axes = "L";
+            sizes = ll(s.w);
             break;
         case Method::Group:
             name = "GroupNorm, G=" + ll(spec.groups);
             per = "(n, g)";
-            axes = "C/G·H·W";
-            sizes = ll(s.c / std::max<std::int64_t>(1, spec.groups)) + "·" + ll(s.h) + "·" + ll(s.w);
+            axes = "C/G·L";
+            sizes = ll(s.c / std::max<std::int64_t>(1, spec.groups)) + "·" + ll(s.w);
             break;
         case Method::Layer:
         case Method::Rms: {
             auto ns = spec.effective_normalized_shape(s);
-            const char* names[] = {"C", "H", "W"};
-            for (std::size_t i = 0; i < ns.size(); ++i) {
-                axes += (i ? "·" : "") + std::string(names[3 - ns.size() + i]);
-                sizes += (i ? "·" : "") + ll(ns[i]);
-            }
-            const char* lead[] = {"n", "(n, c)", "(n, c, h)"};
+            axes = ns.size() == 1 ? "D" : "L·D";
+            sizes = ns.size() == 1 ? ll(ns[0]) : ll(ns[0]) + "·" + ll(ns[1]);
             name = std::string(spec.method == Method::Layer ? "LayerNorm" : "RMSNorm") +
                    "(normalized_shape=" + dims_str(ns) + ")";
-            per = lead[3 - ns.size()];
+            per = ns.size() == 1 ? tr("token (n, l)") : "n";
             break;
         }
     }
+}
+
+}  // namespace
+
+std::string reduction_summary(const NormSpec& spec, const StatLayout& l) {
+    const Shape4& s = l.shape;
+    std::string name, per, axes, sizes;
+    if (s.rank == 3) sequence_summary(spec, s, name, per, axes, sizes);
+    if (s.rank != 3) switch (spec.method) {
+            case Method::Batch:
+                name = "BatchNorm2d";
+                per = tr("channel c");
+                axes = "N·H·W";
+                sizes = ll(s.n) + "·" + ll(s.h) + "·" + ll(s.w);
+                break;
+            case Method::Instance:
+                name = "InstanceNorm2d";
+                per = "(n, c)";
+                axes = "H·W";
+                sizes = ll(s.h) + "·" + ll(s.w);
+                break;
+            case Method::Group:
+                name = "GroupNorm, G=" + ll(spec.groups);
+                per = "(n, g)";
+                axes = "C/G·H·W";
+                sizes = ll(s.c / std::max<std::int64_t>(1, spec.groups)) + "·" + ll(s.h) + "·" + ll(s.w);
+                break;
+            case Method::Layer:
+            case Method::Rms: {
+                auto ns = spec.effective_normalized_shape(s);
+                const char* names[] = {"C", "H", "W"};
+                for (std::size_t i = 0; i < ns.size(); ++i) {
+                    axes += (i ? "·" : "") + std::string(names[3 - ns.size() + i]);
+                    sizes += (i ? "·" : "") + ll(ns[i]);
+                }
+                const char* lead[] = {"n", "(n, c)", "(n, c, h)"};
+                name = std::string(spec.method == Method::Layer ? "LayerNorm" : "RMSNorm") +
+                       "(normalized_shape=" + dims_str(ns) + ")";
+                per = lead[3 - ns.size()];
+                break;
+            }
+        }
     char buf[512];
     std::snprintf(buf, sizeof buf, tr("%s: one statistic per %s (%lld) over %s = %s = %lld elements"), name.c_str(),
                   per.c_str(), static_cast<long long>(l.stat_count), axes.c_str(), sizes.c_str(),
@@ -119,9 +159,13 @@ void ExplainPanel::draw(const Session& session) {
     const bool w = spec.has_weight(), b = spec.has_bias();
     const double gamma = w && !st.params.weight.empty() ? st.params.weight[pi] : 1.0;
     const double beta = b && !st.params.bias.empty() ? st.params.bias[pi] : 0.0;
-    ImGui::Text(tr("Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu"),
-                static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[2]),
-                static_cast<long long>(e[3]), si);
+    if (session.x().shape.rank == 3)
+        ImGui::Text(tr("Selected element (n, l, d) = (%lld, %lld, %lld), statistic #%zu"), static_cast<long long>(e[0]),
+                    static_cast<long long>(e[1]), static_cast<long long>(e[3]), si);
+    else
+        ImGui::Text(tr("Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu"),
+                    static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[2]),
+                    static_cast<long long>(e[3]), si);
     std::string formula, numbers;
     const std::string g = w ? num(gamma) + "·" : "", bb = b ? " + " + num(beta) : "";
     if (spec.method == Method::Rms) {

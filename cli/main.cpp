@@ -132,8 +132,9 @@ std::vector<std::pair<std::string, std::string>> serialize_outputs(const CliOpti
 
 void print_summary(const NormSpec& spec, const NormResult& r, const std::string& device, std::optional<double> err) {
     const StatLayout& l = r.layout;
-    fmt::print("{} on {} ({} statistics of {} elements, reduced over {}) on {}\n", method_torch_name(spec.method),
-               l.shape.str(), l.stat_count, l.count(), fmt::join(l.reduced_axes, ","), device);
+    fmt::print("{} on {} ({} statistics of {} elements, reduced over {}) on {}\n",
+               method_torch_name(spec.method, l.shape), l.shape.str(), l.stat_count, l.count(),
+               fmt::join(l.reduced_axes, ","), device);
     if (r.nonfinite_inputs) fmt::print("input holds {} non-finite values (NaN/Inf)\n", r.nonfinite_inputs);
     fmt::print("gpu {:.3f} ms", r.gpu_ms);
     if (err) fmt::print(", max |y - reference| = {:.3g}", *err);

@@ -11,8 +11,8 @@ namespace normlab {
 void add_state_options(CLI::App& app, StateOptions& o, bool norm_required) {
     auto* norm = app.add_option("--norm", o.norm, method_names(" | ", " | "));
     if (norm_required) norm->required();
-    app.add_option("--input", o.input, "input tensor: a 4-D N×C×H×W .npy (float32 or float64)");
-    app.add_option("--shape", o.shape, "generate a tensor of shape N,C,H,W");
+    app.add_option("--input", o.input, "input tensor: a 4-D N×C×H×W or 3-D N×L×D .npy (float32 or float64)");
+    app.add_option("--shape", o.shape, "generate a tensor of shape N,C,H,W or N,L,D");
     app.add_option("--init", o.init,
                    "randn | uniform | arange | zeros | ones | constant (with --shape; default randn)");
     app.add_option("--value", o.value, "the value of --init constant");
@@ -21,7 +21,7 @@ void add_state_options(CLI::App& app, StateOptions& o, bool norm_required) {
     app.add_option("--scene", o.scene, "start from a scene file (other options override it)");
     app.add_option("--groups", o.groups, "group: number of groups G (must divide C)");
     app.add_option("--normalized-shape", o.normalized_shape,
-                   "layer/rms: trailing dims W | H,W | C,H,W (default C,H,W)");
+                   "layer/rms: trailing dims W | H,W | C,H,W, or D | L,D of a 3-D tensor (default: all but N)");
     app.add_option("--eps", o.eps, "epsilon (default 1e-5; rms 1.1920929e-07)");
     app.add_option("--weight", o.weight, "γ .npy: shape [C] (batch/instance/group) or normalized_shape (layer/rms)");
     app.add_option("--bias", o.bias, "β .npy, same shape as --weight");
@@ -33,7 +33,7 @@ void add_state_options(CLI::App& app, StateOptions& o, bool norm_required) {
     app.add_option("--running-mean", o.running_mean, "batch: running mean .npy [C] (default zeros)");
     app.add_option("--running-var", o.running_var, "batch: running variance .npy [C] (default ones)");
     app.add_option("--num-batches-tracked", o.num_batches_tracked, "batch: batches seen so far (default 0)");
-    app.add_option("--select", o.select, "select element n,c,h,w");
+    app.add_option("--select", o.select, "select element n,c,h,w (n,l,d for a 3-D tensor)");
 }
 
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
@@ -76,7 +76,7 @@ void resolve_source(const StateOptions& o, State& s) {
         s.source.path = o.input;
     } else if (!o.shape.empty()) {
         s.source.kind = TensorSource::Kind::Generated;
-        s.source.shape = Shape4::from_dims(parse_dims(o.shape, "--shape", 4, 4));
+        s.source.shape = Shape4::from_dims(parse_dims(o.shape, "--shape", 3, 4));
     } else if (!o.preset.empty()) {
         const Preset* p = find_preset(o.preset);
         if (!p) throw InputError("unknown preset '" + o.preset + "' (see --list-presets)");
@@ -165,8 +165,8 @@ State resolve_state(const StateOptions& o, State s) {
     resolve_affine(o, s.spec);
     resolve_batch_options(o, s.spec);
     if (!o.select.empty()) {
-        auto d = parse_indices(o.select, "--select", 4);
-        s.selection = Index4{d[0], d[1], d[2], d[3]};
+        auto d = parse_indices(o.select, "--select", 4, 3);  // n,l,d of a 3-D tensor: h = 0
+        s.selection = d.size() == 3 ? Index4{d[0], d[1], 0, d[2]} : Index4{d[0], d[1], d[2], d[3]};
     }
     if (o.num_batches_tracked) s.params.num_batches_tracked = *o.num_batches_tracked;
     return s;

@@ -134,7 +134,7 @@ void render_figure(const VulkanContext& ctx, Session& session, const FigureOptio
         ImGui::SetNextWindowSize(d);
         ImGui::Begin("##figure", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
         const NormSpec& spec = session.state().spec;
-        std::string title = std::string(method_torch_name(spec.method));
+        std::string title = std::string(method_torch_name(spec.method, session.x().shape));
         if (spec.method == Method::Group) title += "(G=" + std::to_string(spec.groups) + ")";
         if (spec.method == Method::Layer || spec.method == Method::Rms)
             title += "(" + dims_str(spec.effective_normalized_shape(session.x().shape)) + ")";

@@ -99,7 +99,7 @@ void HeatmapView::upload_colors(const Session& s) {
 void HeatmapView::draw(Session& session) {
     session_ = &session;
     const Shape4& shape = session.x().shape;
-    if (show_controls) draw_controls(shape);
+    if (show_controls) draw_controls(shape, session.state().spec.method);
     update_value_range(session);
     upload_colors(session);
     const bool hovered = place_image(shape);
@@ -122,7 +122,7 @@ void HeatmapView::draw(Session& session) {
 }
 
 // Mode buttons, the colormap choice and the help line.
-void HeatmapView::draw_controls(const Shape4& shape) {
+void HeatmapView::draw_controls(const Shape4& shape, Method method) {
     int m = static_cast<int>(mode);
     for (int i = 0; i < 4; ++i) {
         if (i) ImGui::SameLine();
@@ -137,10 +137,22 @@ void HeatmapView::draw_controls(const Shape4& shape) {
         if (ImGui::Combo("##colormap", &cm, names, 3)) colormap = static_cast<Colormap>(cm);
     }
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled(tr("%lld rows = samples n, %lld columns = channels c, each tile = one H×W = %lld×%lld image.  "
-                           "Hover: numbers; click: select (right click: clear)."),
-                        static_cast<long long>(shape.n), static_cast<long long>(shape.c),
-                        static_cast<long long>(shape.h), static_cast<long long>(shape.w));
+    const bool tokens = method == Method::Layer || method == Method::Rms;  // (N, L, D); else (N, C, L)
+    if (shape.rank == 3 && !tokens)
+        ImGui::TextDisabled(tr("%lld rows = samples n, %lld columns = channels c, each tile = one channel's L = %lld "
+                               "positions.  Hover: numbers; click: select (right click: clear)."),
+                            static_cast<long long>(shape.n), static_cast<long long>(shape.c),
+                            static_cast<long long>(shape.w));
+    else if (shape.rank == 3)  // N×L×D: a row per sample, a column per token, each tile a strip of D features
+        ImGui::TextDisabled(tr("%lld rows = samples n, %lld columns = tokens l, each tile = one token's D = %lld "
+                               "features.  Hover: numbers; click: select (right click: clear)."),
+                            static_cast<long long>(shape.n), static_cast<long long>(shape.c),
+                            static_cast<long long>(shape.w));
+    else
+        ImGui::TextDisabled(tr("%lld rows = samples n, %lld columns = channels c, each tile = one H×W = %lld×%lld "
+                               "image.  Hover: numbers; click: select (right click: clear)."),
+                            static_cast<long long>(shape.n), static_cast<long long>(shape.c),
+                            static_cast<long long>(shape.h), static_cast<long long>(shape.w));
     ImGui::PopTextWrapPos();
 }
 
@@ -233,8 +245,12 @@ void HeatmapView::tooltip(const Session& s, const Index4& e) const {
     const double x = s.x().data[static_cast<std::size_t>(i)];
     const double y = r.y.data[static_cast<std::size_t>(i)];
     ImGui::BeginTooltip();
-    ImGui::Text(tr("element (n, c, h, w) = (%lld, %lld, %lld, %lld)"), static_cast<long long>(e[0]),
-                static_cast<long long>(e[1]), static_cast<long long>(e[2]), static_cast<long long>(e[3]));
+    if (s.x().shape.rank == 3)
+        ImGui::Text(tr("element (n, l, d) = (%lld, %lld, %lld)"), static_cast<long long>(e[0]),
+                    static_cast<long long>(e[1]), static_cast<long long>(e[3]));
+    else
+        ImGui::Text(tr("element (n, c, h, w) = (%lld, %lld, %lld, %lld)"), static_cast<long long>(e[0]),
+                    static_cast<long long>(e[1]), static_cast<long long>(e[2]), static_cast<long long>(e[3]));
     if (s.values_only()) {  // a difference pane: two given tensors, no statistics of its own
         ImGui::Text("left = %.6g   right = %.6g   right − left = %.6g", x, y, y - x);
         ImGui::EndTooltip();

@@ -53,7 +53,7 @@ private:
     void record_draw(const ImDrawCmd* dc) const;
     void upload_colors(const Session& s);
     // The parts of draw(), in the order it calls them.
-    void draw_controls(const Shape4& shape);
+    void draw_controls(const Shape4& shape, Method method);
     void update_value_range(Session& s);
     bool place_image(const Shape4& shape);  // returns whether the mouse is over the image
     void draw_cell_values(const Session& s) const;

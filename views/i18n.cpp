@@ -219,6 +219,25 @@ const Entry kTable[] = {
      "已保存的值（推理时使用）；running_var 是各 batch 无偏方差的滑动平均。"},
     {"a train step on this batch would give c=0: mean %.4g, var %.4g",
      "在这个 batch 上训练一步会得到 c=0：均值 %.4g，方差 %.4g"},
+    // 3-D tensors (N, L, D): samples × tokens × features
+    {"%lld rows = samples n, %lld columns = tokens l, each tile = one token's D = %lld features.  "
+     "Hover: numbers; click: select (right click: clear).",
+     "%lld 行 = 样本 n，%lld 列 = token l，每个小块 = 一个 token 的 D = %lld 个特征。"
+     "悬停：看数值；单击：选中（右键：取消）。"},
+    {"%lld rows = samples n, %lld columns = channels c, each tile = one channel's L = %lld positions.  "
+     "Hover: numbers; click: select (right click: clear).",
+     "%lld 行 = 样本 n，%lld 列 = 通道 c，每个小块 = 一个通道的 L = %lld 个位置。"
+     "悬停：看数值；单击：选中（右键：取消）。"},
+    {"element (n, l, d) = (%lld, %lld, %lld)", "元素 (n, l, d) = (%lld, %lld, %lld)"},
+    {"token (n, l)", "token (n, l)"},
+    {"Measure the batch noise over %d draws per N", "测量 batch 噪声（每个 N 抽取 %d 次）"},
+    {"x ~ N(0, 1), %lld channels × L = %lld values per sample; BatchNorm's μ and σ² of each channel, on the GPU",
+     "x ~ N(0, 1)，%lld 个通道 × 每个样本 L = %lld 个值；每个通道的 BatchNorm μ 和 σ²，在 GPU 上计算"},
+    {"values per channel", "每通道值数"},
+    {"sd of batch μ", "batch μ 的标准差"},
+    {"mean σ² (expected 1 − 1/(N·L))", "σ² 的平均（期望 1 − 1/(N·L)）"},
+    {"Selected element (n, l, d) = (%lld, %lld, %lld), statistic #%zu",
+     "选中元素 (n, l, d) = (%lld, %lld, %lld)，统计量索引 %zu"},
 };
 
 Language g_lang = Language::En;

@@ -59,8 +59,9 @@ TEST_CASE("bad .npy inputs", "[cli][errors]") {
     std::string good = npy({2, 3, 4, 4});
     write(d / "truncated.npy", good.substr(0, good.size() - 10));
     expect_error("--norm layer --input '" + (d / "truncated.npy").string() + "'", "truncated data");
-    write(d / "three_d.npy", npy({3, 4, 4}));
-    expect_error("--norm layer --input '" + (d / "three_d.npy").string() + "'", "expected a 4-D");
+    write(d / "two_d.npy", npy({3, 4}));
+    expect_error("--norm layer --input '" + (d / "two_d.npy").string() + "'",
+                 "expected a 4-D N×C×H×W or 3-D N×L×D array, got shape [3, 4]");
     std::string i8 = good;
     i8.replace(i8.find("<f4"), 3, "<i8");
     write(d / "int64.npy", i8);
@@ -77,9 +78,10 @@ TEST_CASE("bad .npy inputs", "[cli][errors]") {
 }
 
 TEST_CASE("bad shapes", "[cli][errors]") {
-    expect_error("--norm layer --shape 0,3,4,4", "--shape must be 4 positive integers");
-    expect_error("--norm layer --shape 2,-3,4,4", "--shape must be 4 positive integers");
-    expect_error("--norm layer --shape 2,3,4", "--shape must be 4 positive integers");
+    expect_error("--norm layer --shape 0,3,4,4", "--shape must be 3 to 4 positive integers");
+    expect_error("--norm layer --shape 2,-3,4,4", "--shape must be 3 to 4 positive integers");
+    expect_error("--norm layer --shape 2,3", "--shape must be 3 to 4 positive integers");
+    expect_error("--norm layer --shape 2,3,4,4,5", "--shape must be 3 to 4 positive integers");
     expect_error("--norm layer --shape 100000,100000,100000,100000", "has more than 2147483647 elements");
     expect_error("--norm layer --shape 1024,1024,1024,1", "the device");
 }

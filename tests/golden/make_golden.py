@@ -141,12 +141,15 @@ def batch_case(name, shape, mode="train", momentum=0.1, eps=1e-5, affine=False,
                running=False, num_batches_tracked=0, track_running_stats=True, offset=None,
                desc=""):
     rng = rng_for(name)
-    N, C, H, W = shape
+    N, C = shape[:2]
+    red = (0,) + tuple(range(2, len(shape)))  # (0, 2, 3); BatchNorm1d on (N, C, L): (0, 2)
+    pshape = [1, C] + [1] * (len(shape) - 2)
     x = make_x(rng, shape, offset)
     arrays = {"x.npy": x}
     torch_momentum = None if momentum == "cumulative" else momentum
-    m = nn.BatchNorm2d(C, eps=eps, momentum=torch_momentum, affine=affine,
-                       track_running_stats=track_running_stats).double()
+    module = nn.BatchNorm1d if len(shape) == 3 else nn.BatchNorm2d
+    m = module(C, eps=eps, momentum=torch_momentum, affine=affine,
+               track_running_stats=track_running_stats).double()
     w = b = None
     if affine:
         arrays["weight.npy"] = w = rand_weight(rng, [C])
@@ -174,7 +177,7 @@ def batch_case(name, shape, mode="train", momentum=0.1, eps=1e-5, affine=False,
     with torch.no_grad():
         y = m(x64)
 
-    bmean, bvar = stats(x64, (0, 2, 3))
+    bmean, bvar = stats(x64, red)
     use_batch = mode == "train" or not track_running_stats
     if use_batch:
         mean, var = bmean, bvar
@@ -182,14 +185,14 @@ def batch_case(name, shape, mode="train", momentum=0.1, eps=1e-5, affine=False,
         mean, var = t64(rm_in), t64(rv_in)
 
     # self-checks (independent of torch's kernel)
-    check_close(y, reference_normalize(x64, mean, var, eps, (0, 2, 3),
+    check_close(y, reference_normalize(x64, mean, var, eps, red,
                                        None if w is None else t64(w),
-                                       None if b is None else t64(b), [1, C, 1, 1]), name)
+                                       None if b is None else t64(b), pshape), name)
     if track_running_stats:
         if mode == "train":
             nbt = num_batches_tracked + 1
             f = 1.0 / nbt if momentum == "cumulative" else momentum
-            cnt = N * H * W
+            cnt = int(np.prod([shape[d] for d in red]))
             uvar = bvar * cnt / (cnt - 1)
             check_close(m.running_mean, (1 - f) * t64(rm_in) + f * bmean, name + " rm")
             check_close(m.running_var, (1 - f) * t64(rv_in) + f * uvar, name + " rv")
@@ -225,7 +228,8 @@ def layer_case(name, shape, normalized_shape, eps=1e-5, affine=True, bias=True, 
     x = make_x(rng, shape, offset)
     arrays = {"x.npy": x}
     k = len(normalized_shape)
-    assert list(shape[4 - k:]) == list(normalized_shape)
+    r = len(shape)
+    assert list(shape[r - k:]) == list(normalized_shape)
     m = nn.LayerNorm(normalized_shape, eps=eps, elementwise_affine=affine).double()
     w = b = None
     if affine:
@@ -247,13 +251,13 @@ def layer_case(name, shape, normalized_shape, eps=1e-5, affine=True, bias=True, 
         y_train = m.train()(x64)
         y = m.eval()(x64)
     assert torch.equal(y, y_train)  # LayerNorm: identical in train and eval
-    dims = tuple(range(4 - k, 4))
+    dims = tuple(range(r - k, r))
     mean, var = stats(x64, dims)
     check_close(y, reference_normalize(x64, mean, var, eps, dims,
                                        None if w is None else t64(w),
                                        None if b is None else t64(b), list(normalized_shape)),
                 name)
-    expected = {"stat_shape": list(shape[:4 - k]), "mean": flat(mean), "var": flat(var)}
+    expected = {"stat_shape": list(shape[:r - k]), "mean": flat(mean), "var": flat(var)}
     entry = {"name": name, "norm": "layer", "shape": list(shape),
              "normalized_shape": list(normalized_shape), "eps": eps, "affine": affine,
              "bias": bool(affine and bias), "description": desc}
@@ -265,10 +269,13 @@ def layer_case(name, shape, normalized_shape, eps=1e-5, affine=True, bias=True, 
 # --------------------------------------------------------------------------------------------
 def instance_case(name, shape, eps=1e-5, affine=False, offset=None, desc=""):
     rng = rng_for(name)
-    N, C, H, W = shape
+    N, C = shape[:2]
+    red = tuple(range(2, len(shape)))  # (2, 3); InstanceNorm1d on (N, C, L): (2,)
+    pshape = [1, C] + [1] * (len(shape) - 2)
     x = make_x(rng, shape, offset)
     arrays = {"x.npy": x}
-    m = nn.InstanceNorm2d(C, eps=eps, affine=affine).double()
+    module = nn.InstanceNorm1d if len(shape) == 3 else nn.InstanceNorm2d
+    m = module(C, eps=eps, affine=affine).double()
     w = b = None
     if affine:
         arrays["weight.npy"] = w = rand_weight(rng, [C])
@@ -281,10 +288,10 @@ def instance_case(name, shape, eps=1e-5, affine=False, offset=None, desc=""):
         y = m.train()(x64)
         y_eval = m.eval()(x64)
     assert torch.equal(y, y_eval)  # track_running_stats=False: eval uses instance stats too
-    mean, var = stats(x64, (2, 3))
-    check_close(y, reference_normalize(x64, mean, var, eps, (2, 3),
+    mean, var = stats(x64, red)
+    check_close(y, reference_normalize(x64, mean, var, eps, red,
                                        None if w is None else t64(w),
-                                       None if b is None else t64(b), [1, C, 1, 1]), name)
+                                       None if b is None else t64(b), pshape), name)
     expected = {"stat_shape": [N, C], "mean": flat(mean), "var": flat(var)}
     entry = {"name": name, "norm": "instance", "shape": list(shape), "eps": eps,
              "affine": affine, "description": desc}
@@ -296,7 +303,8 @@ def instance_case(name, shape, eps=1e-5, affine=False, offset=None, desc=""):
 # --------------------------------------------------------------------------------------------
 def group_case(name, shape, groups, eps=1e-5, affine=False, offset=None, desc=""):
     rng = rng_for(name)
-    N, C, H, W = shape
+    N, C = shape[:2]
+    pshape = [1, C] + [1] * (len(shape) - 2)
     assert C % groups == 0
     x = make_x(rng, shape, offset)
     arrays = {"x.npy": x}
@@ -311,12 +319,12 @@ def group_case(name, shape, groups, eps=1e-5, affine=False, offset=None, desc=""
     x64 = t64(x)
     with torch.no_grad():
         y = m(x64)
-    xg = x64.reshape(N, groups, (C // groups) * H * W)
+    xg = x64.reshape(N, groups, -1)
     mean, var = stats(xg, (2,))
     yref = (xg - mean[:, :, None]) / torch.sqrt(var[:, :, None] + eps)
-    yref = yref.reshape(N, C, H, W)
+    yref = yref.reshape(*shape)
     if w is not None:
-        yref = yref * t64(w).reshape(1, C, 1, 1) + t64(b).reshape(1, C, 1, 1)
+        yref = yref * t64(w).reshape(pshape) + t64(b).reshape(pshape)
     check_close(y, yref, name)
     expected = {"stat_shape": [N, groups], "mean": flat(mean), "var": flat(var)}
     entry = {"name": name, "norm": "group", "shape": list(shape), "groups": groups,
@@ -332,15 +340,16 @@ def rms_case(name, shape, normalized_shape, eps, affine=True, offset=None, desc=
     x = make_x(rng, shape, offset)
     arrays = {"x.npy": x}
     k = len(normalized_shape)
-    assert list(shape[4 - k:]) == list(normalized_shape)
-    dims = tuple(range(4 - k, 4))
+    r = len(shape)
+    assert list(shape[r - k:]) == list(normalized_shape)
+    dims = tuple(range(r - k, r))
     x64 = t64(x)
     ms = (x64 * x64).mean(dim=dims, keepdim=True)
     y = x64 / torch.sqrt(ms + eps)
     if affine:
         arrays["weight.npy"] = w = rand_weight(rng, normalized_shape)
         y = y * t64(w)
-    expected = {"stat_shape": list(shape[:4 - k]), "mean_square": flat(ms)}
+    expected = {"stat_shape": list(shape[:r - k]), "mean_square": flat(ms)}
     entry = {"name": name, "norm": "rms", "shape": list(shape),
              "normalized_shape": list(normalized_shape), "eps": eps, "affine": affine,
              "bias": False, "description": desc}
@@ -433,6 +442,22 @@ def record_errors():
     rec({"norm": "layer", "shape": [2, 3, 4, 4], "normalized_shape": [3, 5],
          "torch_call": "nn.LayerNorm([3, 5])(x)"},
         lambda: nn.LayerNorm([3, 5])(x))
+
+    x = torch.randn(2, 5, 4)
+    rec({"norm": "layer", "shape": [2, 5, 4], "normalized_shape": [8],
+         "torch_call": "nn.LayerNorm(8)(x)",
+         "note": "3-D (N, L, D) input whose D is not normalized_shape."},
+        lambda: nn.LayerNorm(8)(x))
+    x = torch.randn(1, 3, 1)
+    rec({"norm": "batch", "shape": [1, 3, 1], "mode": "train",
+         "torch_call": "nn.BatchNorm1d(3).train()(x)",
+         "note": "BatchNorm1d on (N, C, L) with N*L == 1."},
+        lambda: nn.BatchNorm1d(3).train()(x))
+    x = torch.randn(2, 3, 1)
+    rec({"norm": "instance", "shape": [2, 3, 1],
+         "torch_call": "nn.InstanceNorm1d(3)(x)",
+         "note": "InstanceNorm1d on (N, C, L) with L == 1."},
+        lambda: nn.InstanceNorm1d(3)(x))
     return out
 
 
@@ -533,6 +558,27 @@ def main():
                    desc="over [H,W] with W=1, N=1, weight, eps = float32 eps"))
     cases.append(R("rms_offset", [2, 3, 4, 5], [4, 5], eps=1e-5, offset=1e4,
                    desc="x = 1e4 + 0.1*randn over [H,W], weight"))
+
+    # ---- 3-D sequence tensors: (N, L, D) for layer/rms (per token over D or over [L, D]);
+    # (N, C, L) for BatchNorm1d, InstanceNorm1d and GroupNorm
+    cases.append(L("layer_seq_D_affine", [2, 5, 8], [8],
+                   desc="Transformer (N, L, D): nn.LayerNorm(D), one statistic per token, affine"))
+    cases.append(L("layer_seq_D_noaffine", [3, 7, 5], [5], affine=False, bias=False,
+                   desc="(N, L, D) = (3, 7, 5), nn.LayerNorm(5, elementwise_affine=False)"))
+    cases.append(L("layer_seq_LD_affine", [2, 4, 6], [4, 6], eps=1e-6,
+                   desc="(N, L, D), normalized_shape [L, D], affine, eps 1e-6"))
+    cases.append(L("layer_seq_offset", [2, 5, 8], [8], offset=1e4,
+                   desc="x = 1e4 + 0.1*randn, (N, L, D), LayerNorm(D), affine"))
+    cases.append(R("rms_seq_D_weight", [2, 5, 8], [8], eps=FLT_EPS,
+                   desc="(N, L, D), RMSNorm(D), weight, eps = float32 eps"))
+    cases.append(B("batch1d_train_affine", [4, 6, 5], affine=True,
+                   desc="BatchNorm1d on (N, C, L) = (4, 6, 5): per channel over N and L, affine"))
+    cases.append(B("batch1d_train_running", [3, 4, 7], momentum=0.2, running=True,
+                   num_batches_tracked=2, desc="BatchNorm1d train, momentum 0.2, running stats given in"))
+    cases.append(B("batch1d_eval_running", [2, 3, 5], mode="eval", running=True, num_batches_tracked=4,
+                   desc="BatchNorm1d eval with the given running stats"))
+    cases.append(I("instance1d_affine", [2, 3, 6], affine=True, desc="InstanceNorm1d on (N, C, L), affine"))
+    cases.append(G("group1d_G3_affine", [2, 6, 5], 3, affine=True, desc="GroupNorm(3, 6) on (N, C, L), affine"))
 
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names))

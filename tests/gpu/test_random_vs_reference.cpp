@@ -32,9 +32,15 @@ std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt
         spec.groups = d[rng() % d.size()];
     }
     if (m == Method::Layer || m == Method::Rms) {
-        switch (rng() % 3) {
+        switch (rng() % (s.rank == 3 ? 2 : 3)) {  // 3-D: [D] or [L, D]
             case 0: spec.normalized_shape = {s.w}; break;
-            case 1: spec.normalized_shape = {s.h, s.w}; break;
+
+            case 1:
+                if (s.rank == 3)
+                    spec.normalized_shape = {s.c, s.w};
+                else
+                    spec.normalized_shape = {s.h, s.w};
+                break;
             default: spec.normalized_shape = {s.c, s.h, s.w}; break;
         }
         if (m == Method::Layer) spec.bias = coin();
@@ -68,13 +74,16 @@ bool valid(Method m, const Shape4& s, const NormSpec& spec) {
     return true;
 }
 
-void check_random(const std::vector<std::int64_t>& sizes, int cases, std::uint64_t seed, std::int64_t max_numel) {
+// rank 3: (N, L, D) / (N, C, L) shapes, stored with h = 1.
+void check_random(const std::vector<std::int64_t>& sizes, int cases, std::uint64_t seed, std::int64_t max_numel,
+                  int rank = 4) {
     std::mt19937_64 rng(seed);
     int done = 0;
     while (done < cases) {
         Shape4 s{sizes[rng() % sizes.size()], sizes[rng() % sizes.size()], sizes[rng() % sizes.size()],
                  sizes[rng() % sizes.size()]};
-        if (s.numel() > max_numel) continue;
+        if (rank == 3) s = Shape4::seq(s.n, s.c, s.w);
+        if (s.numel() > max_numel || (rank == 3 && s.w == 1)) continue;  // L = 1: InstanceNorm1d refuses it
         for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
             auto [spec, params] = random_config(m, s, rng);
             if (!valid(m, s, spec)) continue;
@@ -94,6 +103,10 @@ void check_random(const std::vector<std::int64_t>& sizes, int cases, std::uint64
 
 TEST_CASE("random small shapes with dims of 1, odd and prime sizes", "[random][gpu]") {
     check_random({1, 2, 3, 5, 7, 8, 13}, 40, 101, 1 << 16);
+}
+
+TEST_CASE("random 3-D shapes: (N, L, D) for layer/rms, (N, C, L) for batch/instance/group", "[random][gpu]") {
+    check_random({1, 2, 3, 5, 8, 13, 64, 97}, 30, 404, 1 << 16, 3);
 }
 
 TEST_CASE("random medium shapes, statistics spanning many workgroups", "[random][gpu]") {

@@ -138,7 +138,9 @@ Tensor from_channels_last(const Tensor& y) {
 
 Tensor first_samples(const Tensor& x, std::int64_t k) {
     k = std::clamp<std::int64_t>(k, 1, x.shape.n);
-    Tensor out(Shape4{k, x.shape.c, x.shape.h, x.shape.w});
+    Shape4 s = x.shape;  // keeps the rank of a 3-D tensor
+    s.n = k;
+    Tensor out(s);
     std::copy_n(x.data.begin(), out.data.size(), out.data.begin());
     return out;
 }

@@ -33,7 +33,7 @@ std::string py_bool(bool b) { return b ? "True" : "False"; }
 // The line that makes x: the preset's values written out when small, else a stand-in.
 std::string input_code(const State& st, const Shape4& shape) {
     std::ostringstream o;
-    const std::string shp = dims({shape.n, shape.c, shape.h, shape.w});
+    const std::string shp = dims(shape.dims());
     switch (st.source.kind) {
         case TensorSource::Kind::File:
             o << "x = torch.from_numpy(np.load(\"" << st.source.path << "\")).float()  # shape (" << shp << ")\n";
@@ -61,16 +61,17 @@ std::string module_code(const NormSpec& spec, const Shape4& shape) {
     const std::string eps = spec.eps ? num(*spec.eps) : "";
     switch (spec.method) {
         case Method::Batch:
-            return "nn.BatchNorm2d(" + std::to_string(shape.c) + (spec.eps ? ", eps=" + eps : "") +
-                   ", momentum=" + (spec.momentum ? num(*spec.momentum) : "None") + ", affine=" + py_bool(spec.affine) +
-                   ", track_running_stats=" + py_bool(spec.track_running_stats) + ")";
+            return std::string("nn.") + method_torch_name(spec.method, shape) + "(" + std::to_string(shape.c) +
+                   (spec.eps ? ", eps=" + eps : "") + ", momentum=" + (spec.momentum ? num(*spec.momentum) : "None") +
+                   ", affine=" + py_bool(spec.affine) + ", track_running_stats=" + py_bool(spec.track_running_stats) +
+                   ")";
         case Method::Layer:
             return "nn.LayerNorm([" + dims(spec.effective_normalized_shape(shape)) + "]" +
                    (spec.eps ? ", eps=" + eps : "") + ", elementwise_affine=" + py_bool(spec.affine) +
                    (spec.affine && !spec.bias ? ", bias=False" : "") + ")";
         case Method::Instance:
-            return "nn.InstanceNorm2d(" + std::to_string(shape.c) + (spec.eps ? ", eps=" + eps : "") +
-                   ", affine=" + py_bool(spec.affine) + ")";
+            return std::string("nn.") + method_torch_name(spec.method, shape) + "(" + std::to_string(shape.c) +
+                   (spec.eps ? ", eps=" + eps : "") + ", affine=" + py_bool(spec.affine) + ")";
         case Method::Group:
             return "nn.GroupNorm(" + std::to_string(spec.groups) + ", " + std::to_string(shape.c) +
                    (spec.eps ? ", eps=" + eps : "") + ", affine=" + py_bool(spec.affine) + ")";
@@ -126,7 +127,10 @@ std::string torch_code(const State& st, const Shape4& shape) {
     o << "y = m(x)\n";
     if (st.selection) {
         const auto& s = *st.selection;
-        o << "print(y[" << s[0] << ", " << s[1] << ", " << s[2] << ", " << s[3] << "])  # the selected element\n";
+        if (shape.rank == 3)
+            o << "print(y[" << s[0] << ", " << s[1] << ", " << s[3] << "])  # the selected element\n";
+        else
+            o << "print(y[" << s[0] << ", " << s[1] << ", " << s[2] << ", " << s[3] << "])  # the selected element\n";
     }
     return o.str();
 }

@@ -36,6 +36,12 @@ const char* method_name(Method m) { return method_info(m).name; }
 
 const char* method_torch_name(Method m) { return method_info(m).torch_name; }
 
+const char* method_torch_name(Method m, const Shape4& s) {
+    if (s.rank == 3 && m == Method::Batch) return "BatchNorm1d";
+    if (s.rank == 3 && m == Method::Instance) return "InstanceNorm1d";
+    return method_torch_name(m);
+}
+
 std::optional<Method> parse_method(const std::string& name) {
     for (const MethodInfo& info : methods())
         if (name == info.name) return info.id;
@@ -56,7 +62,10 @@ double NormSpec::effective_eps() const {
 }
 
 std::vector<std::int64_t> NormSpec::effective_normalized_shape(const Shape4& s) const {
-    if (normalized_shape.empty()) return {s.c, s.h, s.w};
+    if (normalized_shape.empty()) {  // every dim but the first: [C,H,W], or [L,D] for a 3-D tensor
+        const auto d = s.dims();
+        return {d.begin() + 1, d.end()};
+    }
     return normalized_shape;
 }
 
@@ -123,12 +132,15 @@ void NormSpec::validate(const Shape4& s) const {
         case Method::Layer:
         case Method::Rms: {
             const auto ns = effective_normalized_shape(s);
-            if (ns.empty() || ns.size() > 3)
-                throw InputError("normalized_shape must have 1 to 3 dims ([W], [H,W] or [C,H,W]), got " + dims_str(ns));
             auto dims = s.dims();
+            if (ns.empty() || ns.size() >= dims.size())
+                throw InputError(
+                    s.rank == 3
+                        ? "normalized_shape of a 3-D tensor must have 1 or 2 dims ([D] or [L,D]), got " + dims_str(ns)
+                        : "normalized_shape must have 1 to 3 dims ([W], [H,W] or [C,H,W]), got " + dims_str(ns));
             bool ok = true;
             for (std::size_t i = 0; i < ns.size(); ++i)
-                if (ns[i] != dims[4 - ns.size() + i]) ok = false;
+                if (ns[i] != dims[dims.size() - ns.size() + i]) ok = false;
             if (!ok) {
                 std::string expect = "[*";
                 for (auto d : ns) expect += ", " + std::to_string(d);

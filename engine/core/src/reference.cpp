@@ -43,7 +43,7 @@ void for_each_member(const NormSpec& spec, const Shape4& s, Fn&& fn) {
             const std::size_t k = spec.effective_normalized_shape(s).size();
             auto d = s.dims();
             std::int64_t lead = 1;
-            for (std::size_t i = 0; i < 4 - k; ++i) lead *= d[i];
+            for (std::size_t i = 0; i < d.size() - k; ++i) lead *= d[i];
             const std::int64_t inner = s.numel() / lead;
             for (std::int64_t l = 0; l < lead; ++l)
                 for (std::int64_t e = 0; e < inner; ++e) fn(l, l * inner + e);

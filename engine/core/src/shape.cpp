@@ -15,7 +15,12 @@ std::string dims_str(const std::vector<std::int64_t>& dims) {
     return s + "]";
 }
 
-std::string Shape4::str() const { return dims_str({n, c, h, w}); }
+std::vector<std::int64_t> Shape4::dims() const {
+    if (rank == 3) return {n, c, w};
+    return {n, c, h, w};
+}
+
+std::string Shape4::str() const { return dims_str(dims()); }
 
 std::int64_t checked_product(const std::vector<std::int64_t>& dims, std::int64_t limit, const std::string& what) {
     std::int64_t p = 1;
@@ -28,12 +33,17 @@ std::int64_t checked_product(const std::vector<std::int64_t>& dims, std::int64_t
     return p;
 }
 
-void Shape4::validate() const { checked_product({n, c, h, w}, kMaxElements, "shape"); }
+void Shape4::validate() const {
+    if (rank != 3 && rank != 4) throw InputError("a tensor must have 3 or 4 dims, got " + std::to_string(rank));
+    if (rank == 3 && h != 1) throw InputError("a 3-D shape keeps h = 1");
+    checked_product(dims(), kMaxElements, "shape");
+}
 
 Shape4 Shape4::from_dims(const std::vector<std::int64_t>& d) {
-    if (d.size() != 4)
-        throw InputError("expected a 4-D shape N,C,H,W, got " + std::to_string(d.size()) + " dims " + dims_str(d));
-    Shape4 s{d[0], d[1], d[2], d[3]};
+    if (d.size() != 4 && d.size() != 3)
+        throw InputError("expected a 4-D shape N,C,H,W or a 3-D shape N,L,D, got " + std::to_string(d.size()) +
+                         " dims " + dims_str(d));
+    Shape4 s = d.size() == 3 ? seq(d[0], d[1], d[2]) : Shape4{d[0], d[1], d[2], d[3]};
     s.validate();
     return s;
 }
@@ -65,12 +75,16 @@ std::vector<std::int64_t> parse_dims(const std::string& text, const std::string&
     return dims;
 }
 
-std::vector<std::int64_t> parse_indices(const std::string& text, const std::string& what, std::size_t count) {
+std::vector<std::int64_t> parse_indices(const std::string& text, const std::string& what, std::size_t count,
+                                        std::size_t min_count) {
+    if (min_count == 0 || min_count > count) min_count = count;
     std::vector<std::int64_t> out;
     std::size_t pos = 0;
     auto fail = [&]() {
-        throw InputError(what + " must be " + std::to_string(count) +
-                         " non-negative integers separated by commas, got '" + text + "'");
+        throw InputError(
+            what + " must be " +
+            (min_count == count ? std::to_string(count) : std::to_string(min_count) + " or " + std::to_string(count)) +
+            " non-negative integers separated by commas, got '" + text + "'");
     };
     while (true) {
         std::size_t comma = text.find(',', pos);
@@ -82,7 +96,7 @@ std::vector<std::int64_t> parse_indices(const std::string& text, const std::stri
         if (comma == std::string::npos) break;
         pos = comma + 1;
     }
-    if (out.size() != count) fail();
+    if (out.size() < min_count || out.size() > count) fail();
     return out;
 }
 

@@ -11,7 +11,7 @@ StatLayout make_layout(const NormSpec& spec, const Shape4& s) {
     switch (spec.method) {
         case Method::Batch:  // one statistic per channel, reduced over N, H, W
             L.stat_shape = {s.c};
-            L.reduced_axes = {"N", "H", "W"};
+            L.reduced_axes = s.rank == 3 ? std::vector<std::string>{"N", "L"} : std::vector<std::string>{"N", "H", "W"};
             L.stat_count = s.c;
             L.segments = s.n;
             L.segment_len = hw;
@@ -20,14 +20,15 @@ StatLayout make_layout(const NormSpec& spec, const Shape4& s) {
             break;
         case Method::Instance:  // one statistic per (n, c), reduced over H, W
             L.stat_shape = {s.n, s.c};
-            L.reduced_axes = {"H", "W"};
+            L.reduced_axes = s.rank == 3 ? std::vector<std::string>{"L"} : std::vector<std::string>{"H", "W"};
             L.stat_count = s.n * s.c;
             L.segment_len = hw;
             L.stat_stride = hw;
             break;
         case Method::Group: {  // one statistic per (n, g), reduced over C/G, H, W
             L.stat_shape = {s.n, spec.groups};
-            L.reduced_axes = {"C/G", "H", "W"};
+            L.reduced_axes =
+                s.rank == 3 ? std::vector<std::string>{"C/G", "L"} : std::vector<std::string>{"C/G", "H", "W"};
             L.stat_count = s.n * spec.groups;
             L.segment_len = (s.c / spec.groups) * hw;
             L.stat_stride = L.segment_len;
@@ -37,12 +38,14 @@ StatLayout make_layout(const NormSpec& spec, const Shape4& s) {
         case Method::Rms: {  // one statistic per index of the leading dims, reduced over normalized_shape
             const auto ns = spec.effective_normalized_shape(s);
             const auto dims = s.dims();
-            const std::size_t lead = 4 - ns.size();
-            static const char* names[] = {"N", "C", "H", "W"};
+            const std::size_t lead = dims.size() - ns.size();
+            static const char* names4[] = {"N", "C", "H", "W"};
+            static const char* names3[] = {"N", "L", "D"};
+            const char* const* names = s.rank == 3 ? names3 : names4;
             std::int64_t count = 1;
             for (auto d : ns) count *= d;
             for (std::size_t i = 0; i < lead; ++i) L.stat_shape.push_back(dims[i]);
-            for (std::size_t i = lead; i < 4; ++i) L.reduced_axes.push_back(names[i]);
+            for (std::size_t i = lead; i < dims.size(); ++i) L.reduced_axes.push_back(names[i]);
             L.stat_count = s.numel() / count;
             L.segment_len = count;
             L.stat_stride = count;

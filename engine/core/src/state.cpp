@@ -24,8 +24,9 @@ Tensor load_tensor(const TensorSource& src) {
         }
         case TensorSource::Kind::File: {
             NpyArray a = read_npy(src.path);
-            if (a.shape.size() != 4)
-                throw InputError(src.path + ": expected a 4-D N×C×H×W array, got shape " + dims_str(a.shape));
+            if (a.shape.size() != 4 && a.shape.size() != 3)
+                throw InputError(src.path + ": expected a 4-D N×C×H×W or 3-D N×L×D array, got shape " +
+                                 dims_str(a.shape));
             Tensor t;
             t.shape = Shape4::from_dims(a.shape);
             t.data = std::move(a.data);
@@ -37,7 +38,7 @@ Tensor load_tensor(const TensorSource& src) {
 
 void validate_selection(const std::optional<Index4>& sel, const Shape4& s) {
     if (!sel) return;
-    auto d = s.dims();
+    const std::array<std::int64_t, 4> d{s.n, s.c, s.h, s.w};  // a 3-D tensor's selection has h = 0
     for (std::size_t i = 0; i < 4; ++i)
         if ((*sel)[i] < 0 || (*sel)[i] >= d[i])
             throw InputError("selection " + dims_str({(*sel)[0], (*sel)[1], (*sel)[2], (*sel)[3]}) +
@@ -106,7 +107,7 @@ TensorSource tensor_source_from_json(const JsonReader& t) {
     if (kind == "generated") {
         src.kind = TensorSource::Kind::Generated;
         if (t.has("shape")) {
-            auto d = t.dims("shape", 4, 4);
+            auto d = t.dims("shape", 3, 4);
             try {
                 src.shape = Shape4::from_dims(d);
             } catch (const InputError& e) {

@@ -22,7 +22,7 @@ std::string stats_json(const NormSpec& spec, const NormResult& r, const std::str
     const Shape4& shape = r.layout.shape;
     json j;
     j["norm"] = method_name(spec.method);
-    j["torch_module"] = method_torch_name(spec.method);
+    j["torch_module"] = method_torch_name(spec.method, shape);
     j["shape"] = shape.dims();
     j["eps"] = spec.effective_eps();
     json params;

@@ -32,6 +32,8 @@ std::string method_names(const std::string& sep = ", ", const std::string& last 
 
 const char* method_name(Method m);        // "batch", "layer", ...
 const char* method_torch_name(Method m);  // "BatchNorm2d", "LayerNorm", ...
+// The module for a tensor of shape s: BatchNorm1d / InstanceNorm1d on a 3-D (N, C, L) tensor.
+const char* method_torch_name(Method m, const Shape4& s);
 std::optional<Method> parse_method(const std::string& name);
 const char* mode_name(Mode m);
 std::optional<Mode> parse_mode(const std::string& name);
@@ -39,7 +41,7 @@ std::optional<Mode> parse_mode(const std::string& name);
 struct NormSpec {
     Method method = Method::Layer;
     std::int64_t groups = 0;                     // group: number of groups G
-    std::vector<std::int64_t> normalized_shape;  // layer/rms: trailing dims; empty = [C,H,W]
+    std::vector<std::int64_t> normalized_shape;  // layer/rms: trailing dims; empty = all but N ([C,H,W] / [L,D])
     std::optional<double> eps;                   // empty: 1e-5 (rms: float32 epsilon)
     bool affine = true;                          // batch/group/layer(elementwise_affine)/rms: default on; instance: off
     bool bias = true;                            // layer: LayerNorm(bias=...); rms has no bias ever
@@ -48,7 +50,7 @@ struct NormSpec {
     bool track_running_stats = true;                    // batch only
 
     double effective_eps() const;
-    // The normalized_shape actually used for shape s (layer/rms), default [C,H,W].
+    // The normalized_shape actually used for shape s (layer/rms), default every dim but N.
     std::vector<std::int64_t> effective_normalized_shape(const Shape4& s) const;
     // Whether the statistics come from the input (false only for batch eval with tracking).
     bool uses_batch_stats() const;

@@ -1,0 +1,231 @@
+// The numbers the Transformer, small-batch, saturation, γ/β and errata lessons state, computed
+// by the shaders: each CHECK names the lesson step whose text states it, rounded as written.
+#include <catch2/catch.hpp>
+
+#include "../support.hpp"
+
+#include "normlab/batch_noise.hpp"
+#include "normlab/error.hpp"
+#include "normlab/experiments.hpp"
+#include "normlab/lesson.hpp"
+#include "normlab/presets.hpp"
+
+#include <cmath>
+#include <string>
+
+using namespace normlab;
+
+namespace {
+
+NormResult run(const State& st) { return test::normalizer().run(load_tensor(st.source), st.spec, st.params); }
+
+// value rounded to `digits` decimals, as a lesson writes it
+double rounded(double v, int digits) {
+    const double k = std::pow(10.0, digits);
+    return std::round(v * k) / k;
+}
+
+const Lesson& lesson(const std::string& id) {
+    static LessonSet set = load_lessons(std::string(NORMLAB_SOURCE_DIR) + "/assets/lessons");
+    for (const auto& l : set.lessons)
+        if (l.id == id) return l;
+    FAIL("no lesson " << id);
+    throw;
+}
+
+// y at (n, c, w) of a 3-D tensor
+float y3(const NormResult& r, const Shape4& s, std::int64_t n, std::int64_t c, std::int64_t w) {
+    return r.y.data[static_cast<std::size_t>((n * s.c + c) * s.w + w)];
+}
+
+bool text_has(const LessonStep& step, const std::string& en, const std::string& zh) {
+    return step.text.en.find(en) != std::string::npos && step.text.zh.find(zh) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("Transformer lesson: per-token statistics, batch and length independence", "[classroom][lesson-numbers]") {
+    const Lesson& l = lesson("transformer-layernorm");
+    REQUIRE(l.steps.size() == 8);
+    const Shape4 s = load_tensor(l.steps[1].state.source).shape;
+    REQUIRE(s == Shape4::seq(2, 5, 8));
+    NormResult r = run(l.steps[1].state);
+    REQUIRE(r.layout.stat_count == 10);
+    CHECK(r.layout.count() == 8);
+    CHECK(rounded(r.mean[1], 3) == 2.625);  // token (0, 1)
+    CHECK(rounded(r.var[1], 2) == 1.78);
+    CHECK(rounded(r.var[1], 4) == 1.7819);
+    CHECK(rounded(y3(r, s, 0, 1, 2), 3) == 1.554);
+    CHECK(text_has(l.steps[2], "= 1.554", "= 1.554"));
+    // step 4: the far-off third sequence leaves sequences 0 and 1 exactly as they were
+    const Experiment& e = *find_experiment("transformer-layernorm");
+    Tensor x3 = load_tensor(e.state.source);
+    REQUIRE(x3.shape == Shape4::seq(3, 5, 8));
+    NormResult left = test::normalizer().run(first_samples(x3, 2), e.state.spec);
+    NormResult right = test::normalizer().run(x3, e.right.spec);
+    for (std::size_t i = 0; i < left.y.data.size(); ++i) CHECK(left.y.data[i] == right.y.data[i]);
+    // step 5: L = 3 gives token (0, 1) the same numbers
+    NormResult rs = run(l.steps[4].state);
+    CHECK(rs.mean[1] == r.mean[1]);
+    CHECK(rs.var[1] == r.var[1]);
+    CHECK(y3(rs, Shape4::seq(2, 3, 8), 0, 1, 2) == y3(r, s, 0, 1, 2));
+    // step 6: BatchNorm1d over (N, L) on x.transpose(1, 2): feature 0
+    NormResult rb = run(l.steps[5].state);
+    REQUIRE(rb.layout.stat_count == 8);
+    CHECK(rb.layout.count() == 10);
+    CHECK(rounded(rb.mean[0], 2) == 1.27);
+    CHECK(rounded(rb.var[0], 2) == 6.11);
+    // step 8: RMSNorm keeps token (0, 3) positive
+    NormResult rr = run(l.steps[7].state);
+    for (std::int64_t d = 0; d < 8; ++d) CHECK(y3(rr, s, 0, 3, d) > 0);
+}
+
+TEST_CASE("small-batch lesson: batch statistics at N = 16 and N = 2, GroupNorm unchanged",
+          "[classroom][lesson-numbers]") {
+    const Lesson& l = lesson("small-batch-groupnorm");
+    NormResult r16 = run(l.steps[0].state);
+    const double mu16[] = {-0.09, -0.18, 0.11, 0.01}, var16[] = {1.05, 0.95, 0.74, 1.26};
+    for (std::size_t c = 0; c < 4; ++c) {
+        CHECK(rounded(r16.mean[c], 2) == mu16[c]);
+        CHECK(rounded(r16.var[c], 2) == var16[c]);
+    }
+    const Experiment& e = *find_experiment("small-batch");
+    Tensor x = load_tensor(e.state.source);
+    NormResult r2 = test::normalizer().run(first_samples(x, 2), e.state.spec);
+    CHECK(rounded(r2.mean[0], 3) == -0.205);
+    CHECK(rounded(r2.var[0], 2) == 0.26);
+    double worst = 0;
+    for (std::size_t i = 0; i < r2.y.data.size(); ++i)
+        worst = std::max(worst, std::abs(static_cast<double>(r2.y.data[i]) - r16.y.data[i]));
+    CHECK(rounded(worst, 2) == 0.94);
+    // step 3's numbers: 1/√(6N) and 1 − 1/(6N)
+    const int ns[] = {16, 8, 4, 2};
+    const double sd[] = {0.102, 0.144, 0.204, 0.289}, ev[] = {0.990, 0.979, 0.958, 0.917};
+    for (int i = 0; i < 4; ++i) {
+        CHECK(rounded(1.0 / std::sqrt(6.0 * ns[i]), 3) == sd[i]);
+        CHECK(rounded(1.0 - 1.0 / (6.0 * ns[i]), 3) == ev[i]);
+    }
+    // step 4: GroupNorm(2, 4) of the first two samples is the same in both batches
+    const State& gn = l.steps[3].state;
+    NormResult g16 = test::normalizer().run(x, gn.spec), g2 = test::normalizer().run(first_samples(x, 2), gn.spec);
+    for (std::size_t i = 0; i < g2.y.data.size(); ++i) CHECK(g2.y.data[i] == g16.y.data[i]);
+    CHECK(rounded(g16.mean[0], 2) == -0.23);
+    CHECK(rounded(g16.mean[1], 2) == -0.30);
+}
+
+TEST_CASE("saturation: normalizing h1 = [5, -3] gives ±1, and the sigmoid numbers", "[classroom][lesson-numbers]") {
+    const Lesson& l = lesson("why-normalize");
+    NormResult r = run(l.steps[1].state);
+    CHECK(r.mean[0] == Approx(1.0));
+    CHECK(r.var[0] == Approx(16.0));
+    CHECK(rounded(r.y.data[0], 3) == 1.0);
+    CHECK(rounded(r.y.data[1], 3) == -1.0);
+    auto sig = [](double z) { return 1.0 / (1.0 + std::exp(-z)); };
+    auto dsig = [&](double z) { return sig(z) * (1.0 - sig(z)); };
+    CHECK(rounded(sig(2.5), 3) == 0.924);
+    CHECK(rounded(dsig(2.5), 3) == 0.070);
+    CHECK(rounded(sig(0.4), 3) == 0.599);
+    CHECK(rounded(dsig(0.4), 3) == 0.240);
+    CHECK(rounded(sig(5.0), 3) == 0.993);
+    CHECK(rounded(dsig(5.0), 4) == 0.0066);
+    CHECK(rounded(sig(-3.0), 3) == 0.047);
+    CHECK(rounded(dsig(-3.0), 3) == 0.045);
+    CHECK(rounded(dsig(1.0), 3) == 0.197);
+    CHECK(rounded(dsig(0.71), 3) == 0.221);
+    CHECK(rounded(std::sqrt(32.0), 2) == 5.66);
+    // step 3: the Transformer tokens before and after LayerNorm(8)
+    NormResult t = run(l.steps[2].state);
+    const std::vector<float>& x = load_tensor(l.steps[2].state.source).data;
+    int saturated = 0;
+    double max_abs = 0, min_d03 = 1, min_raw03 = 1, max_raw03 = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        saturated += dsig(x[i]) < 0.05;
+        max_abs = std::max(max_abs, std::abs(static_cast<double>(t.y.data[i])));
+    }
+    for (std::size_t i = 24; i < 32; ++i) {  // token (0, 3)
+        min_d03 = std::min(min_d03, dsig(t.y.data[i]));
+        min_raw03 = std::min(min_raw03, dsig(x[i]));
+        max_raw03 = std::max(max_raw03, dsig(x[i]));
+    }
+    CHECK(saturated == 31);
+    CHECK(max_abs < 2.27);
+    CHECK(dsig(max_abs) >= 0.085);
+    CHECK(rounded(min_d03, 3) == 0.090);
+    CHECK(rounded(min_raw03, 4) == 0.0030);
+    CHECK(rounded(max_raw03, 3) == 0.034);
+}
+
+TEST_CASE("γ and β: initial values, seed 004's values, and undoing the normalization", "[classroom][lesson-numbers]") {
+    const Lesson& l = lesson("gamma-beta");
+    const double xhat[] = {0.784, -0.784, 1.177, -1.177}, y05[] = {0.592, -0.192, 0.788, -0.388},
+                 x[] = {1.5, -0.5, 2.0, -1.0};
+    NormResult r1 = run(l.steps[0].state), r2 = run(l.steps[1].state), r3 = run(l.steps[2].state);
+    for (std::size_t i = 0; i < 4; ++i) {
+        CHECK(rounded(r1.y.data[i], 3) == xhat[i]);
+        CHECK(rounded(r2.y.data[i], 3) == y05[i]);
+        CHECK(rounded(r3.y.data[i], 3) == x[i]);
+    }
+    CHECK(rounded(std::sqrt(r1.var[0] + 1e-5), 6) == 1.274759);
+    NormResult rl = run(l.steps[4].state);
+    CHECK(rl.layout.param_count == 96);
+    CHECK(256 * 14 * 14 == 50176);
+    const State& st = l.steps[5].state;
+    NormResult rt = run(st);
+    CHECK(rt.layout.param_count == 8);
+    CHECK(rounded(y3(rt, Shape4::seq(2, 5, 8), 0, 1, 5), 3) == 3.109);
+    CHECK(rounded(y3(rt, Shape4::seq(2, 5, 8), 0, 1, 5) / 2, 4) == 1.5545);
+}
+
+TEST_CASE("errata: SyncBN's variance, seed 000's scratch LayerNorm", "[classroom][lesson-numbers]") {
+    const Lesson& l = lesson("seed-errata");
+    NormResult per_gpu = run(l.steps[0].state);
+    REQUIRE(per_gpu.layout.stat_count == 4);
+    const double mu[] = {0.875, 3.0, -0.5, 5.25}, var[] = {0.921875, 0.875, 2.125, 0.8125};
+    double mean_var = 0, mean_mu = 0, var_mu = 0;
+    for (std::size_t k = 0; k < 4; ++k) {
+        CHECK(per_gpu.mean[k] == Approx(mu[k]).margin(1e-6));
+        CHECK(per_gpu.var[k] == Approx(var[k]).margin(1e-6));
+        mean_var += per_gpu.var[k] / 4;
+        mean_mu += per_gpu.mean[k] / 4;
+    }
+    for (std::size_t k = 0; k < 4; ++k) var_mu += (per_gpu.mean[k] - mean_mu) * (per_gpu.mean[k] - mean_mu) / 4;
+    NormResult global = run(l.steps[1].state);
+    REQUIRE(global.layout.stat_count == 1);
+    CHECK(global.layout.count() == 16);
+    CHECK(rounded(mean_var, 2) == 1.18);
+    CHECK(rounded(var_mu, 2) == 4.75);
+    CHECK(global.mean[0] == Approx(2.15625).margin(1e-6));
+    CHECK(rounded(global.var[0], 2) == 5.93);
+    CHECK(global.var[0] == Approx(mean_var + var_mu).margin(1e-5));
+    // seed 000: divide, not multiply
+    NormResult ln = run(l.steps[4].state);
+    CHECK(ln.mean[0] == Approx(2.5));
+    CHECK(ln.var[0] == Approx(1.25));
+    const double right[] = {-1.342, -0.447, 0.447, 1.342}, wrong[] = {-1.677, -0.559, 0.559, 1.677};
+    const double xs[] = {1, 2, 3, 4};
+    double wrong_var = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+        CHECK(rounded(ln.y.data[i], 3) == right[i]);
+        const double w = (xs[i] - ln.mean[0]) * std::sqrt(ln.var[0] + 1e-5);
+        CHECK(rounded(w, 3) == wrong[i]);
+        wrong_var += w * w / 4;
+    }
+    CHECK(rounded(wrong_var, 4) == 1.5625);
+    // LayerNorm's γ/β of [6, 4, 4]: 96 each
+    CHECK(run(l.steps[2].state).layout.param_count == 96);
+}
+
+TEST_CASE("batch noise measured on the GPU follows 1/√(N·L) and 1 − 1/(N·L)", "[classroom][batch-noise]") {
+    auto rows = measure_batch_noise(test::normalizer(), 4, 6, {16, 8, 4, 2}, 200, 1);
+    REQUIRE(rows.size() == 4);
+    for (const auto& r : rows) {
+        INFO("N = " << r.n);
+        CHECK(r.count == r.n * 6);
+        CHECK(r.samples == 800);
+        CHECK(r.expected_sd_mean == Approx(1.0 / std::sqrt(6.0 * static_cast<double>(r.n))));
+        CHECK(r.sd_mean == Approx(r.expected_sd_mean).epsilon(0.1));
+        CHECK(r.mean_var == Approx(r.expected_mean_var).margin(0.05));
+    }
+    CHECK(rows[3].sd_mean > 2 * rows[0].sd_mean);  // N = 2 scatters about twice as much as N = 16 (√8 ≈ 2.8)
+    CHECK_THROWS_AS(measure_batch_noise(test::normalizer(), 4, 6, {1}, 10, 1), InputError);
+}

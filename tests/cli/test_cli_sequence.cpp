@@ -1,0 +1,105 @@
+// normlab-cli on 3-D tensors: a Transformer's (N, L, D) activations and BatchNorm1d's (N, C, L):
+// --shape N,L,D and 3-D .npy inputs, outputs of the same 3 dims, PyTorch's 3-D error texts.
+#include <catch2/catch.hpp>
+
+#include "cli_support.hpp"
+#include "normlab/npy.hpp"
+#include "normlab/reference.hpp"
+#include "normlab/stat_layout.hpp"
+
+#include <nlohmann/json.hpp>
+
+using namespace normlab;
+using namespace normlab::test;
+using nlohmann::json;
+
+namespace {
+
+std::string npy3(const std::vector<std::int64_t>& shape) {
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 11) * 0.5f - static_cast<float>(i % 3);
+    return npy_bytes_f32(shape, v.data());
+}
+
+}  // namespace
+
+TEST_CASE("3-D (N, L, D) inputs: every method, output and group map keep 3 dims", "[cli][sequence]") {
+    const fs::path d = tmpdir();
+    write(d / "seq.npy", npy3({2, 6, 5}));
+    struct Case {
+        std::string args;
+        NormSpec spec;
+        std::vector<std::int64_t> stat_shape;
+        std::string module;
+    };
+    NormSpec layer = default_spec(Method::Layer), rms = default_spec(Method::Rms), group = default_spec(Method::Group);
+    layer.normalized_shape = {5};
+    rms.normalized_shape = {5};
+    group.groups = 3;
+    const std::vector<Case> cases{
+        {"--norm layer --normalized-shape 5", layer, {2, 6}, "LayerNorm"},  // per token
+        {"--norm layer", default_spec(Method::Layer), {2}, "LayerNorm"},    // default [L, D]
+        {"--norm rms --normalized-shape 5", rms, {2, 6}, "RMSNorm"},
+        {"--norm batch", default_spec(Method::Batch), {6}, "BatchNorm1d"},  // per channel over (N, L)
+        {"--norm instance", default_spec(Method::Instance), {2, 6}, "InstanceNorm1d"},
+        {"--norm group --groups 3", group, {2, 3}, "GroupNorm"},
+    };
+    for (const auto& c : cases) {
+        fs::path y = d / "yseq.npy", s = d / "sseq.json", m = d / "mseq.npy";
+        Run r = cli(c.args + " --input '" + (d / "seq.npy").string() + "' --output '" + y.string() + "' --stats '" +
+                    s.string() + "' --group-map '" + m.string() + "'");
+        INFO(c.args << "\n" << r.err);
+        REQUIRE(r.status == 0);
+        CHECK(r.out.find(c.module + " on [2, 6, 5]") != std::string::npos);
+        auto x = read_npy((d / "seq.npy").string());
+        Tensor t;
+        t.shape = Shape4::from_dims(x.shape);
+        t.data = x.data;
+        CHECK(t.shape.rank == 3);
+        auto out = read_npy(y.string());
+        CHECK(out.shape == std::vector<std::int64_t>{2, 6, 5});
+        CHECK(Reference(t, c.spec, {}).max_abs_error(out.data) <= 1e-5);
+        json j = json::parse(slurp(s));
+        CHECK(j["shape"] == std::vector<std::int64_t>{2, 6, 5});
+        CHECK(j["stat_shape"] == c.stat_shape);
+        CHECK(j["torch_module"] == c.module);
+        CHECK(j["max_abs_error_vs_reference"].get<double>() <= 1e-5);
+        CHECK(slurp(m).find("'shape': (2, 6, 5)") != std::string::npos);  // int32 group map, 3 dims
+    }
+}
+
+TEST_CASE("generated 3-D tensors from the shape option and selections of 3 indices", "[cli][sequence]") {
+    const fs::path d = tmpdir(), y = d / "ygen.npy", s = d / "sgen.json";
+    Run r = cli("--norm layer --normalized-shape 8 --shape 2,5,8 --seed 3 --select 1,4,7 --output '" + y.string() +
+                "' --stats '" + s.string() + "'");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(read_npy(y.string()).shape == std::vector<std::int64_t>{2, 5, 8});
+    json j = json::parse(slurp(s));
+    CHECK(j["stat_shape"] == std::vector<std::int64_t>{2, 5});
+    CHECK(j["count"] == 8);
+    CHECK(cli("--norm layer --normalized-shape 8 --shape 2,5,8 --select 1,5,0").status == 2);  // l out of range
+}
+
+TEST_CASE("PyTorch's errors for 3-D inputs", "[cli][sequence][errors]") {
+    auto check = [](const std::string& args, const std::string& message) {
+        Run r = cli(args);
+        INFO(args << "\n" << r.err);
+        CHECK(r.status == 2);
+        CHECK(r.err.rfind("error: ", 0) == 0);
+        CHECK(r.err.find(message) != std::string::npos);
+    };
+    check("--norm layer --normalized-shape 8 --shape 2,5,4",
+          "Given normalized_shape=[8], expected input with shape [*, 8], but got input of size[2, 5, 4]");
+    check("--norm batch --shape 1,3,1",
+          "Expected more than 1 value per channel when training, got input size [1, 3, 1]");
+    check("--norm instance --shape 2,3,1",
+          "Expected more than 1 spatial element when training, got input size [2, 3, 1]");
+    check("--norm group --groups 4 --shape 2,6,5",
+          "Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 6, 5] and "
+          "num_groups=4");
+    check("--norm layer --normalized-shape 2,5,4 --shape 2,5,4",
+          "normalized_shape of a 3-D tensor must have 1 or 2 dims");
+}

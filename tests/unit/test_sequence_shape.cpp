@@ -1,0 +1,83 @@
+// 3-D tensors (N, L, D) / (N, C, L): parsing, layouts per method, PyTorch's module names, and
+// scenes that keep the rank.
+#include <catch2/catch.hpp>
+
+#include "normlab/error.hpp"
+#include "normlab/reference.hpp"
+#include "normlab/stat_layout.hpp"
+#include "normlab/state.hpp"
+#include "normlab/tensor_init.hpp"
+
+#include <cmath>
+
+using namespace normlab;
+
+TEST_CASE("a 3-D shape is stored as n, c, h = 1, w and printed with 3 dims", "[shape][sequence]") {
+    const Shape4 s = Shape4::from_dims({2, 5, 8});
+    CHECK(s == Shape4::seq(2, 5, 8));
+    CHECK(s.rank == 3);
+    CHECK(s.h == 1);
+    CHECK(s.numel() == 80);
+    CHECK(s.str() == "[2, 5, 8]");
+    CHECK(s.dims() == std::vector<std::int64_t>{2, 5, 8});
+    CHECK_FALSE(s == Shape4{2, 5, 1, 8});  // a 4-D [2, 5, 1, 8] is another tensor
+    CHECK_THROWS_WITH(Shape4::from_dims({2, 5}), Catch::Contains("expected a 4-D shape N,C,H,W or a 3-D shape N,L,D"));
+    CHECK_THROWS_AS(Shape4::from_dims({2, 0, 8}), InputError);
+    CHECK(parse_indices("1,2,3", "--select", 4, 3).size() == 3);
+    CHECK_THROWS_WITH(parse_indices("1,2", "--select", 4, 3), Catch::Contains("3 or 4 non-negative integers"));
+}
+
+TEST_CASE("layouts of a 3-D tensor: per token, per channel over (N, L), per (n, c), per (n, g)", "[layout][sequence]") {
+    const Shape4 s = Shape4::seq(2, 6, 5);
+    NormSpec layer = default_spec(Method::Layer);
+    layer.normalized_shape = {5};
+    StatLayout l = make_layout(layer, s);
+    CHECK(l.stat_shape == std::vector<std::int64_t>{2, 6});
+    CHECK(l.reduced_axes == std::vector<std::string>{"D"});
+    CHECK(l.count() == 5);
+    CHECK(l.param_shape == std::vector<std::int64_t>{5});
+    StatLayout ld = make_layout(default_spec(Method::Layer), s);  // default: every dim but N
+    CHECK(ld.stat_shape == std::vector<std::int64_t>{2});
+    CHECK(ld.reduced_axes == std::vector<std::string>{"L", "D"});
+    CHECK(ld.param_shape == std::vector<std::int64_t>{6, 5});
+    StatLayout b = make_layout(default_spec(Method::Batch), s);
+    CHECK(b.stat_shape == std::vector<std::int64_t>{6});
+    CHECK(b.reduced_axes == std::vector<std::string>{"N", "L"});
+    CHECK(b.count() == 10);
+    StatLayout in = make_layout(default_spec(Method::Instance), s);
+    CHECK(in.reduced_axes == std::vector<std::string>{"L"});
+    NormSpec g = default_spec(Method::Group);
+    g.groups = 3;
+    CHECK(make_layout(g, s).reduced_axes == std::vector<std::string>{"C/G", "L"});
+    CHECK(std::string(method_torch_name(Method::Batch, s)) == "BatchNorm1d");
+    CHECK(std::string(method_torch_name(Method::Instance, s)) == "InstanceNorm1d");
+    CHECK(std::string(method_torch_name(Method::Batch, Shape4{2, 6, 1, 5})) == "BatchNorm2d");
+    layer.normalized_shape = {6, 5, 1};
+    CHECK_THROWS_WITH(make_layout(layer, s), Catch::Contains("must have 1 or 2 dims ([D] or [L,D])"));
+}
+
+TEST_CASE("the float64 reference of LayerNorm(D) on (N, L, D) normalizes each token", "[reference][sequence]") {
+    Tensor x = make_tensor(Shape4::seq(2, 3, 4), Init::Arange, 0);
+    NormSpec spec = default_spec(Method::Layer);
+    spec.normalized_shape = {4};
+    ReferenceResult r = reference_normalize(x, spec, {});
+    REQUIRE(r.stats.mean.size() == 6);
+    CHECK(r.stats.mean[0] == Approx(1.5));
+    CHECK(r.stats.mean[5] == Approx(21.5));
+    CHECK(r.stats.var[3] == Approx(1.25));
+    CHECK(r.y[0] == Approx(-1.5 / std::sqrt(1.25 + 1e-5)));
+}
+
+TEST_CASE("a scene keeps a 3-D generated shape", "[scene][sequence]") {
+    State s;
+    s.source.kind = TensorSource::Kind::Generated;
+    s.source.shape = Shape4::seq(2, 5, 8);
+    s.spec = default_spec(Method::Layer);
+    s.spec.normalized_shape = {8};
+    s.selection = Index4{1, 4, 0, 7};
+    State back = scene_from_json(scene_to_json(s), "s.json");
+    CHECK(back.source.shape == Shape4::seq(2, 5, 8));
+    CHECK(back.spec.normalized_shape == std::vector<std::int64_t>{8});
+    CHECK(back.selection == s.selection);
+    CHECK(load_tensor(back.source).shape.rank == 3);
+}
