@@ -54,9 +54,9 @@ TEST_CASE("--grad-output of another shape: exit 2 naming both shapes, nothing wr
     const fs::path dy = write_dy("dy_wrong.npy", {2, 3, 5, 4}), dx = tmpdir() / "dx_refused.npy",
                    y = tmpdir() / "y_refused_grad.npy";
     fs::remove(y);
-    expect_refused("--norm batch --shape 2,3,4,5 --grad-output " + q(dy) + " --grad-input " + q(dx) + " --output " +
-                       q(y),
-                   "--grad-output has shape [2, 3, 5, 4], the input has shape [2, 3, 4, 5]", dx);
+    expect_refused(
+        "--norm batch --shape 2,3,4,5 --grad-output " + q(dy) + " --grad-input " + q(dx) + " --output " + q(y),
+        "--grad-output has shape [2, 3, 5, 4], the input has shape [2, 3, 4, 5]", dx);
     CHECK_FALSE(fs::exists(y));
 }
 
@@ -77,11 +77,10 @@ TEST_CASE("--grad-output from a generated tensor, a preset and a scene writes ev
     const fs::path scene = tmpdir() / "grad_scene.json";
     write(scene, R"({"normlab_scene": 1, "tensor": {"source": "generated", "shape": [3, 4, 2, 5], "seed": 9},
                      "norm": {"method": "group", "groups": 2}})");
-    for (const Source& s :
-         {Source{"--norm batch --shape 3,4,5,2 --seed 4", {3, 4, 5, 2}},
-          Source{"--norm layer --normalized-shape 5,2 --shape 3,4,5,2 --seed 4", {3, 4, 5, 2}},
-          Source{"--norm batch --preset seed004-bn", {}}, Source{"--scene " + q(scene), {3, 4, 2, 5}},
-          Source{"--norm rms --shape 2,3,4,5 --seed 1", {2, 3, 4, 5}}}) {
+    for (const Source& s : {Source{"--norm batch --shape 3,4,5,2 --seed 4", {3, 4, 5, 2}},
+                            Source{"--norm layer --normalized-shape 5,2 --shape 3,4,5,2 --seed 4", {3, 4, 5, 2}},
+                            Source{"--norm batch --preset seed004-bn", {}}, Source{"--scene " + q(scene), {3, 4, 2, 5}},
+                            Source{"--norm rms --shape 2,3,4,5 --seed 1", {2, 3, 4, 5}}}) {
         // The preset's shape: from a forward run's stats.
         std::vector<std::int64_t> shape = s.shape;
         const fs::path stats = tmpdir() / "grad_stats.json";

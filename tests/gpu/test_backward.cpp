@@ -147,8 +147,9 @@ TEST_CASE("backward: a grad-output of another shape is refused with both shapes 
         run_backward(normalizer(), backward(), x, dy, default_spec(Method::Layer), {});
         FAIL("no error");
     } catch (const InputError& e) {
-        CHECK(std::string(e.what()) == "--grad-output has shape [2, 3, 5, 4], the input has shape [2, 3, 4, 5]; they "
-                                       "must be equal");
+        CHECK(std::string(e.what()) ==
+              "--grad-output has shape [2, 3, 5, 4], the input has shape [2, 3, 4, 5]; they "
+              "must be equal");
     }
 }
 
@@ -212,5 +213,29 @@ TEST_CASE("backward: PyTorch autograd golden fixtures", "[golden][gpu][grad]") {
         // The float64 reference agrees with autograd to float64 precision.
         const auto ref = reference_backward(Reference(x, spec, p), dy);
         CHECK(rel_err(std::vector<double>(ref.dx), dx) <= 1e-9);
+    }
+}
+
+TEST_CASE("backward: a one-hot dy gives one Jacobian row whose support is the statistic group",
+          "[numerics][gpu][grad]") {
+    // What the app's gradient view shows: ∂y_k/∂x is non-zero exactly on y_k's statistic group
+    // (BatchNorm eval: on x_k alone).
+    const Shape4 shape{3, 4, 5, 3};
+    Tensor x = make_tensor(shape, Init::Randn, 41);
+    const std::int64_t k = x.offset(1, 2, 3, 1);
+    Tensor dy(shape, 0.0f);
+    dy.data[static_cast<std::size_t>(k)] = 1.0f;
+    for (int variant = 0; variant < 6; ++variant) {
+        NormSpec spec = default_spec(variant == 5 ? Method::Batch : methods()[static_cast<std::size_t>(variant)].id);
+        if (spec.method == Method::Group) spec.groups = 2;
+        if (variant == 5) spec.mode = Mode::Eval;
+        auto g = run_backward(normalizer(), backward(), x, dy, spec, {});
+        const StatLayout L = make_layout(spec, shape);
+        INFO(method_name(spec.method) << (variant == 5 ? " eval" : ""));
+        for (std::int64_t i = 0; i < shape.numel(); ++i) {
+            const bool in_support = variant == 5 ? i == k : L.stat_of(i) == L.stat_of(k);
+            const float d = g.dx.data[static_cast<std::size_t>(i)];
+            if (in_support != (d != 0.0f)) FAIL_CHECK("element " << i << ": dx = " << d);
+        }
     }
 }

@@ -12,8 +12,8 @@ void check_grad_shape(const Shape4& input, const std::vector<std::int64_t>& grad
     const auto d = input.dims();
     const std::vector<std::int64_t> want(d.begin(), d.end());
     if (grad_dims != want)
-        throw InputError("--grad-output has shape " + dims_str(grad_dims) + ", the input has shape " +
-                         dims_str(want) + "; they must be equal");
+        throw InputError("--grad-output has shape " + dims_str(grad_dims) + ", the input has shape " + dims_str(want) +
+                         "; they must be equal");
 }
 
 GradReference reference_backward(const Reference& ref, const Tensor& dy) {

@@ -86,8 +86,8 @@ struct Backward::Passes {
         while (wg_max * 2 <= std::min({256u, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}))
             wg_max *= 2;
         const std::uint32_t sg = n.ctx_->subgroup_size();
-        subgroup_owners = n.subgroup_owners_ && n.ctx_->subgroup_arithmetic() && n.ctx_->fixed_subgroup_size() &&
-                          sg <= wg_max;
+        subgroup_owners =
+            n.subgroup_owners_ && n.ctx_->subgroup_arithmetic() && n.ctx_->fixed_subgroup_size() && sg <= wg_max;
         wg = subgroup_owners ? std::max(std::min(64u, wg_max), sg) : wg_max;
         owners_per_wg = subgroup_owners ? wg / sg : 1;
         chunk_len = (subgroup_owners ? sg : wg) * kReduceVpt;
@@ -141,15 +141,15 @@ struct Backward::Passes {
         auto whole = [](const GpuBuffer& buf, vk::DeviceSize bytes) {
             return vk::DescriptorBufferInfo{buf.handle(), 0, std::max<vk::DeviceSize>(bytes, 16)};
         };
-        k.bind_ranges({{n.x_.handle(), off, len},
-                       {b.dx_.handle(), off, len},
-                       whole(n.w_, p.param_bytes),
-                       whole(n.b_, p.param_bytes),
-                       whole(n.stats_, p.stat_bytes),
-                       param_pass ? whole(b.param_partials_, param_partial_bytes)
-                                  : whole(b.stat_partials_, stat_partial_bytes),
-                       {b.dy_.handle(), off, len},
-                       param_pass ? whole(b.param_sums_, param_sum_bytes) : whole(b.stat_means_, stat_mean_bytes)});
+        k.bind_ranges(
+            {{n.x_.handle(), off, len},
+             {b.dx_.handle(), off, len},
+             whole(n.w_, p.param_bytes),
+             whole(n.b_, p.param_bytes),
+             whole(n.stats_, p.stat_bytes),
+             param_pass ? whole(b.param_partials_, param_partial_bytes) : whole(b.stat_partials_, stat_partial_bytes),
+             {b.dy_.handle(), off, len},
+             param_pass ? whole(b.param_sums_, param_sum_bytes) : whole(b.stat_means_, stat_mean_bytes)});
     }
     static void set_slab(Push& push, const Slab& slab, std::uint32_t len, std::uint32_t chunks_total) {
         push.stat_lo = u32(slab.stat_lo);
@@ -190,9 +190,9 @@ struct Backward::Passes {
         k.dispatch(cmd, &push, g.x, g.y);
     }
     void apply(vk::CommandBuffer cmd, const Slab& slab) {
-        auto& k = b.kernel("grad_apply.comp", constants({apply_wg, kApplyVpt, p.rms ? 1u : 0u,
-                                                         p.plan.stats_from_running ? 1u : 0u},
-                                                        false));
+        auto& k =
+            b.kernel("grad_apply.comp",
+                     constants({apply_wg, kApplyVpt, p.rms ? 1u : 0u, p.plan.stats_from_running ? 1u : 0u}, false));
         bind(k, slab, false);
         Push push = p.push;
         set_slab(push, slab, apply_wg * kApplyVpt, apply_slabs.chunks_total);
@@ -258,7 +258,8 @@ GradResult Backward::run(const Tensor& dy, bool read_dx) {
     } else {
         // One submit per slab: each binds its own window of x, dy and dx.
         if (!eval) {
-            for (const Slab& s : passes.reduce_slabs.slabs) submit([&](vk::CommandBuffer c) { passes.reduce(c, s, false); });
+            for (const Slab& s : passes.reduce_slabs.slabs)
+                submit([&](vk::CommandBuffer c) { passes.reduce(c, s, false); });
             submit([&](vk::CommandBuffer c) { passes.merge(c, false); });
         }
         for (const Slab& s : passes.apply_slabs.slabs) submit([&](vk::CommandBuffer c) { passes.apply(c, s); });

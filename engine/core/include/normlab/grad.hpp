@@ -13,12 +13,12 @@
 namespace normlab {
 
 struct GradResult {
-    Tensor dx;                    // ∂L/∂x, the input's shape (empty when not read back)
-    std::vector<double> dweight;  // ∂L/∂γ, param_shape; empty when the method has no weight
-    std::vector<double> dbias;    // ∂L/∂β, param_shape; empty when the method has no bias
-    std::vector<double> mean_g;       // per statistic: mean(dy·γ) (RMS: unused, 0; empty in BatchNorm eval)
-    std::vector<double> mean_gxhat;   // per statistic: mean(dy·γ·x̂) (empty in BatchNorm eval)
-    double gpu_ms = 0.0;          // timestamp-measured time of the backward dispatches
+    Tensor dx;                       // ∂L/∂x, the input's shape (empty when not read back)
+    std::vector<double> dweight;     // ∂L/∂γ, param_shape; empty when the method has no weight
+    std::vector<double> dbias;       // ∂L/∂β, param_shape; empty when the method has no bias
+    std::vector<double> mean_g;      // per statistic: mean(dy·γ) (RMS: unused, 0; empty in BatchNorm eval)
+    std::vector<double> mean_gxhat;  // per statistic: mean(dy·γ·x̂) (empty in BatchNorm eval)
+    double gpu_ms = 0.0;             // timestamp-measured time of the backward dispatches
     double upload_ms = 0.0, dispatch_ms = 0.0, readback_ms = 0.0;
 };
 
