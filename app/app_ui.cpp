@@ -94,6 +94,7 @@ ViewSettings AppUi::view() const {
     v.groups = kGroupPaletteIds[static_cast<int>(current_group_palette())];
     v.compare = compare_on_;
     v.cube = cube_on_;
+    v.gradient = gradient_on_;
     if (experiment_) v.experiment = experiment_->id;
     return v;
 }
@@ -107,6 +108,7 @@ void AppUi::apply_view(const ViewSettings& v) {
         if (v.groups == kGroupPaletteIds[i]) set_group_palette(static_cast<GroupPalette>(i));
     compare_on_ = v.compare;
     cube_on_ = v.cube;
+    gradient_on_ = v.gradient;
 }
 
 void AppUi::go_to_step(int lesson, int step) {

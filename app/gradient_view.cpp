@@ -70,8 +70,9 @@ std::string gradient_support_text(const Session& main) {
     switch (spec.method) {
         case Method::Batch:
             if (!spec.uses_batch_stats())
-                return tr("BatchNorm in eval mode: the running statistics are constants, so ∂y_k/∂x is non-zero "
-                          "only at x_k itself. No coupling.");
+                return tr(
+                    "BatchNorm in eval mode: the running statistics are constants, so ∂y_k/∂x is non-zero "
+                    "only at x_k itself. No coupling.");
             std::snprintf(buf, sizeof buf,
                           tr("BatchNorm (train): the support is y_k's whole channel across every sample of the batch "
                              "(N·H·W = %s elements). A change in any other sample changes y_k: BatchNorm couples "
@@ -136,8 +137,9 @@ void GradientView::draw(Session& main) {
                     static_cast<long long>(nonzero_), static_cast<long long>(main.x().shape.numel()),
                     static_cast<long long>(main.layout().count()));
     } else {
-        ImGui::TextUnformatted(tr("L = Σ dy ⊙ y: the heatmap shows ∂L/∂x; the histograms below show dy (input) and "
-                                  "∂L/∂x (output)."));
+        ImGui::TextUnformatted(
+            tr("L = Σ dy ⊙ y: the heatmap shows ∂L/∂x; the histograms below show dy (input) and "
+               "∂L/∂x (output)."));
     }
     ImGui::PopTextWrapPos();
     view_.legend_label = jacobian ? "∂y_k/∂x" : "∂L/∂x";
@@ -170,17 +172,15 @@ std::string GradientView::explain(Session& main) {
     const auto s = static_cast<std::size_t>(l.stat_of(i));
     const auto p = static_cast<std::size_t>(l.param_of(i));
     const NormSpec& spec = main.state().spec;
-    const double gamma =
-        spec.has_weight() && !main.state().params.weight.empty() ? main.state().params.weight[p] : 1.0;
+    const double gamma = spec.has_weight() && !main.state().params.weight.empty() ? main.state().params.weight[p] : 1.0;
     const double x = main.x().data[static_cast<std::size_t>(i)], d = dy_.data[static_cast<std::size_t>(i)];
     const bool rms = spec.method == Method::Rms;
     const double rstd = r.rstd[s], xhat = rms ? x * rstd : (x - r.mean[s]) * rstd, g = d * gamma;
     const double dx = grad_.dx.data[static_cast<std::size_t>(i)];
     char buf[1024];
     if (grad_.mean_g.empty()) {  // BatchNorm eval
-        std::snprintf(buf, sizeof buf,
-                      "%s\n∂L/∂x_i = rstd·γ·dy_i\n= %.4g · %.4g · %.4g = %.6g", tr("Backward (running statistics):"),
-                      rstd, gamma, d, dx);
+        std::snprintf(buf, sizeof buf, "%s\n∂L/∂x_i = rstd·γ·dy_i\n= %.4g · %.4g · %.4g = %.6g",
+                      tr("Backward (running statistics):"), rstd, gamma, d, dx);
     } else if (rms) {
         std::snprintf(buf, sizeof buf,
                       "%s\n∂L/∂x_i = rstd·(g_i − x̂_i·mean(g·x̂)),  g = dy·γ\n= %.4g·(%.4g − %.4g·%.4g) = %.6g",

@@ -23,7 +23,7 @@ class GradientView {
 public:
     GradientView(const VulkanContext& ctx, vk::RenderPass render_pass);
 
-    void draw(Session& main);                     // controls, caption and the ∂L/∂x heatmap
+    void draw(Session& main);                             // controls, caption and the ∂L/∂x heatmap
     void draw_histograms(Session& main, bool presenter);  // dy and ∂L/∂x
     void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);
     // The backward formula with the selected element's numbers (the Explain panel).

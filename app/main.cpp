@@ -146,7 +146,7 @@ void start_ui(AppUi& ui, const AppOptions& ao, const ViewSettings& scene_view, c
     }
     ui.set_presenter(ao.presenter);
     ui.show_help(ao.help);
-    ui.set_gradient(ao.gradient);
+    if (ao.gradient) ui.set_gradient(true);  // else the lesson step's or scene's view decides
 }
 
 struct FrameStats {
