@@ -64,7 +64,8 @@ AppUi::AppUi(const Window& window, Session& session, std::string export_dir)
       export_dir_(std::move(export_dir)),
       heatmap_(window.context(), window.render_pass()),
       compare_(window.context(), window.render_pass()),
-      pair_(window.context(), window.render_pass()) {
+      pair_(window.context(), window.render_pass()),
+      gradient_(window.context(), window.render_pass()) {
     normal_style_ = ImGui::GetStyle();
     presenter_style_ = make_presenter_style(normal_style_);
 }
@@ -93,6 +94,7 @@ ViewSettings AppUi::view() const {
     v.groups = kGroupPaletteIds[static_cast<int>(current_group_palette())];
     v.compare = compare_on_;
     v.cube = cube_on_;
+    v.gradient = gradient_on_;
     if (experiment_) v.experiment = experiment_->id;
     return v;
 }
@@ -106,6 +108,7 @@ void AppUi::apply_view(const ViewSettings& v) {
         if (v.groups == kGroupPaletteIds[i]) set_group_palette(static_cast<GroupPalette>(i));
     compare_on_ = v.compare;
     cube_on_ = v.cube;
+    gradient_on_ = v.gradient;
 }
 
 void AppUi::go_to_step(int lesson, int step) {
@@ -196,6 +199,7 @@ void AppUi::shortcuts() {
     if (!ctrl && pressed(GLFW_KEY_L)) set_language(language() == Language::En ? Language::Zh : Language::En);
     if (!ctrl && pressed(GLFW_KEY_C)) compare_on_ = !compare_on_;
     if (!ctrl && pressed(GLFW_KEY_K)) cube_on_ = !cube_on_;
+    if (!ctrl && pressed(GLFW_KEY_D)) gradient_on_ = !gradient_on_;
     if (!ctrl && pressed(GLFW_KEY_H))
         heatmap_.mode = static_cast<HeatmapMode>((static_cast<int>(heatmap_.mode) + 1) % 4);
     if (pressed(GLFW_KEY_F12) || (ctrl && pressed(GLFW_KEY_P))) {
@@ -262,6 +266,7 @@ void AppUi::menu_bar() {
         if (ImGui::MenuItem(tr("Presenter mode"), "F5 / P", presenter_)) set_presenter(!presenter_);
         if (ImGui::MenuItem(tr("Compare BN / LN / IN / GN"), "C", compare_on_)) compare_on_ = !compare_on_;
         if (ImGui::MenuItem(tr("Cube drawing (N, C, H·W)"), "K", cube_on_)) cube_on_ = !cube_on_;
+        if (ImGui::MenuItem(tr("Gradient view (backward pass)"), "D", gradient_on_)) gradient_on_ = !gradient_on_;
         ImGui::Separator();
         ImGui::TextDisabled("%s", tr("Value colormap"));
         for (int i = 0; i < 3; ++i)
@@ -409,6 +414,8 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
         title = std::string(tr("Compare: the same tensor, four methods (statistics mode)")) + "###heatmap";
     else if (experiment_ && experiment_->kind == ExperimentKind::Pair)
         title = std::string(tr("Side by side and difference")) + "###heatmap";
+    else if (gradient_on_)
+        title = std::string(tr("Gradient")) + ": " + method_torch_name(session_.state().spec.method) + "###heatmap";
     else
         title = std::string(tr("Heatmap")) + ": " +
                 method_torch_name(session_.state().spec.method, session_.x().shape) + "###heatmap";
@@ -416,7 +423,7 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
     heatmap_.show_controls = !presenter_;
     if (presenter_) {  // one row: methods, then the heatmap modes (key H cycles them)
         method_buttons();
-        if (!compare_on_ && !(experiment_ && experiment_->kind == ExperimentKind::Pair)) {
+        if (!gradient_on_ && !compare_on_ && !(experiment_ && experiment_->kind == ExperimentKind::Pair)) {
             const char* modes[] = {"input x", "output y", "y − x", "statistic groups"};
             int m = static_cast<int>(heatmap_.mode);
             for (int i = 0; i < 4; ++i) {
@@ -434,6 +441,8 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
         compare_.draw(session_, cube_on_);
     } else if (experiment_ && experiment_->kind == ExperimentKind::Pair) {
         pair_.draw(session_);
+    } else if (gradient_on_) {
+        gradient_.draw(session_);
     } else if (cube_on_) {
         const ImVec2 avail = ImGui::GetContentRegionAvail();
         ImGui::BeginChild("heat", ImVec2(avail.x * 0.68f, avail.y), false, ImGuiWindowFlags_NoScrollbar);
@@ -462,7 +471,10 @@ void AppUi::layout_normal(float top) {
     heatmap_area(left, top, mid, heat_h);
 
     place(tr_id("Histograms (GPU)", "histograms"), left, top + heat_h, mid, body - heat_h);
-    histograms_.draw(session_, false);
+    if (gradient_view_shown())
+        gradient_.draw_histograms(session_, false);
+    else
+        histograms_.draw(session_, false);
     ImGui::End();
     figure_rect_ = {left, top, mid, body};
 
@@ -477,6 +489,7 @@ void AppUi::layout_normal(float top) {
     const float explain_h = (top + body - y) * 0.5f;
     place(tr_id("Explain", "explain"), left + mid, y, right, explain_h);
     explain_.draw(session_);
+    explain_gradient();
     ImGui::End();
     place(tr_id("Statistics", "stats"), left + mid, y + explain_h, right, top + body - y - explain_h);
     table_.draw(session_);
@@ -495,7 +508,10 @@ void AppUi::layout_presenter(float top) {
     heatmap_area(0, top, main_w, heat_h);
     if (heat_h < body) {
         place(tr_id("Histograms (GPU)", "histograms"), 0, top + heat_h, main_w, body - heat_h);
-        histograms_.draw(session_, true);
+        if (gradient_view_shown())
+            gradient_.draw_histograms(session_, true);
+        else
+            histograms_.draw(session_, true);
         ImGui::End();
     }
     figure_rect_ = {0, top, main_w, body};
@@ -510,6 +526,7 @@ void AppUi::layout_presenter(float top) {
     }
     place(tr_id("Explain", "explain"), main_w, y, side, top + body - y);
     explain_.draw(session_);
+    explain_gradient();
     ImGui::End();
     status_bar(top + body, status_h);
 }
@@ -559,6 +576,7 @@ void AppUi::help_overlay() {
                              {"L", "language: English / 中文"},
                              {"C", "compare view: BN, LN, IN, GN side by side"},
                              {"K", "cube drawing of the partition"},
+                             {"D", "gradient view (the backward pass)"},
                              {"H", "heatmap: input → output → difference → groups"},
                              {"+  −", "GroupNorm: next / previous G (divisors of C)"},
                              {"N  /  E", "BatchNorm: train step / switch train ↔ eval"},
@@ -674,7 +692,24 @@ void AppUi::draw() {
     if (help_) help_overlay();
 }
 
+// The gradient view replaces the heatmap and histograms unless the compare or pair view is up.
+bool AppUi::gradient_view_shown() const {
+    return gradient_on_ && !compare_on_ && !(experiment_ && experiment_->kind == ExperimentKind::Pair);
+}
+
+// The backward formula with the selected element's numbers, under the forward's.
+void AppUi::explain_gradient() {
+    if (!gradient_view_shown()) return;
+    const std::string text = gradient_.explain(session_);
+    if (text.empty()) return;
+    ImGui::Separator();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+}
+
 void AppUi::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
+    if (gradient_view_shown()) gradient_.before_pass(cmd, extent);
     heatmap_.before_pass(cmd, extent);
     compare_.before_pass(cmd, extent);
     pair_.before_pass(cmd, extent);

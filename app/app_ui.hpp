@@ -1,12 +1,13 @@
 // AppUi: every panel of the app and how they are laid out (no docking in ImGui 1.86), the
 // menus, the presenter mode (large fonts loaded at their size, high contrast, advanced
 // controls hidden, heatmap and histograms enlarged), the language switch, lessons,
-// experiments, the compare and pair views, export and the keyboard shortcuts (F1 lists them).
+// experiments, the compare, pair and gradient views, export and the keyboard shortcuts (F1 lists them).
 #pragma once
 #include "batch_noise_panel.hpp"
 #include "compare_view.hpp"
 #include "controls_panel.hpp"
 #include "explain_panel.hpp"
+#include "gradient_view.hpp"
 #include "heatmap_view.hpp"
 #include "histogram_view.hpp"
 #include "lesson_panel.hpp"
@@ -54,6 +55,7 @@ public:
     void stop_experiment();
     void set_method(Method m);
     void show_help(bool on) { help_ = on; }
+    void set_gradient(bool on) { gradient_on_ = on; }  // the gradient view (key D)
     void message(std::string text, bool error = false);
     const HeatmapView& heatmap() const { return heatmap_; }
     double frame_ms = 0;
@@ -73,6 +75,8 @@ private:
     void export_files();
     void export_png();
     void set_groups(std::int64_t g);
+    bool gradient_view_shown() const;
+    void explain_gradient();
 
     const Window& window_;
     Session& session_;
@@ -86,9 +90,11 @@ private:
     CompareView compare_;
     PairView pair_;
     BatchNoisePanel noise_;
+    GradientView gradient_;
     const Experiment* experiment_ = nullptr;
 
-    bool presenter_ = false, compare_on_ = false, cube_on_ = false, help_ = false, torch_open_ = false;
+    bool presenter_ = false, gradient_on_ = false, compare_on_ = false, cube_on_ = false, help_ = false,
+         torch_open_ = false;
     ImGuiStyle normal_style_, presenter_style_;
     std::string msg_;
     bool msg_error_ = false;

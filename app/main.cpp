@@ -36,7 +36,7 @@ struct AppOptions {
     int width = 1600, height = 900;
     std::string heatmap, colormap, palette;
     bool dump_layout = false;
-    bool presenter = false, compare = false, cube = false, help = false;
+    bool presenter = false, compare = false, cube = false, help = false, gradient = false;
     std::string lang = "en";
     std::string lessons_dir, lesson, lesson_id, experiment, export_dir = "normlab-export";
     std::string file;  // the positional FILE: a scene or a .npy (the desktop entry's %f)
@@ -56,6 +56,7 @@ void add_view_options(CLI::App& cli, AppOptions& ao) {
     cli.add_flag("--presenter", ao.presenter, "start in presenter mode (large text, high contrast; key F5 or P)");
     cli.add_option("--lang", ao.lang, "en | zh (key L)")->check(CLI::IsMember({"en", "zh"}));
     cli.add_flag("--compare", ao.compare, "start with the compare view (BN, LN, IN, GN side by side; key C)");
+    cli.add_flag("--gradient", ao.gradient, "start with the gradient view (the backward pass; key D)");
     cli.add_flag("--cube", ao.cube, "draw the N, C, H·W cube of the partition (key K)");
     cli.add_flag("--show-help", ao.help, "start with the keyboard shortcut overlay open (key F1)");
 }
@@ -150,6 +151,7 @@ void start_ui(AppUi& ui, const AppOptions& ao, const ViewSettings& scene_view, c
     }
     ui.set_presenter(ao.presenter);
     ui.show_help(ao.help);
+    if (ao.gradient) ui.set_gradient(true);  // else the lesson step's or scene's view decides
 }
 
 struct FrameStats {

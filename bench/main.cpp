@@ -1,10 +1,12 @@
 // normlab-bench: times every method against the fastest copy of the same bytes on the same
 // device (GPU timestamps, warm-up, median over interleaved repetitions), plus the end-to-end
-// recompute the app does (upload, dispatch, readback). Exit status as normlab-cli's
+// recompute the app does (upload, dispatch, readback); and each case's backward pass (reads x
+// and dy, writes dx: three streams, scored against 1.5 copies) unless --no-backward. Exit status as normlab-cli's
 // (normlab/error.hpp): 2 bad options, 3 no usable device or a device fault, 4 validation messages.
 #include "copy_bench.hpp"
 
 #include "normlab/atomic_file.hpp"
+#include "normlab/backward.hpp"
 #include "normlab/error.hpp"
 #include "normlab/normalizer.hpp"
 #include "normlab/tensor_init.hpp"
@@ -93,7 +95,7 @@ json params_json(const NormSpec& s, const Shape4& x) {
 struct BenchOptions {
     std::vector<std::string> shapes, norms;
     std::string json_path, device;
-    bool quick = false;
+    bool quick = false, no_backward = false;
     int reps = 0;
 };
 
@@ -113,6 +115,7 @@ std::optional<int> parse(int argc, char** argv, BenchOptions& o) {
     app.add_option("--reps", o.reps, "repetitions per case (default: adaptive)");
     app.add_option("--device", o.device, "Vulkan device index or name substring");
     app.add_flag("--quick", o.quick, "a few shapes, few repetitions (under 20 s)");
+    app.add_flag("--no-backward", o.no_backward, "time the forward pass only");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -146,13 +149,15 @@ std::vector<Case> selected_cases(const std::vector<std::string>& norms) {
 // Median times of one case over interleaved repetitions, so drift hits both.
 struct Timings {
     double gpu = 0, e2e = 0, up = 0, disp = 0, down = 0;
+    double bw_gpu = 0, bw_e2e = 0;  // the backward (0 when not timed)
     double best_copy = 1e30, best_shader_copy = 1e30;
     std::string best_variant;
 };
 
-Timings time_case(Normalizer& normalizer, CopyBench& copy, const Tensor& x, const NormSpec& spec, int n) {
+Timings time_case(Normalizer& normalizer, Backward* backward, CopyBench& copy, const Tensor& x, const Tensor& dy,
+                  const NormSpec& spec, int n) {
     const std::uint64_t bytes = static_cast<std::uint64_t>(x.shape.numel()) * 4;
-    std::vector<double> gpu, e2e, up, disp, down;
+    std::vector<double> gpu, e2e, up, disp, down, bw_gpu, bw_e2e;
     std::map<std::string, std::vector<double>> copies;
     for (int r = 0; r < n; ++r) {  // end to end: upload x, run, read y back
         auto t0 = std::chrono::steady_clock::now();
@@ -162,6 +167,15 @@ Timings time_case(Normalizer& normalizer, CopyBench& copy, const Tensor& x, cons
         up.push_back(res.upload_ms);
         disp.push_back(res.dispatch_ms);
         down.push_back(res.readback_ms);
+        // The backward of the run just timed: dy up, dx (and dγ, dβ) back. Its GPU time follows
+        // host transfers: on a GPU whose clock drops while it waits, an upper bound.
+        if (backward) {
+            t0 = std::chrono::steady_clock::now();
+            GradResult g = backward->run(dy);
+            t1 = std::chrono::steady_clock::now();
+            bw_gpu.push_back(g.gpu_ms);
+            bw_e2e.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        }
     }
     // The kernels and the copies, back to back with x kept on the device and y not read: a GPU
     // left idle through a host transfer lowers its clocks, and the first kernel after it would
@@ -183,6 +197,8 @@ Timings time_case(Normalizer& normalizer, CopyBench& copy, const Tensor& x, cons
     t.up = median(up);
     t.disp = median(disp);
     t.down = median(down);
+    t.bw_gpu = median(bw_gpu);
+    t.bw_e2e = median(bw_e2e);
     for (auto& [v, times] : copies) {
         double m = median(times);
         if (m < t.best_copy) {
@@ -214,6 +230,14 @@ json record(const Case& c, const NormSpec& spec, const Shape4& shape, const Timi
     rec["upload_ms"] = t.up;
     rec["dispatch_ms"] = t.disp;
     rec["readback_ms"] = t.down;
+    if (t.bw_gpu > 0) {
+        // The backward reads x and dy and writes dx: three streams against the copy's two.
+        rec["backward_gpu_ms"] = t.bw_gpu;
+        rec["backward_efficiency"] = 1.5 * t.best_copy / t.bw_gpu;
+        rec["backward_shader_efficiency"] = 1.5 * t.best_shader_copy / t.bw_gpu;
+        rec["backward_gbps"] = 3.0 * static_cast<double>(bytes) / (t.bw_gpu * 1e6);
+        rec["backward_end_to_end_ms"] = t.bw_e2e;
+    }
     rec["plan"] = plan;
     rec["repetitions"] = n;
     rec["device"] = device;
@@ -221,8 +245,8 @@ json record(const Case& c, const NormSpec& spec, const Shape4& shape, const Timi
 }
 
 // Benchmarks one case on one shape: nullopt when the case does not apply to the shape.
-std::optional<json> bench_case(const BenchOptions& o, Normalizer& normalizer, CopyBench& copy, const Case& c,
-                               const Tensor& x, const std::string& device) {
+std::optional<json> bench_case(const BenchOptions& o, Normalizer& normalizer, Backward* backward, CopyBench& copy,
+                               const Case& c, const Tensor& x, const Tensor& dy, const std::string& device) {
     const Shape4& shape = x.shape;
     auto spec = c.spec(shape);
     if (!spec) return std::nullopt;
@@ -233,12 +257,15 @@ std::optional<json> bench_case(const BenchOptions& o, Normalizer& normalizer, Co
     }
     const std::uint64_t bytes = static_cast<std::uint64_t>(shape.numel()) * 4;
     // Warm-up (pipeline creation, buffer allocation, first-touch of memory).
-    for (int i = 0; i < 2; ++i) normalizer.run(x, *spec);
+    for (int i = 0; i < 2; ++i) {
+        normalizer.run(x, *spec);
+        if (backward) backward->run(dy);
+    }
     for (const auto& v : CopyBench::variants()) copy.time_ms(bytes, v);
     const int n = o.reps > 0 ? o.reps
                   : o.quick  ? 3
                              : std::clamp(static_cast<int>(2e8 / static_cast<double>(bytes * 8 + 1)), 5, 25);
-    const Timings t = time_case(normalizer, copy, x, *spec, n);
+    const Timings t = time_case(normalizer, backward, copy, x, dy, *spec, n);
     const KernelPlan plan = normalizer.plan(make_layout(*spec, shape), *spec);
     const std::string plan_name = plan.stats_from_running ? "apply"
                                   : plan.fused            ? "fused"
@@ -246,9 +273,10 @@ std::optional<json> bench_case(const BenchOptions& o, Normalizer& normalizer, Co
     json rec = record(c, *spec, shape, t, plan_name, n, device);
     fmt::print(
         "{:<12} {:>18} {:>10} {:>9.3f} {:>9.3f} {:>6.2f} {:>6.2f} {:>8.2f} {:>9.3f} {:>8.3f} {:>8.3f} "
-        "{:>8.3f} {:>7}\n",
+        "{:>8.3f} {:>7} {:>9.3f} {:>6.2f}\n",
         c.name, shape.str(), shape.numel(), t.gpu, t.best_copy, t.best_copy / t.gpu, t.best_shader_copy / t.gpu,
-        rec["gbps"].get<double>(), t.e2e, t.up, t.disp, t.down, plan_name);
+        rec["gbps"].get<double>(), t.e2e, t.up, t.disp, t.down, plan_name, t.bw_gpu,
+        t.bw_gpu > 0 ? 1.5 * t.best_copy / t.bw_gpu : 0.0);
     std::fflush(stdout);
     return rec;
 }
@@ -263,13 +291,14 @@ int run(int argc, char** argv) {
     if (!o.device.empty()) copt.device = o.device;
     VulkanContext ctx(copt);
     Normalizer normalizer(ctx);
+    Backward backward(normalizer);
     CopyBench copy(ctx);
     json records = json::array();
     fmt::print("device: {}\nmemory: {}\n", ctx.device_name(),
                describe_memory(ctx.memory_properties(), ctx.direct_mapping_allowed()));
-    fmt::print("{:<12} {:>18} {:>10} {:>9} {:>9} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>8} {:>7}\n", "norm", "shape",
-               "elements", "gpu_ms", "copy_ms", "eff", "eff_sh", "GB/s", "e2e_ms", "up_ms", "disp_ms", "down_ms",
-               "plan");
+    fmt::print("{:<12} {:>18} {:>10} {:>9} {:>9} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>8} {:>7} {:>9} {:>6}\n", "norm",
+               "shape", "elements", "gpu_ms", "copy_ms", "eff", "eff_sh", "GB/s", "e2e_ms", "up_ms", "disp_ms",
+               "down_ms", "plan", "bw_ms", "bw_eff");
     for (const Shape4& shape : sizes) {
         try {
             normalizer.check_capacity(shape);
@@ -278,8 +307,10 @@ int run(int argc, char** argv) {
             continue;
         }
         const Tensor x = make_tensor(shape, Init::Randn, 1);
+        const Tensor dy = o.no_backward ? Tensor{} : make_tensor(shape, Init::Randn, 2);
+        Backward* bw = o.no_backward ? nullptr : &backward;
         for (const auto& c : selected)
-            if (auto rec = bench_case(o, normalizer, copy, c, x, ctx.device_name())) records.push_back(*rec);
+            if (auto rec = bench_case(o, normalizer, bw, copy, c, x, dy, ctx.device_name())) records.push_back(*rec);
     }
     if (!o.json_path.empty()) write_file_atomic(o.json_path, records.dump(1) + "\n");
     return validation_status(ctx.validation_messages());

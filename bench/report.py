@@ -42,6 +42,33 @@ def main():
             else:
                 line += " – | – | – | – |"
         print(line)
+    backward_table(nl, torch)
+
+
+def backward_table(nl, torch):
+    """The backward pass: reads x and dy, writes dx (three streams: efficiency against 1.5 copies)."""
+    rows = [r for r in nl if "backward_gpu_ms" in r]
+    if not rows:
+        return
+    print("\nBackward pass (∂L/∂x, ∂L/∂γ, ∂L/∂β of L = Σ dy⊙y):\n")
+    hdr = "| case | shape | backward gpu ms | efficiency vs 1.5 copies | GB/s | end-to-end ms |"
+    sep = "|---|---|---:|---:|---:|---:|"
+    if torch:
+        hdr += " PyTorch backward ms | normlab / PyTorch |"
+        sep += "---:|---:|"
+    print(hdr)
+    print(sep)
+    for r in rows:
+        shape = "×".join(str(d) for d in r["shape"])
+        line = (f"| {r['norm']} | {shape} | {r['backward_gpu_ms']:.3f} | {r['backward_efficiency']:.2f} | "
+                f"{r['backward_gbps']:.2f} | {r['backward_end_to_end_ms']:.3f} |")
+        t = torch.get((r["norm"], tuple(r["shape"])))
+        if torch:
+            if t and "torch_backward_ms" in t:
+                line += f" {t['torch_backward_ms']:.3f} | {r['backward_gpu_ms'] / t['torch_backward_ms']:.2f} |"
+            else:
+                line += " – | – |"
+        print(line)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Times PyTorch's CPU (or CUDA) normalization on the same cases and shapes as normlab-bench.
+"""Times PyTorch's CPU (or CUDA) normalization on the same cases and shapes as normlab-bench,
+and its backward (y.backward(dy): dx, and dγ/dβ where the case has them) as torch_backward_ms.
 
 Usage: torch_bench.py --cases normlab.json --out torch.json [--device cpu|cuda] [--threads 2]
 Reads normlab-bench's JSON records (norm, shape, params) and writes one record per case
@@ -18,8 +19,8 @@ import torch.nn.functional as F
 def make_fn(rec, x, dev):
     norm, p = rec["norm"], rec["params"]
     C = x.shape[1]
-    w = torch.ones(C, device=dev)
-    b = torch.zeros(C, device=dev)
+    w = torch.ones(C, device=dev, requires_grad=True)
+    b = torch.zeros(C, device=dev, requires_grad=True)
     if norm in ("batch-train", "batch-eval"):
         rm = torch.zeros(C, device=dev)
         rv = torch.ones(C, device=dev)
@@ -27,8 +28,8 @@ def make_fn(rec, x, dev):
         return lambda: F.batch_norm(x, rm, rv, w, b, training=training, momentum=0.1, eps=1e-5)
     if norm.startswith("layer"):
         shape = p["normalized_shape"]
-        lw = torch.ones(shape, device=dev)
-        lb = torch.zeros(shape, device=dev)
+        lw = torch.ones(shape, device=dev, requires_grad=True)
+        lb = torch.zeros(shape, device=dev, requires_grad=True)
         return lambda: F.layer_norm(x, shape, lw, lb, 1e-5)
     if norm == "instance":
         return lambda: F.instance_norm(x, eps=1e-5)
@@ -38,7 +39,7 @@ def make_fn(rec, x, dev):
     if norm == "rms":
         shape = p["normalized_shape"]
         dims = tuple(range(4 - len(shape), 4))
-        rw = torch.ones(shape, device=dev)
+        rw = torch.ones(shape, device=dev, requires_grad=True)
         eps = 1.1920929e-07
         # torch 1.13 has no rms_norm: the usual composite of ops.
         return lambda: x * torch.rsqrt(x.pow(2).mean(dims, keepdim=True) + eps) * rw
@@ -81,9 +82,20 @@ def main():
         fn = make_fn(rec, x, a.device)
         elements = n * c * h * w
         reps = a.reps or max(5, min(50, int(2e8 / (elements * 8 + 1))))
-        ms = time_ms(fn, a.device, reps)
+        with torch.no_grad():
+            ms = time_ms(fn, a.device, reps)
+        # The backward alone: one forward graph kept, y.backward(dy) timed (grads reset each time).
+        xg = x.clone().requires_grad_(True)
+        y = make_fn(rec, xg, a.device)()
+        dy = torch.randn_like(y)
+
+        def backward():
+            xg.grad = None
+            y.backward(dy, retain_graph=True)
+        bw_ms = time_ms(backward, a.device, reps)
         out.append({"norm": rec["norm"], "shape": rec["shape"], "elements": elements, "torch_ms": ms,
-                    "torch_gbps": 2 * 4 * elements / (ms * 1e6), "torch": torch.__version__,
+                    "torch_gbps": 2 * 4 * elements / (ms * 1e6), "torch_backward_ms": bw_ms,
+                    "torch_backward_gbps": 3 * 4 * elements / (bw_ms * 1e6), "torch": torch.__version__,
                     "device": a.device if a.device == "cpu" else torch.cuda.get_device_name(),
                     "threads": a.threads})
     json.dump(out, open(a.out, "w"), indent=1)

@@ -1,9 +1,11 @@
 // normlab-cli: runs one normalization headless on the Vulkan device and writes y, the
-// statistics and the group map. Exit status (normlab/error.hpp): 0 ok, 2 invalid input,
-// 3 no usable Vulkan device or a device fault, 4 validation-layer messages (NORMLAB_VALIDATION=1).
+// statistics and the group map; with --grad-output, the backward pass and the gradients.
+// Exit status (normlab/error.hpp): 0 ok, 2 invalid input, 3 no usable Vulkan device or a device fault, 4
+// validation-layer messages (NORMLAB_VALIDATION=1).
 #include "state_options.hpp"
 
 #include "normlab/atomic_file.hpp"
+#include "normlab/backward.hpp"
 #include "normlab/error.hpp"
 #include "normlab/normalizer.hpp"
 #include "normlab/npy.hpp"
@@ -12,7 +14,9 @@
 #include "normlab/stats_json.hpp"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -33,9 +37,14 @@ struct FigureArgs {
     bool large = false;
 };
 
+struct GradArgs {
+    std::string output, input, weight, bias;  // --grad-output (dy, read), --grad-input/-weight/-bias (written)
+};
+
 struct CliOptions {
     StateOptions state;
     std::string output, stats, group_map, device;
+    GradArgs grad;
     bool list_devices = false, list_presets = false, no_reference = false, quiet = false;
     FigureArgs figure;
 };
@@ -65,6 +74,11 @@ void add_cli_options(CLI::App& app, CliOptions& o) {
     app.add_flag("--list-presets", o.list_presets, "list the built-in presets");
     app.add_flag("--no-reference", o.no_reference, "skip the float64 CPU reference check");
     app.add_flag("-q,--quiet", o.quiet, "print nothing on success");
+    app.add_option("--grad-output", o.grad.output,
+                   "dL/dy as a float32/float64 .npy of the input's shape: runs the backward pass of L = sum(dy*y)");
+    app.add_option("--grad-input", o.grad.input, "write dL/dx as a float32 .npy of the input's shape");
+    app.add_option("--grad-weight", o.grad.weight, "write dL/dweight (float32, the weight's shape)");
+    app.add_option("--grad-bias", o.grad.bias, "write dL/dbias (float32, the bias's shape)");
 }
 
 int list_presets() {
@@ -91,7 +105,8 @@ void check_request(const StateOptions& so) {
 }
 
 void check_writable(const CliOptions& o) {
-    for (const std::string* path : {&o.output, &o.stats, &o.group_map, &o.figure.path}) {
+    for (const std::string* path :
+         {&o.output, &o.stats, &o.group_map, &o.figure.path, &o.grad.input, &o.grad.weight, &o.grad.bias}) {
         if (path->empty()) continue;
         std::string dir = std::filesystem::path(*path).parent_path().string();
         if (dir.empty()) dir = ".";
@@ -114,6 +129,37 @@ app::FigureOptions figure_options(const FigureArgs& f) {
 }
 #endif
 
+// The backward pass's request: --grad-input/-weight/-bias need --grad-output, and a weight or
+// bias the configuration has; dy must have the input's shape. Checked before any GPU work.
+std::optional<Tensor> load_grad_output(const GradArgs& g, const NormSpec& spec, const Shape4& input) {
+    for (const auto& [path, flag] : {std::pair{&g.input, "--grad-input"}, std::pair{&g.weight, "--grad-weight"},
+                                     std::pair{&g.bias, "--grad-bias"}})
+        if (!path->empty() && g.output.empty())
+            throw InputError(std::string(flag) +
+                             " needs --grad-output DY.npy (the gradient of the loss with "
+                             "respect to the output)");
+    if (!g.weight.empty() && !spec.has_weight())
+        throw InputError("--grad-weight: " + std::string(method_torch_name(spec.method)) +
+                         " without affine parameters has no weight");
+    if (!g.bias.empty() && !spec.has_bias())
+        throw InputError("--grad-bias: this " + std::string(method_torch_name(spec.method)) + " has no bias");
+    if (g.output.empty()) return std::nullopt;
+    NpyArray a = read_npy(g.output);
+    check_grad_shape(input, a.shape);
+    Tensor dy;
+    dy.shape = input;
+    dy.data = std::move(a.data);
+    return dy;
+}
+
+// stats JSON with the backward's keys added.
+std::string with_grad_keys(const std::string& stats, const GradResult& g, std::optional<double> err) {
+    auto j = nlohmann::json::parse(stats);
+    j["grad_gpu_ms"] = g.gpu_ms;
+    j["grad_max_abs_error_vs_reference"] = err && std::isfinite(*err) ? nlohmann::json(*err) : nlohmann::json(nullptr);
+    return j.dump(2) + "\n";
+}
+
 // Every output serialized first (path, bytes), then each written atomically.
 std::vector<std::pair<std::string, std::string>> serialize_outputs(const CliOptions& o, const NormSpec& spec,
                                                                    const NormResult& r, const std::string& device,
@@ -128,6 +174,20 @@ std::vector<std::pair<std::string, std::string>> serialize_outputs(const CliOpti
     }
     if (!o.stats.empty()) files.emplace_back(o.stats, stats_json(spec, r, device, err));
     return files;
+}
+
+void serialize_grads(std::vector<std::pair<std::string, std::string>>& files, const CliOptions& o,
+                     const StatLayout& layout, const GradResult& g, std::optional<double> err) {
+    const auto dims = layout.shape.dims();
+    const std::vector<std::int64_t> shape(dims.begin(), dims.end());
+    if (!o.grad.input.empty()) files.emplace_back(o.grad.input, npy_bytes_f32(shape, g.dx.data.data()));
+    auto as_f32 = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
+    if (!o.grad.weight.empty())
+        files.emplace_back(o.grad.weight, npy_bytes_f32(layout.param_shape, as_f32(g.dweight).data()));
+    if (!o.grad.bias.empty())
+        files.emplace_back(o.grad.bias, npy_bytes_f32(layout.param_shape, as_f32(g.dbias).data()));
+    for (auto& [path, bytes] : files)
+        if (path == o.stats) bytes = with_grad_keys(bytes, g, err);
 }
 
 void print_summary(const NormSpec& spec, const NormResult& r, const std::string& device, std::optional<double> err) {
@@ -160,6 +220,8 @@ int run(int argc, char** argv) {
     VulkanContext ctx(copt);
     Normalizer normalizer(ctx);
     LoadedState ls = load_state(o.state, State{}, [&](const Shape4& shape) { normalizer.check_capacity(shape); });
+    const std::optional<Tensor> dy = load_grad_output(o.grad, ls.state.spec, ls.x.shape);
+    const Tensor x_for_grad = dy && !o.figure.path.empty() ? ls.x : Tensor{};  // the figure's session takes ls.x
     NormResult r;
     std::optional<double> err;
 #ifdef NORMLAB_HAVE_FIGURE
@@ -180,9 +242,26 @@ int run(int argc, char** argv) {
         r = normalizer.run(ls.x, ls.state.spec, ls.state.params);
         if (!o.no_reference) err = Reference(ls.x, ls.state.spec, ls.state.params).max_abs_error(r.y.data);
     }
-    for (const auto& [path, bytes] : serialize_outputs(o, ls.state.spec, r, ctx.device_name(), err))
-        write_file_atomic(path, bytes);
+    auto files = serialize_outputs(o, ls.state.spec, r, ctx.device_name(), err);
+    std::string grad_line;
+    if (dy) {
+        // The backward of the forward above: on this normalizer's device buffers, or (after the
+        // figure's session ran the forward) a forward of its own first.
+        Backward backward(normalizer);
+        const Tensor& x = o.figure.path.empty() ? ls.x : x_for_grad;
+        const GradResult g = o.figure.path.empty()
+                                 ? backward.run(*dy)
+                                 : run_backward(normalizer, backward, x, *dy, ls.state.spec, ls.state.params);
+        std::optional<double> grad_err;
+        if (!o.no_reference)
+            grad_err = grad_max_abs_error(g, reference_backward(Reference(x, ls.state.spec, ls.state.params), *dy));
+        serialize_grads(files, o, r.layout, g, grad_err);
+        grad_line = fmt::format("backward: gpu {:.3f} ms", g.gpu_ms);
+        if (grad_err) grad_line += fmt::format(", max |grad - reference| = {:.3g}", *grad_err);
+    }
+    for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
     if (!o.quiet) print_summary(ls.state.spec, r, ctx.device_name(), err);
+    if (!o.quiet && !grad_line.empty()) fmt::print("{}\n", grad_line);
     return validation_status(ctx.validation_messages());
 }
 

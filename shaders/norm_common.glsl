@@ -35,6 +35,9 @@ layout(push_constant) uniform Push {
     uint pstat_mod, pstat_mul;        // γ/β: statistic part
     uint pelem_div, pe_magic, pe_s1, pe_s2;  // γ/β: element part, e / pelem_div
     float eps;
+    // Backward's γ/β pass (grad_reduce.comp): element j·segment_len + k of γ/β index p belongs
+    // to statistic j·gstat_seg_mul + p / gstat_p_div (no p term when gstat_p_div = 0).
+    uint gstat_seg_mul, gstat_p_div;
 } pc;
 
 

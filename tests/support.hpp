@@ -1,6 +1,7 @@
 // Test support: one VulkanContext + Normalizer per test process (created on first use),
 // random configurations, and comparisons against the float64 reference.
 #pragma once
+#include "normlab/backward.hpp"
 #include "normlab/normalizer.hpp"
 #include "normlab/reference.hpp"
 #include "normlab/tensor_init.hpp"
@@ -12,6 +13,7 @@ namespace normlab::test {
 
 VulkanContext& context();
 Normalizer& normalizer();
+Backward& backward();  // the backward pass of normalizer()'s runs
 bool context_created();
 // Destroys the Normalizer and the context; call before main returns (the Vulkan driver's own
 // exit handlers run before static destructors would).
@@ -29,5 +31,10 @@ struct Compared {
 Compared compare(const Tensor& x, const NormSpec& spec, const NormParams& params = {});
 
 std::string describe(const Shape4& s, const NormSpec& spec);
+
+// A random valid configuration for shape s and method m, with random flags and parameters.
+std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt19937_64& rng);
+// Whether PyTorch accepts the configuration on shape s (one value per statistic is refused).
+bool valid(Method m, const Shape4& s, const NormSpec& spec);
 
 }  // namespace normlab::test

@@ -159,6 +159,11 @@ void HeatmapView::draw_controls(const Shape4& shape, Method method) {
 // Value range from the GPU histograms: min/max over the whole tensor (over its even sample
 // for tensors past 1M elements, so a rare extreme value may clamp to the end of the scale).
 void HeatmapView::update_value_range(Session& s) {
+    if (fixed_range) {
+        vmin_ = fixed_range->first;
+        vmax_ = fixed_range->second;
+        return;
+    }
     const Histograms& h = s.histograms();
     const HistogramResult& src = mode == HeatmapMode::Input    ? h.input
                                  : mode == HeatmapMode::Output ? h.output

@@ -34,6 +34,8 @@ public:
     bool show_controls = true;  // mode buttons, colormap choice and the help line
     bool show_legend = true;    // the color legend under the image
     std::string legend_label;   // replaces "x", "y", "y - x" in the legend when set
+    // When set, the value colormap spans [first, second] (values beyond it saturate), not the data's range.
+    std::optional<std::pair<float, float>> fixed_range;
     // When set, clicks select here and in the caller's other views (compare view).
     std::optional<Index4> clicked;
     // Where the last frame drew the image (screen pixels) and its geometry (--dump-layout).

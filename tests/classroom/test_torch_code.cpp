@@ -40,9 +40,18 @@ TEST_CASE("torch code names the module with PyTorch's arguments", "[torch]") {
     std::string l = torch_code(s, s.source.shape);
     CHECK(has(l, "nn.LayerNorm([4, 4], eps=0.001, elementwise_affine=True)"));
     CHECK(has(l, "print(y[1, 2, 3, 0])"));
+    CHECK(has(l, "x.requires_grad_(True)\ny = m(x)"));
+    CHECK(has(l, "dy = torch.zeros_like(y)\ndy[1, 2, 3, 0] = 1.0"));
+    CHECK(has(l, "y.backward(dy)\nprint(x.grad)"));
+    CHECK(has(l, "print(m.weight.grad)"));
+    CHECK(has(l, "print(m.bias.grad)"));
 
     s.spec = default_spec(Method::Instance);
-    CHECK(has(torch_code(s, s.source.shape), "nn.InstanceNorm2d(6, affine=False)"));
+    s.selection.reset();
+    const std::string in = torch_code(s, s.source.shape);
+    CHECK(has(in, "nn.InstanceNorm2d(6, affine=False)"));
+    CHECK(has(in, "dy = torch.ones_like(y)\ny.backward(dy)"));
+    CHECK_FALSE(has(in, "m.weight.grad"));
     s.spec = default_spec(Method::Rms);
     CHECK(has(torch_code(s, s.source.shape), "nn.RMSNorm([6, 4, 4], elementwise_affine=True)"));
 }

@@ -12,68 +12,6 @@ using namespace normlab::test;
 
 namespace {
 
-std::vector<std::int64_t> divisors(std::int64_t c) {
-    std::vector<std::int64_t> d;
-    for (std::int64_t g = 1; g <= c; ++g)
-        if (c % g == 0) d.push_back(g);
-    return d;
-}
-
-// A random valid configuration for shape s and method m, with random flags and parameters.
-std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt19937_64& rng) {
-    NormSpec spec = default_spec(m);
-    NormParams p;
-    auto coin = [&]() { return (rng() & 1) != 0; };
-    auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
-    if (coin()) spec.eps = uniform(1e-6, 1e-2);
-    spec.affine = m == Method::Instance ? coin() : (rng() % 4 != 0);
-    if (m == Method::Group) {
-        auto d = divisors(s.c);
-        spec.groups = d[rng() % d.size()];
-    }
-    if (m == Method::Layer || m == Method::Rms) {
-        switch (rng() % (s.rank == 3 ? 2 : 3)) {  // 3-D: [D] or [L, D]
-            case 0: spec.normalized_shape = {s.w}; break;
-
-            case 1:
-                if (s.rank == 3)
-                    spec.normalized_shape = {s.c, s.w};
-                else
-                    spec.normalized_shape = {s.h, s.w};
-                break;
-            default: spec.normalized_shape = {s.c, s.h, s.w}; break;
-        }
-        if (m == Method::Layer) spec.bias = coin();
-    }
-    if (m == Method::Batch) {
-        spec.mode = coin() ? Mode::Train : Mode::Eval;
-        if (coin())
-            spec.momentum.reset();
-        else
-            spec.momentum = uniform(0.0, 1.0);
-        if (rng() % 5 == 0) spec.track_running_stats = false;
-        if (coin()) {
-            for (std::int64_t c = 0; c < s.c; ++c) {
-                p.running_mean.push_back(static_cast<float>(uniform(-1, 1)));
-                p.running_var.push_back(static_cast<float>(uniform(0.2, 3)));
-            }
-            p.num_batches_tracked = static_cast<std::int64_t>(rng() % 10);
-        }
-    }
-    StatLayout layout = make_layout(spec, s);
-    if (spec.has_weight() && coin())
-        for (std::int64_t i = 0; i < layout.param_count; ++i) p.weight.push_back(static_cast<float>(uniform(-2, 2)));
-    if (spec.has_bias() && coin())
-        for (std::int64_t i = 0; i < layout.param_count; ++i) p.bias.push_back(static_cast<float>(uniform(-2, 2)));
-    return {spec, p};
-}
-
-bool valid(Method m, const Shape4& s, const NormSpec& spec) {
-    if (m == Method::Batch && spec.mode == Mode::Train && s.n * s.h * s.w == 1) return false;
-    if (m == Method::Instance && s.h * s.w == 1) return false;
-    return true;
-}
-
 // rank 3: (N, L, D) / (N, C, L) shapes, stored with h = 1.
 void check_random(const std::vector<std::int64_t>& sizes, int cases, std::uint64_t seed, std::int64_t max_numel,
                   int rank = 4) {

@@ -124,14 +124,26 @@ std::string torch_code(const State& st, const Shape4& shape) {
     if (spec.method == Method::Rms) o << "# nn.RMSNorm needs PyTorch >= 2.4 (eps=None: float32 machine epsilon)\n";
     o << params_code(st, shape);
     o << (spec.mode == Mode::Eval ? "m.eval()\n" : "m.train()\n");
+    o << "x.requires_grad_(True)\n";
     o << "y = m(x)\n";
+    std::string at;
     if (st.selection) {
         const auto& s = *st.selection;
-        if (shape.rank == 3)
-            o << "print(y[" << s[0] << ", " << s[1] << ", " << s[3] << "])  # the selected element\n";
-        else
-            o << "print(y[" << s[0] << ", " << s[1] << ", " << s[2] << ", " << s[3] << "])  # the selected element\n";
+        at = std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", ";
+        at += shape.rank == 3 ? std::to_string(s[3]) : std::to_string(s[2]) + ", " + std::to_string(s[3]);
+        o << "print(y[" << at << "])  # the selected element\n";
     }
+    // The backward pass of L = (dy * y).sum(), as the gradient view computes it: dy one-hot at the
+    // selected element gives one row of the Jacobian, ∂y_k/∂x.
+    o << "\n# backward: L = (dy * y).sum()\n";
+    if (st.selection)
+        o << "dy = torch.zeros_like(y)\ndy[" << at << "] = 1.0  # one-hot: x.grad is dy_k/dx, one Jacobian row\n";
+    else
+        o << "dy = torch.ones_like(y)\n";
+    o << "y.backward(dy)\n";
+    o << "print(x.grad)  # dL/dx\n";
+    if (spec.has_weight()) o << "print(m.weight.grad)  # dL/dweight\n";
+    if (spec.has_bias()) o << "print(m.bias.grad)  # dL/dbias\n";
     return o.str();
 }
 

@@ -33,13 +33,14 @@ ViewSettings parse_view(const std::string& text, const std::string& where) {
         throw InputError(where + ": view is not valid JSON");
     }
     const JsonReader r(j, "view", where);
-    r.only_keys({"heatmap", "colormap", "groups", "compare", "cube", "experiment"}, "view key");
+    r.only_keys({"heatmap", "colormap", "groups", "compare", "cube", "gradient", "experiment"}, "view key");
     auto given = [&](const char* k) { return j.contains(k); };  // null is refused, not a default
     if (given("heatmap")) v.heatmap = one_of(r, "heatmap", {"input", "output", "diff", "stats"});
     if (given("colormap")) v.colormap = one_of(r, "colormap", {"diverging", "viridis", "cividis"});
     if (given("groups")) v.groups = one_of(r, "groups", {"okabe-ito", "hues"});
     if (given("compare")) v.compare = r.boolean("compare");
     if (given("cube")) v.cube = r.boolean("cube");
+    if (given("gradient")) v.gradient = r.boolean("gradient");
     if (given("experiment")) v.experiment = r.string("experiment");
     return v;
 }
@@ -51,6 +52,7 @@ std::string view_to_json(const ViewSettings& v) {
     j["groups"] = v.groups;
     j["compare"] = v.compare;
     j["cube"] = v.cube;
+    if (v.gradient) j["gradient"] = true;  // written only when on: older scenes stay byte-identical
     if (!v.experiment.empty()) j["experiment"] = v.experiment;
     return j.dump();
 }

@@ -123,6 +123,8 @@ double Reference::y(std::int64_t i) const {
     return out;
 }
 
+std::int64_t Reference::param_of(std::int64_t offset) const { return param_index(spec_, x_->shape, offset); }
+
 std::vector<double> Reference::y_all() const {
     std::vector<double> out(x_->data.size());
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = y(static_cast<std::int64_t>(i));

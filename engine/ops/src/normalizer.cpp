@@ -1,5 +1,7 @@
 #include "normlab/normalizer.hpp"
 
+#include "normalizer_detail.hpp"
+
 #include "normlab/error.hpp"
 
 #include <algorithm>
@@ -12,33 +14,6 @@
 
 namespace normlab {
 namespace {
-
-// Mirrors `Push` in shaders/norm_common.glsl.
-struct Push {
-    std::uint32_t stat_lo, slab_stats, segment_len, segment_stride, stat_stride;
-    std::uint32_t e_lo, e_hi, flat_base, chunks, chunk_len, chunk_base, chunks_total, groups_x;
-    std::uint32_t seg_magic, seg_s1, seg_s2;
-    std::uint32_t pstat_mod, pstat_mul;
-    std::uint32_t pelem_div, pe_magic, pe_s1, pe_s2;
-    float eps;
-};
-static_assert(sizeof(Push) == 92);
-
-// Magic numbers for dividing any 32-bit n by d: q = (hi + ((n − hi) >> s1)) >> s2 with
-// hi = (m·n) >> 32 (Granlund & Montgomery 1994, Figure 4.1).
-struct Magic {
-    std::uint32_t m = 1, s1 = 0, s2 = 0;
-};
-Magic magic(std::uint64_t d) {
-    if (d == 0) return {};
-    std::uint32_t l = 0;
-    while ((std::uint64_t{1} << l) < d) ++l;
-    Magic k;
-    k.m = static_cast<std::uint32_t>(((std::uint64_t{1} << 32) * ((std::uint64_t{1} << l) - d)) / d + 1);
-    k.s1 = l ? 1 : 0;
-    k.s2 = l ? l - 1 : 0;
-    return k;
-}
 
 constexpr std::uint32_t kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64;
 // From this many partials per statistic on, norm_merge.comp gives each statistic a workgroup.
@@ -185,21 +160,6 @@ GpuBuffer& Normalizer::ensure(GpuBuffer& buf, vk::DeviceSize bytes) {
     return buf;
 }
 
-// What one run needs besides x: the layout, the kernel plan, the slabs, the push constants
-// common to every pass, and the small inputs (γ, β, and per statistic either the running
-// statistics (eval) or the shift K = the statistic's first element).
-struct Normalizer::Prepared {
-    StatLayout layout;
-    KernelPlan plan;
-    SlabPlan slabs, apply_slabs;
-    bool rms = false;
-    std::uint64_t bytes = 0;  // x and y
-    std::vector<float> w, b, stats_in;
-    vk::DeviceSize param_bytes = 0, stat_bytes = 0, partial_bytes = 0;
-    Push push{};
-    std::vector<std::uint32_t> layout_constants;  // specialization constants 10–13
-};
-
 Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, const NormParams& params) const {
     x.shape.validate();
     const std::int64_t numel = x.shape.numel();
@@ -207,6 +167,7 @@ Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, 
         throw InputError("tensor data has " + std::to_string(x.data.size()) + " values, its shape " + x.shape.str() +
                          " needs " + std::to_string(numel));
     Prepared p;
+    p.spec = spec;
     p.layout = make_layout(spec, x.shape);
     const StatLayout& layout = p.layout;
     params.validate(spec, layout);
@@ -450,7 +411,9 @@ void Normalizer::read_back(const Prepared& p, NormResult& r, bool read_y) {
 
 // plan → upload → dispatch → read back, each timed.
 NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormParams& params, const RunOptions& options) {
-    const Prepared p = prepare(x, spec, params);
+    last_.reset();
+    auto prepared = std::make_shared<const Prepared>(prepare(x, spec, params));
+    const Prepared& p = *prepared;
     NormResult r;
     r.layout = p.layout;
     r.stats_from_running = p.plan.stats_from_running;
@@ -468,6 +431,7 @@ NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormPara
     read_back(p, r, options.read_y);
     r.readback_ms = ms_since(t);
     update_running_stats(spec, params, r);
+    last_ = prepared;  // x, the statistics and γ/β on the device now belong to this run (backward.cpp)
     return r;
 }
 
@@ -478,6 +442,7 @@ void Normalizer::load_values(const Tensor& x, const Tensor& y) {
     ensure(x_, bytes);
     ensure(y_, bytes);
     x_loaded_.reset();
+    last_.reset();
     staging_.upload({{&x_, 0, x.data.data(), bytes}, {&y_, 0, y.data.data(), bytes}});
     x_loaded_ = x.shape;
 }

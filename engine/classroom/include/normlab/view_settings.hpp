@@ -1,5 +1,5 @@
 // ViewSettings: how the app shows a State (heatmap mode, colormaps, compare view, cube,
-// active experiment). Scenes and lesson steps store them as the "view" object; the engine
+// gradient view, active experiment). Scenes and lesson steps store them as the "view" object; the engine
 // only parses and checks them, so a typo in a lesson file is reported, not ignored.
 #pragma once
 #include <string>
@@ -12,6 +12,7 @@ struct ViewSettings {
     std::string groups = "okabe-ito";    // okabe-ito | hues  (colors of statistic groups)
     bool compare = false;                // batch/layer/instance/group side by side
     bool cube = false;                   // the N, C, H·W cube drawing of the partition
+    bool gradient = false;               // the gradient view (the backward pass)
     std::string experiment;              // an experiment id (experiments.hpp), "" for none
 
     bool operator==(const ViewSettings&) const = default;

@@ -19,6 +19,12 @@ public:
     std::vector<double> y_all() const;
     // max |gpu_y − y| (NaN-aware: NaN where both are NaN counts as equal, NaN on one side is +inf).
     double max_abs_error(const std::vector<float>& gpu_y) const;
+    // The statistic and the γ/β index of a flat offset, both found by definition.
+    std::int64_t stat_of(std::int64_t offset) const { return stat_of_[static_cast<std::size_t>(offset)]; }
+    std::int64_t param_of(std::int64_t offset) const;
+    const Tensor& x() const { return *x_; }
+    const NormSpec& spec() const { return spec_; }
+    const NormParams& params() const { return params_; }
 
 private:
     const Tensor* x_;

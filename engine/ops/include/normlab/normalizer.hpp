@@ -75,8 +75,9 @@ public:
     const VulkanContext& context() const { return *ctx_; }
 
 private:
-    struct Prepared;  // one run's layout, plan, slabs and the small inputs (normalizer.cpp)
-    struct Passes;    // records the statistics, merge and apply passes of one run (normalizer.cpp)
+    friend class Backward;  // backward.hpp: reads the last run's x, statistics and γ/β on the device
+    struct Prepared;        // one run's layout, plan, slabs and the small inputs (normalizer.cpp)
+    struct Passes;          // records the statistics, merge and apply passes of one run (normalizer.cpp)
     Prepared prepare(const Tensor& x, const NormSpec& spec, const NormParams& params) const;
     void upload(const Prepared& p, const Tensor& x, bool upload_x);
     double dispatch(const Prepared& p);
@@ -92,7 +93,8 @@ private:
     ShaderMacros macros_;
     std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::unique_ptr<ComputeKernel>> kernels_;
     GpuBuffer x_, y_, w_, b_, stats_, partials_;
-    std::optional<Shape4> x_loaded_;  // the shape of the x now in x_ (reuse_x)
+    std::optional<Shape4> x_loaded_;        // the shape of the x now in x_ (reuse_x)
+    std::shared_ptr<const Prepared> last_;  // the last completed run (its statistics are in stats_)
     CommandRecorder recorder_;
     Staging staging_;
 };

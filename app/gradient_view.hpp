@@ -1,0 +1,61 @@
+// GradientView: the backward pass made visible. Jacobian mode: dy is one-hot at the selected
+// output y_k, so ∂L/∂x is ∂y_k/∂x, one row of the Jacobian, and its support is exactly y_k's
+// statistic group (the caption says which, and counts the non-zero entries). Loss mode: ∂L/∂x
+// for a chosen dy (ones, one-hot at the selection, random with a seed), with histograms of dy
+// and ∂L/∂x. The gradients come from the engine's backward shaders (Backward) on a Normalizer of
+// its own; a Session of its own shows dy as its "x" and ∂L/∂x as its "y", so the heatmap and
+// histogram shaders draw them.
+#pragma once
+#include "heatmap_view.hpp"
+#include "histogram_view.hpp"
+#include "session.hpp"
+
+#include "normlab/backward.hpp"
+
+#include <memory>
+#include <string>
+
+namespace normlab::app {
+
+enum class GradDy { OneHot, Ones, Random };
+
+class GradientView {
+public:
+    GradientView(const VulkanContext& ctx, vk::RenderPass render_pass);
+
+    void draw(Session& main);                             // controls, caption and the ∂L/∂x heatmap
+    void draw_histograms(Session& main, bool presenter);  // dy and ∂L/∂x
+    void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);
+    // The backward formula with the selected element's numbers (the Explain panel).
+    std::string explain(Session& main);
+    // Recomputes when the main session, the selection or the dy choice changed; the error or nothing.
+    std::optional<std::string> sync(Session& main);
+    const GradResult& result() const { return grad_; }
+    std::int64_t nonzero() const { return nonzero_; }
+
+    bool jacobian = true;  // dy one-hot at the selection (∂y_k/∂x); else `dy`
+    GradDy dy = GradDy::Ones;
+    int seed = 1;
+
+private:
+    std::int64_t selected_offset(const Session& main) const;
+
+    Normalizer normalizer_;
+    Backward backward_;
+    Session shown_;  // x = dy, y = ∂L/∂x
+    HeatmapView view_;
+    HistogramView histograms_;
+    std::uint64_t seen_generation_ = ~0ull;
+    std::int64_t seen_offset_ = -1;
+    int seen_choice_ = -1;
+    GradResult grad_;
+    Tensor dy_;
+    std::int64_t nonzero_ = 0;
+    float off_diagonal_ = 0;  // Jacobian mode: max |∂y_k/∂x_i| over i ≠ k (the colormap's range)
+    std::string error_;
+};
+
+// The support of ∂y_k/∂x in words for the method of `main` (which elements share y_k's statistic).
+std::string gradient_support_text(const Session& main);
+
+}  // namespace normlab::app

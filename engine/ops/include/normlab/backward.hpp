@@ -1,0 +1,36 @@
+// Backward: the gradients of L = Σ dy ⊙ y on the GPU for the Normalizer's last run, with that
+// run's x, statistics (K, mean, var, rstd) and γ/β still on the device (grad.hpp has the
+// formulas and the float64 reference). Three passes over the forward's StatLayout, slabs and
+// chunks: per statistic Σ dy·γ and Σ dy·γ·x̂ (grad_reduce.comp, chunk partials added up by
+// grad_merge.comp), then the element-wise ∂L/∂x (grad_apply.comp); BatchNorm eval needs only
+// the last. ∂L/∂γ and ∂L/∂β: the same reduce + merge over a layout whose groups are the γ/β indices.
+#pragma once
+#include "normlab/grad.hpp"
+#include "normlab/normalizer.hpp"
+
+namespace normlab {
+
+class Backward {
+public:
+    explicit Backward(Normalizer& normalizer) : n_(&normalizer) {}
+
+    // The backward of the normalizer's last run. Throws InputError when there was none, or when
+    // dy's shape differs from that run's input (the message names both shapes).
+    // read_dx = false: ∂L/∂x stays on the device (dx_buffer()), r.dx empty.
+    GradResult run(const Tensor& dy, bool read_dx = true);
+    const GpuBuffer& dx_buffer() const { return dx_; }
+
+private:
+    struct Passes;  // backward.cpp
+    ComputeKernel& kernel(const std::string& shader, const std::vector<std::uint32_t>& spec);
+
+    Normalizer* n_;
+    std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::unique_ptr<ComputeKernel>> kernels_;
+    GpuBuffer dy_, dx_, stat_partials_, stat_means_, param_partials_, param_sums_;
+};
+
+// Runs the forward of (x, spec, params) without reading y back, then the backward for dy.
+GradResult run_backward(Normalizer& n, Backward& b, const Tensor& x, const Tensor& dy, const NormSpec& spec,
+                        const NormParams& params = {});
+
+}  // namespace normlab

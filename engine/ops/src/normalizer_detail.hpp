@@ -1,0 +1,55 @@
+// Internal to normlab_ops: the push constants of the normalization kernels, the magic numbers
+// for their divisions, and what one forward run prepares (shared by normalizer.cpp and backward.cpp).
+#pragma once
+#include "normlab/normalizer.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace normlab {
+
+// Mirrors `Push` in shaders/norm_common.glsl.
+struct Push {
+    std::uint32_t stat_lo, slab_stats, segment_len, segment_stride, stat_stride;
+    std::uint32_t e_lo, e_hi, flat_base, chunks, chunk_len, chunk_base, chunks_total, groups_x;
+    std::uint32_t seg_magic, seg_s1, seg_s2;
+    std::uint32_t pstat_mod, pstat_mul;
+    std::uint32_t pelem_div, pe_magic, pe_s1, pe_s2;
+    float eps;
+    std::uint32_t gstat_seg_mul, gstat_p_div;  // backward's γ/β pass: the statistic of an element
+};
+static_assert(sizeof(Push) == 100);
+
+// Magic numbers for dividing any 32-bit n by d: q = (hi + ((n − hi) >> s1)) >> s2 with
+// hi = (m·n) >> 32 (Granlund & Montgomery 1994, Figure 4.1).
+struct Magic {
+    std::uint32_t m = 1, s1 = 0, s2 = 0;
+};
+inline Magic magic(std::uint64_t d) {
+    if (d == 0) return {};
+    std::uint32_t l = 0;
+    while ((std::uint64_t{1} << l) < d) ++l;
+    Magic k;
+    k.m = static_cast<std::uint32_t>(((std::uint64_t{1} << 32) * ((std::uint64_t{1} << l) - d)) / d + 1);
+    k.s1 = l ? 1 : 0;
+    k.s2 = l ? l - 1 : 0;
+    return k;
+}
+
+// What one run needs besides x: the layout, the kernel plan, the slabs, the push constants
+// common to every pass, and the small inputs (γ, β, and per statistic either the running
+// statistics (eval) or the shift K = the statistic's first element).
+struct Normalizer::Prepared {
+    NormSpec spec;
+    StatLayout layout;
+    KernelPlan plan;
+    SlabPlan slabs, apply_slabs;
+    bool rms = false;
+    std::uint64_t bytes = 0;  // x and y
+    std::vector<float> w, b, stats_in;
+    vk::DeviceSize param_bytes = 0, stat_bytes = 0, partial_bytes = 0;
+    Push push{};
+    std::vector<std::uint32_t> layout_constants;  // specialization constants 10–13
+};
+
+}  // namespace normlab

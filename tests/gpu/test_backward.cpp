@@ -1,0 +1,241 @@
+// The backward pass (L = Σ dy ⊙ y) on the GPU: against the float64 reference on random shapes
+// and flags (the ctest variants run these under every kernel/slab/memory environment), the
+// identity Σ ∂L/∂x = 0 within each statistic where the method centers, and PyTorch autograd's
+// golden fixtures (tests/golden/make_golden_grad.py).
+#include <catch2/catch.hpp>
+
+#include "../support.hpp"
+#include "normlab/backward.hpp"
+#include "normlab/npy.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <cstring>
+#include <random>
+
+using namespace normlab;
+using namespace normlab::test;
+
+namespace {
+
+double max_abs(const std::vector<double>& v) {
+    double m = 0;
+    for (double d : v) m = std::max(m, std::abs(d));
+    return m;
+}
+
+// Max |a − b| over a vector, relative to max(1, max |b|).
+double rel_err(const std::vector<float>& a, const std::vector<double>& b) {
+    return max_abs_error(a, b) / std::max(1.0, max_abs(b));
+}
+double rel_err(const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.size() != b.size()) return INFINITY;
+    double w = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) w = std::max(w, std::abs(a[i] - b[i]));
+    return w / std::max(1.0, max_abs(b));
+}
+
+struct GradCompared {
+    GradResult gpu;
+    GradReference ref;
+};
+GradCompared compare_grad(const Tensor& x, const Tensor& dy, const NormSpec& spec, const NormParams& params) {
+    GradCompared c;
+    c.gpu = run_backward(normalizer(), backward(), x, dy, spec, params);
+    Reference ref(x, spec, params);
+    c.ref = reference_backward(ref, dy);
+    return c;
+}
+
+void check_random_grad(const std::vector<std::int64_t>& sizes, int cases, std::uint64_t seed, std::int64_t max_numel) {
+    std::mt19937_64 rng(seed);
+    int done = 0;
+    while (done < cases) {
+        Shape4 s{sizes[rng() % sizes.size()], sizes[rng() % sizes.size()], sizes[rng() % sizes.size()],
+                 sizes[rng() % sizes.size()]};
+        if (s.numel() > max_numel) continue;
+        for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
+            auto [spec, params] = random_config(m, s, rng);
+            if (!valid(m, s, spec)) continue;
+            Tensor x = make_tensor(s, Init::Randn, rng());
+            Tensor dy = make_tensor(s, Init::Randn, rng());
+            auto c = compare_grad(x, dy, spec, params);
+            INFO(describe(s, spec));
+            CHECK(rel_err(c.gpu.dx.data, c.ref.dx) <= 1e-4);
+            CHECK(c.gpu.dweight.size() == c.ref.dweight.size());
+            CHECK(c.gpu.dbias.size() == c.ref.dbias.size());
+            CHECK(rel_err(c.gpu.dweight, c.ref.dweight) <= 1e-4);
+            CHECK(rel_err(c.gpu.dbias, c.ref.dbias) <= 1e-4);
+            const auto S = static_cast<std::size_t>(make_layout(spec, s).stat_count);
+            CHECK(c.gpu.mean_g.size() == (spec.uses_batch_stats() ? S : 0u));
+        }
+        ++done;
+    }
+}
+
+}  // namespace
+
+TEST_CASE("backward: random small shapes with dims of 1, odd and prime sizes", "[random][gpu][grad]") {
+    check_random_grad({1, 2, 3, 5, 7, 8, 13}, 24, 1101, 1 << 16);
+}
+
+TEST_CASE("backward: random medium shapes, statistics spanning many chunks", "[random][gpu][grad]") {
+    check_random_grad({1, 3, 16, 31, 64, 97}, 5, 1202, 1 << 19);
+}
+
+TEST_CASE("backward: the reference matches a finite difference of the forward", "[grad]") {
+    // Float64 reference only: L(x + h·e_i) − L(x − h·e_i) over 2h for a few elements.
+    Tensor x = make_tensor({3, 4, 2, 3}, Init::Randn, 7), dy = make_tensor({3, 4, 2, 3}, Init::Randn, 8);
+    for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
+        NormSpec spec = default_spec(m);
+        if (m == Method::Group) spec.groups = 2;
+        if (m == Method::Layer) spec.normalized_shape = {2, 3};
+        NormParams p;
+        const auto P = make_layout(spec, x.shape).param_count;
+        for (std::int64_t i = 0; spec.has_weight() && i < P; ++i) p.weight.push_back(0.5f + 0.1f * float(i % 7));
+        auto grad = reference_backward(Reference(x, spec, p), dy);
+        auto loss = [&](const Tensor& xt) {
+            auto y = Reference(xt, spec, p).y_all();
+            double l = 0;
+            for (std::size_t i = 0; i < y.size(); ++i) l += dy.data[i] * y[i];
+            return l;
+        };
+        for (std::size_t i : {0u, 5u, 17u, 40u, 71u}) {
+            Tensor a = x, b = x;
+            const float h = 1e-2f;
+            a.data[i] += h;
+            b.data[i] -= h;
+            const double fd = (loss(a) - loss(b)) / (static_cast<double>(a.data[i]) - b.data[i]);
+            INFO(method_name(m) << " element " << i);
+            CHECK(std::abs(fd - grad.dx[i]) <= 2e-3 * std::max(1.0, std::abs(grad.dx[i])));
+        }
+    }
+}
+
+TEST_CASE("backward: Σ ∂L/∂x = 0 within each statistic where the method centers", "[numerics][gpu][grad]") {
+    Tensor x = make_tensor({4, 6, 9, 7}, Init::Randn, 31), dy = make_tensor({4, 6, 9, 7}, Init::Randn, 32);
+    for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group}) {
+        NormSpec spec = default_spec(m);  // γ = 1
+        if (m == Method::Group) spec.groups = 3;
+        if (m == Method::Layer) spec.normalized_shape = {9, 7};
+        auto g = run_backward(normalizer(), backward(), x, dy, spec, {});
+        const StatLayout L = make_layout(spec, x.shape);
+        for (std::int64_t s = 0; s < L.stat_count; ++s) {
+            double sum = 0, abs_sum = 0;
+            for (std::int64_t e = 0; e < L.count(); ++e) {
+                const double d = g.dx.data[static_cast<std::size_t>(L.element_offset(s, e))];
+                sum += d;
+                abs_sum += std::abs(d);
+            }
+            INFO(method_name(m) << " statistic " << s);
+            CHECK(std::abs(sum) <= 1e-5 * abs_sum);
+            CHECK(abs_sum > 0);
+        }
+    }
+    // RMSNorm does not center: the sum is not 0 in general.
+    NormSpec rms = default_spec(Method::Rms);
+    auto g = run_backward(normalizer(), backward(), x, dy, rms, {});
+    double sum = 0;
+    for (std::int64_t e = 0; e < make_layout(rms, x.shape).count(); ++e) sum += g.dx.data[static_cast<std::size_t>(e)];
+    CHECK(std::abs(sum) > 1e-3);
+}
+
+TEST_CASE("backward: a grad-output of another shape is refused with both shapes named", "[grad][gpu]") {
+    Tensor x = make_tensor({2, 3, 4, 5}, Init::Randn, 1), dy = make_tensor({2, 3, 5, 4}, Init::Randn, 2);
+    try {
+        run_backward(normalizer(), backward(), x, dy, default_spec(Method::Layer), {});
+        FAIL("no error");
+    } catch (const InputError& e) {
+        CHECK(std::string(e.what()) ==
+              "--grad-output has shape [2, 3, 5, 4], the input has shape [2, 3, 4, 5]; they "
+              "must be equal");
+    }
+}
+
+TEST_CASE("backward: PyTorch autograd golden fixtures", "[golden][gpu][grad]") {
+    using nlohmann::json;
+    const std::string dir = std::string(NORMLAB_SOURCE_DIR) + "/tests/golden/grad/";
+    std::ifstream in(dir + "cases.json");
+    REQUIRE(in.good());
+    const json cases = json::parse(in);
+    REQUIRE(cases.size() >= 20);
+    auto read64 = [](const std::string& path) {  // float64 .npy, read exactly
+        std::ifstream f(path, std::ios::binary);
+        std::string raw((std::istreambuf_iterator<char>(f)), {});
+        const std::size_t n = static_cast<std::size_t>(read_npy(path).data.size());
+        std::vector<double> v(n);
+        REQUIRE(raw.size() >= n * 8);
+        std::memcpy(v.data(), raw.data() + raw.size() - n * 8, n * 8);
+        return v;
+    };
+    auto tensor = [](const NpyArray& a) {
+        Tensor t;
+        t.shape = Shape4::from_dims(a.shape);
+        t.data = a.data;
+        return t;
+    };
+    for (const auto& c : cases) {
+        const std::string name = c.at("name");
+        const std::string d = dir + name + "/";
+        INFO("case " << name);
+        NormSpec spec = default_spec(*parse_method(c.at("norm")));
+        spec.eps = c.at("eps").get<double>();
+        spec.affine = c.at("affine").get<bool>();
+        if (c.contains("groups")) spec.groups = c.at("groups");
+        if (c.contains("normalized_shape"))
+            spec.normalized_shape = c.at("normalized_shape").get<std::vector<std::int64_t>>();
+        if (c.contains("bias")) spec.bias = c.at("bias").get<bool>();
+        if (c.contains("mode")) spec.mode = *parse_mode(c.at("mode"));
+        const auto files = c.at("files").get<std::vector<std::string>>();
+        auto has = [&](const char* f) { return std::find(files.begin(), files.end(), f) != files.end(); };
+        NormParams p;
+        if (has("weight.npy")) p.weight = read_npy(d + "weight.npy").data;
+        if (has("bias.npy")) p.bias = read_npy(d + "bias.npy").data;
+        if (has("running_mean.npy")) p.running_mean = read_npy(d + "running_mean.npy").data;
+        if (has("running_var.npy")) p.running_var = read_npy(d + "running_var.npy").data;
+        const Tensor x = tensor(read_npy(d + "x.npy")), dy = tensor(read_npy(d + "dy.npy"));
+        auto g = run_backward(normalizer(), backward(), x, dy, spec, p);
+        // The x = 1e4 + 0.1·randn cases within 1e-3 of max |dx|; the others within 1e-5.
+        const double tol = c.at("offset").get<bool>() ? 1e-3 : 1e-5;
+        const auto dx = read64(d + "dx.npy");
+        CHECK(max_abs_error(g.dx.data, dx) <= tol * max_abs(dx));
+        CHECK(g.dweight.empty() == !spec.has_weight());
+        CHECK(g.dbias.empty() == !spec.has_bias());
+        if (spec.has_weight()) {
+            const auto dw = read64(d + "dweight.npy");
+            CHECK(rel_err(g.dweight, dw) <= tol);
+        }
+        if (spec.has_bias()) {
+            const auto db = read64(d + "dbias.npy");
+            CHECK(rel_err(g.dbias, db) <= tol);
+        }
+        // The float64 reference agrees with autograd to float64 precision.
+        const auto ref = reference_backward(Reference(x, spec, p), dy);
+        CHECK(rel_err(std::vector<double>(ref.dx), dx) <= 1e-9);
+    }
+}
+
+TEST_CASE("backward: a one-hot dy gives one Jacobian row whose support is the statistic group",
+          "[numerics][gpu][grad]") {
+    // What the app's gradient view shows: ∂y_k/∂x is non-zero exactly on y_k's statistic group
+    // (BatchNorm eval: on x_k alone).
+    const Shape4 shape{3, 4, 5, 3};
+    Tensor x = make_tensor(shape, Init::Randn, 41);
+    const std::int64_t k = x.offset(1, 2, 3, 1);
+    Tensor dy(shape, 0.0f);
+    dy.data[static_cast<std::size_t>(k)] = 1.0f;
+    for (int variant = 0; variant < 6; ++variant) {
+        NormSpec spec = default_spec(variant == 5 ? Method::Batch : methods()[static_cast<std::size_t>(variant)].id);
+        if (spec.method == Method::Group) spec.groups = 2;
+        if (variant == 5) spec.mode = Mode::Eval;
+        auto g = run_backward(normalizer(), backward(), x, dy, spec, {});
+        const StatLayout L = make_layout(spec, shape);
+        INFO(method_name(spec.method) << (variant == 5 ? " eval" : ""));
+        for (std::int64_t i = 0; i < shape.numel(); ++i) {
+            const bool in_support = variant == 5 ? i == k : L.stat_of(i) == L.stat_of(k);
+            const float d = g.dx.data[static_cast<std::size_t>(i)];
+            if (in_support != (d != 0.0f)) FAIL_CHECK("element " << i << ": dx = " << d);
+        }
+    }
+}
