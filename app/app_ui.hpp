@@ -23,6 +23,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace normlab::app {
 
@@ -36,7 +37,8 @@ class AppUi {
 public:
     AppUi(const Window& window, Session& session, std::string export_dir);
 
-    void draw();
+    // One frame: the key presses since the last frame (in order), then every panel.
+    void draw(const std::vector<KeyPress>& keys);
     void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);
     std::optional<CaptureRequest> take_capture() { return std::exchange(capture_, std::nullopt); }
     void captured(const std::string& path, const std::string& error);
@@ -55,10 +57,15 @@ public:
     void show_help(bool on) { help_ = on; }
     void message(std::string text, bool error = false);
     const HeatmapView& heatmap() const { return heatmap_; }
+    // What the keys change, as one line of JSON (--state-file): method, groups, lesson id and
+    // step (1-based), language, presenter, compare, cube, help, blank, whether a text field has
+    // the keyboard, and the frame number.
+    std::string state_json(int frame) const;
     double frame_ms = 0;
 
 private:
-    void shortcuts();
+    void shortcuts(const std::vector<KeyPress>& keys);
+    void shortcut(KeyPress k);
     void menu_bar();
     void layout_normal(float top);
     void layout_presenter(float top);
@@ -87,6 +94,7 @@ private:
     const Experiment* experiment_ = nullptr;
 
     bool presenter_ = false, compare_on_ = false, cube_on_ = false, help_ = false, torch_open_ = false;
+    bool blank_ = false;  // B or . (a presentation clicker): a black screen until the next key
     ImGuiStyle normal_style_, presenter_style_;
     std::string msg_;
     bool msg_error_ = false;
