@@ -39,8 +39,8 @@ std::vector<KeyPress> KeyQueue::take() {
 void KeyQueue::on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
     KeyQueue* q = g_queue;
     if (!q) return;
-    const bool pressed_this_frame = std::any_of(q->presses_.begin(), q->presses_.end(),
-                                                [&](const KeyPress& p) { return p.key == key; });
+    const bool pressed_this_frame =
+        std::any_of(q->presses_.begin(), q->presses_.end(), [&](const KeyPress& p) { return p.key == key; });
     if (action == GLFW_RELEASE && key != GLFW_KEY_UNKNOWN && (pressed_this_frame || !q->held_.empty()))
         q->held_.push_back(Event{key, scancode, action, mods});  // ImGui sees it down for one frame first
     else if (q->previous_)
