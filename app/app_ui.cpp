@@ -7,6 +7,8 @@
 #include "normlab/error.hpp"
 #include "normlab/torch_code.hpp"
 
+#include <nlohmann/json.hpp>
+
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>  // key codes only (ImGui 1.86 indexes keys by the backend's codes)
 
@@ -29,7 +31,10 @@ void place(const std::string& name, float x, float y, float w, float h, ImGuiWin
     ImGui::Begin(name.c_str(), nullptr, kFixed | extra);
 }
 
-bool pressed(int key) { return ImGui::IsKeyPressed(key, false); }
+bool is_modifier(int key) {
+    return (key >= GLFW_KEY_LEFT_SHIFT && key <= GLFW_KEY_RIGHT_SUPER) || key == GLFW_KEY_CAPS_LOCK ||
+           key == GLFW_KEY_NUM_LOCK || key == GLFW_KEY_SCROLL_LOCK;
+}
 
 ImGuiStyle make_presenter_style(const ImGuiStyle& base) {
     ImGuiStyle s = base;
@@ -179,62 +184,72 @@ void AppUi::set_groups(std::int64_t g) {
     if (auto err = session_.apply(next, session_.x())) message(*err, true);
 }
 
-void AppUi::shortcuts() {
-    ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput) return;
-    const bool ctrl = io.KeyCtrl;
-    int key = 0;  // keys 1–5, in the order of the method table
-    for (const MethodInfo& m : methods()) {
-        if (pressed(GLFW_KEY_1 + key) || pressed(GLFW_KEY_KP_1 + key)) set_method(m.id);
-        ++key;
+void AppUi::shortcuts(const std::vector<KeyPress>& keys) {
+    if (ImGui::GetIO().WantTextInput) return;  // typed into a text field, not a shortcut
+    for (const KeyPress& k : keys) shortcut(k);
+}
+
+// One key press, in the order pressed (a press and release within one frame count once).
+void AppUi::shortcut(KeyPress k) {
+    if (is_modifier(k.key)) return;
+    const bool ctrl = (k.mods & GLFW_MOD_CONTROL) != 0, shift = (k.mods & GLFW_MOD_SHIFT) != 0;
+    const auto is = [&](int a, int b = -1, int c = -1) { return k.key == a || k.key == b || k.key == c; };
+    if (blank_) {  // any key brings the picture back, and does nothing else
+        blank_ = false;
+        return;
     }
-    if (lessons_.active()) {
-        if (pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_PAGE_DOWN) || pressed(GLFW_KEY_SPACE))
+    if (!ctrl && is(GLFW_KEY_B, GLFW_KEY_PERIOD)) blank_ = true;  // a presentation clicker's "blank screen"
+    const int digit = k.key >= GLFW_KEY_1 && k.key <= GLFW_KEY_9         ? k.key - GLFW_KEY_1
+                      : k.key >= GLFW_KEY_KP_1 && k.key <= GLFW_KEY_KP_9 ? k.key - GLFW_KEY_KP_1
+                                                                         : -1;
+    if (digit >= 0 && digit < static_cast<int>(methods().size()))  // keys 1–5, in the order of the method table
+        set_method(methods()[static_cast<std::size_t>(digit)].id);
+    if (lessons_.active()) {  // → ← and a clicker's Page Down / Page Up
+        if (is(GLFW_KEY_RIGHT, GLFW_KEY_PAGE_DOWN, GLFW_KEY_SPACE))
             go_to_step(lessons_.lesson_index(), lessons_.step() + 1);
-        if (pressed(GLFW_KEY_LEFT) || pressed(GLFW_KEY_PAGE_UP) || pressed(GLFW_KEY_BACKSPACE))
+        if (is(GLFW_KEY_LEFT, GLFW_KEY_PAGE_UP, GLFW_KEY_BACKSPACE))
             go_to_step(lessons_.lesson_index(), lessons_.step() - 1);
     }
-    if (pressed(GLFW_KEY_F5) || (!ctrl && pressed(GLFW_KEY_P))) set_presenter(!presenter_);
-    if (pressed(GLFW_KEY_F1) || (io.KeyShift && pressed(GLFW_KEY_SLASH))) help_ = !help_;
-    if (!ctrl && pressed(GLFW_KEY_L)) set_language(language() == Language::En ? Language::Zh : Language::En);
-    if (!ctrl && pressed(GLFW_KEY_C)) compare_on_ = !compare_on_;
-    if (!ctrl && pressed(GLFW_KEY_K)) cube_on_ = !cube_on_;
-    if (!ctrl && pressed(GLFW_KEY_D)) gradient_on_ = !gradient_on_;
-    if (!ctrl && pressed(GLFW_KEY_H))
-        heatmap_.mode = static_cast<HeatmapMode>((static_cast<int>(heatmap_.mode) + 1) % 4);
-    if (pressed(GLFW_KEY_F12) || (ctrl && pressed(GLFW_KEY_P))) {
+    if (is(GLFW_KEY_F5) || (!ctrl && is(GLFW_KEY_P))) set_presenter(!presenter_);
+    if (is(GLFW_KEY_F1) || (shift && is(GLFW_KEY_SLASH))) help_ = !help_;
+    if (!ctrl && is(GLFW_KEY_L)) set_language(language() == Language::En ? Language::Zh : Language::En);
+    if (!ctrl && is(GLFW_KEY_C)) compare_on_ = !compare_on_;
+    if (!ctrl && is(GLFW_KEY_K)) cube_on_ = !cube_on_;
+    if (!ctrl && is(GLFW_KEY_D)) gradient_on_ = !gradient_on_;
+    if (!ctrl && is(GLFW_KEY_H)) heatmap_.mode = static_cast<HeatmapMode>((static_cast<int>(heatmap_.mode) + 1) % 4);
+    if (is(GLFW_KEY_F12) || (ctrl && is(GLFW_KEY_P))) {
         capture_ =
             CaptureRequest{(std::filesystem::path(export_dir_) / (export_stem(session_) + "-screen.png")).string()};
     }
-    if (ctrl && pressed(GLFW_KEY_S)) open_save_ = true;
-    if (ctrl && pressed(GLFW_KEY_O)) open_load_ = true;
-    if (ctrl && pressed(GLFW_KEY_E)) export_files();
-    if (!ctrl && pressed(GLFW_KEY_T)) {
+    if (ctrl && is(GLFW_KEY_S)) open_save_ = true;
+    if (ctrl && is(GLFW_KEY_O)) open_load_ = true;
+    if (ctrl && is(GLFW_KEY_E)) export_files();
+    if (!ctrl && is(GLFW_KEY_T)) {
         torch_code_ = torch_code(session_.state(), session_.x().shape);
         ImGui::SetClipboardText(torch_code_.c_str());
         torch_open_ = true;
     }
-    if (session_.state().spec.method == Method::Group && (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_MINUS) ||
-                                                          pressed(GLFW_KEY_KP_ADD) || pressed(GLFW_KEY_KP_SUBTRACT))) {
+    if (session_.state().spec.method == Method::Group &&
+        (is(GLFW_KEY_EQUAL, GLFW_KEY_MINUS) || is(GLFW_KEY_KP_ADD, GLFW_KEY_KP_SUBTRACT))) {
         auto ds = divisors(session_.x().shape.c);
         auto it = std::find(ds.begin(), ds.end(), session_.state().spec.groups);
-        const bool up = pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD);
+        const bool up = is(GLFW_KEY_EQUAL, GLFW_KEY_KP_ADD);
         if (it != ds.end()) {
             if (up && it + 1 != ds.end()) set_groups(*(it + 1));
             if (!up && it != ds.begin()) set_groups(*(it - 1));
         }
     }
     if (session_.state().spec.method == Method::Batch) {
-        if (!ctrl && pressed(GLFW_KEY_N)) {
+        if (!ctrl && is(GLFW_KEY_N)) {
             if (auto err = session_.train_step()) message(*err, true);
         }
-        if (!ctrl && pressed(GLFW_KEY_E)) {
+        if (!ctrl && is(GLFW_KEY_E)) {
             State next = session_.state();
             next.spec.mode = next.spec.mode == Mode::Train ? Mode::Eval : Mode::Train;
             if (auto err = session_.apply(next, session_.x())) message(*err, true);
         }
     }
-    if (pressed(GLFW_KEY_ESCAPE)) {
+    if (is(GLFW_KEY_ESCAPE)) {
         if (help_)
             help_ = false;
         else if (torch_open_)
@@ -572,6 +587,7 @@ void AppUi::help_overlay() {
                  ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
     const char* rows[][2] = {{"1 2 3 4 5", "method: BatchNorm, LayerNorm, InstanceNorm, GroupNorm, RMSNorm"},
                              {"→  ←  (Page Down / Page Up, Space)", "next / previous lesson step"},
+                             {"B  or  .", "black screen; any key brings the picture back"},
                              {"F5  or  P", "presenter mode on / off"},
                              {"L", "language: English / 中文"},
                              {"C", "compare view: BN, LN, IN, GN side by side"},
@@ -676,8 +692,8 @@ void AppUi::captured(const std::string& path, const std::string& error) {
         message(error, true);
 }
 
-void AppUi::draw() {
-    shortcuts();
+void AppUi::draw(const std::vector<KeyPress>& keys) {
+    shortcuts(keys);
     if (experiment_ && experiment_->kind == ExperimentKind::Pair) {
         if (auto err = pair_.sync(session_)) message(*err, true);
     }
@@ -690,6 +706,29 @@ void AppUi::draw() {
     scene_popups();
     if (torch_open_) torch_window();
     if (help_) help_overlay();
+    if (blank_) {  // B or . : a black frame over everything, as presenters expect
+        const ImVec2 d = ImGui::GetIO().DisplaySize;
+        ImGui::GetForegroundDrawList()->AddRectFilled(ImVec2(0, 0), d, IM_COL32(0, 0, 0, 255));
+    }
+}
+
+std::string AppUi::state_json(int frame) const {
+    const bool in_lesson = lessons_.active();
+    std::string lesson =
+        in_lesson ? lessons_.lessons()[static_cast<std::size_t>(lessons_.lesson_index())].id : std::string();
+    nlohmann::json j = {{"method", method_info(session_.state().spec.method).name},
+                        {"groups", session_.state().spec.groups},
+                        {"lesson", lesson},
+                        {"step", in_lesson ? lessons_.step() + 1 : 0},
+                        {"language", language() == Language::Zh ? "zh" : "en"},
+                        {"presenter", presenter_},
+                        {"compare", compare_on_},
+                        {"cube", cube_on_},
+                        {"help", help_},
+                        {"blank", blank_},
+                        {"text_field", ImGui::GetIO().WantTextInput},
+                        {"frame", frame}};
+    return j.dump();
 }
 
 // The gradient view replaces the heatmap and histograms unless the compare or pair view is up.

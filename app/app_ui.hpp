@@ -25,6 +25,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace normlab::app {
 
@@ -38,7 +39,8 @@ class AppUi {
 public:
     AppUi(const Window& window, Session& session, std::string export_dir);
 
-    void draw();
+    // One frame: the key presses since the last frame (in order), then every panel.
+    void draw(const std::vector<KeyPress>& keys);
     void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);
     std::optional<CaptureRequest> take_capture() { return std::exchange(capture_, std::nullopt); }
     void captured(const std::string& path, const std::string& error);
@@ -58,10 +60,15 @@ public:
     void set_gradient(bool on) { gradient_on_ = on; }  // the gradient view (key D)
     void message(std::string text, bool error = false);
     const HeatmapView& heatmap() const { return heatmap_; }
+    // What the keys change, as one line of JSON (--state-file): method, groups, lesson id and
+    // step (1-based), language, presenter, compare, cube, help, blank, whether a text field has
+    // the keyboard, and the frame number.
+    std::string state_json(int frame) const;
     double frame_ms = 0;
 
 private:
-    void shortcuts();
+    void shortcuts(const std::vector<KeyPress>& keys);
+    void shortcut(KeyPress k);
     void menu_bar();
     void layout_normal(float top);
     void layout_presenter(float top);
@@ -95,6 +102,7 @@ private:
 
     bool presenter_ = false, gradient_on_ = false, compare_on_ = false, cube_on_ = false, help_ = false,
          torch_open_ = false;
+    bool blank_ = false;  // B or . (a presentation clicker): a black screen until the next key
     ImGuiStyle normal_style_, presenter_style_;
     std::string msg_;
     bool msg_error_ = false;

@@ -12,6 +12,7 @@
 #include "state_options.hpp"
 #include "window.hpp"
 
+#include "normlab/atomic_file.hpp"
 #include "normlab/error.hpp"
 #include "normlab/experiments.hpp"
 #include "normlab/presets.hpp"
@@ -23,6 +24,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <thread>
 
 using namespace normlab;
 using namespace normlab::app;
@@ -41,6 +43,8 @@ struct AppOptions {
     std::string lessons_dir, lesson, lesson_id, experiment, export_dir = "normlab-export";
     std::string file;  // the positional FILE: a scene or a .npy (the desktop entry's %f)
     int step = 1;
+    double max_fps = 0;      // 0: as fast as the display presents
+    std::string state_file;  // the UI state as JSON after every frame (tests of the keys)
 };
 
 void add_view_options(CLI::App& cli, AppOptions& ao) {
@@ -78,6 +82,11 @@ void add_app_options(CLI::App& cli, AppOptions& ao) {
     cli.add_option("--step", ao.step, "with --lesson/--lesson-id: start at step K (1-based)")
         ->check(CLI::Range(1, 1000));
     cli.add_option("--experiment", ao.experiment, "start an experiment (Experiments menu) by id");
+    cli.add_option("--max-fps", ao.max_fps, "render at most F frames a second (tests of quick key taps)")
+        ->check(CLI::Range(0.5, 1000.0));
+    cli.add_option("--state-file", ao.state_file,
+                   "after every frame, write the state the keys change (method, lesson step, language, presenter, "
+                   "compare, blank, frame) to FILE as one JSON line");
     cli.add_option("--export-dir", ao.export_dir, "where exports and screenshots (F12) go (default ./normlab-export)");
     cli.add_option("file", ao.file,
                    "a scene file (FILE.normlab.json) or an N×C×H×W .npy to open (as --scene or --input)");
@@ -167,11 +176,13 @@ FrameStats render_loop(Window& window, AppUi& ui, Session& session, const AppOpt
     FrameStats fs;
     fs.warmup = std::min(3, std::max(0, frames - 1));
     auto last = std::chrono::steady_clock::now();
+    const auto min_frame = std::chrono::duration<double>(ao.max_fps > 0 ? 1.0 / ao.max_fps : 0.0);
     while (!window.should_close()) {
+        const auto frame_start = std::chrono::steady_clock::now();
         window.poll(!headless_run, 0.05);
         if (soak) soak->before_frame(fs.rendered, session);
         window.new_frame();
-        ui.draw();
+        ui.draw(window.take_key_presses());
         window.render(before);
         if (auto cap = ui.take_capture()) {
             try {
@@ -187,12 +198,16 @@ FrameStats render_loop(Window& window, AppUi& ui, Session& session, const AppOpt
         last = now;
         ui.frame_ms = ui.frame_ms == 0 ? ms : 0.9 * ui.frame_ms + 0.1 * ms;
         ++fs.rendered;
+        if (!ao.state_file.empty()) write_file_atomic(ao.state_file, ui.state_json(fs.rendered) + "\n");
         if (soak) soak->after_frame(fs.rendered - 1);
         if (headless_run) {
             fs.total_ms += ms;
             if (fs.rendered > fs.warmup) fs.warm_ms += ms;
             if (fs.rendered >= frames) break;
         }
+        if (min_frame.count() > 0)  // --max-fps: keys pressed meanwhile all arrive in the next poll
+            std::this_thread::sleep_until(frame_start +
+                                          std::chrono::duration_cast<std::chrono::nanoseconds>(min_frame));
     }
     return fs;
 }

@@ -1,5 +1,6 @@
 #include "window.hpp"
 
+#include "key_queue.hpp"
 #include "vk_check.hpp"
 
 #include "normlab/command_recorder.hpp"
@@ -39,6 +40,7 @@ struct Window::Impl {
     bool rebuild = false;
     int min_images = 2;
     bool imgui_vulkan = false, imgui_glfw = false;
+    KeyQueue keys;  // chained after ImGui's GLFW key callback
     explicit Impl(const VulkanContext& c) : ctx(c) {}
     ~Impl() {
         try {
@@ -46,6 +48,7 @@ struct Window::Impl {
         } catch (const vk::SystemError&) {  // a lost device: tear down anyway, never throw from here
         }
         if (imgui_vulkan) ImGui_ImplVulkan_Shutdown();
+        keys.uninstall();  // ImGui's callback back in place, so its shutdown restores GLFW's
         if (imgui_glfw) ImGui_ImplGlfw_Shutdown();
         if (ImGui::GetCurrentContext()) ImGui::DestroyContext();
         if (wd.Surface) ImGui_ImplVulkanH_DestroyWindow(*ctx.instance(), *ctx.device(), &wd, nullptr);
@@ -135,6 +138,7 @@ void Window::init_imgui(const WindowOptions& options) {
     fonts_ = load_fonts(options.glyph_text);
     ImGui_ImplGlfw_InitForVulkan(window_, true);
     impl_->imgui_glfw = true;
+    impl_->keys.install(window_);
     ImGui_ImplVulkan_InitInfo init{};
     init.Instance = *ctx_->instance();
     init.PhysicalDevice = *ctx_->physical();
@@ -164,6 +168,8 @@ Window::~Window() {
 }
 
 vk::RenderPass Window::render_pass() const { return impl_->wd.RenderPass; }
+
+std::vector<KeyPress> Window::take_key_presses() { return impl_->keys.take(); }
 
 bool Window::should_close() const { return glfwWindowShouldClose(window_); }
 

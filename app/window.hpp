@@ -2,6 +2,7 @@
 // Dear ImGui's Vulkan helpers), Dear ImGui's GLFW + Vulkan backends, and capture of a frame
 // into an offscreen image written as PNG (the same draw data, so it looks like the window).
 #pragma once
+#include "key_queue.hpp"
 #include "offscreen.hpp"
 #include "fonts.hpp"
 #include "normlab/vk_context.hpp"
@@ -10,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 struct GLFWwindow;
 struct ImDrawData;
@@ -38,6 +40,8 @@ public:
     bool should_close() const;
     // Polls events, or waits up to `timeout_s` for one when `wait` (idle app).
     void poll(bool wait, double timeout_s);
+    // The key presses polled since the last call, in order (see key_queue.hpp).
+    std::vector<KeyPress> take_key_presses();
     // Rebuilds the swapchain after a resize and starts an ImGui frame.
     void new_frame();
     // ImGui::Render(), then draws it to the swapchain and presents.

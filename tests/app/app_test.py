@@ -12,6 +12,9 @@
                                                       device, 4 validation messages; README)
   app_test.py warns APP OUT.png TEXT [app args...]   keeps running (screenshot as above) and
                                                       says TEXT on stderr (malformed lessons)
+  app_test.py keys APP WORKDIR [app args...]        quick taps (xdotool key: press and release
+                                                      at once) at 5 fps: each changes the state
+                                                      (--state-file) exactly once, in order
 Every run has NORMLAB_VALIDATION=1; any validation message fails the test.
 """
 import json
@@ -20,6 +23,7 @@ import re
 import struct
 import subprocess
 import sys
+import time
 import zlib
 
 
@@ -161,6 +165,118 @@ def error(app, rc, args):
         sys.exit("FAIL: no 'error: ...' line")
 
 
+METHOD_KEYS = ["batch", "layer", "instance", "group", "rms"]  # keys 1–5 (README)
+
+
+def keys(app, workdir, args):
+    """Quick taps at a forced low frame rate: every tap lands inside one frame (ImGui 1.86 alone
+    would never see such a key down), and each must change the state exactly once."""
+    state_path = os.path.join(workdir, "keys_state.json")
+    if os.path.exists(state_path):
+        os.remove(state_path)
+    env = dict(os.environ, NORMLAB_VALIDATION="1")
+    cmd = [app, "--max-fps", "5", "--state-file", state_path, "--lesson-id", "bn-vs-ln"] + args
+    log = open(os.path.join(workdir, "keys_app.log"), "w+")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+
+    def state():
+        try:
+            return json.loads(open(state_path).read())
+        except (OSError, ValueError):
+            return None
+
+    def fail(msg):
+        proc.kill()
+        proc.wait()
+        log.seek(0)
+        sys.exit(f"FAIL: {msg}\napp output:\n{log.read()[-4000:]}")
+
+    def wait_for(pred, what, timeout):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if proc.poll() is not None:
+                fail(f"the app exited ({proc.returncode}) while waiting for {what}")
+            s = state()
+            if s is not None and pred(s):
+                return s
+            time.sleep(0.05)
+        fail(f"timed out waiting for {what}; state {state()}")
+
+    def xdotool(*a):
+        subprocess.run(["xdotool"] + list(a), check=True, timeout=30, capture_output=True)
+
+    t0 = time.monotonic()
+    wait_for(lambda s: s["frame"] >= 2, "the first frames", 120)
+    wid = subprocess.run(["xdotool", "search", "--sync", "--name", "^normlab$"], capture_output=True, text=True,
+                         timeout=30).stdout.split()
+    if not wid:
+        fail("no window named normlab")
+    xdotool("windowfocus", wid[0])
+
+    def tap(keyseq, change, expect_same=()):
+        """Sends keyseq (one xdotool key call: each key pressed and released at once), then waits
+        until the state shows `change` (field -> value), and two frames more, and checks it held."""
+        before = wait_for(lambda s: True, "the state", 30)
+        want = dict(before)
+        want.update(change)
+        fields = list(change) + list(expect_same)
+        # One key: press and release back to back. Several: 30 ms apart (GLFW drops a second
+        # press of a key within the same X timestamp as a duplicate), still inside one frame.
+        xdotool("key", "--delay", "0" if " " not in keyseq else "60", *keyseq.split())
+        sent = state()["frame"]
+        matches = lambda s: all(s[f] == want[f] for f in fields)
+        got = wait_for(lambda s: s["frame"] >= sent + 3 and (matches(s) or s["frame"] >= sent + 25),
+                       f"{keyseq!r} to give {change}", 60)
+        if not matches(got):
+            shown = {f: got[f] for f in fields}
+            fail(f"after {keyseq!r}: {shown}, expected { {f: want[f] for f in fields} }")
+        later = wait_for(lambda s: s["frame"] >= got["frame"] + 2, "two more frames", 30)
+        if not matches(later):
+            fail(f"after {keyseq!r} the state went on changing: {later}")
+        print(f"{keyseq:>14}: {', '.join(f'{f}={got[f]}' for f in fields)} (frame {got['frame']})")
+        return got
+
+    s = state()
+    if s["lesson"] != "bn-vs-ln" or s["step"] != 1:
+        fail(f"expected lesson bn-vs-ln step 1, got {s}")
+    tap("Right", {"step": 2})
+    tap("Page_Down", {"step": 3})  # Page Down: a presentation clicker's "next"
+    tap("Page_Up", {"step": 2})  # Page Up
+    tap("Left", {"step": 1})
+    method = state()["method"]
+    for name in ["rms", "layer", "group", "batch", "instance"]:
+        if name != method:
+            tap(str(METHOD_KEYS.index(name) + 1), {"method": name})
+            method = name
+    s = state()
+    tap("l", {"language": "zh" if s["language"] == "en" else "en"})
+    tap("l", {"language": s["language"]})
+    tap("p", {"presenter": not s["presenter"]})
+    tap("c", {"compare": not s["compare"]})
+    tap("b", {"blank": True})
+    tap("Right", {"blank": False}, ["step"])  # any key brings the picture back, and only that
+    tap("period", {"blank": True})
+    tap("period", {"blank": False})
+    tap("Right Right", {"step": state()["step"] + 2})  # two taps inside one frame: both, in order
+    tap("Left Right Left", {"step": state()["step"] - 1})
+    # A text field has the keyboard (Ctrl+O focuses the scene path): letters are text, not shortcuts.
+    compare = state()["compare"]
+    tap("ctrl+o", {"text_field": True})
+    tap("c", {}, ["compare", "presenter", "language", "text_field"])
+    tap("Escape", {"text_field": False})  # leaves the field: ImGui's own widgets see quick taps too
+    tap("c", {"compare": not compare})
+    print(f"{time.monotonic() - t0:.1f} s of taps")
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.seek(0)
+    out = log.read()
+    if "validation:" in out:
+        sys.exit("FAIL: Vulkan validation messages:\n" + out[:4000])
+
+
 def main():
     mode, app = sys.argv[1], sys.argv[2]
     if mode == "screenshot":
@@ -174,6 +290,8 @@ def main():
         print(p.stderr.strip())
         if sys.argv[4] not in p.stderr:
             sys.exit(f"FAIL: stderr does not mention {sys.argv[4]!r}")
+    elif mode == "keys":
+        keys(app, sys.argv[3], sys.argv[4:])
     elif mode == "error":
         error(app, int(sys.argv[3]), sys.argv[4:])
     else:
