@@ -8,6 +8,7 @@
 #include "normlab/error.hpp"
 #include "normlab/experiments.hpp"
 #include "normlab/lesson.hpp"
+#include "normlab/lesson_text.hpp"
 #include "normlab/presets.hpp"
 
 #include <cmath>
@@ -38,8 +39,12 @@ float y3(const NormResult& r, const Shape4& s, std::int64_t n, std::int64_t c, s
     return r.y.data[static_cast<std::size_t>((n * s.c + c) * s.w + w)];
 }
 
+// Whether the step's text, rendered with the engine's result for its state, states `en` / `zh`.
 bool text_has(const LessonStep& step, const std::string& en, const std::string& zh) {
-    return step.text.en.find(en) != std::string::npos && step.text.zh.find(zh) != std::string::npos;
+    const Tensor x = load_tensor(step.state.source);
+    const NormResult r = run(step.state);
+    return render_lesson_text(step.text.en, x, r).find(en) != std::string::npos &&
+           render_lesson_text(step.text.zh, x, r).find(zh) != std::string::npos;
 }
 
 }  // namespace
