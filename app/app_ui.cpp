@@ -428,7 +428,9 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
     if (compare_on_)
         title = std::string(tr("Compare: the same tensor, four methods (statistics mode)")) + "###heatmap";
     else if (experiment_ && experiment_->kind == ExperimentKind::Pair)
-        title = std::string(tr("Side by side and difference")) + "###heatmap";
+        title = std::string(gradient_on_ ? tr("Side by side: one Jacobian row ∂y_k/∂x each")
+                                         : tr("Side by side and difference")) +
+                "###heatmap";
     else if (gradient_on_)
         title = std::string(tr("Gradient")) + ": " + method_torch_name(session_.state().spec.method) + "###heatmap";
     else
@@ -455,7 +457,7 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
     if (compare_on_) {
         compare_.draw(session_, cube_on_);
     } else if (experiment_ && experiment_->kind == ExperimentKind::Pair) {
-        pair_.draw(session_);
+        pair_.draw(session_, gradient_on_);
     } else if (gradient_on_) {
         gradient_.draw(session_);
     } else if (cube_on_) {

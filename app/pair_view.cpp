@@ -7,11 +7,14 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <tuple>
 
 namespace normlab::app {
 
 PairView::PairView(const VulkanContext& ctx, vk::RenderPass render_pass)
-    : right_(std::make_unique<Session>(ctx)),
+    : ctx_(ctx),
+      render_pass_(render_pass),
+      right_(std::make_unique<Session>(ctx)),
       right_shown_(std::make_unique<Session>(ctx)),
       diff_(std::make_unique<Session>(ctx)),
       left_view_(std::make_unique<HeatmapView>(ctx, render_pass)),
@@ -83,10 +86,14 @@ std::optional<std::string> PairView::sync(Session& main) {
 
 double PairView::max_abs_difference() const { return max_diff_; }
 
-void PairView::draw(Session& main) {
+void PairView::draw(Session& main, bool gradient) {
     if (!exp_) return;
     sync(main);
     if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", error_.c_str());
+    if (gradient) {
+        draw_gradients(main);
+        return;
+    }
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     const float w = (avail.x - 2 * gap) / 3;
@@ -129,8 +136,58 @@ void PairView::draw(Session& main) {
     }
 }
 
+// The same y_k on both sides (the right side's index permuted when it is channels-last); a
+// click on either side selects it on both. The dy choice follows whichever side changed it.
+void PairView::draw_gradients(Session& main) {
+    if (!left_grad_) {
+        left_grad_ = std::make_unique<GradientView>(ctx_, render_pass_);
+        right_grad_ = std::make_unique<GradientView>(ctx_, render_pass_);
+    }
+    const bool cl = exp_->right_channels_last;
+    const auto to_right = [cl](Index4 i) { return cl ? Index4{i[0], i[2], i[3], i[1]} : i; };
+    const auto to_left = [cl](Index4 i) { return cl ? Index4{i[0], i[3], i[1], i[2]} : i; };
+    const Index4 sel = main.state().selection.value_or(Index4{0, 0, 0, 0});
+    const Index4 right_sel = to_right(sel);
+    bool synced = true;
+    try {
+        if (right_->state().selection != std::optional<Index4>(right_sel)) right_->select(right_sel);
+    } catch (const InputError&) {  // the right side has fewer samples: it keeps its own selection
+        synced = false;
+    }
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float w = (avail.x - ImGui::GetStyle().ItemSpacing.x) / 2;
+    struct Pane {
+        GradientView* view;
+        Session* session;
+        const LocalText* label;
+    };
+    const Pane panes[2] = {{left_grad_.get(), &main, &exp_->left_label},
+                           {right_grad_.get(), right_.get(), &exp_->right_label}};
+    const auto choice = [](const GradientView& g) { return std::make_tuple(g.jacobian, g.dy, g.seed); };
+    const auto before = choice(*left_grad_);
+    for (int i = 0; i < 2; ++i) {
+        if (i) ImGui::SameLine();
+        ImGui::BeginChild(static_cast<ImGuiID>(3100 + i), ImVec2(w, avail.y), true, ImGuiWindowFlags_NoScrollbar);
+        ImGui::PushID(i);
+        ImGui::TextUnformatted(tr(*panes[i].label).c_str());
+        panes[i].view->draw(*panes[i].session);
+        ImGui::PopID();
+        ImGui::EndChild();
+    }
+    // A click in the right pane selected an element of the right session: select it on the left.
+    if (synced && right_->state().selection && *right_->state().selection != right_sel)
+        main.select(to_left(*right_->state().selection));
+    GradientView& from = choice(*left_grad_) != before ? *left_grad_ : *right_grad_;
+    GradientView& to = &from == left_grad_.get() ? *right_grad_ : *left_grad_;
+    to.jacobian = from.jacobian;
+    to.dy = from.dy;
+    to.seed = from.seed;
+}
+
 void PairView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
     for (auto* v : {left_view_.get(), right_view_.get(), diff_view_.get()}) v->before_pass(cmd, extent);
+    for (auto* g : {left_grad_.get(), right_grad_.get()})
+        if (g) g->before_pass(cmd, extent);
 }
 
 }  // namespace normlab::app

@@ -3,8 +3,11 @@
 // The left side is the main Session (so the statistics and explain panels describe it);
 // the right side has its own Session; for channels-last experiments the right output is
 // permuted back to N×C×H×W before it is shown and subtracted. The difference and its
-// range come from the heatmap and histogram shaders.
+// range come from the heatmap and histogram shaders. In gradient mode (key D, or an experiment
+// whose view sets "gradient") each side shows its gradient view instead, ∂y_k/∂x for the same
+// selected y_k (one Jacobian row each, from the backward shaders), and no difference.
 #pragma once
+#include "gradient_view.hpp"
 #include "heatmap_view.hpp"
 #include "session.hpp"
 
@@ -22,7 +25,8 @@ public:
     std::optional<std::string> start(const Experiment& e, Session& main, std::optional<State> left = std::nullopt);
     // Recomputes the right side and the difference after the main session changed (method keys).
     std::optional<std::string> sync(Session& main);
-    void draw(Session& main);
+    // gradient: the two sides' gradient views (∂y_k/∂x) instead of y and the difference.
+    void draw(Session& main, bool gradient = false);
     void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);
     // max |y_right − y_left| over every compared element (inf if one is NaN/Inf), computed
     // when the panes change.
@@ -30,9 +34,14 @@ public:
     const Experiment* experiment() const { return exp_; }
 
 private:
+    void draw_gradients(Session& main);
+
+    const VulkanContext& ctx_;
+    vk::RenderPass render_pass_;
     const Experiment* exp_ = nullptr;
     std::unique_ptr<Session> right_, right_shown_, diff_;
     std::unique_ptr<HeatmapView> left_view_, right_view_, diff_view_;
+    std::unique_ptr<GradientView> left_grad_, right_grad_;  // made when first shown
     std::uint64_t seen_generation_ = ~0ull;
     std::string error_;
     double max_diff_ = 0.0;

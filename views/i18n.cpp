@@ -92,6 +92,7 @@ const Entry kTable[] = {
     {"whole tensor: every %lld-th element", "整个张量：每 %lld 个取一个"},
     {"Compare: the same tensor, four methods (statistics mode)", "对比：同一张量，四种方法（统计分组模式）"},
     {"Side by side and difference", "并排对比与差值"},
+    {"Side by side: one Jacobian row ∂y_k/∂x each", "并排对比：每边各一行雅可比矩阵 ∂y_k/∂x"},
     {"PyTorch code (copied to the clipboard)", "PyTorch 代码（已复制到剪贴板）"},
     {"Copy again", "再次复制"},
     {"Save the whole state as a scene file:", "把整个状态保存为场景文件："},

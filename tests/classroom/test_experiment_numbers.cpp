@@ -1,10 +1,12 @@
 // The experiments' numbers from the shaders: the seeds' worked examples, batch independence
 // (difference exactly 0 except under BatchNorm), the GroupNorm continuum's identities, the
 // misconception pairs and BatchNorm's running statistics converging over train steps.
+// gradient-coupling: the support of one Jacobian row under BatchNorm (train) and LayerNorm.
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
 
+#include "normlab/backward.hpp"
 #include "normlab/batch_sampler.hpp"
 #include "normlab/experiments.hpp"
 #include "normlab/normalizer.hpp"
@@ -135,4 +137,48 @@ TEST_CASE("BatchNorm train steps move the running statistics towards the data's"
     CHECK(max_diff(tr.y.data, ev.y.data) < 0.6);
     NormResult cold = run(x, eval, {});
     CHECK(max_diff(tr.y.data, cold.y.data) > 1.0);  // eval before training: running stats 0/1
+}
+
+TEST_CASE("gradient coupling: the Jacobian row's support is the statistic group, as the text says", "[classroom]") {
+    const Experiment& e = *find_experiment("gradient-coupling");
+    REQUIRE(e.kind == ExperimentKind::Pair);
+    REQUIRE(e.view.gradient);
+    REQUIRE(e.state.selection);
+    const Index4 k = *e.state.selection;
+    // One side: ∂y_k/∂x from the backward shaders; every non-zero entry must lie in the group
+    // `in_group` names, and the count must be the one the explanation states (both languages).
+    const auto check = [&](const State& st, auto in_group, std::int64_t want) {
+        Tensor x = load_tensor(st.source);
+        REQUIRE(x.shape.numel() == 192);
+        Tensor dy(x.shape, 0.0f);
+        dy.data[static_cast<std::size_t>(x.offset(k[0], k[1], k[2], k[3]))] = 1.0f;
+        GradResult g = run_backward(test::normalizer(), test::backward(), x, dy, st.spec, st.params);
+        std::int64_t nonzero = 0, outside = 0;
+        for (std::int64_t n = 0; n < x.shape.n; ++n)
+            for (std::int64_t c = 0; c < x.shape.c; ++c)
+                for (std::int64_t h = 0; h < x.shape.h; ++h)
+                    for (std::int64_t w = 0; w < x.shape.w; ++w) {
+                        const float v = g.dx.data[static_cast<std::size_t>(x.offset(n, c, h, w))];
+                        REQUIRE(std::isfinite(v));
+                        if (in_group(n, c))
+                            nonzero += v != 0.0f;
+                        else
+                            outside += v != 0.0f;
+                    }
+        CHECK(outside == 0);
+        CHECK(nonzero == want);
+        for (const std::string& text : {e.explanation.en, e.explanation.zh}) {
+            INFO(text);
+            CHECK(text.find(std::to_string(nonzero)) != std::string::npos);
+            CHECK(text.find(std::to_string(x.shape.numel())) != std::string::npos);
+        }
+    };
+    REQUIRE(e.state.spec.method == Method::Batch);
+    REQUIRE(e.state.spec.uses_batch_stats());
+    REQUIRE(e.right.spec.method == Method::Layer);
+    // BatchNorm (train): channel k[1] of every sample, N·H·W = 64; LayerNorm: sample k[0], C·H·W = 48.
+    const auto channel_k = [&](std::int64_t, std::int64_t c) { return c == k[1]; };
+    const auto sample_k = [&](std::int64_t n, std::int64_t) { return n == k[0]; };
+    check(e.state, channel_k, 64);
+    check(e.right, sample_k, 48);
 }
