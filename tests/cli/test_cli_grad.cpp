@@ -50,7 +50,7 @@ void expect_refused(const std::string& args, const std::string& message, const f
 
 }  // namespace
 
-TEST_CASE("--grad-output of another shape: exit 2 naming both shapes, nothing written", "[cli][grad]") {
+TEST_CASE("a grad-output of another shape: exit 2 naming both shapes, nothing written", "[cli][grad]") {
     const fs::path dy = write_dy("dy_wrong.npy", {2, 3, 5, 4}), dx = tmpdir() / "dx_refused.npy",
                    y = tmpdir() / "y_refused_grad.npy";
     fs::remove(y);
@@ -60,7 +60,7 @@ TEST_CASE("--grad-output of another shape: exit 2 naming both shapes, nothing wr
     CHECK_FALSE(fs::exists(y));
 }
 
-TEST_CASE("--grad-weight without a weight and --grad-input without --grad-output are refused", "[cli][grad]") {
+TEST_CASE("grad-weight without a weight and grad-input without --grad-output are refused", "[cli][grad]") {
     const fs::path dy = write_dy("dy_2345.npy", {2, 3, 4, 5}), dw = tmpdir() / "dw_refused.npy";
     expect_refused("--norm instance --shape 2,3,4,5 --grad-output " + q(dy) + " --grad-weight " + q(dw),
                    "has no weight", dw);
@@ -69,7 +69,7 @@ TEST_CASE("--grad-weight without a weight and --grad-input without --grad-output
     expect_refused("--norm layer --shape 2,3,4,5 --grad-input " + q(dw), "--grad-input needs --grad-output", dw);
 }
 
-TEST_CASE("--grad-output from a generated tensor, a preset and a scene writes every gradient", "[cli][grad]") {
+TEST_CASE("grad-output from a generated tensor, a preset and a scene writes every gradient", "[cli][grad]") {
     struct Source {
         std::string args;
         std::vector<std::int64_t> shape;
