@@ -11,18 +11,6 @@ namespace {
 
 constexpr std::uint32_t kReduceVpt = 32, kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64, kColumnRows = 64;
 
-std::uint32_t u32(std::int64_t v) { return static_cast<std::uint32_t>(v); }
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// Orders one pass's shader writes before the next pass's shader reads.
-void shader_to_shader(vk::CommandBuffer cmd) {
-    memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
-                   vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead);
-}
-
 // The layout whose groups are the γ/β indices, for ∂L/∂γ and ∂L/∂β: per channel, N runs of H·W
 // (batch, instance, group); per element of normalized_shape, one element in each leading row
 // (layer, rms). Element j·segment_len + k of group p belongs to statistic j·seg_mul + p / p_div.

@@ -29,17 +29,6 @@ std::uint32_t pow2_floor(std::uint32_t v) {
     while (p * 2 <= v) p <<= 1;
     return p;
 }
-std::uint32_t u32(std::int64_t v) { return static_cast<std::uint32_t>(v); }
-
-// Orders one pass's shader writes before the next pass's shader reads.
-void shader_to_shader(vk::CommandBuffer cmd) {
-    memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
-                   vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead);
-}
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 }  // namespace
 

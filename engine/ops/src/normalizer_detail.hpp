@@ -1,12 +1,26 @@
 // Internal to normlab_ops: the push constants of the normalization kernels, the magic numbers
-// for their divisions, and what one forward run prepares (shared by normalizer.cpp and backward.cpp).
+// for their divisions, what one forward run prepares, and the small helpers both passes use
+// (shared by normalizer.cpp and backward.cpp).
 #pragma once
 #include "normlab/normalizer.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
 namespace normlab {
+
+inline std::uint32_t u32(std::int64_t v) { return static_cast<std::uint32_t>(v); }
+
+inline double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Orders one pass's shader writes before the next pass's shader reads.
+inline void shader_to_shader(vk::CommandBuffer cmd) {
+    memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+                   vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead);
+}
 
 // Mirrors `Push` in shaders/norm_common.glsl.
 struct Push {
