@@ -78,6 +78,14 @@ TEST_CASE("malformed lessons are refused with a message naming the problem", "[l
               .find("step 1: the first step needs") != std::string::npos);
     const std::string base = R"({"normlab_lesson": 1, "id": "x", "title": "t", "steps": [{"text": "a", "state": )";
     CHECK(error_of(base + R"({"norm": {"method": "bogus"}}}]})").find("step 1") != std::string::npos);
+    // Found by fuzz_lesson: a method that is not a string, or a norm that is not an object, in a
+    // later step (the step compares it with the previous method) is an InputError, not a crash.
+    const std::string two = base + R"({"norm": {"method": "batch"}}}, {"text": "b", "state": )";
+    CHECK(error_of(two + R"({"norm": {"method": 5}}}]})").find("step 2") != std::string::npos);
+    CHECK(error_of(two + R"({"norm": "layer"}}]})").find("step 2") != std::string::npos);
+    CHECK(
+        error_of(base + R"({"norm": [1]}}, {"text": "b", "state": {"norm": {"method": "layer"}}}]})").find("step 1") !=
+        std::string::npos);
     CHECK(error_of(base + R"({"norm": {"method": "bogus"}}}]})").find("unknown method 'bogus'") != std::string::npos);
     CHECK(error_of(
               base +

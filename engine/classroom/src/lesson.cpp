@@ -63,11 +63,17 @@ LessonStep read_step(const json& step, const std::string& where, bool first, jso
         const JsonReader st = r.child("state");
         st.only_keys({"tensor", "norm", "params", "selection", "view"}, "state key");
         const json& v = st.value();
-        const std::string old_method = scene.contains("norm") ? scene["norm"].value("method", "") : "";
+        // The method as written, or "" (a malformed "norm" is reported by state_from_json below).
+        const auto method_of = [](const json& sc) -> std::string {
+            if (!sc.contains("norm") || !sc["norm"].is_object()) return "";
+            const json& m = sc["norm"].value("method", json());
+            return m.is_string() ? m.get<std::string>() : "";
+        };
+        const std::string old_method = method_of(scene);
         for (const auto& [key, value] : v.items()) scene[key] = value;  // replaces the object as a whole
         // A new tensor makes an inherited selection meaningless unless restated; a new tensor or
         // method does the same to γ/β and the running statistics.
-        const bool method_changed = v.contains("norm") && scene["norm"].value("method", "") != old_method;
+        const bool method_changed = v.contains("norm") && method_of(scene) != old_method;
         if (v.contains("tensor") && !v.contains("selection")) scene.erase("selection");
         if ((v.contains("tensor") || method_changed) && !v.contains("params")) scene.erase("params");
         out.names_params = v.contains("params") || v.contains("tensor") || method_changed;
