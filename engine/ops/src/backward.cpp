@@ -139,17 +139,6 @@ struct Backward::Passes {
              {b.dy_.handle(), off, len},
              param_pass ? whole(b.param_sums_, param_sum_bytes) : whole(b.stat_means_, stat_mean_bytes)});
     }
-    static void set_slab(Push& push, const Slab& slab, std::uint32_t len, std::uint32_t chunks_total) {
-        push.stat_lo = u32(slab.stat_lo);
-        push.slab_stats = u32(slab.stat_hi - slab.stat_lo);
-        push.e_lo = u32(slab.e_lo);
-        push.e_hi = u32(slab.e_hi);
-        push.flat_base = u32(slab.flat_base);
-        push.chunks = slab.chunks;
-        push.chunk_len = len;
-        push.chunk_base = slab.chunk_base;
-        push.chunks_total = chunks_total;
-    }
     void reduce(vk::CommandBuffer cmd, const Slab& slab, bool param_pass) {
         const bool cols = param_pass && columns;
         const std::uint32_t k_wg = cols ? 64u : wg, per_wg = cols ? 64u : owners_per_wg;

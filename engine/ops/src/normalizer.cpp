@@ -275,15 +275,7 @@ struct Normalizer::Passes {
                        {n.partials_.handle(), 0, std::max<vk::DeviceSize>(p.partial_bytes, 16)}});
     }
     void set_slab(const Slab& slab, std::uint32_t chunk_len, std::uint32_t chunks_total) {
-        push.stat_lo = u32(slab.stat_lo);
-        push.slab_stats = u32(slab.stat_hi - slab.stat_lo);
-        push.e_lo = u32(slab.e_lo);
-        push.e_hi = u32(slab.e_hi);
-        push.flat_base = u32(slab.flat_base);
-        push.chunks = slab.chunks;
-        push.chunk_len = chunk_len;
-        push.chunk_base = slab.chunk_base;
-        push.chunks_total = chunks_total;
+        normlab::set_slab(push, slab, chunk_len, chunks_total);
     }
     void stats(vk::CommandBuffer cmd, const Slab& slab) {
         const KernelPlan& plan = p.plan;

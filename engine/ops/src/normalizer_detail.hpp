@@ -50,6 +50,19 @@ inline Magic magic(std::uint64_t d) {
     return k;
 }
 
+// The push constants of one slab: its statistics and elements, and the chunking of its partials.
+inline void set_slab(Push& push, const Slab& slab, std::uint32_t chunk_len, std::uint32_t chunks_total) {
+    push.stat_lo = u32(slab.stat_lo);
+    push.slab_stats = u32(slab.stat_hi - slab.stat_lo);
+    push.e_lo = u32(slab.e_lo);
+    push.e_hi = u32(slab.e_hi);
+    push.flat_base = u32(slab.flat_base);
+    push.chunks = slab.chunks;
+    push.chunk_len = chunk_len;
+    push.chunk_base = slab.chunk_base;
+    push.chunks_total = chunks_total;
+}
+
 // What one run needs besides x: the layout, the kernel plan, the slabs, the push constants
 // common to every pass, and the small inputs (γ, β, and per statistic either the running
 // statistics (eval) or the shift K = the statistic's first element).
