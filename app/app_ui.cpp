@@ -124,7 +124,8 @@ void AppUi::go_to_step(int lesson, int step) {
     // The step's tensor, method and view; γ/β, running statistics and selection as the class left them.
     const int from = lessons_.active() && lessons_.lesson_index() == lesson ? lessons_.step() : -1;
     if (from == step && lessons_.error().empty()) return;  // ← on the first step, → on the last: nothing to do
-    const State next = lesson_step_state(l, from, step, session_.state(), lessons_.memory());
+    State next = lesson_step_state(l, from, step, session_.state(), lessons_.memory());
+    next.exercise = {};  // a lesson ends a handed-out exercise
     if (!s.view.experiment.empty()) {
         if (!start_experiment(s.view.experiment, next)) {
             lessons_.set_error("step " + std::to_string(step + 1) + ": " + msg_);
@@ -147,11 +148,13 @@ bool AppUi::start_experiment(const std::string& id, std::optional<State> state) 
         message("unknown experiment '" + id + "'", true);
         return false;
     }
+    State st = state ? *state : e->state;
+    st.exercise = {};  // an experiment ends a handed-out exercise
     std::optional<std::string> err;
     if (e->kind == ExperimentKind::Pair) {
-        err = pair_.start(*e, session_, state);
+        err = pair_.start(*e, session_, st);
     } else {
-        err = session_.apply(state ? *state : e->state);
+        err = session_.apply(st);
     }
     if (err) {
         message(*err, true);
@@ -221,6 +224,8 @@ void AppUi::shortcut(KeyPress k) {
         capture_ =
             CaptureRequest{(std::filesystem::path(export_dir_) / (export_stem(session_) + "-screen.png")).string()};
     }
+    if (ctrl && shift && is(GLFW_KEY_C)) copy_scene();
+    if (ctrl && shift && is(GLFW_KEY_V)) paste_scene();
     if (ctrl && is(GLFW_KEY_S)) open_save_ = true;
     if (ctrl && is(GLFW_KEY_O)) open_load_ = true;
     if (ctrl && is(GLFW_KEY_E)) export_files();
@@ -264,6 +269,10 @@ void AppUi::menu_bar() {
     if (ImGui::BeginMenu(tr_id("File", "file").c_str())) {
         if (ImGui::MenuItem(tr("Save scene…"), "Ctrl+S")) open_save_ = true;
         if (ImGui::MenuItem(tr("Load scene…"), "Ctrl+O")) open_load_ = true;
+        if (ImGui::MenuItem(tr("Copy scene (one line)"), "Ctrl+Shift+C")) copy_scene();
+        if (ImGui::MenuItem(tr("Paste scene"), "Ctrl+Shift+V")) paste_scene();
+        if (ImGui::MenuItem(tr("Exercise: hide and lock controls…"), nullptr, exercise_open_))
+            exercise_open_ = !exercise_open_;
         ImGui::Separator();
         if (ImGui::MenuItem(tr("Export heatmap + histograms (PNG)"))) export_png();
         if (ImGui::MenuItem(tr("Export tensors (.npy), statistics (CSV, JSON)"), "Ctrl+E")) export_files();
@@ -331,7 +340,17 @@ void AppUi::menu_bar() {
     ImGui::EndMainMenuBar();
 }
 
+// A panel an exercise hides keeps its place and says so (the class is meant to work it out).
+bool AppUi::hidden_panel(Control c) const {
+    if (!session_.state().exercise.hides(c)) return false;
+    ImGui::TextDisabled("%s", tr("(hidden in this exercise)"));
+    return true;
+}
+
 void AppUi::method_buttons() {
+    if (session_.state().exercise.hides(Control::Method)) return;
+    const bool locked = session_.state().exercise.locks(Control::Method);
+    if (locked) ImGui::BeginDisabled();
     int key = 1;
     for (const MethodInfo& m : methods()) {
         if (key > 1) ImGui::SameLine();
@@ -341,6 +360,7 @@ void AppUi::method_buttons() {
         if (ImGui::Button(label.c_str())) set_method(m.id);
         if (on) ImGui::PopStyleColor();
     }
+    if (locked) ImGui::EndDisabled();
 }
 
 void AppUi::experiment_bar() {
@@ -505,11 +525,13 @@ void AppUi::layout_normal(float top) {
     }
     const float explain_h = (top + body - y) * 0.5f;
     place(tr_id("Explain", "explain"), left + mid, y, right, explain_h);
-    explain_.draw(session_);
-    explain_gradient();
+    if (!hidden_panel(Control::Explain)) {
+        explain_.draw(session_);
+        explain_gradient();
+    }
     ImGui::End();
     place(tr_id("Statistics", "stats"), left + mid, y + explain_h, right, top + body - y - explain_h);
-    table_.draw(session_);
+    if (!hidden_panel(Control::Statistics)) table_.draw(session_);
     ImGui::End();
     status_bar(top + body, status_h);
 }
@@ -542,8 +564,10 @@ void AppUi::layout_presenter(float top) {
         y += lh;
     }
     place(tr_id("Explain", "explain"), main_w, y, side, top + body - y);
-    explain_.draw(session_);
-    explain_gradient();
+    if (!hidden_panel(Control::Explain)) {
+        explain_.draw(session_);
+        explain_gradient();
+    }
     ImGui::End();
     status_bar(top + body, status_h);
 }
@@ -601,6 +625,7 @@ void AppUi::help_overlay() {
                              {"T", "copy as PyTorch (clipboard)"},
                              {"F12  or  Ctrl+P", "screenshot (PNG)"},
                              {"Ctrl+S  /  Ctrl+O", "save / load scene"},
+                             {"Ctrl+Shift+C  /  V", "copy / paste the scene as one line"},
                              {"Ctrl+E", "export tensors .npy, statistics CSV + JSON"},
                              {"Esc", "close help / experiment"},
                              {"F1", "this help"}};
@@ -641,11 +666,7 @@ void AppUi::scene_popups() {
                     save_scene(st, scene_path_);
                     message(std::string(tr("saved ")) + scene_path_);
                 } else {
-                    State st = load_scene(scene_path_);
-                    ViewSettings v = parse_view(st.view_json, scene_path_);
-                    if (auto err = session_.apply(st)) throw InputError(*err);
-                    experiment_ = nullptr;
-                    apply_view(v);
+                    open_scene(load_scene(scene_path_), scene_path_);
                     message(std::string(tr("loaded ")) + scene_path_);
                 }
             } catch (const InputError& e) {
@@ -655,6 +676,80 @@ void AppUi::scene_popups() {
         }
         ImGui::EndPopup();
     }
+}
+
+// A scene loaded or pasted: its state (with its exercise) and its view, or nothing at all.
+void AppUi::open_scene(const State& st, const std::string& name) {
+    ViewSettings v = parse_view(st.view_json, name);
+    if (auto err = session_.apply(st)) throw InputError(*err);
+    experiment_ = nullptr;
+    apply_view(v);
+}
+
+// The whole state and view as one line of text on the clipboard (scene_to_line).
+void AppUi::copy_scene() {
+    State st = session_.state();
+    st.view_json = view_to_json(view());
+    ImGui::SetClipboardText(scene_to_line(st).c_str());
+    message(tr("scene copied to the clipboard as one line"));
+}
+
+void AppUi::paste_scene() {
+    const char* text = ImGui::GetClipboardText();
+    try {
+        open_scene(scene_from_line(text ? text : "", "pasted scene"), "pasted scene");
+        message(tr("scene pasted from the clipboard"));
+    } catch (const InputError& e) {
+        message(e.what(), true);
+    }
+}
+
+// The teacher's side of an exercise: which controls the scene hides or locks. Each change
+// is a new State (a new exercise, so the Session accepts it); save or copy the scene after.
+void AppUi::exercise_window() {
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 24, 0), ImGuiCond_Appearing);
+    bool open = true;
+    if (!ImGui::Begin(tr_id("Exercise: hide and lock controls", "exercise").c_str(), &open,
+                      ImGuiWindowFlags_AlwaysAutoResize)) {
+        ImGui::End();
+        if (!open) exercise_open_ = false;
+        return;
+    }
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 22);
+    ImGui::TextUnformatted(
+        tr("Hidden controls are not drawn; locked ones are greyed out. Neither can be changed, "
+           "by the panels or by the keys. Then save the scene (Ctrl+S) or copy it as one line "
+           "(Ctrl+Shift+C) for the class."));
+    ImGui::PopTextWrapPos();
+    Exercise ex = session_.state().exercise;
+    if (ImGui::BeginTable("controls", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+        ImGui::TableSetupColumn(tr("control"));
+        ImGui::TableSetupColumn(tr("hide"));
+        ImGui::TableSetupColumn(tr("lock"));
+        ImGui::TableHeadersRow();
+        for (int i = 0; i < kControlCount; ++i) {
+            const auto c = static_cast<Control>(i);
+            ImGui::PushID(i);
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(control_name(c));
+            ImGui::TableNextColumn();
+            bool h = ex.hides(c), l = (ex.locked >> i) & 1u;
+            if (ImGui::Checkbox("##h", &h)) ex.hide(c, h);
+            ImGui::TableNextColumn();
+            if (!is_panel(c) && ImGui::Checkbox("##l", &l)) ex.lock(c, l);
+            ImGui::PopID();
+        }
+        ImGui::EndTable();
+    }
+    if (ImGui::Button(tr("clear"))) ex = {};
+    if (!(ex == session_.state().exercise)) {
+        State next = session_.state();
+        next.exercise = ex;
+        if (auto err = session_.apply(next, session_.x())) message(*err, true);
+    }
+    ImGui::End();
+    if (!open) exercise_open_ = false;
 }
 
 void AppUi::torch_window() {
@@ -707,6 +802,7 @@ void AppUi::draw(const std::vector<KeyPress>& keys) {
         layout_normal(top);
     scene_popups();
     if (torch_open_) torch_window();
+    if (exercise_open_) exercise_window();
     if (help_) help_overlay();
     if (blank_) {  // B or . : a black frame over everything, as presenters expect
         const ImVec2 d = ImGui::GetIO().DisplaySize;
@@ -729,6 +825,9 @@ std::string AppUi::state_json(int frame) const {
                         {"help", help_},
                         {"blank", blank_},
                         {"text_field", ImGui::GetIO().WantTextInput},
+                        {"eps", session_.state().spec.effective_eps()},
+                        {"hide", session_.state().exercise.hidden_names()},
+                        {"lock", session_.state().exercise.locked_names()},
                         {"frame", frame}};
     return j.dump();
 }

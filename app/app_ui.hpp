@@ -79,6 +79,11 @@ private:
     void method_buttons();
     void scene_popups();
     void torch_window();
+    void exercise_window();
+    void open_scene(const State& st, const std::string& name);
+    void copy_scene();
+    void paste_scene();
+    bool hidden_panel(Control c) const;
     void export_files();
     void export_png();
     void set_groups(std::int64_t g);
@@ -109,7 +114,7 @@ private:
     std::chrono::steady_clock::time_point msg_time_;
     std::optional<CaptureRequest> capture_;
     std::array<float, 4> figure_rect_{0, 0, 0, 0};  // heatmap + histograms, for the PNG export
-    bool open_save_ = false, open_load_ = false;
+    bool open_save_ = false, open_load_ = false, exercise_open_ = false;
     std::string scene_path_ = "scene.normlab.json";  // the extension of the MIME type (packaging/)
     std::string torch_code_;
 };

@@ -35,6 +35,23 @@ const std::vector<const char*>& method_items(int rank) {
     return rank == 3 ? items3 : items4;
 }
 
+// An exercise (a handed-out scene) hides some controls and greys out others.
+bool shown(const Session& s, Control c) { return !s.state().exercise.hides(c); }
+class Locked {
+public:
+    Locked(const Session& s, Control c) : on_(s.state().exercise.locks(c)) {
+        if (on_) ImGui::BeginDisabled();
+    }
+    ~Locked() {
+        if (on_) ImGui::EndDisabled();
+    }
+    Locked(const Locked&) = delete;
+    Locked& operator=(const Locked&) = delete;
+
+private:
+    bool on_;
+};
+
 std::string mib(double bytes) {
     char buf[32];
     std::snprintf(buf, sizeof(buf), "%.1f MiB", bytes / (1024.0 * 1024.0));
@@ -61,7 +78,17 @@ void ControlsPanel::draw(Session& s) {
         ImGui::PopStyleColor();
         ImGui::TextDisabled("%s", tr("(the previous state is kept)"));
     }
-    if (ImGui::CollapsingHeader(tr_id("Tensor", "tensor").c_str(), ImGuiTreeNodeFlags_DefaultOpen)) tensor_section(s);
+    if (!s.state().exercise.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(ImVec4(0.94f, 0.89f, 0.26f, 1), "%s",
+                           tr("Exercise: some controls are hidden or locked by this scene."));
+        ImGui::PopTextWrapPos();
+    }
+    if (shown(s, Control::Tensor) &&
+        ImGui::CollapsingHeader(tr_id("Tensor", "tensor").c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+        Locked lock(s, Control::Tensor);
+        tensor_section(s);
+    }
     if (ImGui::CollapsingHeader(tr_id("Method", "method").c_str(), ImGuiTreeNodeFlags_DefaultOpen)) method_section(s);
 }
 
@@ -233,15 +260,19 @@ void ControlsPanel::method_section(Session& s) {
     int m = 0;
     for (std::size_t i = 0; i < all.size(); ++i)
         if (all[i].id == st.spec.method) m = static_cast<int>(i);
-    if (ImGui::Combo(tr_id("method", "method").c_str(), &m, items.data(), static_cast<int>(items.size())) &&
-        all[static_cast<std::size_t>(m)].id != st.spec.method) {
-        next.spec = default_spec(all[static_cast<std::size_t>(m)].id);
-        if (next.spec.method == Method::Group) next.spec.groups = default_groups(sh.c, st.spec.groups);
-        next.params.weight.clear();
-        next.params.bias.clear();
-        return apply(s, next, true);
+    if (shown(s, Control::Method)) {
+        Locked lock(s, Control::Method);
+        if (ImGui::Combo(tr_id("method", "method").c_str(), &m, items.data(), static_cast<int>(items.size())) &&
+            all[static_cast<std::size_t>(m)].id != st.spec.method) {
+            next.spec = default_spec(all[static_cast<std::size_t>(m)].id);
+            if (next.spec.method == Method::Group) next.spec.groups = default_groups(sh.c, st.spec.groups);
+            next.params.weight.clear();
+            next.params.bias.clear();
+            return apply(s, next, true);
+        }
     }
-    if (st.spec.method == Method::Group) {
+    if (st.spec.method == Method::Group && shown(s, Control::Groups)) {
+        Locked lock(s, Control::Groups);
         auto ds = divisors(sh.c);
         std::string label = std::to_string(st.spec.groups);
         if (ImGui::BeginCombo(tr_id("groups G", "groups").c_str(), label.c_str())) {
@@ -263,7 +294,8 @@ void ControlsPanel::method_section(Session& s) {
                             others.empty() ? "" : " (C/G would not be a whole number of channels).");
         ImGui::PopTextWrapPos();
     }
-    if (st.spec.method == Method::Layer || st.spec.method == Method::Rms) {
+    if ((st.spec.method == Method::Layer || st.spec.method == Method::Rms) && shown(s, Control::NormalizedShape)) {
+        Locked lock(s, Control::NormalizedShape);
         auto ns = st.spec.effective_normalized_shape(sh);
         int k = static_cast<int>(ns.size()) - 1;
         const bool seq = sh.rank == 3;  // N×L×D: [D] (per token) or [L,D]
@@ -285,11 +317,14 @@ void ControlsPanel::method_section(Session& s) {
             return apply(s, next, true);
         }
     }
-    double eps = st.spec.effective_eps();
-    ImGui::InputDouble("eps ε", &eps, 0, 0, "%.3g");
-    if (ImGui::IsItemDeactivatedAfterEdit()) {
-        next.spec.eps = eps;
-        return apply(s, next, true);
+    if (shown(s, Control::Eps)) {
+        Locked lock(s, Control::Eps);
+        double eps = st.spec.effective_eps();
+        ImGui::InputDouble("eps ε", &eps, 0, 0, "%.3g");
+        if (ImGui::IsItemDeactivatedAfterEdit()) {
+            next.spec.eps = eps;
+            return apply(s, next, true);
+        }
     }
     ImGui::PopItemWidth();
     affine_section(s);
@@ -300,20 +335,24 @@ void ControlsPanel::affine_section(Session& s) {
     const State& st = s.state();
     State next = st;
     const StatLayout& l = s.layout();
-    bool affine = st.spec.affine;
-    if (ImGui::Checkbox(tr_id("affine (γ, β)", "affine").c_str(), &affine)) {
-        next.spec.affine = affine;
-        return apply(s, next, true);
-    }
-    if (st.spec.method == Method::Layer && st.spec.affine) {
-        ImGui::SameLine();
-        bool bias = st.spec.bias;
-        if (ImGui::Checkbox("bias β", &bias)) {
-            next.spec.bias = bias;
+    if (shown(s, Control::Affine)) {
+        Locked lock(s, Control::Affine);
+        bool affine = st.spec.affine;
+        if (ImGui::Checkbox(tr_id("affine (γ, β)", "affine").c_str(), &affine)) {
+            next.spec.affine = affine;
             return apply(s, next, true);
         }
+        if (st.spec.method == Method::Layer && st.spec.affine) {
+            ImGui::SameLine();
+            bool bias = st.spec.bias;
+            if (ImGui::Checkbox("bias β", &bias)) {
+                next.spec.bias = bias;
+                return apply(s, next, true);
+            }
+        }
     }
-    if (!st.spec.affine) return;
+    if (!st.spec.affine || !shown(s, Control::Params)) return;
+    Locked lock(s, Control::Params);
     const auto count = static_cast<std::size_t>(l.param_count);
     const bool has_b = st.spec.has_bias();
     ImGui::PushTextWrapPos(0.0f);
@@ -357,23 +396,30 @@ void ControlsPanel::batch_section(Session& s) {
     const NormResult& r = s.result();
     ImGui::Separator();
     ImGui::TextUnformatted(tr("BatchNorm: mode and running statistics"));
-    int mode = st.spec.mode == Mode::Train ? 0 : 1;
-    bool changed = ImGui::RadioButton(tr_id("train (batch stats)", "train").c_str(), &mode, 0);
-    ImGui::SameLine();
-    changed |= ImGui::RadioButton(tr_id("eval (running stats)", "eval").c_str(), &mode, 1);
-    if (changed) {
-        next.spec.mode = mode == 0 ? Mode::Train : Mode::Eval;
-        return apply(s, next, true);
+    if (shown(s, Control::Mode)) {
+        Locked lock(s, Control::Mode);
+        int mode = st.spec.mode == Mode::Train ? 0 : 1;
+        bool changed = ImGui::RadioButton(tr_id("train (batch stats)", "train").c_str(), &mode, 0);
+        ImGui::SameLine();
+        changed |= ImGui::RadioButton(tr_id("eval (running stats)", "eval").c_str(), &mode, 1);
+        if (changed) {
+            next.spec.mode = mode == 0 ? Mode::Train : Mode::Eval;
+            return apply(s, next, true);
+        }
     }
     bool cumulative = !st.spec.momentum.has_value();
-    if (ImGui::Checkbox("cumulative (momentum=None)", &cumulative)) {
-        if (cumulative)
-            next.spec.momentum.reset();
-        else
-            next.spec.momentum = kDefaultMomentum;
-        return apply(s, next, true);
+    if (shown(s, Control::Momentum)) {
+        Locked lock(s, Control::Momentum);
+        if (ImGui::Checkbox("cumulative (momentum=None)", &cumulative)) {
+            if (cumulative)
+                next.spec.momentum.reset();
+            else
+                next.spec.momentum = kDefaultMomentum;
+            return apply(s, next, true);
+        }
     }
-    if (!cumulative) {
+    if (!cumulative && shown(s, Control::Momentum)) {
+        Locked lock(s, Control::Momentum);
         float mom = static_cast<float>(*st.spec.momentum);
         ImGui::SetNextItemWidth(-90);
         ImGui::SliderFloat("momentum", &mom, 0.0f, 1.0f, "%.3f");
@@ -385,6 +431,8 @@ void ControlsPanel::batch_section(Session& s) {
         ImGui::TextDisabled("%s", tr("PyTorch: weight of the NEW batch (Keras' 0.99 is the old one)"));
         ImGui::PopTextWrapPos();
     }
+    if (!shown(s, Control::RunningStats)) return;
+    Locked lock(s, Control::RunningStats);
     if (ImGui::Button(tr_id("train step", "step").c_str())) {
         auto err = s.train_step();
         error_ = err ? *err : "";

@@ -31,9 +31,15 @@ void KeyQueue::uninstall() {
 }
 
 std::vector<KeyPress> KeyQueue::take() {
-    for (const Event& e : std::exchange(held_, {}))
-        if (previous_) previous_(window_, e.key, e.scancode, e.action, e.mods);
+    deferred_ = std::exchange(held_, {});  // ImGui sees these keys down for this whole frame
     return std::exchange(presses_, {});
+}
+
+void KeyQueue::release_deferred() {
+    // Between frames: the ImGui backend sets io.KeyCtrl & co. from its callback, and ImGui 1.86
+    // asserts (InputTextEx) when they change after NewFrame took io.KeyMods from them.
+    for (const Event& e : std::exchange(deferred_, {}))
+        if (previous_) previous_(window_, e.key, e.scancode, e.action, e.mods);
 }
 
 void KeyQueue::on_key(GLFWwindow* window, int key, int scancode, int action, int mods) {

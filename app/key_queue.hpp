@@ -2,8 +2,9 @@
 // Dear ImGui 1.86 keeps only per-frame key state, so a press and release inside one frame (a
 // presentation clicker, a quick tap on a slow frame) would vanish; this queue's GLFW key
 // callback is installed after ImGui's and calls it, so ImGui still sees every key. The release
-// of a key pressed in the same frame reaches ImGui one frame later, so ImGui's own widgets
-// (Enter or Esc in a text field) see the tap too.
+// of a key pressed in the same frame reaches ImGui after that frame (release_deferred, before
+// the next events are polled), so ImGui's own widgets (Enter, Esc, Ctrl+A in a text field) see
+// the tap too, and the modifiers never change in the middle of a frame.
 #pragma once
 #include <vector>
 
@@ -28,8 +29,10 @@ public:
     // Restores the callback found at install (before ImGui's backend shuts down).
     void uninstall();
     // The presses since the last call, oldest first (key repeats are not presses). Call once a
-    // frame after ImGui::NewFrame(): it then hands ImGui the releases it held back.
+    // frame after ImGui::NewFrame().
     std::vector<KeyPress> take();
+    // Hands ImGui the releases take() held back. Call between frames, before polling events.
+    void release_deferred();
 
 private:
     static void on_key(GLFWwindow* window, int key, int scancode, int action, int mods);
@@ -39,7 +42,8 @@ private:
         int key, scancode, action, mods;
     };
     std::vector<KeyPress> presses_;
-    std::vector<Event> held_;  // releases of keys pressed since the last take(), for ImGui
+    std::vector<Event> deferred_;  // held_ at the last take(), for release_deferred()
+    std::vector<Event> held_;      // releases of keys pressed since the last take(), for ImGui
 };
 
 }  // namespace normlab::app

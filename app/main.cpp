@@ -43,8 +43,9 @@ struct AppOptions {
     std::string lessons_dir, lesson, lesson_id, experiment, export_dir = "normlab-export";
     std::string file;  // the positional FILE: a scene or a .npy (the desktop entry's %f)
     int step = 1;
-    double max_fps = 0;      // 0: as fast as the display presents
-    std::string state_file;  // the UI state as JSON after every frame (tests of the keys)
+    double max_fps = 0;                   // 0: as fast as the display presents
+    std::string state_file;               // the UI state as JSON after every frame (tests of the keys)
+    std::vector<std::string> hide, lock;  // an exercise, on top of --scene's
 };
 
 void add_view_options(CLI::App& cli, AppOptions& ao) {
@@ -87,6 +88,11 @@ void add_app_options(CLI::App& cli, AppOptions& ao) {
     cli.add_option("--state-file", ao.state_file,
                    "after every frame, write the state the keys change (method, lesson step, language, presenter, "
                    "compare, blank, frame) to FILE as one JSON line");
+    cli.add_option("--hide", ao.hide,
+                   "an exercise: controls to hide, comma-separated (" + control_names() + "; added to --scene's)")
+        ->delimiter(',');
+    cli.add_option("--lock", ao.lock, "an exercise: controls to grey out, comma-separated (not explain, statistics)")
+        ->delimiter(',');
     cli.add_option("--export-dir", ao.export_dir, "where exports and screenshots (F12) go (default ./normlab-export)");
     cli.add_option("file", ao.file,
                    "a scene file (FILE.normlab.json) or an N×C×H×W .npy to open (as --scene or --input)");
@@ -249,6 +255,9 @@ int run_app(int argc, char** argv) {
     if (auto help = parse_command_line(cli, argc, argv)) return *help;
     open_file_argument(ao);
     LoadedState loaded = load_state(ao.state);
+    const Exercise extra = make_exercise(ao.hide, ao.lock, "--hide", "--lock");
+    loaded.state.exercise.hidden |= extra.hidden;
+    loaded.state.exercise.locked |= extra.locked;
     const std::string& scene = ao.state.scene;
     const ViewSettings scene_view = parse_view(loaded.state.view_json, scene.empty() ? "view" : scene);
     if (ao.soak_frames > 0) ao.frames = ao.soak_frames;

@@ -174,6 +174,7 @@ std::vector<KeyPress> Window::take_key_presses() { return impl_->keys.take(); }
 bool Window::should_close() const { return glfwWindowShouldClose(window_); }
 
 void Window::poll(bool wait, double timeout_s) {
+    impl_->keys.release_deferred();
     if (wait)
         glfwWaitEventsTimeout(timeout_s);
     else

@@ -67,6 +67,14 @@ double Session::max_error_wait() const {
 }
 
 std::optional<std::string> Session::apply(State next, std::optional<Tensor> x) {
+    // A handed-out exercise: an edit may not change what it locks. A state with another
+    // exercise (a loaded scene, a lesson, an experiment) replaces it whole.
+    if (next.exercise == state_.exercise)
+        if (auto c = locked_change(state_, next)) return std::string(control_name(*c)) + " is locked in this exercise";
+    return recompute(std::move(next), std::move(x));
+}
+
+std::optional<std::string> Session::recompute(State next, std::optional<Tensor> x) {
     const auto t0 = std::chrono::steady_clock::now();
     try {
         // The same tensor source as now (not a file, which may have changed on disk): reuse x
@@ -186,13 +194,14 @@ void Session::set_bins(std::uint32_t bins) {
 
 std::optional<std::string> Session::train_step() {
     if (state_.spec.method != Method::Batch) return std::string("train step: only BatchNorm has running statistics");
+    if (state_.exercise.locks(Control::RunningStats)) return std::string("running_stats is locked in this exercise");
     if (!population_ || population_generation_ != generation_) population_ = x_;
     State next = state_;
     const Mode user_mode = next.spec.mode;
     next.spec.mode = Mode::Train;
     ++batch_seed_;
     Tensor batch = sample_like(*population_, batch_seed_);
-    if (auto err = apply(next, std::move(batch))) return err;
+    if (auto err = recompute(next, std::move(batch))) return err;
     // Keep the running statistics the shader-computed batch produced.
     auto to_float = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
     State kept = state_;
@@ -200,7 +209,7 @@ std::optional<std::string> Session::train_step() {
     kept.params.running_var = to_float(result_.running_var);
     kept.params.num_batches_tracked = result_.num_batches_tracked;
     kept.spec.mode = user_mode;
-    auto err = apply(kept, x_);
+    auto err = recompute(kept, x_);
     population_generation_ = generation_;
     return err;
 }

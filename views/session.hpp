@@ -32,7 +32,8 @@ public:
     explicit Session(const VulkanContext& ctx);
 
     // Loads the tensor of `next` (or takes `x`), normalizes it and refreshes everything.
-    // Returns the error message (and keeps the previous state) when the engine rejects it.
+    // Returns the error message (and keeps the previous state) when the engine rejects it,
+    // or when `next` keeps the current exercise but changes a part of the state it locks.
     std::optional<std::string> apply(State next, std::optional<Tensor> x = std::nullopt);
     // Selects an element (or none); only the group histograms are recomputed.
     void select(const std::optional<Index4>& element);
@@ -74,6 +75,7 @@ public:
     const VulkanContext& context() const { return *ctx_; }
 
 private:
+    std::optional<std::string> recompute(State next, std::optional<Tensor> x);
     void compute_group_histograms();
     void whole_histograms(Histograms& h, const Shape4& shape, bool input_too = true);
     ElementSet whole_set(const Shape4& shape, std::int64_t& stride) const;

@@ -15,6 +15,9 @@
   app_test.py keys APP WORKDIR [app args...]        quick taps (xdotool key: press and release
                                                       at once) at 5 fps: each changes the state
                                                       (--state-file) exactly once, in order
+  app_test.py exercise APP WORKDIR [app args...]    a scene that hides and locks controls: locks
+                                                      hold against the keys; copy, load another
+                                                      scene, paste (Ctrl+Shift+C/V) restores it
 Every run has NORMLAB_VALIDATION=1; any validation message fails the test.
 """
 import json
@@ -168,14 +171,15 @@ def error(app, rc, args):
 METHOD_KEYS = ["batch", "layer", "instance", "group", "rms"]  # keys 1–5 (README)
 
 
-def keys(app, workdir, args):
-    """Quick taps at a forced low frame rate: every tap lands inside one frame (ImGui 1.86 alone
-    would never see such a key down), and each must change the state exactly once."""
+def tapping(app, workdir, args, script):
+    """Runs the app at a forced low frame rate with --state-file and calls script(tap, state, fail, xdotool):
+    tap sends quick taps (each lands inside one frame; ImGui 1.86 alone would never see such a key
+    down) and checks each changed the state exactly once."""
     state_path = os.path.join(workdir, "keys_state.json")
     if os.path.exists(state_path):
         os.remove(state_path)
     env = dict(os.environ, NORMLAB_VALIDATION="1")
-    cmd = [app, "--max-fps", "5", "--state-file", state_path, "--lesson-id", "bn-vs-ln"] + args
+    cmd = [app, "--max-fps", "5", "--state-file", state_path] + args
     log = open(os.path.join(workdir, "keys_app.log"), "w+")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
 
@@ -236,35 +240,7 @@ def keys(app, workdir, args):
         print(f"{keyseq:>14}: {', '.join(f'{f}={got[f]}' for f in fields)} (frame {got['frame']})")
         return got
 
-    s = state()
-    if s["lesson"] != "bn-vs-ln" or s["step"] != 1:
-        fail(f"expected lesson bn-vs-ln step 1, got {s}")
-    tap("Right", {"step": 2})
-    tap("Page_Down", {"step": 3})  # Page Down: a presentation clicker's "next"
-    tap("Page_Up", {"step": 2})  # Page Up
-    tap("Left", {"step": 1})
-    method = state()["method"]
-    for name in ["rms", "layer", "group", "batch", "instance"]:
-        if name != method:
-            tap(str(METHOD_KEYS.index(name) + 1), {"method": name})
-            method = name
-    s = state()
-    tap("l", {"language": "zh" if s["language"] == "en" else "en"})
-    tap("l", {"language": s["language"]})
-    tap("p", {"presenter": not s["presenter"]})
-    tap("c", {"compare": not s["compare"]})
-    tap("b", {"blank": True})
-    tap("Right", {"blank": False}, ["step"])  # any key brings the picture back, and only that
-    tap("period", {"blank": True})
-    tap("period", {"blank": False})
-    tap("Right Right", {"step": state()["step"] + 2})  # two taps inside one frame: both, in order
-    tap("Left Right Left", {"step": state()["step"] - 1})
-    # A text field has the keyboard (Ctrl+O focuses the scene path): letters are text, not shortcuts.
-    compare = state()["compare"]
-    tap("ctrl+o", {"text_field": True})
-    tap("c", {}, ["compare", "presenter", "language", "text_field"])
-    tap("Escape", {"text_field": False})  # leaves the field: ImGui's own widgets see quick taps too
-    tap("c", {"compare": not compare})
+    script(tap, state, fail, xdotool)
     print(f"{time.monotonic() - t0:.1f} s of taps")
     proc.terminate()
     try:
@@ -275,6 +251,76 @@ def keys(app, workdir, args):
     out = log.read()
     if "validation:" in out:
         sys.exit("FAIL: Vulkan validation messages:\n" + out[:4000])
+
+
+
+
+def keys(app, workdir, args):
+    """Quick taps: steps, methods, language, presenter, compare, blank, a text field."""
+
+    def script(tap, state, fail, xdotool):
+        s = state()
+        if s["lesson"] != "bn-vs-ln" or s["step"] != 1:
+            fail(f"expected lesson bn-vs-ln step 1, got {s}")
+        tap("Right", {"step": 2})
+        tap("Page_Down", {"step": 3})  # Page Down: a presentation clicker's "next"
+        tap("Page_Up", {"step": 2})  # Page Up
+        tap("Left", {"step": 1})
+        method = state()["method"]
+        for name in ["rms", "layer", "group", "batch", "instance"]:
+            if name != method:
+                tap(str(METHOD_KEYS.index(name) + 1), {"method": name})
+                method = name
+        s = state()
+        tap("l", {"language": "zh" if s["language"] == "en" else "en"})
+        tap("l", {"language": s["language"]})
+        tap("p", {"presenter": not s["presenter"]})
+        tap("c", {"compare": not s["compare"]})
+        tap("b", {"blank": True})
+        tap("Right", {"blank": False}, ["step"])  # any key brings the picture back, and only that
+        tap("period", {"blank": True})
+        tap("period", {"blank": False})
+        tap("Right Right", {"step": state()["step"] + 2})  # two taps inside one frame: both, in order
+        tap("Left Right Left", {"step": state()["step"] - 1})
+        # A text field has the keyboard (Ctrl+O focuses the scene path): letters are text, not shortcuts.
+        compare = state()["compare"]
+        tap("ctrl+o", {"text_field": True})
+        tap("c", {}, ["compare", "presenter", "language", "text_field"])
+        tap("Escape", {"text_field": False})  # leaves the field: ImGui's own widgets see quick taps too
+        tap("c", {"compare": not compare})
+
+    tapping(app, workdir, ["--lesson-id", "bn-vs-ln"] + args, script)
+
+
+def exercise(app, workdir, args):
+    """A handed-out exercise: a locked method stays put under its key, hidden and locked controls
+    come back from the state, and the scene survives Ctrl+Shift+C, loading another scene, and
+    Ctrl+Shift+V (the X clipboard, one line)."""
+    handout = os.path.join(workdir, "exercise.normlab.json")
+    other = os.path.join(workdir, "other.normlab.json")
+    with open(handout, "w") as f:
+        json.dump({"normlab_scene": 1, "tensor": {"source": "generated", "shape": [4, 6, 3, 3]},
+                   "norm": {"method": "group", "groups": 3, "eps": 0.001},
+                   "exercise": {"hide": ["method", "statistics"], "lock": ["eps"]}}, f)
+    with open(other, "w") as f:
+        json.dump({"normlab_scene": 1, "norm": {"method": "layer"}}, f)
+
+    def script(tap, state, fail, xdotool):
+        s = state()
+        if s["method"] != "group" or s["hide"] != ["method", "statistics"] or s["lock"] != ["eps"]:
+            fail(f"the exercise scene did not open as written: {s}")
+        tap("2", {}, ["method", "hide", "lock"])  # the method is locked: its key changes nothing
+        tap("minus", {"groups": 2}, ["method"])  # G is not locked
+        tap("ctrl+shift+c", {}, ["method", "groups"])
+        tap("ctrl+o", {"text_field": True})
+        xdotool("key", "--delay", "60", "ctrl+a")
+        xdotool("type", "--delay", "60", other)
+        tap("Return", {"method": "layer", "hide": [], "lock": [], "text_field": False})
+        tap("3", {"method": "instance"})  # no exercise any more
+        tap("ctrl+shift+v", {"method": "group", "groups": 2, "hide": ["method", "statistics"], "lock": ["eps"]})
+        tap("1", {}, ["method"])
+
+    tapping(app, workdir, ["--scene", handout] + args, script)
 
 
 def main():
@@ -292,6 +338,8 @@ def main():
             sys.exit(f"FAIL: stderr does not mention {sys.argv[4]!r}")
     elif mode == "keys":
         keys(app, sys.argv[3], sys.argv[4:])
+    elif mode == "exercise":
+        exercise(app, sys.argv[3], sys.argv[4:])
     elif mode == "error":
         error(app, int(sys.argv[3]), sys.argv[4:])
     else:

@@ -88,3 +88,34 @@ TEST_CASE("a shown pair of tensors is on the GPU as given", "[gpu][session]") {
     CHECK(session.histograms().input.count == 96);
     CHECK(session.difference_histogram().count == 96);
 }
+
+TEST_CASE("an exercise's locks hold against every edit; a new exercise replaces it", "[gpu][session][exercise]") {
+    app::Session session(context());
+    State s = generated(Method::Batch, {4, 3, 2, 2});
+    s.exercise = make_exercise({"method"}, {"eps", "running_stats"});
+    s.params.running_mean = {0.5f, -1.0f, 2.0f};
+    REQUIRE_FALSE(session.apply(s).has_value());
+    const std::vector<float> y = session.result().y.data;
+
+    State layer = s;
+    layer.spec = default_spec(Method::Layer);
+    CHECK(session.apply(layer) == std::string("method is locked in this exercise"));
+    State eps = s;
+    eps.spec.eps = 0.5;
+    CHECK(session.apply(eps, session.x()) == std::string("eps is locked in this exercise"));
+    CHECK(session.train_step() == std::string("running_stats is locked in this exercise"));
+    CHECK(session.reset_running() == std::string("running_stats is locked in this exercise"));
+    CHECK(session.state().spec.method == Method::Batch);
+    CHECK(session.state().spec.effective_eps() == 1e-5);
+    CHECK(session.result().y.data == y);
+    // What is not locked still changes.
+    State mode = s;
+    mode.spec.mode = Mode::Eval;
+    CHECK_FALSE(session.apply(mode, session.x()).has_value());
+    // A state with another exercise (a loaded or pasted scene, a lesson) replaces it.
+    State free = layer;
+    free.exercise = {};
+    free.params = {};
+    CHECK_FALSE(session.apply(free).has_value());
+    CHECK(session.state().spec.method == Method::Layer);
+}

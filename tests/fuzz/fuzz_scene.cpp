@@ -1,5 +1,6 @@
-// libFuzzer target: scene_from_json on arbitrary text. Only InputError may escape; a scene
-// that loads must survive a save/load round trip unchanged. Built by scripts/fuzz.sh.
+// libFuzzer target: scene_from_json and scene_from_line (the pasted one-line form) on
+// arbitrary text. Only InputError may escape; a scene that loads must survive a save/load
+// round trip, and one through the one-line form, unchanged. Built by scripts/fuzz.sh.
 #include "normlab/error.hpp"
 #include "normlab/state.hpp"
 
@@ -12,6 +13,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string text(reinterpret_cast<const char*>(data), size);
     normlab::State s;
     try {
+        normlab::scene_from_line(text, "pasted");
+    } catch (const normlab::InputError&) {}
+    try {
         s = normlab::scene_from_json(text, "fuzz.json");
     } catch (const normlab::InputError&) {
         return 0;  // the expected way to refuse a file
@@ -20,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string saved = normlab::scene_to_json(s);
     try {
         normlab::State back = normlab::scene_from_json(saved, "saved.json");
-        if (normlab::scene_to_json(back) != saved) {
+        const normlab::State line = normlab::scene_from_line(normlab::scene_to_line(s), "line");
+        if (normlab::scene_to_json(back) != saved || normlab::scene_to_json(line) != saved) {
             std::fprintf(stderr, "round trip changed the scene:\n%s\n", saved.c_str());
             std::abort();
         }

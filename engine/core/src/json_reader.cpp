@@ -122,6 +122,17 @@ std::vector<float> JsonReader::floats(const std::string& k) const {
     return out;
 }
 
+std::vector<std::string> JsonReader::strings(const std::string& k) const {
+    const json& v = get(k);
+    if (!v.is_array()) fail(key(k) + " must be a list of strings");
+    std::vector<std::string> out;
+    for (const auto& e : v) {
+        if (!e.is_string()) fail(key(k) + " must be a list of strings");
+        out.push_back(e.get<std::string>());
+    }
+    return out;
+}
+
 const json& JsonReader::list(const std::string& k, std::size_t lo, std::size_t hi) const {
     const json& v = get(k);
     if (!v.is_array() || v.size() < lo)

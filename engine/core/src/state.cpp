@@ -93,6 +93,7 @@ std::string scene_to_json(const State& s) {
     p["num_batches_tracked"] = s.params.num_batches_tracked;
     j["params"] = p;
     j["selection"] = s.selection ? json(*s.selection) : json(nullptr);
+    if (!s.exercise.empty()) j["exercise"] = {{"hide", s.exercise.hidden_names()}, {"lock", s.exercise.locked_names()}};
     if (!s.view_json.empty()) {
         try {
             j["view"] = json::parse(s.view_json);
@@ -196,6 +197,16 @@ State state_from_json(const JsonReader& r) {
         s.selection = Index4{d[0], d[1], d[2], d[3]};
     }
     if (r.has("view")) s.view_json = r.at("view").dump();
+    if (r.has("exercise")) {
+        const JsonReader e = r.child("exercise");
+        const auto names = [&](const char* k) { return e.has(k) ? e.strings(k) : std::vector<std::string>{}; };
+        const std::vector<std::string> hide = names("hide"), lock = names("lock");
+        try {
+            s.exercise = make_exercise(hide, lock, e.key("hide"), e.key("lock"));
+        } catch (const InputError& err) {
+            r.fail(err.what());
+        }
+    }
     // Generated tensors have a known shape: check the whole configuration now.
     if (s.source.kind == TensorSource::Kind::Generated) check_state_for_shape(s, s.source.shape, r.name());
     return s;

@@ -54,6 +54,8 @@ public:
     std::vector<std::int64_t> dims(const std::string& k, std::size_t lo, std::size_t hi) const;
     // A list of numbers that fit a float32 (JSON has no Inf/NaN).
     std::vector<float> floats(const std::string& k) const;
+    // A list of strings.
+    std::vector<std::string> strings(const std::string& k) const;
     // A list of lo..hi elements of any kind.
     const nlohmann::json& list(const std::string& k, std::size_t lo, std::size_t hi) const;
     // {"en": ..., "zh": ...} (or an English-only string); en must not be empty. Absent and not

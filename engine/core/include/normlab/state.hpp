@@ -2,6 +2,7 @@
 // hyper-parameters, γ/β and running statistics, the selected element. The GUI edits it, the
 // CLI and scene files parse into it, the engine consumes it; so none of them can drift apart.
 #pragma once
+#include "normlab/exercise.hpp"
 #include "normlab/norm_params.hpp"
 #include "normlab/norm_spec.hpp"
 #include "normlab/tensor.hpp"
@@ -33,6 +34,7 @@ struct State {
     NormParams params;
     std::optional<Index4> selection;  // (n, c, h, w)
     std::string view_json;            // the app's view settings (opaque here), "" if none
+    Exercise exercise;                // controls a handed-out scene hides or locks
 };
 
 // The tensor the source describes; throws InputError (bad file, unknown preset, bad shape).
@@ -47,5 +49,11 @@ std::string scene_to_json(const State& state);
 State scene_from_json(const std::string& text, const std::string& name);
 State load_scene(const std::string& path);
 void save_scene(const State& state, const std::string& path);  // atomic
+// A scene as one line of text for the clipboard: "normlab-scene:" and the scene's compact JSON
+// in base64url (no quotes or spaces for a chat program to change).
+std::string scene_to_line(const State& state);
+// Reads such a line, or a scene's JSON text (one line or many), ignoring surrounding blanks.
+// Throws InputError("<name>: ...") and never returns half a state.
+State scene_from_line(const std::string& text, const std::string& name = "pasted scene");
 
 }  // namespace normlab
