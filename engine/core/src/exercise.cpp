@@ -9,9 +9,9 @@ namespace normlab {
 
 namespace {
 
-constexpr std::array<const char*, kControlCount> kNames = {
-    "tensor", "method", "groups", "normalized_shape", "eps",     "affine",
-    "params", "mode",   "momentum", "running_stats", "explain", "statistics"};
+constexpr std::array<const char*, kControlCount> kNames = {"tensor",   "method",        "groups",  "normalized_shape",
+                                                           "eps",      "affine",        "params",  "mode",
+                                                           "momentum", "running_stats", "explain", "statistics"};
 
 std::uint32_t bit(Control c) { return 1u << static_cast<int>(c); }
 
@@ -90,7 +90,7 @@ std::optional<Control> locked_change(const State& from, const State& to) {
         {Control::Momentum,
          same_method && (a.momentum != b.momentum || a.track_running_stats != b.track_running_stats)},
         {Control::RunningStats, same_method && (p.running_mean != q.running_mean || p.running_var != q.running_var ||
-                                                 p.num_batches_tracked != q.num_batches_tracked)},
+                                                p.num_batches_tracked != q.num_batches_tracked)},
     }};
     for (const auto& [c, changed] : changes)
         if (changed && e.locks(c)) return c;
