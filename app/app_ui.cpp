@@ -3,6 +3,7 @@
 #include "cube_view.hpp"
 #include "exporter.hpp"
 #include "i18n.hpp"
+#include "wrapped_text.hpp"
 
 #include "normlab/error.hpp"
 #include "normlab/torch_code.hpp"
@@ -334,10 +335,10 @@ void AppUi::menu_bar() {
 void AppUi::method_buttons() {
     int key = 1;
     for (const MethodInfo& m : methods()) {
-        if (key > 1) ImGui::SameLine();
         const bool on = session_.state().spec.method == m.id;
+        std::string label = std::to_string(key) + " " + m.label;
+        if (key++ > 1) same_line_if_fits(ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2);
         if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.0f, 0.45f, 0.70f, 1));
-        std::string label = std::to_string(key++) + " " + m.label;
         if (ImGui::Button(label.c_str())) set_method(m.id);
         if (on) ImGui::PopStyleColor();
     }
@@ -345,10 +346,8 @@ void AppUi::method_buttons() {
 
 void AppUi::experiment_bar() {
     const Experiment& e = *experiment_;
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(0.94f, 0.89f, 0.26f, 1), "%s", tr(e.title).c_str());
-    ImGui::TextUnformatted(tr(e.explanation).c_str());
-    ImGui::PopTextWrapPos();
+    wrapped_text_colored(ImVec4(0.94f, 0.89f, 0.26f, 1), tr(e.title));
+    wrapped_text(tr(e.explanation));
     const State& st = session_.state();
     if (BatchNoisePanel::applies(e, session_)) noise_.draw(session_, e);
     if (e.kind == ExperimentKind::Continuum && st.spec.method == Method::Group) {
@@ -438,13 +437,17 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
                 method_torch_name(session_.state().spec.method, session_.x().shape) + "###heatmap";
     place(title, x, y, w, h);
     heatmap_.show_controls = !presenter_;
+    heatmap_.center = presenter_;
     if (presenter_) {  // one row: methods, then the heatmap modes (key H cycles them)
         method_buttons();
         if (!gradient_on_ && !compare_on_ && !(experiment_ && experiment_->kind == ExperimentKind::Pair)) {
             const char* modes[] = {"input x", "output y", "y − x", "statistic groups"};
             int m = static_cast<int>(heatmap_.mode);
+            const ImGuiStyle& st = ImGui::GetStyle();
             for (int i = 0; i < 4; ++i) {
-                if (i) ImGui::SameLine();
+                // After the method buttons on their last row when it has room (one row less on 720 lines).
+                same_line_if_fits(ImGui::GetFrameHeight() + st.ItemInnerSpacing.x +
+                                  ImGui::CalcTextSize(tr(modes[i])).x);
                 ImGui::RadioButton(tr(modes[i]), &m, i);
             }
             heatmap_.mode = static_cast<HeatmapMode>(m);
@@ -476,7 +479,8 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
 
 void AppUi::layout_normal(float top) {
     const ImVec2 d = ImGui::GetIO().DisplaySize;
-    const float status_h = ImGui::GetFrameHeightWithSpacing() + 6;
+    const float status_h = std::max(ImGui::GetFrameHeightWithSpacing() + 6,
+                                    ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().WindowPadding.y + 2);
     const float left = std::max(330.0f, d.x * 0.21f), right = std::max(380.0f, d.x * 0.26f);
     const float mid = d.x - left - right, body = d.y - status_h - top;
     const float heat_h = body * 0.66f;
@@ -516,13 +520,17 @@ void AppUi::layout_normal(float top) {
 
 void AppUi::layout_presenter(float top) {
     const ImVec2 d = ImGui::GetIO().DisplaySize;
-    const float status_h = ImGui::GetFrameHeightWithSpacing() + 6;
+    const float status_h = std::max(ImGui::GetFrameHeightWithSpacing() + 6,
+                                    ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().WindowPadding.y + 2);
     const float body = d.y - status_h - top;
     const float main_w = std::floor(d.x * 0.64f), side = d.x - main_w;
     const bool wide_views = compare_on_ || (experiment_ && experiment_->kind == ExperimentKind::Pair);
     // The compare view needs the whole height on a projector; the histograms stay in the pair view.
-    const float heat_h = compare_on_ ? body : std::floor(body * (wide_views ? 0.70f : 0.64f));
+    float heat_h = compare_on_ ? body : std::floor(body * (wide_views ? 0.70f : 0.64f));
+    const bool plain = !wide_views && !gradient_on_ && !cube_on_;  // the heatmap alone
+    if (plain) heat_h = presenter_heatmap_height(main_w, body);
     heatmap_area(0, top, main_w, heat_h);
+    if (plain) heat_chrome_ = heat_h - heatmap_.image_room_h();
     if (heat_h < body) {
         place(tr_id("Histograms (GPU)", "histograms"), 0, top + heat_h, main_w, body - heat_h);
         if (gradient_view_shown())
@@ -546,6 +554,20 @@ void AppUi::layout_presenter(float top) {
     explain_gradient();
     ImGui::End();
     status_bar(top + body, status_h);
+}
+
+// The heatmap panel's height in presenter mode: enough for tiles that fill the panel's width
+// (the grid's aspect kept), at least half the body, and no more than leaves the histograms
+// their lines (title, captions, numbers) and a plot two lines high. The heatmap panel's own
+// lines (title, buttons, legend) as measured last frame.
+float AppUi::presenter_heatmap_height(float width, float body) const {
+    const Shape4& sh = session_.x().shape;
+    const float chrome = heat_chrome_ > 0 ? heat_chrome_ : ImGui::GetFontSize() * 6;
+    const float inner_w = width - 2 * ImGui::GetStyle().WindowPadding.x;
+    const TileLayout wide = TileLayout::fit(sh, inner_w, 1e6f);  // the cells if only the width limited them
+    const float need = chrome + static_cast<float>(wide.height) + 2;
+    const float histograms = ImGui::GetFrameHeight() + 6.5f * ImGui::GetTextLineHeightWithSpacing();
+    return std::floor(std::clamp(need, body * 0.5f, std::max(body * 0.5f, body - histograms)));
 }
 
 void AppUi::status_bar(float y, float h) {
@@ -699,6 +721,10 @@ void AppUi::draw(const std::vector<KeyPress>& keys) {
     if (experiment_ && experiment_->kind == ExperimentKind::Pair) {
         if (auto err = pair_.sync(session_)) message(*err, true);
     }
+    // Presenter text: 34 px (times the UI scale) on 1080 lines and more, 26 px below.
+    const FontSet& f = window_.fonts();
+    const bool tall = ImGui::GetIO().DisplaySize.y >= 1000.0f * window_.ui_scale();
+    ImGui::PushFont(!presenter_ ? f.normal : tall ? f.large : f.medium);
     menu_bar();
     const float top = ImGui::GetFrameHeight();
     if (presenter_)
@@ -708,6 +734,7 @@ void AppUi::draw(const std::vector<KeyPress>& keys) {
     scene_popups();
     if (torch_open_) torch_window();
     if (help_) help_overlay();
+    ImGui::PopFont();
     if (blank_) {  // B or . : a black frame over everything, as presenters expect
         const ImVec2 d = ImGui::GetIO().DisplaySize;
         ImGui::GetForegroundDrawList()->AddRectFilled(ImVec2(0, 0), d, IM_COL32(0, 0, 0, 255));
@@ -744,9 +771,7 @@ void AppUi::explain_gradient() {
     const std::string text = gradient_.explain(session_);
     if (text.empty()) return;
     ImGui::Separator();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
+    wrapped_text(text);
 }
 
 void AppUi::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {

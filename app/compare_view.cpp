@@ -3,9 +3,11 @@
 #include "cube_view.hpp"
 #include "explain_panel.hpp"
 #include "i18n.hpp"
+#include "wrapped_text.hpp"
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace normlab::app {
@@ -54,7 +56,7 @@ void CompareView::draw(Session& main, bool cube) {
     const float gap = ImGui::GetStyle().ItemSpacing.x, vgap = ImGui::GetStyle().ItemSpacing.y;
     // 2×2, four rows or four columns: whichever gives the heatmap tiles the most pixels.
     const Shape4& sh = main.x().shape;
-    const float chrome = fs * 2.2f;  // title line and padding inside a cell
+    const float chrome = fs * 3.4f;  // caption (up to two lines) and padding inside a cell
     const float heat_frac = cube ? 0.55f : 1.0f;
     int cols = 2;
     float best = 0;
@@ -77,14 +79,27 @@ void CompareView::draw(Session& main, bool cube) {
         const StatLayout& l = s.layout();
         std::string title = names[i];
         if (kMethods[i] == Method::Group) title = "GroupNorm(G=" + std::to_string(groups_) + ")";
-        ImGui::TextUnformatted(title.c_str());
-        ImGui::SameLine();
-        ImGui::TextDisabled("%lld × %lld", static_cast<long long>(l.stat_count), static_cast<long long>(l.count()));
+        // The caption's pieces wrap onto a second line rather than being cut; a piece wider than
+        // the tile is drawn smaller.
+        const std::string counts =
+            strf("%lld × %lld", static_cast<long long>(l.stat_count), static_cast<long long>(l.count()));
+        std::string stats;
         if (auto st = s.selected_stat(); st && !s.result().mean.empty()) {
             const auto si = static_cast<std::size_t>(*st);
-            ImGui::SameLine();
-            ImGui::Text("μ=%.4g σ²=%.4g", s.result().mean[si], s.result().var[si]);
+            stats = strf("μ=%.4g σ²=%.4g", s.result().mean[si], s.result().var[si]);
         }
+        const float widest = std::max({ImGui::CalcTextSize(title.c_str()).x, ImGui::CalcTextSize(stats.c_str()).x,
+                                       ImGui::CalcTextSize(counts.c_str()).x});
+        const float room = ImGui::GetContentRegionAvail().x;
+        if (widest > room) ImGui::SetWindowFontScale(std::max(0.5f, room / widest));
+        ImGui::TextUnformatted(title.c_str());
+        same_line_if_fits(ImGui::CalcTextSize(counts.c_str()).x);
+        ImGui::TextDisabled("%s", counts.c_str());
+        if (!stats.empty()) {
+            same_line_if_fits(ImGui::CalcTextSize(stats.c_str()).x);
+            ImGui::TextUnformatted(stats.c_str());
+        }
+        ImGui::SetWindowFontScale(1.0f);
         const float inner_w = ImGui::GetContentRegionAvail().x;
         const float inner_h = ImGui::GetContentRegionAvail().y;
         // With the cube: beside the heatmap or below it, whichever leaves the tiles bigger.
