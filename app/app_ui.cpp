@@ -721,10 +721,11 @@ void AppUi::draw(const std::vector<KeyPress>& keys) {
     if (experiment_ && experiment_->kind == ExperimentKind::Pair) {
         if (auto err = pair_.sync(session_)) message(*err, true);
     }
-    // Presenter text: 34 px (times the UI scale) on 1080 lines and more, 26 px below.
+    // Presenter text: 34 px (times the UI scale) on 1080 lines and more, 26 px from 650 lines,
+    // the normal size below (a window too small for larger text).
     const FontSet& f = window_.fonts();
-    const bool tall = ImGui::GetIO().DisplaySize.y >= 1000.0f * window_.ui_scale();
-    ImGui::PushFont(!presenter_ ? f.normal : tall ? f.large : f.medium);
+    const float lines = ImGui::GetIO().DisplaySize.y / window_.ui_scale();
+    ImGui::PushFont(!presenter_ ? f.normal : lines >= 1000 ? f.large : lines >= 650 ? f.medium : f.normal);
     menu_bar();
     const float top = ImGui::GetFrameHeight();
     if (presenter_)

@@ -102,12 +102,18 @@ void CompareView::draw(Session& main, bool cube) {
         ImGui::SetWindowFontScale(1.0f);
         const float inner_w = ImGui::GetContentRegionAvail().x;
         const float inner_h = ImGui::GetContentRegionAvail().y;
-        // With the cube: beside the heatmap or below it, whichever leaves the tiles bigger.
-        const bool stacked = cube && TileLayout::fit(sh, inner_w, inner_h * 0.55f).cell >
-                                         TileLayout::fit(sh, inner_w * 0.55f, inner_h).cell;
-        const float heat_w = cube && !stacked ? inner_w * 0.55f : inner_w;
-        const float heat_h = stacked ? inner_h * 0.55f : inner_h;
+        // With the cube: beside the heatmap or below it, whichever leaves the tiles bigger; the
+        // heatmap takes what its tiles need to fill the other side (45–70 %), the cube the rest.
+        const float beside_w =
+            std::clamp(static_cast<float>(TileLayout::fit(sh, 1e6f, inner_h).width), inner_w * 0.45f, inner_w * 0.6f);
+        const float below_h =
+            std::clamp(static_cast<float>(TileLayout::fit(sh, inner_w, 1e6f).height), inner_h * 0.45f, inner_h * 0.6f);
+        const bool stacked =
+            cube && TileLayout::fit(sh, inner_w, below_h).cell > TileLayout::fit(sh, beside_w, inner_h).cell;
+        const float heat_w = cube && !stacked ? beside_w : inner_w;
+        const float heat_h = stacked ? below_h : inner_h;
         ImGui::BeginChild(static_cast<ImGuiID>(2000 + i), ImVec2(heat_w, heat_h), false, ImGuiWindowFlags_NoScrollbar);
+        views_[i]->center = true;
         views_[i]->clicked.reset();
         views_[i]->draw(s);
         if (views_[i]->clicked) main.select(views_[i]->clicked);

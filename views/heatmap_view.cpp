@@ -119,7 +119,11 @@ void HeatmapView::draw(Session& session) {
     draw_cell_values(session);
     draw_selection(session);
     if (hovered) handle_mouse(session);
-    if (show_legend) draw_legend(session);
+    if (show_legend) {  // its height is measured: a legend wrapped onto two lines gets that room next frame
+        const float y0 = ImGui::GetCursorPosY();
+        draw_legend(session);
+        legend_used_ = ImGui::GetCursorPosY() - y0;
+    }
 }
 
 // Mode buttons, the colormap choice and the help line.
@@ -180,7 +184,7 @@ void HeatmapView::update_value_range(Session& s) {
 
 // Fits the tiles into the space left above the legend, reserves it and adds the draw callback.
 bool HeatmapView::place_image(const Shape4& shape) {
-    const float legend_h = show_legend ? ImGui::GetFrameHeightWithSpacing() * 1.6f : 0.0f;
+    const float legend_h = show_legend ? std::max(ImGui::GetFrameHeightWithSpacing() * 1.6f, legend_used_) : 0.0f;
     ImVec2 avail = ImGui::GetContentRegionAvail();
     room_w_ = avail.x;
     room_h_ = avail.y - legend_h;

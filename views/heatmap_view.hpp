@@ -90,6 +90,7 @@ private:
     TileLayout layout_;
     float origin_[2] = {0, 0};  // ImGui units
     float room_w_ = 0, room_h_ = 0, px_ = 1;
+    float legend_used_ = 0;  // the legend's height last frame
     float vmin_ = 0, vmax_ = 1;
     Key key_, computed_;
     // Per frame: the command buffer the ImGui draw callback records into.

@@ -40,8 +40,9 @@ bool is_space(char32_t c) { return c == U' ' || c == U'\t'; }
 }  // namespace
 
 bool no_line_start(char32_t c) {
-    return in(c, U"。．，、；：？！）］｝」』》〉】〕〗〙〛’”…‥・％～ー々ぁぃぅぇぉっゃゅょァィゥェォッャュョ"
-                 U"，．：；？！）］｝,.;:?!)]}%");
+    return in(c,
+              U"。．，、；：？！）］｝」』》〉】〕〗〙〛’”…‥・％～ー々ぁぃぅぇぉっゃゅょァィゥェォッャュョ"
+              U"，．：；？！）］｝,.;:?!)]}%");
 }
 
 bool no_line_end(char32_t c) { return in(c, U"（［｛「『《〈【〔〖〘〚‘“([{"); }
