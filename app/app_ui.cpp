@@ -3,6 +3,7 @@
 #include "cube_view.hpp"
 #include "exporter.hpp"
 #include "i18n.hpp"
+#include "wrapped_text.hpp"
 
 #include "normlab/error.hpp"
 #include "normlab/torch_code.hpp"
@@ -353,10 +354,10 @@ void AppUi::method_buttons() {
     if (locked) ImGui::BeginDisabled();
     int key = 1;
     for (const MethodInfo& m : methods()) {
-        if (key > 1) ImGui::SameLine();
         const bool on = session_.state().spec.method == m.id;
+        std::string label = std::to_string(key) + " " + m.label;
+        if (key++ > 1) same_line_if_fits(ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2);
         if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.0f, 0.45f, 0.70f, 1));
-        std::string label = std::to_string(key++) + " " + m.label;
         if (ImGui::Button(label.c_str())) set_method(m.id);
         if (on) ImGui::PopStyleColor();
     }
@@ -365,10 +366,8 @@ void AppUi::method_buttons() {
 
 void AppUi::experiment_bar() {
     const Experiment& e = *experiment_;
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(0.94f, 0.89f, 0.26f, 1), "%s", tr(e.title).c_str());
-    ImGui::TextUnformatted(tr(e.explanation).c_str());
-    ImGui::PopTextWrapPos();
+    wrapped_text_colored(ImVec4(0.94f, 0.89f, 0.26f, 1), tr(e.title));
+    wrapped_text(tr(e.explanation));
     const State& st = session_.state();
     if (BatchNoisePanel::applies(e, session_)) noise_.draw(session_, e);
     if (e.kind == ExperimentKind::Continuum && st.spec.method == Method::Group) {
@@ -458,13 +457,17 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
                 method_torch_name(session_.state().spec.method, session_.x().shape) + "###heatmap";
     place(title, x, y, w, h);
     heatmap_.show_controls = !presenter_;
+    heatmap_.center = presenter_;
     if (presenter_) {  // one row: methods, then the heatmap modes (key H cycles them)
         method_buttons();
         if (!gradient_on_ && !compare_on_ && !(experiment_ && experiment_->kind == ExperimentKind::Pair)) {
             const char* modes[] = {"input x", "output y", "y − x", "statistic groups"};
             int m = static_cast<int>(heatmap_.mode);
+            const ImGuiStyle& st = ImGui::GetStyle();
             for (int i = 0; i < 4; ++i) {
-                if (i) ImGui::SameLine();
+                // After the method buttons on their last row when it has room (one row less on 720 lines).
+                same_line_if_fits(ImGui::GetFrameHeight() + st.ItemInnerSpacing.x +
+                                  ImGui::CalcTextSize(tr(modes[i])).x);
                 ImGui::RadioButton(tr(modes[i]), &m, i);
             }
             heatmap_.mode = static_cast<HeatmapMode>(m);
@@ -496,7 +499,8 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
 
 void AppUi::layout_normal(float top) {
     const ImVec2 d = ImGui::GetIO().DisplaySize;
-    const float status_h = ImGui::GetFrameHeightWithSpacing() + 6;
+    const float status_h = std::max(ImGui::GetFrameHeightWithSpacing() + 6,
+                                    ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().WindowPadding.y + 2);
     const float left = std::max(330.0f, d.x * 0.21f), right = std::max(380.0f, d.x * 0.26f);
     const float mid = d.x - left - right, body = d.y - status_h - top;
     const float heat_h = body * 0.66f;
@@ -538,13 +542,17 @@ void AppUi::layout_normal(float top) {
 
 void AppUi::layout_presenter(float top) {
     const ImVec2 d = ImGui::GetIO().DisplaySize;
-    const float status_h = ImGui::GetFrameHeightWithSpacing() + 6;
+    const float status_h = std::max(ImGui::GetFrameHeightWithSpacing() + 6,
+                                    ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().WindowPadding.y + 2);
     const float body = d.y - status_h - top;
     const float main_w = std::floor(d.x * 0.64f), side = d.x - main_w;
     const bool wide_views = compare_on_ || (experiment_ && experiment_->kind == ExperimentKind::Pair);
     // The compare view needs the whole height on a projector; the histograms stay in the pair view.
-    const float heat_h = compare_on_ ? body : std::floor(body * (wide_views ? 0.70f : 0.64f));
+    float heat_h = compare_on_ ? body : std::floor(body * (wide_views ? 0.70f : 0.64f));
+    const bool plain = !wide_views && !gradient_on_ && !cube_on_;  // the heatmap alone
+    if (plain) heat_h = presenter_heatmap_height(main_w, body);
     heatmap_area(0, top, main_w, heat_h);
+    if (plain) heat_chrome_ = heat_h - heatmap_.image_room_h();
     if (heat_h < body) {
         place(tr_id("Histograms (GPU)", "histograms"), 0, top + heat_h, main_w, body - heat_h);
         if (gradient_view_shown())
@@ -570,6 +578,20 @@ void AppUi::layout_presenter(float top) {
     }
     ImGui::End();
     status_bar(top + body, status_h);
+}
+
+// The heatmap panel's height in presenter mode: enough for tiles that fill the panel's width
+// (the grid's aspect kept), at least half the body, and no more than leaves the histograms
+// their lines (title, captions, numbers) and a plot two lines high. The heatmap panel's own
+// lines (title, buttons, legend) as measured last frame.
+float AppUi::presenter_heatmap_height(float width, float body) const {
+    const Shape4& sh = session_.x().shape;
+    const float chrome = heat_chrome_ > 0 ? heat_chrome_ : ImGui::GetFontSize() * 6;
+    const float inner_w = width - 2 * ImGui::GetStyle().WindowPadding.x;
+    const TileLayout wide = TileLayout::fit(sh, inner_w, 1e6f);  // the cells if only the width limited them
+    const float need = chrome + static_cast<float>(wide.height) + 2;
+    const float histograms = ImGui::GetFrameHeight() + 6.5f * ImGui::GetTextLineHeightWithSpacing();
+    return std::floor(std::clamp(need, body * 0.5f, std::max(body * 0.5f, body - histograms)));
 }
 
 void AppUi::status_bar(float y, float h) {
@@ -707,20 +729,18 @@ void AppUi::paste_scene() {
 // The teacher's side of an exercise: which controls the scene hides or locks. Each change
 // is a new State (a new exercise, so the Session accepts it); save or copy the scene after.
 void AppUi::exercise_window() {
-    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 24, 0), ImGuiCond_Appearing);
+    const float em = ImGui::GetFontSize();
+    ImGui::SetNextWindowSize(ImVec2(em * 26, em * 33), ImGuiCond_Appearing);
     bool open = true;
-    if (!ImGui::Begin(tr_id("Exercise: hide and lock controls", "exercise").c_str(), &open,
-                      ImGuiWindowFlags_AlwaysAutoResize)) {
+    if (!ImGui::Begin(tr_id("Exercise: hide and lock controls", "exercise").c_str(), &open)) {
         ImGui::End();
         if (!open) exercise_open_ = false;
         return;
     }
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 22);
-    ImGui::TextUnformatted(
+    wrapped_text(
         tr("Hidden controls are not drawn; locked ones are greyed out. Neither can be changed, "
            "by the panels or by the keys. Then save the scene (Ctrl+S) or copy it as one line "
            "(Ctrl+Shift+C) for the class."));
-    ImGui::PopTextWrapPos();
     Exercise ex = session_.state().exercise;
     if (ImGui::BeginTable("controls", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
         ImGui::TableSetupColumn(tr("control"));
@@ -794,6 +814,11 @@ void AppUi::draw(const std::vector<KeyPress>& keys) {
     if (experiment_ && experiment_->kind == ExperimentKind::Pair) {
         if (auto err = pair_.sync(session_)) message(*err, true);
     }
+    // Presenter text: 34 px (times the UI scale) on 1080 lines and more, 26 px from 650 lines,
+    // the normal size below (a window too small for larger text).
+    const FontSet& f = window_.fonts();
+    const float lines = ImGui::GetIO().DisplaySize.y / window_.ui_scale();
+    ImGui::PushFont(!presenter_ ? f.normal : lines >= 1000 ? f.large : lines >= 650 ? f.medium : f.normal);
     menu_bar();
     const float top = ImGui::GetFrameHeight();
     if (presenter_)
@@ -804,6 +829,7 @@ void AppUi::draw(const std::vector<KeyPress>& keys) {
     if (torch_open_) torch_window();
     if (exercise_open_) exercise_window();
     if (help_) help_overlay();
+    ImGui::PopFont();
     if (blank_) {  // B or . : a black frame over everything, as presenters expect
         const ImVec2 d = ImGui::GetIO().DisplaySize;
         ImGui::GetForegroundDrawList()->AddRectFilled(ImVec2(0, 0), d, IM_COL32(0, 0, 0, 255));
@@ -843,9 +869,7 @@ void AppUi::explain_gradient() {
     const std::string text = gradient_.explain(session_);
     if (text.empty()) return;
     ImGui::Separator();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
+    wrapped_text(text);
 }
 
 void AppUi::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {

@@ -73,6 +73,7 @@ private:
     void layout_normal(float top);
     void layout_presenter(float top);
     void heatmap_area(float x, float y, float w, float h);
+    float presenter_heatmap_height(float width, float body) const;
     void experiment_bar();
     void help_overlay();
     void status_bar(float y, float h);
@@ -114,6 +115,7 @@ private:
     std::chrono::steady_clock::time_point msg_time_;
     std::optional<CaptureRequest> capture_;
     std::array<float, 4> figure_rect_{0, 0, 0, 0};  // heatmap + histograms, for the PNG export
+    float heat_chrome_ = 0;                         // the heatmap panel's height minus the image's room, last frame
     bool open_save_ = false, open_load_ = false, exercise_open_ = false;
     std::string scene_path_ = "scene.normlab.json";  // the extension of the MIME type (packaging/)
     std::string torch_code_;

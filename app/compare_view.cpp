@@ -3,9 +3,11 @@
 #include "cube_view.hpp"
 #include "explain_panel.hpp"
 #include "i18n.hpp"
+#include "wrapped_text.hpp"
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace normlab::app {
@@ -54,7 +56,7 @@ void CompareView::draw(Session& main, bool cube) {
     const float gap = ImGui::GetStyle().ItemSpacing.x, vgap = ImGui::GetStyle().ItemSpacing.y;
     // 2×2, four rows or four columns: whichever gives the heatmap tiles the most pixels.
     const Shape4& sh = main.x().shape;
-    const float chrome = fs * 2.2f;  // title line and padding inside a cell
+    const float chrome = fs * 3.4f;  // caption (up to two lines) and padding inside a cell
     const float heat_frac = cube ? 0.55f : 1.0f;
     int cols = 2;
     float best = 0;
@@ -77,22 +79,41 @@ void CompareView::draw(Session& main, bool cube) {
         const StatLayout& l = s.layout();
         std::string title = names[i];
         if (kMethods[i] == Method::Group) title = "GroupNorm(G=" + std::to_string(groups_) + ")";
-        ImGui::TextUnformatted(title.c_str());
-        ImGui::SameLine();
-        ImGui::TextDisabled("%lld × %lld", static_cast<long long>(l.stat_count), static_cast<long long>(l.count()));
+        // The caption's pieces wrap onto a second line rather than being cut; a piece wider than
+        // the tile is drawn smaller.
+        const std::string counts =
+            strf("%lld × %lld", static_cast<long long>(l.stat_count), static_cast<long long>(l.count()));
+        std::string stats;
         if (auto st = s.selected_stat(); st && !s.result().mean.empty()) {
             const auto si = static_cast<std::size_t>(*st);
-            ImGui::SameLine();
-            ImGui::Text("μ=%.4g σ²=%.4g", s.result().mean[si], s.result().var[si]);
+            stats = strf("μ=%.4g σ²=%.4g", s.result().mean[si], s.result().var[si]);
         }
+        const float widest = std::max({ImGui::CalcTextSize(title.c_str()).x, ImGui::CalcTextSize(stats.c_str()).x,
+                                       ImGui::CalcTextSize(counts.c_str()).x});
+        const float room = ImGui::GetContentRegionAvail().x;
+        if (widest > room) ImGui::SetWindowFontScale(std::max(0.5f, room / widest));
+        ImGui::TextUnformatted(title.c_str());
+        same_line_if_fits(ImGui::CalcTextSize(counts.c_str()).x);
+        ImGui::TextDisabled("%s", counts.c_str());
+        if (!stats.empty()) {
+            same_line_if_fits(ImGui::CalcTextSize(stats.c_str()).x);
+            ImGui::TextUnformatted(stats.c_str());
+        }
+        ImGui::SetWindowFontScale(1.0f);
         const float inner_w = ImGui::GetContentRegionAvail().x;
         const float inner_h = ImGui::GetContentRegionAvail().y;
-        // With the cube: beside the heatmap or below it, whichever leaves the tiles bigger.
-        const bool stacked = cube && TileLayout::fit(sh, inner_w, inner_h * 0.55f).cell >
-                                         TileLayout::fit(sh, inner_w * 0.55f, inner_h).cell;
-        const float heat_w = cube && !stacked ? inner_w * 0.55f : inner_w;
-        const float heat_h = stacked ? inner_h * 0.55f : inner_h;
+        // With the cube: beside the heatmap or below it, whichever leaves the tiles bigger; the
+        // heatmap takes what its tiles need to fill the other side (45–70 %), the cube the rest.
+        const float beside_w =
+            std::clamp(static_cast<float>(TileLayout::fit(sh, 1e6f, inner_h).width), inner_w * 0.45f, inner_w * 0.6f);
+        const float below_h =
+            std::clamp(static_cast<float>(TileLayout::fit(sh, inner_w, 1e6f).height), inner_h * 0.45f, inner_h * 0.6f);
+        const bool stacked =
+            cube && TileLayout::fit(sh, inner_w, below_h).cell > TileLayout::fit(sh, beside_w, inner_h).cell;
+        const float heat_w = cube && !stacked ? beside_w : inner_w;
+        const float heat_h = stacked ? below_h : inner_h;
         ImGui::BeginChild(static_cast<ImGuiID>(2000 + i), ImVec2(heat_w, heat_h), false, ImGuiWindowFlags_NoScrollbar);
+        views_[i]->center = true;
         views_[i]->clicked.reset();
         views_[i]->draw(s);
         if (views_[i]->clicked) main.select(views_[i]->clicked);

@@ -5,6 +5,7 @@
 #include "normlab/presets.hpp"
 
 #include "i18n.hpp"
+#include "wrapped_text.hpp"
 
 #include <imgui.h>
 
@@ -74,15 +75,13 @@ void ControlsPanel::draw(Session& s) {
     }
     if (!error_.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 110, 110, 255));
-        ImGui::TextWrapped(tr("Refused: %s"), error_.c_str());
+        wrapped_text(strf(tr("Refused: %s"), error_.c_str()));
         ImGui::PopStyleColor();
         ImGui::TextDisabled("%s", tr("(the previous state is kept)"));
     }
     if (!s.state().exercise.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextColored(ImVec4(0.94f, 0.89f, 0.26f, 1), "%s",
-                           tr("Exercise: some controls are hidden or locked by this scene."));
-        ImGui::PopTextWrapPos();
+        wrapped_text_colored(ImVec4(0.94f, 0.89f, 0.26f, 1),
+                             tr("Exercise: some controls are hidden or locked by this scene."));
     }
     if (shown(s, Control::Tensor) &&
         ImGui::CollapsingHeader(tr_id("Tensor", "tensor").c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -97,9 +96,9 @@ void ControlsPanel::tensor_section(Session& s) {
     // A 3-D tensor is (N, L, D) to LayerNorm/RMSNorm and (N, C, L) to the others, as in PyTorch.
     const Method m = s.state().spec.method;
     const bool tokens = m == Method::Layer || m == Method::Rms;
-    ImGui::TextDisabled(s.x().shape.rank != 3 ? "shape N×C×H×W = %s"
-                        : tokens              ? "shape N×L×D = %s"
-                                              : "shape N×C×L = %s",
+    ImGui::TextDisabled(s.x().shape.rank != 3 ? tr("shape N×C×H×W = %s")
+                        : tokens              ? tr("shape N×L×D = %s")
+                                              : tr("shape N×C×L = %s"),
                         s.x().shape.str().c_str());
     if (!shape_editor(s)) source_controls(s);
     ImGui::PopItemWidth();
@@ -130,10 +129,11 @@ bool ControlsPanel::shape_editor(Session& s) {
     const double bytes = static_cast<double>(numel) * 4;
     const double limit = static_cast<double>(s.context().limits().maxStorageBufferRange);
     if (!ok) {
-        error_ = "every dimension must be at least 1";
+        error_ = tr("every dimension must be at least 1");
     } else if (bytes > limit) {
-        error_ = "N·C·H·W = " + std::to_string(numel) + " floats = " + mib(bytes) + ", but this device holds at most " +
-                 mib(limit) + " in one storage buffer (maxStorageBufferRange)";
+        error_ = strf(tr("N·C·H·W = %lld floats = %s, but this device holds at most %s in one storage buffer "
+                         "(maxStorageBufferRange)"),
+                      static_cast<long long>(numel), mib(bytes).c_str(), mib(limit).c_str());
     } else {
         State next = s.state();
         next.source.kind = TensorSource::Kind::Generated;
@@ -169,14 +169,14 @@ bool ControlsPanel::generated_controls(Session& s) {
     int init = static_cast<int>(st.source.init);
     std::vector<const char*> items;
     for (const auto& n : names) items.push_back(n.c_str());
-    if (ImGui::Combo("init", &init, items.data(), static_cast<int>(items.size()))) {
+    if (ImGui::Combo(tr_id("init", "init").c_str(), &init, items.data(), static_cast<int>(items.size()))) {
         next.source.init = static_cast<Init>(init);
         apply(s, next, false);
         return true;
     }
     if (st.source.init == Init::Constant) {
         float v = st.source.value;
-        ImGui::InputFloat("value", &v);
+        ImGui::InputFloat(tr_id("value", "value").c_str(), &v);
         if (ImGui::IsItemDeactivatedAfterEdit()) {
             next.source.value = v;
             apply(s, next, false);
@@ -184,7 +184,7 @@ bool ControlsPanel::generated_controls(Session& s) {
         }
     }
     std::uint64_t seed = st.source.seed;
-    ImGui::InputScalar("seed", ImGuiDataType_U64, &seed);
+    ImGui::InputScalar(tr_id("seed", "seed").c_str(), ImGuiDataType_U64, &seed);
     if (ImGui::IsItemDeactivatedAfterEdit()) {
         next.source.seed = seed;
         apply(s, next, false);
@@ -207,7 +207,7 @@ bool ControlsPanel::preset_controls(Session& s) {
         items.push_back(ps[i].name.c_str());
         if (ps[i].name == st.source.preset) cur = static_cast<int>(i);
     }
-    if (ImGui::Combo("preset", &cur, items.data(), static_cast<int>(items.size()))) {
+    if (ImGui::Combo(tr_id("preset", "preset").c_str(), &cur, items.data(), static_cast<int>(items.size()))) {
         const Preset& p = ps[static_cast<std::size_t>(cur)];
         State next = st;
         next.source.preset = p.name;
@@ -218,12 +218,10 @@ bool ControlsPanel::preset_controls(Session& s) {
         return true;
     }
     if (const Preset* p = find_preset(st.source.preset)) {
-        ImGui::PushTextWrapPos(0.0f);
         if (language() == Language::Zh && !p->source_zh.empty())
-            ImGui::TextDisabled("%s：%s", p->source_zh.c_str(), p->description_zh.c_str());
+            wrapped_text_disabled(strf("%s：%s", p->source_zh.c_str(), p->description_zh.c_str()));
         else
-            ImGui::TextDisabled("%s: %s", p->source.c_str(), p->description.c_str());
-        ImGui::PopTextWrapPos();
+            wrapped_text_disabled(strf("%s: %s", p->source.c_str(), p->description.c_str()));
     }
     return false;
 }
@@ -231,8 +229,8 @@ bool ControlsPanel::preset_controls(Session& s) {
 void ControlsPanel::file_controls(Session& s) {
     char buf[512];
     std::snprintf(buf, sizeof(buf), "%s", path_edit_.c_str());
-    if (ImGui::InputText("path", buf, sizeof(buf))) path_edit_ = buf;
-    if (ImGui::Button("load .npy")) {
+    if (ImGui::InputText(tr_id("path", "path").c_str(), buf, sizeof(buf))) path_edit_ = buf;
+    if (ImGui::Button(tr_id("load .npy", "load").c_str())) {
         State next = s.state();
         next.source.kind = TensorSource::Kind::File;
         next.source.path = path_edit_;
@@ -247,7 +245,8 @@ void ControlsPanel::file_controls(Session& s) {
         std::string name = entry.path().filename().string();
         if (ImGui::Selectable(name.c_str(), name == path_edit_)) path_edit_ = name;
     }
-    if (shown == 0) ImGui::TextDisabled("(no .npy files in %s)", std::filesystem::current_path(ec).string().c_str());
+    if (shown == 0)
+        ImGui::TextDisabled(tr("(no .npy files in %s)"), std::filesystem::current_path(ec).string().c_str());
 }
 
 void ControlsPanel::method_section(Session& s) {
@@ -277,7 +276,8 @@ void ControlsPanel::method_section(Session& s) {
         std::string label = std::to_string(st.spec.groups);
         if (ImGui::BeginCombo(tr_id("groups G", "groups").c_str(), label.c_str())) {
             for (auto g : ds) {
-                std::string l = std::to_string(g) + "  (" + std::to_string(sh.c / g) + " channels per group)";
+                std::string l = strf(tr("%lld  (%lld channels per group)"), static_cast<long long>(g),
+                                     static_cast<long long>(sh.c / g));
                 if (ImGui::Selectable(l.c_str(), g == st.spec.groups)) {
                     next.spec.groups = g;
                     apply(s, next, true);
@@ -285,14 +285,15 @@ void ControlsPanel::method_section(Session& s) {
             }
             ImGui::EndCombo();
         }
-        ImGui::PushTextWrapPos(0.0f);
         std::string others;
         for (std::int64_t g = 2; g <= std::min<std::int64_t>(sh.c, 12); ++g)
             if (sh.c % g) others += (others.empty() ? "" : ", ") + std::to_string(g);
-        ImGui::TextDisabled("G must divide C = %lld: each group takes C/G whole channels.%s%s%s",
-                            static_cast<long long>(sh.c), others.empty() ? "" : " Not offered: ", others.c_str(),
-                            others.empty() ? "" : " (C/G would not be a whole number of channels).");
-        ImGui::PopTextWrapPos();
+        wrapped_text_disabled(
+            strf(tr("G must divide C = %lld: each group takes C/G whole channels."), static_cast<long long>(sh.c)) +
+            (others.empty() ? std::string()
+                            : strf(tr(" Not offered: %s (C/G would not be a whole number of "
+                                      "channels)."),
+                                   others.c_str())));
     }
     if ((st.spec.method == Method::Layer || st.spec.method == Method::Rms) && shown(s, Control::NormalizedShape)) {
         Locked lock(s, Control::NormalizedShape);
@@ -320,7 +321,7 @@ void ControlsPanel::method_section(Session& s) {
     if (shown(s, Control::Eps)) {
         Locked lock(s, Control::Eps);
         double eps = st.spec.effective_eps();
-        ImGui::InputDouble("eps ε", &eps, 0, 0, "%.3g");
+        ImGui::InputDouble(tr_id("eps ε", "eps").c_str(), &eps, 0, 0, "%.3g");
         if (ImGui::IsItemDeactivatedAfterEdit()) {
             next.spec.eps = eps;
             return apply(s, next, true);
@@ -345,7 +346,7 @@ void ControlsPanel::affine_section(Session& s) {
         if (st.spec.method == Method::Layer && st.spec.affine) {
             ImGui::SameLine();
             bool bias = st.spec.bias;
-            if (ImGui::Checkbox("bias β", &bias)) {
+            if (ImGui::Checkbox(tr_id("bias β", "bias").c_str(), &bias)) {
                 next.spec.bias = bias;
                 return apply(s, next, true);
             }
@@ -355,26 +356,27 @@ void ControlsPanel::affine_section(Session& s) {
     Locked lock(s, Control::Params);
     const auto count = static_cast<std::size_t>(l.param_count);
     const bool has_b = st.spec.has_bias();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("γ%s shape %s (%s)", has_b ? ", β" : "", dims_str(l.param_shape).c_str(),
-                        l.param_stride == 1 ? "one per element of normalized_shape" : "one per channel");
-    ImGui::PopTextWrapPos();
+    wrapped_text_disabled(
+        strf(has_b ? tr("γ, β shape %s (%s)") : tr("γ shape %s (%s)"), dims_str(l.param_shape).c_str(),
+             l.param_stride == 1 ? tr("one per element of normalized_shape") : tr("one per channel")));
     std::vector<float> w = st.params.weight.empty() ? std::vector<float>(count, 1.0f) : st.params.weight;
     std::vector<float> b = st.params.bias.empty() ? std::vector<float>(count, 0.0f) : st.params.bias;
     float all[2] = {w[0], has_b ? b[0] : 0.0f};
     ImGui::SetNextItemWidth(-90);
-    if (has_b ? ImGui::InputFloat2("all γ, β", all, "%.3g") : ImGui::InputFloat("all γ", all, 0, 0, "%.3g")) {}
+    if (has_b ? ImGui::InputFloat2(tr_id("all γ, β", "all").c_str(), all, "%.3g")
+              : ImGui::InputFloat(tr_id("all γ", "all").c_str(), all, 0, 0, "%.3g")) {}
     if (ImGui::IsItemDeactivatedAfterEdit()) {
         next.params.weight.assign(count, all[0]);
         if (has_b) next.params.bias.assign(count, all[1]);
         return apply(s, next, true);
     }
-    if (count <= 64 && ImGui::TreeNode("per index")) {
+    if (count <= 64 && ImGui::TreeNode("##per-index", "%s", tr("per index"))) {
         for (std::size_t i = 0; i < count; ++i) {
             ImGui::PushID(static_cast<int>(i));
             float v[2] = {w[i], b[i]};
             ImGui::SetNextItemWidth(-90);
-            std::string label = (l.param_stride == 1 ? "elem " : "c = ") + std::to_string(i);
+            std::string label =
+                (l.param_stride == 1 ? std::string(tr("elem ")) : std::string("c = ")) + std::to_string(i);
             if (has_b ? ImGui::DragFloat2(label.c_str(), v, 0.01f) : ImGui::DragFloat(label.c_str(), v, 0.01f)) {
                 w[i] = v[0];
                 b[i] = v[1];
@@ -410,7 +412,7 @@ void ControlsPanel::batch_section(Session& s) {
     bool cumulative = !st.spec.momentum.has_value();
     if (shown(s, Control::Momentum)) {
         Locked lock(s, Control::Momentum);
-        if (ImGui::Checkbox("cumulative (momentum=None)", &cumulative)) {
+        if (ImGui::Checkbox(tr_id("cumulative (momentum=None)", "cumulative").c_str(), &cumulative)) {
             if (cumulative)
                 next.spec.momentum.reset();
             else
@@ -422,14 +424,12 @@ void ControlsPanel::batch_section(Session& s) {
         Locked lock(s, Control::Momentum);
         float mom = static_cast<float>(*st.spec.momentum);
         ImGui::SetNextItemWidth(-90);
-        ImGui::SliderFloat("momentum", &mom, 0.0f, 1.0f, "%.3f");
+        ImGui::SliderFloat(tr_id("momentum", "momentum").c_str(), &mom, 0.0f, 1.0f, "%.3f");
         if (ImGui::IsItemDeactivatedAfterEdit()) {
             next.spec.momentum = mom;
             return apply(s, next, true);
         }
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("%s", tr("PyTorch: weight of the NEW batch (Keras' 0.99 is the old one)"));
-        ImGui::PopTextWrapPos();
+        wrapped_text_disabled(tr("PyTorch: weight of the NEW batch (Keras' 0.99 is the old one)"));
     }
     if (!shown(s, Control::RunningStats)) return;
     Locked lock(s, Control::RunningStats);
@@ -455,8 +455,8 @@ void ControlsPanel::batch_section(Session& s) {
             ImVec2(0, std::min(8.0f, static_cast<float>(C) + 1.5f) * ImGui::GetTextLineHeightWithSpacing()))) {
         ImGui::TableSetupScrollFreeze(0, 1);
         ImGui::TableSetupColumn("c");
-        ImGui::TableSetupColumn("running mean");
-        ImGui::TableSetupColumn("running var");
+        ImGui::TableSetupColumn(tr("running mean"));
+        ImGui::TableSetupColumn(tr("running var"));
         ImGui::TableHeadersRow();
         for (std::size_t c = 0; c < C; ++c) {
             ImGui::TableNextRow();
@@ -469,13 +469,12 @@ void ControlsPanel::batch_section(Session& s) {
         }
         ImGui::EndTable();
     }
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", tr("stored values (eval uses them); running var is a moving average of the batches' "
-                                 "UNBIASED variances."));
+    wrapped_text_disabled(
+        tr("stored values (eval uses them); running var is a moving average of the batches' "
+           "UNBIASED variances."));
     if (r.running_updated && !r.running_mean.empty())
-        ImGui::TextDisabled(tr("a train step on this batch would give c=0: mean %.4g, var %.4g"), r.running_mean[0],
-                            r.running_var[0]);
-    ImGui::PopTextWrapPos();
+        wrapped_text_disabled(strf(tr("a train step on this batch would give c=0: mean %.4g, var %.4g"),
+                                   r.running_mean[0], r.running_var[0]));
 }
 
 }  // namespace normlab::app

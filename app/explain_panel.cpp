@@ -1,6 +1,7 @@
 #include "explain_panel.hpp"
 
 #include "i18n.hpp"
+#include "wrapped_text.hpp"
 
 #include <imgui.h>
 
@@ -133,20 +134,18 @@ void ExplainPanel::draw(const Session& session) {
     const NormSpec& spec = st.spec;
     const NormResult& r = session.result();
     const StatLayout& l = r.layout;
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(reduction_summary(spec, l).c_str());
+    wrapped_text(reduction_summary(spec, l));
     std::string axes;
     for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : tr(", ")) + a;  // 中文: "、"
     if (r.stats_from_running)  // BatchNorm eval: nothing is pooled from this batch
-        ImGui::TextUnformatted(tr("Eval mode: nothing is reduced; channel c uses running_mean[c] and running_var[c]."));
+        wrapped_text(tr("Eval mode: nothing is reduced; channel c uses running_mean[c] and running_var[c]."));
     else
-        ImGui::Text(tr("Reduced axes: %s."), axes.c_str());
-    ImGui::TextDisabled("%s", tr(why(spec.method)));
+        wrapped_text(strf(tr("Reduced axes: %s."), axes.c_str()));
+    wrapped_text_disabled(tr(why(spec.method)));
     ImGui::Separator();
     if (!st.selection) {
-        ImGui::TextUnformatted(
+        wrapped_text(
             tr("Click an element in the heatmap (or a row of the statistics table) to see its formula with numbers."));
-        ImGui::PopTextWrapPos();
         return;
     }
     const Index4& e = *st.selection;
@@ -160,12 +159,13 @@ void ExplainPanel::draw(const Session& session) {
     const double gamma = w && !st.params.weight.empty() ? st.params.weight[pi] : 1.0;
     const double beta = b && !st.params.bias.empty() ? st.params.bias[pi] : 0.0;
     if (session.x().shape.rank == 3)
-        ImGui::Text(tr("Selected element (n, l, d) = (%lld, %lld, %lld), statistic #%zu"), static_cast<long long>(e[0]),
-                    static_cast<long long>(e[1]), static_cast<long long>(e[3]), si);
+        wrapped_text(strf(tr("Selected element (n, l, d) = (%lld, %lld, %lld), statistic #%zu"),
+                          static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[3]),
+                          si));
     else
-        ImGui::Text(tr("Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu"),
-                    static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[2]),
-                    static_cast<long long>(e[3]), si);
+        wrapped_text(strf(tr("Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu"),
+                          static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[2]),
+                          static_cast<long long>(e[3]), si));
     std::string formula, numbers;
     const std::string g = w ? num(gamma) + "·" : "", bb = b ? " + " + num(beta) : "";
     if (spec.method == Method::Rms) {
@@ -176,21 +176,21 @@ void ExplainPanel::draw(const Session& session) {
         numbers = "  = " + g + "(" + num(x) + " − " + num(r.mean[si]) + ") / √(" + num(r.var[si]) + " + " +
                   fmt("%.3g", eps) + ")" + bb;
     }
-    ImGui::TextUnformatted(formula.c_str());
-    ImGui::TextUnformatted(numbers.c_str());
-    ImGui::Text("  = %.6g", y);
+    wrapped_text(formula);
+    wrapped_text(numbers);
+    wrapped_text(strf("  = %.6g", y));
     if (spec.method != Method::Rms && r.stats_from_running)
-        ImGui::TextDisabled("%s", tr("μ, σ² are running_mean and running_var (eval mode): moving averages of the "
-                                     "training batches' means and unbiased variances. Nothing is computed from "
-                                     "this batch."));
+        wrapped_text_disabled(
+            tr("μ, σ² are running_mean and running_var (eval mode): moving averages of the "
+               "training batches' means and unbiased variances. Nothing is computed from "
+               "this batch."));
     else if (spec.method != Method::Rms)
-        ImGui::TextDisabled(tr("μ, σ² are this statistic's, from the GPU; σ² is the biased variance (divide by "
-                               "%lld)."),
-                            static_cast<long long>(l.count()));
+        wrapped_text_disabled(strf(tr("μ, σ² are this statistic's, from the GPU; σ² is the biased variance (divide by "
+                                      "%lld)."),
+                                   static_cast<long long>(l.count())));
     if (w || b)
-        ImGui::TextDisabled(tr("%s index %zu of the affine parameters (shape %s)."), b ? tr("γ, β are") : tr("γ is"),
-                            pi, dims_str(l.param_shape).c_str());
-    ImGui::PopTextWrapPos();
+        wrapped_text_disabled(strf(tr("%s index %zu of the affine parameters (shape %s)."),
+                                   b ? tr("γ, β are") : tr("γ is"), pi, dims_str(l.param_shape).c_str()));
 }
 
 }  // namespace normlab::app

@@ -1,6 +1,7 @@
 #include "gradient_view.hpp"
 
 #include "i18n.hpp"
+#include "wrapped_text.hpp"
 
 #include "normlab/tensor_init.hpp"
 
@@ -130,18 +131,16 @@ void GradientView::draw(Session& main) {
         }
     }
     if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", error_.c_str());
-    ImGui::PushTextWrapPos(0.0f);
     if (jacobian) {
-        ImGui::TextUnformatted(gradient_support_text(main).c_str());
-        ImGui::Text(tr("Non-zero entries of this row (GPU): %lld of %lld; the statistic group holds %lld."),
-                    static_cast<long long>(nonzero_), static_cast<long long>(main.x().shape.numel()),
-                    static_cast<long long>(main.layout().count()));
+        wrapped_text(gradient_support_text(main));
+        wrapped_text(strf(tr("Non-zero entries of this row (GPU): %lld of %lld; the statistic group holds %lld."),
+                          static_cast<long long>(nonzero_), static_cast<long long>(main.x().shape.numel()),
+                          static_cast<long long>(main.layout().count())));
     } else {
-        ImGui::TextUnformatted(
+        wrapped_text(
             tr("L = Σ dy ⊙ y: the heatmap shows ∂L/∂x; the histograms below show dy (input) and "
                "∂L/∂x (output)."));
     }
-    ImGui::PopTextWrapPos();
     view_.legend_label = jacobian ? "∂y_k/∂x" : "∂L/∂x";
     // The self term ∂y_k/∂x_k dwarfs the coupling terms: the colormap spans ±max over i ≠ k and
     // the selected element saturates (when every other entry is 0, the data's own range).

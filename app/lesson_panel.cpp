@@ -1,6 +1,7 @@
 #include "lesson_panel.hpp"
 
 #include "i18n.hpp"
+#include "wrapped_text.hpp"
 
 #include "normlab/error.hpp"
 #include "normlab/lesson_text.hpp"
@@ -46,9 +47,7 @@ std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const Tenso
     const Language lang = language();
     if (!error_.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 120, 110, 255));
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextUnformatted(error_.c_str());
-        ImGui::PopTextWrapPos();
+        wrapped_text(error_);
         ImGui::PopStyleColor();
         ImGui::TextDisabled("%s", tr("(the previous state is kept)"));
     }
@@ -67,17 +66,15 @@ std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const Tenso
         }
     }
     if (!active()) {
-        ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("%s",
-                            tr("Lessons walk through the textbook's ideas step by step. Choose one above, then use "
-                               "→ / ← (or Page Down / Page Up) to move."));
-        for (const auto& e : set_.errors) ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1), "%s", e.c_str());
-        ImGui::PopTextWrapPos();
+        wrapped_text_disabled(
+            tr("Lessons walk through the textbook's ideas step by step. Choose one above, then use "
+               "→ / ← (or Page Down / Page Up) to move."));
+        for (const auto& e : set_.errors) wrapped_text_colored(ImVec4(1, 0.5f, 0.45f, 1), e);
         return go;
     }
     const Lesson& l = *lesson();
     const LessonStep& s = l.steps[static_cast<std::size_t>(step_)];
-    if (presenter) ImGui::TextDisabled("%s", l.title.in(lang).c_str());
+    if (presenter) wrapped_text_disabled(l.title.in(lang));
     const bool can_prev = step_ > 0, can_next = step_ + 1 < static_cast<int>(l.steps.size());
     if (!can_prev) ImGui::BeginDisabled();
     if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) go = {lesson_, step_ - 1};
@@ -88,14 +85,15 @@ std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const Tenso
     if (!can_next) ImGui::BeginDisabled();
     if (ImGui::ArrowButton("##next", ImGuiDir_Right)) go = {lesson_, step_ + 1};
     if (!can_next) ImGui::EndDisabled();
-    if (!s.title.en.empty()) {
-        ImGui::SameLine();
-        ImGui::TextUnformatted(render_lesson_text(s.title.in(lang), x, result).c_str());
+    if (!s.title.en.empty()) {  // beside the arrows when it fits, else wrapped on the lines below
+        const std::string title = render_lesson_text(s.title.in(lang), x, result);
+        const float room = ImGui::GetContentRegionAvail().x - ImGui::GetItemRectMax().x +
+                           ImGui::GetCursorScreenPos().x - ImGui::GetStyle().ItemSpacing.x;
+        if (ImGui::CalcTextSize(title.c_str()).x <= room) ImGui::SameLine();
+        wrapped_text(title);
     }
     ImGui::Separator();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(render_lesson_text(s.text.in(lang), x, result).c_str());
-    ImGui::PopTextWrapPos();
+    wrapped_text(render_lesson_text(s.text.in(lang), x, result));
     return go;
 }
 

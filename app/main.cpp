@@ -19,9 +19,11 @@
 
 #include <CLI/CLI.hpp>
 #include <imgui.h>
+#include <imgui_internal.h>  // the windows, for --dump-layout
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <thread>
@@ -44,6 +46,7 @@ struct AppOptions {
     std::string file;  // the positional FILE: a scene or a .npy (the desktop entry's %f)
     int step = 1;
     double max_fps = 0;                   // 0: as fast as the display presents
+    float ui_scale = 0;                   // 0: NORMLAB_UI_SCALE, else the monitor's
     std::string state_file;               // the UI state as JSON after every frame (tests of the keys)
     std::vector<std::string> hide, lock;  // an exercise, on top of --scene's
 };
@@ -64,6 +67,10 @@ void add_view_options(CLI::App& cli, AppOptions& ao) {
     cli.add_flag("--gradient", ao.gradient, "start with the gradient view (the backward pass; key D)");
     cli.add_flag("--cube", ao.cube, "draw the N, C, H·W cube of the partition (key K)");
     cli.add_flag("--show-help", ao.help, "start with the keyboard shortcut overlay open (key F1)");
+    cli.add_option("--ui-scale", ao.ui_scale,
+                   "draw the UI S times larger, fonts rasterized at that size (HiDPI, projectors; default: "
+                   "NORMLAB_UI_SCALE, else the monitor's content scale)")
+        ->check(CLI::Range(0.5, 4.0));
 }
 
 void add_app_options(CLI::App& cli, AppOptions& ao) {
@@ -118,7 +125,19 @@ void dump_layout(const HeatmapView& h, const Session& s) {
         static_cast<long long>(t.shape.w), static_cast<long long>(s.layout().stat_count),
         static_cast<long long>(s.layout().stat_stride));
     if (auto st = s.selected_stat()) std::printf(", \"selected_stat\": %lld", static_cast<long long>(*st));
-    std::printf("}\n");
+    // The room the image was given, and the windows whose content does not fit (cut or scrolled).
+    std::printf(", \"room\": [%.1f, %.1f], \"overflow\": [", static_cast<double>(h.image_room_w()),
+                static_cast<double>(h.image_room_h()));
+    const char* sep = "";
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+        if (w->Active && (w->ScrollMax.x > 0.5f || w->ScrollMax.y > 0.5f)) {
+            std::string name = w->Name;
+            const auto id = name.rfind("###");
+            if (id != std::string::npos) name = name.substr(id + 3);
+            std::printf("%s\"%s\"", sep, name.c_str());
+            sep = ", ";
+        }
+    std::printf("]}\n");
 }
 
 // The lessons of the lesson folder and of --lesson (before the window: the font atlas needs
@@ -254,6 +273,12 @@ int run_app(int argc, char** argv) {
     add_app_options(cli, ao);
     if (auto help = parse_command_line(cli, argc, argv)) return *help;
     open_file_argument(ao);
+    if (const char* env = std::getenv("NORMLAB_UI_SCALE"); ao.ui_scale == 0 && env && *env) {
+        char* end = nullptr;
+        ao.ui_scale = std::strtof(env, &end);
+        if (*end != '\0' || !(ao.ui_scale >= 0.5f && ao.ui_scale <= 4.0f))
+            throw InputError(std::string("NORMLAB_UI_SCALE must be a number from 0.5 to 4, not '") + env + "'");
+    }
     LoadedState loaded = load_state(ao.state);
     const Exercise extra = make_exercise(ao.hide, ao.lock, "--hide", "--lock");
     loaded.state.exercise.hidden |= extra.hidden;
@@ -268,7 +293,7 @@ int run_app(int argc, char** argv) {
     for (const Preset& p : presets()) glyphs += p.source_zh + p.description_zh;  // their Chinese too
     for (const Experiment& e : experiments())
         glyphs += e.title.zh + e.explanation.zh + e.left_label.zh + e.right_label.zh;
-    Window window(WindowOptions{ao.width, ao.height, ao.frames > 0, "normlab", glyphs});
+    Window window(WindowOptions{ao.width, ao.height, ao.frames > 0, "normlab", glyphs, ao.ui_scale});
     set_cjk_font(window.fonts().cjk, window.fonts().cjk_missing);
     const VulkanContext& ctx = window.context();
     Session session(ctx);

@@ -1,6 +1,7 @@
 #include "pair_view.hpp"
 
 #include "i18n.hpp"
+#include "wrapped_text.hpp"
 
 #include "normlab/error.hpp"
 
@@ -123,12 +124,10 @@ void PairView::draw(Session& main, bool gradient) {
     for (int i = 0; i < 3; ++i) {
         if (i) ImGui::SameLine();
         ImGui::BeginChild(static_cast<ImGuiID>(3000 + i), ImVec2(w, avail.y), true, ImGuiWindowFlags_NoScrollbar);
-        ImGui::PushTextWrapPos(0.0f);
         if (i == 2 && max_abs_difference() == 0.0)
             ImGui::TextColored(ImVec4(0.35f, 0.85f, 0.45f, 1), "%s  (%s)", panes[i].title.c_str(), tr("exactly 0"));
         else
-            ImGui::TextUnformatted(panes[i].title.c_str());
-        ImGui::PopTextWrapPos();
+            wrapped_text(panes[i].title);
         panes[i].view->clicked.reset();
         panes[i].view->draw(*panes[i].session);
         if (panes[i].view->clicked && i == 0) main.select(panes[i].view->clicked);

@@ -135,7 +135,12 @@ void Window::init_imgui(const WindowOptions& options) {
     io.IniFilename = nullptr;  // the layout is computed, never restored from imgui.ini
     ImGui::StyleColorsDark();
     ImGui::GetStyle().WindowRounding = 0.0f;
-    fonts_ = load_fonts(options.glyph_text);
+    set_scales(options.ui_scale);
+    // Fonts rasterized at the pixels they cover (crisp, never a scaled-up bitmap); ImGui's
+    // units are window units, so a framebuffer scale above 1 is divided out again.
+    fonts_ = load_fonts(options.glyph_text, ui_scale_ * fb_scale_);
+    io.FontGlobalScale = 1.0f / fb_scale_;
+    ImGui::GetStyle().ScaleAllSizes(ui_scale_);
     ImGui_ImplGlfw_InitForVulkan(window_, true);
     impl_->imgui_glfw = true;
     impl_->keys.install(window_);
@@ -158,6 +163,20 @@ void Window::init_imgui(const WindowOptions& options) {
     ImGui_ImplVulkan_CreateFontsTexture(recorder.begin());
     recorder.submit();
     ImGui_ImplVulkan_DestroyFontUploadObjects();
+}
+
+// The UI scale: `forced` (--ui-scale or NORMLAB_UI_SCALE), else the monitor's content scale (X11:
+// Xft.dpi / 96; Windows: the display setting) over the framebuffer scale (macOS and Wayland
+// report a 2× output as a framebuffer twice the window's size: ImGui's units stay window units).
+void Window::set_scales(float forced) {
+    int ww = 0, wh = 0, fw = 0, fh = 0;
+    glfwGetWindowSize(window_, &ww, &wh);
+    glfwGetFramebufferSize(window_, &fw, &fh);
+    fb_scale_ = ww > 0 && fw > 0 ? static_cast<float>(fw) / static_cast<float>(ww) : 1.0f;
+    float xs = 1, ys = 1;
+    glfwGetWindowContentScale(window_, &xs, &ys);
+    ui_scale_ = std::clamp(xs / fb_scale_, 1.0f, 4.0f);
+    if (forced > 0) ui_scale_ = forced;
 }
 
 Window::~Window() {

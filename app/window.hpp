@@ -27,6 +27,7 @@ struct WindowOptions {
     bool unlimited_fps = false;  // mailbox/immediate present (for --frames timing)
     std::string title = "normlab";
     std::string glyph_text;  // extra text whose CJK glyphs the font atlas must hold (lessons)
+    float ui_scale = 0;      // 0: the monitor's (NORMLAB_UI_SCALE or the window's content scale)
 };
 
 class Window {
@@ -53,16 +54,22 @@ public:
     const VulkanContext& context() const { return *ctx_; }
     vk::RenderPass render_pass() const;
     const FontSet& fonts() const { return fonts_; }
+    // HiDPI: how much larger than at 96 dpi the UI is drawn (fonts, style, presenter layout),
+    // and framebuffer pixels per window unit (2 on a Retina or Wayland 2× output, else 1).
+    float ui_scale() const { return ui_scale_; }
+    float framebuffer_scale() const { return fb_scale_; }
 
 private:
     void open_context();
     void open_swapchain(const WindowOptions& options);
     void init_imgui(const WindowOptions& options);
+    void set_scales(float forced);
     struct Impl;
     GLFWwindow* window_ = nullptr;
     std::unique_ptr<VulkanContext> ctx_;
     std::unique_ptr<Impl> impl_;
     FontSet fonts_;
+    float ui_scale_ = 1, fb_scale_ = 1;
 };
 
 }  // namespace normlab::app

@@ -22,8 +22,8 @@ void draw_partition_cube(const StatLayout& layout, std::optional<std::int64_t> s
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float fs = ImGui::GetFontSize();
     const ImVec2 cursor = ImGui::GetCursorScreenPos();
-    const float pad = fs * 0.8f;   // room for the axis labels
-    const float lpad = fs * 2.6f;  // "H,W" on the left
+    const float pad = fs * 0.8f;                                  // room for the axis labels
+    const float lpad = ImGui::CalcTextSize("H,W").x + fs * 0.5f;  // "H,W" on the left
     const float w = width - pad - lpad, h = height - 2 * pad;
     // Cell sizes: C columns of u, depth steps of (0.55u, 0.4u) per sample, R rows of rh.
     const float fn = static_cast<float>(N), fc = static_cast<float>(C), fr = static_cast<float>(R);

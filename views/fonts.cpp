@@ -5,6 +5,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // ImTextCharFromUtf8
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -25,7 +26,7 @@ std::string cjk_font_dir() {
     return env != nullptr && *env != '\0' ? env : "/usr/share/fonts";
 }
 
-FontSet load_fonts(const std::string& glyph_text) {
+FontSet load_fonts(const std::string& glyph_text, float raster_scale) {
     ImGuiIO& io = ImGui::GetIO();
     FontSet fs;
     // Latin, Greek and math come from the font compiled into the binary: never a file, so
@@ -55,7 +56,8 @@ FontSet load_fonts(const std::string& glyph_text) {
         b.BuildRanges(&cjk_ranges);
     }
     const std::span<const unsigned char> latin = embedded_latin_font();
-    for (float px : {kNormalFontPx, kLargeFontPx}) {
+    for (float size : {kNormalFontPx, kMediumFontPx, kLargeFontPx}) {
+        const float px = std::round(size * raster_scale);
         ImFontConfig cfg;
         cfg.FontDataOwnedByAtlas = false;  // static data: ImGui keeps the pointer and must never free it
         std::snprintf(cfg.Name, sizeof cfg.Name, "DejaVu Sans (embedded), %.0fpx", static_cast<double>(px));
@@ -66,7 +68,7 @@ FontSet load_fonts(const std::string& glyph_text) {
             merge.MergeMode = true;
             io.Fonts->AddFontFromFileTTF(cjk.c_str(), px, &merge, cjk_ranges.Data);
         }
-        (px == kNormalFontPx ? fs.normal : fs.large) = f;
+        (size == kNormalFontPx ? fs.normal : size == kMediumFontPx ? fs.medium : fs.large) = f;
     }
     io.Fonts->TexDesiredWidth = 4096;
     return fs;

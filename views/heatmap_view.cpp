@@ -4,6 +4,7 @@
 
 #include "gpu_upload.hpp"
 #include "i18n.hpp"
+#include "wrapped_text.hpp"
 #include "normlab/shader_library.hpp"
 
 #include <imgui.h>
@@ -118,7 +119,11 @@ void HeatmapView::draw(Session& session) {
     draw_cell_values(session);
     draw_selection(session);
     if (hovered) handle_mouse(session);
-    if (show_legend) draw_legend(session);
+    if (show_legend) {  // its height is measured: a legend wrapped onto two lines gets that room next frame
+        const float y0 = ImGui::GetCursorPosY();
+        draw_legend(session);
+        legend_used_ = ImGui::GetCursorPosY() - y0;
+    }
 }
 
 // Mode buttons, the colormap choice and the help line.
@@ -136,24 +141,23 @@ void HeatmapView::draw_controls(const Shape4& shape, Method method) {
         const char* names[] = {tr(kColormapNames[0]), tr(kColormapNames[1]), tr(kColormapNames[2])};
         if (ImGui::Combo("##colormap", &cm, names, 3)) colormap = static_cast<Colormap>(cm);
     }
-    ImGui::PushTextWrapPos(0.0f);
     const bool tokens = method == Method::Layer || method == Method::Rms;  // (N, L, D); else (N, C, L)
     if (shape.rank == 3 && !tokens)
-        ImGui::TextDisabled(tr("%lld rows = samples n, %lld columns = channels c, each tile = one channel's L = %lld "
-                               "positions.  Hover: numbers; click: select (right click: clear)."),
-                            static_cast<long long>(shape.n), static_cast<long long>(shape.c),
-                            static_cast<long long>(shape.w));
+        wrapped_text_disabled(
+            strf(tr("%lld rows = samples n, %lld columns = channels c, each tile = one channel's L = %lld "
+                    "positions.  Hover: numbers; click: select (right click: clear)."),
+                 static_cast<long long>(shape.n), static_cast<long long>(shape.c), static_cast<long long>(shape.w)));
     else if (shape.rank == 3)  // N×L×D: a row per sample, a column per token, each tile a strip of D features
-        ImGui::TextDisabled(tr("%lld rows = samples n, %lld columns = tokens l, each tile = one token's D = %lld "
-                               "features.  Hover: numbers; click: select (right click: clear)."),
-                            static_cast<long long>(shape.n), static_cast<long long>(shape.c),
-                            static_cast<long long>(shape.w));
+        wrapped_text_disabled(
+            strf(tr("%lld rows = samples n, %lld columns = tokens l, each tile = one token's D = %lld "
+                    "features.  Hover: numbers; click: select (right click: clear)."),
+                 static_cast<long long>(shape.n), static_cast<long long>(shape.c), static_cast<long long>(shape.w)));
     else
-        ImGui::TextDisabled(tr("%lld rows = samples n, %lld columns = channels c, each tile = one H×W = %lld×%lld "
-                               "image.  Hover: numbers; click: select (right click: clear)."),
-                            static_cast<long long>(shape.n), static_cast<long long>(shape.c),
-                            static_cast<long long>(shape.h), static_cast<long long>(shape.w));
-    ImGui::PopTextWrapPos();
+        wrapped_text_disabled(
+            strf(tr("%lld rows = samples n, %lld columns = channels c, each tile = one H×W = %lld×%lld "
+                    "image.  Hover: numbers; click: select (right click: clear)."),
+                 static_cast<long long>(shape.n), static_cast<long long>(shape.c), static_cast<long long>(shape.h),
+                 static_cast<long long>(shape.w)));
 }
 
 // Value range from the GPU histograms: min/max over the whole tensor (over its even sample
@@ -180,13 +184,19 @@ void HeatmapView::update_value_range(Session& s) {
 
 // Fits the tiles into the space left above the legend, reserves it and adds the draw callback.
 bool HeatmapView::place_image(const Shape4& shape) {
-    const float legend_h = show_legend ? ImGui::GetFrameHeightWithSpacing() * 1.6f : 0.0f;
+    const float legend_h = show_legend ? std::max(ImGui::GetFrameHeightWithSpacing() * 1.6f, legend_used_) : 0.0f;
     ImVec2 avail = ImGui::GetContentRegionAvail();
-    layout_ = TileLayout::fit(shape, std::max(16.0f, avail.x), std::max(16.0f, avail.y - legend_h));
+    room_w_ = avail.x;
+    room_h_ = avail.y - legend_h;
+    // HiDPI: the tiles are laid out in framebuffer pixels, so the image is never scaled up.
+    px_ = std::max(1.0f, ImGui::GetIO().DisplayFramebufferScale.x);
+    layout_ = TileLayout::fit(shape, std::max(16.0f, avail.x) * px_, std::max(16.0f, room_h_) * px_);
+    const float w = static_cast<float>(layout_.width) / px_, h = static_cast<float>(layout_.height) / px_;
+    if (center && w < avail.x) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::floor((avail.x - w) / 2));
     ImVec2 pos = ImGui::GetCursorScreenPos();
     origin_[0] = std::floor(pos.x);
     origin_[1] = std::floor(pos.y);
-    ImGui::Dummy(ImVec2(static_cast<float>(layout_.width), static_cast<float>(layout_.height)));
+    ImGui::Dummy(ImVec2(w, h));
     const bool hovered = ImGui::IsItemHovered();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddCallback(&HeatmapView::draw_callback, this);
@@ -199,7 +209,8 @@ bool HeatmapView::place_image(const Shape4& shape) {
 void HeatmapView::draw_cell_values(const Session& s) const {
     const Shape4& shape = s.x().shape;
     const float font = ImGui::GetFontSize();
-    if (layout_.cell < 2.6f * font || shape.numel() > 4096 || s.result().y.data.empty()) return;
+    const float cell = layout_.cell / px_;  // in ImGui units
+    if (cell < 2.6f * font || shape.numel() > 4096 || s.result().y.data.empty()) return;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const auto& xs = s.x().data;
     const auto& ys = s.result().y.data;
@@ -211,8 +222,8 @@ void HeatmapView::draw_cell_values(const Session& s) const {
         auto idx = unravel(shape, i);
         auto p = layout_.element_pos(idx[0], idx[1], idx[2], idx[3]);
         ImVec2 ts = ImGui::CalcTextSize(text);
-        if (ts.x > layout_.cell - 4) continue;
-        ImVec2 at(origin_[0] + p[0] + (layout_.cell - ts.x) * 0.5f, origin_[1] + p[1] + (layout_.cell - ts.y) * 0.5f);
+        if (ts.x > cell - 4) continue;
+        ImVec2 at(origin_[0] + p[0] / px_ + (cell - ts.x) * 0.5f, origin_[1] + p[1] / px_ + (cell - ts.y) * 0.5f);
         dl->AddText(ImVec2(at.x + 1, at.y + 1), IM_COL32(0, 0, 0, 220), text);  // shadow keeps it legible on any color
         dl->AddText(at, IM_COL32(255, 255, 255, 255), text);
     }
@@ -223,15 +234,15 @@ void HeatmapView::draw_selection(const Session& s) const {
     const auto& sel = s.state().selection;
     if (!sel) return;
     auto p = layout_.element_pos((*sel)[0], (*sel)[1], (*sel)[2], (*sel)[3]);
-    float sz = std::max(layout_.cell, 3.0f);
-    ImVec2 a(origin_[0] + p[0] - 1, origin_[1] + p[1] - 1), b(a.x + sz + 2, a.y + sz + 2);
+    float sz = std::max(layout_.cell / px_, 3.0f);
+    ImVec2 a(origin_[0] + p[0] / px_ - 1, origin_[1] + p[1] / px_ - 1), b(a.x + sz + 2, a.y + sz + 2);
     ImGui::GetWindowDrawList()->AddRect(a, b, IM_COL32(255, 255, 0, 255), 0, 0, 2.0f);
 }
 
 // Over the image: the tooltip of the element under the mouse; left click selects it, right click clears.
 void HeatmapView::handle_mouse(Session& s) {
     ImVec2 mp = ImGui::GetIO().MousePos;
-    if (auto e = layout_.element_at(mp.x - origin_[0], mp.y - origin_[1])) {
+    if (auto e = layout_.element_at((mp.x - origin_[0]) * px_, (mp.y - origin_[1]) * px_)) {
         Index4 idx{(*e)[0], (*e)[1], (*e)[2], (*e)[3]};
         tooltip(s, idx);
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
@@ -298,7 +309,7 @@ void HeatmapView::draw_legend(const Session& s) const {
                                  ? "%lld channels of %lld elements, each normalized with its running_mean and "
                                    "running_var (eval mode)."
                                  : "%lld statistics of %lld elements, each normalized with its own μ, σ².";
-        ImGui::TextWrapped(tr(legend), static_cast<long long>(l.stat_count), static_cast<long long>(l.count()));
+        wrapped_text(strf(tr(legend), static_cast<long long>(l.stat_count), static_cast<long long>(l.count())));
         return;
     }
     const float w = std::max(fs * 4, std::min(fs * 20, ImGui::GetContentRegionAvail().x - fs * 10));

@@ -33,6 +33,7 @@ public:
     Colormap colormap = Colormap::Diverging;
     bool show_controls = true;  // mode buttons, colormap choice and the help line
     bool show_legend = true;    // the color legend under the image
+    bool center = false;        // the image centered in the width it is given (else at the left)
     std::string legend_label;   // replaces "x", "y", "y - x" in the legend when set
     // When set, the value colormap spans [first, second] (values beyond it saturate), not the data's range.
     std::optional<std::pair<float, float>> fixed_range;
@@ -42,6 +43,12 @@ public:
     float origin_x() const { return origin_[0]; }
     float origin_y() const { return origin_[1]; }
     const TileLayout& layout() const { return layout_; }
+    // The height the image was given last frame (the panel's room under its controls).
+    float image_room_h() const { return room_h_; }
+    float image_room_w() const { return room_w_; }
+    // Framebuffer pixels per ImGui unit (HiDPI): the image is filled at the framebuffer's
+    // resolution and the layout is in those pixels.
+    float pixel_scale() const { return px_; }
 
 private:
     struct Key {
@@ -81,7 +88,9 @@ private:
     vk::raii::DescriptorSet set_{nullptr};
 
     TileLayout layout_;
-    float origin_[2] = {0, 0};
+    float origin_[2] = {0, 0};  // ImGui units
+    float room_w_ = 0, room_h_ = 0, px_ = 1;
+    float legend_used_ = 0;  // the legend's height last frame
     float vmin_ = 0, vmax_ = 1;
     Key key_, computed_;
     // Per frame: the command buffer the ImGui draw callback records into.

@@ -12,6 +12,9 @@
                                                       device, 4 validation messages; README)
   app_test.py warns APP OUT.png TEXT [app args...]   keeps running (screenshot as above) and
                                                       says TEXT on stderr (malformed lessons)
+  app_test.py presenter APP OUT.png [app args...]    presenter mode: the heatmap fills its panel in
+                                                      width or height and is drawn there; no panel
+                                                      but Explain/Lesson overflows (--dump-layout)
   app_test.py keys APP WORKDIR [app args...]        quick taps (xdotool key: press and release
                                                       at once) at 5 fps: each changes the state
                                                       (--state-file) exactly once, in order
@@ -128,6 +131,32 @@ def highlight(app, out, args):
 
 # What each method's screenshot shows besides the method (a method not named here gets the
 # defaults); GroupNorm needs its G.
+def presenter(app, out, args):
+    """Presenter mode at the display's size: the heatmap fills its panel in one direction (the
+    grid's aspect kept) and is drawn there (pixels read back), and no panel but the scrolling
+    text panels (Explain, Lesson) has content that does not fit (a cut title or number)."""
+    p, rows = screenshot(app, out, args, ["--dump-layout"])
+    layout = json.loads([l for l in p.stdout.splitlines() if l.startswith("{")][-1])
+    (ox, oy), (iw, ih), (rw, rh) = layout["origin"], layout["image"], layout["room"]
+    cut = [w for w in layout["overflow"] if w not in ("explain", "lesson", "##MainMenuBar")]
+    if cut:
+        sys.exit(f"FAIL: content does not fit in {cut}")
+    if rw == 0:  # the compare or pair view: no main heatmap
+        return
+    fill = max(iw / rw, ih / rh)
+    print(f"heatmap image {iw}x{ih} in room {rw:.0f}x{rh:.0f}: fills {fill:.0%} of one side; "
+          f"room {rw * rh / (len(rows[0]) * len(rows)):.0%} of the window")
+    if fill < 0.9:
+        sys.exit("FAIL: the heatmap does not fill its panel's width or height")
+    if rh < 0.18 * len(rows):
+        sys.exit("FAIL: the heatmap panel is squeezed (under 18 % of the window's height)")
+    # The drawn tiles: along the image's middle row, colored pixels from its left to its right edge.
+    y = int(oy + layout["tile"][1] / 2)  # the middle of the first row of tiles
+    lit = [x for x in range(int(ox), int(ox + iw)) if max(rows[y][x]) > 40]
+    if not lit or lit[0] > ox + iw * 0.05 or lit[-1] < ox + iw * 0.95:
+        sys.exit(f"FAIL: the tiles are not drawn across the image (lit {lit[:1]}..{lit[-1:]})")
+
+
 METHOD_ARGS = {
     "batch": ["--select", "0,1,0,0"],
     "layer": ["--heatmap", "output"],
@@ -327,6 +356,8 @@ def main():
     mode, app = sys.argv[1], sys.argv[2]
     if mode == "screenshot":
         screenshot(app, sys.argv[3], sys.argv[4:])
+    elif mode == "presenter":
+        presenter(app, sys.argv[3], sys.argv[4:])
     elif mode == "methods":
         methods(app, sys.argv[3])
     elif mode == "highlight":
