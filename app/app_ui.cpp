@@ -3,6 +3,7 @@
 #include "cube_view.hpp"
 #include "exporter.hpp"
 #include "i18n.hpp"
+#include "sync_view.hpp"
 
 #include "normlab/error.hpp"
 #include "normlab/torch_code.hpp"
@@ -468,6 +469,14 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
         ImGui::SameLine();
         draw_partition_cube(session_.layout(), session_.selected_stat(),
                             avail.x * 0.32f - ImGui::GetStyle().ItemSpacing.x, std::min(avail.y, avail.x * 0.32f));
+    } else if (session_.result().sync) {  // SyncBN: the heatmap above, the devices and modes below
+        const ImVec2 avail = ImGui::GetContentRegionAvail();
+        ImGui::BeginChild("heat", ImVec2(avail.x, std::floor(avail.y * 0.5f)), false, ImGuiWindowFlags_NoScrollbar);
+        heatmap_.draw(session_);
+        ImGui::EndChild();
+        ImGui::BeginChild("syncbn", ImVec2(avail.x, 0), false);
+        draw_sync_view(session_);
+        ImGui::EndChild();
     } else {
         heatmap_.draw(session_);
     }

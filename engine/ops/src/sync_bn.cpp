@@ -19,13 +19,14 @@ struct ReducePush {
 SyncBatchNorm::SyncBatchNorm(Normalizer& normalizer)
     : n_(&normalizer), recorder_(normalizer.context()), staging_(normalizer.context(), recorder_) {}
 
-std::vector<float> SyncBatchNorm::reduce(const std::vector<float>& shards, std::int64_t K, std::int64_t C,
-                                         double eps, double& gpu_ms) {
+std::vector<float> SyncBatchNorm::reduce(const std::vector<float>& shards, std::int64_t K, std::int64_t C, double eps,
+                                         double& gpu_ms) {
     const VulkanContext& ctx = n_->context();
     if (!kernel_)
         kernel_ = std::make_unique<ComputeKernel>(ctx, "sync_reduce.comp", ShaderMacros{}, std::vector<std::uint32_t>{},
                                                   2, static_cast<std::uint32_t>(sizeof(ReducePush)));
-    const vk::DeviceSize in_bytes = static_cast<vk::DeviceSize>(K * C) * 16, out_bytes = static_cast<vk::DeviceSize>(C) * 32;
+    const vk::DeviceSize in_bytes = static_cast<vk::DeviceSize>(K * C) * 16,
+                         out_bytes = static_cast<vk::DeviceSize>(C) * 32;
     if (!shards_ || shards_.size() < in_bytes) {
         shards_ = GpuBuffer();
         shards_ = GpuBuffer(ctx, in_bytes, BufferRole::Compute);
