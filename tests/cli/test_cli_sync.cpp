@@ -37,7 +37,7 @@ std::vector<double> doubles(const json& j) { return j.get<std::vector<double>>()
 
 }  // namespace
 
-TEST_CASE("--sync-devices errors: not divisible, another method, no K, K < 1, bad mode", "[cli][errors][sync]") {
+TEST_CASE("sync devices, errors: not divisible, another method, no K, K < 1, bad mode", "[cli][errors][sync]") {
     expect_sync_error("--norm batch --shape 4,3,2,2 --sync-devices 3",
                       "--sync-devices 3 needs a batch divisible by 3, got N = 4");
     expect_sync_error("--norm layer --shape 4,3,2,2 --sync-devices 2", "only used by --norm batch");
@@ -55,7 +55,7 @@ TEST_CASE("--sync-devices errors: not divisible, another method, no K, K < 1, ba
                       "not implemented");
 }
 
-TEST_CASE("--sync-devices: each mode's stats JSON (shard and applied statistics) and y", "[cli][sync]") {
+TEST_CASE("sync devices: each mode's stats JSON (shard and applied statistics) and y", "[cli][sync]") {
     const fs::path stats = tmpdir() / "sync_stats.json", out = tmpdir() / "sync_y.npy";
     const Tensor x = make_tensor(Shape4{4, 3, 2, 5}, Init::Randn, 7);
     for (const std::string mode : {"sync", "local", "naive"}) {
