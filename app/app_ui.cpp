@@ -471,11 +471,12 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
                             avail.x * 0.32f - ImGui::GetStyle().ItemSpacing.x, std::min(avail.y, avail.x * 0.32f));
     } else if (session_.result().sync) {  // SyncBN: the heatmap above, the devices and modes below
         const ImVec2 avail = ImGui::GetContentRegionAvail();
-        ImGui::BeginChild("heat", ImVec2(avail.x, std::floor(avail.y * 0.5f)), false, ImGuiWindowFlags_NoScrollbar);
+        const float heat = std::floor(avail.y * (presenter_ ? 0.3f : 0.42f));  // the projector's large text needs room
+        ImGui::BeginChild("heat", ImVec2(avail.x, heat), false, ImGuiWindowFlags_NoScrollbar);
         heatmap_.draw(session_);
         ImGui::EndChild();
         ImGui::BeginChild("syncbn", ImVec2(avail.x, 0), false);
-        draw_sync_view(session_);
+        draw_sync_view(session_, presenter_);
         ImGui::EndChild();
     } else {
         heatmap_.draw(session_);

@@ -28,18 +28,23 @@ double channel_max_diff(const std::vector<float>& a, const std::vector<float>& b
     return w;
 }
 
-// The K devices as boxes: which samples each holds and its per-channel μ, σ² (all channels
-// when they fit, else the first few).
-void devices_row(const SyncStats& st, const Shape4& s) {
-    const std::int64_t K = st.devices, C = s.c, per = s.n / K;
-    const std::int64_t shown = std::min<std::int64_t>(C, 4);
+// The K devices as boxes: which samples each holds and its per-channel μ, σ² (the channels
+// that fit in `max_h`; the table below has them all). A narrow box puts σ² on a line of its own.
+void devices_row(const SyncStats& st, const Shape4& s, float max_h) {
+    const std::int64_t K = st.devices, C = s.c, per = s.n / K, cols = std::min<std::int64_t>(K, 8);
     const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const float w = std::max(120.0f, (ImGui::GetContentRegionAvail().x - gap * static_cast<float>(K - 1)) /
-                                         static_cast<float>(std::min<std::int64_t>(K, 8)));
+    const float w =
+        std::max(6 * ImGui::GetFontSize(),
+                 (ImGui::GetContentRegionAvail().x - gap * static_cast<float>(cols - 1)) / static_cast<float>(cols));
     const float line = ImGui::GetTextLineHeightWithSpacing();
-    const float h = line * (2.3f + static_cast<float>(shown)) + (C > shown ? line : 0.0f);
+    const bool two_lines = ImGui::CalcTextSize("c0  μ -0.000  σ² 0.000").x + 12 > w;
+    const float per_channel = two_lines ? 2.0f : 1.0f;
+    const float rows = static_cast<float>((K + cols - 1) / cols);
+    const auto fit = static_cast<std::int64_t>((max_h / rows - 1.6f * line) / (per_channel * line));
+    const std::int64_t shown = std::clamp<std::int64_t>(fit, 1, C);
+    const float h = line * (1.3f + per_channel * static_cast<float>(shown)) + (C > shown ? line : 0.0f);
     for (std::int64_t k = 0; k < K; ++k) {
-        if (k % 8) ImGui::SameLine();
+        if (k % cols) ImGui::SameLine();
         ImGui::PushID(static_cast<int>(k));
         const ImVec2 p = ImGui::GetCursorScreenPos();
         ImGui::GetWindowDrawList()->AddRect(p, ImVec2(p.x + w, p.y + h), kDeviceColor[k % 4], 4.0f, 0, 2.0f);
@@ -50,7 +55,13 @@ void devices_row(const SyncStats& st, const Shape4& s) {
         for (std::int64_t c = 0; c < shown; ++c) {
             const auto i = static_cast<std::size_t>(k * C + c);
             ImGui::SetCursorPosX(6);
-            ImGui::Text("c%lld  μ %.3f  σ² %.3f", static_cast<long long>(c), st.shard_mean[i], st.shard_var[i]);
+            if (two_lines) {
+                ImGui::Text("c%lld  μ %.3f", static_cast<long long>(c), st.shard_mean[i]);
+                ImGui::SetCursorPosX(6);
+                ImGui::Text("     σ² %.3f", st.shard_var[i]);
+            } else {
+                ImGui::Text("c%lld  μ %.3f  σ² %.3f", static_cast<long long>(c), st.shard_mean[i], st.shard_var[i]);
+            }
         }
         if (C > shown) {
             ImGui::SetCursorPosX(6);
@@ -77,27 +88,13 @@ void variance_bars(const SyncStats& st, std::int64_t c, float width) {
     ImGui::Dummy(ImVec2(width, 2 * bh + 1));
 }
 
-}  // namespace
-
-void draw_sync_view(const Session& session) {
-    const NormResult& r = session.result();
-    if (!r.sync) return;
-    const SyncStats& st = *r.sync;
-    const Shape4& s = session.x().shape;
+// Per channel, the three modes side by side: the variances sync and naive apply, the naive
+// error beside the variance of the shard means, and how far naive's and local's y lie from sync's.
+void modes_table(const SyncStats& st, const Shape4& s, float height) {
     const std::int64_t K = st.devices, C = s.c;
-    ImGui::Text(tr("SyncBN on %lld simulated devices: %lld samples each (shards of consecutive samples)"),
-                static_cast<long long>(K), static_cast<long long>(s.n / K));
-    ImGui::SameLine();
-    ImGui::TextColored(kModeColor[static_cast<int>(st.mode)], tr("applied: %s"), tr(sync_mode_name(st.mode)));
-    if (st.from_running) {
-        ImGui::TextDisabled("%s", tr("eval mode: every mode applies the running statistics, so y is the same"));
-    }
-    devices_row(st, s);
-
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
-    const float rows_h = ImGui::GetContentRegionAvail().y;
-    if (!ImGui::BeginTable("##sync", 8, flags, ImVec2(0, std::max(rows_h, 4 * ImGui::GetFrameHeight())))) return;
+    if (!ImGui::BeginTable("##sync", 8, flags, ImVec2(0, std::max(height, 2 * ImGui::GetFrameHeight())))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("c");
     ImGui::TableSetupColumn(tr("sync σ²"));
@@ -135,6 +132,32 @@ void draw_sync_view(const Session& session) {
         ImGui::Text("%.4f", channel_max_diff(st.y_local, st.y_sync, s, c));
     }
     ImGui::EndTable();
+}
+
+}  // namespace
+
+void draw_sync_view(const Session& session, bool table_first) {
+    const NormResult& r = session.result();
+    if (!r.sync) return;
+    const SyncStats& st = *r.sync;
+    const Shape4& s = session.x().shape;
+    const std::int64_t K = st.devices, C = s.c;
+    ImGui::Text(tr("SyncBN on %lld simulated devices, %lld consecutive samples per device"), static_cast<long long>(K),
+                static_cast<long long>(s.n / K));
+    ImGui::SameLine();
+    ImGui::TextColored(kModeColor[static_cast<int>(st.mode)], tr("applied: %s"), tr(sync_mode_name(st.mode)));
+    if (st.from_running) {
+        ImGui::TextDisabled("%s", tr("eval mode: every mode applies the running statistics, so y is the same"));
+    }
+    if (table_first) {  // presenter: the naive error first, the devices below
+        modes_table(st, s,
+                    std::min(ImGui::GetContentRegionAvail().y * 0.5f,
+                             ImGui::GetFrameHeightWithSpacing() * (static_cast<float>(C) + 1.4f)));
+        devices_row(st, s, ImGui::GetContentRegionAvail().y);
+        return;
+    }
+    devices_row(st, s, ImGui::GetContentRegionAvail().y * 0.5f);
+    modes_table(st, s, ImGui::GetContentRegionAvail().y);
 }
 
 }  // namespace normlab::app

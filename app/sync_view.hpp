@@ -10,6 +10,7 @@
 namespace normlab::app {
 
 // Draws into the current window; does nothing when the result holds no SyncBN statistics.
-void draw_sync_view(const Session& session);
+// table_first (presenter mode): the modes' table above the devices, so the naive error shows first.
+void draw_sync_view(const Session& session, bool table_first = false);
 
 }  // namespace normlab::app

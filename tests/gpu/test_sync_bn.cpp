@@ -108,8 +108,7 @@ TEST_CASE("SyncBN: every mode matches PyTorch (tests/golden/sync)", "[golden][gp
     }
 }
 
-TEST_CASE("SyncBN: GPU against the float64 reference, random shapes, K, modes, train and eval",
-          "[gpu][sync][random]") {
+TEST_CASE("SyncBN: GPU against the float64 reference, random shapes, K, modes, train and eval", "[gpu][sync][random]") {
     std::mt19937_64 rng(12);
     SyncBatchNorm sync(normalizer());
     for (int t = 0; t < 24; ++t) {

@@ -116,7 +116,8 @@ TEST_CASE("scenes keep SyncBN's devices and mode, and check them against the ten
     s.spec.sync_devices = 0;  // none: the keys are left out
     CHECK(scene_to_json(s).find("sync_") == std::string::npos);
     const std::string head = R"({"normlab_scene": 1, "tensor": {"source": "generated", "shape": [4, 3, 2, 2]}, )";
-    CHECK_THAT(error_of(head + R"("norm": {"method": "batch", "sync_devices": 3}})"), Catch::Contains("divisible by 3"));
+    CHECK_THAT(error_of(head + R"("norm": {"method": "batch", "sync_devices": 3}})"),
+               Catch::Contains("divisible by 3"));
     CHECK_THAT(error_of(head + R"("norm": {"method": "layer", "sync_devices": 2}})"),
                Catch::Contains("batch normalization"));
     CHECK_THAT(error_of(head + R"("norm": {"method": "batch", "sync_devices": 2, "sync_mode": "exact"}})"),
