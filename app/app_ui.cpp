@@ -4,6 +4,7 @@
 #include "exporter.hpp"
 #include "i18n.hpp"
 #include "wrapped_text.hpp"
+#include "sync_view.hpp"
 
 #include "normlab/error.hpp"
 #include "normlab/torch_code.hpp"
@@ -491,6 +492,15 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
         ImGui::SameLine();
         draw_partition_cube(session_.layout(), session_.selected_stat(),
                             avail.x * 0.32f - ImGui::GetStyle().ItemSpacing.x, std::min(avail.y, avail.x * 0.32f));
+    } else if (session_.result().sync) {  // SyncBN: the heatmap above, the devices and modes below
+        const ImVec2 avail = ImGui::GetContentRegionAvail();
+        const float heat = std::floor(avail.y * (presenter_ ? 0.3f : 0.42f));  // the projector's large text needs room
+        ImGui::BeginChild("heat", ImVec2(avail.x, heat), false, ImGuiWindowFlags_NoScrollbar);
+        heatmap_.draw(session_);
+        ImGui::EndChild();
+        ImGui::BeginChild("syncbn", ImVec2(avail.x, 0), false);
+        draw_sync_view(session_, presenter_);
+        ImGui::EndChild();
     } else {
         heatmap_.draw(session_);
     }

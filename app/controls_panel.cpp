@@ -392,6 +392,46 @@ void ControlsPanel::affine_section(Session& s) {
     }
 }
 
+// SyncBN on K simulated devices: K among the divisors of N (off = one device, plain BatchNorm)
+// and the mode. Returns true when it changed the state.
+bool ControlsPanel::sync_section(Session& s, State& next) {
+    const State& st = s.state();
+    const std::int64_t N = s.x().shape.n;
+    std::string current = st.spec.sync_devices ? std::to_string(st.spec.sync_devices) : tr("off");
+    ImGui::SetNextItemWidth(6 * ImGui::GetFontSize());
+    if (ImGui::BeginCombo(tr_id("SyncBN devices K", "syncK").c_str(), current.c_str())) {
+        if (ImGui::Selectable(tr("off"), st.spec.sync_devices == 0)) {
+            next.spec.sync_devices = 0;
+            apply(s, next, true);
+            ImGui::EndCombo();
+            return true;
+        }
+        for (std::int64_t k = 1; k <= N; ++k) {
+            if (N % k) continue;  // K must divide the batch
+            if (ImGui::Selectable(std::to_string(k).c_str(), st.spec.sync_devices == k)) {
+                next.spec.sync_devices = k;
+                apply(s, next, true);
+                ImGui::EndCombo();
+                return true;
+            }
+        }
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("split the batch into K devices of N/K consecutive samples (K divides N)"));
+    if (st.spec.sync_devices == 0) return false;
+    int mode = static_cast<int>(st.spec.sync_mode);
+    bool changed = ImGui::RadioButton(tr_id("sync", "sync").c_str(), &mode, 0);
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton(tr_id("local", "local").c_str(), &mode, 1);
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton(tr_id("naive", "naive").c_str(), &mode, 2);
+    if (!changed) return false;
+    next.spec.sync_mode = static_cast<SyncMode>(mode);
+    apply(s, next, true);
+    return true;
+}
+
 void ControlsPanel::batch_section(Session& s) {
     const State& st = s.state();
     State next = st;
@@ -430,6 +470,10 @@ void ControlsPanel::batch_section(Session& s) {
             return apply(s, next, true);
         }
         wrapped_text_disabled(tr("PyTorch: weight of the NEW batch (Keras' 0.99 is the old one)"));
+    }
+    if (shown(s, Control::Sync)) {
+        Locked lock(s, Control::Sync);
+        if (sync_section(s, next)) return;
     }
     if (!shown(s, Control::RunningStats)) return;
     Locked lock(s, Control::RunningStats);

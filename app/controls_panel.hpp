@@ -28,6 +28,7 @@ private:
     void method_section(Session& s);
     void affine_section(Session& s);
     void batch_section(Session& s);
+    bool sync_section(Session& s, State& next);
     void apply(Session& s, const State& next, bool same_tensor);
 
     std::string error_;

@@ -12,6 +12,7 @@
 #include "normlab/presets.hpp"
 #include "normlab/reference.hpp"
 #include "normlab/stats_json.hpp"
+#include "normlab/sync_bn.hpp"
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -144,6 +145,8 @@ std::optional<Tensor> load_grad_output(const GradArgs& g, const NormSpec& spec, 
     if (!g.bias.empty() && !spec.has_bias())
         throw InputError("--grad-bias: this " + std::string(method_torch_name(spec.method)) + " has no bias");
     if (g.output.empty()) return std::nullopt;
+    if (spec.sync_devices > 0)
+        throw InputError("--grad-output: the backward pass of SyncBN (--sync-devices) is not implemented");
     NpyArray a = read_npy(g.output);
     check_grad_shape(input, a.shape);
     Tensor dy;
@@ -196,6 +199,9 @@ void print_summary(const NormSpec& spec, const NormResult& r, const std::string&
                method_torch_name(spec.method, l.shape), l.shape.str(), l.stat_count, l.count(),
                fmt::join(l.reduced_axes, ","), device);
     if (r.nonfinite_inputs) fmt::print("input holds {} non-finite values (NaN/Inf)\n", r.nonfinite_inputs);
+    if (r.sync)
+        fmt::print("SyncBN on {} simulated devices ({} samples each), mode {}\n", r.sync->devices,
+                   l.shape.n / r.sync->devices, sync_mode_name(r.sync->mode));
     fmt::print("gpu {:.3f} ms", r.gpu_ms);
     if (err) fmt::print(", max |y - reference| = {:.3g}", *err);
     fmt::print("\n");
@@ -238,7 +244,11 @@ int run(int argc, char** argv) {
         if (!o.no_reference) err = session.max_error_wait();
     }
 #endif
-    if (o.figure.path.empty()) {
+    if (o.figure.path.empty() && ls.state.spec.sync_devices > 0) {  // SyncBN on simulated devices
+        SyncBatchNorm sync(normalizer);
+        r = sync.run(ls.x, ls.state.spec, ls.state.params);
+        if (!o.no_reference) err = max_abs_error(r.y.data, reference_sync(ls.x, ls.state.spec, ls.state.params).y);
+    } else if (o.figure.path.empty()) {
         r = normalizer.run(ls.x, ls.state.spec, ls.state.params);
         if (!o.no_reference) err = Reference(ls.x, ls.state.spec, ls.state.params).max_abs_error(r.y.data);
     }

@@ -34,6 +34,11 @@ void add_state_options(CLI::App& app, StateOptions& o, bool norm_required) {
     app.add_option("--running-var", o.running_var, "batch: running variance .npy [C] (default ones)");
     app.add_option("--num-batches-tracked", o.num_batches_tracked, "batch: batches seen so far (default 0)");
     app.add_option("--select", o.select, "select element n,c,h,w (n,l,d for a 3-D tensor)");
+    app.add_option("--sync-devices", o.sync_devices,
+                   "batch: SyncBN on K simulated devices, shards of N/K consecutive samples (K divides N)");
+    app.add_option("--sync-mode", o.sync_mode,
+                   "sync | local | naive: exact all-reduce, per-shard statistics, or the mean of the shard "
+                   "variances (with --sync-devices; default sync)");
 }
 
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
@@ -153,6 +158,23 @@ void resolve_batch_options(const StateOptions& o, NormSpec& spec) {
     spec.momentum = m;
 }
 
+// --sync-devices and --sync-mode (BatchNorm; the divisibility of N is checked with the tensor).
+void resolve_sync_options(const StateOptions& o, NormSpec& spec) {
+    if (!o.sync_mode.empty() && !o.sync_devices && spec.sync_devices == 0)
+        throw InputError("--sync-mode needs --sync-devices K");
+    if (o.sync_devices) {
+        if (spec.method != Method::Batch) throw InputError("--sync-devices is only used by --norm batch");
+        if (*o.sync_devices < 1)
+            throw InputError("--sync-devices must be >= 1, got " + std::to_string(*o.sync_devices));
+        spec.sync_devices = *o.sync_devices;
+    }
+    if (!o.sync_mode.empty()) {
+        auto m = parse_sync_mode(o.sync_mode);
+        if (!m) throw InputError("--sync-mode must be sync, local or naive, got '" + o.sync_mode + "'");
+        spec.sync_mode = *m;
+    }
+}
+
 }  // namespace
 
 State resolve_state(const StateOptions& o, State s) {
@@ -164,6 +186,7 @@ State resolve_state(const StateOptions& o, State s) {
     resolve_shape_options(o, s.spec);
     resolve_affine(o, s.spec);
     resolve_batch_options(o, s.spec);
+    resolve_sync_options(o, s.spec);
     if (!o.select.empty()) {
         auto d = parse_indices(o.select, "--select", 4, 3);  // n,l,d of a 3-D tensor: h = 0
         s.selection = d.size() == 3 ? Index4{d[0], d[1], 0, d[2]} : Index4{d[0], d[1], d[2], d[3]};

@@ -23,6 +23,8 @@ struct StateOptions {
     std::string mode, momentum;
     std::optional<std::int64_t> num_batches_tracked;
     std::string select;
+    std::optional<std::int64_t> sync_devices;  // batch: SyncBN on K simulated devices
+    std::string sync_mode;                     // sync | local | naive (with sync_devices)
 };
 
 // Registers every state option on `app`; `norm_required` for normlab-cli.

@@ -327,6 +327,28 @@ const Entry kTable[] = {
     {"momentum", "动量"},
     {"running mean", "滑动均值"},
     {"running var", "滑动方差"},
+    // SyncBN on simulated devices (app/sync_view.cpp, the Controls' BatchNorm section).
+    {"SyncBN devices K", "SyncBN 设备数 K"},
+    {"off", "关"},
+    {"sync", "同步"},
+    {"local", "本地"},
+    {"naive", "朴素"},
+    {"split the batch into K devices of N/K consecutive samples (K divides N)",
+     "把 batch 分到 K 个设备上，每个设备 N/K 个连续样本（K 须整除 N）"},
+    {"SyncBN on %lld simulated devices, %lld consecutive samples per device",
+     "在 %lld 个模拟设备上的 SyncBN，每个设备 %lld 个连续样本"},
+    {"applied: %s", "当前应用：%s"},
+    {"eval mode: every mode applies the running statistics, so y is the same",
+     "eval 模式：每种方式都用运行统计量，y 相同"},
+    {"device %lld: n = %lld..%lld", "设备 %lld：n = %lld..%lld"},
+    {"… %lld more channels in the table", "…… 另有 %lld 个通道见下表"},
+    {"sync σ²", "同步 σ²"},
+    {"naive σ²", "朴素 σ²"},
+    {"naive error", "朴素误差"},
+    {"var of shard μ", "分片 μ 的方差"},
+    {"sync vs naive", "同步与朴素"},
+    {"max |y naive − y sync|", "max |y 朴素 − y 同步|"},
+    {"max |y local − y sync|", "max |y 本地 − y 同步|"},
 };
 
 Language g_lang = Language::En;

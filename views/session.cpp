@@ -11,7 +11,7 @@
 
 namespace normlab::app {
 
-Session::Session(const VulkanContext& ctx) : ctx_(&ctx), normalizer_(ctx), histogram_(ctx) {}
+Session::Session(const VulkanContext& ctx) : ctx_(&ctx), normalizer_(ctx), sync_(normalizer_), histogram_(ctx) {}
 
 namespace {
 // Whole-tensor histograms of larger tensors use every k-th element (at most this many), so a
@@ -23,6 +23,12 @@ constexpr std::int64_t kSyncReference = std::int64_t{1} << 20;
 bool same_source(const TensorSource& a, const TensorSource& b) {
     return a.kind == b.kind && a.shape == b.shape && a.init == b.init && a.value == b.value && a.seed == b.seed &&
            a.preset == b.preset && a.path == b.path;
+}
+
+// max |y − the float64 reference| (SyncBN's reference when the state has sync devices).
+double reference_error(const Tensor& x, const NormSpec& spec, const NormParams& params, const std::vector<float>& y) {
+    if (spec.sync_devices > 0) return max_abs_error(y, reference_sync(x, spec, params).y);
+    return Reference(x, spec, params).max_abs_error(y);
 }
 }  // namespace
 
@@ -120,7 +126,8 @@ std::optional<std::string> Session::recompute(State next, std::optional<Tensor> 
         ctx_->device().waitIdle();  // frames in flight may still read x and y on the GPU
         // The same x as now stays on the device; y is read back once for the numbers the
         // panels print (hover, explain, exports) and the float64 check, never uploaded again.
-        NormResult r = normalizer_.run(nx, next.spec, next.params, RunOptions{.reuse_x = same_x, .read_y = true});
+        // (SyncBN: sync_ runs the shards, the all-reduce and each mode's apply on normalizer_.)
+        NormResult r = sync_.run(nx, next.spec, next.params, RunOptions{.reuse_x = same_x, .read_y = true});
         x_upload_bytes_ = same_x ? 0 : static_cast<std::uint64_t>(nx.data.size()) * 4;
         lap("normalize (GPU + transfers)");
         if (max_error_pending_.valid()) max_error_pending_.get();  // finish (and drop) the previous tensor's check
@@ -135,11 +142,11 @@ std::optional<std::string> Session::recompute(State next, std::optional<Tensor> 
         if (!reference_check_) {
             max_error_ = std::nan("");
         } else if (nx.shape.numel() <= kSyncReference) {
-            max_error_ = Reference(nx, next.spec, next.params).max_abs_error(r.y.data);
+            max_error_ = reference_error(nx, next.spec, next.params, r.y.data);
         } else {
             max_error_pending_ =
                 std::async(std::launch::async, [x = nx, spec = next.spec, params = next.params, y = r.y.data]() {
-                    return Reference(x, spec, params).max_abs_error(y);
+                    return reference_error(x, spec, params, y);
                 });
         }
         lap("CPU reference (started)");

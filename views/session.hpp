@@ -10,6 +10,7 @@
 #include "normlab/histogram.hpp"
 #include "normlab/normalizer.hpp"
 #include "normlab/state.hpp"
+#include "normlab/sync_bn.hpp"
 
 #include <cstdint>
 #include <future>
@@ -82,6 +83,7 @@ private:
 
     const VulkanContext* ctx_;
     Normalizer normalizer_;
+    SyncBatchNorm sync_;  // runs on normalizer_ (SyncBN on simulated devices)
     Histogram histogram_;
     State state_;
     Tensor x_;

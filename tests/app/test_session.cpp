@@ -119,3 +119,33 @@ TEST_CASE("an exercise's locks hold against every edit; a new exercise replaces 
     CHECK_FALSE(session.apply(free).has_value());
     CHECK(session.state().spec.method == Method::Layer);
 }
+
+TEST_CASE("SyncBN in the session: each mode's y on the GPU, the histograms and the reference check", "[gpu][session]") {
+    app::Session session(context());
+    State s = generated(Method::Batch, {4, 3, 4, 4});
+    for (SyncMode mode : {SyncMode::Sync, SyncMode::Local, SyncMode::Naive}) {
+        s.spec.sync_devices = 2;
+        s.spec.sync_mode = mode;
+        INFO("mode " << sync_mode_name(mode));
+        REQUIRE_FALSE(session.apply(s).has_value());
+        const NormResult& r = session.result();
+        REQUIRE(r.sync);
+        const auto& want = mode == SyncMode::Sync    ? r.sync->y_sync
+                           : mode == SyncMode::Local ? r.sync->y_local
+                                                     : r.sync->y_naive;
+        CHECK(r.y.data == want);
+        CHECK(session.max_error_wait() <= 1e-5);  // against reference_sync
+        // The output histogram reads the device's y: local's has mean 0 per device, so overall too.
+        CHECK(session.histograms().output.count == 4 * 3 * 4 * 4);
+        CHECK(std::abs(session.histograms().output.mean) <= 1e-4);
+    }
+    // Naive's y differs from sync's on a tensor whose devices' means differ.
+    CHECK(session.result().sync->y_naive != session.result().sync->y_sync);
+    // N = 4 and K = 3: refused, the previous state kept.
+    State bad = s;
+    bad.spec.sync_devices = 3;
+    const auto err = session.apply(bad);
+    REQUIRE(err.has_value());
+    CHECK(err->find("divisible") != std::string::npos);
+    CHECK(session.state().spec.sync_devices == 2);
+}

@@ -4,7 +4,8 @@
 // literally must be one of the engine's numbers for that step (x, y, μ, σ², unbiased σ², 1/σ,
 // mean(x²), running statistics, counts) at the precision it is written with, rounded, unless the
 // step lists it under "literals" (shapes, ε, momentum, section numbers). English and Chinese
-// must state the same numbers. NORMLAB_PRINT_LESSONS=1 prints every rendered text (for a read-through).
+// must state the same numbers. A step with SyncBN devices runs on them (SyncBatchNorm).
+// NORMLAB_PRINT_LESSONS=1 prints every rendered text (for a read-through).
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
@@ -14,6 +15,7 @@
 #include "normlab/lesson.hpp"
 #include "normlab/lesson_text.hpp"
 #include "normlab/normalizer.hpp"
+#include "normlab/sync_bn.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -99,7 +101,7 @@ TEST_CASE("every number every lesson states is the engine's, in both languages",
             // A pair experiment's main side may normalize only the first samples (as the app does).
             if (const Experiment* e = s.view.experiment.empty() ? nullptr : find_experiment(s.view.experiment))
                 if (e->kind == ExperimentKind::Pair && e->left_samples > 0) x = first_samples(x, e->left_samples);
-            const NormResult r = test::normalizer().run(x, s.state.spec, s.state.params);
+            const NormResult r = SyncBatchNorm(test::normalizer()).run(x, s.state.spec, s.state.params);
             const auto values = engine_values(x, r);
             std::vector<std::string> lit[2], ph[2];
             int i = 0;
@@ -119,7 +121,7 @@ TEST_CASE("every number every lesson states is the engine's, in both languages",
         // The title and summary against the first step's numbers.
         const LessonStep& first = l.steps.front();
         const Tensor x = load_tensor(first.state.source);
-        const NormResult r = test::normalizer().run(x, first.state.spec, first.state.params);
+        const NormResult r = SyncBatchNorm(test::normalizer()).run(x, first.state.spec, first.state.params);
         std::vector<std::string> lit[2];
         int i = 0;
         for (const Language lang : {Language::En, Language::Zh}) {

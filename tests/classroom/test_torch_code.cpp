@@ -64,3 +64,20 @@ TEST_CASE("small presets are written out as literal tensors with their γ and β
     CHECK(has(code, "m.weight.copy_(torch.tensor([0.5]))"));
     CHECK(has(code, "m.bias.copy_(torch.tensor([0.200000003]))"));
 }
+
+TEST_CASE("torch code of SyncBN on simulated devices computes the state's mode from x.chunk(K)", "[torch][sync]") {
+    State st;
+    st.source.kind = TensorSource::Kind::Generated;
+    st.source.shape = {4, 3, 2, 2};
+    st.spec = default_spec(Method::Batch);
+    st.spec.sync_devices = 2;
+    st.spec.sync_mode = SyncMode::Naive;
+    const std::string naive = torch_code(st, st.source.shape);
+    CHECK(naive.find("x.chunk(2)") != std::string::npos);
+    CHECK(naive.find("s.var(dims, unbiased=False)") != std::string::npos);
+    CHECK(naive.find("m.weight.view(shape)") != std::string::npos);
+    st.spec.sync_mode = SyncMode::Local;
+    CHECK(torch_code(st, st.source.shape).find("y = torch.cat([m(s) for s in x.chunk(2)])") != std::string::npos);
+    st.spec.sync_devices = 0;
+    CHECK(torch_code(st, st.source.shape).find("chunk") == std::string::npos);
+}

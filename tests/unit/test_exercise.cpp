@@ -51,7 +51,7 @@ TEST_CASE("hidden controls are locked too; panels can only be hidden", "[exercis
     CHECK(e.locked_names() == std::vector<std::string>{"eps"});
     CHECK(error_of([] { make_exercise({"colour"}, {}); }) ==
           "hide: 'colour' is not a control (tensor, method, groups, normalized_shape, eps, affine, params, mode, "
-          "momentum, running_stats, explain, statistics)");
+          "momentum, running_stats, sync, explain, statistics)");
     CHECK(error_of([] { make_exercise({}, {"explain"}, "h", "--lock"); }) ==
           "--lock: explain is a panel: it can be hidden, not locked");
 }
@@ -74,6 +74,12 @@ TEST_CASE("a lock refuses exactly the changes to its part of the state", "[exerc
     CHECK_FALSE(locked_change(from, to).has_value());
     from.exercise.lock(Control::Tensor);
     CHECK(locked_change(from, to) == Control::Tensor);
+    to = from;
+    to.spec.sync_devices = 2;  // SyncBN's devices are not locked
+    CHECK_FALSE(locked_change(from, to).has_value());
+    from.exercise.lock(Control::Sync);
+    CHECK(locked_change(from, to) == Control::Sync);
+    from.exercise.lock(Control::Sync, false);
     // Another method: its own settings are not compared (lock the method to hold them).
     to = from;
     to.spec = default_spec(Method::Layer);
@@ -95,7 +101,7 @@ TEST_CASE("a scene keeps its exercise; a bad one is refused with its key", "[exe
     CHECK(scene_to_json(group_state()).find("exercise") == std::string::npos);
     CHECK(error_of([] { scene_from_json(R"({"normlab_scene": 1, "exercise": {"hide": ["nope"]}})", "s.json"); }) ==
           "s.json: exercise.hide: 'nope' is not a control (tensor, method, groups, normalized_shape, eps, affine, "
-          "params, mode, momentum, running_stats, explain, statistics)");
+          "params, mode, momentum, running_stats, sync, explain, statistics)");
     CHECK(error_of([] { scene_from_json(R"({"normlab_scene": 1, "exercise": {"lock": "eps"}})", "s.json"); }) ==
           "s.json: exercise.lock must be a list of strings");
     CHECK(error_of([] { scene_from_json(R"({"normlab_scene": 1, "exercise": [1]})", "s.json"); }) ==

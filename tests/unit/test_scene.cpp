@@ -99,3 +99,27 @@ TEST_CASE("the JSON reader shared by scenes, lessons, experiments and presets na
     CHECK(error_in([&] { o.nonempty_string("q"); }) == "f.json: o.q is missing (a non-empty string)");
     CHECK(o.text("absent", false).en.empty());
 }
+
+TEST_CASE("scenes keep SyncBN's devices and mode, and check them against the tensor", "[scene][sync]") {
+    State s;
+    s.source.kind = TensorSource::Kind::Generated;
+    s.source.shape = {4, 3, 2, 2};
+    s.spec = default_spec(Method::Batch);
+    s.spec.sync_devices = 2;
+    s.spec.sync_mode = SyncMode::Naive;
+    const std::string text = scene_to_json(s);
+    CHECK(text.find("\"sync_devices\": 2") != std::string::npos);
+    CHECK(text.find("\"sync_mode\": \"naive\"") != std::string::npos);
+    const State t = scene_from_json(text, "rt");
+    CHECK(t.spec.sync_devices == 2);
+    CHECK(t.spec.sync_mode == SyncMode::Naive);
+    s.spec.sync_devices = 0;  // none: the keys are left out
+    CHECK(scene_to_json(s).find("sync_") == std::string::npos);
+    const std::string head = R"({"normlab_scene": 1, "tensor": {"source": "generated", "shape": [4, 3, 2, 2]}, )";
+    CHECK_THAT(error_of(head + R"("norm": {"method": "batch", "sync_devices": 3}})"),
+               Catch::Contains("divisible by 3"));
+    CHECK_THAT(error_of(head + R"("norm": {"method": "layer", "sync_devices": 2}})"),
+               Catch::Contains("batch normalization"));
+    CHECK_THAT(error_of(head + R"("norm": {"method": "batch", "sync_devices": 2, "sync_mode": "exact"}})"),
+               Catch::Contains("sync, local or naive"));
+}

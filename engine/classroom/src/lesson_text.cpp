@@ -16,9 +16,28 @@ struct NameInfo {
     std::size_t indices;  // 0, 1 or 4
     bool integer;
 };
-constexpr NameInfo kNames[] = {{"mean", 1, false}, {"var", 1, false},   {"uvar", 1, false}, {"rstd", 1, false},
-                               {"ms", 1, false},   {"rmean", 1, false}, {"rvar", 1, false}, {"x", 4, false},
-                               {"y", 4, false},    {"count", 0, true},  {"stats", 0, true}};
+constexpr NameInfo kNames[] = {{"mean", 1, false},
+                               {"var", 1, false},
+                               {"uvar", 1, false},
+                               {"rstd", 1, false},
+                               {"ms", 1, false},
+                               {"rmean", 1, false},
+                               {"rvar", 1, false},
+                               {"x", 4, false},
+                               {"y", 4, false},
+                               {"count", 0, true},
+                               {"stats", 0, true},
+                               // SyncBN (spec.sync_devices): shard k's statistics, each mode's, its y
+                               {"shard_mean", 2, false},
+                               {"shard_var", 2, false},
+                               {"sync_mean", 1, false},
+                               {"sync_var", 1, false},
+                               {"naive_mean", 1, false},
+                               {"naive_var", 1, false},
+                               {"y_sync", 4, false},
+                               {"y_local", 4, false},
+                               {"y_naive", 4, false},
+                               {"devices", 0, true}};
 
 const NameInfo* find_name(const std::string& n) {
     for (const auto& i : kNames)
@@ -32,6 +51,30 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool at(const std::vector<double>& v, std::int64_t i, double& out) {
     if (i < 0 || static_cast<std::size_t>(i) >= v.size()) return false;
     out = v[static_cast<std::size_t>(i)];
+    return true;
+}
+
+// SyncBN's values: none without sync devices.
+bool sync_value(const LessonPlaceholder& p, const Tensor& x, const NormResult& r, double& v) {
+    if (!r.sync) return false;
+    const SyncStats& st = *r.sync;
+    const auto& ix = p.index;
+    if (p.name == "devices") return v = static_cast<double>(st.devices), true;
+    if (p.name == "shard_mean" || p.name == "shard_var") {
+        const std::int64_t C = x.shape.c;
+        if (ix[0] >= st.devices || ix[1] >= C) return false;
+        return at(p.name == "shard_mean" ? st.shard_mean : st.shard_var, ix[0] * C + ix[1], v);
+    }
+    if (p.name == "sync_mean") return at(st.sync_mean, ix[0], v);
+    if (p.name == "sync_var") return at(st.sync_var, ix[0], v);
+    if (p.name == "naive_mean") return at(st.naive_mean, ix[0], v);
+    if (p.name == "naive_var") return at(st.naive_var, ix[0], v);
+    const Shape4& s = x.shape;  // y_sync, y_local, y_naive
+    if (ix[0] >= s.n || ix[1] >= s.c || ix[2] >= s.h || ix[3] >= s.w) return false;
+    const auto off = static_cast<std::size_t>(x.offset(ix[0], ix[1], ix[2], ix[3]));
+    const auto& y = p.name == "y_sync" ? st.y_sync : p.name == "y_local" ? st.y_local : st.y_naive;
+    if (off >= y.size()) return false;
+    v = y[off];
     return true;
 }
 
@@ -49,9 +92,13 @@ std::vector<LessonPlaceholder> parse_placeholders(const std::string& t) {
         p.begin = i;
         p.end = close + 1;
         std::size_t k = i + 1;
-        while (k < close && (is_lower(t[k]) || is_digit(t[k]))) p.name += t[k++];
+        while (k < close && (is_lower(t[k]) || is_digit(t[k]) || t[k] == '_')) p.name += t[k++];
         const NameInfo* info = find_name(p.name);
-        if (!info) bad("unknown value '" + p.name + "' (mean, var, uvar, rstd, ms, rmean, rvar, x, y, count, stats)");
+        if (!info)
+            bad("unknown value '" + p.name +
+                "' (mean, var, uvar, rstd, ms, rmean, rvar, x, y, count, stats, "
+                "shard_mean, shard_var, sync_mean, sync_var, naive_mean, naive_var, y_sync, y_local, y_naive, "
+                "devices)");
         if (k < close && t[k] == '[') {
             ++k;
             while (true) {
@@ -100,6 +147,9 @@ bool placeholder_value(const LessonPlaceholder& p, const Tensor& x, const NormRe
     if (p.name == "ms") return at(r.mean_square, i0, v);
     if (p.name == "rmean") return at(r.running_mean, i0, v);
     if (p.name == "rvar") return at(r.running_var, i0, v);
+    if (p.name.rfind("shard_", 0) == 0 || p.name.rfind("sync_", 0) == 0 || p.name.rfind("naive_", 0) == 0 ||
+        p.name.rfind("y_", 0) == 0 || p.name == "devices")
+        return sync_value(p, x, r, v);
     if (p.name == "uvar") {
         if (i0 < 0 || static_cast<std::size_t>(i0) >= r.var.size()) return false;
         v = r.unbiased_var(static_cast<std::size_t>(i0));

@@ -111,6 +111,29 @@ std::string params_code(const State& st, const Shape4& shape) {
     return o.str();
 }
 
+// SyncBN on K simulated devices: y of the state's mode, from the K shards x.chunk(K).
+std::string sync_code(const NormSpec& spec) {
+    const std::string k = std::to_string(spec.sync_devices);
+    std::ostringstream o;
+    o << "# SyncBN on " << k << " simulated devices (mode " << sync_mode_name(spec.sync_mode) << "): shards of N/" << k
+      << " consecutive samples\n";
+    if (spec.sync_mode == SyncMode::Sync) {
+        o << "# nn.SyncBatchNorm over " << k << " processes computes y = m(x) above: the whole batch\n";
+    } else if (spec.sync_mode == SyncMode::Local) {
+        o << "y = torch.cat([m(s) for s in x.chunk(" << k << ")])  # each device its own statistics\n";
+        o << "# (m's running statistics were updated once per shard here; normlab keeps shard 0's)\n";
+    } else {
+        o << "dims = [0] + list(range(2, x.dim()))\n";
+        o << "shape = [1, -1] + [1] * (x.dim() - 2)\n";
+        o << "mu = torch.stack([s.mean(dims) for s in x.chunk(" << k << ")]).mean(0)\n";
+        o << "var = torch.stack([s.var(dims, unbiased=False) for s in x.chunk(" << k
+          << ")]).mean(0)  # seed 004's formula\n";
+        o << "y = (x - mu.view(shape)) / torch.sqrt(var.view(shape) + m.eps)\n";
+        if (spec.has_weight()) o << "y = y * m.weight.view(shape) + m.bias.view(shape)\n";
+    }
+    return o.str();
+}
+
 }  // namespace
 
 std::string torch_code(const State& st, const Shape4& shape) {
@@ -126,6 +149,7 @@ std::string torch_code(const State& st, const Shape4& shape) {
     o << (spec.mode == Mode::Eval ? "m.eval()\n" : "m.train()\n");
     o << "x.requires_grad_(True)\n";
     o << "y = m(x)\n";
+    if (spec.sync_devices > 0) o << sync_code(spec);
     std::string at;
     if (st.selection) {
         const auto& s = *st.selection;

@@ -9,9 +9,9 @@ namespace normlab {
 
 namespace {
 
-constexpr std::array<const char*, kControlCount> kNames = {"tensor",   "method",        "groups",  "normalized_shape",
-                                                           "eps",      "affine",        "params",  "mode",
-                                                           "momentum", "running_stats", "explain", "statistics"};
+constexpr std::array<const char*, kControlCount> kNames = {
+    "tensor",   "method",        "groups", "normalized_shape", "eps",       "affine", "params", "mode",
+    "momentum", "running_stats", "sync",   "explain",          "statistics"};
 
 std::uint32_t bit(Control c) { return 1u << static_cast<int>(c); }
 
@@ -78,7 +78,7 @@ std::optional<Control> locked_change(const State& from, const State& to) {
     const NormSpec &a = from.spec, &b = to.spec;
     const NormParams &p = from.params, &q = to.params;
     const bool same_method = a.method == b.method;
-    const std::array<std::pair<Control, bool>, 10> changes = {{
+    const std::array<std::pair<Control, bool>, 11> changes = {{
         {Control::Tensor, !same_source(from.source, to.source)},
         {Control::Method, !same_method},
         {Control::Groups, same_method && a.groups != b.groups},
@@ -91,6 +91,7 @@ std::optional<Control> locked_change(const State& from, const State& to) {
          same_method && (a.momentum != b.momentum || a.track_running_stats != b.track_running_stats)},
         {Control::RunningStats, same_method && (p.running_mean != q.running_mean || p.running_var != q.running_var ||
                                                 p.num_batches_tracked != q.num_batches_tracked)},
+        {Control::Sync, same_method && (a.sync_devices != b.sync_devices || a.sync_mode != b.sync_mode)},
     }};
     for (const auto& [c, changed] : changes)
         if (changed && e.locks(c)) return c;

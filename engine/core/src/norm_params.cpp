@@ -52,4 +52,25 @@ void update_running_stats(const NormSpec& spec, const NormParams& params, NormRe
     r.running_updated = true;
 }
 
+void update_sync_running_stats(const NormSpec& spec, const NormParams& params, NormResult& r) {
+    if (!r.sync) return;
+    const SyncStats& st = *r.sync;
+    const auto C = static_cast<std::size_t>(r.layout.shape.c);
+    NormResult kept;  // the statistics this mode's running statistics follow
+    kept.layout = r.layout;
+    if (st.mode == SyncMode::Local) {
+        kept.layout.segments = r.layout.segments / st.devices;  // shard 0's count: (N/K)·H·W
+        kept.mean.assign(st.shard_mean.begin(), st.shard_mean.begin() + static_cast<std::ptrdiff_t>(C));
+        kept.var.assign(st.shard_var.begin(), st.shard_var.begin() + static_cast<std::ptrdiff_t>(C));
+    } else {
+        kept.mean = st.mode == SyncMode::Sync ? st.sync_mean : st.naive_mean;
+        kept.var = st.mode == SyncMode::Sync ? st.sync_var : st.naive_var;
+    }
+    update_running_stats(spec, params, kept);
+    r.running_mean = kept.running_mean;
+    r.running_var = kept.running_var;
+    r.num_batches_tracked = kept.num_batches_tracked;
+    r.running_updated = kept.running_updated;
+}
+
 }  // namespace normlab

@@ -56,6 +56,16 @@ std::optional<Mode> parse_mode(const std::string& name) {
     return std::nullopt;
 }
 
+const char* sync_mode_name(SyncMode m) {
+    return m == SyncMode::Sync ? "sync" : m == SyncMode::Local ? "local" : "naive";
+}
+
+std::optional<SyncMode> parse_sync_mode(const std::string& name) {
+    for (SyncMode m : {SyncMode::Sync, SyncMode::Local, SyncMode::Naive})
+        if (name == sync_mode_name(m)) return m;
+    return std::nullopt;
+}
+
 double NormSpec::effective_eps() const {
     if (eps) return *eps;
     return method == Method::Rms ? kRmsDefaultEps : kDefaultEps;
@@ -106,6 +116,23 @@ void NormSpec::validate(const Shape4& s) const {
         std::ostringstream os;
         os << "momentum must be in [0, 1] or 'cumulative', got " << *momentum;
         throw InputError(os.str());
+    }
+    if (sync_devices != 0) {
+        if (method != Method::Batch)
+            throw InputError(std::string("sync devices are only used by batch normalization, not by ") +
+                             method_torch_name(method));
+        if (sync_devices < 1)
+            throw InputError("the number of sync devices must be >= 1, got " + std::to_string(sync_devices));
+        if (s.n % sync_devices != 0)
+            throw InputError("--sync-devices " + std::to_string(sync_devices) + " needs a batch divisible by " +
+                             std::to_string(sync_devices) + ", got N = " + std::to_string(s.n));
+        // Each device runs BatchNorm on its shard: PyTorch refuses a shard of one value per channel.
+        if (uses_batch_stats() && mode == Mode::Train && (s.n / sync_devices) * s.h * s.w == 1) {
+            Shape4 shard = s;
+            shard.n = s.n / sync_devices;
+            throw InputError("Expected more than 1 value per channel when training, got input size " + shard.str() +
+                             " on each of the " + std::to_string(sync_devices) + " devices");
+        }
     }
     switch (method) {
         case Method::Batch:

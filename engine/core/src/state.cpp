@@ -84,6 +84,10 @@ std::string scene_to_json(const State& s) {
     n["mode"] = mode_name(s.spec.mode);
     n["momentum"] = s.spec.momentum ? json(*s.spec.momentum) : json("cumulative");
     n["track_running_stats"] = s.spec.track_running_stats;
+    if (s.spec.sync_devices > 0) {
+        n["sync_devices"] = s.spec.sync_devices;
+        n["sync_mode"] = sync_mode_name(s.spec.sync_mode);
+    }
     j["norm"] = n;
     json p = json::object();
     if (!s.params.weight.empty()) p["weight"] = s.params.weight;
@@ -173,6 +177,12 @@ NormSpec norm_spec_from_json(const JsonReader& n, NormSpec spec) {
         }
     }
     if (n.has("track_running_stats")) spec.track_running_stats = n.boolean("track_running_stats");
+    if (n.has("sync_devices")) spec.sync_devices = n.integer("sync_devices", 0, kMaxElements);
+    if (n.has("sync_mode")) {
+        auto m = parse_sync_mode(n.string("sync_mode"));
+        if (!m) n.fail(n.key("sync_mode") + " must be sync, local or naive");
+        spec.sync_mode = *m;
+    }
     return spec;
 }
 

@@ -50,6 +50,20 @@ std::string stats_json(const NormSpec& spec, const NormResult& r, const std::str
         j["stats_source"] = r.stats_from_running ? "running" : "input";
     }
     j["rstd"] = numbers(r.rstd);
+    if (r.sync) {  // SyncBN: mean/var/rstd are the statistics applied (local: per shard, [K, C])
+        const SyncStats& st = *r.sync;
+        const json kc = std::vector<std::int64_t>{st.devices, shape.c};
+        j["sync_devices"] = st.devices;
+        j["sync_mode"] = sync_mode_name(st.mode);
+        j["shard_shape"] = kc;
+        j["shard_count"] = st.shard_count;
+        j["shard_mean"] = numbers(st.shard_mean);
+        j["shard_var"] = numbers(st.shard_var);
+        if (st.mode == SyncMode::Local && !st.from_running) {
+            j["stat_shape"] = kc;
+            j["count"] = st.shard_count;
+        }
+    }
     if (spec.method == Method::Batch && spec.track_running_stats) {
         j["running_mean"] = numbers(r.running_mean);
         j["running_var"] = numbers(r.running_var);

@@ -8,6 +8,10 @@
 //                                         in eval, or after this forward's update in train)
 //   x[n,c,h,w] y[n,c,h,w]                 input / output element
 //   count stats                           elements per statistic / number of statistics (integers)
+//   shard_mean[k,c] shard_var[k,c]        SyncBN (sync devices): device k's μ / biased σ² of channel c
+//   sync_mean[c] sync_var[c]              SyncBN: the exact all-reduce (BatchNorm over the whole batch)
+//   naive_mean[c] naive_var[c]            SyncBN: the mean of the shard means / of the shard variances
+//   y_sync[n,c,h,w] y_local[…] y_naive[…] SyncBN: y under each mode; devices: K (an integer)
 // A '{' followed by a lower-case letter always starts a placeholder; any other '{' is text.
 #pragma once
 #include "normlab/norm_params.hpp"

@@ -25,10 +25,11 @@ enum class Control : std::uint8_t {
     Mode,             // BatchNorm train/eval
     Momentum,         // BatchNorm momentum and track_running_stats
     RunningStats,     // BatchNorm running statistics (train step, reset)
+    Sync,             // BatchNorm's simulated devices K and the SyncBN mode
     Explain,          // panel: the formula with the real numbers (hide only)
     Statistics,       // panel: the statistics table (hide only)
 };
-inline constexpr int kControlCount = 12;
+inline constexpr int kControlCount = 13;
 
 const char* control_name(Control c);  // "normalized_shape", ...
 std::optional<Control> parse_control(const std::string& name);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,22 @@ struct NormParams {
 
     // Throws InputError when a given tensor does not have the shape the layout asks for.
     void validate(const NormSpec& spec, const StatLayout& layout) const;
+};
+
+// SyncBN on K simulated devices (spec.sync_devices = K): the shards' own statistics and what
+// each of the three modes makes of them, all from the GPU (or, in the reference, float64).
+struct SyncStats {
+    std::int64_t devices = 0;                     // K
+    SyncMode mode = SyncMode::Sync;               // the mode applied to y and to NormResult's mean/var
+    std::int64_t shard_count = 0;                 // elements per shard statistic: (N/K)·H·W
+    std::vector<double> shard_mean;               // [K][C] flat, row-major
+    std::vector<double> shard_var;                // [K][C] flat, biased
+    std::vector<double> sync_mean;                // [C]: the exact all-reduce (= BatchNorm over the batch)
+    std::vector<double> sync_var;                 // [C], biased
+    std::vector<double> naive_mean;               // [C]: mean of the shard means
+    std::vector<double> naive_var;                // [C]: mean of the shard variances
+    std::vector<float> y_sync, y_local, y_naive;  // y under each mode (empty in the reference)
+    bool from_running = false;                    // eval with running statistics: every mode applies those, y is one
 };
 
 struct NormResult {
@@ -39,6 +56,9 @@ struct NormResult {
     double upload_ms = 0.0;             // wall time: x, γ, β and the statistics' inputs to the device
     double dispatch_ms = 0.0;           // wall time: recording, submitting and waiting for the dispatches
     double readback_ms = 0.0;           // wall time: y and the statistics back to the host
+    // SyncBN (spec.sync_devices > 0). mean/var/rstd then hold the statistics applied: [C] for
+    // sync and naive, [K][C] (shard k's channel c at k·C + c) for local.
+    std::optional<SyncStats> sync;
 
     // σ² with Bessel's correction (divide by count − 1), what running_var takes; NaN for a
     // statistic of one element.
@@ -51,5 +71,10 @@ struct NormResult {
 // Running-statistics update of BatchNorm in train mode (PyTorch's rule): the variance fed
 // to running_var is the unbiased one; momentum empty means the cumulative average.
 void update_running_stats(const NormSpec& spec, const NormParams& params, NormResult& result);
+
+// SyncBN's running statistics, PyTorch's rule on the statistics each mode keeps: sync from the
+// global ones (count N·H·W), local from shard 0 (what DDP keeps on rank 0; count (N/K)·H·W),
+// naive from the naive ones (taken as the batch's: count N·H·W). Sets result.running_*.
+void update_sync_running_stats(const NormSpec& spec, const NormParams& params, NormResult& result);
 
 }  // namespace normlab

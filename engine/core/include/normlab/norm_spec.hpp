@@ -12,6 +12,11 @@ namespace normlab {
 
 enum class Method { Batch, Layer, Instance, Group, Rms };
 enum class Mode { Train, Eval };
+// SyncBN on simulated devices: how the K shards' statistics become the ones applied.
+//   Sync: (count, mean, M2) all-reduced exactly (Chan), i.e. BatchNorm over the whole batch;
+//   Local: each shard normalized with its own statistics (data parallel without SyncBN);
+//   Naive: the mean of the shard means and the mean of the shard (biased) variances.
+enum class SyncMode { Sync, Local, Naive };
 
 inline constexpr double kDefaultEps = 1e-5;
 inline constexpr double kRmsDefaultEps = 1.1920929e-07;  // float32 machine epsilon
@@ -37,6 +42,8 @@ const char* method_torch_name(Method m, const Shape4& s);
 std::optional<Method> parse_method(const std::string& name);
 const char* mode_name(Mode m);
 std::optional<Mode> parse_mode(const std::string& name);
+const char* sync_mode_name(SyncMode m);  // "sync", "local", "naive"
+std::optional<SyncMode> parse_sync_mode(const std::string& name);
 
 struct NormSpec {
     Method method = Method::Layer;
@@ -48,6 +55,8 @@ struct NormSpec {
     Mode mode = Mode::Train;                     // batch: train uses batch stats, eval running stats
     std::optional<double> momentum = kDefaultMomentum;  // empty: cumulative moving average
     bool track_running_stats = true;                    // batch only
+    std::int64_t sync_devices = 0;                      // batch: K simulated devices (shards of N/K); 0: none
+    SyncMode sync_mode = SyncMode::Sync;                // batch with sync_devices
 
     double effective_eps() const;
     // The normalized_shape actually used for shape s (layer/rms), default every dim but N.

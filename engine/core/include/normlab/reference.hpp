@@ -40,6 +40,13 @@ struct ReferenceResult {
 };
 ReferenceResult reference_normalize(const Tensor& x, const NormSpec& spec, const NormParams& params);
 
+// SyncBN's float64 reference (spec.sync_devices = K > 0): each shard's statistics from the
+// Reference on its N/K samples, the sync statistics from the Reference on the whole batch,
+// the naive ones by their formula (mean of the shard means and of the shard variances); y,
+// mean/var/rstd (the applied ones) and the running statistics of spec.sync_mode; stats.sync
+// holds all three modes' statistics. Throws InputError like the GPU path.
+ReferenceResult reference_sync(const Tensor& x, const NormSpec& spec, const NormParams& params);
+
 // NaN-aware max |a − b| (see Reference::max_abs_error).
 double max_abs_error(const std::vector<float>& a, const std::vector<double>& b);
 

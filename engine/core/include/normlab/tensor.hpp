@@ -22,6 +22,16 @@ struct Tensor {
     }
 };
 
+// Samples [n0, n0 + count) of x (a SyncBN device's shard): consecutive in C order.
+inline Tensor batch_slice(const Tensor& x, std::int64_t n0, std::int64_t count) {
+    Tensor t;
+    t.shape = x.shape;
+    t.shape.n = count;
+    const std::int64_t per = x.shape.numel() / (x.shape.n ? x.shape.n : 1);
+    t.data.assign(x.data.begin() + n0 * per, x.data.begin() + (n0 + count) * per);
+    return t;
+}
+
 // The (n, c, h, w) index of a flat offset.
 std::array<std::int64_t, 4> unravel(const Shape4& s, std::int64_t offset);
 

@@ -1,0 +1,163 @@
+#include "sync_view.hpp"
+
+#include "i18n.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace normlab::app {
+namespace {
+
+const ImVec4 kModeColor[3] = {ImVec4(0.40f, 0.80f, 0.45f, 1), ImVec4(0.45f, 0.65f, 1.00f, 1),
+                              ImVec4(1.00f, 0.55f, 0.35f, 1)};  // sync, local, naive
+const ImU32 kDeviceColor[4] = {IM_COL32(90, 150, 230, 255), IM_COL32(230, 160, 60, 255), IM_COL32(120, 200, 120, 255),
+                               IM_COL32(200, 110, 200, 255)};
+
+// max |a − b| over channel c's elements (all samples, H·W).
+double channel_max_diff(const std::vector<float>& a, const std::vector<float>& b, const Shape4& s, std::int64_t c) {
+    double w = 0;
+    const std::int64_t hw = s.hw();
+    for (std::int64_t n = 0; n < s.n; ++n)
+        for (std::int64_t i = 0; i < hw; ++i) {
+            const auto o = static_cast<std::size_t>((n * s.c + c) * hw + i);
+            w = std::max(w, std::abs(static_cast<double>(a[o]) - b[o]));
+        }
+    return w;
+}
+
+// The K devices as boxes: which samples each holds and its per-channel μ, σ² (the channels
+// that fit in `max_h`; the table below has them all). A narrow box puts σ² on a line of its own.
+void devices_row(const SyncStats& st, const Shape4& s, float max_h) {
+    const std::int64_t K = st.devices, C = s.c, per = s.n / K, cols = std::min<std::int64_t>(K, 8);
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const float w =
+        std::max(6 * ImGui::GetFontSize(),
+                 (ImGui::GetContentRegionAvail().x - gap * static_cast<float>(cols - 1)) / static_cast<float>(cols));
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const bool two_lines = ImGui::CalcTextSize("c0  μ -0.000  σ² 0.000").x + 12 > w;
+    const float per_channel = two_lines ? 2.0f : 1.0f;
+    const float rows = static_cast<float>((K + cols - 1) / cols);
+    const auto fit = static_cast<std::int64_t>((max_h / rows - 1.6f * line) / (per_channel * line));
+    const std::int64_t shown = std::clamp<std::int64_t>(fit, 1, C);
+    const float h = line * (1.3f + per_channel * static_cast<float>(shown)) + (C > shown ? line : 0.0f);
+    for (std::int64_t k = 0; k < K; ++k) {
+        if (k % cols) ImGui::SameLine();
+        ImGui::PushID(static_cast<int>(k));
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        ImGui::GetWindowDrawList()->AddRect(p, ImVec2(p.x + w, p.y + h), kDeviceColor[k % 4], 4.0f, 0, 2.0f);
+        ImGui::BeginChild("dev", ImVec2(w, h), false, ImGuiWindowFlags_NoScrollbar);
+        ImGui::SetCursorPos(ImVec2(6, 4));
+        ImGui::Text(tr("device %lld: n = %lld..%lld"), static_cast<long long>(k), static_cast<long long>(k * per),
+                    static_cast<long long>((k + 1) * per - 1));
+        for (std::int64_t c = 0; c < shown; ++c) {
+            const auto i = static_cast<std::size_t>(k * C + c);
+            ImGui::SetCursorPosX(6);
+            if (two_lines) {
+                ImGui::Text("c%lld  μ %.3f", static_cast<long long>(c), st.shard_mean[i]);
+                ImGui::SetCursorPosX(6);
+                ImGui::Text("     σ² %.3f", st.shard_var[i]);
+            } else {
+                ImGui::Text("c%lld  μ %.3f  σ² %.3f", static_cast<long long>(c), st.shard_mean[i], st.shard_var[i]);
+            }
+        }
+        if (C > shown) {
+            ImGui::SetCursorPosX(6);
+            ImGui::TextDisabled(tr("… %lld more channels in the table"), static_cast<long long>(C - shown));
+        }
+        ImGui::EndChild();
+        ImGui::PopID();
+    }
+}
+
+// Per channel, a bar for sync's σ² and one for naive's on one scale: the gap is the naive error.
+void variance_bars(const SyncStats& st, std::int64_t c, float width) {
+    const auto i = static_cast<std::size_t>(c);
+    const double top = std::max({st.sync_var[i], st.naive_var[i], 1e-12});
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float bh = ImGui::GetTextLineHeight() * 0.42f;
+    const auto bar = [&](float y, double v, const ImVec4& col) {
+        dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + static_cast<float>(v / top) * width, y + bh),
+                          ImGui::ColorConvertFloat4ToU32(col));
+    };
+    bar(p.y, st.sync_var[i], kModeColor[0]);
+    bar(p.y + bh + 1, st.naive_var[i], kModeColor[2]);
+    ImGui::Dummy(ImVec2(width, 2 * bh + 1));
+}
+
+// Per channel, the three modes side by side: the variances sync and naive apply, the naive
+// error beside the variance of the shard means, and how far naive's and local's y lie from sync's.
+void modes_table(const SyncStats& st, const Shape4& s, float height) {
+    const std::int64_t K = st.devices, C = s.c;
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+    if (!ImGui::BeginTable("##sync", 8, flags, ImVec2(0, std::max(height, 2 * ImGui::GetFrameHeight())))) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("c");
+    ImGui::TableSetupColumn(tr("sync σ²"));
+    ImGui::TableSetupColumn(tr("naive σ²"));
+    ImGui::TableSetupColumn(tr("naive error"));
+    ImGui::TableSetupColumn(tr("var of shard μ"));
+    ImGui::TableSetupColumn(tr("sync vs naive"));
+    ImGui::TableSetupColumn(tr("max |y naive − y sync|"));
+    ImGui::TableSetupColumn(tr("max |y local − y sync|"));
+    ImGui::TableHeadersRow();
+    for (std::int64_t c = 0; c < C; ++c) {
+        const auto i = static_cast<std::size_t>(c);
+        double mean_of_means = 0, var_of_means = 0;
+        for (std::int64_t k = 0; k < K; ++k) mean_of_means += st.shard_mean[static_cast<std::size_t>(k * C + c)] / K;
+        for (std::int64_t k = 0; k < K; ++k) {
+            const double d = st.shard_mean[static_cast<std::size_t>(k * C + c)] - mean_of_means;
+            var_of_means += d * d / K;
+        }
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("%lld", static_cast<long long>(c));
+        ImGui::TableNextColumn();
+        ImGui::TextColored(kModeColor[0], "%.4f", st.sync_var[i]);
+        ImGui::TableNextColumn();
+        ImGui::TextColored(kModeColor[2], "%.4f", st.naive_var[i]);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.4f", st.sync_var[i] - st.naive_var[i]);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.4f", var_of_means);
+        ImGui::TableNextColumn();
+        variance_bars(st, c, 7 * ImGui::GetFontSize());
+        ImGui::TableNextColumn();
+        ImGui::Text("%.4f", channel_max_diff(st.y_naive, st.y_sync, s, c));
+        ImGui::TableNextColumn();
+        ImGui::Text("%.4f", channel_max_diff(st.y_local, st.y_sync, s, c));
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+void draw_sync_view(const Session& session, bool table_first) {
+    const NormResult& r = session.result();
+    if (!r.sync) return;
+    const SyncStats& st = *r.sync;
+    const Shape4& s = session.x().shape;
+    const std::int64_t K = st.devices, C = s.c;
+    ImGui::Text(tr("SyncBN on %lld simulated devices, %lld consecutive samples per device"), static_cast<long long>(K),
+                static_cast<long long>(s.n / K));
+    ImGui::SameLine();
+    ImGui::TextColored(kModeColor[static_cast<int>(st.mode)], tr("applied: %s"), tr(sync_mode_name(st.mode)));
+    if (st.from_running) {
+        ImGui::TextDisabled("%s", tr("eval mode: every mode applies the running statistics, so y is the same"));
+    }
+    if (table_first) {  // presenter: the naive error first, the devices below
+        modes_table(st, s,
+                    std::min(ImGui::GetContentRegionAvail().y * 0.5f,
+                             ImGui::GetFrameHeightWithSpacing() * (static_cast<float>(C) + 1.4f)));
+        devices_row(st, s, ImGui::GetContentRegionAvail().y);
+        return;
+    }
+    devices_row(st, s, ImGui::GetContentRegionAvail().y * 0.5f);
+    modes_table(st, s, ImGui::GetContentRegionAvail().y);
+}
+
+}  // namespace normlab::app

@@ -1,0 +1,16 @@
+// SyncView: SyncBN on K simulated devices made visible, for the current tensor (the state has
+// spec.sync_devices = K). It draws the K devices (each shard's samples and its per-channel μ and
+// σ²) and the three modes side by side — sync (exact all-reduce), local (each device its own
+// statistics), naive (mean of the shard variances) — with, per channel, the variance each mode
+// applies, the naive error (sync σ² − naive σ², which is the variance of the shard means) and
+// how far each mode's y lies from sync's. Every number comes from the GPU run (NormResult::sync).
+#pragma once
+#include "session.hpp"
+
+namespace normlab::app {
+
+// Draws into the current window; does nothing when the result holds no SyncBN statistics.
+// table_first (presenter mode): the modes' table above the devices, so the naive error shows first.
+void draw_sync_view(const Session& session, bool table_first = false);
+
+}  // namespace normlab::app

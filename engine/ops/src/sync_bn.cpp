@@ -1,0 +1,156 @@
+#include "normlab/sync_bn.hpp"
+
+#include "normlab/error.hpp"
+
+#include <chrono>
+#include <cmath>
+
+namespace normlab {
+namespace {
+
+// Mirrors `Push` in shaders/sync_reduce.comp.
+struct ReducePush {
+    std::uint32_t devices, channels;
+    float eps;
+};
+
+}  // namespace
+
+SyncBatchNorm::SyncBatchNorm(Normalizer& normalizer)
+    : n_(&normalizer), recorder_(normalizer.context()), staging_(normalizer.context(), recorder_) {}
+
+std::vector<float> SyncBatchNorm::reduce(const std::vector<float>& shards, std::int64_t K, std::int64_t C, double eps,
+                                         double& gpu_ms) {
+    const VulkanContext& ctx = n_->context();
+    if (!kernel_)
+        kernel_ = std::make_unique<ComputeKernel>(ctx, "sync_reduce.comp", ShaderMacros{}, std::vector<std::uint32_t>{},
+                                                  2, static_cast<std::uint32_t>(sizeof(ReducePush)));
+    const vk::DeviceSize in_bytes = static_cast<vk::DeviceSize>(K * C) * 16,
+                         out_bytes = static_cast<vk::DeviceSize>(C) * 32;
+    if (!shards_ || shards_.size() < in_bytes) {
+        shards_ = GpuBuffer();
+        shards_ = GpuBuffer(ctx, in_bytes, BufferRole::Compute);
+    }
+    if (!out_ || out_.size() < out_bytes) {
+        out_ = GpuBuffer();
+        out_ = GpuBuffer(ctx, out_bytes, BufferRole::Compute);
+    }
+    staging_.upload({{&shards_, 0, shards.data(), in_bytes}});
+    kernel_->bind_ranges({{shards_.handle(), 0, in_bytes}, {out_.handle(), 0, out_bytes}});
+    const ReducePush push{static_cast<std::uint32_t>(K), static_cast<std::uint32_t>(C), static_cast<float>(eps)};
+    vk::CommandBuffer cmd = recorder_.begin();
+    recorder_.start_timer();
+    kernel_->dispatch(cmd, &push, static_cast<std::uint32_t>((C + 63) / 64));
+    recorder_.stop_timer();
+    // Makes the reduce's writes of OUT visible to the host's reads (mapped memory) and to the
+    // staged readback's copy, which the next submission's first barrier orders after this one.
+    memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+                   vk::PipelineStageFlagBits::eHost | vk::PipelineStageFlagBits::eTransfer,
+                   vk::AccessFlagBits::eHostRead | vk::AccessFlagBits::eTransferRead);
+    gpu_ms += recorder_.submit();
+    std::vector<float> out(static_cast<std::size_t>(C) * 8);
+    staging_.download({{&out_, 0, out.data(), out_bytes}});
+    return out;
+}
+
+NormResult SyncBatchNorm::run(const Tensor& x, const NormSpec& spec, const NormParams& params,
+                              const RunOptions& options) {
+    if (spec.sync_devices == 0) return n_->run(x, spec, params, options);
+    const auto t0 = std::chrono::steady_clock::now();
+    const StatLayout layout = make_layout(spec, x.shape);  // validates K (divisible, batch only)
+    params.validate(spec, layout);
+    const std::int64_t K = spec.sync_devices, Nk = x.shape.n / K, C = x.shape.c;
+    const double eps = spec.effective_eps();
+    NormSpec whole = spec;  // BatchNorm over the whole batch
+    whole.sync_devices = 0;
+    NormSpec train = whole;  // each device: its shard's own statistics
+    train.mode = Mode::Train;
+    NormParams affine;
+    affine.weight = params.weight;
+    affine.bias = params.bias;
+
+    SyncStats st;
+    st.devices = K;
+    st.mode = spec.sync_mode;
+    st.shard_count = Nk * x.shape.hw();
+    st.from_running = !spec.uses_batch_stats();
+    double gpu_ms = 0;
+    std::vector<float> shard_in(static_cast<std::size_t>(K * C) * 4);
+    std::vector<double> local_rstd;
+    st.y_local.reserve(x.data.size());
+    for (std::int64_t k = 0; k < K; ++k) {
+        const NormResult rk = n_->run(batch_slice(x, k * Nk, Nk), train, affine);
+        gpu_ms += rk.gpu_ms;
+        for (std::int64_t c = 0; c < C; ++c) {
+            const auto i = static_cast<std::size_t>(c);
+            st.shard_mean.push_back(rk.mean[i]);
+            st.shard_var.push_back(rk.var[i]);
+            local_rstd.push_back(rk.rstd[i]);
+            float* v = &shard_in[static_cast<std::size_t>(k * C + c) * 4];
+            v[0] = static_cast<float>(st.shard_count);
+            v[1] = static_cast<float>(rk.mean[i]);
+            v[2] = static_cast<float>(rk.var[i]);
+        }
+        st.y_local.insert(st.y_local.end(), rk.y.data.begin(), rk.y.data.end());
+    }
+    const std::vector<float> red = reduce(shard_in, K, C, eps, gpu_ms);
+    std::vector<double> sync_rstd, naive_rstd;
+    for (std::int64_t c = 0; c < C; ++c) {
+        const float* s = &red[static_cast<std::size_t>(c) * 4];
+        const float* nv = &red[static_cast<std::size_t>(C + c) * 4];
+        st.sync_mean.push_back(s[0]);
+        st.sync_var.push_back(s[1]);
+        sync_rstd.push_back(s[2]);
+        st.naive_mean.push_back(nv[0]);
+        st.naive_var.push_back(nv[1]);
+        naive_rstd.push_back(nv[2]);
+    }
+
+    // y under sync and naive: norm_apply.comp with the reduced statistics as "running" ones.
+    auto apply = [&](const std::vector<double>& mean, const std::vector<double>& var) {
+        NormSpec ev = whole;
+        ev.mode = Mode::Eval;
+        ev.track_running_stats = true;
+        NormParams p = affine;
+        p.running_mean.assign(mean.begin(), mean.end());
+        p.running_var.assign(var.begin(), var.end());
+        NormResult r = n_->run(x, ev, p);
+        gpu_ms += r.gpu_ms;
+        return r;
+    };
+    NormResult r;
+    if (st.from_running) {  // eval with running statistics: every mode applies them
+        r = n_->run(x, whole, params, options);
+        gpu_ms += r.gpu_ms;
+        st.y_sync = st.y_naive = st.y_local = r.y.data;
+    } else {
+        const bool naive_last = spec.sync_mode == SyncMode::Naive;  // the device keeps the last run's y
+        NormResult first = naive_last ? apply(st.sync_mean, st.sync_var) : apply(st.naive_mean, st.naive_var);
+        NormResult last = naive_last ? apply(st.naive_mean, st.naive_var) : apply(st.sync_mean, st.sync_var);
+        st.y_sync = naive_last ? std::move(first.y.data) : last.y.data;
+        st.y_naive = naive_last ? last.y.data : std::move(first.y.data);
+        r = std::move(last);
+        r.stats_from_running = false;
+        if (spec.sync_mode == SyncMode::Local) {
+            r.y.data = st.y_local;
+            n_->load_values(x, r.y);  // the device's y is local's
+            r.mean = st.shard_mean;
+            r.var = st.shard_var;
+            r.rstd = local_rstd;
+        } else {
+            const bool sync = spec.sync_mode == SyncMode::Sync;
+            r.mean = sync ? st.sync_mean : st.naive_mean;
+            r.var = sync ? st.sync_var : st.naive_var;
+            r.rstd = sync ? sync_rstd : naive_rstd;
+        }
+    }
+    r.layout = layout;
+    r.gpu_ms = gpu_ms;
+    r.dispatch_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    r.upload_ms = r.readback_ms = 0;
+    r.sync = std::move(st);
+    update_sync_running_stats(spec, params, r);
+    return r;
+}
+
+}  // namespace normlab
