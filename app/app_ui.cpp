@@ -474,6 +474,23 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
     ImGui::End();
 }
 
+void AppUi::lower_area(float x, float y, float w, float h, bool large) {
+    if (PicturePanel::wanted(session_) && !gradient_view_shown()) {
+        const float pic_w = std::floor(w * (session_.style() ? 0.6f : 0.45f));
+        place(tr_id("Pictures", "pictures"), x, y, pic_w, h);
+        pictures_.draw(session_);
+        ImGui::End();
+        x += pic_w;
+        w -= pic_w;
+    }
+    place(tr_id("Histograms (GPU)", "histograms"), x, y, w, h);
+    if (gradient_view_shown())
+        gradient_.draw_histograms(session_, large);
+    else
+        histograms_.draw(session_, large);
+    ImGui::End();
+}
+
 void AppUi::layout_normal(float top) {
     const ImVec2 d = ImGui::GetIO().DisplaySize;
     const float status_h = ImGui::GetFrameHeightWithSpacing() + 6;
@@ -487,12 +504,7 @@ void AppUi::layout_normal(float top) {
 
     heatmap_area(left, top, mid, heat_h);
 
-    place(tr_id("Histograms (GPU)", "histograms"), left, top + heat_h, mid, body - heat_h);
-    if (gradient_view_shown())
-        gradient_.draw_histograms(session_, false);
-    else
-        histograms_.draw(session_, false);
-    ImGui::End();
+    lower_area(left, top + heat_h, mid, body - heat_h, false);
     figure_rect_ = {left, top, mid, body};
 
     float y = top;
@@ -524,12 +536,7 @@ void AppUi::layout_presenter(float top) {
     const float heat_h = compare_on_ ? body : std::floor(body * (wide_views ? 0.70f : 0.64f));
     heatmap_area(0, top, main_w, heat_h);
     if (heat_h < body) {
-        place(tr_id("Histograms (GPU)", "histograms"), 0, top + heat_h, main_w, body - heat_h);
-        if (gradient_view_shown())
-            gradient_.draw_histograms(session_, true);
-        else
-            histograms_.draw(session_, true);
-        ImGui::End();
+        lower_area(0, top + heat_h, main_w, body - heat_h, true);
     }
     figure_rect_ = {0, top, main_w, body};
 

@@ -12,6 +12,7 @@
 #include "histogram_view.hpp"
 #include "lesson_panel.hpp"
 #include "pair_view.hpp"
+#include "picture_panel.hpp"
 #include "session.hpp"
 #include "stats_table.hpp"
 #include "window.hpp"
@@ -73,6 +74,8 @@ private:
     void layout_normal(float top);
     void layout_presenter(float top);
     void heatmap_area(float x, float y, float w, float h);
+    // The histograms under the heatmap; with an image, the Pictures panel takes the left part.
+    void lower_area(float x, float y, float w, float h, bool large);
     void experiment_bar();
     void help_overlay();
     void status_bar(float y, float h);
@@ -98,6 +101,7 @@ private:
     PairView pair_;
     BatchNoisePanel noise_;
     GradientView gradient_;
+    PicturePanel pictures_;
     const Experiment* experiment_ = nullptr;
 
     bool presenter_ = false, gradient_on_ = false, compare_on_ = false, cube_on_ = false, help_ = false,

@@ -95,10 +95,11 @@ void add_app_options(CLI::App& cli, AppOptions& ao) {
 // The positional FILE, what a file manager passes: a .npy is --input, anything else --scene.
 void open_file_argument(AppOptions& ao) {
     if (ao.file.empty()) return;
-    const bool npy = std::filesystem::path(ao.file).extension() == ".npy";
-    std::string& slot = npy ? ao.state.input : ao.state.scene;
-    if (!slot.empty())
-        throw InputError(std::string("both ") + (npy ? "--input" : "--scene") + " and the file " + ao.file + " given");
+    const std::string ext = std::filesystem::path(ao.file).extension().string();
+    const bool npy = ext == ".npy", image = ext == ".png" || ext == ".jpg" || ext == ".jpeg";
+    std::string& slot = npy ? ao.state.input : image ? ao.state.image : ao.state.scene;
+    const char* option = npy ? "--input" : image ? "--image" : "--scene";
+    if (!slot.empty()) throw InputError(std::string("both ") + option + " and the file " + ao.file + " given");
     slot = ao.file;
 }
 
@@ -248,6 +249,7 @@ int run_app(int argc, char** argv) {
     add_app_options(cli, ao);
     if (auto help = parse_command_line(cli, argc, argv)) return *help;
     open_file_argument(ao);
+    find_images_in_assets();
     LoadedState loaded = load_state(ao.state);
     const std::string& scene = ao.state.scene;
     const ViewSettings scene_view = parse_view(loaded.state.view_json, scene.empty() ? "view" : scene);

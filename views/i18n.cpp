@@ -279,6 +279,21 @@ const Entry kTable[] = {
     {"mean σ² (expected 1 − 1/(N·L))", "σ² 的平均（期望 1 − 1/(N·L)）"},
     {"Selected element (n, l, d) = (%lld, %lld, %lld), statistic #%zu",
      "选中元素 (n, l, d) = (%lld, %lld, %lld)，统计量索引 %zu"},
+    // Pictures (images as tensors, AdaIN)
+    {"Pictures", "图像"},
+    {"x (content)", "x（内容）"},
+    {"style", "风格"},
+    {"y = AdaIN(x, style)", "y = AdaIN(x, 风格)"},
+    {"y (0.5 + y/6)", "y（0.5 + y/6）"},
+    {"path", "路径"},
+    {"image file", "图像文件"},
+    {"load image", "载入图像"},
+    {"AdaIN: style image", "AdaIN：风格图像"},
+    {"(none: plain InstanceNorm)", "（无：普通 InstanceNorm）"},
+    {"remove the style", "去掉风格"},
+    {"use as style", "用作风格"},
+    {"Open an image (--image FILE.png) to see x and y as pictures.",
+     "打开一张图像（--image FILE.png），即可把 x 和 y 看作图像。"},
 };
 
 Language g_lang = Language::En;
