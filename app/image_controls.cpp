@@ -27,8 +27,7 @@ std::vector<std::string> image_choices() {
     try {
         for (const auto& e : std::filesystem::directory_iterator(assets_dir() / "images", ec))
             if (is_image(e.path())) out.push_back("images/" + e.path().filename().string());
-    } catch (const InputError&) {
-    }
+    } catch (const InputError&) {}
     std::sort(out.begin(), out.end());
     const std::size_t shipped = out.size();
     for (const auto& e : std::filesystem::directory_iterator(".", ec))

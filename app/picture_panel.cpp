@@ -33,10 +33,7 @@ void PicturePanel::refresh(const Session& s) {
 }
 
 void PicturePanel::draw(const Session& s) {
-    if (!wanted(s)) {
-        ImGui::TextDisabled("%s", tr("Open an image (--image FILE.png) to see x and y as pictures."));
-        return;
-    }
+    if (!wanted(s)) return;
     if (generation_ != s.generation() || language_ != static_cast<int>(language())) {
         refresh(s);
         generation_ = s.generation();

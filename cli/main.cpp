@@ -254,6 +254,7 @@ int run(int argc, char** argv) {
     LoadedState ls = load_state(o.state, State{}, [&](const Shape4& shape) { normalizer.check_capacity(shape); });
     if (!o.output_image.empty()) check_image_shape(ls.x.shape, "--output-image");
     std::optional<StyleStats> style;
+    const std::string style_path = ls.state.style_image;
     if (ls.style) {
         // AdaIN: the style's statistics from the shaders, then an affine InstanceNorm of x with
         // γ = σ_s, β = μ_s (the figure's session gets that state, without the style image).
@@ -302,6 +303,9 @@ int run(int argc, char** argv) {
     }
     for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
     if (!o.quiet) print_summary(ls.state.spec, r, ctx.device_name(), err);
+    if (!o.quiet && style)
+        fmt::print("AdaIN: style {} mean {:.4f}, std {:.4f}\n", style_path, fmt::join(style->mean, ", "),
+                   fmt::join(style->stdev, ", "));
     if (!o.quiet && !grad_line.empty()) fmt::print("{}\n", grad_line);
     return validation_status(ctx.validation_messages());
 }

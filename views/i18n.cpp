@@ -292,8 +292,10 @@ const Entry kTable[] = {
     {"(none: plain InstanceNorm)", "（无：普通 InstanceNorm）"},
     {"remove the style", "去掉风格"},
     {"use as style", "用作风格"},
-    {"Open an image (--image FILE.png) to see x and y as pictures.",
-     "打开一张图像（--image FILE.png），即可把 x 和 y 看作图像。"},
+    {"AdaIN: γ = σ_s = √(var_s + ε) and β = μ_s, the style image's statistics of this channel, computed on the GPU "
+     "by InstanceNorm of the style image.",
+     "AdaIN：γ = σ_s = √(var_s + ε)，β = μ_s，即风格图像这个通道的统计量，由 InstanceNorm 在 GPU "
+     "上对风格图像计算得到。"},
 };
 
 Language g_lang = Language::En;

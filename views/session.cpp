@@ -118,7 +118,8 @@ std::optional<std::string> Session::apply(State next, std::optional<Tensor> x) {
         StyleStats style_stats;
         NormSpec spec = next.spec;
         NormParams params = next.params;
-        if (!next.style_image.empty() && next.spec.method == Method::Instance) {
+        if (next.spec.method != Method::Instance) next.style_image.clear();  // AdaIN is InstanceNorm's
+        if (!next.style_image.empty()) {
             style = next.style_image == state_.style_image && style_ ? *style_ : load_image(next.style_image);
             check_style_channels(nx.shape, style->shape,
                                  next.source.kind == TensorSource::Kind::Image ? "the content image" : "the input");

@@ -73,8 +73,9 @@ TEST_CASE("--image: JPEG (lossy: within 3/255 of the pixels encoded at quality 1
         std::vector<unsigned char> px(static_cast<std::size_t>(w * h * comp));
         for (int y = 0; y < h; ++y)
             for (int x = 0; x < w; ++x)
-                for (int k = 0; k < comp; ++k) px[static_cast<std::size_t>((y * w + x) * comp + k)] =
-                    static_cast<unsigned char>(40 + 4 * x + 3 * y + 30 * k);  // smooth: JPEG keeps it closely
+                for (int k = 0; k < comp; ++k)
+                    px[static_cast<std::size_t>((y * w + x) * comp + k)] =
+                        static_cast<unsigned char>(40 + 4 * x + 3 * y + 30 * k);  // smooth: JPEG keeps it closely
         std::string bytes;
         REQUIRE(stbi_write_jpg_to_func(append, &bytes, w, h, comp, px.data(), 100));
         const fs::path path = tmpdir() / ("test" + std::to_string(comp) + ".jpg");
@@ -101,8 +102,8 @@ TEST_CASE("--style-image: AdaIN matches PyTorch (float64 golden) within 1e-5", "
         const json e = json::parse(slurp(kImages / name / "expected.json"));
         const fs::path y = tmpdir() / (name + "-y.npy"), stats = tmpdir() / (name + "-s.json");
         Run r = cli("--norm instance --image " + q(fs::path(NORMLAB_SOURCE_DIR) / e["content"].get<std::string>()) +
-                    " --style-image " + q(fs::path(NORMLAB_SOURCE_DIR) / e["style"].get<std::string>()) +
-                    " --output " + q(y) + " --stats " + q(stats) + " -q");
+                    " --style-image " + q(fs::path(NORMLAB_SOURCE_DIR) / e["style"].get<std::string>()) + " --output " +
+                    q(y) + " --stats " + q(stats) + " -q");
         INFO(r.err);
         REQUIRE(r.status == 0);
         const NpyArray got = read_npy(y.string()), want = read_npy((kImages / name / "y.npy").string());
@@ -128,8 +129,8 @@ TEST_CASE("--output-image writes clamp(0.5 + y/6) and, with a style, clamp(y)", 
             INFO(name << (style ? " with a style" : ""));
             const fs::path in = kImages / (std::string(name) + ".png");
             const fs::path y = tmpdir() / "rt-y.npy", png = tmpdir() / "rt-y.png";
-            Run r = cli("--norm instance --image " + q(in) + (style ? " --style-image " + q(in) : "") +
-                        " --output " + q(y) + " --output-image " + q(png) + " -q");
+            Run r = cli("--norm instance --image " + q(in) + (style ? " --style-image " + q(in) : "") + " --output " +
+                        q(y) + " --output-image " + q(png) + " -q");
             INFO(r.err);
             REQUIRE(r.status == 0);
             const NpyArray yy = read_npy(y.string());

@@ -67,7 +67,8 @@ Tensor load_image(const std::string& path) {
     std::error_code ec;
     if (p.is_relative() && !search_dir().empty() && !std::filesystem::exists(p, ec)) {
         const std::filesystem::path in_assets = std::filesystem::path(search_dir()) / p;
-        if (std::filesystem::exists(in_assets, ec)) return decode_image(read_file(in_assets.string(), 256u << 20), path);
+        if (std::filesystem::exists(in_assets, ec))
+            return decode_image(read_file(in_assets.string(), 256u << 20), path);
     }
     return decode_image(read_file(path, 256u << 20), path);
 }

@@ -11,9 +11,9 @@
 namespace normlab {
 
 struct StyleStats {
-    std::vector<double> mean;  // μ_s per channel
-    std::vector<double> var;   // biased var_s per channel
-    std::vector<double> stdev; // σ_s = √(var_s + ε)
+    std::vector<double> mean;   // μ_s per channel
+    std::vector<double> var;    // biased var_s per channel
+    std::vector<double> stdev;  // σ_s = √(var_s + ε)
 };
 
 // Runs InstanceNorm (eps from `spec`) on the style tensor on the GPU and returns its statistics.
