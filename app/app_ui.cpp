@@ -474,14 +474,16 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
     ImGui::End();
 }
 
+bool AppUi::pictures_shown() const { return PicturePanel::wanted(session_) && !gradient_view_shown(); }
+
 void AppUi::lower_area(float x, float y, float w, float h, bool large) {
-    if (PicturePanel::wanted(session_) && !gradient_view_shown()) {
-        const float pic_w = std::floor(w * (session_.style() ? 0.6f : 0.45f));
-        place(tr_id("Pictures", "pictures"), x, y, pic_w, h);
+    if (pictures_shown()) {  // the pictures across the width, the histograms under them
+        const float pic_h = std::floor(h * (large ? 0.5f : 0.55f));  // presenter: the histograms' large text
+        place(tr_id("Pictures", "pictures"), x, y, w, pic_h);
         pictures_.draw(session_);
         ImGui::End();
-        x += pic_w;
-        w -= pic_w;
+        y += pic_h;
+        h -= pic_h;
     }
     place(tr_id("Histograms (GPU)", "histograms"), x, y, w, h);
     if (gradient_view_shown())
@@ -496,7 +498,7 @@ void AppUi::layout_normal(float top) {
     const float status_h = ImGui::GetFrameHeightWithSpacing() + 6;
     const float left = std::max(330.0f, d.x * 0.21f), right = std::max(380.0f, d.x * 0.26f);
     const float mid = d.x - left - right, body = d.y - status_h - top;
-    const float heat_h = body * 0.66f;
+    const float heat_h = body * (pictures_shown() ? 0.42f : 0.66f);
 
     place(tr_id("Tensor & method", "controls"), 0, top, left, body);
     controls_.draw(session_);
@@ -533,7 +535,9 @@ void AppUi::layout_presenter(float top) {
     const float main_w = std::floor(d.x * 0.64f), side = d.x - main_w;
     const bool wide_views = compare_on_ || (experiment_ && experiment_->kind == ExperimentKind::Pair);
     // The compare view needs the whole height on a projector; the histograms stay in the pair view.
-    const float heat_h = compare_on_ ? body : std::floor(body * (wide_views ? 0.70f : 0.64f));
+    const float heat_h = compare_on_        ? body
+                         : pictures_shown() ? std::floor(body * 0.38f)
+                                            : std::floor(body * (wide_views ? 0.70f : 0.64f));
     heatmap_area(0, top, main_w, heat_h);
     if (heat_h < body) {
         lower_area(0, top + heat_h, main_w, body - heat_h, true);

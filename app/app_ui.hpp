@@ -74,8 +74,9 @@ private:
     void layout_normal(float top);
     void layout_presenter(float top);
     void heatmap_area(float x, float y, float w, float h);
-    // The histograms under the heatmap; with an image, the Pictures panel takes the left part.
+    // The histograms under the heatmap; with an image, the Pictures panel above them.
     void lower_area(float x, float y, float w, float h, bool large);
+    bool pictures_shown() const;
     void experiment_bar();
     void help_overlay();
     void status_bar(float y, float h);

@@ -26,7 +26,7 @@ void PicturePanel::refresh(const Session& s) {
     add("x (content)", s.x(), ImageScale::Unit);
     if (s.style()) {
         add("style", *s.style(), ImageScale::Unit);
-        add("y = AdaIN(x, style)", s.result().y, ImageScale::Unit);
+        add("y (AdaIN)", s.result().y, ImageScale::Unit);
     } else {
         add("y (0.5 + y/6)", s.result().y, ImageScale::Sigma3);
     }
@@ -51,7 +51,9 @@ void PicturePanel::draw(const Session& s) {
         const float scale = std::min(slot_w / static_cast<float>(p.w), slot_h / static_cast<float>(p.h));
         const float pw = std::floor(static_cast<float>(p.w) * scale), ph = std::floor(static_cast<float>(p.h) * scale);
         const float x0 = start.x + static_cast<float>(i) * (slot_w + gap);
+        dl->PushClipRect(ImVec2(x0, start.y), ImVec2(x0 + slot_w, start.y + cap_h), true);  // a long caption is cut
         dl->AddText(ImVec2(x0, start.y), ImGui::GetColorU32(ImGuiCol_Text), p.caption.c_str());
+        dl->PopClipRect();
         const float y0 = start.y + cap_h;
         // Cells: at most kMaxCells per side and none smaller than a pixel; each samples the
         // image pixel at its centre.

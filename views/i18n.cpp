@@ -283,7 +283,7 @@ const Entry kTable[] = {
     {"Pictures", "图像"},
     {"x (content)", "x（内容）"},
     {"style", "风格"},
-    {"y = AdaIN(x, style)", "y = AdaIN(x, 风格)"},
+    {"y (AdaIN)", "y（AdaIN）"},
     {"y (0.5 + y/6)", "y（0.5 + y/6）"},
     {"path", "路径"},
     {"image file", "图像文件"},
