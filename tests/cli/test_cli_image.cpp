@@ -47,7 +47,7 @@ void append(void* context, void* data, int size) {
 
 }  // namespace
 
-TEST_CASE("--image: PNG gray, gray+alpha, RGB and RGBA give value/255 exactly", "[cli][image]") {
+TEST_CASE("image input: PNG gray, gray+alpha, RGB and RGBA give value/255 exactly", "[cli][image]") {
     for (const char* name : {"gray", "gray-alpha", "rgb", "rgba"}) {
         INFO(name);
         const Tensor t = load_image((kImages / (std::string(name) + ".png")).string());
@@ -67,7 +67,7 @@ TEST_CASE("--image: PNG gray, gray+alpha, RGB and RGBA give value/255 exactly", 
     }
 }
 
-TEST_CASE("--image: JPEG (lossy: within 3/255 of the pixels encoded at quality 100)", "[cli][image]") {
+TEST_CASE("image input: JPEG (lossy: within 3/255 of the pixels encoded at quality 100)", "[cli][image]") {
     const int w = 24, h = 16;
     for (int comp : {1, 3}) {
         std::vector<unsigned char> px(static_cast<std::size_t>(w * h * comp));
@@ -94,7 +94,7 @@ TEST_CASE("--image: JPEG (lossy: within 3/255 of the pixels encoded at quality 1
     }
 }
 
-TEST_CASE("--style-image: AdaIN matches PyTorch (float64 golden) within 1e-5", "[cli][image][adain][golden]") {
+TEST_CASE("AdaIN (style image) matches PyTorch (float64 golden) within 1e-5", "[cli][image][adain][golden]") {
     const json cases = json::parse(slurp(kImages / "cases.json"));
     for (const auto& c : cases["adain"]) {
         const std::string name = c.get<std::string>();
@@ -123,7 +123,7 @@ TEST_CASE("--style-image: AdaIN matches PyTorch (float64 golden) within 1e-5", "
     }
 }
 
-TEST_CASE("--output-image writes clamp(0.5 + y/6) and, with a style, clamp(y)", "[cli][image]") {
+TEST_CASE("output image: writes clamp(0.5 + y/6) and, with a style, clamp(y)", "[cli][image]") {
     for (bool style : {false, true})
         for (const char* name : {"gray", "rgb"}) {
             INFO(name << (style ? " with a style" : ""));
