@@ -12,6 +12,9 @@
                                                       device, 4 validation messages; README)
   app_test.py warns APP OUT.png TEXT [app args...]   keeps running (screenshot as above) and
                                                       says TEXT on stderr (malformed lessons)
+  app_test.py pictures APP OUT.png STYLE.png [args]  with --image: the Pictures panel shows the
+                                                      style image's pixels with --style-image STYLE,
+                                                      and not without it
   app_test.py keys APP WORKDIR [app args...]        quick taps (xdotool key: press and release
                                                       at once) at 5 fps: each changes the state
                                                       (--state-file) exactly once, in order
@@ -277,6 +280,20 @@ def keys(app, workdir, args):
         sys.exit("FAIL: Vulkan validation messages:\n" + out[:4000])
 
 
+
+def pictures(app, out, style, args):
+    """The Pictures panel draws the style image (its exact pixel colours) only while a style is set."""
+    _, _, style_rows = read_png(style)
+    colors = {px for row in style_rows for px in row}
+    _, rows = screenshot(app, out, args + ["--style-image", style])
+    with_style = sum(px in colors for row in rows for px in row)
+    _, rows = screenshot(app, out.replace(".png", "-plain.png"), args)
+    without = sum(px in colors for row in rows for px in row)
+    print(f"pixels of the style's colours: {with_style} with the style, {without} without")
+    if with_style < len(style_rows) * len(style_rows[0]) or without * 20 > with_style:
+        sys.exit("FAIL: the Pictures panel does not show the style image")
+
+
 def main():
     mode, app = sys.argv[1], sys.argv[2]
     if mode == "screenshot":
@@ -292,6 +309,8 @@ def main():
             sys.exit(f"FAIL: stderr does not mention {sys.argv[4]!r}")
     elif mode == "keys":
         keys(app, sys.argv[3], sys.argv[4:])
+    elif mode == "pictures":
+        pictures(app, sys.argv[3], sys.argv[4], sys.argv[5:])
     elif mode == "error":
         error(app, int(sys.argv[3]), sys.argv[4:])
     else:
