@@ -507,13 +507,32 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
     ImGui::End();
 }
 
+bool AppUi::pictures_shown() const { return PicturePanel::wanted(session_) && !gradient_view_shown(); }
+
+void AppUi::lower_area(float x, float y, float w, float h, bool large) {
+    if (pictures_shown()) {  // the pictures across the width, the histograms under them
+        const float pic_h = std::floor(h * (large ? 0.5f : 0.55f));  // presenter: the histograms' large text
+        place(tr_id("Pictures", "pictures"), x, y, w, pic_h);
+        pictures_.draw(session_);
+        ImGui::End();
+        y += pic_h;
+        h -= pic_h;
+    }
+    place(tr_id("Histograms (GPU)", "histograms"), x, y, w, h);
+    if (gradient_view_shown())
+        gradient_.draw_histograms(session_, large);
+    else
+        histograms_.draw(session_, large);
+    ImGui::End();
+}
+
 void AppUi::layout_normal(float top) {
     const ImVec2 d = ImGui::GetIO().DisplaySize;
     const float status_h = std::max(ImGui::GetFrameHeightWithSpacing() + 6,
                                     ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().WindowPadding.y + 2);
     const float left = std::max(330.0f, d.x * 0.21f), right = std::max(380.0f, d.x * 0.26f);
     const float mid = d.x - left - right, body = d.y - status_h - top;
-    const float heat_h = body * 0.66f;
+    const float heat_h = body * (pictures_shown() ? 0.42f : 0.66f);
 
     place(tr_id("Tensor & method", "controls"), 0, top, left, body);
     controls_.draw(session_);
@@ -521,12 +540,7 @@ void AppUi::layout_normal(float top) {
 
     heatmap_area(left, top, mid, heat_h);
 
-    place(tr_id("Histograms (GPU)", "histograms"), left, top + heat_h, mid, body - heat_h);
-    if (gradient_view_shown())
-        gradient_.draw_histograms(session_, false);
-    else
-        histograms_.draw(session_, false);
-    ImGui::End();
+    lower_area(left, top + heat_h, mid, body - heat_h, false);
     figure_rect_ = {left, top, mid, body};
 
     float y = top;
@@ -558,18 +572,15 @@ void AppUi::layout_presenter(float top) {
     const float main_w = std::floor(d.x * 0.64f), side = d.x - main_w;
     const bool wide_views = compare_on_ || (experiment_ && experiment_->kind == ExperimentKind::Pair);
     // The compare view needs the whole height on a projector; the histograms stay in the pair view.
-    float heat_h = compare_on_ ? body : std::floor(body * (wide_views ? 0.70f : 0.64f));
-    const bool plain = !wide_views && !gradient_on_ && !cube_on_;  // the heatmap alone
+    float heat_h = compare_on_        ? body
+                   : pictures_shown() ? std::floor(body * 0.38f)
+                                      : std::floor(body * (wide_views ? 0.70f : 0.64f));
+    const bool plain = !wide_views && !gradient_on_ && !cube_on_ && !pictures_shown();  // the heatmap alone
     if (plain) heat_h = presenter_heatmap_height(main_w, body);
     heatmap_area(0, top, main_w, heat_h);
     if (plain) heat_chrome_ = heat_h - heatmap_.image_room_h();
     if (heat_h < body) {
-        place(tr_id("Histograms (GPU)", "histograms"), 0, top + heat_h, main_w, body - heat_h);
-        if (gradient_view_shown())
-            gradient_.draw_histograms(session_, true);
-        else
-            histograms_.draw(session_, true);
-        ImGui::End();
+        lower_area(0, top + heat_h, main_w, body - heat_h, true);
     }
     figure_rect_ = {0, top, main_w, body};
 

@@ -12,6 +12,7 @@
 #include "histogram_view.hpp"
 #include "lesson_panel.hpp"
 #include "pair_view.hpp"
+#include "picture_panel.hpp"
 #include "session.hpp"
 #include "stats_table.hpp"
 #include "window.hpp"
@@ -74,6 +75,9 @@ private:
     void layout_presenter(float top);
     void heatmap_area(float x, float y, float w, float h);
     float presenter_heatmap_height(float width, float body) const;
+    // The histograms under the heatmap; with an image, the Pictures panel above them.
+    void lower_area(float x, float y, float w, float h, bool large);
+    bool pictures_shown() const;
     void experiment_bar();
     void help_overlay();
     void status_bar(float y, float h);
@@ -104,6 +108,7 @@ private:
     PairView pair_;
     BatchNoisePanel noise_;
     GradientView gradient_;
+    PicturePanel pictures_;
     const Experiment* experiment_ = nullptr;
 
     bool presenter_ = false, gradient_on_ = false, compare_on_ = false, cube_on_ = false, help_ = false,

@@ -148,18 +148,21 @@ bool ControlsPanel::shape_editor(Session& s) {
 void ControlsPanel::source_controls(Session& s) {
     const State& st = s.state();
     int kind = static_cast<int>(st.source.kind);
-    const char* kinds[] = {tr("generated"), tr("preset"), tr(".npy file")};
+    const char* kinds[] = {tr("generated"), tr("preset"), tr(".npy file"), tr("image file")};
     bool file = st.source.kind == TensorSource::Kind::File;
-    if (ImGui::Combo(tr_id("source", "source").c_str(), &kind, kinds, 3) && kind != static_cast<int>(st.source.kind)) {
+    if (pending_image_) kind = static_cast<int>(TensorSource::Kind::Image);
+    if (ImGui::Combo(tr_id("source", "source").c_str(), &kind, kinds, 4) && kind != static_cast<int>(st.source.kind)) {
         State next = st;
         next.source.kind = static_cast<TensorSource::Kind>(kind);
+        pending_image_ = next.source.kind == TensorSource::Kind::Image;
         if (next.source.kind == TensorSource::Kind::Generated) next.source.shape = s.x().shape;
-        if (next.source.kind != TensorSource::Kind::File) return apply(s, next, false);
-        file = true;  // a file is loaded only once its path is given
+        if (next.source.kind != TensorSource::Kind::File && !pending_image_) return apply(s, next, false);
+        file = !pending_image_;  // a file is loaded only once its path is given
     }
     if (st.source.kind == TensorSource::Kind::Generated && generated_controls(s)) return;
     if (st.source.kind == TensorSource::Kind::Preset && preset_controls(s)) return;
     if (file) file_controls(s);
+    if (pending_image_ || st.source.kind == TensorSource::Kind::Image) image_controls(s);
 }
 
 bool ControlsPanel::generated_controls(Session& s) {
@@ -330,6 +333,7 @@ void ControlsPanel::method_section(Session& s) {
     ImGui::PopItemWidth();
     affine_section(s);
     if (st.spec.method == Method::Batch) batch_section(s);
+    if (st.spec.method == Method::Instance) style_controls(s);
 }
 
 void ControlsPanel::affine_section(Session& s) {

@@ -1,6 +1,7 @@
 // ControlsPanel: the Tensor panel (shape, init, seed, preset, .npy file, regenerate) and the
 // Method panel (method, G among the divisors of C, normalized_shape, eps, affine and γ/β,
-// BatchNorm's mode, momentum, running statistics, train step and reset). Every edit builds
+// BatchNorm's mode, momentum, running statistics, train step and reset; an image as the
+// tensor and AdaIN's style image). Every edit builds
 // a new State and hands it to the Session; a rejected one leaves the previous state and
 // its reason is shown here.
 #pragma once
@@ -25,6 +26,8 @@ private:
     bool generated_controls(Session& s);
     bool preset_controls(Session& s);
     void file_controls(Session& s);
+    void image_controls(Session& s);  // image_controls.cpp: open a PNG/JPEG as the tensor
+    void style_controls(Session& s);  // image_controls.cpp: instance: AdaIN's style image
     void method_section(Session& s);
     void affine_section(Session& s);
     void batch_section(Session& s);
@@ -35,6 +38,8 @@ private:
     std::array<int, 4> shape_edit_{};
     bool shape_dirty_ = false;
     std::string path_edit_;
+    std::string image_edit_, style_edit_;
+    bool pending_image_ = false;  // "image file" chosen in the source combo, no image loaded yet
     std::uint64_t seen_generation_ = ~0ull;
 };
 

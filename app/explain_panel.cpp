@@ -155,9 +155,15 @@ void ExplainPanel::draw(const Session& session) {
     const double x = session.x().data[static_cast<std::size_t>(i)];
     const double y = r.y.data[static_cast<std::size_t>(i)];
     const double eps = spec.effective_eps();
-    const bool w = spec.has_weight(), b = spec.has_bias();
-    const double gamma = w && !st.params.weight.empty() ? st.params.weight[pi] : 1.0;
-    const double beta = b && !st.params.bias.empty() ? st.params.bias[pi] : 0.0;
+    bool w = spec.has_weight(), b = spec.has_bias();
+    double gamma = w && !st.params.weight.empty() ? st.params.weight[pi] : 1.0;
+    double beta = b && !st.params.bias.empty() ? st.params.bias[pi] : 0.0;
+    const bool adain = session.style().has_value();
+    if (adain) {  // AdaIN: γ = σ_s and β = μ_s of the style image's channel (the run's affine parameters)
+        w = b = true;
+        gamma = static_cast<float>(session.style_stats().stdev[pi]);
+        beta = static_cast<float>(session.style_stats().mean[pi]);
+    }
     if (session.x().shape.rank == 3)
         wrapped_text(strf(tr("Selected element (n, l, d) = (%lld, %lld, %lld), statistic #%zu"),
                           static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[3]),
@@ -188,7 +194,11 @@ void ExplainPanel::draw(const Session& session) {
         wrapped_text_disabled(strf(tr("μ, σ² are this statistic's, from the GPU; σ² is the biased variance (divide by "
                                       "%lld)."),
                                    static_cast<long long>(l.count())));
-    if (w || b)
+    if (adain)
+        wrapped_text_disabled(
+            tr("AdaIN: γ = σ_s = √(var_s + ε) and β = μ_s, the style image's statistics of this "
+               "channel, computed on the GPU by InstanceNorm of the style image."));
+    else if (w || b)
         wrapped_text_disabled(strf(tr("%s index %zu of the affine parameters (shape %s)."),
                                    b ? tr("γ, β are") : tr("γ is"), pi, dims_str(l.param_shape).c_str()));
 }

@@ -108,10 +108,11 @@ void add_app_options(CLI::App& cli, AppOptions& ao) {
 // The positional FILE, what a file manager passes: a .npy is --input, anything else --scene.
 void open_file_argument(AppOptions& ao) {
     if (ao.file.empty()) return;
-    const bool npy = std::filesystem::path(ao.file).extension() == ".npy";
-    std::string& slot = npy ? ao.state.input : ao.state.scene;
-    if (!slot.empty())
-        throw InputError(std::string("both ") + (npy ? "--input" : "--scene") + " and the file " + ao.file + " given");
+    const std::string ext = std::filesystem::path(ao.file).extension().string();
+    const bool npy = ext == ".npy", image = ext == ".png" || ext == ".jpg" || ext == ".jpeg";
+    std::string& slot = npy ? ao.state.input : image ? ao.state.image : ao.state.scene;
+    const char* option = npy ? "--input" : image ? "--image" : "--scene";
+    if (!slot.empty()) throw InputError(std::string("both ") + option + " and the file " + ao.file + " given");
     slot = ao.file;
 }
 
@@ -279,6 +280,7 @@ int run_app(int argc, char** argv) {
         if (*end != '\0' || !(ao.ui_scale >= 0.5f && ao.ui_scale <= 4.0f))
             throw InputError(std::string("NORMLAB_UI_SCALE must be a number from 0.5 to 4, not '") + env + "'");
     }
+    find_images_in_assets();
     LoadedState loaded = load_state(ao.state);
     const Exercise extra = make_exercise(ao.hide, ao.lock, "--hide", "--lock");
     loaded.state.exercise.hidden |= extra.hidden;

@@ -2,11 +2,14 @@
 // statistics and the group map; with --grad-output, the backward pass and the gradients.
 // Exit status (normlab/error.hpp): 0 ok, 2 invalid input, 3 no usable Vulkan device or a device fault, 4
 // validation-layer messages (NORMLAB_VALIDATION=1).
+#include "assets_dir.hpp"
 #include "state_options.hpp"
 
+#include "normlab/adain.hpp"
 #include "normlab/atomic_file.hpp"
 #include "normlab/backward.hpp"
 #include "normlab/error.hpp"
+#include "normlab/image_file.hpp"
 #include "normlab/normalizer.hpp"
 #include "normlab/npy.hpp"
 #include "normlab/presets.hpp"
@@ -26,6 +29,7 @@
 
 #ifdef NORMLAB_HAVE_FIGURE
 #include "figure.hpp"
+#include "png_file.hpp"
 #include "session.hpp"
 #endif
 
@@ -44,7 +48,7 @@ struct GradArgs {
 
 struct CliOptions {
     StateOptions state;
-    std::string output, stats, group_map, device;
+    std::string output, stats, group_map, device, output_image;
     GradArgs grad;
     bool list_devices = false, list_presets = false, no_reference = false, quiet = false;
     FigureArgs figure;
@@ -64,9 +68,18 @@ void add_figure_options([[maybe_unused]] CLI::App& app, [[maybe_unused]] FigureA
 #endif
 }
 
+void add_image_output([[maybe_unused]] CLI::App& app, [[maybe_unused]] std::string& path) {
+#ifdef NORMLAB_HAVE_FIGURE
+    app.add_option("--output-image", path,
+                   "write y (1×C×H×W, C = 1 or 3) as an 8-bit PNG: clamp(0.5 + y/6) (±3σ), or clamp(y) with "
+                   "--style-image");
+#endif
+}
+
 void add_cli_options(CLI::App& app, CliOptions& o) {
     add_state_options(app, o.state, false);
     add_figure_options(app, o.figure);
+    add_image_output(app, o.output_image);
     app.add_option("--output", o.output, "write y as a float32 .npy of the input's shape");
     app.add_option("--stats", o.stats, "write the statistics as JSON");
     app.add_option("--group-map", o.group_map, "write each element's statistic index as an int32 .npy");
@@ -101,13 +114,13 @@ int list_devices(const ContextOptions& copt) {
 // method or input, a bad figure option or an unwritable folder changes nothing.
 void check_request(const StateOptions& so) {
     if (so.norm.empty() && so.scene.empty()) throw InputError("--norm is required (" + method_names() + ")");
-    if (so.input.empty() && so.shape.empty() && so.preset.empty() && so.scene.empty())
-        throw InputError("give an input: --input X.npy, --shape N,C,H,W or --preset NAME");
+    if (so.input.empty() && so.shape.empty() && so.preset.empty() && so.scene.empty() && so.image.empty())
+        throw InputError("give an input: --input X.npy, --image FILE.png, --shape N,C,H,W or --preset NAME");
 }
 
 void check_writable(const CliOptions& o) {
-    for (const std::string* path :
-         {&o.output, &o.stats, &o.group_map, &o.figure.path, &o.grad.input, &o.grad.weight, &o.grad.bias}) {
+    for (const std::string* path : {&o.output, &o.stats, &o.group_map, &o.figure.path, &o.grad.input, &o.grad.weight,
+                                    &o.grad.bias, &o.output_image}) {
         if (path->empty()) continue;
         std::string dir = std::filesystem::path(*path).parent_path().string();
         if (dir.empty()) dir = ".";
@@ -163,10 +176,19 @@ std::string with_grad_keys(const std::string& stats, const GradResult& g, std::o
     return j.dump(2) + "\n";
 }
 
+// stats JSON with AdaIN's style statistics added (mean/var stay those of x).
+std::string with_style_keys(const std::string& stats, const StyleStats& s) {
+    auto j = nlohmann::json::parse(stats);
+    j["style_mean"] = s.mean;
+    j["style_std"] = s.stdev;
+    return j.dump(2) + "\n";
+}
+
 // Every output serialized first (path, bytes), then each written atomically.
 std::vector<std::pair<std::string, std::string>> serialize_outputs(const CliOptions& o, const NormSpec& spec,
                                                                    const NormResult& r, const std::string& device,
-                                                                   std::optional<double> err) {
+                                                                   std::optional<double> err,
+                                                                   const std::optional<StyleStats>& style) {
     std::vector<std::pair<std::string, std::string>> files;
     const auto dims = r.layout.shape.dims();
     const std::vector<std::int64_t> shape(dims.begin(), dims.end());
@@ -175,7 +197,16 @@ std::vector<std::pair<std::string, std::string>> serialize_outputs(const CliOpti
         auto map = r.layout.group_map();
         files.emplace_back(o.group_map, npy_bytes_i32(shape, map.data()));
     }
-    if (!o.stats.empty()) files.emplace_back(o.stats, stats_json(spec, r, device, err));
+    if (!o.stats.empty())
+        files.emplace_back(o.stats, style ? with_style_keys(stats_json(spec, r, device, err), *style)
+                                          : stats_json(spec, r, device, err));
+#ifdef NORMLAB_HAVE_FIGURE
+    if (!o.output_image.empty()) {
+        const auto rgba = tensor_to_rgba(r.y, style ? ImageScale::Unit : ImageScale::Sigma3);
+        files.emplace_back(o.output_image, app::png_bytes(o.output_image, static_cast<int>(r.y.shape.w),
+                                                          static_cast<int>(r.y.shape.h), rgba));
+    }
+#endif
     return files;
 }
 
@@ -217,6 +248,7 @@ int run(int argc, char** argv) {
     if (!o.device.empty()) copt.device = o.device;
     if (o.list_devices) return list_devices(copt);
     check_request(o.state);
+    find_images_in_assets();
     if (!o.figure.path.empty()) copt.need_graphics = true;  // the figure is drawn with the same queue
 #ifdef NORMLAB_HAVE_FIGURE
     const app::FigureOptions fig = o.figure.path.empty() ? app::FigureOptions{} : figure_options(o.figure);
@@ -226,6 +258,16 @@ int run(int argc, char** argv) {
     VulkanContext ctx(copt);
     Normalizer normalizer(ctx);
     LoadedState ls = load_state(o.state, State{}, [&](const Shape4& shape) { normalizer.check_capacity(shape); });
+    if (!o.output_image.empty()) check_image_shape(ls.x.shape, "--output-image");
+    std::optional<StyleStats> style;
+    const std::string style_path = ls.state.style_image;
+    if (ls.style) {
+        // AdaIN: the style's statistics from the shaders, then an affine InstanceNorm of x with
+        // γ = σ_s, β = μ_s (the figure's session gets that state, without the style image).
+        style = style_statistics(normalizer, *ls.style, ls.state.spec);
+        apply_style(*style, ls.state.spec, ls.state.params);
+        ls.state.style_image.clear();
+    }
     const std::optional<Tensor> dy = load_grad_output(o.grad, ls.state.spec, ls.x.shape);
     const Tensor x_for_grad = dy && !o.figure.path.empty() ? ls.x : Tensor{};  // the figure's session takes ls.x
     NormResult r;
@@ -252,7 +294,7 @@ int run(int argc, char** argv) {
         r = normalizer.run(ls.x, ls.state.spec, ls.state.params);
         if (!o.no_reference) err = Reference(ls.x, ls.state.spec, ls.state.params).max_abs_error(r.y.data);
     }
-    auto files = serialize_outputs(o, ls.state.spec, r, ctx.device_name(), err);
+    auto files = serialize_outputs(o, ls.state.spec, r, ctx.device_name(), err, style);
     std::string grad_line;
     if (dy) {
         // The backward of the forward above: on this normalizer's device buffers, or (after the
@@ -271,6 +313,9 @@ int run(int argc, char** argv) {
     }
     for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
     if (!o.quiet) print_summary(ls.state.spec, r, ctx.device_name(), err);
+    if (!o.quiet && style)
+        fmt::print("AdaIN: style {} mean {:.4f}, std {:.4f}\n", style_path, fmt::join(style->mean, ", "),
+                   fmt::join(style->stdev, ", "));
     if (!o.quiet && !grad_line.empty()) fmt::print("{}\n", grad_line);
     return validation_status(ctx.validation_messages());
 }

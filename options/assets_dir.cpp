@@ -1,6 +1,7 @@
 #include "assets_dir.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/image_file.hpp"
 
 #include <cstdlib>
 #include <string>
@@ -45,6 +46,14 @@ fs::path assets_dir() {
     if (is_build_bin_dir(bin) && holds_lessons(NORMLAB_SOURCE_ASSETS)) return NORMLAB_SOURCE_ASSETS;
     throw InputError("normlab's assets are not in " + installed.string() +
                      " (no lessons/ there): reinstall normlab, or set NORMLAB_ASSETS to its share/normlab folder");
+}
+
+void find_images_in_assets() {
+    try {
+        set_image_search_dir(assets_dir().string());
+    } catch (const InputError&) {
+        // no assets folder: relative image paths are read from the working directory only
+    }
 }
 
 }  // namespace normlab

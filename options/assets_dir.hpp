@@ -11,4 +11,7 @@ namespace normlab {
 // looked when NORMLAB_ASSETS names no such folder or an installed tree lacks share/normlab.
 std::filesystem::path assets_dir();
 
+// Lets load_image find "images/NAME.png" in assets_dir() (image_file.hpp) when there is one.
+void find_images_in_assets();
+
 }  // namespace normlab

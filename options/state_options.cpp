@@ -1,6 +1,7 @@
 #include "state_options.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/image_file.hpp"
 #include "normlab/npy.hpp"
 #include "normlab/presets.hpp"
 
@@ -18,6 +19,10 @@ void add_state_options(CLI::App& app, StateOptions& o, bool norm_required) {
     app.add_option("--value", o.value, "the value of --init constant");
     app.add_option("--seed", o.seed, "random seed for --init randn/uniform (default 0)");
     app.add_option("--preset", o.preset, "a built-in tensor from the seeds' worked examples (--list-presets)");
+    app.add_option("--image", o.image,
+                   "input image: an 8-bit PNG or JPEG as a 1×C×H×W tensor of value/255 (C = 1 gray or 3 RGB)");
+    app.add_option("--style-image", o.style_image,
+                   "instance: AdaIN with this PNG/JPEG's per-channel mean and std as β and γ");
     app.add_option("--scene", o.scene, "start from a scene file (other options override it)");
     app.add_option("--groups", o.groups, "group: number of groups G (must divide C)");
     app.add_option("--normalized-shape", o.normalized_shape,
@@ -79,6 +84,9 @@ void resolve_source(const StateOptions& o, State& s) {
     if (!o.input.empty()) {
         s.source.kind = TensorSource::Kind::File;
         s.source.path = o.input;
+    } else if (!o.image.empty()) {
+        s.source.kind = TensorSource::Kind::Image;
+        s.source.path = o.image;
     } else if (!o.shape.empty()) {
         s.source.kind = TensorSource::Kind::Generated;
         s.source.shape = Shape4::from_dims(parse_dims(o.shape, "--shape", 3, 4));
@@ -179,9 +187,16 @@ void resolve_sync_options(const StateOptions& o, NormSpec& spec) {
 
 State resolve_state(const StateOptions& o, State s) {
     if (!o.scene.empty()) s = load_scene(o.scene);
-    const int sources = !o.input.empty() + !o.shape.empty() + !o.preset.empty();
-    if (sources > 1) throw InputError("give only one of --input, --shape and --preset");
+    const int sources = !o.input.empty() + !o.shape.empty() + !o.preset.empty() + !o.image.empty();
+    if (sources > 1) throw InputError("give only one of --input, --image, --shape and --preset");
     resolve_method(o, s);
+    if (!o.style_image.empty()) {
+        if (s.spec.method != Method::Instance)
+            throw InputError("--style-image (AdaIN) is only used by --norm instance");
+        s.style_image = o.style_image;
+    } else if (s.spec.method != Method::Instance) {
+        s.style_image.clear();  // a scene's AdaIN style, dropped with its method
+    }
     resolve_source(o, s);
     resolve_shape_options(o, s.spec);
     resolve_affine(o, s.spec);
@@ -228,6 +243,14 @@ LoadedState load_state(const StateOptions& o, State base, const std::function<vo
     }
     s.params.validate(s.spec, out.layout);
     validate_selection(s.selection, out.x.shape);
+    if (!s.style_image.empty()) {
+        if (!o.weight.empty() || !o.bias.empty())
+            throw InputError(
+                "--weight and --bias cannot be used with --style-image (AdaIN takes γ and β from the style)");
+        out.style = load_image(s.style_image);
+        check_style_channels(out.x.shape, out.style->shape,
+                             s.source.kind == TensorSource::Kind::Image ? "the content image" : "the input");
+    }
     return out;
 }
 

@@ -13,6 +13,7 @@ namespace normlab {
 
 struct StateOptions {
     std::string norm, input, shape, init, preset, scene;
+    std::string image, style_image;  // --image (a PNG/JPEG as the tensor), --style-image (AdaIN)
     std::optional<std::uint64_t> seed;
     std::optional<double> value;
     std::optional<std::int64_t> groups;
@@ -41,9 +42,11 @@ struct LoadedState {
     State state;
     Tensor x;
     StatLayout layout;
+    std::optional<Tensor> style;  // AdaIN's style image (state.style_image), channels checked against x
 };
 // resolve_state, then the tensor, the layout (spec validated against the tensor's shape)
-// and the γ/β/running-statistics .npy files, each checked against the shape it must have.
+// and the γ/β/running-statistics .npy files, each checked against the shape it must have;
+// the style image (AdaIN) with its channel count checked against x's.
 // `check_shape` (if set) sees the tensor's shape before a generated tensor is made, so a
 // shape the device cannot hold is refused before gigabytes are allocated.
 LoadedState load_state(const StateOptions& o, State base = State{},

@@ -349,6 +349,22 @@ const Entry kTable[] = {
     {"sync vs naive", "同步与朴素"},
     {"max |y naive − y sync|", "max |y 朴素 − y 同步|"},
     {"max |y local − y sync|", "max |y 本地 − y 同步|"},
+    // Pictures (images as tensors, AdaIN)
+    {"Pictures", "图像"},
+    {"x (content)", "x（内容）"},
+    {"style", "风格"},
+    {"y (AdaIN)", "y（AdaIN）"},
+    {"y (0.5 + y/6)", "y（0.5 + y/6）"},
+    {"image file", "图像文件"},
+    {"load image", "载入图像"},
+    {"AdaIN: style image", "AdaIN：风格图像"},
+    {"(none: plain InstanceNorm)", "（无：普通 InstanceNorm）"},
+    {"remove the style", "去掉风格"},
+    {"use as style", "用作风格"},
+    {"AdaIN: γ = σ_s = √(var_s + ε) and β = μ_s, the style image's statistics of this channel, computed on the GPU "
+     "by InstanceNorm of the style image.",
+     "AdaIN：γ = σ_s = √(var_s + ε)，β = μ_s，即风格图像这个通道的统计量，由 InstanceNorm 在 GPU "
+     "上对风格图像计算得到。"},
 };
 
 Language g_lang = Language::En;

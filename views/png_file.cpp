@@ -14,11 +14,15 @@ void append(void* context, void* data, int size) {
 }
 }  // namespace
 
-void write_png_atomic(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba) {
+std::string png_bytes(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba) {
     std::string bytes;
     if (!stbi_write_png_to_func(append, &bytes, width, height, 4, rgba.data(), width * 4))
         throw InputError("cannot encode the PNG " + path);
-    write_file_atomic(path, bytes);
+    return bytes;
+}
+
+void write_png_atomic(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba) {
+    write_file_atomic(path, png_bytes(path, width, height, rgba));
 }
 
 }  // namespace normlab::app

@@ -6,6 +6,10 @@
 
 namespace normlab::app {
 
+// The PNG file's bytes of rgba (width × height × 4 bytes, top row first). Throws InputError
+// (naming `path`) when it cannot be encoded.
+std::string png_bytes(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba);
+
 // rgba: width × height × 4 bytes, top row first. Throws InputError when it cannot be written.
 void write_png_atomic(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba);
 

@@ -2,6 +2,7 @@
 
 #include "normlab/batch_sampler.hpp"
 #include "normlab/error.hpp"
+#include "normlab/image_file.hpp"
 #include "normlab/reference.hpp"
 
 #include <chrono>
@@ -86,7 +87,8 @@ std::optional<std::string> Session::recompute(State next, std::optional<Tensor> 
         // The same tensor source as now (not a file, which may have changed on disk): reuse x
         // and its histogram instead of generating 4M random numbers again.
         const bool same_x = !x && generation_ > 0 && !values_only_ && same_source(next.source, state_.source) &&
-                            next.source.kind != TensorSource::Kind::File;
+                            next.source.kind != TensorSource::Kind::File &&
+                            next.source.kind != TensorSource::Kind::Image;
         Tensor nx = x ? std::move(*x) : same_x ? x_ : load_tensor(next.source);
         // The heatmap and histogram shaders bind x and y whole: the app shows tensors up to one
         // storage-buffer binding (normlab-cli goes further, in slabs).
@@ -124,11 +126,26 @@ std::optional<std::string> Session::recompute(State next, std::optional<Tensor> 
         };
         lap("load tensor");
         ctx_->device().waitIdle();  // frames in flight may still read x and y on the GPU
+        // AdaIN: the style's statistics from the shaders (its run replaces x on the device), then
+        // an affine InstanceNorm with γ = σ_s, β = μ_s; the state keeps its own γ/β.
+        std::optional<Tensor> style;
+        StyleStats style_stats;
+        NormSpec spec = next.spec;
+        NormParams params = next.params;
+        if (next.spec.method != Method::Instance) next.style_image.clear();  // AdaIN is InstanceNorm's
+        if (!next.style_image.empty()) {
+            style = next.style_image == state_.style_image && style_ ? *style_ : load_image(next.style_image);
+            check_style_channels(nx.shape, style->shape,
+                                 next.source.kind == TensorSource::Kind::Image ? "the content image" : "the input");
+            style_stats = style_statistics(normalizer_, *style, next.spec);
+            apply_style(style_stats, spec, params);
+        }
+        const bool reuse_x = same_x && !style;
         // The same x as now stays on the device; y is read back once for the numbers the
         // panels print (hover, explain, exports) and the float64 check, never uploaded again.
         // (SyncBN: sync_ runs the shards, the all-reduce and each mode's apply on normalizer_.)
-        NormResult r = sync_.run(nx, next.spec, next.params, RunOptions{.reuse_x = same_x, .read_y = true});
-        x_upload_bytes_ = same_x ? 0 : static_cast<std::uint64_t>(nx.data.size()) * 4;
+        NormResult r = sync_.run(nx, spec, params, RunOptions{.reuse_x = reuse_x, .read_y = true});
+        x_upload_bytes_ = reuse_x ? 0 : static_cast<std::uint64_t>(nx.data.size()) * 4;
         lap("normalize (GPU + transfers)");
         if (max_error_pending_.valid()) max_error_pending_.get();  // finish (and drop) the previous tensor's check
         Histograms h;
@@ -142,18 +159,19 @@ std::optional<std::string> Session::recompute(State next, std::optional<Tensor> 
         if (!reference_check_) {
             max_error_ = std::nan("");
         } else if (nx.shape.numel() <= kSyncReference) {
-            max_error_ = reference_error(nx, next.spec, next.params, r.y.data);
+            max_error_ = reference_error(nx, spec, params, r.y.data);
         } else {
-            max_error_pending_ =
-                std::async(std::launch::async, [x = nx, spec = next.spec, params = next.params, y = r.y.data]() {
-                    return reference_error(x, spec, params, y);
-                });
+            max_error_pending_ = std::async(std::launch::async, [x = nx, spec = spec, params = params, y = r.y.data]() {
+                return reference_error(x, spec, params, y);
+            });
         }
         lap("CPU reference (started)");
         state_ = std::move(next);
         values_only_ = false;
         x_ = std::move(nx);
         result_ = std::move(r);
+        style_ = std::move(style);
+        style_stats_ = std::move(style_stats);
         hist_ = std::move(h);
     } catch (const InputError& e) {
         return std::string(e.what());

@@ -7,6 +7,7 @@
 // or γ/β does not upload x again. It recomputes only in apply(); a State the engine rejects
 // leaves the previous one in place and returns the reason.
 #pragma once
+#include "normlab/adain.hpp"
 #include "normlab/histogram.hpp"
 #include "normlab/normalizer.hpp"
 #include "normlab/state.hpp"
@@ -55,6 +56,10 @@ public:
     std::optional<std::string> reset_running();
 
     const State& state() const { return state_; }
+    // AdaIN (state().style_image with the method instance): the style tensor and its statistics
+    // (from the shaders); nullopt without a style.
+    const std::optional<Tensor>& style() const { return style_; }
+    const StyleStats& style_stats() const { return style_stats_; }
     const Tensor& x() const { return x_; }
     const NormResult& result() const { return result_; }
     const StatLayout& layout() const { return result_.layout; }
@@ -88,6 +93,8 @@ private:
     State state_;
     Tensor x_;
     NormResult result_;
+    std::optional<Tensor> style_;  // AdaIN's style image, as loaded for state_
+    StyleStats style_stats_;
     Histograms hist_;
     std::uint32_t bins_ = 40;
     mutable double max_error_ = 0.0;

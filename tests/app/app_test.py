@@ -15,6 +15,9 @@
   app_test.py presenter APP OUT.png [app args...]    presenter mode: the heatmap fills its panel in
                                                       width or height and is drawn there; no panel
                                                       but Explain/Lesson overflows (--dump-layout)
+  app_test.py pictures APP OUT.png STYLE.png [args]  with --image: the Pictures panel shows the
+                                                      style image's pixels with --style-image STYLE,
+                                                      and not without it
   app_test.py keys APP WORKDIR [app args...]        quick taps (xdotool key: press and release
                                                       at once) at 5 fps: each changes the state
                                                       (--state-file) exactly once, in order
@@ -352,6 +355,19 @@ def exercise(app, workdir, args):
     tapping(app, workdir, ["--scene", handout] + args, script)
 
 
+def pictures(app, out, style, args):
+    """The Pictures panel draws the style image (its exact pixel colours) only while a style is set."""
+    _, _, style_rows = read_png(style)
+    colors = {px for row in style_rows for px in row}
+    _, rows = screenshot(app, out, args + ["--style-image", style])
+    with_style = sum(px in colors for row in rows for px in row)
+    _, rows = screenshot(app, out.replace(".png", "-plain.png"), args)
+    without = sum(px in colors for row in rows for px in row)
+    print(f"pixels of the style's colours: {with_style} with the style, {without} without")
+    if with_style < len(style_rows) * len(style_rows[0]) or without * 20 > with_style:
+        sys.exit("FAIL: the Pictures panel does not show the style image")
+
+
 def main():
     mode, app = sys.argv[1], sys.argv[2]
     if mode == "screenshot":
@@ -371,6 +387,8 @@ def main():
         keys(app, sys.argv[3], sys.argv[4:])
     elif mode == "exercise":
         exercise(app, sys.argv[3], sys.argv[4:])
+    elif mode == "pictures":
+        pictures(app, sys.argv[3], sys.argv[4], sys.argv[5:])
     elif mode == "error":
         error(app, int(sys.argv[3]), sys.argv[4:])
     else:

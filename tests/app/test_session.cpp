@@ -1,9 +1,17 @@
 // The app's state logic without a window (views/session.hpp): apply a state, keep the tensor on
-// the GPU across changes of method, G, eps and γ, refuse a bad value and keep the old state.
+// the GPU across changes of method, G, eps and γ, refuse a bad value and keep the old state;
+// an image under AdaIN against PyTorch's golden data.
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
 #include "session.hpp"
+
+#include "normlab/atomic_file.hpp"
+#include "normlab/npy.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
 
 using namespace normlab;
 using namespace normlab::test;
@@ -148,4 +156,45 @@ TEST_CASE("SyncBN in the session: each mode's y on the GPU, the histograms and t
     REQUIRE(err.has_value());
     CHECK(err->find("divisible") != std::string::npos);
     CHECK(session.state().spec.sync_devices == 2);
+}
+
+TEST_CASE("an image under AdaIN: the style's statistics from the shaders, y as PyTorch's", "[gpu][session][image]") {
+    const std::string golden = std::string(NORMLAB_SOURCE_DIR) + "/tests/golden/images/";
+    app::Session session(context());
+    State s;
+    s.source.kind = TensorSource::Kind::Image;
+    s.source.path = std::string(NORMLAB_SOURCE_DIR) + "/assets/images/content-stripes.png";
+    s.spec = default_spec(Method::Instance);
+    s.style_image = std::string(NORMLAB_SOURCE_DIR) + "/assets/images/style-sunset.png";
+    REQUIRE_FALSE(session.apply(s).has_value());
+    REQUIRE(session.style().has_value());
+    CHECK(session.state().params.weight.empty());  // the state keeps its own γ/β; AdaIN's are derived
+    const NpyArray want = read_npy(golden + "adain-rgb/y.npy");
+    REQUIRE(session.result().y.data.size() == want.data.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < want.data.size(); ++i)
+        worst = std::max(worst, std::abs(double(session.result().y.data[i]) - double(want.data[i])));
+    CHECK(worst <= 1e-5);
+    CHECK(session.max_error_wait() < 1e-5);  // the float64 reference of the affine InstanceNorm it ran
+    const auto expected = nlohmann::json::parse(read_file(golden + "adain-rgb/expected.json", 1 << 20));
+    for (std::size_t c = 0; c < 3; ++c) {
+        CHECK(session.style_stats().mean[c] == Approx(expected["style_mean"][c].get<double>()).margin(1e-6));
+        CHECK(session.style_stats().stdev[c] == Approx(expected["style_std"][c].get<double>()).margin(1e-6));
+        CHECK(session.result().mean[c] == Approx(expected["mean"][c].get<double>()).margin(1e-6));
+    }
+
+    // A gray style for an RGB content is refused; the AdaIN state stays.
+    State gray = s;
+    gray.style_image = golden + "gray.png";
+    const auto err = session.apply(gray);
+    REQUIRE(err.has_value());
+    CHECK(err->find("--style-image has 1 channel but the content image has 3") != std::string::npos);
+    CHECK(session.state().style_image == s.style_image);
+
+    // Another method drops the style (a scene could not hold it), and the pictures' tensor stays.
+    State batch = s;
+    batch.spec = default_spec(Method::Batch);
+    REQUIRE_FALSE(session.apply(batch).has_value());
+    CHECK(session.state().style_image.empty());
+    CHECK_FALSE(session.style().has_value());
 }

@@ -10,8 +10,10 @@
 
 #include "../support.hpp"
 
+#include "normlab/adain.hpp"
 #include "normlab/batch_sampler.hpp"
 #include "normlab/experiments.hpp"
+#include "normlab/image_file.hpp"
 #include "normlab/lesson.hpp"
 #include "normlab/lesson_text.hpp"
 #include "normlab/normalizer.hpp"
@@ -86,9 +88,20 @@ std::vector<std::string> check_text(const std::string& text, const std::vector<s
     return numbers;
 }
 
+// The step's normalization as the app runs it: with an AdaIN style image, the style's
+// statistics from the shaders first (γ = σ_s, β = μ_s).
+NormResult run_step(const Tensor& x, const State& st) {
+    NormSpec spec = st.spec;
+    NormParams params = st.params;
+    if (!st.style_image.empty())
+        apply_style(style_statistics(test::normalizer(), load_image(st.style_image), spec), spec, params);
+    return SyncBatchNorm(test::normalizer()).run(x, spec, params);  // plain BatchNorm unless K devices
+}
+
 }  // namespace
 
 TEST_CASE("every number every lesson states is the engine's, in both languages", "[classroom][lesson]") {
+    set_image_search_dir(std::string(NORMLAB_SOURCE_DIR) + "/assets");  // lessons name images/NAME.png
     const LessonSet set = load_lessons(std::string(NORMLAB_SOURCE_DIR) + "/assets/lessons");
     for (const auto& e : set.errors) FAIL(e);
     REQUIRE(!set.lessons.empty());
@@ -101,7 +114,7 @@ TEST_CASE("every number every lesson states is the engine's, in both languages",
             // A pair experiment's main side may normalize only the first samples (as the app does).
             if (const Experiment* e = s.view.experiment.empty() ? nullptr : find_experiment(s.view.experiment))
                 if (e->kind == ExperimentKind::Pair && e->left_samples > 0) x = first_samples(x, e->left_samples);
-            const NormResult r = SyncBatchNorm(test::normalizer()).run(x, s.state.spec, s.state.params);
+            const NormResult r = run_step(x, s.state);
             const auto values = engine_values(x, r);
             std::vector<std::string> lit[2], ph[2];
             int i = 0;
@@ -121,7 +134,7 @@ TEST_CASE("every number every lesson states is the engine's, in both languages",
         // The title and summary against the first step's numbers.
         const LessonStep& first = l.steps.front();
         const Tensor x = load_tensor(first.state.source);
-        const NormResult r = SyncBatchNorm(test::normalizer()).run(x, first.state.spec, first.state.params);
+        const NormResult r = run_step(x, first.state);
         std::vector<std::string> lit[2];
         int i = 0;
         for (const Language lang : {Language::En, Language::Zh}) {

@@ -37,6 +37,9 @@ check_tree() {
     n_dst=$(ls "$root/share/normlab/$kind"/*.json | wc -l)
     [ "$n_src" = "$n_dst" ] || fail "share/normlab/$kind holds $n_dst files, assets/$kind $n_src"
   done
+  n_src=$(ls "$src/assets/images"/*.png | wc -l)
+  n_dst=$(ls "$root/share/normlab/images"/*.png | wc -l)
+  [ "$n_src" = "$n_dst" ] || fail "share/normlab/images holds $n_dst images, assets/images $n_src"
   "$py" - "$root/share/icons/hicolor" <<'PY' || exit 1
 import struct, sys
 for px in (48, 128, 256):
@@ -78,6 +81,10 @@ run_tree() {
     cd "$work/elsewhere"
     NORMLAB_VALIDATION=1 "$bin/normlab-cli" --norm batch --preset seed004-bn --stats "bn-$tag.json" ||
       fail "normlab-cli failed"
+    # A shipped image by its name in the assets folder (images/NAME.png), from any folder.
+    NORMLAB_VALIDATION=1 "$bin/normlab-cli" --norm instance --image images/content-stripes.png \
+      --style-image images/style-sunset.png --output-image "adain-$tag.png" -q || fail "normlab-cli --image failed"
+    [ -s "adain-$tag.png" ] || fail "normlab-cli --output-image wrote nothing"
     "$py" - "bn-$tag.json" <<'PY' || exit 1
 import json, sys
 s = json.load(open(sys.argv[1]))

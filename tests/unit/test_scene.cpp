@@ -123,3 +123,23 @@ TEST_CASE("scenes keep SyncBN's devices and mode, and check them against the ten
     CHECK_THAT(error_of(head + R"("norm": {"method": "batch", "sync_devices": 2, "sync_mode": "exact"}})"),
                Catch::Contains("sync, local or naive"));
 }
+
+TEST_CASE("an image source and AdaIN's style image round-trip through a scene", "[scene][image]") {
+    State s;
+    s.source.kind = TensorSource::Kind::Image;
+    s.source.path = "images/content-stripes.png";
+    s.spec = default_spec(Method::Instance);
+    s.style_image = "images/style-sunset.png";
+    const State back = scene_from_json(scene_to_json(s), "s.json");
+    CHECK(back.source.kind == TensorSource::Kind::Image);
+    CHECK(back.source.path == s.source.path);
+    CHECK(back.style_image == s.style_image);
+    CHECK(scene_to_json(back) == scene_to_json(s));
+    State plain;  // no style: no key written
+    CHECK(scene_to_json(plain).find("style_image") == std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"batch","style_image":"s.png"}})")
+              .find("norm.style_image (AdaIN) needs the method instance") != std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"image"}})").find("path") != std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"jpeg","path":"a.jpg"}})")
+              .find("generated, preset, file or image") != std::string::npos);
+}

@@ -93,7 +93,8 @@ bool same_source(const TensorSource& a, const TensorSource& b) {
     if (a.kind != b.kind) return false;
     switch (a.kind) {
         case TensorSource::Kind::Preset: return a.preset == b.preset;
-        case TensorSource::Kind::File: return a.path == b.path;
+        case TensorSource::Kind::File:
+        case TensorSource::Kind::Image: return a.path == b.path;
         case TensorSource::Kind::Generated:
             return a.shape.n == b.shape.n && a.shape.c == b.shape.c && a.shape.h == b.shape.h &&
                    a.shape.w == b.shape.w && a.init == b.init && a.value == b.value && a.seed == b.seed;

@@ -38,6 +38,10 @@ std::string input_code(const State& st, const Shape4& shape) {
         case TensorSource::Kind::File:
             o << "x = torch.from_numpy(np.load(\"" << st.source.path << "\")).float()  # shape (" << shp << ")\n";
             break;
+        case TensorSource::Kind::Image:
+            o << "x = read_image(\"" << st.source.path << "\", ImageReadMode." << (shape.c == 1 ? "GRAY" : "RGB")
+              << ").float().div(255).unsqueeze(0)  # shape (" << shp << ")\n";
+            break;
         case TensorSource::Kind::Preset:
             if (shape.numel() <= kMaxLiteral) {
                 Tensor t = load_tensor(st.source);
@@ -141,6 +145,8 @@ std::string torch_code(const State& st, const Shape4& shape) {
     std::ostringstream o;
     o << "import torch\nimport torch.nn as nn\n";
     if (st.source.kind == TensorSource::Kind::File) o << "import numpy as np\n";
+    if (st.source.kind == TensorSource::Kind::Image || !st.style_image.empty())
+        o << "from torchvision.io import read_image, ImageReadMode\n";
     o << "\n" << input_code(st, shape);
     o << "m = " << module_code(spec, shape) << "\n";
     if (spec.method == Method::Layer && spec.affine && !spec.bias) o << "# bias=False needs PyTorch >= 2.1\n";
@@ -150,6 +156,14 @@ std::string torch_code(const State& st, const Shape4& shape) {
     o << "x.requires_grad_(True)\n";
     o << "y = m(x)\n";
     if (spec.sync_devices > 0) o << sync_code(spec);
+    if (!st.style_image.empty() && spec.method == Method::Instance) {
+        // AdaIN: the style image's per-channel mean and std (biased variance + eps) put back.
+        o << "s = read_image(\"" << st.style_image << "\", ImageReadMode." << (shape.c == 1 ? "GRAY" : "RGB")
+          << ").float().div(255).unsqueeze(0)  # AdaIN's style\n";
+        o << "s_mean = s.mean((2, 3), keepdim=True)\n";
+        o << "s_std = (s.var((2, 3), unbiased=False, keepdim=True) + " << num(spec.effective_eps()) << ").sqrt()\n";
+        o << "y = y * s_std + s_mean  # AdaIN\n";
+    }
     std::string at;
     if (st.selection) {
         const auto& s = *st.selection;

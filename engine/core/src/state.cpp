@@ -2,6 +2,7 @@
 
 #include "normlab/atomic_file.hpp"
 #include "normlab/error.hpp"
+#include "normlab/image_file.hpp"
 #include "normlab/json_reader.hpp"
 #include "normlab/npy.hpp"
 #include "normlab/presets.hpp"
@@ -32,6 +33,7 @@ Tensor load_tensor(const TensorSource& src) {
             t.data = std::move(a.data);
             return t;
         }
+        case TensorSource::Kind::Image: return load_image(src.path);
     }
     throw InputError("bad tensor source");
 }
@@ -52,6 +54,7 @@ const char* kind_name(TensorSource::Kind k) {
         case TensorSource::Kind::Generated: return "generated";
         case TensorSource::Kind::Preset: return "preset";
         case TensorSource::Kind::File: return "file";
+        case TensorSource::Kind::Image: return "image";
     }
     return "?";
 }
@@ -88,6 +91,7 @@ std::string scene_to_json(const State& s) {
         n["sync_devices"] = s.spec.sync_devices;
         n["sync_mode"] = sync_mode_name(s.spec.sync_mode);
     }
+    if (!s.style_image.empty()) n["style_image"] = s.style_image;
     j["norm"] = n;
     json p = json::object();
     if (!s.params.weight.empty()) p["weight"] = s.params.weight;
@@ -139,8 +143,11 @@ TensorSource tensor_source_from_json(const JsonReader& t) {
     } else if (kind == "file") {
         src.kind = TensorSource::Kind::File;
         src.path = t.string("path");
+    } else if (kind == "image") {
+        src.kind = TensorSource::Kind::Image;
+        src.path = t.string("path");
     } else {
-        t.fail(t.key("source") + " must be generated, preset or file, got '" + kind + "'");
+        t.fail(t.key("source") + " must be generated, preset, file or image, got '" + kind + "'");
     }
     return src;
 }
@@ -200,7 +207,14 @@ NormParams norm_params_from_json(const JsonReader& p) {
 State state_from_json(const JsonReader& r) {
     State s;
     if (r.has("tensor")) s.source = tensor_source_from_json(r.child("tensor"));
-    if (r.has("norm")) s.spec = norm_spec_from_json(r.child("norm"), s.spec);
+    if (r.has("norm")) {
+        const JsonReader n = r.child("norm");
+        s.spec = norm_spec_from_json(n, s.spec);
+        if (n.has("style_image")) {
+            s.style_image = n.string("style_image");
+            if (s.spec.method != Method::Instance) n.fail(n.key("style_image") + " (AdaIN) needs the method instance");
+        }
+    }
     if (r.has("params")) s.params = norm_params_from_json(r.child("params"));
     if (r.has("selection")) {
         auto d = r.dims("selection", 4, 4);

@@ -16,14 +16,14 @@
 namespace normlab {
 
 struct TensorSource {
-    enum class Kind { Generated, Preset, File };
+    enum class Kind { Generated, Preset, File, Image };
     Kind kind = Kind::Preset;
     Shape4 shape{4, 6, 4, 4};  // Generated
     Init init = Init::Randn;   // Generated
     float value = 0.0f;        // Generated with Init::Constant
     std::uint64_t seed = 0;    // Generated
     std::string preset = "classroom";
-    std::string path;  // File: a 4-D .npy
+    std::string path;  // File: a 4-D .npy; Image: a PNG or JPEG (image_file.hpp)
 };
 
 using Index4 = std::array<std::int64_t, 4>;
@@ -34,6 +34,7 @@ struct State {
     NormParams params;
     std::optional<Index4> selection;  // (n, c, h, w)
     std::string view_json;            // the app's view settings (opaque here), "" if none
+    std::string style_image;          // instance only: AdaIN's style image (adain.hpp), "" if none
     Exercise exercise;                // controls a handed-out scene hides or locks
 };
 

@@ -1,0 +1,90 @@
+// The Controls panel's image parts: an image file as the tensor (the source "image file") and
+// AdaIN's style image (method instance). The shipped images (assets/images/) are offered by
+// name as "images/NAME.png", which load_image finds in the assets folder from any directory.
+#include "controls_panel.hpp"
+
+#include "assets_dir.hpp"
+#include "i18n.hpp"
+
+#include "normlab/error.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace normlab::app {
+namespace {
+
+// "images/NAME.png" for each shipped image, then the PNG/JPEG files of the working directory.
+std::vector<std::string> image_choices() {
+    std::vector<std::string> out;
+    std::error_code ec;
+    auto is_image = [](const std::filesystem::path& p) {
+        const std::string e = p.extension().string();
+        return e == ".png" || e == ".jpg" || e == ".jpeg";
+    };
+    try {
+        for (const auto& e : std::filesystem::directory_iterator(assets_dir() / "images", ec))
+            if (is_image(e.path())) out.push_back("images/" + e.path().filename().string());
+    } catch (const InputError&) {}
+    std::sort(out.begin(), out.end());
+    const std::size_t shipped = out.size();
+    for (const auto& e : std::filesystem::directory_iterator(".", ec))
+        if (is_image(e.path()) && out.size() < shipped + 12) out.push_back(e.path().filename().string());
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(shipped), out.end());
+    return out;
+}
+
+// A path field with the image list under it; returns true when `path` should be loaded.
+bool image_picker(const char* id, std::string& path, const char* button) {
+    static const std::vector<std::string> choices = image_choices();
+    char buf[512];
+    std::snprintf(buf, sizeof(buf), "%s", path.c_str());
+    ImGui::PushID(id);
+    if (ImGui::InputText(tr("path"), buf, sizeof(buf))) path = buf;
+    bool load = ImGui::Button(button);
+    for (const auto& c : choices)
+        if (ImGui::Selectable(c.c_str(), c == path, ImGuiSelectableFlags_AllowDoubleClick)) {
+            path = c;
+            load = load || ImGui::IsMouseDoubleClicked(0);
+        }
+    ImGui::PopID();
+    return load && !path.empty();
+}
+
+}  // namespace
+
+void ControlsPanel::image_controls(Session& s) {
+    if (s.state().source.kind == TensorSource::Kind::Image && image_edit_.empty()) image_edit_ = s.state().source.path;
+    if (image_picker("image", image_edit_, tr("load image"))) {
+        State next = s.state();
+        next.source.kind = TensorSource::Kind::Image;
+        next.source.path = image_edit_;
+        pending_image_ = false;
+        apply(s, next, false);
+    }
+}
+
+void ControlsPanel::style_controls(Session& s) {
+    const State& st = s.state();
+    ImGui::Separator();
+    ImGui::TextUnformatted(tr("AdaIN: style image"));
+    if (st.style_image.empty()) {
+        ImGui::TextDisabled("%s", tr("(none: plain InstanceNorm)"));
+    } else {
+        ImGui::TextDisabled("%s", st.style_image.c_str());
+        if (ImGui::Button(tr("remove the style"))) {
+            State next = st;
+            next.style_image.clear();
+            return apply(s, next, true);
+        }
+    }
+    if (image_picker("style", style_edit_, tr("use as style"))) {
+        State next = st;
+        next.style_image = style_edit_;
+        apply(s, next, true);
+    }
+}
+
+}  // namespace normlab::app
