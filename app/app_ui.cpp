@@ -494,7 +494,8 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
                             avail.x * 0.32f - ImGui::GetStyle().ItemSpacing.x, std::min(avail.y, avail.x * 0.32f));
     } else if (session_.result().sync) {  // SyncBN: the heatmap above, the devices and modes below
         const ImVec2 avail = ImGui::GetContentRegionAvail();
-        const float heat = std::floor(avail.y * (presenter_ ? 0.3f : 0.42f));  // the projector's large text needs room
+        const float heat =
+            std::floor(avail.y * (avail.y < 500 ? 0.34f : 0.4f));  // the projector's large text needs room
         ImGui::BeginChild("heat", ImVec2(avail.x, heat), false, ImGuiWindowFlags_NoScrollbar);
         heatmap_.draw(session_);
         ImGui::EndChild();
@@ -570,10 +571,15 @@ void AppUi::layout_presenter(float top) {
                                     ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().WindowPadding.y + 2);
     const float body = d.y - status_h - top;
     const float main_w = std::floor(d.x * 0.64f), side = d.x - main_w;
-    const bool wide_views = compare_on_ || (experiment_ && experiment_->kind == ExperimentKind::Pair);
+    // The compare and pair views and the SyncBN devices below the heatmap need most of the height.
+    const bool sync_view = session_.result().sync.has_value() && !gradient_on_ && !cube_on_ && !compare_on_;
+    const bool wide_views = compare_on_ || (experiment_ && experiment_->kind == ExperimentKind::Pair) || sync_view;
     // The compare view needs the whole height on a projector; the histograms stay in the pair view.
+    // SyncBN: the histograms keep the room their captions and numbers need, the devices the rest.
+    const float histograms_h = ImGui::GetFrameHeight() + 6.5f * ImGui::GetTextLineHeightWithSpacing();
     float heat_h = compare_on_        ? body
                    : pictures_shown() ? std::floor(body * 0.38f)
+                   : sync_view        ? std::floor(std::max(body * 0.6f, body - histograms_h))
                                       : std::floor(body * (wide_views ? 0.70f : 0.64f));
     const bool plain = !wide_views && !gradient_on_ && !cube_on_ && !pictures_shown();  // the heatmap alone
     if (plain) heat_h = presenter_heatmap_height(main_w, body);

@@ -1,6 +1,7 @@
 #include "sync_view.hpp"
 
 #include "i18n.hpp"
+#include "wrapped_text.hpp"
 
 #include <imgui.h>
 
@@ -50,8 +51,11 @@ void devices_row(const SyncStats& st, const Shape4& s, float max_h) {
         ImGui::GetWindowDrawList()->AddRect(p, ImVec2(p.x + w, p.y + h), kDeviceColor[k % 4], 4.0f, 0, 2.0f);
         ImGui::BeginChild("dev", ImVec2(w, h), false, ImGuiWindowFlags_NoScrollbar);
         ImGui::SetCursorPos(ImVec2(6, 4));
-        ImGui::Text(tr("device %lld: n = %lld..%lld"), static_cast<long long>(k), static_cast<long long>(k * per),
-                    static_cast<long long>((k + 1) * per - 1));
+        if (per == 1)
+            ImGui::Text(tr("GPU %lld: n = %lld"), static_cast<long long>(k), static_cast<long long>(k));
+        else
+            ImGui::Text(tr("GPU %lld: n = %lld..%lld"), static_cast<long long>(k), static_cast<long long>(k * per),
+                        static_cast<long long>((k + 1) * per - 1));
         for (std::int64_t c = 0; c < shown; ++c) {
             const auto i = static_cast<std::size_t>(k * C + c);
             ImGui::SetCursorPosX(6);
@@ -92,19 +96,30 @@ void variance_bars(const SyncStats& st, std::int64_t c, float width) {
 // error beside the variance of the shard means, and how far naive's and local's y lie from sync's.
 void modes_table(const SyncStats& st, const Shape4& s, float height) {
     const std::int64_t K = st.devices, C = s.c;
-    const ImGuiTableFlags flags =
-        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
-    if (!ImGui::BeginTable("##sync", 8, flags, ImVec2(0, std::max(height, 2 * ImGui::GetFrameHeight())))) return;
-    ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("c");
-    ImGui::TableSetupColumn(tr("sync σ²"));
-    ImGui::TableSetupColumn(tr("naive σ²"));
-    ImGui::TableSetupColumn(tr("naive error"));
-    ImGui::TableSetupColumn(tr("var of shard μ"));
-    ImGui::TableSetupColumn(tr("sync vs naive"));
-    ImGui::TableSetupColumn(tr("max |y naive − y sync|"));
-    ImGui::TableSetupColumn(tr("max |y local − y sync|"));
+    // Every column as wide as its header or a number; the bars only where the panel has room for
+    // them, so no header or number is cut (a scroll bar is the last resort).
+    const char* heads[] = {"c",        tr("sync σ²"),    tr("naive σ²"),   tr("error"),
+                           "var(μ_k)", tr("|Δy| naive"), tr("|Δy| local"), tr("sync vs naive")};
+    const float pad = 2 * ImGui::GetStyle().CellPadding.x + 2, bars_w = 5 * ImGui::GetFontSize();
+    float need = 0;
+    for (int i = 0; i < 7; ++i)
+        need += std::max(ImGui::CalcTextSize(heads[i]).x, ImGui::CalcTextSize("-0.0000").x) + pad;
+    const bool bars = need + bars_w + pad <= ImGui::GetContentRegionAvail().x;
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                                  ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX;
+    if (!ImGui::BeginTable("##sync", bars ? 8 : 7, flags, ImVec2(0, std::max(height, 2 * ImGui::GetFrameHeight()))))
+        return;
+    ImGui::TableSetupScrollFreeze(1, 1);
+    for (int i = 0; i < (bars ? 8 : 7); ++i) ImGui::TableSetupColumn(heads[i]);
     ImGui::TableHeadersRow();
+    if (ImGui::TableGetColumnFlags(3) & ImGuiTableColumnFlags_IsHovered)
+        ImGui::SetTooltip("%s", tr("naive error = sync σ² − naive σ²"));
+    if (ImGui::TableGetColumnFlags(4) & ImGuiTableColumnFlags_IsHovered)
+        ImGui::SetTooltip("%s", tr("the variance of the devices' means μ_k: equal to the naive error"));
+    if (ImGui::TableGetColumnFlags(5) & ImGuiTableColumnFlags_IsHovered)
+        ImGui::SetTooltip("%s", tr("max |y naive − y sync|"));
+    if (ImGui::TableGetColumnFlags(6) & ImGuiTableColumnFlags_IsHovered)
+        ImGui::SetTooltip("%s", tr("max |y local − y sync|"));
     for (std::int64_t c = 0; c < C; ++c) {
         const auto i = static_cast<std::size_t>(c);
         double mean_of_means = 0, var_of_means = 0;
@@ -125,11 +140,13 @@ void modes_table(const SyncStats& st, const Shape4& s, float height) {
         ImGui::TableNextColumn();
         ImGui::Text("%.4f", var_of_means);
         ImGui::TableNextColumn();
-        variance_bars(st, c, 7 * ImGui::GetFontSize());
-        ImGui::TableNextColumn();
         ImGui::Text("%.4f", channel_max_diff(st.y_naive, st.y_sync, s, c));
         ImGui::TableNextColumn();
         ImGui::Text("%.4f", channel_max_diff(st.y_local, st.y_sync, s, c));
+        if (bars) {
+            ImGui::TableNextColumn();
+            variance_bars(st, c, bars_w);
+        }
     }
     ImGui::EndTable();
 }
@@ -142,17 +159,18 @@ void draw_sync_view(const Session& session, bool table_first) {
     const SyncStats& st = *r.sync;
     const Shape4& s = session.x().shape;
     const std::int64_t K = st.devices, C = s.c;
-    ImGui::Text(tr("SyncBN on %lld simulated devices, %lld consecutive samples per device"), static_cast<long long>(K),
+    ImGui::Text(tr("SyncBN on K = %lld simulated devices, N/K = %lld"), static_cast<long long>(K),
                 static_cast<long long>(s.n / K));
-    ImGui::SameLine();
-    ImGui::TextColored(kModeColor[static_cast<int>(st.mode)], tr("applied: %s"), tr(sync_mode_name(st.mode)));
+    const std::string applied = strf(tr("applied: %s"), tr(sync_mode_name(st.mode)));
+    same_line_if_fits(ImGui::CalcTextSize(applied.c_str()).x);
+    ImGui::TextColored(kModeColor[static_cast<int>(st.mode)], "%s", applied.c_str());
     if (st.from_running) {
-        ImGui::TextDisabled("%s", tr("eval mode: every mode applies the running statistics, so y is the same"));
+        wrapped_text_disabled(tr("eval mode: every mode applies the running statistics, so y is the same"));
     }
     if (table_first) {  // presenter: the naive error first, the devices below
-        modes_table(st, s,
-                    std::min(ImGui::GetContentRegionAvail().y * 0.5f,
-                             ImGui::GetFrameHeightWithSpacing() * (static_cast<float>(C) + 1.4f)));
+        // The header and one row per channel, exactly (a taller table would leave an empty row).
+        const float row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+        modes_table(st, s, std::min(ImGui::GetContentRegionAvail().y * 0.5f, row * (static_cast<float>(C) + 1) + 4));
         devices_row(st, s, ImGui::GetContentRegionAvail().y);
         return;
     }
