@@ -127,14 +127,14 @@ void AppUi::go_to_step(int lesson, int step) {
     const int from = lessons_.active() && lessons_.lesson_index() == lesson ? lessons_.step() : -1;
     if (from == step && lessons_.error().empty()) return;  // ← on the first step, → on the last: nothing to do
     State next = lesson_step_state(l, from, step, session_.state(), lessons_.memory());
-    next.exercise = {};  // a lesson ends a handed-out exercise
+    next.exercise = {};  // a lesson ends a handed-out exercise (replace() below)
     if (!s.view.experiment.empty()) {
         if (!start_experiment(s.view.experiment, next)) {
             lessons_.set_error("step " + std::to_string(step + 1) + ": " + msg_);
             return;
         }
     } else {
-        if (auto err = session_.apply(next)) {
+        if (auto err = session_.replace(next)) {
             lessons_.set_error(std::string(tr("This step could not be applied: ")) + *err);
             return;
         }
@@ -156,7 +156,7 @@ bool AppUi::start_experiment(const std::string& id, std::optional<State> state) 
     if (e->kind == ExperimentKind::Pair) {
         err = pair_.start(*e, session_, st);
     } else {
-        err = session_.apply(st);
+        err = session_.replace(st);
     }
     if (err) {
         message(*err, true);
@@ -730,7 +730,7 @@ void AppUi::scene_popups() {
 // A scene loaded or pasted: its state (with its exercise) and its view, or nothing at all.
 void AppUi::open_scene(const State& st, const std::string& name) {
     ViewSettings v = parse_view(st.view_json, name);
-    if (auto err = session_.apply(st)) throw InputError(*err);
+    if (auto err = session_.replace(st)) throw InputError(*err);
     experiment_ = nullptr;
     apply_view(v);
 }

@@ -333,7 +333,10 @@ void ControlsPanel::method_section(Session& s) {
     ImGui::PopItemWidth();
     affine_section(s);
     if (st.spec.method == Method::Batch) batch_section(s);
-    if (st.spec.method == Method::Instance) style_controls(s);
+    if (st.spec.method == Method::Instance && shown(s, Control::Params)) {  // AdaIN's style sets γ and β
+        Locked lock(s, Control::Params);
+        style_controls(s);
+    }
 }
 
 void ControlsPanel::affine_section(Session& s) {

@@ -34,7 +34,7 @@ std::optional<std::string> PairView::start(const Experiment& e, Session& main, s
     try {
         Tensor x = load_tensor(st.source);
         if (e.left_samples > 0) x = first_samples(x, e.left_samples);
-        if (auto err = main.apply(st, std::move(x))) return err;
+        if (auto err = main.replace(st, std::move(x))) return err;
     } catch (const InputError& err) {
         return std::string(err.what());
     }

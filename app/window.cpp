@@ -18,6 +18,7 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <vector>
@@ -138,8 +139,27 @@ void Window::init_imgui(const WindowOptions& options) {
     set_scales(options.ui_scale);
     // Fonts rasterized at the pixels they cover (crisp, never a scaled-up bitmap); ImGui's
     // units are window units, so a framebuffer scale above 1 is divided out again.
-    fonts_ = load_fonts(options.glyph_text, ui_scale_ * fb_scale_);
-    io.FontGlobalScale = 1.0f / fb_scale_;
+    // The glyphs of three sizes (Chinese merged into each) at a large scale can outgrow the
+    // largest texture the device takes: then they are rasterized smaller and scaled up.
+    const float want = ui_scale_ * fb_scale_;
+    const std::uint32_t max_h = ctx_->limits().maxImageDimension2D;
+    float raster = want;
+    for (;;) {
+        fonts_ = load_fonts(options.glyph_text, raster);
+        io.Fonts->Build();
+        if (static_cast<std::uint32_t>(io.Fonts->TexHeight) <= max_h || raster <= 1.0f) break;
+        raster = std::max(1.0f, std::floor(raster * 8.0f) / 10.0f);
+        io.Fonts->Clear();
+    }
+    if (static_cast<std::uint32_t>(io.Fonts->TexHeight) > max_h)
+        throw InputError("the fonts need a texture " + std::to_string(io.Fonts->TexHeight) +
+                         " pixels high, more than this device's " + std::to_string(max_h));
+    if (raster < want)
+        std::fprintf(stderr,
+                     "warning: fonts rasterized at scale %.3g instead of %.3g (a texture of %u pixels at most) and "
+                     "scaled up\n",
+                     static_cast<double>(raster), static_cast<double>(want), max_h);
+    io.FontGlobalScale = ui_scale_ / raster;  // ImGui's units are window units
     ImGui::GetStyle().ScaleAllSizes(ui_scale_);
     ImGui_ImplGlfw_InitForVulkan(window_, true);
     impl_->imgui_glfw = true;

@@ -21,11 +21,6 @@ constexpr std::int64_t kHistogramSample = std::int64_t{1} << 20;
 // Larger tensors are checked against the float64 reference on a background thread.
 constexpr std::int64_t kSyncReference = std::int64_t{1} << 20;
 
-bool same_source(const TensorSource& a, const TensorSource& b) {
-    return a.kind == b.kind && a.shape == b.shape && a.init == b.init && a.value == b.value && a.seed == b.seed &&
-           a.preset == b.preset && a.path == b.path;
-}
-
 // max |y − the float64 reference| (SyncBN's reference when the state has sync devices).
 double reference_error(const Tensor& x, const NormSpec& spec, const NormParams& params, const std::vector<float>& y) {
     if (spec.sync_devices > 0) return max_abs_error(y, reference_sync(x, spec, params).y);
@@ -74,10 +69,13 @@ double Session::max_error_wait() const {
 }
 
 std::optional<std::string> Session::apply(State next, std::optional<Tensor> x) {
-    // A handed-out exercise: an edit may not change what it locks. A state with another
-    // exercise (a loaded scene, a lesson, an experiment) replaces it whole.
-    if (next.exercise == state_.exercise)
-        if (auto c = locked_change(state_, next)) return std::string(control_name(*c)) + " is locked in this exercise";
+    // A handed-out exercise: an edit may not change what it locks (the exercise itself, which
+    // the teacher's Exercise window edits, is not one of the parts it locks).
+    if (auto c = locked_change(state_, next)) return std::string(control_name(*c)) + " is locked in this exercise";
+    return recompute(std::move(next), std::move(x));
+}
+
+std::optional<std::string> Session::replace(State next, std::optional<Tensor> x) {
     return recompute(std::move(next), std::move(x));
 }
 

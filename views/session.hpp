@@ -33,10 +33,13 @@ class Session {
 public:
     explicit Session(const VulkanContext& ctx);
 
-    // Loads the tensor of `next` (or takes `x`), normalizes it and refreshes everything.
-    // Returns the error message (and keeps the previous state) when the engine rejects it,
-    // or when `next` keeps the current exercise but changes a part of the state it locks.
+    // An edit: loads the tensor of `next` (or takes `x`), normalizes it and refreshes
+    // everything. Returns the error message (and keeps the previous state) when the engine
+    // rejects it, or when it changes a part of the state the current exercise locks.
     std::optional<std::string> apply(State next, std::optional<Tensor> x = std::nullopt);
+    // A new state as a whole (a loaded or pasted scene, a lesson step, an experiment): as
+    // apply(), but `next` and its exercise replace the current ones whatever that one locks.
+    std::optional<std::string> replace(State next, std::optional<Tensor> x = std::nullopt);
     // Selects an element (or none); only the group histograms are recomputed.
     void select(const std::optional<Index4>& element);
     // Selects the first element of statistic s.

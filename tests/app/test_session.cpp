@@ -120,12 +120,18 @@ TEST_CASE("an exercise's locks hold against every edit; a new exercise replaces 
     State mode = s;
     mode.spec.mode = Mode::Eval;
     CHECK_FALSE(session.apply(mode, session.x()).has_value());
-    // A state with another exercise (a loaded or pasted scene, a lesson) replaces it.
-    State free = layer;
-    free.exercise = {};
-    free.params = {};
-    CHECK_FALSE(session.apply(free).has_value());
+    // An edit may change the exercise itself (the teacher's Exercise window), nothing it locks.
+    State unlocked = session.state();
+    unlocked.exercise = {};
+    unlocked.spec.eps = 0.5;
+    CHECK(session.apply(unlocked, session.x()) == std::string("eps is locked in this exercise"));
+    // A new scene, lesson or experiment replaces the state and its exercise, even one with the
+    // same exercise and another method.
+    State next_scene = layer;
+    next_scene.params = {};
+    CHECK_FALSE(session.replace(next_scene).has_value());
     CHECK(session.state().spec.method == Method::Layer);
+    CHECK(session.state().exercise == s.exercise);
 }
 
 TEST_CASE("SyncBN in the session: each mode's y on the GPU, the histograms and the reference check", "[gpu][session]") {

@@ -80,6 +80,19 @@ TEST_CASE("a lock refuses exactly the changes to its part of the state", "[exerc
     from.exercise.lock(Control::Sync);
     CHECK(locked_change(from, to) == Control::Sync);
     from.exercise.lock(Control::Sync, false);
+    // An image source is the same tensor while its path is; AdaIN's style image is under params.
+    State img = from;
+    img.exercise = make_exercise({"tensor"}, {"params"});
+    img.source.kind = TensorSource::Kind::Image;
+    img.source.path = "images/content-stripes.png";
+    to = img;
+    to.spec.eps = 0.5;
+    CHECK_FALSE(locked_change(img, to).has_value());
+    to.source.path = "images/content-checker.png";
+    CHECK(locked_change(img, to) == Control::Tensor);
+    to = img;
+    to.style_image = "images/style-sunset.png";
+    CHECK(locked_change(img, to) == Control::Params);
     // Another method: its own settings are not compared (lock the method to hold them).
     to = from;
     to.spec = default_spec(Method::Layer);

@@ -89,19 +89,6 @@ LessonStep read_step(const json& step, const std::string& where, bool first, jso
     return out;
 }
 
-bool same_source(const TensorSource& a, const TensorSource& b) {
-    if (a.kind != b.kind) return false;
-    switch (a.kind) {
-        case TensorSource::Kind::Preset: return a.preset == b.preset;
-        case TensorSource::Kind::File:
-        case TensorSource::Kind::Image: return a.path == b.path;
-        case TensorSource::Kind::Generated:
-            return a.shape.n == b.shape.n && a.shape.c == b.shape.c && a.shape.h == b.shape.h &&
-                   a.shape.w == b.shape.w && a.init == b.init && a.value == b.value && a.seed == b.seed;
-    }
-    return false;
-}
-
 // The shape of a lesson step's tensor (presets only; others are not checked here).
 std::optional<Shape4> source_shape(const TensorSource& s) {
     if (s.kind != TensorSource::Kind::Preset) return std::nullopt;

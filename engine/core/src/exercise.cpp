@@ -22,17 +22,6 @@ std::vector<std::string> names_of(std::uint32_t bits) {
     return out;
 }
 
-bool same_source(const TensorSource& a, const TensorSource& b) {
-    if (a.kind != b.kind) return false;
-    switch (a.kind) {
-        case TensorSource::Kind::Generated:
-            return a.shape == b.shape && a.init == b.init && a.seed == b.seed && a.value == b.value;
-        case TensorSource::Kind::Preset: return a.preset == b.preset;
-        case TensorSource::Kind::File: return a.path == b.path;
-    }
-    return false;
-}
-
 }  // namespace
 
 const char* control_name(Control c) { return kNames[static_cast<std::size_t>(c)]; }
@@ -85,7 +74,8 @@ std::optional<Control> locked_change(const State& from, const State& to) {
         {Control::NormalizedShape, same_method && a.normalized_shape != b.normalized_shape},
         {Control::Eps, same_method && a.eps != b.eps},
         {Control::Affine, same_method && (a.affine != b.affine || a.bias != b.bias)},
-        {Control::Params, same_method && (p.weight != q.weight || p.bias != q.bias)},
+        {Control::Params,
+         same_method && (p.weight != q.weight || p.bias != q.bias || from.style_image != to.style_image)},
         {Control::Mode, same_method && a.mode != b.mode},
         {Control::Momentum,
          same_method && (a.momentum != b.momentum || a.track_running_stats != b.track_running_stats)},

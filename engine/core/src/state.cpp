@@ -38,6 +38,18 @@ Tensor load_tensor(const TensorSource& src) {
     throw InputError("bad tensor source");
 }
 
+bool same_source(const TensorSource& a, const TensorSource& b) {
+    if (a.kind != b.kind) return false;
+    switch (a.kind) {
+        case TensorSource::Kind::Preset: return a.preset == b.preset;
+        case TensorSource::Kind::File:
+        case TensorSource::Kind::Image: return a.path == b.path;
+        case TensorSource::Kind::Generated:
+            return a.shape == b.shape && a.init == b.init && a.value == b.value && a.seed == b.seed;
+    }
+    return false;
+}
+
 void validate_selection(const std::optional<Index4>& sel, const Shape4& s) {
     if (!sel) return;
     const std::array<std::int64_t, 4> d{s.n, s.c, s.h, s.w};  // a 3-D tensor's selection has h = 0

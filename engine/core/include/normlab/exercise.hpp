@@ -21,7 +21,7 @@ enum class Control : std::uint8_t {
     NormalizedShape,  // LayerNorm/RMSNorm's normalized_shape
     Eps,              // ε
     Affine,           // whether γ and β are used (and LayerNorm's bias)
-    Params,           // the values of γ and β
+    Params,           // the values of γ and β, and AdaIN's style image (which sets them)
     Mode,             // BatchNorm train/eval
     Momentum,         // BatchNorm momentum and track_running_stats
     RunningStats,     // BatchNorm running statistics (train step, reset)

@@ -38,6 +38,9 @@ struct State {
     Exercise exercise;                // controls a handed-out scene hides or locks
 };
 
+// Whether two sources name the same tensor (the fields of their kind: a generated tensor's
+// shape, init, seed and value; a preset's name; a file's or an image's path).
+bool same_source(const TensorSource& a, const TensorSource& b);
 // The tensor the source describes; throws InputError (bad file, unknown preset, bad shape).
 Tensor load_tensor(const TensorSource& source);
 
