@@ -141,7 +141,10 @@ std::string sync_code(const NormSpec& spec) {
 }  // namespace
 
 std::string torch_code(const State& st, const Shape4& shape) {
-    const NormSpec& spec = st.spec;
+    const bool adain = !st.style_image.empty() && st.spec.method == Method::Instance;
+    NormSpec adain_spec = st.spec;
+    adain_spec.affine = false;  // AdaIN's γ and β are the style's statistics, put back below
+    const NormSpec& spec = adain ? adain_spec : st.spec;
     std::ostringstream o;
     o << "import torch\nimport torch.nn as nn\n";
     if (st.source.kind == TensorSource::Kind::File) o << "import numpy as np\n";
@@ -151,12 +154,12 @@ std::string torch_code(const State& st, const Shape4& shape) {
     o << "m = " << module_code(spec, shape) << "\n";
     if (spec.method == Method::Layer && spec.affine && !spec.bias) o << "# bias=False needs PyTorch >= 2.1\n";
     if (spec.method == Method::Rms) o << "# nn.RMSNorm needs PyTorch >= 2.4 (eps=None: float32 machine epsilon)\n";
-    o << params_code(st, shape);
+    if (!adain) o << params_code(st, shape);
     o << (spec.mode == Mode::Eval ? "m.eval()\n" : "m.train()\n");
     o << "x.requires_grad_(True)\n";
     o << "y = m(x)\n";
     if (spec.sync_devices > 0) o << sync_code(spec);
-    if (!st.style_image.empty() && spec.method == Method::Instance) {
+    if (adain) {
         // AdaIN: the style image's per-channel mean and std (biased variance + eps) put back.
         o << "s = read_image(\"" << st.style_image << "\", ImageReadMode." << (shape.c == 1 ? "GRAY" : "RGB")
           << ").float().div(255).unsqueeze(0)  # AdaIN's style\n";
