@@ -203,16 +203,17 @@ def error(app, rc, args):
 METHOD_KEYS = ["batch", "layer", "instance", "group", "rms"]  # keys 1–5 (README)
 
 
-def tapping(app, workdir, args, script):
+def tapping(app, workdir, args, script, name):
     """Runs the app at a forced low frame rate with --state-file and calls script(tap, state, fail, xdotool):
     tap sends quick taps (each lands inside one frame; ImGui 1.86 alone would never see such a key
     down) and checks each changed the state exactly once."""
-    state_path = os.path.join(workdir, "keys_state.json")
+    # Files of their own: ctest runs the tapping tests side by side in the same folder.
+    state_path = os.path.join(workdir, f"{name}_state.json")
     if os.path.exists(state_path):
         os.remove(state_path)
     env = dict(os.environ, NORMLAB_VALIDATION="1")
     cmd = [app, "--max-fps", "5", "--state-file", state_path] + args
-    log = open(os.path.join(workdir, "keys_app.log"), "w+")
+    log = open(os.path.join(workdir, f"{name}_app.log"), "w+")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
 
     def state():
@@ -321,7 +322,7 @@ def keys(app, workdir, args):
         tap("Escape", {"text_field": False})  # leaves the field: ImGui's own widgets see quick taps too
         tap("c", {"compare": not compare})
 
-    tapping(app, workdir, ["--lesson-id", "bn-vs-ln"] + args, script)
+    tapping(app, workdir, ["--lesson-id", "bn-vs-ln"] + args, script, "keys")
 
 
 def exercise(app, workdir, args):
@@ -352,7 +353,7 @@ def exercise(app, workdir, args):
         tap("ctrl+shift+v", {"method": "group", "groups": 2, "hide": ["method", "statistics"], "lock": ["eps"]})
         tap("1", {}, ["method"])
 
-    tapping(app, workdir, ["--scene", handout] + args, script)
+    tapping(app, workdir, ["--scene", handout] + args, script, "exercise")
 
 
 def pictures(app, out, style, args):
