@@ -754,7 +754,8 @@ void AppUi::paste_scene() {
 }
 
 // The teacher's side of an exercise: which controls the scene hides or locks. Each change
-// is a new State (a new exercise, so the Session accepts it); save or copy the scene after.
+// is an edit of the exercise alone (no lock covers the exercise itself); save or copy the
+// scene after.
 void AppUi::exercise_window() {
     const float em = ImGui::GetFontSize();
     ImGui::SetNextWindowSize(ImVec2(em * 26, em * 33), ImGuiCond_Appearing);
