@@ -76,6 +76,28 @@ void devices_row(const SyncStats& st, const Shape4& s, float max_h) {
     }
 }
 
+// Per channel, max |y naive − y sync| and max |y local − y sync|, scanned once per result
+// (session.generation()), not every frame: the scan reads all of y three times.
+struct ModeDiffs {
+    std::uint64_t generation = ~0ull;
+    std::vector<double> naive, local;
+};
+
+const ModeDiffs& mode_diffs(const Session& session) {
+    static ModeDiffs d;  // the app draws one SyncBN view
+    if (d.generation == session.generation()) return d;
+    const SyncStats& st = *session.result().sync;
+    const Shape4& s = session.x().shape;
+    d.naive.clear();
+    d.local.clear();
+    for (std::int64_t c = 0; c < s.c; ++c) {
+        d.naive.push_back(channel_max_diff(st.y_naive, st.y_sync, s, c));
+        d.local.push_back(channel_max_diff(st.y_local, st.y_sync, s, c));
+    }
+    d.generation = session.generation();
+    return d;
+}
+
 // Per channel, a bar for sync's σ² and one for naive's on one scale: the gap is the naive error.
 void variance_bars(const SyncStats& st, std::int64_t c, float width) {
     const auto i = static_cast<std::size_t>(c);
@@ -94,7 +116,7 @@ void variance_bars(const SyncStats& st, std::int64_t c, float width) {
 
 // Per channel, the three modes side by side: the variances sync and naive apply, the naive
 // error beside the variance of the shard means, and how far naive's and local's y lie from sync's.
-void modes_table(const SyncStats& st, const Shape4& s, float height) {
+void modes_table(const SyncStats& st, const Shape4& s, const ModeDiffs& diffs, float height) {
     const std::int64_t K = st.devices, C = s.c;
     // Every column as wide as its header or a number; the bars only where the panel has room for
     // them, so no header or number is cut (a scroll bar is the last resort).
@@ -140,9 +162,9 @@ void modes_table(const SyncStats& st, const Shape4& s, float height) {
         ImGui::TableNextColumn();
         ImGui::Text("%.4f", var_of_means);
         ImGui::TableNextColumn();
-        ImGui::Text("%.4f", channel_max_diff(st.y_naive, st.y_sync, s, c));
+        ImGui::Text("%.4f", diffs.naive[i]);
         ImGui::TableNextColumn();
-        ImGui::Text("%.4f", channel_max_diff(st.y_local, st.y_sync, s, c));
+        ImGui::Text("%.4f", diffs.local[i]);
         if (bars) {
             ImGui::TableNextColumn();
             variance_bars(st, c, bars_w);
@@ -170,12 +192,13 @@ void draw_sync_view(const Session& session, bool table_first) {
     if (table_first) {  // presenter: the naive error first, the devices below
         // The header and one row per channel, exactly (a taller table would leave an empty row).
         const float row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
-        modes_table(st, s, std::min(ImGui::GetContentRegionAvail().y * 0.5f, row * (static_cast<float>(C) + 1) + 4));
+        modes_table(st, s, mode_diffs(session),
+                    std::min(ImGui::GetContentRegionAvail().y * 0.5f, row * (static_cast<float>(C) + 1) + 4));
         devices_row(st, s, ImGui::GetContentRegionAvail().y);
         return;
     }
     devices_row(st, s, ImGui::GetContentRegionAvail().y * 0.5f);
-    modes_table(st, s, ImGui::GetContentRegionAvail().y);
+    modes_table(st, s, mode_diffs(session), ImGui::GetContentRegionAvail().y);
 }
 
 }  // namespace normlab::app
