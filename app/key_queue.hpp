@@ -1,11 +1,15 @@
-// KeyQueue: every key press GLFW reports, in order, until the frame's shortcuts take them.
-// Dear ImGui 1.86 keeps only per-frame key state, so a press and release inside one frame (a
-// presentation clicker, a quick tap on a slow frame) would vanish; this queue's GLFW key
-// callback is installed after ImGui's and calls it, so ImGui still sees every key. The release
-// of a key pressed in the same frame reaches ImGui after that frame (release_deferred, before
-// the next events are polled), so ImGui's own widgets (Enter, Esc, Ctrl+A in a text field) see
-// the tap too, and the modifiers never change in the middle of a frame.
+// KeyQueue: every key press GLFW reports, in order, until the frame's shortcuts take them, and
+// the hand-over of key and character events to Dear ImGui, in order, one frame's worth at a time.
+// ImGui 1.86 keeps only per-frame key state, so a press and release inside one frame (a
+// presentation clicker, a quick tap on a slow frame) would vanish for it, and a character typed
+// right after a quick Ctrl+A would be read as Ctrl+/ and dropped. So the events reach ImGui (the
+// callbacks found at install) in the order they came, but a frame's batch ends before the release
+// of a key ImGui reads by its state (Enter, Esc, arrows, Backspace, Ctrl+letter…) pressed in the
+// same batch, and before a modifier's release after such a press; the rest waits for the next
+// frame (release_deferred, between frames). Nothing reaches ImGui in the middle of a frame.
 #pragma once
+#include <deque>
+#include <functional>
 #include <vector>
 
 struct GLFWwindow;
@@ -19,31 +23,52 @@ struct KeyPress {
 
 class KeyQueue {
 public:
+    // Where events go once their frame comes: ImGui's GLFW callbacks in the app, a recorder in tests.
+    struct Sink {
+        std::function<void(int key, int scancode, int action, int mods)> key;
+        std::function<void(unsigned codepoint)> character;
+    };
+
     KeyQueue() = default;
+    explicit KeyQueue(Sink sink) : sink_(std::move(sink)) {}
     KeyQueue(const KeyQueue&) = delete;
     KeyQueue& operator=(const KeyQueue&) = delete;
     ~KeyQueue();
 
-    // After ImGui_ImplGlfw_InitForVulkan(window, true); one queue per process.
+    // After ImGui_ImplGlfw_InitForVulkan(window, true): ImGui's key and char callbacks become the
+    // sink. One queue per process.
     void install(GLFWwindow* window);
-    // Restores the callback found at install (before ImGui's backend shuts down).
+    // Restores the callbacks found at install (before ImGui's backend shuts down).
     void uninstall();
+
+    // What the GLFW callbacks receive.
+    void key(int key, int scancode, int action, int mods);
+    void character(unsigned codepoint);
+
     // The presses since the last call, oldest first (key repeats are not presses). Call once a
-    // frame after ImGui::NewFrame().
+    // frame after ImGui::NewFrame(): the next events belong to the next frame.
     std::vector<KeyPress> take();
-    // Hands ImGui the releases take() held back. Call between frames, before polling events.
+    // Hands the sink the events held back, as far as one frame allows. Call between frames,
+    // before polling events.
     void release_deferred();
 
 private:
-    static void on_key(GLFWwindow* window, int key, int scancode, int action, int mods);
-    GLFWwindow* window_ = nullptr;
-    void (*previous_)(GLFWwindow*, int, int, int, int) = nullptr;
     struct Event {
-        int key, scancode, action, mods;
+        bool is_char = false;
+        int key = 0, scancode = 0, action = 0, mods = 0;
+        unsigned codepoint = 0;
     };
+    bool fits_this_frame(const Event& e) const;
+    void forward(const Event& e);
+    void offer(const Event& e);
+
+    Sink sink_;
+    GLFWwindow* window_ = nullptr;
+    void (*previous_key_)(GLFWwindow*, int, int, int, int) = nullptr;
+    void (*previous_char_)(GLFWwindow*, unsigned) = nullptr;
     std::vector<KeyPress> presses_;
-    std::vector<Event> deferred_;  // held_ at the last take(), for release_deferred()
-    std::vector<Event> held_;      // releases of keys pressed since the last take(), for ImGui
+    std::deque<Event> held_;       // not yet handed over, oldest first
+    std::vector<int> state_keys_;  // state-read keys pressed in this frame's batch
 };
 
 }  // namespace normlab::app

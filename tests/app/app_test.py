@@ -346,8 +346,11 @@ def exercise(app, workdir, args):
         tap("minus", {"groups": 2}, ["method"])  # G is not locked
         tap("ctrl+shift+c", {}, ["method", "groups"])
         tap("ctrl+o", {"text_field": True})
-        xdotool("key", "--delay", "60", "ctrl+a")
-        xdotool("type", "--delay", "60", other)
+        # Ctrl+A and the path's first character inside one frame (a fast typist, a slow frame):
+        # the "/" must reach the field after Ctrl is up, not as Ctrl+/ (dropped).
+        assert other.startswith("/")
+        xdotool("key", "--delay", "0", "ctrl+a", "slash")
+        xdotool("type", "--delay", "60", other[1:])
         tap("Return", {"method": "layer", "hide": [], "lock": [], "text_field": False})
         tap("3", {"method": "instance"})  # no exercise any more
         tap("ctrl+shift+v", {"method": "group", "groups": 2, "hide": ["method", "statistics"], "lock": ["eps"]})
