@@ -493,14 +493,18 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
         draw_partition_cube(session_.layout(), session_.selected_stat(),
                             avail.x * 0.32f - ImGui::GetStyle().ItemSpacing.x, std::min(avail.y, avail.x * 0.32f));
     } else if (session_.result().sync) {  // SyncBN: the heatmap above, the devices and modes below
+        // The devices and modes get the height they took last frame, the heatmap the rest (a
+        // third of the room at least: below that, the devices scroll).
         const ImVec2 avail = ImGui::GetContentRegionAvail();
-        const float heat =
-            std::floor(avail.y * (avail.y < 500 ? 0.34f : 0.4f));  // the projector's large text needs room
+        sync_chrome_ = h - avail.y;
+        const float below = sync_need_ > 0 ? sync_need_ : avail.y * 0.6f;
+        const float heat = std::floor(std::max(avail.y - below - ImGui::GetStyle().ItemSpacing.y, avail.y / 3));
         ImGui::BeginChild("heat", ImVec2(avail.x, heat), false, ImGuiWindowFlags_NoScrollbar);
         heatmap_.draw(session_);
         ImGui::EndChild();
         ImGui::BeginChild("syncbn", ImVec2(avail.x, 0), false);
         draw_sync_view(session_, presenter_);
+        sync_need_ = ImGui::GetCursorPosY();  // the content's height, scrolled or not
         ImGui::EndChild();
     } else {
         heatmap_.draw(session_);
@@ -581,6 +585,10 @@ void AppUi::layout_presenter(float top) {
                    : pictures_shown() ? std::floor(body * 0.38f)
                    : sync_view        ? std::floor(std::max(body * 0.6f, body - histograms_h))
                                       : std::floor(body * (wide_views ? 0.70f : 0.64f));
+    // SyncBN on a small projector (1280×720): when the devices and a heatmap five lines high do
+    // not fit above the histograms, they take the histograms' place instead of scrolling.
+    if (sync_view && sync_need_ > 0 && heat_h - sync_chrome_ - sync_need_ < 5 * ImGui::GetTextLineHeightWithSpacing())
+        heat_h = body;
     const bool plain = !wide_views && !gradient_on_ && !cube_on_ && !pictures_shown();  // the heatmap alone
     if (plain) heat_h = presenter_heatmap_height(main_w, body);
     heatmap_area(0, top, main_w, heat_h);

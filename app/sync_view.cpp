@@ -69,7 +69,11 @@ void devices_row(const SyncStats& st, const Shape4& s, float max_h) {
         }
         if (C > shown) {
             ImGui::SetCursorPosX(6);
-            ImGui::TextDisabled(tr("… %lld more channels in the table"), static_cast<long long>(C - shown));
+            const auto more = static_cast<long long>(C - shown);
+            const std::string line_text = strf(tr("… %lld more channels in the table"), more);
+            ImGui::TextDisabled("%s", ImGui::CalcTextSize(line_text.c_str()).x + 12 <= w
+                                          ? line_text.c_str()
+                                          : strf("… +%lld", more).c_str());
         }
         ImGui::EndChild();
         ImGui::PopID();
@@ -189,16 +193,17 @@ void draw_sync_view(const Session& session, bool table_first) {
     if (st.from_running) {
         wrapped_text_disabled(tr("eval mode: every mode applies the running statistics, so y is the same"));
     }
+    // The table: the header and one row per channel, exactly (a taller table would leave empty
+    // rows, and the heatmap above takes whatever room this view leaves).
+    const float row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+    const float table_h = row * (static_cast<float>(C) + 1) + 4;
     if (table_first) {  // presenter: the naive error first, the devices below
-        // The header and one row per channel, exactly (a taller table would leave an empty row).
-        const float row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
-        modes_table(st, s, mode_diffs(session),
-                    std::min(ImGui::GetContentRegionAvail().y * 0.5f, row * (static_cast<float>(C) + 1) + 4));
+        modes_table(st, s, mode_diffs(session), std::min(ImGui::GetContentRegionAvail().y * 0.5f, table_h));
         devices_row(st, s, ImGui::GetContentRegionAvail().y);
         return;
     }
     devices_row(st, s, ImGui::GetContentRegionAvail().y * 0.5f);
-    modes_table(st, s, mode_diffs(session), ImGui::GetContentRegionAvail().y);
+    modes_table(st, s, mode_diffs(session), std::min(ImGui::GetContentRegionAvail().y, table_h));
 }
 
 }  // namespace normlab::app

@@ -346,7 +346,7 @@ const Entry kTable[] = {
      "eval 模式：每种方式都用运行统计量，y 相同"},
     {"GPU %lld: n = %lld..%lld", "GPU %lld：n = %lld..%lld"},
     {"GPU %lld: n = %lld", "GPU %lld：n = %lld"},
-    {"… %lld more channels in the table", "…… 另有 %lld 个通道见下表"},
+    {"… %lld more channels in the table", "…… 另有 %lld 个通道见表格"},
     {"sync σ²", "同步 σ²"},
     {"naive σ²", "朴素 σ²"},
     {"sync vs naive", "同步与朴素"},
