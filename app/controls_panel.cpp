@@ -53,6 +53,15 @@ private:
     bool on_;
 };
 
+// The item width for the widgets of one scope: popped on every way out, early returns included.
+class ItemWidth {
+public:
+    explicit ItemWidth(float w) { ImGui::PushItemWidth(w); }
+    ~ItemWidth() { ImGui::PopItemWidth(); }
+    ItemWidth(const ItemWidth&) = delete;
+    ItemWidth& operator=(const ItemWidth&) = delete;
+};
+
 std::string mib(double bytes) {
     char buf[32];
     std::snprintf(buf, sizeof(buf), "%.1f MiB", bytes / (1024.0 * 1024.0));
@@ -92,7 +101,7 @@ void ControlsPanel::draw(Session& s) {
 }
 
 void ControlsPanel::tensor_section(Session& s) {
-    ImGui::PushItemWidth(-90);
+    const ItemWidth width(-90);
     // A 3-D tensor is (N, L, D) to LayerNorm/RMSNorm and (N, C, L) to the others, as in PyTorch.
     const Method m = s.state().spec.method;
     const bool tokens = m == Method::Layer || m == Method::Rms;
@@ -101,7 +110,6 @@ void ControlsPanel::tensor_section(Session& s) {
                                               : tr("shape N×C×L = %s"),
                         s.x().shape.str().c_str());
     if (!shape_editor(s)) source_controls(s);
-    ImGui::PopItemWidth();
 }
 
 bool ControlsPanel::shape_editor(Session& s) {
@@ -256,81 +264,82 @@ void ControlsPanel::method_section(Session& s) {
     const State& st = s.state();
     State next = st;
     const Shape4& sh = s.x().shape;
-    ImGui::PushItemWidth(-90);
-    const auto& all = methods();
-    const auto& items = method_items(sh.rank);
-    int m = 0;
-    for (std::size_t i = 0; i < all.size(); ++i)
-        if (all[i].id == st.spec.method) m = static_cast<int>(i);
-    if (shown(s, Control::Method)) {
-        Locked lock(s, Control::Method);
-        if (ImGui::Combo(tr_id("method", "method").c_str(), &m, items.data(), static_cast<int>(items.size())) &&
-            all[static_cast<std::size_t>(m)].id != st.spec.method) {
-            next.spec = default_spec(all[static_cast<std::size_t>(m)].id);
-            if (next.spec.method == Method::Group) next.spec.groups = default_groups(sh.c, st.spec.groups);
-            next.params.weight.clear();
-            next.params.bias.clear();
-            return apply(s, next, true);
-        }
-    }
-    if (st.spec.method == Method::Group && shown(s, Control::Groups)) {
-        Locked lock(s, Control::Groups);
-        auto ds = divisors(sh.c);
-        std::string label = std::to_string(st.spec.groups);
-        if (ImGui::BeginCombo(tr_id("groups G", "groups").c_str(), label.c_str())) {
-            for (auto g : ds) {
-                std::string l = strf(tr("%lld  (%lld channels per group)"), static_cast<long long>(g),
-                                     static_cast<long long>(sh.c / g));
-                if (ImGui::Selectable(l.c_str(), g == st.spec.groups)) {
-                    next.spec.groups = g;
-                    apply(s, next, true);
-                }
+    {  // the method, G, normalized_shape and ε at one width; an applied change ends the section
+        const ItemWidth width(-90);
+        const auto& all = methods();
+        const auto& items = method_items(sh.rank);
+        int m = 0;
+        for (std::size_t i = 0; i < all.size(); ++i)
+            if (all[i].id == st.spec.method) m = static_cast<int>(i);
+        if (shown(s, Control::Method)) {
+            Locked lock(s, Control::Method);
+            if (ImGui::Combo(tr_id("method", "method").c_str(), &m, items.data(), static_cast<int>(items.size())) &&
+                all[static_cast<std::size_t>(m)].id != st.spec.method) {
+                next.spec = default_spec(all[static_cast<std::size_t>(m)].id);
+                if (next.spec.method == Method::Group) next.spec.groups = default_groups(sh.c, st.spec.groups);
+                next.params.weight.clear();
+                next.params.bias.clear();
+                return apply(s, next, true);
             }
-            ImGui::EndCombo();
         }
-        std::string others;
-        for (std::int64_t g = 2; g <= std::min<std::int64_t>(sh.c, 12); ++g)
-            if (sh.c % g) others += (others.empty() ? "" : ", ") + std::to_string(g);
-        wrapped_text_disabled(
-            strf(tr("G must divide C = %lld: each group takes C/G whole channels."), static_cast<long long>(sh.c)) +
-            (others.empty() ? std::string()
-                            : strf(tr(" Not offered: %s (C/G would not be a whole number of "
-                                      "channels)."),
-                                   others.c_str())));
-    }
-    if ((st.spec.method == Method::Layer || st.spec.method == Method::Rms) && shown(s, Control::NormalizedShape)) {
-        Locked lock(s, Control::NormalizedShape);
-        auto ns = st.spec.effective_normalized_shape(sh);
-        int k = static_cast<int>(ns.size()) - 1;
-        const bool seq = sh.rank == 3;  // N×L×D: [D] (per token) or [L,D]
-        std::string o0 = (seq ? "[D] = " : "[W] = ") + dims_str({sh.w}),
-                    o1 = seq ? "[L,D] = " + dims_str({sh.c, sh.w}) : "[H,W] = " + dims_str({sh.h, sh.w}),
-                    o2 = "[C,H,W] = " + dims_str({sh.c, sh.h, sh.w});
-        const char* opts[] = {o0.c_str(), o1.c_str(), o2.c_str()};
-        if (ImGui::Combo(tr_id("normalized", "normalized").c_str(), &k, opts, seq ? 2 : 3)) {
-            if (k == 0)
-                next.spec.normalized_shape = {sh.w};
-            else if (k == 1 && seq)
-                next.spec.normalized_shape.clear();
-            else if (k == 1)
-                next.spec.normalized_shape = {sh.h, sh.w};
-            else
-                next.spec.normalized_shape.clear();
-            next.params.weight.clear();
-            next.params.bias.clear();
-            return apply(s, next, true);
+        if (st.spec.method == Method::Group && shown(s, Control::Groups)) {
+            Locked lock(s, Control::Groups);
+            auto ds = divisors(sh.c);
+            std::string label = std::to_string(st.spec.groups);
+            if (ImGui::BeginCombo(tr_id("groups G", "groups").c_str(), label.c_str())) {
+                for (auto g : ds) {
+                    std::string l = strf(tr("%lld  (%lld channels per group)"), static_cast<long long>(g),
+                                         static_cast<long long>(sh.c / g));
+                    if (ImGui::Selectable(l.c_str(), g == st.spec.groups)) {
+                        next.spec.groups = g;
+                        apply(s, next, true);
+                    }
+                }
+                ImGui::EndCombo();
+            }
+            std::string others;
+            for (std::int64_t g = 2; g <= std::min<std::int64_t>(sh.c, 12); ++g)
+                if (sh.c % g) others += (others.empty() ? "" : ", ") + std::to_string(g);
+            wrapped_text_disabled(
+                strf(tr("G must divide C = %lld: each group takes C/G whole channels."), static_cast<long long>(sh.c)) +
+                (others.empty() ? std::string()
+                                : strf(tr(" Not offered: %s (C/G would not be a whole number of "
+                                          "channels)."),
+                                       others.c_str())));
+        }
+        if ((st.spec.method == Method::Layer || st.spec.method == Method::Rms) && shown(s, Control::NormalizedShape)) {
+            Locked lock(s, Control::NormalizedShape);
+            auto ns = st.spec.effective_normalized_shape(sh);
+            int k = static_cast<int>(ns.size()) - 1;
+            const bool seq = sh.rank == 3;  // N×L×D: [D] (per token) or [L,D]
+            std::string o0 = (seq ? "[D] = " : "[W] = ") + dims_str({sh.w}),
+                        o1 = seq ? "[L,D] = " + dims_str({sh.c, sh.w}) : "[H,W] = " + dims_str({sh.h, sh.w}),
+                        o2 = "[C,H,W] = " + dims_str({sh.c, sh.h, sh.w});
+            const char* opts[] = {o0.c_str(), o1.c_str(), o2.c_str()};
+            if (ImGui::Combo(tr_id("normalized", "normalized").c_str(), &k, opts, seq ? 2 : 3)) {
+                if (k == 0)
+                    next.spec.normalized_shape = {sh.w};
+                else if (k == 1 && seq)
+                    next.spec.normalized_shape.clear();
+                else if (k == 1)
+                    next.spec.normalized_shape = {sh.h, sh.w};
+                else
+                    next.spec.normalized_shape.clear();
+                next.params.weight.clear();
+                next.params.bias.clear();
+                return apply(s, next, true);
+            }
+        }
+        if (shown(s, Control::Eps)) {
+            Locked lock(s, Control::Eps);
+            double eps = st.spec.effective_eps();
+            ImGui::InputDouble(tr_id("eps ε", "eps").c_str(), &eps, 0, 0, "%.3g");
+            if (ImGui::IsItemDeactivatedAfterEdit()) {
+                next.spec.eps = eps;
+                return apply(s, next, true);
+            }
         }
     }
-    if (shown(s, Control::Eps)) {
-        Locked lock(s, Control::Eps);
-        double eps = st.spec.effective_eps();
-        ImGui::InputDouble(tr_id("eps ε", "eps").c_str(), &eps, 0, 0, "%.3g");
-        if (ImGui::IsItemDeactivatedAfterEdit()) {
-            next.spec.eps = eps;
-            return apply(s, next, true);
-        }
-    }
-    ImGui::PopItemWidth();
     affine_section(s);
     if (st.spec.method == Method::Batch) batch_section(s);
     if (st.spec.method == Method::Instance && shown(s, Control::Params)) {  // AdaIN's style sets γ and β
