@@ -514,9 +514,9 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
 
 bool AppUi::pictures_shown() const { return PicturePanel::wanted(session_) && !gradient_view_shown(); }
 
-void AppUi::lower_area(float x, float y, float w, float h, bool large) {
+void AppUi::lower_area(float x, float y, float w, float h, bool large, float pic_h) {
     if (pictures_shown()) {  // the pictures across the width, the histograms under them
-        const float pic_h = std::floor(h * (large ? 0.5f : 0.55f));  // presenter: the histograms' large text
+        if (pic_h <= 0) pic_h = std::floor(h * (large ? 0.5f : 0.55f));  // presenter: the histograms' large text
         place(tr_id("Pictures", "pictures"), x, y, w, pic_h);
         pictures_.draw(session_);
         ImGui::End();
@@ -591,10 +591,23 @@ void AppUi::layout_presenter(float top) {
         heat_h = body;
     const bool plain = !wide_views && !gradient_on_ && !cube_on_ && !pictures_shown();  // the heatmap alone
     if (plain) heat_h = presenter_heatmap_height(main_w, body);
+    // With pictures: the histograms keep their lines, and the heatmap's tiles and the pictures
+    // share the rest equally (each panel's own lines aside).
+    const bool pictures = pictures_shown() && !gradient_on_ && !compare_on_ && !cube_on_;
+    float pic_h = 0;
+    if (pictures) {
+        const float chrome = heat_chrome_ > 0 ? heat_chrome_ : ImGui::GetFontSize() * 6;
+        const float pic_chrome = ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().WindowPadding.y +
+                                 ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
+        const float each =
+            std::floor(std::max(2 * ImGui::GetTextLineHeight(), (body - histograms_h - chrome - pic_chrome) / 2));
+        heat_h = chrome + each;
+        pic_h = pic_chrome + each;
+    }
     heatmap_area(0, top, main_w, heat_h);
-    if (plain) heat_chrome_ = heat_h - heatmap_.image_room_h();
+    if (plain || pictures) heat_chrome_ = heat_h - heatmap_.image_room_h();
     if (heat_h < body) {
-        lower_area(0, top + heat_h, main_w, body - heat_h, true);
+        lower_area(0, top + heat_h, main_w, body - heat_h, true, pic_h);
     }
     figure_rect_ = {0, top, main_w, body};
 

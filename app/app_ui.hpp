@@ -76,7 +76,8 @@ private:
     void heatmap_area(float x, float y, float w, float h);
     float presenter_heatmap_height(float width, float body) const;
     // The histograms under the heatmap; with an image, the Pictures panel above them.
-    void lower_area(float x, float y, float w, float h, bool large);
+    // The Pictures panel (when shown: pic_h high, or a share of h when 0) above the histograms.
+    void lower_area(float x, float y, float w, float h, bool large, float pic_h = 0);
     bool pictures_shown() const;
     void experiment_bar();
     void help_overlay();
