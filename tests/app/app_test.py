@@ -134,10 +134,12 @@ def highlight(app, out, args):
 
 # What each method's screenshot shows besides the method (a method not named here gets the
 # defaults); GroupNorm needs its G.
-def presenter(app, out, args):
+def presenter(app, out, args, min_share=0.18):
     """Presenter mode at the display's size: the heatmap fills its panel in one direction (the
     grid's aspect kept) and is drawn there (pixels read back), and no panel but the scrolling
-    text panels (Explain, Lesson) has content that does not fit (a cut title or number)."""
+    text panels (Explain, Lesson) has content that does not fit (a cut title or number). The
+    heatmap's room is min_share of the window's height at least (less where it shares its
+    panel with the SyncBN devices or the pictures)."""
     p, rows = screenshot(app, out, args, ["--dump-layout"])
     layout = json.loads([l for l in p.stdout.splitlines() if l.startswith("{")][-1])
     (ox, oy), (iw, ih), (rw, rh) = layout["origin"], layout["image"], layout["room"]
@@ -151,8 +153,8 @@ def presenter(app, out, args):
           f"room {rw * rh / (len(rows[0]) * len(rows)):.0%} of the window")
     if fill < 0.9:
         sys.exit("FAIL: the heatmap does not fill its panel's width or height")
-    if rh < 0.18 * len(rows):
-        sys.exit("FAIL: the heatmap panel is squeezed (under 18 % of the window's height)")
+    if rh < min_share * len(rows):
+        sys.exit(f"FAIL: the heatmap panel is squeezed (under {min_share:.0%} of the window's height)")
     # The drawn tiles: along the image's middle row, colored pixels from its left to its right edge.
     y = int(oy + layout["tile"][1] / 2)  # the middle of the first row of tiles
     lit = [x for x in range(int(ox), int(ox + iw)) if max(rows[y][x]) > 40]
@@ -378,6 +380,8 @@ def main():
         screenshot(app, sys.argv[3], sys.argv[4:])
     elif mode == "presenter":
         presenter(app, sys.argv[3], sys.argv[4:])
+    elif mode == "presenter_shared":
+        presenter(app, sys.argv[3], sys.argv[4:], min_share=0.06)
     elif mode == "methods":
         methods(app, sys.argv[3])
     elif mode == "highlight":
