@@ -493,8 +493,9 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
         draw_partition_cube(session_.layout(), session_.selected_stat(),
                             avail.x * 0.32f - ImGui::GetStyle().ItemSpacing.x, std::min(avail.y, avail.x * 0.32f));
     } else if (session_.result().sync) {  // SyncBN: the heatmap above, the devices and modes below
-        // The devices and modes get the height they took last frame, the heatmap the rest (a
-        // third of the room at least: below that, the devices scroll).
+        // The devices and modes get the height they need to show everything (last frame's
+        // figure: it depends on the state and the width only), the heatmap the rest (a third
+        // of the room at least: below that, the devices show fewer channels).
         const ImVec2 avail = ImGui::GetContentRegionAvail();
         sync_chrome_ = h - avail.y;
         const float below = sync_need_ > 0 ? sync_need_ : avail.y * 0.6f;
@@ -503,8 +504,7 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
         heatmap_.draw(session_);
         ImGui::EndChild();
         ImGui::BeginChild("syncbn", ImVec2(avail.x, 0), false);
-        draw_sync_view(session_, presenter_);
-        sync_need_ = ImGui::GetCursorPosY();  // the content's height, scrolled or not
+        sync_need_ = draw_sync_view(session_, presenter_);
         ImGui::EndChild();
     } else {
         heatmap_.draw(session_);
@@ -587,13 +587,14 @@ void AppUi::layout_presenter(float top) {
                                       : std::floor(body * (wide_views ? 0.70f : 0.64f));
     // SyncBN on a small projector (1280×720): when the devices and a heatmap five lines high do
     // not fit above the histograms, they take the histograms' place instead of scrolling.
+    // (sync_need_ is what shows every channel, a function of the state and the width.)
     if (sync_view && sync_need_ > 0 && heat_h - sync_chrome_ - sync_need_ < 5 * ImGui::GetTextLineHeightWithSpacing())
         heat_h = body;
     const bool plain = !wide_views && !gradient_on_ && !cube_on_ && !pictures_shown();  // the heatmap alone
     if (plain) heat_h = presenter_heatmap_height(main_w, body);
     // With pictures: the histograms keep their lines, and the heatmap's tiles and the pictures
     // share the rest equally (each panel's own lines aside).
-    const bool pictures = pictures_shown() && !gradient_on_ && !compare_on_ && !cube_on_;
+    const bool pictures = pictures_shown() && !wide_views && !gradient_on_ && !cube_on_;
     float pic_h = 0;
     if (pictures) {
         const float chrome = heat_chrome_ > 0 ? heat_chrome_ : ImGui::GetFontSize() * 6;
@@ -601,8 +602,8 @@ void AppUi::layout_presenter(float top) {
                                  ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
         const float each =
             std::floor(std::max(2 * ImGui::GetTextLineHeight(), (body - histograms_h - chrome - pic_chrome) / 2));
-        heat_h = chrome + each;
-        pic_h = pic_chrome + each;
+        heat_h = std::min(body, chrome + each);
+        pic_h = std::min(body - heat_h, pic_chrome + each);  // a tiny window: the histograms go first
     }
     heatmap_area(0, top, main_w, heat_h);
     if (plain || pictures) heat_chrome_ = heat_h - heatmap_.image_room_h();

@@ -13,6 +13,12 @@ KeyQueue* g_queue = nullptr;  // GLFW callbacks take no user data; the app has o
 
 bool is_modifier(int key) { return key >= GLFW_KEY_LEFT_SHIFT && key <= GLFW_KEY_RIGHT_SUPER; }
 
+// Modifiers under which ImGui 1.86's text fields drop the frame's characters (Ctrl; Super on macOS).
+bool mutes_characters(int key) {
+    return key == GLFW_KEY_LEFT_CONTROL || key == GLFW_KEY_RIGHT_CONTROL || key == GLFW_KEY_LEFT_SUPER ||
+           key == GLFW_KEY_RIGHT_SUPER;
+}
+
 // Keys whose text comes through the character callback; ImGui reads their state only with
 // Ctrl, Alt or Super held (Ctrl+A, Ctrl+C…).
 bool is_printable(int key) {
@@ -72,6 +78,7 @@ void KeyQueue::character(unsigned codepoint) { offer(Event{true, 0, 0, 0, 0, cod
 
 std::vector<KeyPress> KeyQueue::take() {
     state_keys_.clear();  // ImGui::NewFrame has read this frame's batch
+    characters_ = false;
     return std::exchange(presses_, {});
 }
 
@@ -85,7 +92,10 @@ void KeyQueue::release_deferred() {
 }
 
 bool KeyQueue::fits_this_frame(const Event& e) const {
-    if (e.is_char || e.action != GLFW_RELEASE) return true;
+    if (e.is_char) return true;
+    // Text typed just before Ctrl goes down reaches the field in a frame without Ctrl.
+    if (e.action == GLFW_PRESS) return !(characters_ && mutes_characters(e.key));
+    if (e.action != GLFW_RELEASE) return true;
     // ImGui sees a state-read key down for one frame first, and Ctrl down with that Ctrl+A.
     const bool pressed_now = std::find(state_keys_.begin(), state_keys_.end(), e.key) != state_keys_.end();
     return !pressed_now && !(is_modifier(e.key) && !state_keys_.empty());
@@ -93,6 +103,7 @@ bool KeyQueue::fits_this_frame(const Event& e) const {
 
 void KeyQueue::forward(const Event& e) {
     if (e.is_char) {
+        characters_ = true;
         if (sink_.character) sink_.character(e.codepoint);
         return;
     }

@@ -5,8 +5,9 @@
 // right after a quick Ctrl+A would be read as Ctrl+/ and dropped. So the events reach ImGui (the
 // callbacks found at install) in the order they came, but a frame's batch ends before the release
 // of a key ImGui reads by its state (Enter, Esc, arrows, Backspace, Ctrl+letter…) pressed in the
-// same batch, and before a modifier's release after such a press; the rest waits for the next
-// frame (release_deferred, between frames). Nothing reaches ImGui in the middle of a frame.
+// same batch, before a modifier's release after such a press, and before a Ctrl (or Super)
+// press after a character (ImGui would drop that character); the rest waits for the next frame
+// (release_deferred, between frames). Nothing reaches ImGui in the middle of a frame.
 #pragma once
 #include <deque>
 #include <functional>
@@ -51,6 +52,8 @@ public:
     // Hands the sink the events held back, as far as one frame allows. Call between frames,
     // before polling events.
     void release_deferred();
+    // Events still wait for a later frame (the app should not sleep waiting for new ones).
+    bool holding() const { return !held_.empty(); }
 
 private:
     struct Event {
@@ -69,6 +72,7 @@ private:
     std::vector<KeyPress> presses_;
     std::deque<Event> held_;       // not yet handed over, oldest first
     std::vector<int> state_keys_;  // state-read keys pressed in this frame's batch
+    bool characters_ = false;      // a character went to ImGui in this frame's batch
 };
 
 }  // namespace normlab::app

@@ -29,23 +29,46 @@ double channel_max_diff(const std::vector<float>& a, const std::vector<float>& b
     return w;
 }
 
-// The K devices as boxes: which samples each holds and its per-channel μ, σ² (the channels
-// that fit in `max_h`; the table below has them all). A narrow box puts σ² on a line of its own.
-void devices_row(const SyncStats& st, const Shape4& s, float max_h) {
-    const std::int64_t K = st.devices, C = s.c, per = s.n / K, cols = std::min<std::int64_t>(K, 8);
+// The device boxes' geometry at the current width: up to 8 boxes a row; a narrow box puts σ²
+// on a line of its own (two lines per channel).
+struct DeviceBoxes {
+    std::int64_t cols = 1, rows = 1;
+    float w = 0, per_channel = 1;
+    // One box's height with `shown` channels of C (a line more when some are left out).
+    float box_h(std::int64_t shown, std::int64_t C) const {
+        const float line = ImGui::GetTextLineHeightWithSpacing();
+        return line * (1.3f + per_channel * static_cast<float>(shown)) + (C > shown ? line : 0.0f);
+    }
+    // All rows of boxes with `shown` channels each.
+    float height(std::int64_t shown, std::int64_t C) const {
+        return static_cast<float>(rows) * box_h(shown, C) +
+               static_cast<float>(rows - 1) * ImGui::GetStyle().ItemSpacing.y;
+    }
+};
+
+DeviceBoxes device_boxes(std::int64_t K) {
+    DeviceBoxes b;
+    b.cols = std::min<std::int64_t>(K, 8);
+    b.rows = (K + b.cols - 1) / b.cols;
     const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const float w =
-        std::max(6 * ImGui::GetFontSize(),
-                 (ImGui::GetContentRegionAvail().x - gap * static_cast<float>(cols - 1)) / static_cast<float>(cols));
-    const float line = ImGui::GetTextLineHeightWithSpacing();
-    const bool two_lines = ImGui::CalcTextSize("c0  μ -0.000  σ² 0.000").x + 12 > w;
-    const float per_channel = two_lines ? 2.0f : 1.0f;
-    const float rows = static_cast<float>((K + cols - 1) / cols);
-    const auto fit = static_cast<std::int64_t>((max_h / rows - 1.6f * line) / (per_channel * line));
-    const std::int64_t shown = std::clamp<std::int64_t>(fit, 1, C);
-    const float h = line * (1.3f + per_channel * static_cast<float>(shown)) + (C > shown ? line : 0.0f);
+    b.w = std::max(6 * ImGui::GetFontSize(), (ImGui::GetContentRegionAvail().x - gap * static_cast<float>(b.cols - 1)) /
+                                                 static_cast<float>(b.cols));
+    b.per_channel = ImGui::CalcTextSize("c0  μ -0.000  σ² 0.000").x + 12 > b.w ? 2.0f : 1.0f;
+    return b;
+}
+
+// The K devices as boxes: which samples each holds and its per-channel μ, σ² (all channels
+// when they fit in `max_h`, else as many as fit and a line saying how many more the table has).
+void devices_row(const SyncStats& st, const Shape4& s, float max_h) {
+    const std::int64_t K = st.devices, C = s.c, per = s.n / K;
+    const DeviceBoxes boxes = device_boxes(K);
+    const float w = boxes.w;
+    const bool two_lines = boxes.per_channel > 1;
+    std::int64_t shown = C;
+    while (shown > 1 && boxes.height(shown, C) > max_h) --shown;
+    const float h = boxes.box_h(shown, C);
     for (std::int64_t k = 0; k < K; ++k) {
-        if (k % cols) ImGui::SameLine();
+        if (k % boxes.cols) ImGui::SameLine();
         ImGui::PushID(static_cast<int>(k));
         const ImVec2 p = ImGui::GetCursorScreenPos();
         ImGui::GetWindowDrawList()->AddRect(p, ImVec2(p.x + w, p.y + h), kDeviceColor[k % 4], 4.0f, 0, 2.0f);
@@ -179,9 +202,10 @@ void modes_table(const SyncStats& st, const Shape4& s, const ModeDiffs& diffs, f
 
 }  // namespace
 
-void draw_sync_view(const Session& session, bool table_first) {
+float draw_sync_view(const Session& session, bool table_first) {
     const NormResult& r = session.result();
-    if (!r.sync) return;
+    if (!r.sync) return 0;
+    const float top = ImGui::GetCursorPosY();
     const SyncStats& st = *r.sync;
     const Shape4& s = session.x().shape;
     const std::int64_t K = st.devices, C = s.c;
@@ -196,14 +220,18 @@ void draw_sync_view(const Session& session, bool table_first) {
     // The table: the header and one row per channel, exactly (a taller table would leave empty
     // rows, and the heatmap above takes whatever room this view leaves).
     const float row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
-    const float table_h = row * (static_cast<float>(C) + 1) + 4;
+    const float table_h = row * (static_cast<float>(C) + 1) + 4, gap = ImGui::GetStyle().ItemSpacing.y;
+    // Everything shown: the lines above, the table and every channel in the boxes.
+    const float full = ImGui::GetCursorPosY() - top + table_h + gap + device_boxes(K).height(C, C) + gap;
+    const float avail = ImGui::GetContentRegionAvail().y;
     if (table_first) {  // presenter: the naive error first, the devices below
-        modes_table(st, s, mode_diffs(session), std::min(ImGui::GetContentRegionAvail().y * 0.5f, table_h));
+        modes_table(st, s, mode_diffs(session), std::min(avail * 0.5f, table_h));
         devices_row(st, s, ImGui::GetContentRegionAvail().y);
-        return;
+        return full;
     }
-    devices_row(st, s, ImGui::GetContentRegionAvail().y * 0.5f);
+    devices_row(st, s, std::max(avail * 0.5f, avail - table_h - gap));
     modes_table(st, s, mode_diffs(session), std::min(ImGui::GetContentRegionAvail().y, table_h));
+    return full;
 }
 
 }  // namespace normlab::app

@@ -11,6 +11,8 @@ namespace normlab::app {
 
 // Draws into the current window; does nothing when the result holds no SyncBN statistics.
 // table_first (presenter mode): the modes' table above the devices, so the naive error shows first.
-void draw_sync_view(const Session& session, bool table_first = false);
+// Returns the height the view needs at this width to show every channel without scrolling (0
+// without SyncBN), whatever room it had: the layout sizes the view from it.
+float draw_sync_view(const Session& session, bool table_first = false);
 
 }  // namespace normlab::app

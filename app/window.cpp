@@ -214,7 +214,7 @@ bool Window::should_close() const { return glfwWindowShouldClose(window_); }
 
 void Window::poll(bool wait, double timeout_s) {
     impl_->keys.release_deferred();
-    if (wait)
+    if (wait && !impl_->keys.holding())  // held keys: the next frame without waiting for events
         glfwWaitEventsTimeout(timeout_s);
     else
         glfwPollEvents();
