@@ -24,11 +24,8 @@ std::string g(double v) {
 
 std::string stats_csv(const Session& s) {
     const NormResult& r = s.result();
-    const StatLayout& l = r.layout;
     const bool rms = s.state().spec.method == Method::Rms;
-    // SyncBN's local mode applies K·C shard statistics, each over a shard's elements.
-    const std::int64_t count = r.sync && r.sync->mode == SyncMode::Local ? r.sync->shard_count : l.count();
-    const double n = static_cast<double>(count);
+    const std::int64_t count = r.stat_count();  // SyncBN's local mode: a shard's elements
     std::string out =
         rms ? "statistic,count,mean_square,rstd\n" : "statistic,count,mean,var_biased,var_unbiased,rstd\n";
     for (std::size_t i = 0; i < r.rstd.size(); ++i) {
@@ -36,7 +33,7 @@ std::string stats_csv(const Session& s) {
         if (rms) {
             out += g(r.mean_square[i]) + "," + g(r.rstd[i]) + "\n";
         } else {
-            out += g(r.mean[i]) + "," + g(r.var[i]) + "," + (n > 1 ? g(r.var[i] * n / (n - 1)) : "") + "," +
+            out += g(r.mean[i]) + "," + g(r.var[i]) + "," + (count > 1 ? g(r.unbiased_var(i)) : "") + "," +
                    g(r.rstd[i]) + "\n";
         }
     }

@@ -17,14 +17,14 @@ void StatsTable::draw(Session& session) {
     const auto sel = session.selected_stat();
     const bool scroll = sel != last_selected_;
     last_selected_ = sel;
-    const double n = static_cast<double>(l.count());
+    const double n = static_cast<double>(r.stat_count());  // SyncBN local mode: a shard's elements
     if (r.stats_from_running)
         ImGui::TextDisabled(tr("%lld channels, eval: the running statistics as stored (nothing computed from this "
                                "batch)"),
                             static_cast<long long>(l.stat_count));
     else
         ImGui::TextDisabled(tr("%lld statistics over %lld elements each%s"), static_cast<long long>(l.stat_count),
-                            static_cast<long long>(l.count()), "");
+                            static_cast<long long>(r.stat_count()), "");
     // Eval mode: the running statistics as they are; nothing was pooled or divided by n.
     const bool running = r.stats_from_running;
     const int cols = rms ? 4 : running ? 4 : 6;
@@ -76,7 +76,7 @@ void StatsTable::draw(Session& session) {
                 ImGui::Text("%.5g", r.rstd[i]);
                 continue;
             }
-            ImGui::Text("%lld", static_cast<long long>(l.count()));
+            ImGui::Text("%lld", static_cast<long long>(r.stat_count()));
             ImGui::TableNextColumn();
             if (rms) {
                 ImGui::Text("%.5g", r.mean_square[i]);

@@ -41,7 +41,7 @@ std::string stats_json(const NormSpec& spec, const NormResult& r, const std::str
     j["stat_shape"] = r.layout.stat_shape;
     j["param_shape"] = r.layout.param_shape;
     j["reduced_axes"] = r.layout.reduced_axes;
-    j["count"] = r.layout.count();
+    j["count"] = r.stat_count();
     if (spec.method == Method::Rms) {
         j["mean_square"] = numbers(r.mean_square);
     } else {
@@ -61,7 +61,6 @@ std::string stats_json(const NormSpec& spec, const NormResult& r, const std::str
         j["shard_var"] = numbers(st.shard_var);
         if (st.mode == SyncMode::Local && !st.from_running) {
             j["stat_shape"] = kc;
-            j["count"] = st.shard_count;
         }
     }
     if (spec.method == Method::Batch && spec.track_running_stats) {
