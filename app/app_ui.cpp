@@ -7,6 +7,7 @@
 #include "sync_view.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/state_edits.hpp"
 #include "normlab/torch_code.hpp"
 
 #include <nlohmann/json.hpp>
@@ -134,7 +135,7 @@ void AppUi::go_to_step(int lesson, int step) {
             return;
         }
     } else {
-        if (auto err = session_.replace(next)) {
+        if (auto err = session_.replace(next, TensorChange::from_source())) {
             lessons_.set_error(std::string(tr("This step could not be applied: ")) + *err);
             return;
         }
@@ -156,7 +157,7 @@ bool AppUi::start_experiment(const std::string& id, std::optional<State> state) 
     if (e->kind == ExperimentKind::Pair) {
         err = pair_.start(*e, session_, st);
     } else {
-        err = session_.replace(st);
+        err = session_.replace(st, TensorChange::from_source());
     }
     if (err) {
         message(*err, true);
@@ -169,24 +170,12 @@ bool AppUi::start_experiment(const std::string& id, std::optional<State> state) 
 
 void AppUi::stop_experiment() { experiment_ = nullptr; }
 
-void AppUi::set_method(Method m) {
-    const State& st = session_.state();
-    if (st.spec.method == m) return;
-    State next = st;
-    next.spec = default_spec(m);
-    const Shape4& sh = session_.x().shape;
-    if (m == Method::Group) next.spec.groups = default_groups(sh.c, st.spec.groups);
-    if (m == Method::Batch)
-        next.params.running_mean.clear(), next.params.running_var.clear(), next.params.num_batches_tracked = 0;
-    next.params.weight.clear();
-    next.params.bias.clear();
-    if (auto err = session_.apply(next, session_.x())) message(*err, true);
+void AppUi::edit(const State& next) {
+    if (auto err = session_.apply(next, TensorChange::keep())) message(*err, true);
 }
 
-void AppUi::set_groups(std::int64_t g) {
-    State next = session_.state();
-    next.spec.groups = g;
-    if (auto err = session_.apply(next, session_.x())) message(*err, true);
+void AppUi::set_method(Method m) {
+    if (session_.state().spec.method != m) edit(with_method(session_.state(), m, session_.x().shape.c));
 }
 
 void AppUi::shortcuts(const std::vector<KeyPress>& keys) {
@@ -238,23 +227,14 @@ void AppUi::shortcut(KeyPress k) {
     }
     if (session_.state().spec.method == Method::Group &&
         (is(GLFW_KEY_EQUAL, GLFW_KEY_MINUS) || is(GLFW_KEY_KP_ADD, GLFW_KEY_KP_SUBTRACT))) {
-        auto ds = divisors(session_.x().shape.c);
-        auto it = std::find(ds.begin(), ds.end(), session_.state().spec.groups);
-        const bool up = is(GLFW_KEY_EQUAL, GLFW_KEY_KP_ADD);
-        if (it != ds.end()) {
-            if (up && it + 1 != ds.end()) set_groups(*(it + 1));
-            if (!up && it != ds.begin()) set_groups(*(it - 1));
-        }
+        const int step = is(GLFW_KEY_EQUAL, GLFW_KEY_KP_ADD) ? 1 : -1;
+        if (auto next = with_groups_step(session_.state(), session_.x().shape.c, step)) edit(*next);
     }
     if (session_.state().spec.method == Method::Batch) {
         if (!ctrl && is(GLFW_KEY_N)) {
             if (auto err = session_.train_step()) message(*err, true);
         }
-        if (!ctrl && is(GLFW_KEY_E)) {
-            State next = session_.state();
-            next.spec.mode = next.spec.mode == Mode::Train ? Mode::Eval : Mode::Train;
-            if (auto err = session_.apply(next, session_.x())) message(*err, true);
-        }
+        if (!ctrl && is(GLFW_KEY_E)) edit(toggled_mode(session_.state()));
     }
     if (is(GLFW_KEY_ESCAPE)) {
         if (help_)
@@ -377,7 +357,7 @@ void AppUi::experiment_bar() {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
         std::string label = "G = " + std::to_string(st.spec.groups);
         if (ImGui::SliderInt("##G", &idx, 0, static_cast<int>(ds.size()) - 1, label.c_str()))
-            set_groups(ds[static_cast<std::size_t>(idx)]);
+            edit(with_groups(st, ds[static_cast<std::size_t>(idx)]));
         ImGui::SameLine();
         ImGui::TextDisabled("%s", tr("(divisors of C; keys + and −)"));
         // The identities, checked on the numbers the shaders produced.
@@ -419,11 +399,7 @@ void AppUi::experiment_bar() {
         bool changed = ImGui::RadioButton(tr("train"), &mode, 0);
         ImGui::SameLine();
         changed |= ImGui::RadioButton(tr("eval (E)"), &mode, 1);
-        if (changed) {
-            State next = st;
-            next.spec.mode = mode == 0 ? Mode::Train : Mode::Eval;
-            if (auto err = session_.apply(next, session_.x())) message(*err, true);
-        }
+        if (changed) edit(with_mode(st, mode == 0 ? Mode::Train : Mode::Eval));
         ImGui::SameLine();
         ImGui::Text(tr("batches tracked: %lld"), static_cast<long long>(st.params.num_batches_tracked));
         const NormResult& r = session_.result();
@@ -752,7 +728,7 @@ void AppUi::scene_popups() {
 // A scene loaded or pasted: its state (with its exercise) and its view, or nothing at all.
 void AppUi::open_scene(const State& st, const std::string& name) {
     ViewSettings v = parse_view(st.view_json, name);
-    if (auto err = session_.replace(st)) throw InputError(*err);
+    if (auto err = session_.replace(st, TensorChange::from_source())) throw InputError(*err);
     experiment_ = nullptr;
     apply_view(v);
 }
@@ -813,11 +789,7 @@ void AppUi::exercise_window() {
         ImGui::EndTable();
     }
     if (ImGui::Button(tr("clear"))) ex = {};
-    if (!(ex == session_.state().exercise)) {
-        State next = session_.state();
-        next.exercise = ex;
-        if (auto err = session_.apply(next, session_.x())) message(*err, true);
-    }
+    if (!(ex == session_.state().exercise)) edit(with_exercise(session_.state(), ex));
     ImGui::End();
     if (!open) exercise_open_ = false;
 }
@@ -892,6 +864,7 @@ std::string AppUi::state_json(int frame) const {
         in_lesson ? lessons_.lessons()[static_cast<std::size_t>(lessons_.lesson_index())].id : std::string();
     nlohmann::json j = {{"method", method_info(session_.state().spec.method).name},
                         {"groups", session_.state().spec.groups},
+                        {"mode", mode_name(session_.state().spec.mode)},
                         {"lesson", lesson},
                         {"step", in_lesson ? lessons_.step() + 1 : 0},
                         {"language", language() == Language::Zh ? "zh" : "en"},

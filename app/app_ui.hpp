@@ -92,7 +92,7 @@ private:
     bool hidden_panel(Control c) const;
     void export_files();
     void export_png();
-    void set_groups(std::int64_t g);
+    void edit(const State& next);  // an edit that keeps the tensor; a refusal becomes the status message
     bool gradient_view_shown() const;
     void explain_gradient();
 

@@ -39,9 +39,14 @@ void CompareView::sync(const Session& main) {
             st.spec = default_spec(kMethods[i]);
             if (kMethods[i] == Method::Group) st.spec.groups = g;
             st.selection = ms.selection;
-            if (auto err = sessions_[i]->apply(st, main.x())) error_ = *err;
+            // Each session keeps its copy of x (on its device buffers too) while main's x stays.
+            const bool same_x = seen_x_generation_ == main.x_generation() && sessions_[i]->generation() > 0 &&
+                                same_source(sessions_[i]->state().source, st.source);
+            if (auto err = sessions_[i]->apply(st, same_x ? TensorChange::keep() : TensorChange::given(main.x())))
+                error_ = *err;
         }
         groups_ = g;
+        seen_x_generation_ = error_.empty() ? main.x_generation() : ~0ull;  // a refused one did not take x
     }
     for (auto& s : sessions_) s->select(ms.selection);
     seen_generation_ = main.generation();

@@ -29,6 +29,7 @@ private:
     std::array<std::unique_ptr<Session>, 4> sessions_;
     std::array<std::unique_ptr<HeatmapView>, 4> views_;
     std::uint64_t seen_generation_ = ~0ull;
+    std::uint64_t seen_x_generation_ = ~0ull;  // main's x the sessions hold
     std::optional<Index4> seen_selection_;
     std::int64_t groups_ = 1;
     std::string error_;

@@ -70,8 +70,8 @@ std::string mib(double bytes) {
 
 }  // namespace
 
-void ControlsPanel::apply(Session& s, const State& next, bool same_tensor) {
-    auto err = same_tensor ? s.apply(next, s.x()) : s.apply(next);
+void ControlsPanel::apply(Session& s, const State& next, TensorChange change) {
+    auto err = s.apply(next, std::move(change));
     error_ = err ? *err : "";
 }
 
@@ -143,11 +143,9 @@ bool ControlsPanel::shape_editor(Session& s) {
                          "(maxStorageBufferRange)"),
                       static_cast<long long>(numel), mib(bytes).c_str(), mib(limit).c_str());
     } else {
-        State next = s.state();
-        next.source.kind = TensorSource::Kind::Generated;
-        next.source.shape = seq ? Shape4::seq(shape_edit_[0], shape_edit_[1], shape_edit_[3])
-                                : Shape4{shape_edit_[0], shape_edit_[1], shape_edit_[2], shape_edit_[3]};
-        apply(s, next, false);
+        const Shape4 shape = seq ? Shape4::seq(shape_edit_[0], shape_edit_[1], shape_edit_[3])
+                                 : Shape4{shape_edit_[0], shape_edit_[1], shape_edit_[2], shape_edit_[3]};
+        apply(s, with_source_shape(s.state(), shape), TensorChange::from_source());
         return true;
     }
     return false;
@@ -160,11 +158,10 @@ void ControlsPanel::source_controls(Session& s) {
     bool file = st.source.kind == TensorSource::Kind::File;
     if (pending_image_) kind = static_cast<int>(TensorSource::Kind::Image);
     if (ImGui::Combo(tr_id("source", "source").c_str(), &kind, kinds, 4) && kind != static_cast<int>(st.source.kind)) {
-        State next = st;
-        next.source.kind = static_cast<TensorSource::Kind>(kind);
+        const State next = with_source_kind(st, static_cast<TensorSource::Kind>(kind), s.x().shape);
         pending_image_ = next.source.kind == TensorSource::Kind::Image;
-        if (next.source.kind == TensorSource::Kind::Generated) next.source.shape = s.x().shape;
-        if (next.source.kind != TensorSource::Kind::File && !pending_image_) return apply(s, next, false);
+        if (next.source.kind != TensorSource::Kind::File && !pending_image_)
+            return apply(s, next, TensorChange::from_source());
         file = !pending_image_;  // a file is loaded only once its path is given
     }
     if (st.source.kind == TensorSource::Kind::Generated && generated_controls(s)) return;
@@ -175,35 +172,31 @@ void ControlsPanel::source_controls(Session& s) {
 
 bool ControlsPanel::generated_controls(Session& s) {
     const State& st = s.state();
-    State next = st;
+    const TensorChange load = TensorChange::from_source();
     auto names = init_names();
     int init = static_cast<int>(st.source.init);
     std::vector<const char*> items;
     for (const auto& n : names) items.push_back(n.c_str());
     if (ImGui::Combo(tr_id("init", "init").c_str(), &init, items.data(), static_cast<int>(items.size()))) {
-        next.source.init = static_cast<Init>(init);
-        apply(s, next, false);
+        apply(s, with_source_init(st, static_cast<Init>(init)), load);
         return true;
     }
     if (st.source.init == Init::Constant) {
         float v = st.source.value;
         ImGui::InputFloat(tr_id("value", "value").c_str(), &v);
         if (ImGui::IsItemDeactivatedAfterEdit()) {
-            next.source.value = v;
-            apply(s, next, false);
+            apply(s, with_source_value(st, v), load);
             return true;
         }
     }
     std::uint64_t seed = st.source.seed;
     ImGui::InputScalar(tr_id("seed", "seed").c_str(), ImGuiDataType_U64, &seed);
     if (ImGui::IsItemDeactivatedAfterEdit()) {
-        next.source.seed = seed;
-        apply(s, next, false);
+        apply(s, with_source_seed(st, seed), load);
         return true;
     }
     if (ImGui::Button(tr_id("regenerate (next seed)", "regen").c_str())) {
-        next.source.seed = st.source.seed + 1;
-        apply(s, next, false);
+        apply(s, with_source_seed(st, st.source.seed + 1), load);
         return true;
     }
     return false;
@@ -219,13 +212,7 @@ bool ControlsPanel::preset_controls(Session& s) {
         if (ps[i].name == st.source.preset) cur = static_cast<int>(i);
     }
     if (ImGui::Combo(tr_id("preset", "preset").c_str(), &cur, items.data(), static_cast<int>(items.size()))) {
-        const Preset& p = ps[static_cast<std::size_t>(cur)];
-        State next = st;
-        next.source.preset = p.name;
-        next.spec = p.spec;
-        next.params.weight = p.params.weight;
-        next.params.bias = p.params.bias;
-        apply(s, next, false);
+        apply(s, with_source_preset(st, ps[static_cast<std::size_t>(cur)].name), TensorChange::from_source());
         return true;
     }
     if (const Preset* p = find_preset(st.source.preset)) {
@@ -242,10 +229,7 @@ void ControlsPanel::file_controls(Session& s) {
     std::snprintf(buf, sizeof(buf), "%s", path_edit_.c_str());
     if (ImGui::InputText(tr_id("path", "path").c_str(), buf, sizeof(buf))) path_edit_ = buf;
     if (ImGui::Button(tr_id("load .npy", "load").c_str())) {
-        State next = s.state();
-        next.source.kind = TensorSource::Kind::File;
-        next.source.path = path_edit_;
-        return apply(s, next, false);
+        return apply(s, with_source_file(s.state(), path_edit_), TensorChange::from_source());
     }
     // The .npy files of the current folder, as a simple file list.
     std::error_code ec;
@@ -262,8 +246,8 @@ void ControlsPanel::file_controls(Session& s) {
 
 void ControlsPanel::method_section(Session& s) {
     const State& st = s.state();
-    State next = st;
     const Shape4& sh = s.x().shape;
+    const TensorChange keep = TensorChange::keep();
     {  // the method, G, normalized_shape and ε at one width; an applied change ends the section
         const ItemWidth width(-90);
         const auto& all = methods();
@@ -275,11 +259,7 @@ void ControlsPanel::method_section(Session& s) {
             Locked lock(s, Control::Method);
             if (ImGui::Combo(tr_id("method", "method").c_str(), &m, items.data(), static_cast<int>(items.size())) &&
                 all[static_cast<std::size_t>(m)].id != st.spec.method) {
-                next.spec = default_spec(all[static_cast<std::size_t>(m)].id);
-                if (next.spec.method == Method::Group) next.spec.groups = default_groups(sh.c, st.spec.groups);
-                next.params.weight.clear();
-                next.params.bias.clear();
-                return apply(s, next, true);
+                return apply(s, with_method(st, all[static_cast<std::size_t>(m)].id, sh.c), keep);
             }
         }
         if (st.spec.method == Method::Group && shown(s, Control::Groups)) {
@@ -290,10 +270,7 @@ void ControlsPanel::method_section(Session& s) {
                 for (auto g : ds) {
                     std::string l = strf(tr("%lld  (%lld channels per group)"), static_cast<long long>(g),
                                          static_cast<long long>(sh.c / g));
-                    if (ImGui::Selectable(l.c_str(), g == st.spec.groups)) {
-                        next.spec.groups = g;
-                        apply(s, next, true);
-                    }
+                    if (ImGui::Selectable(l.c_str(), g == st.spec.groups)) apply(s, with_groups(st, g), keep);
                 }
                 ImGui::EndCombo();
             }
@@ -317,27 +294,17 @@ void ControlsPanel::method_section(Session& s) {
                         o2 = "[C,H,W] = " + dims_str({sh.c, sh.h, sh.w});
             const char* opts[] = {o0.c_str(), o1.c_str(), o2.c_str()};
             if (ImGui::Combo(tr_id("normalized", "normalized").c_str(), &k, opts, seq ? 2 : 3)) {
-                if (k == 0)
-                    next.spec.normalized_shape = {sh.w};
-                else if (k == 1 && seq)
-                    next.spec.normalized_shape.clear();
-                else if (k == 1)
-                    next.spec.normalized_shape = {sh.h, sh.w};
-                else
-                    next.spec.normalized_shape.clear();
-                next.params.weight.clear();
-                next.params.bias.clear();
-                return apply(s, next, true);
+                const std::vector<std::int64_t> dims = k == 0               ? std::vector<std::int64_t>{sh.w}
+                                                       : k == 1 && !seq ? std::vector<std::int64_t>{sh.h, sh.w}
+                                                                        : std::vector<std::int64_t>{};
+                return apply(s, with_normalized_shape(st, dims), keep);
             }
         }
         if (shown(s, Control::Eps)) {
             Locked lock(s, Control::Eps);
             double eps = st.spec.effective_eps();
             ImGui::InputDouble(tr_id("eps ε", "eps").c_str(), &eps, 0, 0, "%.3g");
-            if (ImGui::IsItemDeactivatedAfterEdit()) {
-                next.spec.eps = eps;
-                return apply(s, next, true);
-            }
+            if (ImGui::IsItemDeactivatedAfterEdit()) return apply(s, with_eps(st, eps), keep);
         }
     }
     affine_section(s);
@@ -350,22 +317,17 @@ void ControlsPanel::method_section(Session& s) {
 
 void ControlsPanel::affine_section(Session& s) {
     const State& st = s.state();
-    State next = st;
     const StatLayout& l = s.layout();
+    const TensorChange keep = TensorChange::keep();
     if (shown(s, Control::Affine)) {
         Locked lock(s, Control::Affine);
         bool affine = st.spec.affine;
-        if (ImGui::Checkbox(tr_id("affine (γ, β)", "affine").c_str(), &affine)) {
-            next.spec.affine = affine;
-            return apply(s, next, true);
-        }
+        if (ImGui::Checkbox(tr_id("affine (γ, β)", "affine").c_str(), &affine))
+            return apply(s, with_affine(st, affine), keep);
         if (st.spec.method == Method::Layer && st.spec.affine) {
             ImGui::SameLine();
             bool bias = st.spec.bias;
-            if (ImGui::Checkbox(tr_id("bias β", "bias").c_str(), &bias)) {
-                next.spec.bias = bias;
-                return apply(s, next, true);
-            }
+            if (ImGui::Checkbox(tr_id("bias β", "bias").c_str(), &bias)) return apply(s, with_bias(st, bias), keep);
         }
     }
     if (!st.spec.affine || !shown(s, Control::Params)) return;
@@ -381,11 +343,8 @@ void ControlsPanel::affine_section(Session& s) {
     ImGui::SetNextItemWidth(-90);
     if (has_b ? ImGui::InputFloat2(tr_id("all γ, β", "all").c_str(), all, "%.3g")
               : ImGui::InputFloat(tr_id("all γ", "all").c_str(), all, 0, 0, "%.3g")) {}
-    if (ImGui::IsItemDeactivatedAfterEdit()) {
-        next.params.weight.assign(count, all[0]);
-        if (has_b) next.params.bias.assign(count, all[1]);
-        return apply(s, next, true);
-    }
+    if (ImGui::IsItemDeactivatedAfterEdit())
+        return apply(s, with_params(st, std::vector<float>(count, all[0]), std::vector<float>(count, all[1])), keep);
     if (count <= 64 && ImGui::TreeNode("##per-index", "%s", tr("per index"))) {
         for (std::size_t i = 0; i < count; ++i) {
             ImGui::PushID(static_cast<int>(i));
@@ -396,9 +355,7 @@ void ControlsPanel::affine_section(Session& s) {
             if (has_b ? ImGui::DragFloat2(label.c_str(), v, 0.01f) : ImGui::DragFloat(label.c_str(), v, 0.01f)) {
                 w[i] = v[0];
                 b[i] = v[1];
-                next.params.weight = w;
-                if (has_b) next.params.bias = b;
-                apply(s, next, true);
+                apply(s, with_params(st, w, b), keep);
                 ImGui::PopID();
                 break;
             }
@@ -410,23 +367,21 @@ void ControlsPanel::affine_section(Session& s) {
 
 // SyncBN on K simulated devices: K among the divisors of N (off = one device, plain BatchNorm)
 // and the mode. Returns true when it changed the state.
-bool ControlsPanel::sync_section(Session& s, State& next) {
+bool ControlsPanel::sync_section(Session& s) {
     const State& st = s.state();
     const std::int64_t N = s.x().shape.n;
     std::string current = st.spec.sync_devices ? std::to_string(st.spec.sync_devices) : tr("off");
     ImGui::SetNextItemWidth(6 * ImGui::GetFontSize());
     if (ImGui::BeginCombo(tr_id("SyncBN devices K", "syncK").c_str(), current.c_str())) {
         if (ImGui::Selectable(tr("off"), st.spec.sync_devices == 0)) {
-            next.spec.sync_devices = 0;
-            apply(s, next, true);
+            apply(s, with_sync_devices(st, 0), TensorChange::keep());
             ImGui::EndCombo();
             return true;
         }
         for (std::int64_t k = 1; k <= N; ++k) {
             if (N % k) continue;  // K must divide the batch
             if (ImGui::Selectable(std::to_string(k).c_str(), st.spec.sync_devices == k)) {
-                next.spec.sync_devices = k;
-                apply(s, next, true);
+                apply(s, with_sync_devices(st, k), TensorChange::keep());
                 ImGui::EndCombo();
                 return true;
             }
@@ -443,15 +398,14 @@ bool ControlsPanel::sync_section(Session& s, State& next) {
     ImGui::SameLine();
     changed |= ImGui::RadioButton(tr_id("naive", "naive").c_str(), &mode, 2);
     if (!changed) return false;
-    next.spec.sync_mode = static_cast<SyncMode>(mode);
-    apply(s, next, true);
+    apply(s, with_sync_mode(st, static_cast<SyncMode>(mode)), TensorChange::keep());
     return true;
 }
 
 void ControlsPanel::batch_section(Session& s) {
     const State& st = s.state();
-    State next = st;
     const NormResult& r = s.result();
+    const TensorChange keep = TensorChange::keep();
     ImGui::Separator();
     ImGui::TextUnformatted(tr("BatchNorm: mode and running statistics"));
     if (shown(s, Control::Mode)) {
@@ -460,36 +414,26 @@ void ControlsPanel::batch_section(Session& s) {
         bool changed = ImGui::RadioButton(tr_id("train (batch stats)", "train").c_str(), &mode, 0);
         ImGui::SameLine();
         changed |= ImGui::RadioButton(tr_id("eval (running stats)", "eval").c_str(), &mode, 1);
-        if (changed) {
-            next.spec.mode = mode == 0 ? Mode::Train : Mode::Eval;
-            return apply(s, next, true);
-        }
+        if (changed) return apply(s, with_mode(st, mode == 0 ? Mode::Train : Mode::Eval), keep);
     }
     bool cumulative = !st.spec.momentum.has_value();
     if (shown(s, Control::Momentum)) {
         Locked lock(s, Control::Momentum);
-        if (ImGui::Checkbox(tr_id("cumulative (momentum=None)", "cumulative").c_str(), &cumulative)) {
-            if (cumulative)
-                next.spec.momentum.reset();
-            else
-                next.spec.momentum = kDefaultMomentum;
-            return apply(s, next, true);
-        }
+        if (ImGui::Checkbox(tr_id("cumulative (momentum=None)", "cumulative").c_str(), &cumulative))
+            return apply(s, with_momentum(st, cumulative ? std::nullopt : std::optional<double>(kDefaultMomentum)),
+                         keep);
     }
     if (!cumulative && shown(s, Control::Momentum)) {
         Locked lock(s, Control::Momentum);
         float mom = static_cast<float>(*st.spec.momentum);
         ImGui::SetNextItemWidth(-90);
         ImGui::SliderFloat(tr_id("momentum", "momentum").c_str(), &mom, 0.0f, 1.0f, "%.3f");
-        if (ImGui::IsItemDeactivatedAfterEdit()) {
-            next.spec.momentum = mom;
-            return apply(s, next, true);
-        }
+        if (ImGui::IsItemDeactivatedAfterEdit()) return apply(s, with_momentum(st, mom), keep);
         wrapped_text_disabled(tr("PyTorch: weight of the NEW batch (Keras' 0.99 is the old one)"));
     }
     if (shown(s, Control::Sync)) {
         Locked lock(s, Control::Sync);
-        if (sync_section(s, next)) return;
+        if (sync_section(s)) return;
     }
     if (!shown(s, Control::RunningStats)) return;
     Locked lock(s, Control::RunningStats);

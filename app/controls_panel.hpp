@@ -5,6 +5,7 @@
 // a new State and hands it to the Session; a rejected one leaves the previous state and
 // its reason is shown here.
 #pragma once
+#include "normlab/state_edits.hpp"
 #include "session.hpp"
 
 #include <array>
@@ -31,8 +32,8 @@ private:
     void method_section(Session& s);
     void affine_section(Session& s);
     void batch_section(Session& s);
-    bool sync_section(Session& s, State& next);
-    void apply(Session& s, const State& next, bool same_tensor);
+    bool sync_section(Session& s);
+    void apply(Session& s, const State& next, TensorChange change);
 
     std::string error_;
     std::array<int, 4> shape_edit_{};

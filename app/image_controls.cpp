@@ -58,11 +58,8 @@ bool image_picker(const char* id, std::string& path, const char* button) {
 void ControlsPanel::image_controls(Session& s) {
     if (s.state().source.kind == TensorSource::Kind::Image && image_edit_.empty()) image_edit_ = s.state().source.path;
     if (image_picker("image", image_edit_, tr("load image"))) {
-        State next = s.state();
-        next.source.kind = TensorSource::Kind::Image;
-        next.source.path = image_edit_;
         pending_image_ = false;
-        apply(s, next, false);
+        apply(s, with_source_image(s.state(), image_edit_), TensorChange::from_source());
     }
 }
 
@@ -74,17 +71,10 @@ void ControlsPanel::style_controls(Session& s) {
         ImGui::TextDisabled("%s", tr("(none: plain InstanceNorm)"));
     } else {
         ImGui::TextDisabled("%s", st.style_image.c_str());
-        if (ImGui::Button(tr("remove the style"))) {
-            State next = st;
-            next.style_image.clear();
-            return apply(s, next, true);
-        }
+        if (ImGui::Button(tr("remove the style"))) return apply(s, with_style_image(st, ""), TensorChange::keep());
     }
-    if (image_picker("style", style_edit_, tr("use as style"))) {
-        State next = st;
-        next.style_image = style_edit_;
-        apply(s, next, true);
-    }
+    if (image_picker("style", style_edit_, tr("use as style")))
+        apply(s, with_style_image(st, style_edit_), TensorChange::keep());
 }
 
 }  // namespace normlab::app

@@ -248,10 +248,9 @@ void print_frame_times(const FrameStats& fs, Session& session) {
         "tensor %s, last recompute %.1f ms (GPU %.3f ms)\n",
         fs.rendered, mean, 1000.0 / mean, n, fs.warmup, session.x().shape.str().c_str(), session.recompute_ms(),
         session.result().gpu_ms);
-    State next = session.state();
-    next.spec.eps = next.spec.effective_eps() * 2;
+    const State next = with_eps(session.state(), session.state().spec.effective_eps() * 2);
     auto t0 = std::chrono::steady_clock::now();
-    auto err = session.apply(next, session.x());
+    auto err = session.apply(next, TensorChange::keep());
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::printf("recompute (warm, eps changed): %.1f ms total, GPU normalization %.3f ms%s\n", ms,
                 session.result().gpu_ms, err ? " (rejected)" : "");
@@ -299,7 +298,7 @@ int run_app(int argc, char** argv) {
     set_cjk_font(window.fonts().cjk, window.fonts().cjk_missing);
     const VulkanContext& ctx = window.context();
     Session session(ctx);
-    if (auto err = session.apply(loaded.state, std::move(loaded.x))) throw InputError(*err);
+    if (auto err = session.apply(loaded.state, TensorChange::given(std::move(loaded.x)))) throw InputError(*err);
     AppUi ui(window, session, ao.export_dir);
     IdleOnExit idle_on_exit{ctx};
     ui.lessons() = std::move(lessons);

@@ -34,7 +34,7 @@ std::optional<std::string> PairView::start(const Experiment& e, Session& main, s
     try {
         Tensor x = load_tensor(st.source);
         if (e.left_samples > 0) x = first_samples(x, e.left_samples);
-        if (auto err = main.replace(st, std::move(x))) return err;
+        if (auto err = main.replace(st, TensorChange::given(std::move(x)))) return err;
     } catch (const InputError& err) {
         return std::string(err.what());
     }
@@ -55,7 +55,7 @@ std::optional<std::string> PairView::sync(Session& main) {
         }
         Tensor x = load_tensor(right.source);
         if (e.right_channels_last) x = to_channels_last(x);
-        if (auto err = right_->apply(right, std::move(x))) {
+        if (auto err = right_->apply(right, TensorChange::given(std::move(x)))) {
             error_ = *err;
             return err;
         }

@@ -58,7 +58,7 @@ void SoakDriver::before_frame(int frame, Session& session) {
         next.spec.groups = std::array<std::int64_t, 3>{1, 2, 3}[static_cast<std::size_t>(k / 5) % 3];
     next.params = NormParams{};
     next.selection = Index4{k % sh.n, k % sh.c, k % sh.h, k % sh.w};
-    if (session.apply(std::move(next)))
+    if (session.apply(std::move(next), TensorChange::from_source()))
         ++refused_;
     else
         ++applied_;

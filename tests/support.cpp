@@ -1,5 +1,7 @@
 #include "support.hpp"
 
+#include "normlab/state_edits.hpp"
+
 #include <cmath>
 #include <memory>
 #include <sstream>
@@ -69,15 +71,6 @@ std::string describe(const Shape4& s, const NormSpec& spec) {
     return os.str();
 }
 
-namespace {
-std::vector<std::int64_t> divisors(std::int64_t c) {
-    std::vector<std::int64_t> d;
-    for (std::int64_t g = 1; g <= c; ++g)
-        if (c % g == 0) d.push_back(g);
-    return d;
-}
-
-}  // namespace
 
 // A random valid configuration for shape s and method m, with random flags and parameters.
 std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt19937_64& rng) {

@@ -4,6 +4,7 @@
 #include "normlab/error.hpp"
 #include "normlab/image_file.hpp"
 #include "normlab/reference.hpp"
+#include "normlab/state_edits.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -68,109 +69,128 @@ double Session::max_error_wait() const {
     return max_error_;
 }
 
-std::optional<std::string> Session::apply(State next, std::optional<Tensor> x) {
+std::optional<std::string> Session::apply(State next, TensorChange change) {
     // A handed-out exercise: an edit may not change what it locks (the exercise itself, which
     // the teacher's Exercise window edits, is not one of the parts it locks).
     if (auto c = locked_change(state_, next)) return std::string(control_name(*c)) + " is locked in this exercise";
-    return recompute(std::move(next), std::move(x));
+    return recompute(std::move(next), std::move(change));
 }
 
-std::optional<std::string> Session::replace(State next, std::optional<Tensor> x) {
-    return recompute(std::move(next), std::move(x));
+std::optional<std::string> Session::replace(State next, TensorChange change) {
+    return recompute(std::move(next), std::move(change));
 }
 
-std::optional<std::string> Session::recompute(State next, std::optional<Tensor> x) {
+// Whether x stays as it is (and where it is): keep(), or the same generated source again (not a
+// file, which may have changed on disk) instead of drawing 4M random numbers again.
+bool Session::keeps_x(const TensorChange& change, const State& next) const {
+    if (generation_ == 0) return false;  // no x yet
+    if (change.kind == TensorChange::Kind::Keep) return true;
+    return change.kind == TensorChange::Kind::FromSource && !values_only_ && same_source(next.source, state_.source) &&
+           next.source.kind != TensorSource::Kind::File && next.source.kind != TensorSource::Kind::Image;
+}
+
+// The heatmap and histogram shaders bind x and y whole: the app shows tensors up to one
+// storage-buffer binding (normlab-cli goes further, in slabs).
+void Session::check_binding_limit(const Shape4& shape) const {
+    const std::uint64_t limit = ctx_->limits().maxStorageBufferRange;
+    if (static_cast<std::uint64_t>(shape.numel()) * 4 > limit)
+        throw InputError("the app shows tensors of at most " + std::to_string(limit / 4) +
+                         " elements (one storage buffer of " + std::to_string(limit >> 20) + " MiB); " + shape.str() +
+                         " has " + std::to_string(shape.numel()) + " - use normlab-cli for larger tensors");
+}
+
+// AdaIN: the style's statistics from the shaders, then an affine InstanceNorm with γ = σ_s,
+// β = μ_s (the state keeps its own γ/β). The statistics of the style already shown are reused:
+// computing them runs the normalizer on the style, which replaces x on the device.
+Session::Styled Session::styled(const State& next, const Tensor& x) {
+    Styled out{std::nullopt, {}, next.spec, next.params, false};
+    if (next.style_image.empty()) return out;
+    const double eps = next.spec.effective_eps();
+    if (next.style_image == state_.style_image && style_ && style_eps_ == eps) {
+        out.style = *style_;
+        out.stats = style_stats_;
+    } else {
+        out.style = load_image(next.style_image);
+    }
+    check_style_channels(x.shape, out.style->shape,
+                         next.source.kind == TensorSource::Kind::Image ? "the content image" : "the input");
+    if (out.stats.mean.empty()) {
+        out.stats = style_statistics(normalizer_, *out.style, next.spec);
+        out.ran_on_device = true;
+    }
+    apply_style(out.stats, out.spec, out.params);
+    return out;
+}
+
+// The float64 check: at once for small tensors, on a background thread for large ones.
+void Session::check_reference(const Tensor& x, const NormSpec& spec, const NormParams& params,
+                              const std::vector<float>& y) {
+    if (max_error_pending_.valid()) max_error_pending_.get();  // finish (and drop) the previous tensor's check
+    if (!reference_check_) {
+        max_error_ = std::nan("");
+    } else if (x.shape.numel() <= kSyncReference) {
+        max_error_ = reference_error(x, spec, params, y);
+    } else {
+        max_error_pending_ = std::async(std::launch::async, [x = x, spec = spec, params = params, y = y]() {
+            return reference_error(x, spec, params, y);
+        });
+    }
+}
+
+std::optional<std::string> Session::recompute(State next, TensorChange change) {
     const auto t0 = std::chrono::steady_clock::now();
+    const bool timing = std::getenv("NORMLAB_APP_TIMING") != nullptr;
+    auto lap = [&, t = t0](const char* what) mutable {
+        auto now = std::chrono::steady_clock::now();
+        if (timing)
+            std::fprintf(stderr, "  %s: %.1f ms\n", what, std::chrono::duration<double, std::milli>(now - t).count());
+        t = now;
+    };
     try {
-        // The same tensor source as now (not a file, which may have changed on disk): reuse x
-        // and its histogram instead of generating 4M random numbers again.
-        const bool same_x = !x && generation_ > 0 && !values_only_ && same_source(next.source, state_.source) &&
-                            next.source.kind != TensorSource::Kind::File &&
-                            next.source.kind != TensorSource::Kind::Image;
-        Tensor nx = x ? std::move(*x) : same_x ? x_ : load_tensor(next.source);
-        // The heatmap and histogram shaders bind x and y whole: the app shows tensors up to one
-        // storage-buffer binding (normlab-cli goes further, in slabs).
-        const std::uint64_t limit = ctx_->limits().maxStorageBufferRange;
-        if (static_cast<std::uint64_t>(nx.shape.numel()) * 4 > limit)
-            throw InputError("the app shows tensors of at most " + std::to_string(limit / 4) +
-                             " elements (one storage buffer of " + std::to_string(limit >> 20) + " MiB); " +
-                             nx.shape.str() + " has " + std::to_string(nx.shape.numel()) +
-                             " - use normlab-cli for larger tensors");
-        StatLayout layout = make_layout(next.spec, nx.shape);
-        // γ/β and running statistics of another shape (the method or C changed) go back to defaults.
-        auto fit = [](std::vector<float>& v, std::int64_t n) {
-            if (!v.empty() && static_cast<std::int64_t>(v.size()) != n) v.clear();
-        };
-        fit(next.params.weight, layout.param_count);
-        fit(next.params.bias, layout.param_count);
-        fit(next.params.running_mean, nx.shape.c);
-        fit(next.params.running_var, nx.shape.c);
-        if (!next.spec.has_weight()) next.params.weight.clear();
-        if (!next.spec.has_bias()) next.params.bias.clear();
-        if (next.selection) {
-            try {
-                validate_selection(next.selection, nx.shape);
-            } catch (const InputError&) {
-                next.selection.reset();  // the tensor shrank under the selection
-            }
-        }
-        const bool timing = std::getenv("NORMLAB_APP_TIMING") != nullptr;
-        auto lap = [&, t = std::chrono::steady_clock::now()](const char* what) mutable {
-            auto now = std::chrono::steady_clock::now();
-            if (timing)
-                std::fprintf(stderr, "  %s: %.1f ms\n", what,
-                             std::chrono::duration<double, std::milli>(now - t).count());
-            t = now;
-        };
+        if (change.kind == TensorChange::Kind::Keep && generation_ > 0 && !same_source(next.source, state_.source))
+            throw InputError("internal: an edit that keeps the tensor changed its source");
+        if (next.spec.method != Method::Instance) next.style_image.clear();  // AdaIN is InstanceNorm's
+        const bool keep = keeps_x(change, next);
+        std::optional<Tensor> loaded;  // the new x; none: x_ stays, on the device too
+        if (!keep) loaded = change.x ? std::move(*change.x) : load_tensor(next.source);
+        const Tensor& nx = loaded ? *loaded : x_;
+        check_binding_limit(nx.shape);
+        const StatLayout layout = make_layout(next.spec, nx.shape);  // throws what the engine refuses
+        next = fitted_to_tensor(std::move(next), layout);
         lap("load tensor");
         ctx_->device().waitIdle();  // frames in flight may still read x and y on the GPU
-        // AdaIN: the style's statistics from the shaders (its run replaces x on the device), then
-        // an affine InstanceNorm with γ = σ_s, β = μ_s; the state keeps its own γ/β.
-        std::optional<Tensor> style;
-        StyleStats style_stats;
-        NormSpec spec = next.spec;
-        NormParams params = next.params;
-        if (next.spec.method != Method::Instance) next.style_image.clear();  // AdaIN is InstanceNorm's
-        if (!next.style_image.empty()) {
-            style = next.style_image == state_.style_image && style_ ? *style_ : load_image(next.style_image);
-            check_style_channels(nx.shape, style->shape,
-                                 next.source.kind == TensorSource::Kind::Image ? "the content image" : "the input");
-            style_stats = style_statistics(normalizer_, *style, next.spec);
-            apply_style(style_stats, spec, params);
-        }
-        const bool reuse_x = same_x && !style;
+        Styled st = styled(next, nx);
         // The same x as now stays on the device; y is read back once for the numbers the
         // panels print (hover, explain, exports) and the float64 check, never uploaded again.
         // (SyncBN: sync_ runs the shards, the all-reduce and each mode's apply on normalizer_.)
-        NormResult r = sync_.run(nx, spec, params, RunOptions{.reuse_x = reuse_x, .read_y = true});
-        x_upload_bytes_ = reuse_x ? 0 : static_cast<std::uint64_t>(nx.data.size()) * 4;
+        const bool reuse_x = keep && !st.ran_on_device;
+        NormResult r = sync_.run(nx, st.spec, st.params, RunOptions{.reuse_x = reuse_x, .read_y = true});
+        const std::uint64_t upload = reuse_x ? 0 : static_cast<std::uint64_t>(nx.data.size()) * 4;
         lap("normalize (GPU + transfers)");
-        if (max_error_pending_.valid()) max_error_pending_.get();  // finish (and drop) the previous tensor's check
         Histograms h;
-        if (same_x) {
+        if (keep) {
             h.input = hist_.input;
             h.whole_stride = hist_.whole_stride;
         }
-        whole_histograms(h, nx.shape, !same_x);
-        if (timing) std::fprintf(stderr, "  histogram GPU ms: %.1f %.1f\n", h.input.gpu_ms, h.output.gpu_ms);
+        whole_histograms(h, nx.shape, !keep);
+        if (timing)
+            std::fprintf(stderr, "  x upload: %llu bytes (x histogram %s)\n  histogram GPU ms: %.1f %.1f\n",
+                         static_cast<unsigned long long>(upload), keep ? "kept" : "recomputed", h.input.gpu_ms,
+                         h.output.gpu_ms);
         lap("histograms");
-        if (!reference_check_) {
-            max_error_ = std::nan("");
-        } else if (nx.shape.numel() <= kSyncReference) {
-            max_error_ = reference_error(nx, spec, params, r.y.data);
-        } else {
-            max_error_pending_ = std::async(std::launch::async, [x = nx, spec = spec, params = params, y = r.y.data]() {
-                return reference_error(x, spec, params, y);
-            });
-        }
+        check_reference(nx, st.spec, st.params, r.y.data);
         lap("CPU reference (started)");
         state_ = std::move(next);
         values_only_ = false;
-        x_ = std::move(nx);
+        if (loaded) x_ = std::move(*loaded);
         result_ = std::move(r);
-        style_ = std::move(style);
-        style_stats_ = std::move(style_stats);
+        style_ = std::move(st.style);
+        style_stats_ = std::move(st.stats);
+        style_eps_ = state_.spec.effective_eps();
         hist_ = std::move(h);
+        x_upload_bytes_ = upload;
+        x_histogram_recomputed_ = !keep;
+        if (!keep) ++x_generation_;
     } catch (const InputError& e) {
         return std::string(e.what());
     }
@@ -224,7 +244,7 @@ std::optional<std::string> Session::train_step() {
     next.spec.mode = Mode::Train;
     ++batch_seed_;
     Tensor batch = sample_like(*population_, batch_seed_);
-    if (auto err = recompute(next, std::move(batch))) return err;
+    if (auto err = recompute(next, TensorChange::given(std::move(batch)))) return err;
     // Keep the running statistics the shader-computed batch produced.
     auto to_float = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
     State kept = state_;
@@ -232,7 +252,7 @@ std::optional<std::string> Session::train_step() {
     kept.params.running_var = to_float(result_.running_var);
     kept.params.num_batches_tracked = result_.num_batches_tracked;
     kept.spec.mode = user_mode;
-    auto err = recompute(kept, x_);
+    auto err = recompute(kept, TensorChange::keep());
     population_generation_ = generation_;
     return err;
 }
@@ -245,6 +265,8 @@ void Session::show_values(Tensor x, Tensor y, const StatLayout& layout) {
     result_.y = std::move(y);
     normalizer_.load_values(x_, result_.y);
     x_upload_bytes_ = static_cast<std::uint64_t>(x_.data.size()) * 4;
+    x_histogram_recomputed_ = true;
+    ++x_generation_;
     whole_histograms(hist_, x_.shape);
     state_.selection.reset();
     hist_.has_group = false;
@@ -256,11 +278,7 @@ void Session::show_values(Tensor x, Tensor y, const StatLayout& layout) {
 }
 
 std::optional<std::string> Session::reset_running() {
-    State next = state_;
-    next.params.running_mean.clear();
-    next.params.running_var.clear();
-    next.params.num_batches_tracked = 0;
-    return apply(next, x_);
+    return apply(with_running_reset(state_), TensorChange::keep());
 }
 
 }  // namespace normlab::app

@@ -29,17 +29,32 @@ struct Histograms {
     bool has_group = false;
 };
 
+// What an edit does to the tensor x. keep(): x stays as it is, on the device too — nothing is
+// copied, uploaded or histogrammed again (the edit must not change the state's source);
+// from_source(): x is loaded from the new state's source (a generated tensor whose source did
+// not change is kept as with keep(); a file or an image is read again); given(x): this tensor.
+struct TensorChange {
+    enum class Kind { Keep, FromSource, Given };
+    Kind kind = Kind::Keep;
+    std::optional<Tensor> x;  // Given
+
+    static TensorChange keep() { return {}; }
+    static TensorChange from_source() { return {Kind::FromSource, std::nullopt}; }
+    static TensorChange given(Tensor t) { return {Kind::Given, std::move(t)}; }
+};
+
 class Session {
 public:
     explicit Session(const VulkanContext& ctx);
 
-    // An edit: loads the tensor of `next` (or takes `x`), normalizes it and refreshes
-    // everything. Returns the error message (and keeps the previous state) when the engine
-    // rejects it, or when it changes a part of the state the current exercise locks.
-    std::optional<std::string> apply(State next, std::optional<Tensor> x = std::nullopt);
+    // An edit: normalizes `next` with the tensor `change` says and refreshes everything.
+    // Returns the error message (and keeps the previous state) when the engine rejects it,
+    // when it changes a part of the state the current exercise locks, or when keep() comes
+    // with a changed source.
+    std::optional<std::string> apply(State next, TensorChange change);
     // A new state as a whole (a loaded or pasted scene, a lesson step, an experiment): as
     // apply(), but `next` and its exercise replace the current ones whatever that one locks.
-    std::optional<std::string> replace(State next, std::optional<Tensor> x = std::nullopt);
+    std::optional<std::string> replace(State next, TensorChange change);
     // Selects an element (or none); only the group histograms are recomputed.
     void select(const std::optional<Index4>& element);
     // Selects the first element of statistic s.
@@ -77,14 +92,30 @@ public:
     double recompute_ms() const { return recompute_ms_; }  // wall time of the last apply()
     const GpuBuffer& x_gpu() const { return normalizer_.x_buffer(); }
     const GpuBuffer& y_gpu() const { return normalizer_.y_buffer(); }
-    // Bytes of x uploaded to the device by the last apply() (0 when x stayed there).
+    // Bytes of x uploaded to the device by the last apply() (0 when x stayed there), and
+    // whether that apply() histogrammed x again (false when x stayed).
     std::uint64_t last_x_upload_bytes() const { return x_upload_bytes_; }
+    bool last_x_histogram_recomputed() const { return x_histogram_recomputed_; }
     // Changes whenever x, y or the statistics change, so views know when to refresh.
     std::uint64_t generation() const { return generation_; }
+    // Changes only when x itself changes (a new tensor, a train step's batch, shown values).
+    std::uint64_t x_generation() const { return x_generation_; }
     const VulkanContext& context() const { return *ctx_; }
 
 private:
-    std::optional<std::string> recompute(State next, std::optional<Tensor> x);
+    // AdaIN's part of a recompute: the style, its statistics and the spec/params to run.
+    struct Styled {
+        std::optional<Tensor> style;
+        StyleStats stats;
+        NormSpec spec;
+        NormParams params;
+        bool ran_on_device = false;  // the style's statistics were computed now (x left the device)
+    };
+    std::optional<std::string> recompute(State next, TensorChange change);
+    bool keeps_x(const TensorChange& change, const State& next) const;
+    void check_binding_limit(const Shape4& shape) const;
+    Styled styled(const State& next, const Tensor& x);
+    void check_reference(const Tensor& x, const NormSpec& spec, const NormParams& params, const std::vector<float>& y);
     void compute_group_histograms();
     void whole_histograms(Histograms& h, const Shape4& shape, bool input_too = true);
     ElementSet whole_set(const Shape4& shape, std::int64_t& stride) const;
@@ -98,13 +129,16 @@ private:
     NormResult result_;
     std::optional<Tensor> style_;  // AdaIN's style image, as loaded for state_
     StyleStats style_stats_;
+    double style_eps_ = 0.0;  // the ε style_stats_ were computed with
     Histograms hist_;
     std::uint32_t bins_ = 40;
     mutable double max_error_ = 0.0;
     mutable std::future<double> max_error_pending_;  // the reference check of a large tensor
     double recompute_ms_ = 0.0;
     std::uint64_t x_upload_bytes_ = 0;
+    bool x_histogram_recomputed_ = false;
     std::uint64_t generation_ = 0;
+    std::uint64_t x_generation_ = 0;
     bool values_only_ = false;
     bool reference_check_ = true;
     // train_step: the tensor fresh batches imitate, and the generation it was taken at

@@ -24,6 +24,8 @@
   app_test.py exercise APP WORKDIR [app args...]    a scene that hides and locks controls: locks
                                                       hold against the keys; copy, load another
                                                       scene, paste (Ctrl+Shift+C/V) restores it
+  app_test.py uploads APP WORKDIR [app args...]     G and the method changed by key upload 0 bytes
+                                                      of x (NORMLAB_APP_TIMING=1's 'x upload' lines)
 Every run has NORMLAB_VALIDATION=1; any validation message fails the test.
 """
 import json
@@ -205,7 +207,7 @@ def error(app, rc, args):
 METHOD_KEYS = ["batch", "layer", "instance", "group", "rms"]  # keys 1–5 (README)
 
 
-def tapping(app, workdir, args, script, name):
+def tapping(app, workdir, args, script, name, extra_env=None):
     """Runs the app at a forced low frame rate with --state-file and calls script(tap, state, fail, xdotool):
     tap sends quick taps (each lands inside one frame; ImGui 1.86 alone would never see such a key
     down) and checks each changed the state exactly once."""
@@ -213,7 +215,7 @@ def tapping(app, workdir, args, script, name):
     state_path = os.path.join(workdir, f"{name}_state.json")
     if os.path.exists(state_path):
         os.remove(state_path)
-    env = dict(os.environ, NORMLAB_VALIDATION="1")
+    env = dict(os.environ, NORMLAB_VALIDATION="1", **(extra_env or {}))
     cmd = [app, "--max-fps", "5", "--state-file", state_path] + args
     log = open(os.path.join(workdir, f"{name}_app.log"), "w+")
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
@@ -286,6 +288,7 @@ def tapping(app, workdir, args, script, name):
     out = log.read()
     if "validation:" in out:
         sys.exit("FAIL: Vulkan validation messages:\n" + out[:4000])
+    return out
 
 
 
@@ -361,6 +364,44 @@ def exercise(app, workdir, args):
     tapping(app, workdir, ["--scene", handout] + args, script, "exercise")
 
 
+def uploads(app, workdir, args):
+    """Edits by key keep the tensor on the GPU: with NORMLAB_APP_TIMING=1 every recompute prints
+    'x upload: N bytes'; the first (the tensor loaded) uploads x, each edit after it 0 bytes and
+    keeps x's histogram."""
+    npy = os.path.join(workdir, "uploads.npy")
+    shape = (4, 8, 16, 16)
+    count = shape[0] * shape[1] * shape[2] * shape[3]
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 8, 16, 16), }"
+    header += " " * (63 - len(header) % 64) + "\n"
+    with open(npy, "wb") as f:  # a file source: the case the app used to read and upload again
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack(f"<{count}f", *[((i * 7919) % 1000) / 100.0 for i in range(count)]))
+
+    def script(tap, state, fail, xdotool):
+        s = state()
+        if s["method"] != "group":
+            fail(f"expected GroupNorm, got {s}")
+        g = s["groups"]
+        tap("equal", {"groups": g * 2})  # G: the next divisor of C = 8 (started at 2)
+        tap("minus", {"groups": g})
+        tap("2", {"method": "layer"})
+        tap("4", {"method": "group"})
+        tap("1", {"method": "batch"})
+        tap("e", {"mode": "eval"})
+
+    out = tapping(app, workdir, ["--input", npy, "--norm", "group", "--groups", "2"] + args, script, "uploads",
+                  {"NORMLAB_APP_TIMING": "1"})
+    lines = re.findall(r"x upload: (\d+) bytes \(x histogram (\w+)\)", out)
+    print("\n".join(f"x upload: {b} bytes (x histogram {h})" for b, h in lines))
+    if len(lines) < 7:
+        sys.exit(f"FAIL: expected 7 recomputes or more, saw {len(lines)}:\n{out[-4000:]}")
+    if lines[0] != (str(count * 4), "recomputed"):
+        sys.exit(f"FAIL: the first recompute should upload the {count * 4} bytes of x, got {lines[0]}")
+    edits = lines[1:]
+    if any(e != ("0", "kept") for e in edits):
+        sys.exit(f"FAIL: an edit uploaded x again or recomputed its histogram: {edits}")
+
+
 def pictures(app, out, style, args):
     """The Pictures panel draws the style image (its exact pixel colours) only while a style is set."""
     _, _, style_rows = read_png(style)
@@ -395,6 +436,8 @@ def main():
         keys(app, sys.argv[3], sys.argv[4:])
     elif mode == "exercise":
         exercise(app, sys.argv[3], sys.argv[4:])
+    elif mode == "uploads":
+        uploads(app, sys.argv[3], sys.argv[4:])
     elif mode == "pictures":
         pictures(app, sys.argv[3], sys.argv[4], sys.argv[5:])
     elif mode == "error":

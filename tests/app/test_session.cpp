@@ -8,15 +8,19 @@
 
 #include "normlab/atomic_file.hpp"
 #include "normlab/npy.hpp"
+#include "normlab/state_edits.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <filesystem>
 
 using namespace normlab;
 using namespace normlab::test;
 
 namespace {
+const app::TensorChange keep = app::TensorChange::keep(), load = app::TensorChange::from_source();
+
 State generated(Method m, Shape4 shape) {
     State s;
     s.source.kind = TensorSource::Kind::Generated;
@@ -29,38 +33,62 @@ State generated(Method m, Shape4 shape) {
 
 TEST_CASE("x stays on the GPU when only the method, G, eps or γ change", "[gpu][session]") {
     app::Session session(context());
-    State s = generated(Method::Group, {3, 8, 6, 5});
-    s.spec.groups = 2;
-    REQUIRE_FALSE(session.apply(s).has_value());
+    State s = with_groups(generated(Method::Group, {3, 8, 6, 5}), 2);
+    REQUIRE_FALSE(session.apply(s, load).has_value());
     const std::uint64_t x_bytes = 3 * 8 * 6 * 5 * 4;
     CHECK(session.last_x_upload_bytes() == x_bytes);
+    CHECK(session.last_x_histogram_recomputed());
+    const std::uint64_t x_gen = session.x_generation();
 
-    State g4 = s;
-    g4.spec.groups = 4;
-    REQUIRE_FALSE(session.apply(g4).has_value());
+    // The edits the panels and keys make, through the entry point they call.
+    const State g4 = with_groups(s, 4);
+    REQUIRE_FALSE(session.apply(g4, keep).has_value());
     CHECK(session.last_x_upload_bytes() == 0);
+    CHECK_FALSE(session.last_x_histogram_recomputed());
     CHECK(session.result().y.data == normalizer().run(session.x(), g4.spec).y.data);
 
-    State eps = g4;
-    eps.spec.eps = 1e-2;
-    eps.params.weight.assign(8, 2.0f);
-    REQUIRE_FALSE(session.apply(eps).has_value());
+    const State eps = with_params(with_eps(g4, 1e-2), std::vector<float>(8, 2.0f), {});
+    REQUIRE_FALSE(session.apply(eps, keep).has_value());
     CHECK(session.last_x_upload_bytes() == 0);
     CHECK(session.result().y.data == normalizer().run(session.x(), eps.spec, eps.params).y.data);
 
-    State layer = eps;
-    layer.spec = default_spec(Method::Layer);
-    REQUIRE_FALSE(session.apply(layer).has_value());
+    REQUIRE_FALSE(session.apply(with_method(eps, Method::Layer, 8), keep).has_value());
     CHECK(session.last_x_upload_bytes() == 0);
+    CHECK(session.state().params.weight.empty());  // a method change resets γ/β
     CHECK(session.max_error_wait() <= 1e-5);
     // The histograms read the Normalizer's own x and y: every element counted.
     CHECK(session.histograms().input.count == 3 * 8 * 6 * 5);
     CHECK(session.histograms().output.count == 3 * 8 * 6 * 5);
+    CHECK(session.x_generation() == x_gen);
 
-    State other = layer;
-    other.source.seed = 12;  // a new tensor is uploaded
-    REQUIRE_FALSE(session.apply(other).has_value());
+    // from_source() with the same generated source keeps x as well.
+    REQUIRE_FALSE(session.apply(session.state(), load).has_value());
+    CHECK(session.last_x_upload_bytes() == 0);
+
+    const State other = with_source_seed(session.state(), 12);  // a new tensor is uploaded
+    CHECK(session.apply(other, keep) == std::string("internal: an edit that keeps the tensor changed its source"));
+    REQUIRE_FALSE(session.apply(other, load).has_value());
     CHECK(session.last_x_upload_bytes() == x_bytes);
+    CHECK(session.last_x_histogram_recomputed());
+    CHECK(session.x_generation() == x_gen + 1);
+    CHECK(context().validation_messages() == 0);
+}
+
+TEST_CASE("a .npy file's tensor stays on the GPU across edits; from_source() reads it again", "[gpu][session]") {
+    const std::string path = (std::filesystem::temp_directory_path() / "normlab-session-file.npy").string();
+    const Tensor x = make_tensor({2, 4, 3, 3}, Init::Randn, 5);
+    write_file_atomic(path, npy_bytes_f32({2, 4, 3, 3}, x.data.data()));
+    app::Session session(context());
+    State s = with_source_file(generated(Method::Batch, x.shape), path);
+    REQUIRE_FALSE(session.apply(s, load).has_value());
+    CHECK(session.last_x_upload_bytes() == 72 * 4);
+    for (const State& next : {toggled_mode(s), with_method(s, Method::Instance, 4), with_eps(s, 0.1)}) {
+        REQUIRE_FALSE(session.apply(next, keep).has_value());
+        CHECK(session.last_x_upload_bytes() == 0);
+        CHECK(session.max_error_wait() <= 1e-5);
+    }
+    REQUIRE_FALSE(session.apply(session.state(), load).has_value());  // "load .npy" again
+    CHECK(session.last_x_upload_bytes() == 72 * 4);
     CHECK(context().validation_messages() == 0);
 }
 
@@ -68,13 +96,13 @@ TEST_CASE("a refused value keeps the previous state and numbers", "[gpu][session
     app::Session session(context());
     State s = generated(Method::Group, {2, 6, 4, 4});
     s.spec.groups = 3;
-    REQUIRE_FALSE(session.apply(s).has_value());
+    REQUIRE_FALSE(session.apply(s, load).has_value());
     const std::vector<float> y = session.result().y.data;
     const std::uint64_t gen = session.generation();
 
     State bad = s;
     bad.spec.groups = 4;  // does not divide C = 6
-    auto err = session.apply(bad);
+    auto err = session.apply(bad, load);
     REQUIRE(err.has_value());
     CHECK_THAT(*err, Catch::Contains("divisible"));
     CHECK(session.state().spec.groups == 3);
@@ -84,7 +112,7 @@ TEST_CASE("a refused value keeps the previous state and numbers", "[gpu][session
     // The next good change still reuses x.
     State g2 = s;
     g2.spec.groups = 2;
-    REQUIRE_FALSE(session.apply(g2).has_value());
+    REQUIRE_FALSE(session.apply(g2, load).has_value());
     CHECK(session.last_x_upload_bytes() == 0);
 }
 
@@ -102,15 +130,15 @@ TEST_CASE("an exercise's locks hold against every edit; a new exercise replaces 
     State s = generated(Method::Batch, {4, 3, 2, 2});
     s.exercise = make_exercise({"method"}, {"eps", "running_stats"});
     s.params.running_mean = {0.5f, -1.0f, 2.0f};
-    REQUIRE_FALSE(session.apply(s).has_value());
+    REQUIRE_FALSE(session.apply(s, load).has_value());
     const std::vector<float> y = session.result().y.data;
 
     State layer = s;
     layer.spec = default_spec(Method::Layer);
-    CHECK(session.apply(layer) == std::string("method is locked in this exercise"));
+    CHECK(session.apply(layer, load) == std::string("method is locked in this exercise"));
     State eps = s;
     eps.spec.eps = 0.5;
-    CHECK(session.apply(eps, session.x()) == std::string("eps is locked in this exercise"));
+    CHECK(session.apply(eps, keep) == std::string("eps is locked in this exercise"));
     CHECK(session.train_step() == std::string("running_stats is locked in this exercise"));
     CHECK(session.reset_running() == std::string("running_stats is locked in this exercise"));
     CHECK(session.state().spec.method == Method::Batch);
@@ -119,17 +147,17 @@ TEST_CASE("an exercise's locks hold against every edit; a new exercise replaces 
     // What is not locked still changes.
     State mode = s;
     mode.spec.mode = Mode::Eval;
-    CHECK_FALSE(session.apply(mode, session.x()).has_value());
+    CHECK_FALSE(session.apply(mode, keep).has_value());
     // An edit may change the exercise itself (the teacher's Exercise window), nothing it locks.
     State unlocked = session.state();
     unlocked.exercise = {};
     unlocked.spec.eps = 0.5;
-    CHECK(session.apply(unlocked, session.x()) == std::string("eps is locked in this exercise"));
+    CHECK(session.apply(unlocked, keep) == std::string("eps is locked in this exercise"));
     // A new scene, lesson or experiment replaces the state and its exercise, even one with the
     // same exercise and another method.
     State next_scene = layer;
     next_scene.params = {};
-    CHECK_FALSE(session.replace(next_scene).has_value());
+    CHECK_FALSE(session.replace(next_scene, load).has_value());
     CHECK(session.state().spec.method == Method::Layer);
     CHECK(session.state().exercise == s.exercise);
 }
@@ -141,7 +169,7 @@ TEST_CASE("SyncBN in the session: each mode's y on the GPU, the histograms and t
         s.spec.sync_devices = 2;
         s.spec.sync_mode = mode;
         INFO("mode " << sync_mode_name(mode));
-        REQUIRE_FALSE(session.apply(s).has_value());
+        REQUIRE_FALSE(session.apply(s, load).has_value());
         const NormResult& r = session.result();
         REQUIRE(r.sync);
         const auto& want = mode == SyncMode::Sync    ? r.sync->y_sync
@@ -158,7 +186,7 @@ TEST_CASE("SyncBN in the session: each mode's y on the GPU, the histograms and t
     // N = 4 and K = 3: refused, the previous state kept.
     State bad = s;
     bad.spec.sync_devices = 3;
-    const auto err = session.apply(bad);
+    const auto err = session.apply(bad, load);
     REQUIRE(err.has_value());
     CHECK(err->find("divisible") != std::string::npos);
     CHECK(session.state().spec.sync_devices == 2);
@@ -172,7 +200,7 @@ TEST_CASE("an image under AdaIN: the style's statistics from the shaders, y as P
     s.source.path = std::string(NORMLAB_SOURCE_DIR) + "/assets/images/content-stripes.png";
     s.spec = default_spec(Method::Instance);
     s.style_image = std::string(NORMLAB_SOURCE_DIR) + "/assets/images/style-sunset.png";
-    REQUIRE_FALSE(session.apply(s).has_value());
+    REQUIRE_FALSE(session.apply(s, load).has_value());
     REQUIRE(session.style().has_value());
     CHECK(session.state().params.weight.empty());  // the state keeps its own γ/β; AdaIN's are derived
     const NpyArray want = read_npy(golden + "adain-rgb/y.npy");
@@ -189,10 +217,23 @@ TEST_CASE("an image under AdaIN: the style's statistics from the shaders, y as P
         CHECK(session.result().mean[c] == Approx(expected["mean"][c].get<double>()).margin(1e-6));
     }
 
+    // An edit under the same style keeps x on the device (the style's statistics are reused);
+    // a new ε changes them, and computing them runs the normalizer on the style, so x goes up again.
+    const std::vector<float> y_styled = session.result().y.data;
+    State selected = s;
+    selected.selection = Index4{0, 1, 2, 3};
+    REQUIRE_FALSE(session.apply(selected, keep).has_value());
+    CHECK(session.last_x_upload_bytes() == 0);
+    CHECK(session.result().y.data == y_styled);
+    REQUIRE_FALSE(session.apply(with_eps(s, 1e-3), keep).has_value());
+    CHECK(session.last_x_upload_bytes() > 0);
+    CHECK(session.max_error_wait() < 1e-5);
+    REQUIRE_FALSE(session.apply(s, keep).has_value());
+
     // A gray style for an RGB content is refused; the AdaIN state stays.
     State gray = s;
     gray.style_image = golden + "gray.png";
-    const auto err = session.apply(gray);
+    const auto err = session.apply(gray, load);
     REQUIRE(err.has_value());
     CHECK(err->find("--style-image has 1 channel but the content image has 3") != std::string::npos);
     CHECK(session.state().style_image == s.style_image);
@@ -200,7 +241,7 @@ TEST_CASE("an image under AdaIN: the style's statistics from the shaders, y as P
     // Another method drops the style (a scene could not hold it), and the pictures' tensor stays.
     State batch = s;
     batch.spec = default_spec(Method::Batch);
-    REQUIRE_FALSE(session.apply(batch).has_value());
+    REQUIRE_FALSE(session.apply(batch, load).has_value());
     CHECK(session.state().style_image.empty());
     CHECK_FALSE(session.style().has_value());
 }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "normlab/experiments.hpp"
+#include "normlab/state_edits.hpp"
 #include "normlab/presets.hpp"
 #include "normlab/stat_layout.hpp"
 #include "normlab/tensor_init.hpp"

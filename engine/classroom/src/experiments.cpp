@@ -145,11 +145,4 @@ Tensor first_samples(const Tensor& x, std::int64_t k) {
     return out;
 }
 
-std::vector<std::int64_t> divisors(std::int64_t c) {
-    std::vector<std::int64_t> d;
-    for (std::int64_t g = 1; g <= c; ++g)
-        if (c % g == 0) d.push_back(g);
-    return d;
-}
-
 }  // namespace normlab

@@ -51,7 +51,4 @@ Tensor from_channels_last(const Tensor& y);
 // The first k samples of x (k clamped to [1, N]).
 Tensor first_samples(const Tensor& x, std::int64_t k);
 
-// Divisors of c in increasing order (the G a GroupNorm over c channels accepts).
-std::vector<std::int64_t> divisors(std::int64_t c);
-
 }  // namespace normlab
