@@ -119,7 +119,7 @@ TEST_CASE("scenes keep SyncBN's devices and mode, and check them against the ten
     CHECK_THAT(error_of(head + R"("norm": {"method": "batch", "sync_devices": 3}})"),
                Catch::Contains("divisible by 3"));
     CHECK_THAT(error_of(head + R"("norm": {"method": "layer", "sync_devices": 2}})"),
-               Catch::Contains("batch normalization"));
+               Catch::Contains("norm.sync_devices is read only by the method batch (SyncBN)"));
     CHECK_THAT(error_of(head + R"("norm": {"method": "batch", "sync_devices": 2, "sync_mode": "exact"}})"),
                Catch::Contains("sync, local or naive"));
 }
@@ -138,8 +138,37 @@ TEST_CASE("an image source and AdaIN's style image round-trip through a scene", 
     State plain;  // no style: no key written
     CHECK(scene_to_json(plain).find("style_image") == std::string::npos);
     CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"batch","style_image":"s.png"}})")
-              .find("norm.style_image (AdaIN) needs the method instance") != std::string::npos);
+              .find("norm.style_image is read only by the method instance (AdaIN) (here: the method batch)") !=
+          std::string::npos);
     CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"image"}})").find("path") != std::string::npos);
     CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"jpeg","path":"a.jpg"}})")
               .find("generated, preset, file or image") != std::string::npos);
+}
+
+TEST_CASE("a known key that the chosen source or method does not read is refused, naming the key", "[scene]") {
+    // The user forgot "source": "file": refused, not run on the default tensor.
+    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"path":"/etc/passwd"}})") ==
+          "s.json: tensor.path is read only with \"source\": \"file\" or \"image\" (here: \"source\": \"generated\")");
+    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"file","path":"a.npy","seed":3}})") ==
+          "s.json: tensor.seed is read only with \"source\": \"generated\" (here: \"source\": \"file\")");
+    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"preset","preset":"classroom","shape":[2,3,4,4]}})")
+              .find("tensor.shape is read only with \"source\": \"generated\"") != std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"preset":"classroom"}})").find("tensor.preset") != std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"init":"randn","value":2}})") ==
+          "s.json: tensor.value is read only with \"source\": \"generated\" and \"init\": \"constant\" (here: "
+          "\"init\": \"randn\")");
+    CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"layer","groups":2}})") ==
+          "s.json: norm.groups is read only by the method group (here: the method layer)");
+    CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"batch","normalized_shape":[4]}})")
+              .find("norm.normalized_shape is read only by the methods layer and rms") != std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"instance","sync_devices":2}})")
+              .find("norm.sync_devices is read only by the method batch") != std::string::npos);
+    // What a saved scene holds for every method (mode, momentum, bias, affine) stays accepted,
+    // and unknown keys stay ignored.
+    CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"layer","mode":"eval","momentum":0.1,"future":1}})").empty());
+    for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
+        State st;
+        st.spec = default_spec(m);
+        CHECK(error_of(scene_to_json(st)).empty());
+    }
 }

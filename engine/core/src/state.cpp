@@ -71,6 +71,35 @@ const char* kind_name(TensorSource::Kind k) {
     return "?";
 }
 
+// A known key that the chosen source or method does not read is a mistake (a forgotten
+// "source": "file", a G under LayerNorm), refused with the key and what would read it;
+// unknown keys stay ignored (docs/scene-format.md: forward compatibility).
+void refuse_unread(const JsonReader& r, const char* key, bool read, const char* reader, const std::string& here) {
+    if (!read && r.has(key)) r.fail(r.key(key) + " is read only " + reader + " (here: " + here + ")");
+}
+
+void refuse_unread_tensor_keys(const JsonReader& t, const TensorSource& src) {
+    const std::string here = std::string("\"source\": \"") + kind_name(src.kind) + "\"";
+    const bool generated = src.kind == TensorSource::Kind::Generated;
+    for (const char* k : {"shape", "init", "seed"}) refuse_unread(t, k, generated, "with \"source\": \"generated\"", here);
+    refuse_unread(t, "value", generated && src.init == Init::Constant,
+                  "with \"source\": \"generated\" and \"init\": \"constant\"",
+                  generated ? std::string("\"init\": \"") + init_name(src.init) + "\"" : here);
+    refuse_unread(t, "preset", src.kind == TensorSource::Kind::Preset, "with \"source\": \"preset\"", here);
+    refuse_unread(t, "path", src.kind == TensorSource::Kind::File || src.kind == TensorSource::Kind::Image,
+                  "with \"source\": \"file\" or \"image\"", here);
+}
+
+void refuse_unread_norm_keys(const JsonReader& n, const NormSpec& spec) {
+    const std::string here = std::string("the method ") + method_name(spec.method);
+    refuse_unread(n, "groups", spec.method == Method::Group, "by the method group", here);
+    refuse_unread(n, "normalized_shape", spec.method == Method::Layer || spec.method == Method::Rms,
+                  "by the methods layer and rms", here);
+    for (const char* k : {"sync_devices", "sync_mode"})
+        refuse_unread(n, k, spec.method == Method::Batch, "by the method batch (SyncBN)", here);
+    refuse_unread(n, "style_image", spec.method == Method::Instance, "by the method instance (AdaIN)", here);
+}
+
 }  // namespace
 
 std::string scene_to_json(const State& s) {
@@ -161,6 +190,7 @@ TensorSource tensor_source_from_json(const JsonReader& t) {
     } else {
         t.fail(t.key("source") + " must be generated, preset, file or image, got '" + kind + "'");
     }
+    refuse_unread_tensor_keys(t, src);
     return src;
 }
 
@@ -202,6 +232,7 @@ NormSpec norm_spec_from_json(const JsonReader& n, NormSpec spec) {
         if (!m) n.fail(n.key("sync_mode") + " must be sync, local or naive");
         spec.sync_mode = *m;
     }
+    refuse_unread_norm_keys(n, spec);
     return spec;
 }
 
@@ -222,10 +253,7 @@ State state_from_json(const JsonReader& r) {
     if (r.has("norm")) {
         const JsonReader n = r.child("norm");
         s.spec = norm_spec_from_json(n, s.spec);
-        if (n.has("style_image")) {
-            s.style_image = n.string("style_image");
-            if (s.spec.method != Method::Instance) n.fail(n.key("style_image") + " (AdaIN) needs the method instance");
-        }
+        if (n.has("style_image")) s.style_image = n.string("style_image");
     }
     if (r.has("params")) s.params = norm_params_from_json(r.child("params"));
     if (r.has("selection")) {
