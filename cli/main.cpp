@@ -132,9 +132,9 @@ void check_writable(const CliOptions& o) {
 #ifdef NORMLAB_HAVE_FIGURE
 app::FigureOptions figure_options(const FigureArgs& f) {
     app::FigureOptions fo;
-    if (std::sscanf(f.size.c_str(), "%dx%d", &fo.width, &fo.height) != 2 || fo.width < 64 || fo.height < 64 ||
-        fo.width > 8192 || fo.height > 8192)
-        throw InputError("--figure-size must look like 1400x900 (64 to 8192 each), got '" + f.size + "'");
+    if (std::sscanf(f.size.c_str(), "%dx%d", &fo.width, &fo.height) != 2 || !app::figure_size_ok(fo.width, fo.height))
+        throw InputError(std::string("--figure-size must look like 1400x900 (") + app::kFigureSizeRule + "), got '" +
+                         f.size + "'");
     fo.heatmap = f.heatmap.empty() ? "stats" : f.heatmap;
     fo.colormap = f.colormap;
     fo.large_text = f.large;
@@ -279,7 +279,7 @@ int run(int argc, char** argv) {
         // other output untouched.
         app::Session session(ctx);
         session.set_reference_check(!o.no_reference);
-        if (auto e = session.apply(ls.state, std::move(ls.x))) throw InputError(*e);
+        if (auto e = session.apply(ls.state, app::TensorChange::given(std::move(ls.x)))) throw InputError(*e);
         app::render_figure(ctx, session, fig, o.figure.path);
         if (!o.quiet) fmt::print("figure: {}\n", o.figure.path);
         r = session.result();

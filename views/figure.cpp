@@ -102,13 +102,14 @@ HeatmapMode mode_of(const std::string& m) {
 void render_figure(const VulkanContext& ctx, const State& state, Tensor x, const FigureOptions& o,
                    const std::string& png_path) {
     Session session(ctx);
-    if (auto err = session.apply(state, std::move(x))) throw InputError(*err);
+    if (auto err = session.apply(state, TensorChange::given(std::move(x)))) throw InputError(*err);
     render_figure(ctx, session, o, png_path);
 }
 
 void render_figure(const VulkanContext& ctx, Session& session, const FigureOptions& o, const std::string& png_path) {
-    if (o.width < 200 || o.height < 150 || o.width > 8192 || o.height > 8192)
-        throw InputError("figure size must be between 200x150 and 8192x8192");
+    if (!figure_size_ok(o.width, o.height))
+        throw InputError(std::string("figure size must be ") + kFigureSizeRule + ", got " + std::to_string(o.width) +
+                         "x" + std::to_string(o.height));
     Offscreen off(ctx, o.width, o.height);
     off.init_imgui(o.language == Language::Zh ? all_chinese_text() : std::string());
     if (o.language == Language::Zh) {

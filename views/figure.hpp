@@ -22,6 +22,13 @@ struct FigureOptions {
 
 class Session;
 
+// The one rule for a figure's size, checked before any GPU work: from 200×150 (room for the
+// heatmap and the histograms) to 8192×8192.
+inline constexpr const char* kFigureSizeRule = "200x150 to 8192x8192";
+constexpr bool figure_size_ok(int width, int height) {
+    return width >= 200 && height >= 150 && width <= 8192 && height <= 8192;
+}
+
 // Normalizes `x` with `state` on `ctx` (its queue must support graphics) and writes the
 // figure to png_path atomically. Throws InputError / DeviceError.
 void render_figure(const VulkanContext& ctx, const State& state, Tensor x, const FigureOptions& options,

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -172,4 +173,24 @@ TEST_CASE("more statistics than one dispatch dimension holds still run, validati
         json j = json::parse(slurp(s));
         CHECK(j["max_abs_error_vs_reference"].get<double>() < 1e-5);
     }
+}
+
+TEST_CASE("a scene key its source does not read: exit 2, one line naming it, nothing written", "[cli][errors]") {
+    const fs::path scene = tmpdir() / "forgot-source.normlab.json", out = tmpdir() / "forgot-source.npy";
+    write(scene, R"({"normlab_scene": 1, "tensor": {"path": "/etc/passwd"}})");
+    const Run r = cli("--scene '" + scene.string() + "' --output '" + out.string() + "'");
+    CHECK(r.status == 2);
+    CHECK(r.err.find("tensor.path is read only with \"source\": \"file\" or \"image\"") != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("the figure size follows the renderer's one rule, checked before any GPU work", "[cli][errors]") {
+    const fs::path fig = tmpdir() / "too-small.png";
+    // NORMLAB_DEVICE names no device: a check that ran after the GPU start would say so instead.
+    const Run r = cli("--norm layer --shape 2,3,4,4 --figure '" + fig.string() + "' --figure-size 100x100", "NORMLAB_DEVICE=no-such-device");
+    CHECK(r.status == 2);
+    CHECK(r.err.find("--figure-size must look like 1400x900 (200x150 to 8192x8192), got '100x100'") !=
+          std::string::npos);
+    CHECK_FALSE(fs::exists(fig));
 }
