@@ -168,6 +168,7 @@ TEST_CASE("lesson 04: eval after training uses the trained running statistics", 
         s.params.num_batches_tracked = r.num_batches_tracked;
     }
     const NormParams trained = s.params;
+    CHECK(format_lesson_number(trained.running_mean[0], 1) == "1.6");  // step 4: "about 1.6 in channel 0"
     // Step 4 (eval) keeps them: its placeholders show them and the output is normalized.
     const State at4 = lesson_step_state(l, 2, 3, s, memory);
     REQUIRE(at4.spec.mode == Mode::Eval);

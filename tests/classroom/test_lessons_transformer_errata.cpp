@@ -1,5 +1,7 @@
 // The numbers the Transformer, small-batch, saturation, γ/β and errata lessons state, computed
 // by the shaders: each CHECK names the lesson step whose text states it, rounded as written.
+// Also the numbers issue 22's fixes list under "literals" (lessons 04, 05 and 13), which the
+// general number test cannot bind to a placeholder.
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
@@ -10,6 +12,7 @@
 #include "normlab/lesson.hpp"
 #include "normlab/lesson_text.hpp"
 #include "normlab/presets.hpp"
+#include "normlab/sync_bn.hpp"
 
 #include <cmath>
 #include <string>
@@ -233,4 +236,57 @@ TEST_CASE("batch noise measured on the GPU follows 1/√(N·L) and 1 − 1/(N·L
     }
     CHECK(rows[3].sd_mean > 2 * rows[0].sd_mean);  // N = 2 scatters about twice as much as N = 16 (√8 ≈ 2.8)
     CHECK_THROWS_AS(measure_batch_noise(test::normalizer(), 4, 6, {1}, 10, 1), InputError);
+}
+
+TEST_CASE("issue 22: the numbers the fixed lessons list as literals", "[classroom][lesson-numbers]") {
+    // Lesson 04, step 3: n − 1 = N·H·W − 1 = 127, not N − 1 = 7.
+    const Lesson& bn = lesson("bn-running-stats");
+    const Tensor pop = load_tensor(bn.steps[0].state.source);
+    const NormResult data = run(bn.steps[0].state);
+    REQUIRE(data.layout.count() == 128);
+    CHECK(data.layout.count() - 1 == 127);
+    CHECK(pop.shape.n - 1 == 7);
+    // Step 4: the tensor's own channel statistics, which the train step samples from.
+    const double mu[] = {1.67, -1.01, 0.51}, var[] = {2.38, 0.22, 0.98};
+    for (std::size_t c = 0; c < 3; ++c) {
+        CHECK(rounded(data.mean[c], 2) == mu[c]);
+        CHECK(rounded(data.var[c], 2) == var[c]);
+    }
+    CHECK(rounded(1.0 - std::pow(0.9, 30), 2) == 0.96);
+    // Lesson 05, step 2: sample 2 of the classroom tensor has 28 negative values, all 16 of
+    // channel 0, and RMSNorm keeps every sign.
+    const Lesson& rms = lesson("rms-vs-ln");
+    const Tensor cls = load_tensor(rms.steps[0].state.source);
+    State rs = rms.steps[1].state;
+    REQUIRE(rs.spec.method == Method::Rms);
+    const NormResult rr = test::normalizer().run(cls, rs.spec, rs.params);
+    int negative = 0, negative0 = 0;
+    for (std::int64_t c = 0; c < cls.shape.c; ++c)
+        for (std::int64_t h = 0; h < cls.shape.h; ++h)
+            for (std::int64_t w = 0; w < cls.shape.w; ++w) {
+                const auto o = static_cast<std::size_t>(cls.offset(2, c, h, w));
+                negative += cls.data[o] < 0;
+                negative0 += c == 0 && cls.data[o] < 0;
+                CHECK((rr.y.data[o] < 0) == (cls.data[o] < 0));
+            }
+    CHECK(negative == 28);
+    CHECK(negative0 == 16);
+    CHECK(cls.shape.h * cls.shape.w == 16);
+    // Lesson 13, step 4: devices with one distribution, the naive variance close; the sorted
+    // classroom batch on 2 devices, 0.331 against 0.565.
+    const Lesson& sy = lesson("syncbn-devices");
+    const State& st = sy.steps[3].state;
+    const Tensor xs = load_tensor(st.source);
+    REQUIRE(xs.shape.n == 8);
+    REQUIRE(st.spec.sync_devices == 4);
+    const NormResult same = SyncBatchNorm(test::normalizer()).run(xs, st.spec, st.params);
+    REQUIRE(same.sync);
+    CHECK(same.sync->naive_var[0] < same.sync->sync_var[0]);
+    CHECK(same.sync->naive_var[0] > 0.97 * same.sync->sync_var[0]);
+    NormSpec two = st.spec;
+    two.sync_devices = 2;
+    const NormResult sorted_batch = SyncBatchNorm(test::normalizer()).run(cls, two);
+    REQUIRE(sorted_batch.sync);
+    CHECK(rounded(sorted_batch.sync->naive_var[0], 3) == 0.331);
+    CHECK(rounded(sorted_batch.sync->sync_var[0], 3) == 0.565);
 }
