@@ -104,7 +104,7 @@ const Entry kTable[] = {
     {"Lesson", "课程"},
     {"Heatmap", "热图"},
     {"%s: one statistic per %s (%lld) over %s = %s = %lld elements",
-     "%s：每个 %s 一组统计量（共 %lld 组），各在 %s = %s = %lld 个元素上计算"},
+     "%s：%s 的每个取值一组统计量（共 %lld 组），各在 %s = %s = %lld 个元素上计算"},
     {"channel c", "通道 c"},
     {"checking…", "校验中…"},
     {"whole tensor: every %lld-th element", "整个张量：每 %lld 个取一个"},

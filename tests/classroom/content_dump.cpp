@@ -38,6 +38,7 @@ json preset_dump() {
         out.push_back({{"name", p.name},
                        {"source", {{"en", p.source}, {"zh", p.source_zh}}},
                        {"description", {{"en", p.description}, {"zh", p.description_zh}}},
+                       {"literals", p.literals},
                        {"shape", p.x.shape.dims()},
                        {"values", values},
                        {"scene", json::parse(scene_to_json(s))}});
@@ -52,6 +53,7 @@ json experiment_dump() {
                   {"kind", kind_name(e.kind)},
                   {"title", text(e.title)},
                   {"explanation", text(e.explanation)},
+                  {"literals", e.literals},
                   {"state", json::parse(scene_to_json(e.state))},
                   {"view", json::parse(view_to_json(e.view))},
                   {"right", json::parse(scene_to_json(e.right))},

@@ -154,3 +154,19 @@ TEST_CASE("experiments: kinds, pair keys and states checked against their tensor
     CHECK(experiment_error(head + R"("state": {}, "view": {"zoom": 2}})").find("unknown view key 'zoom'") !=
           std::string::npos);
 }
+
+TEST_CASE("presets and experiments may list the numbers their texts state under \"literals\"", "[content]") {
+    const std::string preset = R"({"normlab_preset": 1, "name": "x", "source": "s", "description": "4x4", )";
+    const std::string tensor = R"("tensor": {"shape": [1, 1, 1, 2], "init": "ones"}})";
+    CHECK(preset_from_json(preset + tensor, "p.json").literals.empty());
+    CHECK(preset_from_json(preset + R"("literals": ["4x4", "−1"], )" + tensor, "p.json").literals ==
+          std::vector<std::string>{"4x4", "−1"});
+    CHECK(preset_error(preset + R"("literals": [4], )" + tensor) == "p.json: literals must be a list of strings");
+    CHECK(preset_error(preset + R"("literals": [""], )" + tensor).find("must list non-empty strings") !=
+          std::string::npos);
+    const std::string head = R"({"normlab_experiment": 1, "id": "x", "title": "t", "explanation": "e 004", )";
+    const std::string state = R"("state": {"tensor": {"source": "preset", "preset": "seed004-bn"}}})";
+    CHECK(experiment_from_json(head + R"("literals": ["004"], )" + state, "e.json").literals ==
+          std::vector<std::string>{"004"});
+    CHECK(experiment_error(head + R"("literals": "004", )" + state) == "e.json: literals must be a list of strings");
+}

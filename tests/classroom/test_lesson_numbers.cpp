@@ -5,6 +5,8 @@
 // mean(x²), running statistics, counts) at the precision it is written with, rounded, unless the
 // step lists it under "literals" (shapes, ε, momentum, section numbers). English and Chinese
 // must state the same numbers. A step with SyncBN devices runs on them (SyncBatchNorm).
+// The experiments' titles and explanations and the presets' sources and descriptions are held
+// to the same rule, with their own "literals".
 // NORMLAB_PRINT_LESSONS=1 prints every rendered text (for a read-through).
 #include <catch2/catch.hpp>
 
@@ -17,6 +19,7 @@
 #include "normlab/lesson.hpp"
 #include "normlab/lesson_text.hpp"
 #include "normlab/normalizer.hpp"
+#include "normlab/presets.hpp"
 #include "normlab/sync_bn.hpp"
 
 #include <algorithm>
@@ -168,6 +171,7 @@ TEST_CASE("lesson 04: eval after training uses the trained running statistics", 
         s.params.num_batches_tracked = r.num_batches_tracked;
     }
     const NormParams trained = s.params;
+    CHECK(format_lesson_number(trained.running_mean[0], 1) == "1.6");  // step 4: "about 1.6 in channel 0"
     // Step 4 (eval) keeps them: its placeholders show them and the output is normalized.
     const State at4 = lesson_step_state(l, 2, 3, s, memory);
     REQUIRE(at4.spec.mode == Mode::Eval);
@@ -190,4 +194,50 @@ TEST_CASE("lesson 04: eval after training uses the trained running statistics", 
     CHECK(at2.params.running_mean.empty());
     const NormResult cold = test::normalizer().run(population, at2.spec, at2.params);
     CHECK(render_lesson_text("{rmean[0]:.0f} {rvar[0]:.0f}", population, cold) == "0 1");
+}
+
+// The same for the experiments' and presets' texts (issue 22): every number an experiment's
+// title and explanation state is one of the engine's numbers for its state (a pair: for either
+// side, as the app runs it) rounded as written, and every number a preset's source and
+// description state is one of the engine's numbers for its tensor with the method and γ/β it
+// is shown with, unless the file lists it under "literals"; English and Chinese state the same.
+TEST_CASE("every number the experiments and presets state is the engine's, in both languages",
+          "[classroom][experiment-numbers]") {
+    int texts = 0;
+    for (const Experiment& e : experiments()) {
+        INFO("experiment " << e.id);
+        Tensor x = load_tensor(e.state.source);
+        if (e.kind == ExperimentKind::Pair && e.left_samples > 0) x = first_samples(x, e.left_samples);
+        const NormResult r = run_step(x, e.state);
+        auto values = engine_values(x, r);
+        if (e.kind == ExperimentKind::Pair) {
+            Tensor xr = load_tensor(e.right.source);
+            if (e.right_channels_last) xr = to_channels_last(xr);
+            const auto right = engine_values(xr, run_step(xr, e.right));
+            values.insert(values.end(), right.begin(), right.end());
+        }
+        std::vector<std::string> lit[2];
+        int i = 0;
+        for (const Language lang : {Language::En, Language::Zh}) {
+            for (const LocalText* t : {&e.title, &e.explanation}) {
+                for (auto& n : check_text(t->in(lang), e.literals, x, r, values)) lit[i].push_back(n);
+                ++texts;
+            }
+            ++i;
+        }
+        CHECK(sorted(lit[0]) == sorted(lit[1]));
+    }
+    for (const Preset& p : presets()) {
+        INFO("preset " << p.name);
+        const NormResult r = test::normalizer().run(p.x, p.spec, p.params);
+        const auto values = engine_values(p.x, r);
+        std::vector<std::string> lit[2];
+        for (const std::string* t : {&p.source, &p.description})
+            for (auto& n : check_text(*t, p.literals, p.x, r, values)) lit[0].push_back(n);
+        for (const std::string* t : {&p.source_zh, &p.description_zh})
+            for (auto& n : check_text(*t, p.literals, p.x, r, values)) lit[1].push_back(n);
+        CHECK(sorted(lit[0]) == sorted(lit[1]));
+        texts += 4;
+    }
+    CHECK(texts >= 4 * 15 + 4 * 17);
 }

@@ -1,15 +1,19 @@
 // The numbers the Transformer, small-batch, saturation, γ/β and errata lessons state, computed
 // by the shaders: each CHECK names the lesson step whose text states it, rounded as written.
+// Also the numbers issue 22's fixes and errata list under "literals" (lessons 04, 05, 13 and the
+// second errata lesson), which the general number test cannot bind to a placeholder.
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
 
+#include "normlab/backward.hpp"
 #include "normlab/batch_noise.hpp"
 #include "normlab/error.hpp"
 #include "normlab/experiments.hpp"
 #include "normlab/lesson.hpp"
 #include "normlab/lesson_text.hpp"
 #include "normlab/presets.hpp"
+#include "normlab/sync_bn.hpp"
 
 #include <cmath>
 #include <string>
@@ -233,4 +237,123 @@ TEST_CASE("batch noise measured on the GPU follows 1/√(N·L) and 1 − 1/(N·L
     }
     CHECK(rows[3].sd_mean > 2 * rows[0].sd_mean);  // N = 2 scatters about twice as much as N = 16 (√8 ≈ 2.8)
     CHECK_THROWS_AS(measure_batch_noise(test::normalizer(), 4, 6, {1}, 10, 1), InputError);
+}
+
+TEST_CASE("issue 22: the numbers the fixed lessons list as literals", "[classroom][lesson-numbers]") {
+    // Lesson 04, step 3: n − 1 = N·H·W − 1 = 127, not N − 1 = 7.
+    const Lesson& bn = lesson("bn-running-stats");
+    const Tensor pop = load_tensor(bn.steps[0].state.source);
+    const NormResult data = run(bn.steps[0].state);
+    REQUIRE(data.layout.count() == 128);
+    CHECK(data.layout.count() - 1 == 127);
+    CHECK(pop.shape.n - 1 == 7);
+    // Step 4: the tensor's own channel statistics, which the train step samples from.
+    const double mu[] = {1.67, -1.01, 0.51}, var[] = {2.38, 0.22, 0.98};
+    for (std::size_t c = 0; c < 3; ++c) {
+        CHECK(rounded(data.mean[c], 2) == mu[c]);
+        CHECK(rounded(data.var[c], 2) == var[c]);
+    }
+    CHECK(rounded(1.0 - std::pow(0.9, 30), 2) == 0.96);
+    // Lesson 05, step 2: sample 2 of the classroom tensor has 28 negative values, all 16 of
+    // channel 0, and RMSNorm keeps every sign.
+    const Lesson& rms = lesson("rms-vs-ln");
+    const Tensor cls = load_tensor(rms.steps[0].state.source);
+    State rs = rms.steps[1].state;
+    REQUIRE(rs.spec.method == Method::Rms);
+    const NormResult rr = test::normalizer().run(cls, rs.spec, rs.params);
+    int negative = 0, negative0 = 0;
+    for (std::int64_t c = 0; c < cls.shape.c; ++c)
+        for (std::int64_t h = 0; h < cls.shape.h; ++h)
+            for (std::int64_t w = 0; w < cls.shape.w; ++w) {
+                const auto o = static_cast<std::size_t>(cls.offset(2, c, h, w));
+                negative += cls.data[o] < 0;
+                negative0 += c == 0 && cls.data[o] < 0;
+                CHECK((rr.y.data[o] < 0) == (cls.data[o] < 0));
+            }
+    CHECK(negative == 28);
+    CHECK(negative0 == 16);
+    CHECK(cls.shape.h * cls.shape.w == 16);
+    // Lesson 13, step 4: devices with one distribution, the naive variance close; the sorted
+    // classroom batch on 2 devices, 0.331 against 0.565.
+    const Lesson& sy = lesson("syncbn-devices");
+    const State& st = sy.steps[3].state;
+    const Tensor xs = load_tensor(st.source);
+    REQUIRE(xs.shape.n == 8);
+    REQUIRE(st.spec.sync_devices == 4);
+    const NormResult same = SyncBatchNorm(test::normalizer()).run(xs, st.spec, st.params);
+    REQUIRE(same.sync);
+    CHECK(same.sync->naive_var[0] < same.sync->sync_var[0]);
+    CHECK(same.sync->naive_var[0] > 0.97 * same.sync->sync_var[0]);
+    NormSpec two = st.spec;
+    two.sync_devices = 2;
+    const NormResult sorted_batch = SyncBatchNorm(test::normalizer()).run(cls, two);
+    REQUIRE(sorted_batch.sync);
+    CHECK(rounded(sorted_batch.sync->naive_var[0], 3) == 0.331);
+    CHECK(rounded(sorted_batch.sync->sync_var[0], 3) == 0.565);
+}
+
+TEST_CASE("errata 2: BN backward, the unified framework, scale invariance, rounding, the G table",
+          "[classroom][lesson-numbers]") {
+    const Lesson& l = lesson("seed-errata-formulas");
+    REQUIRE(l.steps.size() == 6);
+    // Step 1: ∂y_0/∂x from the backward shaders, and the seed's formula (γ twice) giving γ times it.
+    const State& s0 = l.steps[0].state;
+    const Tensor x = load_tensor(s0.source);
+    Tensor dy(x.shape, 0.0f);
+    dy.data[0] = 1.0f;
+    const GradResult g = run_backward(test::normalizer(), test::backward(), x, dy, s0.spec, s0.params);
+    const double right[] = {0.234, -0.038, -0.189, -0.008}, seed[] = {0.117, -0.019, -0.094, -0.004};
+    const NormResult r0 = run(s0);
+    const double gamma = s0.params.weight.at(0);
+    REQUIRE(gamma == 0.5);
+    const double m = 4, sd = std::sqrt(r0.var[0] + 1e-5);
+    std::vector<double> xhat(4), dxhat(4);
+    for (std::size_t i = 0; i < 4; ++i) {
+        xhat[i] = (x.data[i] - r0.mean[0]) / sd;
+        dxhat[i] = dy.data[i] * gamma;  // the seed's ∂L/∂x̂_i = (∂L/∂y_i)·γ
+    }
+    double sum = 0, sumx = 0;
+    for (std::size_t j = 0; j < 4; ++j) {
+        sum += dxhat[j];
+        sumx += dxhat[j] * xhat[j];
+    }
+    for (std::size_t i = 0; i < 4; ++i) {
+        CHECK(rounded(g.dx.data[i], 3) == right[i]);
+        const double seeds = gamma / (m * sd) * (m * dxhat[i] - sum - xhat[i] * sumx);
+        CHECK(seeds == Approx(gamma * g.dx.data[i]).margin(1e-6));
+        CHECK(rounded(seeds, 3) == seed[i]);
+    }
+    // Step 2: the seed's BN set is one sample's C·H·W = 96 elements (LayerNorm's).
+    const NormResult r1 = run(l.steps[1].state);
+    CHECK(r1.layout.count() == 64);
+    State ln = l.steps[1].state;
+    ln.spec = default_spec(Method::Layer);
+    CHECK(run(ln).layout.count() == 96);
+    // Step 3: BN(10·z) = BN(z) up to ε; 10·z has σ² = 162.5.
+    const State& s2 = l.steps[2].state;
+    Tensor z = load_tensor(s2.source), z10 = z;
+    for (auto& v : z10.data) v *= 10.0f;
+    const NormResult a = test::normalizer().run(z, s2.spec, s2.params), b = test::normalizer().run(z10, s2.spec, s2.params);
+    CHECK(b.var[0] == Approx(162.5).margin(1e-4));
+    for (std::size_t i = 0; i < 4; ++i) CHECK(b.y.data[i] == Approx(a.y.data[i]).margin(1e-5));
+    // Step 4: the seed's truncations and the rounded values.
+    const NormResult r3 = run(l.steps[3].state);
+    CHECK(std::trunc(r3.y.data[2] * 100) / 100 == Approx(0.36));
+    CHECK(std::trunc(r3.y.data[3] * 100) / 100 == Approx(-1.09));
+    const double x3 = 1.5 / std::sqrt(1.625 + 1e-5);
+    CHECK(rounded(x3, 5) == 1.17669);
+    CHECK(rounded(x3, 3) == 1.177);
+    CHECK(std::trunc(x3 * 1000) / 1000 == Approx(1.176));
+    // Step 5: the GN paper's errors as accuracies, and the gaps.
+    CHECK(rounded(100 - 25.3, 1) == 74.7);
+    CHECK(rounded(100 - 28.4, 1) == 71.6);
+    CHECK(rounded(28.4 - 24.1, 1) == 4.3);
+    CHECK(rounded(76.3 - 75.5, 1) == 0.8);
+    State gn = l.steps[4].state;
+    REQUIRE(gn.spec.groups == 1);
+    State lnc = gn;
+    lnc.spec = default_spec(Method::Layer);
+    const NormResult g1 = run(gn), lr = run(lnc);
+    REQUIRE(g1.var.size() == lr.var.size());
+    for (std::size_t i = 0; i < g1.var.size(); ++i) CHECK(g1.var[i] == Approx(lr.var[i]).margin(1e-5));
 }

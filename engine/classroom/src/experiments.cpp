@@ -78,7 +78,7 @@ Experiment experiment_from_json(const std::string& text, const std::string& name
     const json j = parse_json_text(text, name);
     JsonReader root(j, "", name, "an experiment");
     root.format_version("normlab_experiment", "experiment");
-    root.only_keys({"normlab_experiment", "id", "kind", "title", "explanation", "state", "view", "right", "left_label",
+    root.only_keys({"normlab_experiment", "id", "kind", "title", "explanation", "literals", "state", "view", "right", "left_label",
                     "right_label", "left_samples", "right_channels_last", "follow_method"});
     Experiment e;
     e.id = root.nonempty_string("id");
@@ -89,6 +89,11 @@ Experiment experiment_from_json(const std::string& text, const std::string& name
     }
     e.title = root.text("title", true);
     e.explanation = root.text("explanation", true);
+    if (root.has("literals")) {
+        e.literals = root.strings("literals");
+        for (const auto& l : e.literals)
+            if (l.empty()) root.fail("\"literals\" must list non-empty strings");
+    }
     if (e.kind == ExperimentKind::Pair) {
         read_pair(root, e);
     } else {

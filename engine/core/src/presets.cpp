@@ -125,7 +125,7 @@ Preset preset_from_json(const std::string& text, const std::string& name) {
     const nlohmann::json j = parse_json_text(text, name);
     JsonReader root(j, "", name, "a preset");
     root.format_version("normlab_preset", "preset");
-    root.only_keys({"normlab_preset", "name", "source", "description", "tensor", "norm", "params"});
+    root.only_keys({"normlab_preset", "name", "source", "description", "literals", "tensor", "norm", "params"});
     Preset p;
     p.name = root.nonempty_string("name");
     const LocalText source = root.text("source", true), description = root.text("description", true);
@@ -136,6 +136,11 @@ Preset preset_from_json(const std::string& text, const std::string& name) {
     p.x = read_tensor(root.child("tensor"));
     p.spec = root.has("norm") ? norm_spec_from_json(root.child("norm")) : default_spec(Method::Batch);
     if (root.has("params")) p.params = norm_params_from_json(root.child("params"));
+    if (root.has("literals")) {
+        p.literals = root.strings("literals");
+        for (const auto& l : p.literals)
+            if (l.empty()) root.fail("\"literals\" must list non-empty strings");
+    }
     State shown;
     shown.spec = p.spec;
     shown.params = p.params;

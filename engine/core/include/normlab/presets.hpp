@@ -22,6 +22,9 @@ struct Preset {
     Tensor x;
     NormSpec spec;      // the method it was shown with
     NormParams params;  // γ/β it was shown with (empty: defaults)
+    // "literals": numbers its description states that are not the engine's results for the
+    // preset's state (shapes, seeds' values, ε), as a lesson step's (lesson_text.hpp).
+    std::vector<std::string> literals;
 };
 
 // Presets are classroom-sized: a preset's tensor holds at most this many elements.
