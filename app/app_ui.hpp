@@ -13,7 +13,7 @@
 #include "lesson_panel.hpp"
 #include "pair_view.hpp"
 #include "picture_panel.hpp"
-#include "session.hpp"
+#include "normlab/session.hpp"
 #include "stats_table.hpp"
 #include "window.hpp"
 

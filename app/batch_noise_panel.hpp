@@ -3,7 +3,7 @@
 // experiment's whole batch, halved down to 2), over many batches drawn from N(0, 1) with the tensor's C and
 // L = H·W, and shows the measured spread beside 1/√(N·L).
 #pragma once
-#include "session.hpp"
+#include "normlab/session.hpp"
 
 #include "normlab/batch_noise.hpp"
 #include "normlab/experiments.hpp"

@@ -5,7 +5,7 @@
 // default_groups' middle divisor of C), so the continuum experiment can move it.
 #pragma once
 #include "heatmap_view.hpp"
-#include "session.hpp"
+#include "normlab/session.hpp"
 
 #include <array>
 #include <memory>

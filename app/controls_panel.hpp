@@ -6,7 +6,7 @@
 // its reason is shown here.
 #pragma once
 #include "normlab/state_edits.hpp"
-#include "session.hpp"
+#include "normlab/session.hpp"
 
 #include <array>
 #include <string>

@@ -2,7 +2,7 @@
 // sizes), and writes the normalization formula for the selected element with its numbers:
 // y = γ·(x − μ)/√(σ² + ε) + β = … (μ, σ², y from the Normalizer's shaders).
 #pragma once
-#include "session.hpp"
+#include "normlab/session.hpp"
 
 #include <string>
 

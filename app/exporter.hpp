@@ -2,7 +2,7 @@
 // map as .npy, the statistics as CSV and JSON, the scene, the PyTorch code. Every file is
 // written atomically (normlab/atomic_file.hpp); names are <dir>/<stem>-<what>.<ext>.
 #pragma once
-#include "session.hpp"
+#include "normlab/session.hpp"
 
 #include <string>
 #include <vector>

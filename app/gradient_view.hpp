@@ -8,7 +8,7 @@
 #pragma once
 #include "heatmap_view.hpp"
 #include "histogram_view.hpp"
-#include "session.hpp"
+#include "normlab/session.hpp"
 
 #include "normlab/backward.hpp"
 

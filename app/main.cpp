@@ -7,7 +7,7 @@
 #include "app_ui.hpp"
 #include "assets_dir.hpp"
 #include "i18n.hpp"
-#include "session.hpp"
+#include "normlab/session.hpp"
 #include "soak_driver.hpp"
 #include "state_options.hpp"
 #include "window.hpp"

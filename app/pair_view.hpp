@@ -9,7 +9,7 @@
 #pragma once
 #include "gradient_view.hpp"
 #include "heatmap_view.hpp"
-#include "session.hpp"
+#include "normlab/session.hpp"
 
 #include "normlab/experiments.hpp"
 

@@ -1,6 +1,6 @@
 #include "soak_driver.hpp"
 
-#include "session.hpp"
+#include "normlab/session.hpp"
 
 #include <algorithm>
 #include <array>

@@ -7,9 +7,12 @@
 #pragma once
 #include <cstdint>
 
+namespace normlab {
+class Session;
+}  // namespace normlab
+
 namespace normlab::app {
 
-class Session;
 
 class SoakDriver {
 public:

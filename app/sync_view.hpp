@@ -5,7 +5,7 @@
 // applies, the naive error (sync σ² − naive σ², which is the variance of the shard means) and
 // how far each mode's y lies from sync's. Every number comes from the GPU run (NormResult::sync).
 #pragma once
-#include "session.hpp"
+#include "normlab/session.hpp"
 
 namespace normlab::app {
 

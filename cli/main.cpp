@@ -30,7 +30,7 @@
 #ifdef NORMLAB_HAVE_FIGURE
 #include "figure.hpp"
 #include "png_file.hpp"
-#include "session.hpp"
+#include "normlab/session.hpp"
 #endif
 
 using namespace normlab;
@@ -277,9 +277,9 @@ int run(int argc, char** argv) {
         // One normalization and one float64 check (none with --no-reference) serve the figure
         // and every other output. The figure is rendered first: a failing figure leaves every
         // other output untouched.
-        app::Session session(ctx);
+        Session session(ctx);
         session.set_reference_check(!o.no_reference);
-        if (auto e = session.apply(ls.state, app::TensorChange::given(std::move(ls.x)))) throw InputError(*e);
+        if (auto e = session.apply(ls.state, TensorChange::given(std::move(ls.x)))) throw InputError(*e);
         app::render_figure(ctx, session, fig, o.figure.path);
         if (!o.quiet) fmt::print("figure: {}\n", o.figure.path);
         r = session.result();

@@ -6,7 +6,7 @@
 #include "offscreen.hpp"
 #include "i18n.hpp"
 #include "png_file.hpp"
-#include "session.hpp"
+#include "normlab/session.hpp"
 #include "vk_check.hpp"
 
 #include "normlab/command_recorder.hpp"

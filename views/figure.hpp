@@ -9,6 +9,10 @@
 
 #include <string>
 
+namespace normlab {
+class Session;
+}  // namespace normlab
+
 namespace normlab::app {
 
 struct FigureOptions {
@@ -20,7 +24,6 @@ struct FigureOptions {
     std::string caption;  // a line under the title ("" for none)
 };
 
-class Session;
 
 // The one rule for a figure's size, checked before any GPU work: from 200×150 (room for the
 // heatmap and the histograms) to 8192×8192.

@@ -7,7 +7,7 @@
 #pragma once
 #include "colormap.hpp"
 #include "heatmap_fill.hpp"
-#include "session.hpp"
+#include "normlab/session.hpp"
 #include "tile_layout.hpp"
 
 #include "normlab/command_recorder.hpp"

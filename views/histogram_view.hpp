@@ -2,7 +2,7 @@
 // the selected statistic group, with μ and μ ± σ markers and an adjustable bin count. The
 // bins, μ and σ come from the GPU histogram (normlab/histogram.hpp); ImDrawList draws them.
 #pragma once
-#include "session.hpp"
+#include "normlab/session.hpp"
 
 namespace normlab::app {
 

@@ -1,4 +1,4 @@
-#include "session.hpp"
+#include "normlab/session.hpp"
 
 #include "normlab/batch_sampler.hpp"
 #include "normlab/error.hpp"
@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace normlab::app {
+namespace normlab {
 
 Session::Session(const VulkanContext& ctx) : ctx_(&ctx), normalizer_(ctx), sync_(normalizer_), histogram_(ctx) {}
 
@@ -281,4 +281,4 @@ std::optional<std::string> Session::reset_running() {
     return apply(with_running_reset(state_), TensorChange::keep());
 }
 
-}  // namespace normlab::app
+}  // namespace normlab

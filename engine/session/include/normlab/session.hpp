@@ -18,7 +18,7 @@
 #include <optional>
 #include <string>
 
-namespace normlab::app {
+namespace normlab {
 
 struct Histograms {
     HistogramResult input, output;  // whole tensor (every whole_stride-th element)
@@ -148,4 +148,4 @@ private:
     std::uint64_t batch_seed_ = 1000;
 };
 
-}  // namespace normlab::app
+}  // namespace normlab

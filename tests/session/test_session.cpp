@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
-#include "session.hpp"
+#include "normlab/session.hpp"
 
 #include "normlab/atomic_file.hpp"
 #include "normlab/npy.hpp"
@@ -19,7 +19,7 @@ using namespace normlab;
 using namespace normlab::test;
 
 namespace {
-const app::TensorChange keep = app::TensorChange::keep(), load = app::TensorChange::from_source();
+const TensorChange keep = TensorChange::keep(), load = TensorChange::from_source();
 
 State generated(Method m, Shape4 shape) {
     State s;
@@ -32,7 +32,7 @@ State generated(Method m, Shape4 shape) {
 }  // namespace
 
 TEST_CASE("x stays on the GPU when only the method, G, eps or γ change", "[gpu][session]") {
-    app::Session session(context());
+    Session session(context());
     State s = with_groups(generated(Method::Group, {3, 8, 6, 5}), 2);
     REQUIRE_FALSE(session.apply(s, load).has_value());
     const std::uint64_t x_bytes = 3 * 8 * 6 * 5 * 4;
@@ -78,7 +78,7 @@ TEST_CASE("a .npy file's tensor stays on the GPU across edits; from_source() rea
     const std::string path = (std::filesystem::temp_directory_path() / "normlab-session-file.npy").string();
     const Tensor x = make_tensor({2, 4, 3, 3}, Init::Randn, 5);
     write_file_atomic(path, npy_bytes_f32({2, 4, 3, 3}, x.data.data()));
-    app::Session session(context());
+    Session session(context());
     State s = with_source_file(generated(Method::Batch, x.shape), path);
     REQUIRE_FALSE(session.apply(s, load).has_value());
     CHECK(session.last_x_upload_bytes() == 72 * 4);
@@ -93,7 +93,7 @@ TEST_CASE("a .npy file's tensor stays on the GPU across edits; from_source() rea
 }
 
 TEST_CASE("a refused value keeps the previous state and numbers", "[gpu][session]") {
-    app::Session session(context());
+    Session session(context());
     State s = generated(Method::Group, {2, 6, 4, 4});
     s.spec.groups = 3;
     REQUIRE_FALSE(session.apply(s, load).has_value());
@@ -117,7 +117,7 @@ TEST_CASE("a refused value keeps the previous state and numbers", "[gpu][session
 }
 
 TEST_CASE("a shown pair of tensors is on the GPU as given", "[gpu][session]") {
-    app::Session session(context());
+    Session session(context());
     Tensor x = make_tensor({2, 3, 4, 4}, Init::Randn, 1), y = make_tensor({2, 3, 4, 4}, Init::Randn, 2);
     session.show_values(x, y, make_layout(default_spec(Method::Instance), x.shape));
     CHECK(session.values_only());
@@ -126,7 +126,7 @@ TEST_CASE("a shown pair of tensors is on the GPU as given", "[gpu][session]") {
 }
 
 TEST_CASE("an exercise's locks hold against every edit; a new exercise replaces it", "[gpu][session][exercise]") {
-    app::Session session(context());
+    Session session(context());
     State s = generated(Method::Batch, {4, 3, 2, 2});
     s.exercise = make_exercise({"method"}, {"eps", "running_stats"});
     s.params.running_mean = {0.5f, -1.0f, 2.0f};
@@ -163,7 +163,7 @@ TEST_CASE("an exercise's locks hold against every edit; a new exercise replaces 
 }
 
 TEST_CASE("SyncBN in the session: each mode's y on the GPU, the histograms and the reference check", "[gpu][session]") {
-    app::Session session(context());
+    Session session(context());
     State s = generated(Method::Batch, {4, 3, 4, 4});
     for (SyncMode mode : {SyncMode::Sync, SyncMode::Local, SyncMode::Naive}) {
         s.spec.sync_devices = 2;
@@ -194,7 +194,7 @@ TEST_CASE("SyncBN in the session: each mode's y on the GPU, the histograms and t
 
 TEST_CASE("an image under AdaIN: the style's statistics from the shaders, y as PyTorch's", "[gpu][session][image]") {
     const std::string golden = std::string(NORMLAB_SOURCE_DIR) + "/tests/golden/images/";
-    app::Session session(context());
+    Session session(context());
     State s;
     s.source.kind = TensorSource::Kind::Image;
     s.source.path = std::string(NORMLAB_SOURCE_DIR) + "/assets/images/content-stripes.png";
