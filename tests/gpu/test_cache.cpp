@@ -342,3 +342,29 @@ TEST_CASE("concurrent writers of one entry never leave a torn file", "[cache]") 
     for (const auto& e : fs::directory_iterator(*dir)) entries += e.is_regular_file();
     CHECK(entries == 1);
 }
+
+TEST_CASE("two caches saving one file (two processes at once) merge it, silently", "[cache][gpu]") {
+    TempCacheHome home;
+    const auto dir = cache_directory();
+    REQUIRE(dir);
+    std::string path;
+    {
+        VulkanContext ctx;  // its own cache is saved last, when it goes
+        const auto props = ctx.physical().getProperties();
+        path = pipeline_cache_path(*dir, props);
+        {
+            // 128 bytes of push constants: the most every device allows, more than copy.comp uses.
+            ComputeKernel k(ctx, "copy.comp", {}, {64, 1}, 2, 128);
+        }
+        PipelineCacheStore first(ctx.device(), props, dir), second(ctx.device(), props, dir);
+        REQUIRE_FALSE(fs::exists(path));  // both start from no file
+        first.save();
+        REQUIRE(fs::exists(path));
+        second.save();  // finds first's file, merges it into its own data, then writes
+        CHECK(ctx.validation_messages() == 0);
+        auto data = read_cache_entry(path, kPipelineCacheMagic, pipeline_cache_key(props));
+        REQUIRE(data);
+        CHECK(pipeline_cache_header_matches(*data, props));
+    }
+    run_and_check("after the merges");
+}
