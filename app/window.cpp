@@ -175,6 +175,7 @@ void Window::init_imgui(const WindowOptions& options) {
     init.ImageCount = wd.ImageCount;
     init.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
     init.CheckVkResultFn = check_vk;
+    init.PipelineCache = ctx_->pipeline_cache_handle();
     ImGui_ImplVulkan_Init(&init, wd.RenderPass);
     impl_->imgui_vulkan = true;
 

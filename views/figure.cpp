@@ -62,6 +62,7 @@ struct Offscreen {
         init.ImageCount = 2;
         init.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
         init.CheckVkResultFn = check_vk;
+        init.PipelineCache = ctx.pipeline_cache_handle();
         ImGui_ImplVulkan_Init(&init, target.render_pass());
         backend = true;
         ImGui_ImplVulkan_CreateFontsTexture(recorder.begin());

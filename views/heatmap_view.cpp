@@ -63,7 +63,7 @@ HeatmapView::HeatmapView(const VulkanContext& ctx, vk::RenderPass render_pass)
     // Subpass 0 of ImGui's render pass (and of the compatible offscreen capture pass).
     vk::GraphicsPipelineCreateInfo info({}, stages, &vertex_input, &assembly, nullptr, &viewport, &raster, &multisample,
                                         nullptr, &blend, &dynamic, *pipeline_layout_, render_pass, 0);
-    pipeline_ = vk::raii::Pipeline(dev, nullptr, info);
+    pipeline_ = vk::raii::Pipeline(dev, ctx.pipeline_cache(), info);
 
     vk::DescriptorPoolSize ps(vk::DescriptorType::eStorageBuffer, 1);
     pool_ = vk::raii::DescriptorPool(

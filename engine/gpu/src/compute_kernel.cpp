@@ -25,7 +25,7 @@ ComputeKernel::ComputeKernel(const VulkanContext& ctx, const std::string& shader
                                 spec_constants.data());
     vk::PipelineShaderStageCreateInfo stage({}, vk::ShaderStageFlagBits::eCompute, *module_, "main",
                                             spec_constants.empty() ? nullptr : &spec);
-    pipeline_ = vk::raii::Pipeline(dev, nullptr, vk::ComputePipelineCreateInfo({}, stage, *layout_));
+    pipeline_ = vk::raii::Pipeline(dev, ctx.pipeline_cache(), vk::ComputePipelineCreateInfo({}, stage, *layout_));
 
     vk::DescriptorPoolSize ps(vk::DescriptorType::eStorageBuffer, bindings);
     pool_ = vk::raii::DescriptorPool(

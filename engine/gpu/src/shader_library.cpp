@@ -1,6 +1,11 @@
 #include "normlab/shader_library.hpp"
 
+#include "normlab/cache_file.hpp"
+#include "normlab/spirv_cache.hpp"
+
+#include <glslang/build_info.h>
 #include <shaderc/shaderc.hpp>
+#include <spirv-tools/libspirv.h>
 
 #include <memory>
 #include <mutex>
@@ -51,6 +56,22 @@ public:
 };
 }  // namespace
 
+// The options below, in words: change both together (the cache key is built from this).
+constexpr const char* kCompileOptions = "vulkan1.1 spirv1.3 optimize=performance includes=embedded";
+
+const std::string& shader_compiler_identity() {
+    static const std::string id = [] {
+        unsigned spv_version = 0, spv_revision = 0;
+        shaderc_get_spv_version(&spv_version, &spv_revision);
+        return std::string("shaderc ") + NORMLAB_SHADERC_VERSION + "; glslang " +
+               std::to_string(GLSLANG_VERSION_MAJOR) + "." + std::to_string(GLSLANG_VERSION_MINOR) + "." +
+               std::to_string(GLSLANG_VERSION_PATCH) + GLSLANG_VERSION_FLAVOR + "; " +
+               spvSoftwareVersionDetailsString() + "; spv " + std::to_string(spv_version) + "." +
+               std::to_string(spv_revision) + "; " + kCompileOptions;
+    }();
+    return id;
+}
+
 std::vector<std::uint32_t> compile_glsl(const std::string& name, const std::string& source,
                                         const ShaderMacros& macros) {
     shaderc::Compiler compiler;
@@ -81,7 +102,7 @@ const std::vector<std::uint32_t>& compiled_shader(const std::string& name, const
     auto key = std::make_pair(name, macros);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
-    return cache.emplace(key, compile_glsl(name, shader_source(name), macros)).first->second;
+    return cache.emplace(key, compile_glsl_cached(name, shader_source(name), macros, cache_directory())).first->second;
 }
 
 }  // namespace normlab

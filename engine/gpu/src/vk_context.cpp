@@ -2,6 +2,7 @@
 #include "normlab/vk_context.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/pipeline_cache.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -242,6 +243,21 @@ VulkanContext::VulkanContext(ContextOptions opt) : force_staging_(opt.force_stag
     }
     queue_ = vk::raii::Queue(device_, queue_family_, 0);
     fence_ = vk::raii::Fence(device_, vk::FenceCreateInfo{});
+    if (auto dir = cache_directory()) {
+        try {
+            pipeline_cache_ = std::make_unique<PipelineCacheStore>(device_, physical_.getProperties(), std::move(dir));
+        } catch (const vk::SystemError&) {
+            // Not even an empty cache could be made: pipelines are created without one.
+        }
+    }
+}
+
+const vk::raii::PipelineCache* VulkanContext::pipeline_cache() const {
+    return pipeline_cache_ ? &pipeline_cache_->cache() : nullptr;
+}
+
+VkPipelineCache VulkanContext::pipeline_cache_handle() const {
+    return pipeline_cache_ ? static_cast<VkPipelineCache>(*pipeline_cache_->cache()) : VK_NULL_HANDLE;
 }
 
 void VulkanContext::read_properties() {
@@ -279,6 +295,7 @@ VulkanContext::~VulkanContext() {
     } catch (const vk::SystemError& e) {
         std::fprintf(stderr, "normlab: Vulkan device wait at shutdown failed: %s\n", e.what());
     }
+    pipeline_cache_.reset();  // saves the pipelines made in this run, before the device goes
 }
 
 VkBool32 VKAPI_PTR VulkanContext::debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT,

@@ -1,5 +1,6 @@
 // ShaderLibrary: the GLSL sources in shaders/ (embedded into the binary at build time) and
-// their compilation to SPIR-V with libshaderc at run time, cached per name + macros.
+// their compilation to SPIR-V with libshaderc at run time, cached per name + macros in memory
+// and between runs on disk (spirv_cache.hpp).
 #pragma once
 #include "normlab/error.hpp"
 
@@ -28,7 +29,11 @@ using ShaderMacros = std::vector<std::pair<std::string, std::string>>;
 std::vector<std::uint32_t> compile_glsl(const std::string& name, const std::string& source,
                                         const ShaderMacros& macros = {});
 
-// compile_glsl(name, shader_source(name), macros), cached.
+// What decides compile_glsl's output besides its arguments: the versions of shaderc, glslang and
+// SPIRV-Tools linked in and the compile options (part of the SPIR-V cache key).
+const std::string& shader_compiler_identity();
+
+// compile_glsl(name, shader_source(name), macros), cached in memory and in cache_directory().
 const std::vector<std::uint32_t>& compiled_shader(const std::string& name, const ShaderMacros& macros = {});
 
 }  // namespace normlab

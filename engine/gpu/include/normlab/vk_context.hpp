@@ -3,6 +3,8 @@
 // name substring overrides; every rejected device is listed with the reason.
 // NORMLAB_VALIDATION=1 enables VK_LAYER_KHRONOS_validation (with synchronization
 // validation) and counts every message it reports.
+// Every pipeline is created through pipeline_cache(), which persists across runs
+// (pipeline_cache.hpp; NORMLAB_NO_CACHE=1 turns it off).
 #pragma once
 #include <vulkan/vulkan_raii.hpp>
 
@@ -10,11 +12,14 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace normlab {
+
+class PipelineCacheStore;
 
 struct DeviceInfo {
     std::uint32_t index = 0;
@@ -79,6 +84,11 @@ public:
     std::uint64_t device_memory_bytes() const;
     // maxMemoryAllocationSize (Vulkan 1.1): the largest single buffer allocation.
     std::uint64_t max_allocation_bytes() const { return max_allocation_; }
+    // The pipeline cache to create every pipeline with (compute kernels, the app's and the
+    // figure's graphics pipelines): loaded from and saved to $XDG_CACHE_HOME/normlab/ when this
+    // context goes. nullptr / VK_NULL_HANDLE without a cache (NORMLAB_NO_CACHE=1).
+    const vk::raii::PipelineCache* pipeline_cache() const;
+    VkPipelineCache pipeline_cache_handle() const;  // for C APIs (ImGui_ImplVulkan_InitInfo)
 
     // Submits one command buffer and waits for it with a timeout; throws DeviceError on
     // device loss, out-of-memory or timeout (never hangs).
@@ -97,6 +107,7 @@ private:
     vk::raii::Device device_{nullptr};
     vk::raii::Queue queue_{nullptr};
     vk::raii::Fence fence_{nullptr};
+    std::unique_ptr<PipelineCacheStore> pipeline_cache_;  // after device_: destroyed (and saved) first
     std::uint32_t queue_family_ = 0;
     std::string device_name_;
     vk::PhysicalDeviceLimits limits_{};
