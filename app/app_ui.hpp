@@ -3,6 +3,7 @@
 // controls hidden, heatmap and histograms enlarged), the language switch, lessons,
 // experiments, the compare, pair and gradient views, export and the keyboard shortcuts (F1 lists them).
 #pragma once
+#include "actions.hpp"
 #include "batch_noise_panel.hpp"
 #include "compare_view.hpp"
 #include "controls_panel.hpp"
@@ -68,8 +69,13 @@ public:
     double frame_ms = 0;
 
 private:
+    // app_actions.cpp: the action table and what is generated from it.
+    std::vector<Action> make_actions();
+    void file_actions(std::vector<Action>& table);
     void shortcuts(const std::vector<KeyPress>& keys);
     void shortcut(KeyPress k);
+    void menu_items(unsigned menu);  // the actions of one menu (MenuBits), in table order
+    void help_overlay();
     void menu_bar();
     void layout_normal(float top);
     void layout_presenter(float top);
@@ -80,7 +86,6 @@ private:
     void lower_area(float x, float y, float w, float h, bool large, float pic_h = 0);
     bool pictures_shown() const;
     void experiment_bar();
-    void help_overlay();
     void status_bar(float y, float h);
     void method_buttons();
     void scene_popups();
@@ -94,6 +99,7 @@ private:
     void export_png();
     void edit(const State& next);  // an edit that keeps the tensor; a refusal becomes the status message
     bool gradient_view_shown() const;
+    bool pair_experiment() const { return experiment_ && experiment_->kind == ExperimentKind::Pair; }
     void explain_gradient();
 
     const Window& window_;
@@ -127,6 +133,7 @@ private:
     bool open_save_ = false, open_load_ = false, exercise_open_ = false;
     std::string scene_path_ = "scene.normlab.json";  // the extension of the MIME type (packaging/)
     std::string torch_code_;
+    std::vector<Action> actions_;  // keys, menu items and help rows (make_actions)
 };
 
 }  // namespace normlab::app
