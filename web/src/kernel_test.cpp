@@ -53,8 +53,8 @@ Errors compare(const NormResult& gpu, const Tensor& x, const NormSpec& spec, con
         e.mean = maxdiff(gpu.mean, rs.mean, false);
         e.var = maxdiff(gpu.var, rs.var, true);
     }
-    e.running = std::max(maxdiff(gpu.running_mean, rs.running_mean, false),
-                         maxdiff(gpu.running_var, rs.running_var, true));
+    e.running =
+        std::max(maxdiff(gpu.running_mean, rs.running_mean, false), maxdiff(gpu.running_var, rs.running_var, true));
     return e;
 }
 
@@ -91,7 +91,10 @@ std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt
     if (m == Method::Layer || m == Method::Rms) {
         switch (rng() % (s.rank == 3 ? 2 : 3)) {  // 3-D: [D] or [L, D]
             case 0: spec.normalized_shape = {s.w}; break;
-            case 1: spec.normalized_shape = s.rank == 3 ? std::vector<std::int64_t>{s.c, s.w} : std::vector<std::int64_t>{s.h, s.w}; break;
+            case 1:
+                spec.normalized_shape =
+                    s.rank == 3 ? std::vector<std::int64_t>{s.c, s.w} : std::vector<std::int64_t>{s.h, s.w};
+                break;
             default: spec.normalized_shape = {s.c, s.h, s.w}; break;
         }
         if (m == Method::Layer) spec.bias = coin();
@@ -134,9 +137,12 @@ public:
                  Tolerance tol = {}, bool y_only = false) {
         const auto plan = n_.plan(make_layout(spec, x.shape), spec);
         ++cases_;
-        if (plan.from_running) ++paths_["running"];
-        else if (plan.fused) ++paths_["fused"];
-        else ++paths_[plan.chunks > 16 ? "split_many_chunks" : "split"];
+        if (plan.from_running)
+            ++paths_["running"];
+        else if (plan.fused)
+            ++paths_["fused"];
+        else
+            ++paths_[plan.chunks > 16 ? "split_many_chunks" : "split"];
         ++methods_[method_name(spec.method)];
         Errors e;
         try {

@@ -5,12 +5,17 @@
 namespace normlab::web {
 namespace {
 
+// (JavaScript: clang-format would split its === operators)
+// clang-format off
 EM_JS(void, js_page_call, (const char* method, const char* text), {
     var page = (typeof window !== 'undefined') ? window.normlabPage : undefined;
     var m = UTF8ToString(method), t = UTF8ToString(text);
-    if (page && page[m]) page[m](t);
-    else console.log('normlab ' + m + ': ' + t);
+    if (page && page[m])
+        page[m](t);
+    else
+        console.log('normlab ' + m + ': ' + t);
 });
+// clang-format on
 
 }  // namespace
 

@@ -20,15 +20,24 @@ int main(int argc, char** argv) {
     std::string scene;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--kernel-test") kernel_test = true;
-        else if (a == "--stats") stats = true;
-        else if (a == "--scene" && i + 1 < argc) scene = argv[++i];
+        if (a == "--kernel-test")
+            kernel_test = true;
+        else if (a == "--stats")
+            stats = true;
+        else if (a == "--scene" && i + 1 < argc)
+            scene = argv[++i];
     }
     using namespace normlab;
     try {
         web::show_status("starting WebGPU…");
-        webgpu::WgpuContext ctx;
-        webgpu::WgpuNormalizer normalizer(ctx);
+        // The device lives as long as the page (the runtime is kept after main returns): losing
+        // it later still shows its line.
+        static webgpu::WgpuContext ctx;
+        ctx.on_lost([](const std::string& line) {
+            web::show_error(line);
+            web::mark_done("error");
+        });
+        static webgpu::WgpuNormalizer normalizer(ctx);
         if (kernel_test) {
             web::show_status("running the kernel tests on " + ctx.device_name() + "…");
             web::show_kernel_report(web::run_kernel_tests(normalizer));

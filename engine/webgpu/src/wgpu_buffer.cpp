@@ -76,11 +76,8 @@ void read_back(const WgpuContext& ctx, std::vector<WgpuBuffer>& staging, const s
             },
             &mapped[i]);
     }
-    ctx.wait(
-        [&] {
-            return std::all_of(mapped.begin(), mapped.end(), [](const Mapped& m) { return m.done; });
-        },
-        "the readback");
+    ctx.wait([&] { return std::all_of(mapped.begin(), mapped.end(), [](const Mapped& m) { return m.done; }); },
+             "the readback");
     bool ok = true;
     for (std::size_t i = 0; i < reads.size(); ++i) {
         if (!mapped[i].ok) {

@@ -12,6 +12,8 @@ namespace {
 // What emscripten 3.1.6's library cannot tell (wgpuAdapterGetLimits aborts there, its
 // WGPULimits has no maxBufferSize, wgpuAdapterGetProperties leaves the name empty): read from
 // the browser's GPUAdapter/GPUDevice objects that library_webgpu.js keeps.
+// (JavaScript: clang-format would split its === operators)
+// clang-format off
 EM_JS(double, js_adapter_limit, (WGPUAdapter adapter, const char* name), {
     var a = WebGPU.mgrAdapter.get(adapter);
     var v = a && a.limits ? a.limits[UTF8ToString(name)] : undefined;
@@ -28,6 +30,7 @@ EM_JS(char*, js_adapter_name, (WGPUAdapter adapter), {
     var name = info.description || [ info.vendor, info.architecture, info.device ].filter(Boolean).join(' ');
     return allocateUTF8((name || 'unknown adapter') + ' (WebGPU)');
 });
+// clang-format on
 
 struct Pending {
     bool done = false;
@@ -69,18 +72,30 @@ void on_scope(WGPUErrorType type, const char* message, void* user) {
     e->done = true;
 }
 
+std::string lost_text(const std::string& message) {
+    return "the WebGPU device was lost" + (message.empty() ? std::string() : ": " + message) +
+           " (reload the page; the scene stays in its address)";
+}
+
 std::uint64_t as_u64(double v) { return v < 0 ? 0 : static_cast<std::uint64_t>(v); }
 
 }  // namespace
 
-WgpuContext::WgpuContext() {
+// The device-lost callback may run after the context is gone (the browser resolves device.lost
+// whenever it likes), so its state is never freed: one small object per device.
+struct WgpuContext::Lost {
+    bool lost = false;
+    std::string message;
+    std::function<void(const std::string&)> handler;
+};
+
+WgpuContext::WgpuContext() : lost_(new Lost) {
     Pending a;
     WGPURequestAdapterOptions opts{};
     opts.powerPreference = WGPUPowerPreference_HighPerformance;
     wgpuInstanceRequestAdapter(nullptr, &opts, on_adapter, &a);
     wait([&] { return a.done; }, "the WebGPU adapter");
-    if (!a.ok)
-        throw DeviceError("no WebGPU adapter" + (a.message.empty() ? std::string() : ": " + a.message));
+    if (!a.ok) throw DeviceError("no WebGPU adapter" + (a.message.empty() ? std::string() : ": " + a.message));
     adapter_ = static_cast<WGPUAdapter>(a.handle);
     char* name = js_adapter_name(adapter_);
     name_ = name;
@@ -105,11 +120,12 @@ WgpuContext::WgpuContext() {
     wgpuDeviceSetDeviceLostCallback(
         device_,
         [](WGPUDeviceLostReason, const char* message, void* user) {
-            auto* c = static_cast<WgpuContext*>(user);
-            c->lost_ = true;
-            c->lost_message_ = message ? message : "";
+            auto* l = static_cast<Lost*>(user);
+            l->lost = true;
+            l->message = message ? message : "";
+            if (l->handler) l->handler(lost_text(l->message));
         },
-        this);
+        lost_);
 
     WGPUSupportedLimits s{};
     wgpuDeviceGetLimits(device_, &s);
@@ -133,10 +149,10 @@ WgpuContext::~WgpuContext() {
 }
 
 void WgpuContext::throw_if_lost() const {
-    if (lost_)
-        throw DeviceError("the WebGPU device was lost" + (lost_message_.empty() ? "" : ": " + lost_message_) +
-                          " (reload the page; the scene stays in its address)");
+    if (lost_->lost) throw DeviceError(lost_text(lost_->message));
 }
+
+void WgpuContext::on_lost(std::function<void(const std::string&)> handler) { lost_->handler = std::move(handler); }
 
 void WgpuContext::wait(const std::function<bool()>& done, const char* what) const {
     (void)what;

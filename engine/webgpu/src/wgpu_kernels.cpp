@@ -53,8 +53,9 @@ WgpuKernels::WgpuKernels(const WgpuContext& ctx) : ctx_(&ctx) {
         e.binding = i;
         e.visibility = WGPUShaderStage_Compute;
         const bool read_only = i == 0 || i == 2 || i == 3;
-        e.buffer.type = i == 6 ? WGPUBufferBindingType_Uniform
-                               : read_only ? WGPUBufferBindingType_ReadOnlyStorage : WGPUBufferBindingType_Storage;
+        e.buffer.type = i == 6      ? WGPUBufferBindingType_Uniform
+                        : read_only ? WGPUBufferBindingType_ReadOnlyStorage
+                                    : WGPUBufferBindingType_Storage;
     }
     WGPUBindGroupLayoutDescriptor bd{};
     bd.entryCount = kBindings;

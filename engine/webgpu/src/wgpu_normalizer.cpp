@@ -164,7 +164,8 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
         std::uint32_t x, y;
     };
     auto grid = [&](std::uint64_t groups) {
-        const std::uint32_t gx = static_cast<std::uint32_t>(std::min<std::uint64_t>(std::max<std::uint64_t>(groups, 1), max_x));
+        const std::uint32_t gx =
+            static_cast<std::uint32_t>(std::min<std::uint64_t>(std::max<std::uint64_t>(groups, 1), max_x));
         return Grid{gx, static_cast<std::uint32_t>((groups + gx - 1) / gx)};
     };
     LayoutBlock base{};
@@ -201,8 +202,10 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     auto bind_group = [&](const WgpuBuffer& uniform) {
         const std::uint64_t pb = std::max<std::uint64_t>(param_bytes, 16);
         const std::pair<const WgpuBuffer*, std::uint64_t> b6[WgpuKernels::kBindings] = {
-            {&x_, bytes},          {&y_, bytes},
-            {&w_, pb},             {&b_, pb},
+            {&x_, bytes},
+            {&y_, bytes},
+            {&w_, pb},
+            {&b_, pb},
             {&stats_, std::max<std::uint64_t>(stat_bytes, 16)},
             {&partials_, std::max<std::uint64_t>(partial_bytes, 16)},
             {&uniform, sizeof(LayoutBlock)}};

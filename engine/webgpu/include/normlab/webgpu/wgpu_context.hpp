@@ -44,6 +44,8 @@ public:
     void begin_errors();
     void end_errors(const std::string& what);
     void throw_if_lost() const;
+    // Called once when the device is lost (also after a run has finished), with the reason.
+    void on_lost(std::function<void(const std::string&)> handler);
 
 private:
     WGPUAdapter adapter_ = nullptr;
@@ -51,8 +53,8 @@ private:
     WGPUQueue queue_ = nullptr;
     WgpuLimits limits_;
     std::string name_;
-    bool lost_ = false;
-    std::string lost_message_;
+    struct Lost;  // the lost callback's state; outlives the context (wgpu_context.cpp)
+    Lost* lost_;
 };
 
 }  // namespace normlab::webgpu

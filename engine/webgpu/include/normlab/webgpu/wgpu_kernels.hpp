@@ -16,10 +16,10 @@ enum class KernelKind { Stats, Merge, Apply };
 
 struct KernelVariant {
     KernelKind kind = KernelKind::Apply;
-    std::uint32_t wg = 64;   // workgroup size (the merge kernel's is always 64)
-    std::uint32_t vpt = 1;   // values per invocation
+    std::uint32_t wg = 64;  // workgroup size (the merge kernel's is always 64)
+    std::uint32_t vpt = 1;  // values per invocation
     bool rms = false;
-    bool fused = false;      // stats only: also write y
+    bool fused = false;  // stats only: also write y
     auto key() const { return std::make_tuple(static_cast<int>(kind), wg, vpt, rms, fused); }
 };
 

@@ -19,12 +19,12 @@
 namespace normlab::webgpu {
 
 struct WgpuPlan {
-    bool from_running = false;     // batch eval: apply kernel only
-    bool fused = false;            // statistics and y in one kernel
-    std::uint32_t stats_wg = 0;    // workgroup size of the statistics kernel
-    std::uint32_t stats_vpt = 0;   // values per invocation
-    std::uint32_t chunks = 1;      // workgroups per statistic (statistics kernel)
-    std::uint32_t chunk_len = 0;   // elements per chunk
+    bool from_running = false;    // batch eval: apply kernel only
+    bool fused = false;           // statistics and y in one kernel
+    std::uint32_t stats_wg = 0;   // workgroup size of the statistics kernel
+    std::uint32_t stats_vpt = 0;  // values per invocation
+    std::uint32_t chunks = 1;     // workgroups per statistic (statistics kernel)
+    std::uint32_t chunk_len = 0;  // elements per chunk
     std::uint32_t apply_chunks = 1;
     std::uint32_t apply_chunk_len = 0;
 };
