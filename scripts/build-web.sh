@@ -35,8 +35,12 @@ ln -sfn /usr/include/stb "$out/include/stb"
 export NODE_PATH=/usr/share/nodejs  # emscripten's linker needs acorn from Debian's node modules
 gen=()
 if command -v ninja >/dev/null 2>&1 && [ ! -f "$out/cmake/Makefile" ]; then gen=(-G Ninja); fi
-emcmake cmake -S "$root/web" -B "$out/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DNORMLAB_WEB_INCLUDE="$out/include" -DSITE_DIR="$out/site" "$@" >/dev/null
+mkdir -p "$out/cmake"
+if ! emcmake cmake -S "$root/web" -B "$out/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DNORMLAB_WEB_INCLUDE="$out/include" -DSITE_DIR="$out/site" "$@" >"$out/cmake/configure.log" 2>&1; then
+  cat "$out/cmake/configure.log" >&2
+  exit 1
+fi
 cmake --build "$out/cmake" --parallel "${NORMLAB_WEB_JOBS:-$(nproc)}"
 for f in index.html page.js normlab.js normlab.wasm; do
   [ -s "$out/site/$f" ] || { echo "build-web: $out/site/$f is missing" >&2; exit 1; }
