@@ -118,6 +118,10 @@ async function errors(url, browser) {
     norm: { method: 'layer' } });
   await expectOneError(browser, url + '#' + sceneLine(big), 'tensor over the binding limit',
     /^normlab: the tensor \[65, 64, 256, 256\] needs 1090519040 bytes .*maxStorageBufferBindingSize = \d+ bytes\)$/);
+  const wasm = JSON.stringify({ normlab_scene: 1, tensor: { source: 'generated', shape: [64, 64, 256, 256] },
+    norm: { method: 'batch' } });
+  await expectOneError(browser, url + '#' + sceneLine(wasm), 'tensor over the page memory',
+    /^normlab: the tensor \[64, 64, 256, 256\] needs about 4096 MB of the page's memory .*\(2048 MB\)$/);
   const groups = JSON.stringify({ normlab_scene: 1, tensor: { source: 'generated', shape: [2, 6, 4, 4] },
     norm: { method: 'group', groups: 4 } });
   await expectOneError(browser, url + '#' + sceneLine(groups), 'PyTorch error',

@@ -12,6 +12,7 @@
 
 #include <exception>
 #include <memory>
+#include <new>
 #include <string>
 
 int main(int argc, char** argv) {
@@ -48,6 +49,11 @@ int main(int argc, char** argv) {
             if (stats) web::show_stats(r.stats_json);
         }
         web::mark_done("done");
+    } catch (const std::bad_alloc&) {
+        web::show_error(
+            "the page ran out of memory (a page's WebAssembly holds at most 2 GB: x, y and the "
+            "float64 check of this tensor do not fit)");
+        web::mark_done("error");
     } catch (const std::exception& e) {
         web::show_error(e.what());
         web::mark_done("error");

@@ -16,6 +16,19 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
     return out;
 }
 
+// The page's WebAssembly memory (-sMAXIMUM_MEMORY in web/CMakeLists.txt) and what one element
+// costs there: x, y, y's readback copy and the float64 check's statistic index, 4 bytes each.
+constexpr std::uint64_t kPageMemoryBytes = std::uint64_t{2} << 30;
+constexpr std::uint64_t kPageBytesPerElement = 16;
+
+void check_page_memory(const Shape4& shape) {
+    const std::uint64_t need = static_cast<std::uint64_t>(shape.numel()) * kPageBytesPerElement;
+    if (need > kPageMemoryBytes)
+        throw InputError("the tensor " + shape.str() + " needs about " + std::to_string(need >> 20) +
+                         " MB of the page's memory (x, y, its readback and the float64 check), more than a " +
+                         "page's WebAssembly holds (" + std::to_string(kPageMemoryBytes >> 20) + " MB)");
+}
+
 std::string format_g(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3g", v);
@@ -32,9 +45,13 @@ PageResult run_scene(webgpu::WgpuNormalizer& normalizer, const std::string& scen
     if (!state.style_image.empty())
         throw InputError("the scene in the URL uses a style image (AdaIN), which the browser edition has not yet");
     // A generated tensor's shape is checked before gigabytes are made.
-    if (state.source.kind == TensorSource::Kind::Generated) normalizer.check_capacity(state.source.shape);
+    if (state.source.kind == TensorSource::Kind::Generated) {
+        normalizer.check_capacity(state.source.shape);
+        check_page_memory(state.source.shape);
+    }
     const Tensor x = load_tensor(state.source);
     normalizer.check_capacity(x.shape);
+    check_page_memory(x.shape);
     validate_selection(state.selection, x.shape);
 
     const NormResult r = normalizer.run(x, state.spec, state.params);
