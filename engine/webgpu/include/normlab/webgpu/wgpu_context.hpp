@@ -37,7 +37,7 @@ public:
     const std::string& device_name() const { return name_; }
 
     // Blocks until done() is true, yielding to the event loop; throws DeviceError when the
-    // device is lost meanwhile.
+    // device is lost meanwhile, or when `what` has not come after two minutes.
     void wait(const std::function<bool()>& done, const char* what) const;
     // Errors of everything between begin_errors() and end_errors() (validation, out of memory):
     // end_errors() throws DeviceError with WebGPU's message.
