@@ -50,13 +50,15 @@ export const webgpuFlags = ['--enable-unsafe-webgpu', '--enable-features=Vulkan'
 const quietFlags = ['--disable-background-networking', '--disable-component-update', '--disable-sync',
   '--no-first-run'];
 
+// Only these flags (puppeteer's defaults are left out; it adds its debugging pipe or port).
 // webgpu = false: the same browser with WebGPU turned off.
 export async function launch({ webgpu = true } = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'normlab-chromium-'));
   const args = ['--headless=new', '--no-sandbox', ...(webgpu ? webgpuFlags : ['--disable-features=WebGPU']),
     ...quietFlags, `--user-data-dir=${profile}`];
   const browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', headless: true, args,
-    ignoreDefaultArgs: ['--headless'], protocolTimeout: 300000 });
+    ignoreDefaultArgs: true, protocolTimeout: 300000 });
+  console.log(`chromium ${(await browser.version())}: ${browser.process().spawnargs.slice(1).join(' ')}`);
   const close = async () => {
     await browser.close();
     fs.rmSync(profile, { recursive: true, force: true });
