@@ -88,8 +88,9 @@ async function stats(url, browser, cli) {
     check(/\(WebGPU\)$/.test(page.device), `${f}: device "${page.device}" does not name a WebGPU adapter`);
     check(page.max_abs_error_vs_reference !== null && page.max_abs_error_vs_reference <= 1e-4,
       `${f}: the page's max error against the float64 reference is ${page.max_abs_error_vs_reference}`);
-    check(r.summary && r.summary.includes(want.torch_module) && r.summary.includes('max |y - float64 reference|'),
-      `${f}: the summary does not name ${want.torch_module} and the max error: ${r.summary}`);
+    check(r.summary && r.summary.includes(`${want.torch_module} on [${want.shape.join(', ')}]`) &&
+      r.summary.includes(`device: ${page.device}`) && r.summary.includes('max |y - float64 reference|'),
+      `${f}: the summary does not name ${want.torch_module}, the shape, the adapter and the max error: ${r.summary}`);
   }
   // The comparison must see a different scene's statistics as different.
   const names = Object.keys(got);

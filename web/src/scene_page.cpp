@@ -66,6 +66,8 @@ PageResult run_scene(webgpu::WgpuNormalizer& normalizer, const std::string& scen
     out.summary += "device: " + device + "\n";
     if (r.nonfinite_inputs) out.summary += "input holds " + std::to_string(r.nonfinite_inputs) + " non-finite values\n";
     out.summary += "max |y - float64 reference| = " + format_g(err) + "\n";
+    out.summary += "wall time: upload " + format_g(r.upload_ms) + " ms, kernels and readback " +
+                   format_g(r.dispatch_ms) + " ms (a first run compiles its kernels)\n";
     out.stats_json = stats_json(state.spec, r, device, err);
     return out;
 }
