@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and opens the normlab app on its built-in default tensor.
 # Arguments are passed to the app (e.g. scripts/run.sh --norm group --groups 2 --preset classroom).
+# scripts/run.sh --web [PORT]: builds the browser edition (scripts/build-web.sh), serves
+# build-web/site on 127.0.0.1 (a free port unless PORT is given) and prints the URL.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+if [ "${1:-}" = "--web" ]; then
+  "$root/scripts/build-web.sh"
+  site="${NORMLAB_WEB_BUILD_DIR:-$root/build-web}/site"
+  port="${2:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
+  echo "normlab in the browser: http://127.0.0.1:$port/ (WebGPU: Chrome or Edge 113+; Ctrl-C stops the server)"
+  exec python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site"
+fi
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh"
 if [ -x "$root/build/bin/normlab" ]; then

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs every test (ctest), the fuzzers and the sanitizer
-# suite; exits non-zero on any failure.
+# Installs what is missing, builds (the desktop build and the browser edition's site), and runs
+# every test (ctest), the fuzzers and the sanitizer suite; exits non-zero on any failure.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh"
+# The browser edition's site (build-web/site), which the tests labelled web open in Chromium.
+"$root/scripts/build-web.sh"
 # vulkaninfo and Xvfb-based tests want a private runtime dir.
 if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "${XDG_RUNTIME_DIR}" ]; then
   export XDG_RUNTIME_DIR="$(mktemp -d)"

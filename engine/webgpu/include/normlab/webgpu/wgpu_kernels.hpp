@@ -1,0 +1,48 @@
+// WgpuKernels: the WGSL normalization kernels (shaders/wgsl/*.wgsl, embedded at build time) as
+// compute pipelines, one per variant (workgroup size, values per invocation, rms, fused), all on
+// one explicit bind-group layout: x, y, γ, β, statistics, partials (storage) and the layout
+// (uniform), bindings 0–6 as norm_common.wgsl declares them.
+#pragma once
+#include "normlab/webgpu/wgpu_context.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+
+namespace normlab::webgpu {
+
+enum class KernelKind { Stats, Merge, Apply };
+
+struct KernelVariant {
+    KernelKind kind = KernelKind::Apply;
+    std::uint32_t wg = 64;  // workgroup size (the merge kernel's is always 64)
+    std::uint32_t vpt = 1;  // values per invocation
+    bool rms = false;
+    bool fused = false;  // stats only: also write y
+    auto key() const { return std::make_tuple(static_cast<int>(kind), wg, vpt, rms, fused); }
+};
+
+// The WGSL text of a variant: its constants, norm_common.wgsl, then the kernel's own file.
+std::string kernel_source(const KernelVariant& v);
+
+class WgpuKernels {
+public:
+    static constexpr std::uint32_t kBindings = 7;
+    explicit WgpuKernels(const WgpuContext& ctx);
+    ~WgpuKernels();
+    WgpuKernels(const WgpuKernels&) = delete;
+    WgpuKernels& operator=(const WgpuKernels&) = delete;
+
+    WGPUComputePipeline pipeline(const KernelVariant& v);
+    WGPUBindGroupLayout bind_layout() const { return bind_layout_; }
+    std::size_t pipelines_built() const { return pipelines_.size(); }
+
+private:
+    const WgpuContext* ctx_;
+    WGPUBindGroupLayout bind_layout_ = nullptr;
+    WGPUPipelineLayout pipeline_layout_ = nullptr;
+    std::map<decltype(KernelVariant{}.key()), WGPUComputePipeline> pipelines_;
+};
+
+}  // namespace normlab::webgpu

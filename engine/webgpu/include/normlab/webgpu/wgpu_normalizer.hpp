@@ -1,0 +1,54 @@
+// WgpuNormalizer: runs a NormSpec on a tensor with the WGSL kernels and reads back y and every
+// statistic, as the Vulkan Normalizer does (the same NormResult, so stats_json serves both).
+// Driven only by StatLayout's strides. Kernel plan (plan()):
+//   - a statistic of ≤ kFusedMax elements: one workgroup reads it once into registers,
+//     reduces (shifted two-pass) and writes y (norm_stats.wgsl, fused);
+//   - larger statistics: chunks of kChunkLen elements, one workgroup each, write partials that
+//     norm_merge.wgsl combines with Chan's formula; norm_apply.wgsl writes y;
+//   - BatchNorm eval with running statistics: norm_apply.wgsl alone.
+// Tensors and buffers beyond maxStorageBufferBindingSize are refused with the limit named (the
+// Vulkan path's slabs are not here). SyncBN is not part of this backend.
+#pragma once
+#include "normlab/norm_params.hpp"
+#include "normlab/webgpu/wgpu_buffer.hpp"
+#include "normlab/webgpu/wgpu_kernels.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace normlab::webgpu {
+
+struct WgpuPlan {
+    bool from_running = false;    // batch eval: apply kernel only
+    bool fused = false;           // statistics and y in one kernel
+    std::uint32_t stats_wg = 0;   // workgroup size of the statistics kernel
+    std::uint32_t stats_vpt = 0;  // values per invocation
+    std::uint32_t chunks = 1;     // workgroups per statistic (statistics kernel)
+    std::uint32_t chunk_len = 0;  // elements per chunk
+    std::uint32_t apply_chunks = 1;
+    std::uint32_t apply_chunk_len = 0;
+};
+
+class WgpuNormalizer {
+public:
+    static constexpr std::uint32_t kMaxVpt = 16;
+    static constexpr std::uint32_t kApplyWg = 256, kApplyVpt = 4;
+    explicit WgpuNormalizer(WgpuContext& ctx);
+
+    // Validates everything (InputError with PyTorch's wording), runs on the GPU, reads back.
+    NormResult run(const Tensor& x, const NormSpec& spec, const NormParams& params = {});
+    WgpuPlan plan(const StatLayout& layout, const NormSpec& spec) const;
+    // Throws InputError naming the limit when a tensor of this shape cannot be bound at once.
+    void check_capacity(const Shape4& shape) const;
+    const WgpuContext& context() const { return *ctx_; }
+    std::size_t pipelines_built() const { return kernels_.pipelines_built(); }
+
+private:
+    WgpuContext* ctx_;
+    WgpuKernels kernels_;
+    std::uint32_t wg_max_ = 256;
+    WgpuBuffer x_, y_, w_, b_, stats_, partials_, uniform_stats_, uniform_merge_, uniform_apply_;
+    std::vector<WgpuBuffer> staging_;
+};
+
+}  // namespace normlab::webgpu

@@ -1,0 +1,189 @@
+#include "normlab/webgpu/wgpu_context.hpp"
+
+#include "normlab/error.hpp"
+
+#include <emscripten.h>
+
+#include <cstring>
+
+namespace normlab::webgpu {
+namespace {
+
+// What emscripten 3.1.6's library cannot tell (wgpuAdapterGetLimits aborts there, its
+// WGPULimits has no maxBufferSize, wgpuAdapterGetProperties leaves the name empty): read from
+// the browser's GPUAdapter/GPUDevice objects that library_webgpu.js keeps.
+// (JavaScript: clang-format would split its === operators)
+// clang-format off
+EM_JS(double, js_adapter_limit, (WGPUAdapter adapter, const char* name), {
+    var a = WebGPU.mgrAdapter.get(adapter);
+    var v = a && a.limits ? a.limits[UTF8ToString(name)] : undefined;
+    return v === undefined ? -1 : v;
+});
+EM_JS(double, js_device_limit, (WGPUDevice device, const char* name), {
+    var d = WebGPU.mgrDevice.get(device);
+    var v = d && d.limits ? d.limits[UTF8ToString(name)] : undefined;
+    return v === undefined ? -1 : v;
+});
+EM_JS(char*, js_adapter_name, (WGPUAdapter adapter), {
+    var a = WebGPU.mgrAdapter.get(adapter);
+    var info = a && a.info ? a.info : {};
+    var name = info.description || [ info.vendor, info.architecture, info.device ].filter(Boolean).join(' ');
+    return allocateUTF8((name || 'unknown adapter') + ' (WebGPU)');
+});
+// clang-format on
+
+struct Pending {
+    bool done = false;
+    bool ok = false;
+    void* handle = nullptr;
+    std::string message;
+};
+
+void on_adapter(WGPURequestAdapterStatus status, WGPUAdapter adapter, const char* message, void* user) {
+    auto* p = static_cast<Pending*>(user);
+    p->ok = status == WGPURequestAdapterStatus_Success && adapter;
+    p->handle = adapter;
+    if (message) p->message = message;
+    p->done = true;
+}
+
+void on_device(WGPURequestDeviceStatus status, WGPUDevice device, const char* message, void* user) {
+    auto* p = static_cast<Pending*>(user);
+    p->ok = status == WGPURequestDeviceStatus_Success && device;
+    p->handle = device;
+    if (message) p->message = message;
+    p->done = true;
+}
+
+void on_uncaptured(WGPUErrorType, const char* message, void*) {
+    emscripten_log(EM_LOG_ERROR, "WebGPU error: %s", message ? message : "(no message)");
+}
+
+struct ErrorScope {
+    bool done = false;
+    WGPUErrorType type = WGPUErrorType_NoError;
+    std::string message;
+};
+
+void on_scope(WGPUErrorType type, const char* message, void* user) {
+    auto* e = static_cast<ErrorScope*>(user);
+    e->type = type;
+    if (message) e->message = message;
+    e->done = true;
+}
+
+std::string lost_text(const std::string& message) {
+    return "the WebGPU device was lost" + (message.empty() ? std::string() : ": " + message) +
+           " (reload the page; the scene stays in its address)";
+}
+
+// A callback that has not come after this long never will (a browser bug, a hung device).
+constexpr double kWaitLimitMs = 120000;
+
+std::uint64_t as_u64(double v) { return v < 0 ? 0 : static_cast<std::uint64_t>(v); }
+
+}  // namespace
+
+// The device-lost callback may run after the context is gone (the browser resolves device.lost
+// whenever it likes), so its state is never freed: one small object per device.
+struct WgpuContext::Lost {
+    bool lost = false;
+    std::string message;
+    std::function<void(const std::string&)> handler;
+};
+
+WgpuContext::WgpuContext() : lost_(new Lost) {
+    Pending a;
+    WGPURequestAdapterOptions opts{};
+    opts.powerPreference = WGPUPowerPreference_HighPerformance;
+    wgpuInstanceRequestAdapter(nullptr, &opts, on_adapter, &a);
+    wait([&] { return a.done; }, "the WebGPU adapter");
+    if (!a.ok) throw DeviceError("no WebGPU adapter" + (a.message.empty() ? std::string() : ": " + a.message));
+    adapter_ = static_cast<WGPUAdapter>(a.handle);
+    char* name = js_adapter_name(adapter_);
+    name_ = name;
+    std::free(name);
+
+    // The device gets the adapter's own storage-binding limit (the default is 128 MiB); the
+    // page's pre-js adds the adapter's maxBufferSize, a limit 3.1.6's WGPULimits lacks.
+    WGPURequiredLimits required{};
+    std::memset(&required.limits, 0xFF, sizeof(required.limits));  // every limit "undefined"
+    const std::uint64_t binding = as_u64(js_adapter_limit(adapter_, "maxStorageBufferBindingSize"));
+    if (binding) required.limits.maxStorageBufferBindingSize = binding;
+    WGPUDeviceDescriptor desc{};
+    desc.label = "normlab";
+    desc.requiredLimits = &required;
+    Pending d;
+    wgpuAdapterRequestDevice(adapter_, &desc, on_device, &d);
+    wait([&] { return d.done; }, "the WebGPU device");
+    if (!d.ok) throw DeviceError("the WebGPU adapter gave no device" + (d.message.empty() ? "" : ": " + d.message));
+    device_ = static_cast<WGPUDevice>(d.handle);
+    queue_ = wgpuDeviceGetQueue(device_);
+    wgpuDeviceSetUncapturedErrorCallback(device_, on_uncaptured, nullptr);
+    wgpuDeviceSetDeviceLostCallback(
+        device_,
+        [](WGPUDeviceLostReason, const char* message, void* user) {
+            auto* l = static_cast<Lost*>(user);
+            l->lost = true;
+            l->message = message ? message : "";
+            if (l->handler) l->handler(lost_text(l->message));
+        },
+        lost_);
+
+    WGPUSupportedLimits s{};
+    wgpuDeviceGetLimits(device_, &s);
+    limits_.max_storage_binding = s.limits.maxStorageBufferBindingSize;
+    limits_.max_buffer = as_u64(js_device_limit(device_, "maxBufferSize"));
+    if (!limits_.max_buffer) limits_.max_buffer = limits_.max_storage_binding;
+    limits_.max_workgroup_x = s.limits.maxComputeWorkgroupSizeX;
+    limits_.max_invocations = s.limits.maxComputeInvocationsPerWorkgroup;
+    limits_.max_groups_per_dim = s.limits.maxComputeWorkgroupsPerDimension;
+    limits_.max_workgroup_storage = s.limits.maxComputeWorkgroupStorageSize;
+    limits_.max_storage_buffers = s.limits.maxStorageBuffersPerShaderStage;
+    if (limits_.max_storage_buffers < 6)
+        throw DeviceError("the WebGPU device binds " + std::to_string(limits_.max_storage_buffers) +
+                          " storage buffers per shader stage; normlab's kernels need 6");
+}
+
+WgpuContext::~WgpuContext() {
+    if (queue_) wgpuQueueRelease(queue_);
+    if (device_) wgpuDeviceRelease(device_);
+    if (adapter_) wgpuAdapterRelease(adapter_);
+}
+
+void WgpuContext::throw_if_lost() const {
+    if (lost_->lost) throw DeviceError(lost_text(lost_->message));
+}
+
+void WgpuContext::on_lost(std::function<void(const std::string&)> handler) { lost_->handler = std::move(handler); }
+
+void WgpuContext::wait(const std::function<bool()>& done, const char* what) const {
+    const double start = emscripten_get_now();
+    while (!done()) {
+        throw_if_lost();
+        if (emscripten_get_now() - start > kWaitLimitMs)
+            throw DeviceError(std::string("WebGPU gave no answer for ") + what + " within " +
+                              std::to_string(static_cast<int>(kWaitLimitMs / 1000)) + " s");
+        emscripten_sleep(1);
+    }
+    throw_if_lost();
+}
+
+void WgpuContext::begin_errors() {
+    wgpuDevicePushErrorScope(device_, WGPUErrorFilter_OutOfMemory);
+    wgpuDevicePushErrorScope(device_, WGPUErrorFilter_Validation);
+}
+
+void WgpuContext::end_errors(const std::string& what) {
+    ErrorScope validation, memory;
+    wgpuDevicePopErrorScope(device_, on_scope, &validation);
+    wgpuDevicePopErrorScope(device_, on_scope, &memory);
+    wait([&] { return validation.done && memory.done; }, "WebGPU's error scopes");
+    if (memory.type != WGPUErrorType_NoError)
+        throw DeviceError(what + ": the WebGPU device ran out of memory" +
+                          (memory.message.empty() ? "" : " (" + memory.message + ")"));
+    if (validation.type != WGPUErrorType_NoError)
+        throw DeviceError(what + ": WebGPU refused it: " + validation.message);
+}
+
+}  // namespace normlab::webgpu

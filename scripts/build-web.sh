@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds normlab for the browser into build-web/site/ (index.html, page.js, normlab.js,
+# normlab.wasm) with Debian's emscripten, and installs what the build and the web tests need
+# when it is missing: the Debian packages emscripten and chromium, and web/'s npm packages
+# (puppeteer-core, which drives /usr/bin/chromium; it downloads no browser).
+# The desktop build (scripts/build.sh) is separate and unchanged. Extra arguments go to cmake's
+# configure step. NORMLAB_WEB_BUILD_DIR overrides build-web/.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${NORMLAB_WEB_BUILD_DIR:-$root/build-web}"
+
+pkgs=(emscripten chromium)
+missing=()
+for p in "${pkgs[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then missing+=("$p"); fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "build-web: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
+    { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; }
+fi
+if [ ! -d "$root/web/node_modules/puppeteer-core" ]; then
+  echo "build-web: npm ci in web/ (puppeteer-core)"
+  (cd "$root/web" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# Header-only dependencies, on the include path without the rest of /usr/include.
+mkdir -p "$out/include"
+ln -sfn /usr/include/nlohmann "$out/include/nlohmann"
+ln -sfn /usr/include/stb "$out/include/stb"
+
+export NODE_PATH=/usr/share/nodejs  # emscripten's linker needs acorn from Debian's node modules
+gen=()
+if command -v ninja >/dev/null 2>&1 && [ ! -f "$out/cmake/Makefile" ]; then gen=(-G Ninja); fi
+mkdir -p "$out/cmake"
+if ! emcmake cmake -S "$root/web" -B "$out/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DNORMLAB_WEB_INCLUDE="$out/include" -DSITE_DIR="$out/site" "$@" >"$out/cmake/configure.log" 2>&1; then
+  cat "$out/cmake/configure.log" >&2
+  exit 1
+fi
+cmake --build "$out/cmake" --parallel "${NORMLAB_WEB_JOBS:-$(nproc)}"
+for f in index.html page.js normlab.js normlab.wasm; do
+  [ -s "$out/site/$f" ] || { echo "build-web: $out/site/$f is missing" >&2; exit 1; }
+done
+echo "build-web: site in $out/site"

@@ -1,0 +1,25 @@
+// Elementwise normalization with finished statistics (after norm_common.wgsl):
+// y = γ·((x − K) − mean)·rstd + β (RMS: y = γ·x·rstd). Runs after norm_merge.wgsl, and alone for
+// BatchNorm in eval mode, where the host wrote the running statistics. Workgroup w handles chunk
+// (w % chunks) of statistic (w / chunks); VPT elements per invocation.
+
+@compute @workgroup_size(WG)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+    let w = linear_workgroup(wid);
+    if (w >= L.stat_count * L.chunks) { return; }
+    let s = w / L.chunks;
+    let e0 = (w - s * L.chunks) * L.chunk_len;
+    let e1 = min(e0 + L.chunk_len, L.count);
+    let base = s * L.stat_stride;
+    let st = STATS[s];
+    for (var j = 0u; j < VPT; j = j + 1u) {
+        let e = e0 + j * WG + lid.x;
+        if (e < e1) {
+            let i = element_offset(base, e);
+            let x = X[i];
+            var xs = x;
+            if (!RMS) { xs = x - st.x; }
+            Y[i] = normalized(xs, nonfinite_flag(x) != 0u, st, s, e);
+        }
+    }
+}

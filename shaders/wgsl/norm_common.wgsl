@@ -1,0 +1,101 @@
+// Shared by the WGSL normalization kernels (the browser's WebGPU backend, engine/webgpu): the
+// uniform block that carries a StatLayout (engine/core/include/normlab/stat_layout.hpp), the
+// bindings and the layout functions. The same model as shaders/norm_common.glsl:
+//   statistic s covers element e at  s*stat_stride + (e/segment_len)*segment_stride + e%segment_len,
+//   its γ/β index is (s % pstat_mod)*pstat_mul + e/pelem_div (no element term when pelem_div = 0).
+// The host puts the kernel's constants (WG, VPT, RMS, FUSED) in front of this text.
+//
+// WGSL may assume that no NaN or infinity occurs, so non-finite values are found by their bits
+// and a statistic that holds one is written as NaN explicitly (as PyTorch's result is).
+
+struct Layout {
+    stat_count: u32,
+    count: u32,           // elements per statistic
+    segment_len: u32,
+    segment_stride: u32,
+    stat_stride: u32,
+    segmented: u32,       // 1: a statistic spans several runs (batch)
+    chunks: u32,          // workgroups per statistic in this pass
+    chunk_len: u32,       // elements per chunk
+    groups_x: u32,        // dispatch width, to linearize 2-D workgroup ids
+    pstat_mod: u32,
+    pstat_mul: u32,
+    pelem_div: u32,
+    has_w: u32,
+    has_b: u32,
+    eps: f32,
+    nan_bits: u32,        // 0x7fc00000: a NaN that no constant expression may hold
+}
+
+@group(0) @binding(0) var<storage, read> X: array<f32>;
+@group(0) @binding(1) var<storage, read_write> Y: array<f32>;
+@group(0) @binding(2) var<storage, read> W: array<f32>;
+@group(0) @binding(3) var<storage, read> B: array<f32>;
+// Per statistic: (shift K, mean of x−K, biased variance or mean square, 1/sqrt(var + eps)).
+// K (the statistic's first element) is written by the host before the statistics pass.
+@group(0) @binding(4) var<storage, read_write> STATS: array<vec4<f32>>;
+// Per (statistic, chunk): (count, mean of x−K, M2 = Σ(x−K−mean)², non-finite flags).
+@group(0) @binding(5) var<storage, read_write> PARTIALS: array<vec4<f32>>;
+@group(0) @binding(6) var<uniform> L: Layout;
+
+const FLAG_NAN: u32 = 1u;
+const FLAG_INF: u32 = 2u;
+
+fn linear_workgroup(wid: vec3<u32>) -> u32 { return wid.x + wid.y * L.groups_x; }
+
+fn quiet_nan() -> f32 { return bitcast<f32>(L.nan_bits); }
+
+// 0 for a finite value, FLAG_NAN or FLAG_INF otherwise (by the bits).
+fn nonfinite_flag(v: f32) -> u32 {
+    let b = bitcast<u32>(v);
+    if ((b & 0x7f800000u) != 0x7f800000u) { return 0u; }
+    return select(FLAG_INF, FLAG_NAN, (b & 0x007fffffu) != 0u);
+}
+
+// Flat offset of element e of the statistic whose first element is at base.
+fn element_offset(base: u32, e: u32) -> u32 {
+    if (L.segmented == 0u) { return base + e; }
+    let j = e / L.segment_len;
+    return base + j * L.segment_stride + (e - j * L.segment_len);
+}
+
+fn param_index(s: u32, e: u32) -> u32 {
+    let pbase = (s % L.pstat_mod) * L.pstat_mul;
+    if (L.pelem_div == 0u) { return pbase; }
+    return pbase + e / L.pelem_div;
+}
+
+fn affine(xhat: f32, s: u32, e: u32) -> f32 {
+    var y = xhat;
+    if (L.has_w != 0u || L.has_b != 0u) {
+        let p = param_index(s, e);
+        if (L.has_w != 0u) { y = y * W[p]; }
+        if (L.has_b != 0u) { y = y + B[p]; }
+    }
+    return y;
+}
+
+// The statistic (K, mean, var, rstd) from its (count, mean, M2) and non-finite flags:
+// a NaN anywhere (or any non-finite value outside RMS) makes every number NaN, as in float64;
+// RMS with infinities only: mean square +inf, rstd 0. The variance is clamped at 0.
+fn finish_stat(K: f32, n: f32, mean: f32, m2: f32, flags: u32) -> vec4<f32> {
+    if ((flags & FLAG_NAN) != 0u || (!RMS && flags != 0u)) {
+        let q = quiet_nan();
+        return vec4<f32>(K, q, q, q);
+    }
+    if (RMS && flags != 0u) { return vec4<f32>(0.0, 0.0, bitcast<f32>(L.nan_bits & 0xff800000u), 0.0); }  // +inf
+    var v = mean;  // RMS: the mean square
+    if (!RMS) { v = m2 / n; }
+    v = max(v, 0.0);
+    let rstd = 1.0 / sqrt(v + L.eps);
+    if (RMS) { return vec4<f32>(0.0, 0.0, v, rstd); }
+    return vec4<f32>(K, mean, v, rstd);
+}
+
+// y of one element: xs = x − K (RMS: x), st = its statistic, bad = x is not finite.
+fn normalized(xs: f32, bad: bool, st: vec4<f32>, s: u32, e: u32) -> f32 {
+    if (nonfinite_flag(st.w) != 0u || (bad && st.w == 0.0)) { return quiet_nan(); }
+    var xhat = xs * st.w;
+    if (!RMS) { xhat = (xs - st.y) * st.w; }
+    return affine(xhat, s, e);
+}

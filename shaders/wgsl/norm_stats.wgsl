@@ -1,0 +1,86 @@
+// Statistics kernel for every method (after norm_common.wgsl). Workgroup o owns chunk
+// (o % chunks) of statistic (o / chunks). Each invocation keeps VPT values in registers, so x
+// is read once: K = x[first element of the statistic] (a shift that keeps float32 sums exact
+// for data far from 0), mean = Σ(x−K)/n, M2 = Σ(x−K−mean)² (an exact two-pass on registers).
+//   FUSED (one chunk per statistic): also writes the statistic and y = γ·(x−K−mean)·rstd + β;
+//   else writes a partial (n, mean, M2, flags) that norm_merge.wgsl combines (Chan's formula).
+// RMS: no shift and no centering; the statistic is mean(x²) and y = γ·x·rstd.
+
+var<workgroup> tree: array<f32, WG>;
+var<workgroup> flags: atomic<u32>;  // workgroup memory starts zeroed (WebGPU guarantees it)
+
+// The workgroup's sum; every invocation gets it. Called in uniform control flow only.
+fn workgroup_sum(lane: u32, x: f32) -> f32 {
+    tree[lane] = x;
+    workgroupBarrier();  // all values stored before the first level reads them
+    for (var stride = WG / 2u; stride > 0u; stride = stride / 2u) {
+        if (lane < stride) { tree[lane] = tree[lane] + tree[lane + stride]; }
+        workgroupBarrier();  // this level's sums written before the next level reads them
+    }
+    let total = tree[0];
+    workgroupBarrier();  // everyone has read tree[0] before the next sum overwrites it
+    return total;
+}
+
+@compute @workgroup_size(WG)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+    let owner = linear_workgroup(wid);
+    if (owner >= L.stat_count * L.chunks) { return; }  // uniform: the same for the whole workgroup
+    let lane = lid.x;
+    let s = owner / L.chunks;
+    let chunk = owner - s * L.chunks;
+    let e0 = chunk * L.chunk_len;
+    let e1 = min(e0 + L.chunk_len, L.count);
+    let base = s * L.stat_stride;
+    var K = 0.0;
+    if (!RMS) { K = STATS[s].x; }
+
+    var v: array<f32, VPT>;
+    var acc = 0.0;
+    var bad = 0u;
+    for (var j = 0u; j < VPT; j = j + 1u) {
+        let e = e0 + j * WG + lane;
+        v[j] = 0.0;
+        if (e < e1) {
+            let x = X[element_offset(base, e)];
+            bad = bad | nonfinite_flag(x);
+            if (RMS) {
+                v[j] = x;
+                acc = acc + x * x;
+            } else {
+                v[j] = x - K;
+                acc = acc + v[j];
+            }
+        }
+    }
+    if (bad != 0u) { atomicOr(&flags, bad); }
+    let n = f32(e1 - e0);
+    let mean = workgroup_sum(lane, acc) / n;  // RMS: the mean square; its barriers order the flags too
+    let f = atomicLoad(&flags);
+    var m2 = 0.0;
+    if (!RMS) {
+        var dev = 0.0;
+        for (var j = 0u; j < VPT; j = j + 1u) {
+            if (e0 + j * WG + lane < e1) {
+                let d = v[j] - mean;
+                dev = dev + d * d;
+            }
+        }
+        m2 = workgroup_sum(lane, dev);
+    }
+
+    if (FUSED) {
+        let st = finish_stat(K, n, mean, m2, f);
+        for (var j = 0u; j < VPT; j = j + 1u) {
+            let e = e0 + j * WG + lane;
+            if (e < e1) {
+                var x = v[j];
+                if (!RMS) { x = x + K; }
+                Y[element_offset(base, e)] = normalized(v[j], nonfinite_flag(x) != 0u, st, s, e);
+            }
+        }
+        if (lane == 0u) { STATS[s] = st; }
+    } else if (lane == 0u) {
+        PARTIALS[s * L.chunks + chunk] = vec4<f32>(n, mean, m2, f32(f));
+    }
+}

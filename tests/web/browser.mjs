@@ -1,0 +1,100 @@
+// The web tests' browser: build-web/site served on 127.0.0.1 (a free port) by a tiny static
+// server, and Debian's /usr/bin/chromium driven by puppeteer-core with the flags of
+// ../shared/docs/web.md (WebGPU on SwiftShader, headless), a fresh profile per launch.
+import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+export const root = path.resolve(here, '../..');
+const require = createRequire(path.join(root, 'web', 'package.json'));
+const puppeteer = require('puppeteer-core');
+
+export const siteDir = process.env.NORMLAB_WEB_SITE || path.join(root, 'build-web', 'site');
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.json': 'application/json' };
+
+// Fails (throws) when the site has not been built: a missing site is a failed test, not a skip.
+export function checkSite() {
+  for (const f of ['index.html', 'page.js', 'normlab.js', 'normlab.wasm']) {
+    const p = path.join(siteDir, f);
+    if (!fs.existsSync(p) || fs.statSync(p).size === 0)
+      throw new Error(`${p} is missing: run scripts/build-web.sh first`);
+  }
+}
+
+export function serve() {
+  checkSite();
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    const name = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+    const file = path.join(siteDir, name);
+    if (!file.startsWith(siteDir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` }));
+  });
+}
+
+export const webgpuFlags = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader',
+  '--use-webgpu-adapter=swiftshader', '--use-angle=swiftshader'];
+const quietFlags = ['--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--no-first-run'];
+
+// Only these flags (puppeteer's defaults are left out; it adds its debugging pipe or port).
+// webgpu = false: the same browser with WebGPU turned off.
+export async function launch({ webgpu = true } = {}) {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'normlab-chromium-'));
+  const args = ['--headless=new', '--no-sandbox', ...(webgpu ? webgpuFlags : ['--disable-features=WebGPU']),
+    ...quietFlags, `--user-data-dir=${profile}`];
+  const browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', headless: true, args,
+    ignoreDefaultArgs: true, protocolTimeout: 300000 });
+  console.log(`chromium ${(await browser.version())}: ${browser.process().spawnargs.slice(1).join(' ')}`);
+  const close = async () => {
+    await browser.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  };
+  return { browser, close };
+}
+
+// Opens url and waits until the page says it is finished (body[data-normlab-state] is not
+// "loading"); returns the state and the text of the page's elements.
+export async function openPage(browser, url, timeoutMs = 120000) {
+  const page = await browser.newPage();
+  const console_ = [];
+  page.on('console', (m) => console_.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => console_.push(`pageerror: ${e.message}`));
+  await page.goto(url, { waitUntil: 'load' });
+  try {
+    await page.waitForFunction(() => document.body.getAttribute('data-normlab-state') !== 'loading',
+      { timeout: timeoutMs, polling: 100 });
+  } catch (e) {
+    throw new Error(`${url} did not finish within ${timeoutMs} ms; console:\n${console_.join('\n')}`);
+  }
+  const read = await page.evaluate(() => {
+    const text = (id) => {
+      const el = document.getElementById(id);
+      return el && !el.hidden ? el.textContent : null;
+    };
+    return {
+      state: document.body.getAttribute('data-normlab-state'),
+      error: text('normlab-error'),
+      noWebgpu: text('normlab-no-webgpu'),
+      summary: text('normlab-summary'),
+      stats: text('normlab-stats'),
+      kernelTest: text('normlab-kernel-test'),
+      bodyText: document.body.innerText,
+    };
+  });
+  await page.close();
+  return { ...read, console: console_ };
+}

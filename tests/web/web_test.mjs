@@ -1,0 +1,200 @@
+// normlab's web tests (ctest label web): the browser edition in headless Chromium on WebGPU.
+//   node web_test.mjs kernels           the WGSL kernels against the float64 Reference (?test=kernels)
+//   node web_test.mjs stats CLI         ?stats=1 pages against `CLI --scene F --stats` for scenes/*.json
+//   node web_test.mjs errors            bad scenes, a tensor over the binding limit, a lost device: one line each
+//   node web_test.mjs no-webgpu         Chromium with WebGPU turned off shows what is missing
+// Each fails (exit 1) with what went wrong, including when build-web/site is missing.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { serve, launch, openPage } from './browser.mjs';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const problems = [];
+const check = (ok, what) => { if (!ok) problems.push(what); };
+
+// The URL hash of a scene file: "normlab-scene:" + base64url of its compact JSON (state.hpp).
+export function sceneLine(text) {
+  return 'normlab-scene:' + Buffer.from(JSON.stringify(JSON.parse(text))).toString('base64url');
+}
+
+async function kernels(url, browser) {
+  const r = await openPage(browser, url + '?test=kernels', 240000);
+  check(r.state === 'done', `kernel test page ended in state ${r.state}: ${r.error}`);
+  if (!r.kernelTest) return check(false, 'no kernel report on the page; console:\n' + r.console.join('\n'));
+  const k = JSON.parse(r.kernelTest);
+  console.log(`kernels: ${k.cases} cases on ${k.device} in ${Math.round(k.ms)} ms, ${k.pipelines} pipelines, ` +
+    `paths ${JSON.stringify(k.paths)}`);
+  for (const f of k.failures) console.log(`  FAIL [${f.group}] ${f.case}: ${f.what}`);
+  check(k.failures.length === 0, `${k.failures.length} kernel cases differ from the float64 reference`);
+  check(k.cases >= 500, `only ${k.cases} kernel cases ran`);
+  for (const m of ['batch', 'layer', 'instance', 'group', 'rms'])
+    check((k.methods[m] || 0) >= 50, `method ${m} ran ${k.methods[m] || 0} cases`);
+  for (const p of ['fused', 'split', 'split_many_chunks', 'running'])
+    check((k.paths[p] || 0) > 0, `kernel path ${p} never ran`);
+  check(k.negative_control && k.negative_control.detected,
+    'the comparison did not see a result checked against a wrong reference');
+  check(/\(WebGPU\)$/.test(k.device), `device "${k.device}" does not name a WebGPU adapter`);
+}
+
+// Differences between the CLI's statistics JSON and the page's: numbers within 1e-5 (relative
+// above 1), everything else equal; device, gpu_ms and the max error are the run's own.
+export function statsDiff(cli, web) {
+  const out = [];
+  const walk = (a, b, where) => {
+    if (typeof a === 'number' && typeof b === 'number') {
+      if (!(Math.abs(a - b) <= 1e-5 * Math.max(1, Math.abs(a)))) out.push(`${where}: ${a} vs ${b}`);
+    } else if (Array.isArray(a) && Array.isArray(b)) {
+      if (a.length !== b.length) out.push(`${where}: ${a.length} vs ${b.length} values`);
+      else a.forEach((v, i) => walk(v, b[i], `${where}[${i}]`));
+    } else if (a && b && typeof a === 'object' && typeof b === 'object') {
+      const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+      for (const key of keys) {
+        if (where === '' && ['device', 'gpu_ms', 'max_abs_error_vs_reference'].includes(key)) continue;
+        if (!(key in a) || !(key in b)) out.push(`${where}.${key}: only in the ${key in a ? 'CLI' : 'page'}`);
+        else walk(a[key], b[key], `${where}.${key}`);
+      }
+    } else if (a !== b) {
+      out.push(`${where}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+    }
+  };
+  walk(cli, web, '');
+  return out;
+}
+
+async function stats(url, browser, cli) {
+  if (!cli || !fs.existsSync(cli)) return check(false, `normlab-cli not found at ${cli} (build it in build/)`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'normlab-web-stats-'));
+  const scenes = fs.readdirSync(path.join(here, 'scenes')).filter((f) => f.endsWith('.json')).sort();
+  const got = {};
+  for (const f of scenes) {
+    const file = path.join(here, 'scenes', f);
+    const out = path.join(dir, f);
+    execFileSync(cli, ['--scene', file, '--stats', out, '--quiet'], { stdio: 'inherit' });
+    const want = JSON.parse(fs.readFileSync(out, 'utf8'));
+    const r = await openPage(browser, url + '?stats=1#' + sceneLine(fs.readFileSync(file, 'utf8')));
+    if (r.state !== 'done' || !r.stats) {
+      check(false, `${f}: the page ended in state ${r.state} without statistics: ${r.error}`);
+      continue;
+    }
+    const page = JSON.parse(r.stats);
+    got[f] = { want, page };
+    const diff = statsDiff(want, page);
+    console.log(`stats ${f}: ${want.norm} ${JSON.stringify(want.shape)}, ${diff.length} differences, ` +
+      `page error ${page.max_abs_error_vs_reference}, device ${page.device}`);
+    diff.slice(0, 10).forEach((d) => console.log('  ' + d));
+    check(diff.length === 0, `${f}: the page's statistics differ from normlab-cli's`);
+    check(/\(WebGPU\)$/.test(page.device), `${f}: device "${page.device}" does not name a WebGPU adapter`);
+    check(page.max_abs_error_vs_reference !== null && page.max_abs_error_vs_reference <= 1e-4,
+      `${f}: the page's max error against the float64 reference is ${page.max_abs_error_vs_reference}`);
+    check(r.summary && r.summary.includes(`${want.torch_module} on [${want.shape.join(', ')}]`) &&
+      r.summary.includes(`device: ${page.device}`) && r.summary.includes('max |y - float64 reference|'),
+      `${f}: the summary does not name ${want.torch_module}, the shape, the adapter and the max error: ${r.summary}`);
+  }
+  // The comparison must see a different scene's statistics as different.
+  const names = Object.keys(got);
+  if (names.length >= 2)
+    check(statsDiff(got[names[0]].want, got[names[1]].page).length > 0,
+      'statsDiff saw no difference between two scenes');
+  check(names.length === scenes.length && scenes.length >= 5, `${names.length} of ${scenes.length} scenes compared`);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+async function expectOneError(browser, url, what, pattern) {
+  const r = await openPage(browser, url);
+  console.log(`${what}: state ${r.state}, error "${r.error}"`);
+  check(r.state === 'error', `${what}: the page ended in state ${r.state}`);
+  check(r.error && !r.error.includes('\n') && pattern.test(r.error), `${what}: error line "${r.error}" !~ ${pattern}`);
+  check(!r.summary && !r.stats, `${what}: the page shows results besides the error`);
+}
+
+async function errors(url, browser) {
+  await expectOneError(browser, url + '?stats=1#normlab-scene:this-is-not*base64', 'cut scene',
+    /^normlab: the scene in the URL: the text after "normlab-scene:" is cut or changed$/);
+  const badMethod = JSON.stringify({ normlab_scene: 1, norm: { method: 'colournorm' } });
+  await expectOneError(browser, url + '#' + sceneLine(badMethod), 'unknown method',
+    /^normlab: the scene in the URL: .*unknown method 'colournorm'/);
+  const big = JSON.stringify({ normlab_scene: 1, tensor: { source: 'generated', shape: [65, 64, 256, 256] },
+    norm: { method: 'layer' } });
+  await expectOneError(browser, url + '#' + sceneLine(big), 'tensor over the binding limit',
+    /^normlab: the tensor \[65, 64, 256, 256\] needs 1090519040 bytes .*maxStorageBufferBindingSize = \d+ bytes\)$/);
+  const wasm = JSON.stringify({ normlab_scene: 1, tensor: { source: 'generated', shape: [64, 64, 256, 256] },
+    norm: { method: 'batch' } });
+  await expectOneError(browser, url + '#' + sceneLine(wasm), 'tensor over the page memory',
+    /^normlab: the tensor \[64, 64, 256, 256\] needs about 4096 MB of the page's memory .*\(2048 MB\)$/);
+  const groups = JSON.stringify({ normlab_scene: 1, tensor: { source: 'generated', shape: [2, 6, 4, 4] },
+    norm: { method: 'group', groups: 4 } });
+  await expectOneError(browser, url + '#' + sceneLine(groups), 'PyTorch error',
+    /Expected number of channels in input to be divisible by num_groups/);
+  await lostDevice(browser, url);
+}
+
+// A device lost after the page has finished: the page says so in one line.
+async function lostDevice(browser, url) {
+  const page = await browser.newPage();
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => document.body.getAttribute('data-normlab-state') === 'done', { timeout: 60000 });
+  const destroyed = await page.evaluate(() => {
+    // library_webgpu.js keeps the device in its table (normlab.js is a classic script: WebGPU is global).
+    const dev = Object.values(WebGPU.mgrDevice.objects).map((o) => o.object).find((o) => o instanceof GPUDevice);
+    if (!dev) return false;
+    dev.destroy();
+    return true;
+  });
+  check(destroyed, 'lost device: no GPUDevice found to destroy');
+  await page.waitForFunction(() => document.body.getAttribute('data-normlab-state') === 'error', { timeout: 30000 })
+    .catch(() => {});
+  const line = await page.evaluate(() => {
+    const el = document.getElementById('normlab-error');
+    return el.hidden ? null : el.textContent;
+  });
+  console.log(`lost device: error "${line}"`);
+  check(line && !line.includes('\n') && /^normlab: the WebGPU device was lost.*reload the page/.test(line),
+    `lost device: error line "${line}"`);
+  await page.close();
+}
+
+async function noWebgpu(url) {
+  const { browser, close } = await launch({ webgpu: false });
+  try {
+    const r = await openPage(browser, url);
+    console.log(`no WebGPU: state ${r.state}, message "${r.noWebgpu}"`);
+    check(r.state === 'no-webgpu', `the page ended in state ${r.state} (error: ${r.error})`);
+    check(r.noWebgpu && /needs WebGPU/.test(r.noWebgpu) && /Chrome and Edge 113/.test(r.noWebgpu),
+      `the message does not say what is missing and which browsers run it: ${r.noWebgpu}`);
+  } finally {
+    await close();
+  }
+}
+
+async function main() {
+  const [what, arg] = process.argv.slice(2);
+  const started = Date.now();
+  const { server, url } = await serve();
+  try {
+    if (what === 'no-webgpu') {
+      await noWebgpu(url);
+    } else {
+      const { browser, close } = await launch();
+      try {
+        if (what === 'kernels') await kernels(url, browser);
+        else if (what === 'stats') await stats(url, browser, arg);
+        else if (what === 'errors') await errors(url, browser);
+        else throw new Error(`unknown test "${what}" (kernels, stats CLI, errors, no-webgpu)`);
+      } finally {
+        await close();
+      }
+    }
+  } finally {
+    server.close();
+  }
+  console.log(`${what}: ${problems.length ? 'FAILED' : 'passed'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  for (const p of problems) console.log('  ' + p);
+  process.exit(problems.length ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(`web test failed: ${e.stack || e}`);
+  process.exit(1);
+});

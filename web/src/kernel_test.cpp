@@ -1,0 +1,359 @@
+#include "kernel_test.hpp"
+
+#include "normlab/reference.hpp"
+#include "normlab/tensor_init.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <sstream>
+
+namespace normlab::web {
+namespace {
+
+using webgpu::WgpuNormalizer;
+
+const Method kMethods[] = {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms};
+
+// The tolerances of tests/gpu/test_random_vs_reference.cpp.
+struct Tolerance {
+    double y = 1e-4, mean = 1e-5, var = 1e-5, running = 1e-5;
+};
+
+struct Errors {
+    double y = 0, mean = 0, var = 0, running = 0;
+};
+
+// max |a − b| (relative to max(1, |b|) when `relative`); NaN on both sides counts as equal, so
+// does the same infinity.
+double maxdiff(const std::vector<double>& a, const std::vector<double>& b, bool relative) {
+    if (a.size() != b.size()) return INFINITY;
+    double w = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (std::isnan(a[i]) && std::isnan(b[i])) continue;
+        if (std::isinf(a[i]) && a[i] == b[i]) continue;
+        double d = std::abs(a[i] - b[i]);
+        if (relative) d /= std::max(1.0, std::abs(b[i]));
+        w = std::max(w, std::isnan(d) ? INFINITY : d);
+    }
+    return w;
+}
+
+Errors compare(const NormResult& gpu, const Tensor& x, const NormSpec& spec, const NormParams& params) {
+    const Reference ref(x, spec, params);
+    const NormResult& rs = ref.stats();
+    Errors e;
+    e.y = ref.max_abs_error(gpu.y.data);
+    if (spec.method == Method::Rms) {
+        e.mean = maxdiff(gpu.mean_square, rs.mean_square, true);
+    } else {
+        e.mean = maxdiff(gpu.mean, rs.mean, false);
+        e.var = maxdiff(gpu.var, rs.var, true);
+    }
+    e.running =
+        std::max(maxdiff(gpu.running_mean, rs.running_mean, false), maxdiff(gpu.running_var, rs.running_var, true));
+    return e;
+}
+
+std::string describe(const Shape4& s, const NormSpec& spec) {
+    std::ostringstream os;
+    os << method_name(spec.method) << " " << s.str();
+    if (spec.method == Method::Group) os << " G=" << spec.groups;
+    if (!spec.normalized_shape.empty()) os << " normalized_shape=" << dims_str(spec.normalized_shape);
+    os << " affine=" << spec.affine << " bias=" << spec.bias << " mode=" << mode_name(spec.mode)
+       << " momentum=" << (spec.momentum ? std::to_string(*spec.momentum) : "cumulative")
+       << " track=" << spec.track_running_stats << " eps=" << spec.effective_eps();
+    return os.str();
+}
+
+std::vector<std::int64_t> divisors(std::int64_t c) {
+    std::vector<std::int64_t> d;
+    for (std::int64_t g = 1; g <= c; ++g)
+        if (c % g == 0) d.push_back(g);
+    return d;
+}
+
+// tests/support.cpp's random_config: random flags, eps, G, normalized_shape, γ/β, running stats.
+std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt19937_64& rng) {
+    NormSpec spec = default_spec(m);
+    NormParams p;
+    auto coin = [&]() { return (rng() & 1) != 0; };
+    auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+    if (coin()) spec.eps = uniform(1e-6, 1e-2);
+    spec.affine = m == Method::Instance ? coin() : (rng() % 4 != 0);
+    if (m == Method::Group) {
+        auto d = divisors(s.c);
+        spec.groups = d[rng() % d.size()];
+    }
+    if (m == Method::Layer || m == Method::Rms) {
+        switch (rng() % (s.rank == 3 ? 2 : 3)) {  // 3-D: [D] or [L, D]
+            case 0: spec.normalized_shape = {s.w}; break;
+            case 1:
+                spec.normalized_shape =
+                    s.rank == 3 ? std::vector<std::int64_t>{s.c, s.w} : std::vector<std::int64_t>{s.h, s.w};
+                break;
+            default: spec.normalized_shape = {s.c, s.h, s.w}; break;
+        }
+        if (m == Method::Layer) spec.bias = coin();
+    }
+    if (m == Method::Batch) {
+        spec.mode = coin() ? Mode::Train : Mode::Eval;
+        if (coin())
+            spec.momentum.reset();
+        else
+            spec.momentum = uniform(0.0, 1.0);
+        if (rng() % 5 == 0) spec.track_running_stats = false;
+        if (coin()) {
+            for (std::int64_t c = 0; c < s.c; ++c) {
+                p.running_mean.push_back(static_cast<float>(uniform(-1, 1)));
+                p.running_var.push_back(static_cast<float>(uniform(0.2, 3)));
+            }
+            p.num_batches_tracked = static_cast<std::int64_t>(rng() % 10);
+        }
+    }
+    StatLayout layout = make_layout(spec, s);
+    if (spec.has_weight() && coin())
+        for (std::int64_t i = 0; i < layout.param_count; ++i) p.weight.push_back(static_cast<float>(uniform(-2, 2)));
+    if (spec.has_bias() && coin())
+        for (std::int64_t i = 0; i < layout.param_count; ++i) p.bias.push_back(static_cast<float>(uniform(-2, 2)));
+    return {spec, p};
+}
+
+bool valid(Method m, const Shape4& s, const NormSpec& spec) {
+    if (m == Method::Batch && spec.mode == Mode::Train && s.n * s.h * s.w == 1) return false;
+    if (m == Method::Instance && s.h * s.w == 1) return false;
+    return true;
+}
+
+class Suite {
+public:
+    explicit Suite(WgpuNormalizer& n) : n_(n) {}
+
+    // Runs one case and checks every error against its tolerance.
+    Errors check(const std::string& group, const Tensor& x, const NormSpec& spec, const NormParams& params,
+                 Tolerance tol = {}, bool y_only = false) {
+        const auto plan = n_.plan(make_layout(spec, x.shape), spec);
+        ++cases_;
+        if (plan.from_running)
+            ++paths_["running"];
+        else if (plan.fused)
+            ++paths_["fused"];
+        else
+            ++paths_[plan.chunks > 16 ? "split_many_chunks" : "split"];
+        ++methods_[method_name(spec.method)];
+        Errors e;
+        try {
+            const NormResult r = n_.run(x, spec, params);
+            e = compare(r, x, spec, params);
+        } catch (const std::exception& ex) {
+            fail(group, x.shape, spec, std::string("threw: ") + ex.what());
+            return e;
+        }
+        auto over = [&](const char* what, double v, double limit) {
+            if (!(v <= limit)) {
+                std::ostringstream os;
+                os << what << " error " << v << " > " << limit;
+                fail(group, x.shape, spec, os.str());
+            }
+        };
+        over("y", e.y, tol.y);
+        if (!y_only) {
+            over("mean", e.mean, tol.mean);
+            over("var", e.var, tol.var);
+            over("running", e.running, tol.running);
+        }
+        return e;
+    }
+
+    void fail(const std::string& group, const Shape4& s, const NormSpec& spec, const std::string& what) {
+        failures_.push_back({{"group", group}, {"case", describe(s, spec)}, {"what", what}});
+    }
+
+    // tests/gpu/test_random_vs_reference.cpp's check_random.
+    void random(const std::string& group, const std::vector<std::int64_t>& sizes, int cases, std::uint64_t seed,
+                std::int64_t max_numel, int rank = 4) {
+        std::mt19937_64 rng(seed);
+        int done = 0;
+        while (done < cases) {
+            Shape4 s{sizes[rng() % sizes.size()], sizes[rng() % sizes.size()], sizes[rng() % sizes.size()],
+                     sizes[rng() % sizes.size()]};
+            if (rank == 3) s = Shape4::seq(s.n, s.c, s.w);
+            if (s.numel() > max_numel || (rank == 3 && s.w == 1)) continue;
+            for (Method m : kMethods) {
+                auto [spec, params] = random_config(m, s, rng);
+                if (!valid(m, s, spec)) continue;
+                Tensor x = make_tensor(s, Init::Randn, rng());
+                check(group, x, spec, params);
+            }
+            ++done;
+        }
+    }
+
+    nlohmann::json report(double ms) const {
+        nlohmann::json j;
+        j["cases"] = cases_;
+        j["failures"] = failures_;
+        j["paths"] = paths_;
+        j["methods"] = methods_;
+        j["pipelines"] = n_.pipelines_built();
+        j["device"] = n_.context().device_name();
+        j["ms"] = ms;
+        return j;
+    }
+
+    WgpuNormalizer& normalizer() { return n_; }
+
+private:
+    WgpuNormalizer& n_;
+    int cases_ = 0;
+    nlohmann::json failures_ = nlohmann::json::array();
+    std::map<std::string, int> paths_, methods_;
+};
+
+// Every method and flag on shapes whose runs are not multiples of 4, and on one that is.
+void every_flag(Suite& t) {
+    for (Shape4 s : {Shape4{3, 6, 5, 7}, Shape4{2, 4, 8, 8}}) {
+        std::mt19937_64 rng(7);
+        Tensor x = make_tensor(s, Init::Randn, 11);
+        auto params_for = [&](const NormSpec& spec, bool running) {
+            NormParams p;
+            const StatLayout l = make_layout(spec, s);
+            std::uniform_real_distribution<double> u(-2, 2);
+            if (spec.has_weight())
+                for (std::int64_t i = 0; i < l.param_count; ++i) p.weight.push_back(static_cast<float>(u(rng)));
+            if (spec.has_bias())
+                for (std::int64_t i = 0; i < l.param_count; ++i) p.bias.push_back(static_cast<float>(u(rng)));
+            if (running) {
+                for (std::int64_t c = 0; c < s.c; ++c) {
+                    p.running_mean.push_back(static_cast<float>(u(rng) / 2));
+                    p.running_var.push_back(static_cast<float>(1.0 + u(rng) / 4));
+                }
+                p.num_batches_tracked = 3;
+            }
+            return p;
+        };
+        for (Mode mode : {Mode::Train, Mode::Eval})
+            for (bool track : {true, false})
+                for (bool cumulative : {false, true})
+                    for (bool affine : {true, false})
+                        for (bool running : {false, true}) {
+                            NormSpec spec = default_spec(Method::Batch);
+                            spec.mode = mode;
+                            spec.track_running_stats = track;
+                            if (cumulative) spec.momentum.reset();
+                            spec.affine = affine;
+                            t.check("batch flags", x, spec, params_for(spec, running));
+                        }
+        for (const auto& ns : {std::vector<std::int64_t>{s.w}, {s.h, s.w}, {s.c, s.h, s.w}, {}})
+            for (bool affine : {true, false})
+                for (bool bias : {true, false})
+                    for (Method m : {Method::Layer, Method::Rms}) {
+                        if (m == Method::Rms && !bias) continue;
+                        NormSpec spec = default_spec(m);
+                        spec.normalized_shape = ns;
+                        spec.affine = affine;
+                        spec.bias = bias;
+                        t.check(m == Method::Layer ? "layer flags" : "rms flags", x, spec, params_for(spec, false));
+                    }
+        for (bool affine : {false, true}) {
+            NormSpec spec = default_spec(Method::Instance);
+            spec.affine = affine;
+            t.check("instance flags", x, spec, params_for(spec, false));
+            spec.eps = 1e-3;
+            t.check("instance flags", x, spec, params_for(spec, false));
+        }
+        for (std::int64_t g : divisors(s.c))
+            for (bool affine : {true, false}) {
+                NormSpec spec = default_spec(Method::Group);
+                spec.groups = g;
+                spec.affine = affine;
+                t.check("group flags", x, spec, params_for(spec, false));
+            }
+    }
+}
+
+// tests/gpu/test_numerics.cpp: far from 0, non-finite input, constant input.
+void numerics(Suite& t) {
+    for (Shape4 s : {Shape4{4, 8, 16, 16}, Shape4{2, 4, 96, 96}}) {  // fused and split statistics
+        Tensor x = make_tensor(s, Init::Randn, 505);
+        for (auto& v : x.data) v = 1e4f + 0.1f * v;
+        for (Method m : kMethods) {
+            NormSpec spec = default_spec(m);
+            if (m == Method::Group) spec.groups = 2;
+            Tolerance tol;
+            tol.y = 1e-3;
+            tol.var = 1e-6;
+            t.check("1e4 + 0.1 randn", x, spec, {}, tol);
+        }
+    }
+    {
+        Tensor x = make_tensor({2, 4, 3, 3}, Init::Randn, 606);
+        x.data[5] = std::numeric_limits<float>::quiet_NaN();
+        x.data[static_cast<std::size_t>(x.offset(1, 3, 2, 2))] = std::numeric_limits<float>::infinity();
+        Tolerance tol;
+        tol.y = 1e-5;
+        for (Method m : {Method::Instance, Method::Batch, Method::Layer, Method::Rms})
+            t.check("NaN and Inf", x, default_spec(m), {}, tol, /*y_only=*/true);
+        Tensor big = make_tensor({1, 2, 96, 96}, Init::Randn, 607);  // split statistics
+        big.data[100] = std::numeric_limits<float>::quiet_NaN();
+        big.data[9216 + 7] = -std::numeric_limits<float>::infinity();
+        for (Method m : {Method::Instance, Method::Rms})
+            t.check("NaN and Inf, split", big, default_spec(m), {}, tol, /*y_only=*/true);
+    }
+    {
+        Tensor x = make_tensor({2, 3, 4, 4}, Init::Constant, 0, 3.25f);
+        for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group}) {
+            NormSpec spec = default_spec(m);
+            spec.affine = true;
+            if (m == Method::Group) spec.groups = 3;
+            NormParams p;
+            const StatLayout layout = make_layout(spec, x.shape);
+            p.weight.assign(static_cast<std::size_t>(layout.param_count), 2.0f);
+            p.bias.assign(static_cast<std::size_t>(layout.param_count), 0.75f);
+            Tolerance exact{0, 0, 0, 1e-5};
+            t.check("constant input gives beta", x, spec, p, exact);
+        }
+    }
+}
+
+// The comparison itself must see a wrong result: the GPU's y for eps = 1e-5 against the
+// Reference for eps = 0.5 differs by far more than the tolerance.
+nlohmann::json negative_control(WgpuNormalizer& n) {
+    Tensor x = make_tensor({2, 3, 5, 5}, Init::Randn, 808);
+    NormSpec spec = default_spec(Method::Layer);
+    const NormResult r = n.run(x, spec, {});
+    NormSpec other = spec;
+    other.eps = 0.5;
+    const double err = Reference(x, other, {}).max_abs_error(r.y.data);
+    return {{"y_error_against_a_wrong_reference", err}, {"detected", err > Tolerance{}.y}};
+}
+
+}  // namespace
+
+std::string run_kernel_tests(WgpuNormalizer& normalizer) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Suite t(normalizer);
+    every_flag(t);
+    t.random("random small", {1, 2, 3, 5, 7, 8, 13}, 40, 101, 1 << 16);
+    t.random("random 3-D", {1, 2, 3, 5, 8, 13, 64, 97}, 30, 404, 1 << 16, 3);
+    t.random("random medium", {1, 3, 16, 31, 64, 97}, 12, 202, 1 << 20);
+    {
+        // One statistic of 2^17+ elements per method: the split + Chan-merge path.
+        Tensor x = make_tensor({2, 4, 384, 384}, Init::Randn, 303);
+        for (Method m : kMethods) {
+            NormSpec spec = default_spec(m);
+            if (m == Method::Group) spec.groups = 2;
+            t.check("large statistics", x, spec, {});
+        }
+    }
+    numerics(t);
+    nlohmann::json j = t.report(0);
+    j["negative_control"] = negative_control(normalizer);
+    j["ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return j.dump(1);
+}
+
+}  // namespace normlab::web

@@ -1,0 +1,16 @@
+// The WebGPU kernels against the float64 Reference in the browser (?test=kernels): every method
+// and flag, the random-shape matrix of tests/gpu/test_random_vs_reference.cpp (seeded; dims of
+// 1, odd and prime sizes, 3-D shapes, statistics split over many workgroups), the numerics of
+// tests/gpu/test_numerics.cpp (x = 1e4 + 0.1·randn, NaN/Inf, constant input), with the Vulkan
+// suite's tolerances. The report is JSON: cases run, failures (each described), and which
+// kernel paths ran, so the test driver can tell a full run from an empty one.
+#pragma once
+#include "normlab/webgpu/wgpu_normalizer.hpp"
+
+#include <string>
+
+namespace normlab::web {
+
+std::string run_kernel_tests(webgpu::WgpuNormalizer& normalizer);
+
+}  // namespace normlab::web
