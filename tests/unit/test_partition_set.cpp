@@ -105,7 +105,7 @@ TEST_CASE("S_i of a 3-D tensor names the layout's axes", "[partition]") {
     CHECK(p.spanned_axes == std::vector<std::string>{"C/G", "L"});
 }
 
-TEST_CASE("S_i: BatchNorm eval uses the running statistics; SyncBN's shards", "[partition]") {
+TEST_CASE("S_i: BatchNorm eval uses the running statistics, SyncBN local mode the shards", "[partition]") {
     const Shape4 s{4, 3, 2, 2};
     NormSpec b = spec_of(Method::Batch);
     b.mode = Mode::Eval;
