@@ -1,6 +1,7 @@
 #include "explain_panel.hpp"
 
 #include "i18n.hpp"
+#include "normlab/partition_set.hpp"
 #include "wrapped_text.hpp"
 
 #include <imgui.h>
@@ -172,6 +173,17 @@ void ExplainPanel::draw(const Session& session) {
         wrapped_text(strf(tr("Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu"),
                           static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[2]),
                           static_cast<long long>(e[3]), si));
+    // The GN paper's S_i (Wu & He 2018): the elements that share this element's μ and σ².
+    const PartitionSet ps = partition_set(spec, session.x().shape, e);
+    wrapped_text(ps.rule);
+    wrapped_text(ps.filled);
+    std::string spans;
+    for (const auto& a : ps.spanned_axes) spans += (spans.empty() ? "" : tr(", ")) + a;
+    wrapped_text(strf(tr("|S_i| = %lld, over %s."), static_cast<long long>(ps.size), spans.c_str()));
+    if (ps.note == PartitionSet::Note::RunningStats)
+        wrapped_text_disabled(tr("Eval mode: μ, σ² are the running statistics; S_i is not used for them."));
+    else if (ps.note == PartitionSet::Note::NaiveShards)
+        wrapped_text_disabled(tr("Naive mode: μ, σ² average the devices' statistics; no one S_i gives them."));
     std::string formula, numbers;
     const std::string g = w ? num(gamma) + "·" : "", bb = b ? " + " + num(beta) : "";
     if (spec.method == Method::Rms) {

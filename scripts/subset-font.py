@@ -21,11 +21,12 @@ from fontTools import subset
 from fontTools.ttLib import TTFont
 
 # Basic Latin + Latin-1, combining marks + Greek, General Punctuation, Superscripts and
-# Subscripts, currency, letterlike, number forms, Arrows, Mathematical Operators, and
-# Geometric Shapes: the same (first, last) pairs as views/fonts.cpp's kLatinRanges.
-RANGES = [(0x0020, 0x00FF), (0x0300, 0x03FF), (0x2000, 0x22FF), (0x25A0, 0x25FF)]
+# Subscripts, currency, letterlike, number forms, Arrows, Mathematical Operators, ceiling and
+# floor (⌈⌉⌊⌋, the Explain panel's S_i), and Geometric Shapes: the same (first, last) pairs as
+# views/fonts.cpp's kLatinRanges.
+RANGES = [(0x0020, 0x00FF), (0x0300, 0x03FF), (0x2000, 0x22FF), (0x2308, 0x230B), (0x25A0, 0x25FF)]
 # Characters normlab draws that must survive any change of the ranges above.
-MUST_HAVE = "μσ²γβε√∑×±≈—…→←·"
+MUST_HAVE = "μσ²γβε√∑×±≈—…→←·⌊⌋"
 
 
 def main():

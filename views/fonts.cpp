@@ -15,9 +15,9 @@ namespace normlab::app {
 namespace {
 
 // Basic Latin + Latin-1, combining marks + Greek, General Punctuation through Mathematical
-// Operators (superscripts, arrows, ∑ √ ≈ …), Geometric Shapes: the ranges the embedded font
-// was cut to (scripts/subset-font.py's RANGES: keep the two in step).
-const ImWchar kLatinRanges[] = {0x0020, 0x00FF, 0x0300, 0x03FF, 0x2000, 0x22FF, 0x25A0, 0x25FF, 0};
+// Operators (superscripts, arrows, ∑ √ ≈ …), ceiling and floor (⌊ ⌋ in S_i), Geometric Shapes:
+// the ranges the embedded font was cut to (scripts/subset-font.py's RANGES: keep the two in step).
+const ImWchar kLatinRanges[] = {0x0020, 0x00FF, 0x0300, 0x03FF, 0x2000, 0x22FF, 0x2308, 0x230B, 0x25A0, 0x25FF, 0};
 
 }  // namespace
 

@@ -212,6 +212,11 @@ const Entry kTable[] = {
      "选中 (n, c, h, w) = (%lld, %lld, %lld, %lld)：统计量索引 %lld，μ = %.5g，σ² = %.5g"},
     // Explain panel
     {"Reduced axes: %s.", "归约的轴：%s。"},
+    {"|S_i| = %lld, over %s.", "|S_i| = %lld，遍及 %s。"},
+    {"Eval mode: μ, σ² are the running statistics; S_i is not used for them.",
+     "推理模式：μ、σ² 用的是运行统计量，不在 S_i 上计算。"},
+    {"Naive mode: μ, σ² average the devices' statistics; no one S_i gives them.",
+     "naive 模式：μ、σ² 是各设备统计量的平均，不对应任何一个 S_i。"},
     {", ", "、"},  // between the items of a list
     {"Eval mode: nothing is reduced; channel c uses running_mean[c] and running_var[c].",
      "推理模式：不做任何归约；通道 c 使用 running_mean[c] 和 running_var[c]。"},

@@ -1,7 +1,9 @@
 // The numbers the Transformer, small-batch, saturation, γ/β and errata lessons state, computed
 // by the shaders: each CHECK names the lesson step whose text states it, rounded as written.
 // Also the numbers issue 22's fixes and errata list under "literals" (lessons 04, 05, 13 and the
-// second errata lesson), which the general number test cannot bind to a placeholder.
+// second errata lesson), which the general number test cannot bind to a placeholder; the sets
+// S_i the four-partitions lesson writes out, as the Explain panel gives them (partition_set.hpp);
+// scale invariance and LayerNorm's options in the claims lesson.
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
@@ -12,6 +14,7 @@
 #include "normlab/experiments.hpp"
 #include "normlab/lesson.hpp"
 #include "normlab/lesson_text.hpp"
+#include "normlab/partition_set.hpp"
 #include "normlab/presets.hpp"
 #include "normlab/sync_bn.hpp"
 
@@ -55,7 +58,7 @@ bool text_has(const LessonStep& step, const std::string& en, const std::string& 
 
 TEST_CASE("Transformer lesson: per-token statistics, batch and length independence", "[classroom][lesson-numbers]") {
     const Lesson& l = lesson("transformer-layernorm");
-    REQUIRE(l.steps.size() == 8);
+    REQUIRE(l.steps.size() == 9);
     const Shape4 s = load_tensor(l.steps[1].state.source).shape;
     REQUIRE(s == Shape4::seq(2, 5, 8));
     NormResult r = run(l.steps[1].state);
@@ -84,8 +87,8 @@ TEST_CASE("Transformer lesson: per-token statistics, batch and length independen
     CHECK(rb.layout.count() == 10);
     CHECK(rounded(rb.mean[0], 2) == 1.27);
     CHECK(rounded(rb.var[0], 2) == 6.11);
-    // step 8: RMSNorm keeps token (0, 3) positive
-    NormResult rr = run(l.steps[7].state);
+    // step 9: RMSNorm keeps token (0, 3) positive (step 8: why Pre-LN trains without warm-up)
+    NormResult rr = run(l.steps[8].state);
     for (std::int64_t d = 0; d < 8; ++d) CHECK(y3(rr, s, 0, 3, d) > 0);
 }
 
@@ -333,7 +336,8 @@ TEST_CASE("errata 2: BN backward, the unified framework, scale invariance, round
     const State& s2 = l.steps[2].state;
     Tensor z = load_tensor(s2.source), z10 = z;
     for (auto& v : z10.data) v *= 10.0f;
-    const NormResult a = test::normalizer().run(z, s2.spec, s2.params), b = test::normalizer().run(z10, s2.spec, s2.params);
+    const NormResult a = test::normalizer().run(z, s2.spec, s2.params);
+    const NormResult b = test::normalizer().run(z10, s2.spec, s2.params);
     CHECK(b.var[0] == Approx(162.5).margin(1e-4));
     for (std::size_t i = 0; i < 4; ++i) CHECK(b.y.data[i] == Approx(a.y.data[i]).margin(1e-5));
     // Step 4: the seed's truncations and the rounded values.
@@ -356,4 +360,51 @@ TEST_CASE("errata 2: BN backward, the unified framework, scale invariance, round
     const NormResult g1 = run(gn), lr = run(lnc);
     REQUIRE(g1.var.size() == lr.var.size());
     for (std::size_t i = 0; i < g1.var.size(); ++i) CHECK(g1.var[i] == Approx(lr.var[i]).margin(1e-5));
+}
+
+TEST_CASE("four partitions: each step writes the S_i the Explain panel shows", "[classroom][lesson-numbers]") {
+    const Lesson& l = lesson("four-partitions");
+    REQUIRE(l.steps.size() == 6);
+    // The filled-in set of each step's selection, as the step's text writes it (both languages).
+    const char* sets[] = {"S_i = { k | k_C = 3 }",          "S_i = { k | k_N = 1 }",
+                          "S_i = { k | k_N = 1, k_C = 3 }", "S_i = { k | k_N = 1, ⌊k_C/3⌋ = 1 }",
+                          "S_i = { k | k_N = i_N }",        "S_i = { k | k_N = 0, k_L = 1 }"};
+    for (std::size_t k = 0; k < l.steps.size(); ++k) {
+        const State& st = l.steps[k].state;
+        REQUIRE(st.selection);
+        const Shape4 s = load_tensor(st.source).shape;
+        const PartitionSet p = partition_set(st.spec, s, *st.selection);
+        INFO("step " << k + 1 << ": " << p.filled);
+        const std::string set = sets[k];
+        CHECK(text_has(l.steps[k], set, set));
+        if (k == 4)
+            CHECK(p.rule == set);  // the seed's BN row: the rule, LayerNorm's
+        else
+            CHECK(p.filled.find(set) != std::string::npos);
+        CHECK(p.size == make_layout(st.spec, s).count());
+    }
+    CHECK(l.steps[0].state.spec.method == Method::Batch);
+    CHECK(l.steps[4].state.spec.method == Method::Layer);
+}
+
+TEST_CASE("claims lesson: scale invariance, elementwise_affine=False, bias=False", "[classroom][lesson-numbers]") {
+    const Lesson& l = lesson("claims-and-options");
+    REQUIRE(l.steps.size() == 6);
+    // Step 1: channel 1 = 10 × channel 0, the same x̂ up to ε.
+    const Tensor x = load_tensor(l.steps[0].state.source);
+    const NormResult r = run(l.steps[0].state);
+    for (std::int64_t n = 0; n < 4; ++n) {
+        CHECK(x.data[static_cast<std::size_t>(n * 2 + 1)] == 10.0f * x.data[static_cast<std::size_t>(n * 2)]);
+        CHECK(r.y.data[static_cast<std::size_t>(n * 2 + 1)] ==
+              Approx(r.y.data[static_cast<std::size_t>(n * 2)]).margin(1e-5));
+    }
+    // Step 4: no γ, no β; step 5: γ only, y = γ·x̂ of step 4.
+    const State& na = l.steps[3].state;
+    const State& nb = l.steps[4].state;
+    CHECK_FALSE(na.spec.has_weight());
+    CHECK_FALSE(na.spec.has_bias());
+    CHECK(nb.spec.has_weight());
+    CHECK_FALSE(nb.spec.has_bias());
+    const NormResult ra = run(na), rb = run(nb);
+    for (std::size_t i = 0; i < 4; ++i) CHECK(rb.y.data[i] == Approx(nb.params.weight[i] * ra.y.data[i]).margin(1e-6));
 }

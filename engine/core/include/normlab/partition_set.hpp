@@ -1,0 +1,53 @@
+// PartitionSet: the set S_i of the Group Normalization paper (Wu & He, 2018, §3.1), the
+// elements k that share element i's mean and variance, written in the paper's notation:
+//   BatchNorm            S_i = { k | k_C = i_C }
+//   LayerNorm([C,H,W])   S_i = { k | k_N = i_N }          ([H,W]: also k_C = i_C; [W]: also k_H = i_H)
+//   InstanceNorm         S_i = { k | k_N = i_N, k_C = i_C }
+//   GroupNorm            S_i = { k | k_N = i_N, ⌊k_C/(C/G)⌋ = ⌊i_C/(C/G)⌋ }
+//   RMSNorm              as LayerNorm (its one statistic is mean(x²) over S_i)
+// A 3-D tensor uses the axes its layout names: N, L, D under layer/rms, N, C, L otherwise.
+// SyncBN in local mode adds ⌊k_N/(N/K)⌋ = ⌊i_N/(N/K)⌋ (each device's shard). Where μ and σ²
+// are not taken over S_i (BatchNorm eval with running statistics; SyncBN's naive mode), `note`
+// says so. The conditions are data, so member() and size come from the rules the text shows.
+// The braces are spaced, "{ k | … }", as lesson texts must write them ('{' and a letter opens a
+// lesson placeholder).
+#pragma once
+#include "normlab/norm_spec.hpp"
+#include "normlab/shape.hpp"
+#include "normlab/state.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace normlab {
+
+struct PartitionSet {
+    // k_A = i_A (divisor 1) or ⌊k_A/d⌋ = ⌊i_A/d⌋, on axis `axis` of an Index4 (0 n, 1 c, 2 h, 3 w).
+    struct Condition {
+        int axis = 0;
+        std::int64_t divisor = 1;
+        std::string divisor_text;  // "C/G", "N/K" for the rule; "" when divisor is 1
+    };
+    enum class Note { None, RunningStats, NaiveShards };
+
+    std::vector<Condition> conditions;
+    std::vector<std::string> spanned_axes;  // the axes k ranges over: {"N", "H", "W"}, {"C/G", "H", "W"}
+    std::string rule;                       // "S_i = { k | k_N = i_N, ⌊k_C/(C/G)⌋ = ⌊i_C/(C/G)⌋ }"
+    std::string filled;                     // "i = (1, 3, 0, 0): S_i = { k | k_N = 1, ⌊k_C/3⌋ = 1 }"
+    std::int64_t size = 0;                  // |S_i|
+    Note note = Note::None;
+
+    // Whether element k lies in S_i (k and i as (n, c, h, w), h = 0 for a 3-D tensor).
+    bool member(const Index4& k) const;
+    Index4 i{};
+};
+
+// S_i for element i of a tensor of shape `shape` under `spec` (validated like make_layout).
+PartitionSet partition_set(const NormSpec& spec, const Shape4& shape, const Index4& i);
+
+// The axis names a layout gives a shape: {"N","C","H","W"}; 3-D {"N","L","D"} (layer/rms) or
+// {"N","C","L"}; entry 2 (h) is "" for a 3-D tensor.
+std::vector<std::string> partition_axis_names(Method m, const Shape4& shape);
+
+}  // namespace normlab
