@@ -25,15 +25,16 @@ bool is_modifier(int key) {
            key == GLFW_KEY_NUM_LOCK || key == GLFW_KEY_SCROLL_LOCK;
 }
 
-Chord plain(int key) { return {key, Mod::Off, Mod::Any}; }           // the key, without Ctrl
-Chord any(int key) { return {key, Mod::Any, Mod::Any}; }             // the key, whatever is held
-Chord ctrl(int key) { return {key, Mod::On, Mod::Any}; }             // Ctrl+key
-Chord ctrl_shift(int key) { return {key, Mod::On, Mod::On}; }        // Ctrl+Shift+key
-Chord shifted(int key) { return {key, Mod::Any, Mod::On}; }          // Shift+key (? on US layouts)
+Chord plain(int key) { return {key, Mod::Off, Mod::Any}; }     // the key, without Ctrl
+Chord any(int key) { return {key, Mod::Any, Mod::Any}; }       // the key, whatever is held
+Chord ctrl(int key) { return {key, Mod::On, Mod::Any}; }       // Ctrl+key
+Chord ctrl_shift(int key) { return {key, Mod::On, Mod::On}; }  // Ctrl+Shift+key
+Chord shifted(int key) { return {key, Mod::Any, Mod::On}; }    // Shift+key (? on US layouts)
 }  // namespace
 
 bool Chord::matches(int pressed, int mods) const {
-    return pressed == key && mod_ok(ctrl, (mods & GLFW_MOD_CONTROL) != 0) && mod_ok(shift, (mods & GLFW_MOD_SHIFT) != 0);
+    return pressed == key && mod_ok(ctrl, (mods & GLFW_MOD_CONTROL) != 0) &&
+           mod_ok(shift, (mods & GLFW_MOD_SHIFT) != 0);
 }
 
 const Action* find_action(const std::vector<Action>& table, int key, int mods, int& chord) {
@@ -53,16 +54,16 @@ std::vector<Action> AppUi::make_actions() {
     const auto is = [](const bool& flag) { return [&flag] { return flag; }; };
     const auto method_is = [this](Method m) { return [this, m] { return session_.state().spec.method == m; }; };
     std::vector<Action> t;
-    t.push_back({.id = "method",  // keys 1–5, in the order of the method table
-                 .keys = {any(GLFW_KEY_1), any(GLFW_KEY_2), any(GLFW_KEY_3), any(GLFW_KEY_4), any(GLFW_KEY_5),
-                          any(GLFW_KEY_KP_1), any(GLFW_KEY_KP_2), any(GLFW_KEY_KP_3), any(GLFW_KEY_KP_4),
-                          any(GLFW_KEY_KP_5)},
-                 .help_keys = "1 2 3 4 5",
-                 .help_text = "method: BatchNorm, LayerNorm, InstanceNorm, GroupNorm, RMSNorm",
-                 .run = [this](int i) {
-                     const auto k = static_cast<std::size_t>(i % 5);
-                     if (k < methods().size()) set_method(methods()[k].id);
-                 }});
+    t.push_back(
+        {.id = "method",  // keys 1–5, in the order of the method table
+         .keys = {any(GLFW_KEY_1), any(GLFW_KEY_2), any(GLFW_KEY_3), any(GLFW_KEY_4), any(GLFW_KEY_5),
+                  any(GLFW_KEY_KP_1), any(GLFW_KEY_KP_2), any(GLFW_KEY_KP_3), any(GLFW_KEY_KP_4), any(GLFW_KEY_KP_5)},
+         .help_keys = "1 2 3 4 5",
+         .help_text = "method: BatchNorm, LayerNorm, InstanceNorm, GroupNorm, RMSNorm",
+         .run = [this](int i) {
+             const auto k = static_cast<std::size_t>(i % 5);
+             if (k < methods().size()) set_method(methods()[k].id);
+         }});
     t.push_back({.id = "step",  // → ← and a clicker's Page Down / Page Up
                  .keys = {any(GLFW_KEY_RIGHT), any(GLFW_KEY_PAGE_DOWN), any(GLFW_KEY_SPACE), any(GLFW_KEY_LEFT),
                           any(GLFW_KEY_PAGE_UP), any(GLFW_KEY_BACKSPACE)},
@@ -116,13 +117,12 @@ std::vector<Action> AppUi::make_actions() {
                  .help_text = "gradient view (the backward pass)",
                  .checked = is(gradient_on_),
                  .run = toggle(gradient_on_)});
-    t.push_back({.id = "heatmap",
-                 .keys = {plain(GLFW_KEY_H)},
-                 .help_keys = "H",
-                 .help_text = "heatmap: input → output → difference → groups",
-                 .run = [this](int) {
-                     heatmap_.mode = static_cast<HeatmapMode>((static_cast<int>(heatmap_.mode) + 1) % 4);
-                 }});
+    t.push_back(
+        {.id = "heatmap",
+         .keys = {plain(GLFW_KEY_H)},
+         .help_keys = "H",
+         .help_text = "heatmap: input → output → difference → groups",
+         .run = [this](int) { heatmap_.mode = static_cast<HeatmapMode>((static_cast<int>(heatmap_.mode) + 1) % 4); }});
     t.push_back({.id = "groups",  // + and − (= and -, or the keypad's)
                  .keys = {any(GLFW_KEY_EQUAL), any(GLFW_KEY_KP_ADD), any(GLFW_KEY_MINUS), any(GLFW_KEY_KP_SUBTRACT)},
                  .help_keys = "+  −",

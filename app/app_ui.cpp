@@ -11,7 +11,6 @@
 
 #include <nlohmann/json.hpp>
 
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -240,9 +239,7 @@ std::string AppUi::state_json(int frame) const {
 }
 
 // The gradient view replaces the heatmap and histograms unless the compare or pair view is up.
-bool AppUi::gradient_view_shown() const {
-    return gradient_on_ && !compare_on_ && !pair_experiment();
-}
+bool AppUi::gradient_view_shown() const { return gradient_on_ && !compare_on_ && !pair_experiment(); }
 
 // The backward formula with the selected element's numbers, under the forward's.
 void AppUi::explain_gradient() {

@@ -294,7 +294,7 @@ void ControlsPanel::method_section(Session& s) {
                         o2 = "[C,H,W] = " + dims_str({sh.c, sh.h, sh.w});
             const char* opts[] = {o0.c_str(), o1.c_str(), o2.c_str()};
             if (ImGui::Combo(tr_id("normalized", "normalized").c_str(), &k, opts, seq ? 2 : 3)) {
-                const std::vector<std::int64_t> dims = k == 0               ? std::vector<std::int64_t>{sh.w}
+                const std::vector<std::int64_t> dims = k == 0           ? std::vector<std::int64_t>{sh.w}
                                                        : k == 1 && !seq ? std::vector<std::int64_t>{sh.h, sh.w}
                                                                         : std::vector<std::int64_t>{};
                 return apply(s, with_normalized_shape(st, dims), keep);

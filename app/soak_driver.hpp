@@ -13,7 +13,6 @@ class Session;
 
 namespace normlab::app {
 
-
 class SoakDriver {
 public:
     explicit SoakDriver(int frames, int every = 4);

@@ -71,7 +71,6 @@ std::string describe(const Shape4& s, const NormSpec& spec) {
     return os.str();
 }
 
-
 // A random valid configuration for shape s and method m, with random flags and parameters.
 std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt19937_64& rng) {
     NormSpec spec = default_spec(m);

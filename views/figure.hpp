@@ -24,7 +24,6 @@ struct FigureOptions {
     std::string caption;  // a line under the title ("" for none)
 };
 
-
 // The one rule for a figure's size, checked before any GPU work: from 200×150 (room for the
 // heatmap and the histograms) to 8192×8192.
 inline constexpr const char* kFigureSizeRule = "200x150 to 8192x8192";

@@ -188,7 +188,8 @@ TEST_CASE("a scene key its source does not read: exit 2, one line naming it, not
 TEST_CASE("the figure size follows the renderer's one rule, checked before any GPU work", "[cli][errors]") {
     const fs::path fig = tmpdir() / "too-small.png";
     // NORMLAB_DEVICE names no device: a check that ran after the GPU start would say so instead.
-    const Run r = cli("--norm layer --shape 2,3,4,4 --figure '" + fig.string() + "' --figure-size 100x100", "NORMLAB_DEVICE=no-such-device");
+    const Run r = cli("--norm layer --shape 2,3,4,4 --figure '" + fig.string() + "' --figure-size 100x100",
+                      "NORMLAB_DEVICE=no-such-device");
     CHECK(r.status == 2);
     CHECK(r.err.find("--figure-size must look like 1400x900 (200x150 to 8192x8192), got '100x100'") !=
           std::string::npos);

@@ -153,7 +153,8 @@ TEST_CASE("a known key that the chosen source or method does not read is refused
           "s.json: tensor.seed is read only with \"source\": \"generated\" (here: \"source\": \"file\")");
     CHECK(error_of(R"({"normlab_scene":1,"tensor":{"source":"preset","preset":"classroom","shape":[2,3,4,4]}})")
               .find("tensor.shape is read only with \"source\": \"generated\"") != std::string::npos);
-    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"preset":"classroom"}})").find("tensor.preset") != std::string::npos);
+    CHECK(error_of(R"({"normlab_scene":1,"tensor":{"preset":"classroom"}})").find("tensor.preset") !=
+          std::string::npos);
     CHECK(error_of(R"({"normlab_scene":1,"tensor":{"init":"randn","value":2}})") ==
           "s.json: tensor.value is read only with \"source\": \"generated\" and \"init\": \"constant\" (here: "
           "\"init\": \"randn\")");

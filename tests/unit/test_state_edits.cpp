@@ -37,7 +37,7 @@ TEST_CASE("with_method: the method's defaults; γ/β, running statistics and Syn
     State g4 = with_groups(with_method(s, Method::Group, 12), 4);
     CHECK(with_method(with_method(g4, Method::Layer, 12), Method::Group, 12).spec.groups == 3);
     CHECK(with_method(s, Method::Batch, 12).params.running_mean == s.params.running_mean);  // no change, nothing reset
-    CHECK(with_method(s, Method::Instance, 12).spec.affine == false);                    // PyTorch's default
+    CHECK(with_method(s, Method::Instance, 12).spec.affine == false);                       // PyTorch's default
 }
 
 TEST_CASE("with_groups_step walks the divisors of C and stops at either end", "[edits]") {

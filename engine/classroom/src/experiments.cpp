@@ -78,8 +78,8 @@ Experiment experiment_from_json(const std::string& text, const std::string& name
     const json j = parse_json_text(text, name);
     JsonReader root(j, "", name, "an experiment");
     root.format_version("normlab_experiment", "experiment");
-    root.only_keys({"normlab_experiment", "id", "kind", "title", "explanation", "literals", "state", "view", "right", "left_label",
-                    "right_label", "left_samples", "right_channels_last", "follow_method"});
+    root.only_keys({"normlab_experiment", "id", "kind", "title", "explanation", "literals", "state", "view", "right",
+                    "left_label", "right_label", "left_samples", "right_channels_last", "follow_method"});
     Experiment e;
     e.id = root.nonempty_string("id");
     if (root.has("kind")) {

@@ -81,7 +81,8 @@ void refuse_unread(const JsonReader& r, const char* key, bool read, const char* 
 void refuse_unread_tensor_keys(const JsonReader& t, const TensorSource& src) {
     const std::string here = std::string("\"source\": \"") + kind_name(src.kind) + "\"";
     const bool generated = src.kind == TensorSource::Kind::Generated;
-    for (const char* k : {"shape", "init", "seed"}) refuse_unread(t, k, generated, "with \"source\": \"generated\"", here);
+    for (const char* k : {"shape", "init", "seed"})
+        refuse_unread(t, k, generated, "with \"source\": \"generated\"", here);
     refuse_unread(t, "value", generated && src.init == Init::Constant,
                   "with \"source\": \"generated\" and \"init\": \"constant\"",
                   generated ? std::string("\"init\": \"") + init_name(src.init) + "\"" : here);

@@ -277,8 +277,6 @@ void Session::show_values(Tensor x, Tensor y, const StatLayout& layout) {
     ++generation_;
 }
 
-std::optional<std::string> Session::reset_running() {
-    return apply(with_running_reset(state_), TensorChange::keep());
-}
+std::optional<std::string> Session::reset_running() { return apply(with_running_reset(state_), TensorChange::keep()); }
 
 }  // namespace normlab

@@ -27,7 +27,7 @@ struct Experiment {
     // "literals": numbers the explanation states that are not the engine's results for either
     // side (counts, seeds' values, differences between the sides), as a lesson step's.
     std::vector<std::string> literals;
-    State state;            // Single/Continuum/TrainEval: the state; Pair: the left side
+    State state;  // Single/Continuum/TrainEval: the state; Pair: the left side
     ViewSettings view;
     // Pair only.
     State right;
