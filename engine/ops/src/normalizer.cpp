@@ -1,4 +1,5 @@
 #include "normlab/normalizer.hpp"
+#include "normlab/pow2.hpp"
 
 #include "normalizer_detail.hpp"
 
@@ -18,17 +19,6 @@ namespace {
 constexpr std::uint32_t kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64;
 // From this many partials per statistic on, norm_merge.comp gives each statistic a workgroup.
 constexpr std::uint32_t kMergePerWorkgroup = 16;
-
-std::uint32_t pow2_ceil(std::uint64_t v) {
-    std::uint32_t p = 1;
-    while (p < v) p <<= 1;
-    return p;
-}
-std::uint32_t pow2_floor(std::uint32_t v) {
-    std::uint32_t p = 1;
-    while (p * 2 <= v) p <<= 1;
-    return p;
-}
 
 }  // namespace
 

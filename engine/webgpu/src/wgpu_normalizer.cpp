@@ -1,4 +1,5 @@
 #include "normlab/webgpu/wgpu_normalizer.hpp"
+#include "normlab/pow2.hpp"
 
 #include "normlab/error.hpp"
 
@@ -22,16 +23,6 @@ static_assert(sizeof(LayoutBlock) == 64);
 constexpr std::uint32_t kFusedWgMin = 32;
 constexpr std::uint32_t kStatsWg = 256;  // split statistics: workgroup size (capped by the device)
 
-std::uint32_t pow2_ceil(std::uint64_t v) {
-    std::uint32_t p = 1;
-    while (p < v) p <<= 1;
-    return p;
-}
-std::uint32_t pow2_floor(std::uint32_t v) {
-    std::uint32_t p = 1;
-    while (p * 2 <= v) p <<= 1;
-    return p;
-}
 std::uint32_t u32(std::int64_t v) { return static_cast<std::uint32_t>(v); }
 double ms_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
