@@ -1,5 +1,6 @@
 #include "window.hpp"
 
+#include "imgui_vulkan.hpp"
 #include "key_queue.hpp"
 #include "vk_check.hpp"
 
@@ -37,21 +38,20 @@ void glfw_error(int code, const char* description) {
 struct Window::Impl {
     const VulkanContext& ctx;
     ImGui_ImplVulkanH_Window wd;
-    vk::raii::DescriptorPool imgui_pool{nullptr};
+    std::unique_ptr<ImGuiVulkan> imgui;  // context, fonts and the Vulkan backend
     bool rebuild = false;
     int min_images = 2;
-    bool imgui_vulkan = false, imgui_glfw = false;
+    bool imgui_glfw = false;
     KeyQueue keys;  // chained after ImGui's GLFW key callback
     explicit Impl(const VulkanContext& c) : ctx(c) {}
     ~Impl() {
+        keys.uninstall();  // ImGui's callback back in place, so its shutdown restores GLFW's
+        if (imgui_glfw) ImGui_ImplGlfw_Shutdown();
+        imgui.reset();  // waits for the device, then the Vulkan backend and the context
         try {
             ctx.device().waitIdle();
         } catch (const vk::SystemError&) {  // a lost device: tear down anyway, never throw from here
         }
-        if (imgui_vulkan) ImGui_ImplVulkan_Shutdown();
-        keys.uninstall();  // ImGui's callback back in place, so its shutdown restores GLFW's
-        if (imgui_glfw) ImGui_ImplGlfw_Shutdown();
-        if (ImGui::GetCurrentContext()) ImGui::DestroyContext();
         if (wd.Surface) ImGui_ImplVulkanH_DestroyWindow(*ctx.instance(), *ctx.device(), &wd, nullptr);
     }
 };
@@ -123,67 +123,24 @@ void Window::open_swapchain(const WindowOptions& options) {
                                            static_cast<std::uint32_t>(impl_->min_images));
 }
 
-// Dear ImGui's context, fonts, GLFW and Vulkan backends, and the font atlas on the GPU.
+// Dear ImGui's context, fonts and Vulkan backend (views/imgui_vulkan.hpp), then its GLFW backend.
 void Window::init_imgui(const WindowOptions& options) {
     auto& wd = impl_->wd;
-    std::vector<vk::DescriptorPoolSize> sizes{{vk::DescriptorType::eCombinedImageSampler, 16}};
-    impl_->imgui_pool = vk::raii::DescriptorPool(
-        ctx_->device(), vk::DescriptorPoolCreateInfo(vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 16, sizes));
-
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;  // the layout is computed, never restored from imgui.ini
-    ImGui::StyleColorsDark();
-    ImGui::GetStyle().WindowRounding = 0.0f;
     set_scales(options.ui_scale);
     // Fonts rasterized at the pixels they cover (crisp, never a scaled-up bitmap); ImGui's
     // units are window units, so a framebuffer scale above 1 is divided out again.
-    // The glyphs of three sizes (Chinese merged into each) at a large scale can outgrow the
-    // largest texture the device takes: then they are rasterized smaller and scaled up.
-    const float want = ui_scale_ * fb_scale_;
-    const std::uint32_t max_h = ctx_->limits().maxImageDimension2D;
-    float raster = want;
-    for (;;) {
-        fonts_ = load_fonts(options.glyph_text, raster);
-        io.Fonts->Build();
-        if (static_cast<std::uint32_t>(io.Fonts->TexHeight) <= max_h || raster <= 1.0f) break;
-        raster = std::max(1.0f, std::floor(raster * 8.0f) / 10.0f);
-        io.Fonts->Clear();
-    }
-    if (static_cast<std::uint32_t>(io.Fonts->TexHeight) > max_h)
-        throw InputError("the fonts need a texture " + std::to_string(io.Fonts->TexHeight) +
-                         " pixels high, more than this device's " + std::to_string(max_h));
-    if (raster < want)
-        std::fprintf(stderr,
-                     "warning: fonts rasterized at scale %.3g instead of %.3g (a texture of %u pixels at most) and "
-                     "scaled up\n",
-                     static_cast<double>(raster), static_cast<double>(want), max_h);
-    io.FontGlobalScale = ui_scale_ / raster;  // ImGui's units are window units
+    ImGuiVulkanOptions o;
+    o.glyph_text = options.glyph_text;
+    o.raster_scale = ui_scale_ * fb_scale_;
+    o.min_images = static_cast<std::uint32_t>(impl_->min_images);
+    o.image_count = wd.ImageCount;
+    impl_->imgui = std::make_unique<ImGuiVulkan>(*ctx_, wd.RenderPass, o);
+    fonts_ = impl_->imgui->fonts();
+    ImGui::GetIO().FontGlobalScale = ui_scale_ / impl_->imgui->raster_scale();  // ImGui's units are window units
     ImGui::GetStyle().ScaleAllSizes(ui_scale_);
     ImGui_ImplGlfw_InitForVulkan(window_, true);
     impl_->imgui_glfw = true;
     impl_->keys.install(window_);
-    ImGui_ImplVulkan_InitInfo init{};
-    init.Instance = *ctx_->instance();
-    init.PhysicalDevice = *ctx_->physical();
-    init.Device = *ctx_->device();
-    init.QueueFamily = ctx_->queue_family();
-    init.Queue = *ctx_->queue();
-    init.DescriptorPool = *impl_->imgui_pool;
-    init.MinImageCount = static_cast<std::uint32_t>(impl_->min_images);
-    init.ImageCount = wd.ImageCount;
-    init.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
-    init.CheckVkResultFn = check_vk;
-    init.PipelineCache = ctx_->pipeline_cache_handle();
-    ImGui_ImplVulkan_Init(&init, wd.RenderPass);
-    impl_->imgui_vulkan = true;
-
-    // Upload the font atlas once.
-    CommandRecorder recorder(*ctx_);
-    ImGui_ImplVulkan_CreateFontsTexture(recorder.begin());
-    recorder.submit();
-    ImGui_ImplVulkan_DestroyFontUploadObjects();
 }
 
 // The UI scale: `forced` (--ui-scale or NORMLAB_UI_SCALE), else the monitor's content scale (X11:

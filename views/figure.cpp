@@ -1,19 +1,18 @@
 #include "figure.hpp"
 
 #include "fonts.hpp"
+#include "imgui_vulkan.hpp"
 #include "heatmap_view.hpp"
 #include "histogram_view.hpp"
 #include "offscreen.hpp"
 #include "i18n.hpp"
 #include "png_file.hpp"
 #include "normlab/session.hpp"
-#include "vk_check.hpp"
 
-#include "normlab/command_recorder.hpp"
 #include "normlab/error.hpp"
 
 #include <imgui.h>
-#include <backends/imgui_impl_vulkan.h>
+#include <backends/imgui_impl_vulkan.h>  // NewFrame
 
 #include <cstdio>
 
@@ -22,67 +21,25 @@ namespace {
 
 constexpr vk::Format kFormat = vk::Format::eR8G8B8A8Unorm;
 
-// The ImGui context, its Vulkan backend and the offscreen target, torn down in reverse.
+// The offscreen target and the ImGui setup drawing into it (destroyed before the target).
 struct Offscreen {
-    const VulkanContext& ctx;
     OffscreenTarget target;
-    vk::raii::DescriptorPool pool{nullptr};
-    CommandRecorder recorder;  // the font upload
-    bool imgui = false, backend = false;
-    FontSet fonts;
+    ImGuiVulkan imgui;
 
-    Offscreen(const VulkanContext& c, int w, int h)
-        : ctx(c),
-          target(c, vk::Extent2D(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h)), kFormat),
-          recorder(c) {
-        std::vector<vk::DescriptorPoolSize> sizes{{vk::DescriptorType::eCombinedImageSampler, 4}};
-        pool = vk::raii::DescriptorPool(
-            ctx.device(), vk::DescriptorPoolCreateInfo(vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 4, sizes));
-    }
-
-    void init_imgui(const std::string& glyphs) {
-        IMGUI_CHECKVERSION();
-        ImGui::CreateContext();
-        imgui = true;
+    Offscreen(const VulkanContext& c, int w, int h, const std::string& glyphs)
+        : target(c, vk::Extent2D(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h)), kFormat),
+          imgui(c, target.render_pass(), ImGuiVulkanOptions{glyphs}) {
         ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.DisplaySize = ImVec2(static_cast<float>(target.extent().width), static_cast<float>(target.extent().height));
+        io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
         io.DeltaTime = 1.0f / 60.0f;
-        ImGui::StyleColorsDark();
-        ImGui::GetStyle().WindowRounding = 0;
-        fonts = load_fonts(glyphs);
-        ImGui_ImplVulkan_InitInfo init{};
-        init.Instance = *ctx.instance();
-        init.PhysicalDevice = *ctx.physical();
-        init.Device = *ctx.device();
-        init.QueueFamily = ctx.queue_family();
-        init.Queue = *ctx.queue();
-        init.DescriptorPool = *pool;
-        init.MinImageCount = 2;
-        init.ImageCount = 2;
-        init.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
-        init.CheckVkResultFn = check_vk;
-        init.PipelineCache = ctx.pipeline_cache_handle();
-        ImGui_ImplVulkan_Init(&init, target.render_pass());
-        backend = true;
-        ImGui_ImplVulkan_CreateFontsTexture(recorder.begin());
-        recorder.submit();
-        ImGui_ImplVulkan_DestroyFontUploadObjects();
+        io.FontGlobalScale = 1.0f / imgui.raster_scale();
         // The symbols the figure draws (statistics, histograms, legend) must be in the font,
         // never drawn as '?' (the embedded font has them: this guards a new subset).
-        for (const ImFont* f : {fonts.normal, fonts.large})
+        for (const ImFont* f : {imgui.fonts().normal, imgui.fonts().large})
             if (std::string miss = missing_glyphs(f, "μσ²−√ε×±—x̂"); !miss.empty())
                 std::fprintf(stderr, "warning: the font has no glyph for %s: drawn as '?'\n", miss.c_str());
     }
-
-    ~Offscreen() {
-        try {
-            ctx.device().waitIdle();
-        } catch (const vk::SystemError&) {  // a lost device: tear down anyway, never throw from here
-        }
-        if (backend) ImGui_ImplVulkan_Shutdown();
-        if (imgui) ImGui::DestroyContext();
-    }
+    const FontSet& fonts() const { return imgui.fonts(); }
 
     // Renders the last ImGui::Render() into the image and reads it back (RGBA).
     std::vector<unsigned char> render(HeatmapView& heatmap) {
@@ -111,13 +68,12 @@ void render_figure(const VulkanContext& ctx, Session& session, const FigureOptio
     if (!figure_size_ok(o.width, o.height))
         throw InputError(std::string("figure size must be ") + kFigureSizeRule + ", got " + std::to_string(o.width) +
                          "x" + std::to_string(o.height));
-    Offscreen off(ctx, o.width, o.height);
-    off.init_imgui(o.language == Language::Zh ? all_chinese_text() : std::string());
+    Offscreen off(ctx, o.width, o.height, o.language == Language::Zh ? all_chinese_text() : std::string());
     if (o.language == Language::Zh) {
-        set_cjk_font(off.fonts.cjk, off.fonts.cjk_missing);
-        if (!set_language(Language::Zh)) std::fprintf(stderr, "warning: %s\n", off.fonts.cjk_missing.c_str());
+        set_cjk_font(off.fonts().cjk, off.fonts().cjk_missing);
+        if (!set_language(Language::Zh)) std::fprintf(stderr, "warning: %s\n", off.fonts().cjk_missing.c_str());
     }
-    ImGui::GetIO().FontDefault = o.large_text ? off.fonts.large : off.fonts.normal;
+    ImGui::GetIO().FontDefault = o.large_text ? off.fonts().large : off.fonts().normal;
     HeatmapView heatmap(ctx, off.target.render_pass());
     heatmap.mode = mode_of(o.heatmap);
     heatmap.colormap = o.colormap == "viridis"   ? Colormap::Viridis
