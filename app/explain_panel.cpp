@@ -130,6 +130,87 @@ std::string reduction_summary(const NormSpec& spec, const StatLayout& l) {
     return buf;
 }
 
+namespace {
+
+// "Selected element (n, c, h, w) = …, statistic #s" and the GN paper's S_i (Wu & He 2018): the
+// elements that share this element's μ and σ², with its size and the axes it spans.
+void selected_element(const Session& session, const Index4& e, std::size_t si) {
+    const NormSpec& spec = session.state().spec;
+    if (session.x().shape.rank == 3)
+        wrapped_text(strf(tr("Selected element (n, l, d) = (%lld, %lld, %lld), statistic #%zu"),
+                          static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[3]),
+                          si));
+    else
+        wrapped_text(strf(tr("Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu"),
+                          static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[2]),
+                          static_cast<long long>(e[3]), si));
+    const PartitionSet ps = partition_set(spec, session.x().shape, e);
+    wrapped_text(ps.rule);
+    wrapped_text(ps.filled);
+    std::string spans;
+    for (const auto& a : ps.spanned_axes) spans += (spans.empty() ? "" : tr(", ")) + a;
+    wrapped_text(strf(tr("|S_i| = %lld, over %s."), static_cast<long long>(ps.size), spans.c_str()));
+    if (ps.note == PartitionSet::Note::RunningStats)
+        wrapped_text_disabled(tr("Eval mode: μ, σ² are the running statistics; S_i is not used for them."));
+    else if (ps.note == PartitionSet::Note::NaiveShards)
+        wrapped_text_disabled(tr("Naive mode: μ, σ² average the devices' statistics; no one S_i gives them."));
+}
+
+// A number substituted into a formula: a negative one in parentheses, so "x − μ" with μ = −0.45
+// reads "x − (−0.45)", not "x − -0.45".
+std::string term(double v) { return v < 0 ? "(" + num(v) + ")" : num(v); }
+
+// The element's formula, then the same with its numbers (x, μ, σ² or mean(x²) from the GPU, ε,
+// γ and β, AdaIN's style statistics as γ and β), then y as the shader wrote it.
+void formula(const Session& session, std::int64_t i, std::size_t si, std::size_t pi) {
+    const State& st = session.state();
+    const NormSpec& spec = st.spec;
+    const NormResult& r = session.result();
+    const double x = session.x().data[static_cast<std::size_t>(i)];
+    const double y = r.y.data[static_cast<std::size_t>(i)];
+    const double eps = spec.effective_eps();
+    bool w = spec.has_weight(), b = spec.has_bias();
+    double gamma = w && !st.params.weight.empty() ? st.params.weight[pi] : 1.0;
+    double beta = b && !st.params.bias.empty() ? st.params.bias[pi] : 0.0;
+    const bool adain = session.style().has_value();
+    if (adain) {  // AdaIN: γ = σ_s and β = μ_s of the style image's channel (the run's affine parameters)
+        w = b = true;
+        gamma = static_cast<float>(session.style_stats().stdev[pi]);
+        beta = static_cast<float>(session.style_stats().mean[pi]);
+    }
+    std::string formula, numbers;
+    const std::string g = w ? term(gamma) + "·" : "", bb = b ? " + " + term(beta) : "";
+    if (spec.method == Method::Rms) {
+        formula = std::string("y = ") + (w ? "γ·" : "") + "x / √(mean(x²) + ε)";
+        numbers = "  = " + g + term(x) + " / √(" + num(r.mean_square[si]) + " + " + fmt("%.3g", eps) + ")";
+    } else {
+        formula = std::string("y = ") + (w ? "γ·" : "") + "(x − μ) / √(σ² + ε)" + (b ? " + β" : "");
+        numbers = "  = " + g + "(" + num(x) + " − " + term(r.mean[si]) + ") / √(" + num(r.var[si]) + " + " +
+                  fmt("%.3g", eps) + ")" + bb;
+    }
+    wrapped_text(formula);
+    wrapped_text(numbers);
+    wrapped_text(strf("  = %.6g", y));
+    if (spec.method != Method::Rms && r.stats_from_running)
+        wrapped_text_disabled(
+            tr("μ, σ² are running_mean and running_var (eval mode): moving averages of the "
+               "training batches' means and unbiased variances. Nothing is computed from "
+               "this batch."));
+    else if (spec.method != Method::Rms)
+        wrapped_text_disabled(strf(tr("μ, σ² are this statistic's, from the GPU; σ² is the biased variance (divide by "
+                                      "%lld)."),
+                                   static_cast<long long>(r.layout.count())));
+    if (adain)
+        wrapped_text_disabled(
+            tr("AdaIN: γ = σ_s = √(var_s + ε) and β = μ_s, the style image's statistics of this "
+               "channel, computed on the GPU by InstanceNorm of the style image."));
+    else if (w || b)
+        wrapped_text_disabled(strf(tr("%s index %zu of the affine parameters (shape %s)."),
+                                   b ? tr("γ, β are") : tr("γ is"), pi, dims_str(r.layout.param_shape).c_str()));
+}
+
+}  // namespace
+
 void ExplainPanel::draw(const Session& session) {
     const State& st = session.state();
     const NormSpec& spec = st.spec;
@@ -152,67 +233,8 @@ void ExplainPanel::draw(const Session& session) {
     const Index4& e = *st.selection;
     const std::int64_t i = session.x().offset(e[0], e[1], e[2], e[3]);
     const auto si = static_cast<std::size_t>(l.stat_of(i));
-    const auto pi = static_cast<std::size_t>(l.param_of(i));
-    const double x = session.x().data[static_cast<std::size_t>(i)];
-    const double y = r.y.data[static_cast<std::size_t>(i)];
-    const double eps = spec.effective_eps();
-    bool w = spec.has_weight(), b = spec.has_bias();
-    double gamma = w && !st.params.weight.empty() ? st.params.weight[pi] : 1.0;
-    double beta = b && !st.params.bias.empty() ? st.params.bias[pi] : 0.0;
-    const bool adain = session.style().has_value();
-    if (adain) {  // AdaIN: γ = σ_s and β = μ_s of the style image's channel (the run's affine parameters)
-        w = b = true;
-        gamma = static_cast<float>(session.style_stats().stdev[pi]);
-        beta = static_cast<float>(session.style_stats().mean[pi]);
-    }
-    if (session.x().shape.rank == 3)
-        wrapped_text(strf(tr("Selected element (n, l, d) = (%lld, %lld, %lld), statistic #%zu"),
-                          static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[3]),
-                          si));
-    else
-        wrapped_text(strf(tr("Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu"),
-                          static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[2]),
-                          static_cast<long long>(e[3]), si));
-    // The GN paper's S_i (Wu & He 2018): the elements that share this element's μ and σ².
-    const PartitionSet ps = partition_set(spec, session.x().shape, e);
-    wrapped_text(ps.rule);
-    wrapped_text(ps.filled);
-    std::string spans;
-    for (const auto& a : ps.spanned_axes) spans += (spans.empty() ? "" : tr(", ")) + a;
-    wrapped_text(strf(tr("|S_i| = %lld, over %s."), static_cast<long long>(ps.size), spans.c_str()));
-    if (ps.note == PartitionSet::Note::RunningStats)
-        wrapped_text_disabled(tr("Eval mode: μ, σ² are the running statistics; S_i is not used for them."));
-    else if (ps.note == PartitionSet::Note::NaiveShards)
-        wrapped_text_disabled(tr("Naive mode: μ, σ² average the devices' statistics; no one S_i gives them."));
-    std::string formula, numbers;
-    const std::string g = w ? num(gamma) + "·" : "", bb = b ? " + " + num(beta) : "";
-    if (spec.method == Method::Rms) {
-        formula = std::string("y = ") + (w ? "γ·" : "") + "x / √(mean(x²) + ε)";
-        numbers = "  = " + g + num(x) + " / √(" + num(r.mean_square[si]) + " + " + fmt("%.3g", eps) + ")";
-    } else {
-        formula = std::string("y = ") + (w ? "γ·" : "") + "(x − μ) / √(σ² + ε)" + (b ? " + β" : "");
-        numbers = "  = " + g + "(" + num(x) + " − " + num(r.mean[si]) + ") / √(" + num(r.var[si]) + " + " +
-                  fmt("%.3g", eps) + ")" + bb;
-    }
-    wrapped_text(formula);
-    wrapped_text(numbers);
-    wrapped_text(strf("  = %.6g", y));
-    if (spec.method != Method::Rms && r.stats_from_running)
-        wrapped_text_disabled(
-            tr("μ, σ² are running_mean and running_var (eval mode): moving averages of the "
-               "training batches' means and unbiased variances. Nothing is computed from "
-               "this batch."));
-    else if (spec.method != Method::Rms)
-        wrapped_text_disabled(strf(tr("μ, σ² are this statistic's, from the GPU; σ² is the biased variance (divide by "
-                                      "%lld)."),
-                                   static_cast<long long>(l.count())));
-    if (adain)
-        wrapped_text_disabled(
-            tr("AdaIN: γ = σ_s = √(var_s + ε) and β = μ_s, the style image's statistics of this "
-               "channel, computed on the GPU by InstanceNorm of the style image."));
-    else if (w || b)
-        wrapped_text_disabled(strf(tr("%s index %zu of the affine parameters (shape %s)."),
-                                   b ? tr("γ, β are") : tr("γ is"), pi, dims_str(l.param_shape).c_str()));
+    selected_element(session, e, si);
+    formula(session, i, si, static_cast<std::size_t>(l.param_of(i)));
 }
 
 }  // namespace normlab::app

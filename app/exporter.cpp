@@ -25,7 +25,7 @@ std::string g(double v) {
 std::string stats_csv(const Session& s) {
     const NormResult& r = s.result();
     const bool rms = s.state().spec.method == Method::Rms;
-    const std::int64_t count = r.stat_count();  // SyncBN's local mode: a shard's elements
+    const std::int64_t count = r.elements_per_stat();  // SyncBN's local mode: a shard's elements
     std::string out =
         rms ? "statistic,count,mean_square,rstd\n" : "statistic,count,mean,var_biased,var_unbiased,rstd\n";
     for (std::size_t i = 0; i < r.rstd.size(); ++i) {

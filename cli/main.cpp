@@ -238,6 +238,52 @@ void print_summary(const NormSpec& spec, const NormResult& r, const std::string&
     fmt::print("\n");
 }
 
+// The forward and its float64 check (none with --no-reference). With --figure, one
+// normalization in the figure's Session serves the figure and every other output; the figure is
+// rendered first, so a failing figure leaves every other output untouched. Else SyncBN on
+// simulated devices, or the plain normalizer (SyncBatchNorm::run passes plain runs through).
+struct Forward {
+    NormResult r;
+    std::optional<double> err;
+};
+Forward forward(const VulkanContext& ctx, Normalizer& normalizer, LoadedState& ls, const CliOptions& o) {
+    Forward f;
+#ifdef NORMLAB_HAVE_FIGURE
+    if (!o.figure.path.empty()) {
+        Session session(ctx);
+        session.set_reference_check(!o.no_reference);
+        if (auto e = session.apply(ls.state, TensorChange::given(ls.x))) throw InputError(*e);
+        app::render_figure(ctx, session, figure_options(o.figure), o.figure.path);
+        if (!o.quiet) fmt::print("figure: {}\n", o.figure.path);
+        f.r = session.result();
+        if (!o.no_reference) f.err = session.max_error_wait();
+        return f;
+    }
+#endif
+    (void)ctx;
+    SyncBatchNorm sync(normalizer);
+    f.r = sync.run(ls.x, ls.state.spec, ls.state.params);
+    if (!o.no_reference) f.err = reference_error(ls.x, ls.state.spec, ls.state.params, f.r.y.data);
+    return f;
+}
+
+// The backward for dy: on the normalizer's device buffers of the forward above, or (after the
+// figure's Session ran the forward) a forward of its own first. Adds the gradient files and
+// returns the summary line.
+std::string backward(Normalizer& normalizer, const LoadedState& ls, const Tensor& dy, const CliOptions& o,
+                     const StatLayout& layout, std::vector<std::pair<std::string, std::string>>& files) {
+    Backward b(normalizer);
+    const GradResult g =
+        o.figure.path.empty() ? b.run(dy) : run_backward(normalizer, b, ls.x, dy, ls.state.spec, ls.state.params);
+    std::optional<double> err;
+    if (!o.no_reference)
+        err = grad_max_abs_error(g, reference_backward(Reference(ls.x, ls.state.spec, ls.state.params), dy));
+    serialize_grads(files, o, layout, g, err);
+    std::string line = fmt::format("backward: gpu {:.3f} ms", g.gpu_ms);
+    if (err) line += fmt::format(", max |grad - reference| = {:.3g}", *err);
+    return line;
+}
+
 int run(int argc, char** argv) {
     CLI::App app{"normlab-cli: BatchNorm, LayerNorm, InstanceNorm, GroupNorm and RMSNorm on a Vulkan device"};
     CliOptions o;
@@ -251,7 +297,7 @@ int run(int argc, char** argv) {
     find_images_in_assets();
     if (!o.figure.path.empty()) copt.need_graphics = true;  // the figure is drawn with the same queue
 #ifdef NORMLAB_HAVE_FIGURE
-    const app::FigureOptions fig = o.figure.path.empty() ? app::FigureOptions{} : figure_options(o.figure);
+    if (!o.figure.path.empty()) figure_options(o.figure);  // its errors before the device starts
 #endif
     check_writable(o);
 
@@ -269,50 +315,11 @@ int run(int argc, char** argv) {
         ls.state.style_image.clear();
     }
     const std::optional<Tensor> dy = load_grad_output(o.grad, ls.state.spec, ls.x.shape);
-    const Tensor x_for_grad = dy && !o.figure.path.empty() ? ls.x : Tensor{};  // the figure's session takes ls.x
-    NormResult r;
-    std::optional<double> err;
-#ifdef NORMLAB_HAVE_FIGURE
-    if (!o.figure.path.empty()) {
-        // One normalization and one float64 check (none with --no-reference) serve the figure
-        // and every other output. The figure is rendered first: a failing figure leaves every
-        // other output untouched.
-        Session session(ctx);
-        session.set_reference_check(!o.no_reference);
-        if (auto e = session.apply(ls.state, TensorChange::given(std::move(ls.x)))) throw InputError(*e);
-        app::render_figure(ctx, session, fig, o.figure.path);
-        if (!o.quiet) fmt::print("figure: {}\n", o.figure.path);
-        r = session.result();
-        if (!o.no_reference) err = session.max_error_wait();
-    }
-#endif
-    if (o.figure.path.empty() && ls.state.spec.sync_devices > 0) {  // SyncBN on simulated devices
-        SyncBatchNorm sync(normalizer);
-        r = sync.run(ls.x, ls.state.spec, ls.state.params);
-        if (!o.no_reference) err = max_abs_error(r.y.data, reference_sync(ls.x, ls.state.spec, ls.state.params).y);
-    } else if (o.figure.path.empty()) {
-        r = normalizer.run(ls.x, ls.state.spec, ls.state.params);
-        if (!o.no_reference) err = Reference(ls.x, ls.state.spec, ls.state.params).max_abs_error(r.y.data);
-    }
-    auto files = serialize_outputs(o, ls.state.spec, r, ctx.device_name(), err, style);
-    std::string grad_line;
-    if (dy) {
-        // The backward of the forward above: on this normalizer's device buffers, or (after the
-        // figure's session ran the forward) a forward of its own first.
-        Backward backward(normalizer);
-        const Tensor& x = o.figure.path.empty() ? ls.x : x_for_grad;
-        const GradResult g = o.figure.path.empty()
-                                 ? backward.run(*dy)
-                                 : run_backward(normalizer, backward, x, *dy, ls.state.spec, ls.state.params);
-        std::optional<double> grad_err;
-        if (!o.no_reference)
-            grad_err = grad_max_abs_error(g, reference_backward(Reference(x, ls.state.spec, ls.state.params), *dy));
-        serialize_grads(files, o, r.layout, g, grad_err);
-        grad_line = fmt::format("backward: gpu {:.3f} ms", g.gpu_ms);
-        if (grad_err) grad_line += fmt::format(", max |grad - reference| = {:.3g}", *grad_err);
-    }
+    const Forward f = forward(ctx, normalizer, ls, o);
+    auto files = serialize_outputs(o, ls.state.spec, f.r, ctx.device_name(), f.err, style);
+    const std::string grad_line = dy ? backward(normalizer, ls, *dy, o, f.r.layout, files) : std::string();
     for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
-    if (!o.quiet) print_summary(ls.state.spec, r, ctx.device_name(), err);
+    if (!o.quiet) print_summary(ls.state.spec, f.r, ctx.device_name(), f.err);
     if (!o.quiet && style)
         fmt::print("AdaIN: style {} mean {:.4f}, std {:.4f}\n", style_path, fmt::join(style->mean, ", "),
                    fmt::join(style->stdev, ", "));

@@ -15,9 +15,9 @@
 namespace normlab::app {
 
 struct ImGuiVulkanOptions {
-    std::string glyph_text;          // extra text whose CJK glyphs the atlas must hold
-    float raster_scale = 1.0f;       // pixels per ImGui unit the fonts are wanted at (HiDPI)
-    std::uint32_t min_images = 2;    // the swapchain's (2 for an offscreen target)
+    std::string glyph_text;        // extra text whose CJK glyphs the atlas must hold
+    float raster_scale = 1.0f;     // pixels per ImGui unit the fonts are wanted at (HiDPI)
+    std::uint32_t min_images = 2;  // the swapchain's (2 for an offscreen target)
     std::uint32_t image_count = 2;
 };
 

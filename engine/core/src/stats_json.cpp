@@ -41,7 +41,7 @@ std::string stats_json(const NormSpec& spec, const NormResult& r, const std::str
     j["stat_shape"] = r.layout.stat_shape;
     j["param_shape"] = r.layout.param_shape;
     j["reduced_axes"] = r.layout.reduced_axes;
-    j["count"] = r.stat_count();
+    j["count"] = r.elements_per_stat();
     if (spec.method == Method::Rms) {
         j["mean_square"] = numbers(r.mean_square);
     } else {

@@ -79,4 +79,9 @@ ReferenceResult reference_sync(const Tensor& x, const NormSpec& spec, const Norm
     return out;
 }
 
+double reference_error(const Tensor& x, const NormSpec& spec, const NormParams& params, const std::vector<float>& y) {
+    if (spec.sync_devices > 0) return max_abs_error(y, reference_sync(x, spec, params).y);
+    return Reference(x, spec, params).max_abs_error(y);
+}
+
 }  // namespace normlab

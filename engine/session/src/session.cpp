@@ -21,12 +21,6 @@ namespace {
 constexpr std::int64_t kHistogramSample = std::int64_t{1} << 20;
 // Larger tensors are checked against the float64 reference on a background thread.
 constexpr std::int64_t kSyncReference = std::int64_t{1} << 20;
-
-// max |y − the float64 reference| (SyncBN's reference when the state has sync devices).
-double reference_error(const Tensor& x, const NormSpec& spec, const NormParams& params, const std::vector<float>& y) {
-    if (spec.sync_devices > 0) return max_abs_error(y, reference_sync(x, spec, params).y);
-    return Reference(x, spec, params).max_abs_error(y);
-}
 }  // namespace
 
 ElementSet Session::whole_set(const Shape4& shape, std::int64_t& stride) const {

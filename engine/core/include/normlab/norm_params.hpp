@@ -62,13 +62,13 @@ struct NormResult {
 
     // The elements behind each statistic held: the layout's count, or a shard's where SyncBN's
     // local mode applies the K·C shard statistics.
-    std::int64_t stat_count() const {
+    std::int64_t elements_per_stat() const {
         return sync && sync->mode == SyncMode::Local && !sync->from_running ? sync->shard_count : layout.count();
     }
     // σ² with Bessel's correction (divide by count − 1), what running_var takes; NaN for a
     // statistic of one element.
     double unbiased_var(std::size_t s) const {
-        const double n = static_cast<double>(stat_count());
+        const double n = static_cast<double>(elements_per_stat());
         return n > 1 ? var[s] * n / (n - 1.0) : std::numeric_limits<double>::quiet_NaN();
     }
 };

@@ -50,4 +50,8 @@ ReferenceResult reference_sync(const Tensor& x, const NormSpec& spec, const Norm
 // NaN-aware max |a − b| (see Reference::max_abs_error).
 double max_abs_error(const std::vector<float>& a, const std::vector<double>& b);
 
+// The float64 check of a GPU run's y: max |y − reference|, with SyncBN's reference when the spec
+// has sync devices (the Session's check and normlab-cli's).
+double reference_error(const Tensor& x, const NormSpec& spec, const NormParams& params, const std::vector<float>& y);
+
 }  // namespace normlab
