@@ -85,7 +85,7 @@ void AppUi::experiment_bar() {
         ImGui::SameLine();
         ImGui::TextDisabled("%s", tr("(divisors of C; keys + and −)"));
         // The identities, checked on the numbers the shaders produced.
-        compare_.sync(session_);
+        compare_.follow(session_);
         auto max_diff = [](const std::vector<double>& a, const std::vector<double>& b) {
             double m = 0;
             for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) m = std::max(m, std::abs(a[i] - b[i]));

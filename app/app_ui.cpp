@@ -82,7 +82,7 @@ ViewSettings AppUi::view() const {
     ViewSettings v;
     v.heatmap = kHeatmapIds[static_cast<int>(heatmap_.mode)];
     v.colormap = kColormapIds[static_cast<int>(heatmap_.colormap)];
-    v.groups = kGroupPaletteIds[static_cast<int>(current_group_palette())];
+    v.palette = kGroupPaletteIds[static_cast<int>(current_group_palette())];
     v.compare = compare_on_;
     v.cube = cube_on_;
     v.gradient = gradient_on_;
@@ -96,7 +96,7 @@ void AppUi::apply_view(const ViewSettings& v) {
     for (int i = 0; i < 3; ++i)
         if (v.colormap == kColormapIds[i]) heatmap_.colormap = static_cast<Colormap>(i);
     for (int i = 0; i < 2; ++i)
-        if (v.groups == kGroupPaletteIds[i]) set_group_palette(static_cast<GroupPalette>(i));
+        if (v.palette == kGroupPaletteIds[i]) set_group_palette(static_cast<GroupPalette>(i));
     compare_on_ = v.compare;
     cube_on_ = v.cube;
     gradient_on_ = v.gradient;
@@ -191,7 +191,7 @@ void AppUi::method_buttons() {
 void AppUi::draw(const std::vector<KeyPress>& keys) {
     shortcuts(keys);
     if (pair_experiment()) {
-        if (auto err = pair_.sync(session_)) message(*err, true);
+        if (auto err = pair_.follow(session_)) message(*err, true);
     }
     // Presenter text: 34 px (times the UI scale) on 1080 lines and more, 26 px from 650 lines,
     // the normal size below (a window too small for larger text).

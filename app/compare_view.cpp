@@ -25,7 +25,7 @@ CompareView::CompareView(const VulkanContext& ctx, vk::RenderPass render_pass) {
     }
 }
 
-void CompareView::sync(const Session& main) {
+void CompareView::follow(const Session& main) {
     const State& ms = main.state();
     if (seen_generation_ == main.generation() && seen_selection_ == ms.selection) return;
     const Shape4& sh = main.x().shape;
@@ -54,7 +54,7 @@ void CompareView::sync(const Session& main) {
 }
 
 void CompareView::draw(Session& main, bool cube) {
-    sync(main);
+    follow(main);
     const float fs = ImGui::GetFontSize();
     ImVec2 avail = ImGui::GetContentRegionAvail();
     if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", error_.c_str());

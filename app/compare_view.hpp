@@ -17,7 +17,7 @@ public:
     CompareView(const VulkanContext& ctx, vk::RenderPass render_pass);
 
     // Renormalizes when the main session changed (tensor, G or selection).
-    void sync(const Session& main);
+    void follow(const Session& main);
     // Draws the 2×2 grid into the current window; a click selects in `main` and all four.
     void draw(Session& main, bool cube);
     void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);

@@ -26,7 +26,7 @@ std::int64_t GradientView::selected_offset(const Session& main) const {
     return main.x().offset((*sel)[0], (*sel)[1], (*sel)[2], (*sel)[3]);
 }
 
-std::optional<std::string> GradientView::sync(Session& main) {
+std::optional<std::string> GradientView::follow(Session& main) {
     const std::int64_t k = selected_offset(main);
     const int choice = (jacobian ? 1000 : static_cast<int>(dy) * 100) + (dy == GradDy::Random ? seed % 97 : 0);
     if (main.values_only() || main.x().data.empty()) return std::nullopt;
@@ -108,7 +108,7 @@ std::string gradient_support_text(const Session& main) {
 }
 
 void GradientView::draw(Session& main) {
-    sync(main);
+    follow(main);
     int mode = jacobian ? 0 : 1;
     ImGui::RadioButton(tr("∂y_k/∂x (one Jacobian row)"), &mode, 0);
     ImGui::SameLine();
@@ -155,7 +155,7 @@ void GradientView::draw(Session& main) {
 }
 
 void GradientView::draw_histograms(Session& main, bool presenter) {
-    sync(main);
+    follow(main);
     ImGui::TextUnformatted(tr("dy (as input) and ∂L/∂x (as output), from the backward shaders"));
     histograms_.draw(shown_, presenter);
 }
@@ -163,7 +163,7 @@ void GradientView::draw_histograms(Session& main, bool presenter) {
 void GradientView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) { view_.before_pass(cmd, extent); }
 
 std::string GradientView::explain(Session& main) {
-    sync(main);
+    follow(main);
     const NormResult& r = main.result();
     if (grad_.dx.data.empty() || r.rstd.empty()) return {};
     const std::int64_t i = selected_offset(main);

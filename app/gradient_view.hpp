@@ -29,7 +29,7 @@ public:
     // The backward formula with the selected element's numbers (the Explain panel).
     std::string explain(Session& main);
     // Recomputes when the main session, the selection or the dy choice changed; the error or nothing.
-    std::optional<std::string> sync(Session& main);
+    std::optional<std::string> follow(Session& main);
     const GradResult& result() const { return grad_; }
     std::int64_t nonzero() const { return nonzero_; }
 

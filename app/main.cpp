@@ -165,7 +165,7 @@ void start_ui(AppUi& ui, const AppOptions& ao, const ViewSettings& scene_view, c
     ViewSettings v = ui.view();
     if (!ao.heatmap.empty()) v.heatmap = ao.heatmap;
     if (!ao.colormap.empty()) v.colormap = ao.colormap;
-    if (!ao.palette.empty()) v.groups = ao.palette;
+    if (!ao.palette.empty()) v.palette = ao.palette;
     ui.apply_view(v);
     if (ao.lang == "zh") ui.set_language(Language::Zh);
     if (!scene_view.experiment.empty()) ui.start_experiment(scene_view.experiment, scene_state);

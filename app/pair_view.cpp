@@ -39,10 +39,10 @@ std::optional<std::string> PairView::start(const Experiment& e, Session& main, s
         return std::string(err.what());
     }
     seen_generation_ = ~0ull;
-    return sync(main);
+    return follow(main);
 }
 
-std::optional<std::string> PairView::sync(Session& main) {
+std::optional<std::string> PairView::follow(Session& main) {
     if (!exp_ || seen_generation_ == main.generation()) return std::nullopt;
     seen_generation_ = main.generation();
     const Experiment& e = *exp_;
@@ -89,7 +89,7 @@ double PairView::max_abs_difference() const { return max_diff_; }
 
 void PairView::draw(Session& main, bool gradient) {
     if (!exp_) return;
-    sync(main);
+    follow(main);
     if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", error_.c_str());
     if (gradient) {
         draw_gradients(main);

@@ -24,7 +24,7 @@ public:
     // Sets up the left state in `main` and the right side; returns an error message or nothing.
     std::optional<std::string> start(const Experiment& e, Session& main, std::optional<State> left = std::nullopt);
     // Recomputes the right side and the difference after the main session changed (method keys).
-    std::optional<std::string> sync(Session& main);
+    std::optional<std::string> follow(Session& main);
     // gradient: the two sides' gradient views (∂y_k/∂x) instead of y and the difference.
     void draw(Session& main, bool gradient = false);
     void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);

@@ -55,7 +55,7 @@ inline FillPush fill_push(const TileLayout& tiles, HeatmapMode mode, float vmin,
 }
 
 // Workgroups along one image side of `pixels` pixels.
-inline std::uint32_t fill_groups(int pixels) {
+inline std::uint32_t fill_workgroups(int pixels) {
     return (static_cast<std::uint32_t>(pixels) + kFillTile - 1) / kFillTile;
 }
 

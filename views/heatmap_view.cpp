@@ -365,7 +365,7 @@ void HeatmapView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
     // The fill is its own submission: the recorder's first barrier orders earlier frames'
     // fragment-shader reads of the pixels (same queue) before the fill overwrites them.
     vk::CommandBuffer fill_cmd = recorder_.begin();
-    fill_.dispatch(fill_cmd, &push, fill_groups(layout_.width), fill_groups(layout_.height));
+    fill_.dispatch(fill_cmd, &push, fill_workgroups(layout_.width), fill_workgroups(layout_.height));
     recorder_.submit();
     // Orders the fill's writes before this frame's fragment shader reads the pixels.
     memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,

@@ -120,7 +120,7 @@ TEST_CASE("view settings round trip and reject unknown keys", "[lesson][view]") 
     ViewSettings v;
     v.heatmap = "diff";
     v.colormap = "cividis";
-    v.groups = "hues";
+    v.palette = "hues";
     v.compare = true;
     v.cube = true;
     v.experiment = "gn-continuum";

@@ -125,7 +125,7 @@ public:
         fill_.bind({xb.handle(), yb.handle(), pb.handle(), lb.handle(), px.handle()});
         const FillPush push = fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, s.sel, kLut);
         vk::CommandBuffer cmd = rec_.begin();
-        fill_.dispatch(cmd, &push, fill_groups(s.tiles.width), fill_groups(s.tiles.height));
+        fill_.dispatch(cmd, &push, fill_workgroups(s.tiles.width), fill_workgroups(s.tiles.height));
         // Makes the pixels visible to the readback (a copy when staged, the host where mapped).
         memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
                        vk::PipelineStageFlagBits::eTransfer | vk::PipelineStageFlagBits::eHost,
@@ -501,7 +501,7 @@ TEST_CASE("heatmap fill push constants are the view's: TileLayout, mode, range a
     CHECK(p.sel_stat == 3);
     CHECK(p.lut_size == kLut);
     CHECK(fill_push(t, HeatmapMode::Statistics, 0, 1, l, -1, kLut).sel_stat == -1);
-    CHECK(fill_groups(1) == 1);
-    CHECK(fill_groups(16) == 1);
-    CHECK(fill_groups(17) == 2);
+    CHECK(fill_workgroups(1) == 1);
+    CHECK(fill_workgroups(16) == 1);
+    CHECK(fill_workgroups(17) == 2);
 }

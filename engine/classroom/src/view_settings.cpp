@@ -37,7 +37,7 @@ ViewSettings parse_view(const std::string& text, const std::string& where) {
     auto given = [&](const char* k) { return j.contains(k); };  // null is refused, not a default
     if (given("heatmap")) v.heatmap = one_of(r, "heatmap", {"input", "output", "diff", "stats"});
     if (given("colormap")) v.colormap = one_of(r, "colormap", {"diverging", "viridis", "cividis"});
-    if (given("groups")) v.groups = one_of(r, "groups", {"okabe-ito", "hues"});
+    if (given("groups")) v.palette = one_of(r, "groups", {"okabe-ito", "hues"});
     if (given("compare")) v.compare = r.boolean("compare");
     if (given("cube")) v.cube = r.boolean("cube");
     if (given("gradient")) v.gradient = r.boolean("gradient");
@@ -49,7 +49,7 @@ std::string view_to_json(const ViewSettings& v) {
     json j;
     j["heatmap"] = v.heatmap;
     j["colormap"] = v.colormap;
-    j["groups"] = v.groups;
+    j["groups"] = v.palette;  // the key scenes have always used
     j["compare"] = v.compare;
     j["cube"] = v.cube;
     if (v.gradient) j["gradient"] = true;  // written only when on: older scenes stay byte-identical

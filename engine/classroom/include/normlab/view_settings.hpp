@@ -9,7 +9,7 @@ namespace normlab {
 struct ViewSettings {
     std::string heatmap = "stats";       // input | output | diff | stats
     std::string colormap = "diverging";  // diverging | viridis | cividis
-    std::string groups = "okabe-ito";    // okabe-ito | hues  (colors of statistic groups)
+    std::string palette = "okabe-ito";   // okabe-ito | hues: colors of statistic groups (JSON key "groups")
     bool compare = false;                // batch/layer/instance/group side by side
     bool cube = false;                   // the N, C, H·W cube drawing of the partition
     bool gradient = false;               // the gradient view (the backward pass)
