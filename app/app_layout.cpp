@@ -35,7 +35,7 @@ float status_height() {
 }
 }  // namespace
 
-void AppUi::heatmap_area(float x, float y, float w, float h) {
+void AppUi::heatmap_area(const Rect& r) {
     std::string title;
     if (compare_on_)
         title = std::string(tr("Compare: the same tensor, four methods (statistics mode)")) + "###heatmap";
@@ -48,7 +48,7 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
     else
         title = std::string(tr("Heatmap")) + ": " +
                 method_torch_name(session_.state().spec.method, session_.x().shape) + "###heatmap";
-    place(title, x, y, w, h);
+    place(title, r.x, r.y, r.w, r.h);
     heatmap_.show_controls = !presenter_;
     heatmap_.center = presenter_;
     if (presenter_) {  // one row: methods, then the heatmap modes (key H cycles them)
@@ -89,7 +89,7 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
         // figure: it depends on the state and the width only), the heatmap the rest (a third
         // of the room at least: below that, the devices show fewer channels).
         const ImVec2 avail = ImGui::GetContentRegionAvail();
-        sync_chrome_ = h - avail.y;
+        sync_chrome_ = r.h - avail.y;
         const float below = sync_need_ > 0 ? sync_need_ : avail.y * 0.6f;
         const float heat = std::floor(std::max(avail.y - below - ImGui::GetStyle().ItemSpacing.y, avail.y / 3));
         ImGui::BeginChild("heat", ImVec2(avail.x, heat), false, ImGuiWindowFlags_NoScrollbar);
@@ -106,136 +106,88 @@ void AppUi::heatmap_area(float x, float y, float w, float h) {
 
 bool AppUi::pictures_shown() const { return PicturePanel::wanted(session_) && !gradient_view_shown(); }
 
-void AppUi::lower_area(float x, float y, float w, float h, bool large, float pic_h) {
-    if (pictures_shown()) {  // the pictures across the width, the histograms under them
-        if (pic_h <= 0) pic_h = std::floor(h * (large ? 0.5f : 0.55f));  // presenter: the histograms' large text
-        place(tr_id("Pictures", "pictures"), x, y, w, pic_h);
+// The sizes the layout depends on, as ImGui has them this frame.
+LayoutMetrics AppUi::layout_metrics(float top) const {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    LayoutMetrics m;
+    m.width = ImGui::GetIO().DisplaySize.x;
+    m.height = ImGui::GetIO().DisplaySize.y;
+    m.top = top;
+    m.status_h = status_height();
+    m.font_size = ImGui::GetFontSize();
+    m.text_line_h = ImGui::GetTextLineHeight();
+    m.line_spacing_h = ImGui::GetTextLineHeightWithSpacing();
+    m.frame_h = ImGui::GetFrameHeight();
+    m.padding_x = st.WindowPadding.x;
+    m.padding_y = st.WindowPadding.y;
+    m.item_spacing_y = st.ItemSpacing.y;
+    return m;
+}
+
+LayoutContent AppUi::layout_content() const {
+    LayoutContent c;
+    c.shape = session_.x().shape;
+    c.pictures = pictures_shown();
+    c.lessons = lessons_.active() || !lessons_.error().empty();
+    c.compare = compare_on_;
+    c.pair = pair_experiment();
+    c.gradient = gradient_on_;
+    c.cube = cube_on_;
+    c.sync = session_.result().sync.has_value();
+    c.heat_chrome = heat_chrome_;
+    c.sync_chrome = sync_chrome_;
+    c.sync_need = sync_need_;
+    return c;
+}
+
+// The panels at the rectangles of the normal layout or presenter mode (panel_layout.hpp).
+void AppUi::layout(float top) {
+    const LayoutMetrics m = layout_metrics(top);
+    const LayoutContent c = layout_content();
+    const PanelRects r = presenter_ ? presenter_layout(m, c) : normal_layout(m, c);
+    auto at = [](const std::string& name, const Rect& q) { place(name, q.x, q.y, q.w, q.h); };
+    if (r.controls) {
+        at(tr_id("Tensor & method", "controls"), *r.controls);
+        controls_.draw(session_);
+        ImGui::End();
+    }
+    heatmap_area(r.heatmap);
+    if (r.measure_heat_chrome) heat_chrome_ = r.heatmap.h - heatmap_.image_room_h();
+    if (r.pictures) {  // the pictures across the width, the histograms under them
+        at(tr_id("Pictures", "pictures"), *r.pictures);
         pictures_.draw(session_);
         ImGui::End();
-        y += pic_h;
-        h -= pic_h;
     }
-    place(tr_id("Histograms (GPU)", "histograms"), x, y, w, h);
-    if (gradient_view_shown())
-        gradient_.draw_histograms(session_, large);
-    else
-        histograms_.draw(session_, large);
-    ImGui::End();
-}
-
-void AppUi::layout_normal(float top) {
-    const ImVec2 d = ImGui::GetIO().DisplaySize;
-    const float status_h = status_height();
-    const float left = std::max(330.0f, d.x * 0.21f), right = std::max(380.0f, d.x * 0.26f);
-    const float mid = d.x - left - right, body = d.y - status_h - top;
-    const float heat_h = body * (pictures_shown() ? 0.42f : 0.66f);
-
-    place(tr_id("Tensor & method", "controls"), 0, top, left, body);
-    controls_.draw(session_);
-    ImGui::End();
-
-    heatmap_area(left, top, mid, heat_h);
-
-    lower_area(left, top + heat_h, mid, body - heat_h, false);
-    figure_rect_ = {left, top, mid, body};
-
-    float y = top;
-    if (lessons_.active() || !lessons_.error().empty()) {
-        const float lh = body * 0.34f;
-        place(tr_id("Lesson", "lesson"), left + mid, y, right, lh);
-        if (auto go = lessons_.draw(false, session_.x(), session_.result())) go_to_step(go->first, go->second);
+    if (r.histograms) {
+        at(tr_id("Histograms (GPU)", "histograms"), *r.histograms);
+        if (gradient_view_shown())
+            gradient_.draw_histograms(session_, presenter_);
+        else
+            histograms_.draw(session_, presenter_);
         ImGui::End();
-        y += lh;
     }
-    const float explain_h = (top + body - y) * 0.5f;
-    place(tr_id("Explain", "explain"), left + mid, y, right, explain_h);
+    figure_rect_ = {r.figure.x, r.figure.y, r.figure.w, r.figure.h};
+    if (r.lesson) {
+        at(tr_id("Lesson", "lesson"), *r.lesson);
+        if (auto go = lessons_.draw(presenter_, session_.x(), session_.result())) go_to_step(go->first, go->second);
+        ImGui::End();
+    }
+    at(tr_id("Explain", "explain"), r.explain);
     if (!hidden_panel(Control::Explain)) {
         explain_.draw(session_);
         explain_gradient();
     }
     ImGui::End();
-    place(tr_id("Statistics", "stats"), left + mid, y + explain_h, right, top + body - y - explain_h);
-    if (!hidden_panel(Control::Statistics)) table_.draw(session_);
-    ImGui::End();
-    status_bar(top + body, status_h);
-}
-
-void AppUi::layout_presenter(float top) {
-    const ImVec2 d = ImGui::GetIO().DisplaySize;
-    const float status_h = status_height();
-    const float body = d.y - status_h - top;
-    const float main_w = std::floor(d.x * 0.64f), side = d.x - main_w;
-    // The compare and pair views and the SyncBN devices below the heatmap need most of the height.
-    const bool sync_view = session_.result().sync.has_value() && !gradient_on_ && !cube_on_ && !compare_on_;
-    const bool wide_views = compare_on_ || pair_experiment() || sync_view;
-    // The compare view needs the whole height on a projector; the histograms stay in the pair view.
-    // SyncBN: the histograms keep the room their captions and numbers need, the devices the rest.
-    const float histograms_h = ImGui::GetFrameHeight() + 6.5f * ImGui::GetTextLineHeightWithSpacing();
-    float heat_h = compare_on_        ? body
-                   : pictures_shown() ? std::floor(body * 0.38f)
-                   : sync_view        ? std::floor(std::max(body * 0.6f, body - histograms_h))
-                                      : std::floor(body * (wide_views ? 0.70f : 0.64f));
-    // SyncBN on a small projector (1280×720): when the devices and a heatmap five lines high do
-    // not fit above the histograms, they take the histograms' place instead of scrolling.
-    // (sync_need_ is what shows every channel, a function of the state and the width.)
-    if (sync_view && sync_need_ > 0 && heat_h - sync_chrome_ - sync_need_ < 5 * ImGui::GetTextLineHeightWithSpacing())
-        heat_h = body;
-    const bool plain = !wide_views && !gradient_on_ && !cube_on_ && !pictures_shown();  // the heatmap alone
-    if (plain) heat_h = presenter_heatmap_height(main_w, body);
-    // With pictures: the histograms keep their lines, and the heatmap's tiles and the pictures
-    // share the rest equally (each panel's own lines aside).
-    const bool pictures = pictures_shown() && !wide_views && !gradient_on_ && !cube_on_;
-    float pic_h = 0;
-    if (pictures) {
-        const float chrome = heat_chrome_ > 0 ? heat_chrome_ : ImGui::GetFontSize() * 6;
-        const float pic_chrome = ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().WindowPadding.y +
-                                 ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
-        const float each =
-            std::floor(std::max(2 * ImGui::GetTextLineHeight(), (body - histograms_h - chrome - pic_chrome) / 2));
-        heat_h = std::min(body, chrome + each);
-        pic_h = std::min(body - heat_h, pic_chrome + each);  // a tiny window: the histograms go first
-    }
-    heatmap_area(0, top, main_w, heat_h);
-    if (plain || pictures) heat_chrome_ = heat_h - heatmap_.image_room_h();
-    if (heat_h < body) {
-        lower_area(0, top + heat_h, main_w, body - heat_h, true, pic_h);
-    }
-    figure_rect_ = {0, top, main_w, body};
-
-    float y = top;
-    if (lessons_.active() || !lessons_.error().empty()) {
-        const float lh = std::floor(body * 0.5f);
-        place(tr_id("Lesson", "lesson"), main_w, y, side, lh);
-        if (auto go = lessons_.draw(true, session_.x(), session_.result())) go_to_step(go->first, go->second);
+    if (r.stats) {
+        at(tr_id("Statistics", "stats"), *r.stats);
+        if (!hidden_panel(Control::Statistics)) table_.draw(session_);
         ImGui::End();
-        y += lh;
     }
-    place(tr_id("Explain", "explain"), main_w, y, side, top + body - y);
-    if (!hidden_panel(Control::Explain)) {
-        explain_.draw(session_);
-        explain_gradient();
-    }
-    ImGui::End();
-    status_bar(top + body, status_h);
+    status_bar(r.status);
 }
 
-// The heatmap panel's height in presenter mode: enough for tiles that fill the panel's width
-// (the grid's aspect kept), at least half the body, and no more than leaves the histograms
-// their lines (title, captions, numbers) and a plot two lines high. The heatmap panel's own
-// lines (title, buttons, legend) as measured last frame.
-float AppUi::presenter_heatmap_height(float width, float body) const {
-    const Shape4& sh = session_.x().shape;
-    const float chrome = heat_chrome_ > 0 ? heat_chrome_ : ImGui::GetFontSize() * 6;
-    const float inner_w = width - 2 * ImGui::GetStyle().WindowPadding.x;
-    const TileLayout wide = TileLayout::fit(sh, inner_w, 1e6f);  // the cells if only the width limited them
-    const float need = chrome + static_cast<float>(wide.height) + 2;
-    const float histograms = ImGui::GetFrameHeight() + 6.5f * ImGui::GetTextLineHeightWithSpacing();
-    return std::floor(std::clamp(need, body * 0.5f, std::max(body * 0.5f, body - histograms)));
-}
-
-void AppUi::status_bar(float y, float h) {
-    const ImVec2 d = ImGui::GetIO().DisplaySize;
-    place("##status", 0, y, d.x, h, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+void AppUi::status_bar(const Rect& r) {
+    place("##status", r.x, r.y, r.w, r.h, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     const bool recent =
         !msg_.empty() && std::chrono::steady_clock::now() - msg_time_ < std::chrono::seconds(msg_error_ ? 20 : 8);
     if (recent) {

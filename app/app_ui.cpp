@@ -200,10 +200,7 @@ void AppUi::draw(const std::vector<KeyPress>& keys) {
     ImGui::PushFont(!presenter_ ? f.normal : lines >= 1000 ? f.large : lines >= 650 ? f.medium : f.normal);
     menu_bar();
     const float top = ImGui::GetFrameHeight();
-    if (presenter_)
-        layout_presenter(top);
-    else
-        layout_normal(top);
+    layout(top);
     scene_popups();
     if (torch_open_) torch_window();
     if (exercise_open_) exercise_window();

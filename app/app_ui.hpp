@@ -13,6 +13,7 @@
 #include "histogram_view.hpp"
 #include "lesson_panel.hpp"
 #include "pair_view.hpp"
+#include "panel_layout.hpp"
 #include "picture_panel.hpp"
 #include "normlab/session.hpp"
 #include "stats_table.hpp"
@@ -77,16 +78,13 @@ private:
     void menu_items(unsigned menu);  // the actions of one menu (MenuBits), in table order
     void help_overlay();
     void menu_bar();
-    void layout_normal(float top);
-    void layout_presenter(float top);
-    void heatmap_area(float x, float y, float w, float h);
-    float presenter_heatmap_height(float width, float body) const;
-    // The histograms under the heatmap; with an image, the Pictures panel above them.
-    // The Pictures panel (when shown: pic_h high, or a share of h when 0) above the histograms.
-    void lower_area(float x, float y, float w, float h, bool large, float pic_h = 0);
+    void layout(float top);
+    LayoutMetrics layout_metrics(float top) const;
+    LayoutContent layout_content() const;
+    void heatmap_area(const Rect& r);
     bool pictures_shown() const;
     void experiment_bar();
-    void status_bar(float y, float h);
+    void status_bar(const Rect& r);
     void method_buttons();
     void scene_popups();
     void torch_window();
