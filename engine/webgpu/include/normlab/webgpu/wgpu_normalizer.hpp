@@ -14,6 +14,7 @@
 #include "normlab/webgpu/wgpu_kernels.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace normlab::webgpu {
@@ -44,6 +45,14 @@ public:
     std::size_t pipelines_built() const { return kernels_.pipelines_built(); }
 
 private:
+    friend class WgpuBackward;  // reads x, γ and the statistics of the last run
+    // What the last run left on the device (x_, w_, stats_), for the backward.
+    struct Last {
+        StatLayout layout;
+        NormSpec spec;
+        bool from_running = false;
+    };
+    std::optional<Last> last_;
     WgpuContext* ctx_;
     WgpuKernels kernels_;
     std::uint32_t wg_max_ = 256;
