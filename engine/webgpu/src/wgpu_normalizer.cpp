@@ -113,7 +113,25 @@ WgpuPlan WgpuNormalizer::plan(const StatLayout& layout, const NormSpec& spec) co
     return p;
 }
 
-NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const NormParams& params) {
+void WgpuNormalizer::submit(const WgpuPlan& pl, WGPUBindGroup const* groups, bool rms, std::uint64_t S) {
+    const Grid stats_grid = grid(*ctx_, S * pl.chunks), merge_grid = grid(*ctx_, S),
+               apply_grid = grid(*ctx_, S * pl.apply_chunks);
+    WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
+    // Passes in one submit: WebGPU orders storage writes between passes.
+    if (!pl.from_running) {
+        encode_pass(enc, kernels_.pipeline({KernelKind::Stats, pl.stats_wg, pl.stats_vpt, rms, pl.fused}), groups[0],
+                    stats_grid);
+        if (!pl.fused) encode_pass(enc, kernels_.pipeline({KernelKind::Merge, 64, 1, rms}), groups[1], merge_grid);
+    }
+    if (!pl.fused)
+        encode_pass(enc, kernels_.pipeline({KernelKind::Apply, kApplyWg, kApplyVpt, rms}), groups[2], apply_grid);
+    WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, nullptr);
+    wgpuQueueSubmit(ctx_->queue(), 1, &cmd);
+    wgpuCommandBufferRelease(cmd);
+    wgpuCommandEncoderRelease(enc);
+}
+
+StatLayout WgpuNormalizer::checked_layout(const Tensor& x, const NormSpec& spec, const NormParams& params) const {
     x.shape.validate();
     const std::int64_t numel = x.shape.numel();
     if (static_cast<std::int64_t>(x.data.size()) != numel)
@@ -124,6 +142,12 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     const StatLayout layout = make_layout(spec, x.shape);
     params.validate(spec, layout);
     check_capacity(x.shape);
+    return layout;
+}
+
+NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const NormParams& params) {
+    const StatLayout layout = checked_layout(x, spec, params);
+    const std::int64_t numel = x.shape.numel();
     const WgpuPlan pl = plan(layout, spec);
     const bool rms = spec.method == Method::Rms;
     const double eps = spec.effective_eps();
@@ -189,19 +213,7 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     r.upload_ms = ms_since(t);
 
     t = std::chrono::steady_clock::now();
-    WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
-    // Passes in one submit: WebGPU orders storage writes between passes.
-    if (!pl.from_running) {
-        encode_pass(enc, kernels_.pipeline({KernelKind::Stats, pl.stats_wg, pl.stats_vpt, rms, pl.fused}), groups[0],
-                    stats_grid);
-        if (!pl.fused) encode_pass(enc, kernels_.pipeline({KernelKind::Merge, 64, 1, rms}), groups[1], merge_grid);
-    }
-    if (!pl.fused)
-        encode_pass(enc, kernels_.pipeline({KernelKind::Apply, kApplyWg, kApplyVpt, rms}), groups[2], apply_grid);
-    WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, nullptr);
-    wgpuQueueSubmit(ctx_->queue(), 1, &cmd);
-    wgpuCommandBufferRelease(cmd);
-    wgpuCommandEncoderRelease(enc);
+    submit(pl, groups, rms, static_cast<std::uint64_t>(S));
     for (WGPUBindGroup g : groups) wgpuBindGroupRelease(g);
 
     std::vector<float> st(static_cast<std::size_t>(S) * 4);

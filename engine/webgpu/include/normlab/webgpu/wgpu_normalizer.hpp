@@ -53,6 +53,10 @@ private:
         bool from_running = false;
     };
     std::optional<Last> last_;
+    // The layout of a valid run (InputError otherwise: data size, SyncBN, parameters, capacity).
+    StatLayout checked_layout(const Tensor& x, const NormSpec& spec, const NormParams& params) const;
+    // Records the plan's passes over the three bind groups (statistics, merge, apply) and submits.
+    void submit(const WgpuPlan& pl, WGPUBindGroup const* groups, bool rms, std::uint64_t S);
     WgpuContext* ctx_;
     WgpuKernels kernels_;
     std::uint32_t wg_max_ = 256;
