@@ -37,6 +37,8 @@ async function kernels(url, browser) {
   check(k.grad_cases >= 400, `only ${k.grad_cases} backward cases ran`);
   for (const p of ['rows', 'columns', 'eval', 'chunked'])
     check((k.grad_paths[p] || 0) > 0, `backward path ${p} never ran`);
+  check(k.backward_negative_control && k.backward_negative_control.detected,
+    'the backward comparison did not see gradients checked against another dy');
   check(k.negative_control && k.negative_control.detected,
     'the comparison did not see a result checked against a wrong reference');
   check(/\(WebGPU\)$/.test(k.device), `device "${k.device}" does not name a WebGPU adapter`);

@@ -380,6 +380,18 @@ nlohmann::json negative_control(WgpuNormalizer& n) {
     return {{"y_error_against_a_wrong_reference", err}, {"detected", err > Tolerance{}.y}};
 }
 
+// The same for the backward: the GPU's gradients for dy against the reference's for another dy.
+nlohmann::json backward_negative_control(WgpuNormalizer& n, WgpuBackward& b) {
+    Tensor x = make_tensor({2, 3, 5, 5}, Init::Randn, 809);
+    NormSpec spec = default_spec(Method::Group);
+    spec.groups = 3;
+    n.run(x, spec, {});
+    const GradResult g = b.run(make_tensor(x.shape, Init::Randn, 810));
+    const double err =
+        grad_error(g, reference_backward(Reference(x, spec, {}), make_tensor(x.shape, Init::Randn, 811)));
+    return {{"grad_error_against_another_dy", err}, {"detected", err > 1e-4}};
+}
+
 }  // namespace
 
 std::string run_kernel_tests(WgpuNormalizer& normalizer) {
@@ -403,6 +415,7 @@ std::string run_kernel_tests(WgpuNormalizer& normalizer) {
     numerics(t);
     nlohmann::json j = t.report(0);
     j["negative_control"] = negative_control(normalizer);
+    j["backward_negative_control"] = backward_negative_control(normalizer, backward);
     j["ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return j.dump(1);
 }
