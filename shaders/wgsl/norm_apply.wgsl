@@ -7,14 +7,13 @@
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
     let w = linear_workgroup(wid);
     if (w >= L.stat_count * L.chunks) { return; }
-    let s = w / L.chunks;
-    let e0 = (w - s * L.chunks) * L.chunk_len;
-    let e1 = min(e0 + L.chunk_len, L.count);
+    let c = chunk_of(w);
+    let s = c.s;
     let base = s * L.stat_stride;
     let st = STATS[s];
     for (var j = 0u; j < VPT; j = j + 1u) {
-        let e = e0 + j * WG + lid.x;
-        if (e < e1) {
+        let e = c.e0 + j * WG + lid.x;
+        if (e < c.e1) {
             let i = element_offset(base, e);
             let x = X[i];
             var xs = x;

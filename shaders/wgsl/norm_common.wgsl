@@ -3,7 +3,8 @@
 // bindings and the layout functions. The same model as shaders/norm_common.glsl:
 //   statistic s covers element e at  s*stat_stride + (e/segment_len)*segment_stride + e%segment_len,
 //   its γ/β index is (s % pstat_mod)*pstat_mul + e/pelem_div (no element term when pelem_div = 0).
-// The host puts the kernel's constants (WG, VPT, RMS, FUSED) in front of this text.
+// The host puts the kernel's constants (WG, VPT, RMS, FUSED, PARAM_PASS, COLUMNS, EVAL) in
+// front of this text.
 //
 // WGSL may assume that no NaN or infinity occurs, so non-finite values are found by their bits
 // and a statistic that holds one is written as NaN explicitly (as PyTorch's result is).
@@ -25,6 +26,12 @@ struct Layout {
     has_b: u32,
     eps: f32,
     nan_bits: u32,        // 0x7fc00000: a NaN that no constant expression may hold
+    // The backward's γ/β pass (grad_reduce.wgsl): element j·segment_len + k of γ/β index p
+    // belongs to statistic j·gstat_seg_mul + p / gstat_p_div (no p term when gstat_p_div = 0).
+    gstat_seg_mul: u32,
+    gstat_p_div: u32,
+    pad0: u32,
+    pad1: u32,
 }
 
 @group(0) @binding(0) var<storage, read> X: array<f32>;
@@ -42,6 +49,18 @@ const FLAG_NAN: u32 = 1u;
 const FLAG_INF: u32 = 2u;
 
 fn linear_workgroup(wid: vec3<u32>) -> u32 { return wid.x + wid.y * L.groups_x; }
+
+// Statistic s and element range [e0, e1) of chunk `owner` = s·chunks + chunk of this pass.
+struct Chunk {
+    s: u32,
+    e0: u32,
+    e1: u32,
+}
+fn chunk_of(owner: u32) -> Chunk {
+    let s = owner / L.chunks;
+    let e0 = (owner - s * L.chunks) * L.chunk_len;
+    return Chunk(s, e0, min(e0 + L.chunk_len, L.count));
+}
 
 fn quiet_nan() -> f32 { return bitcast<f32>(L.nan_bits); }
 

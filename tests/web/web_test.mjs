@@ -25,7 +25,8 @@ async function kernels(url, browser) {
   if (!r.kernelTest) return check(false, 'no kernel report on the page; console:\n' + r.console.join('\n'));
   const k = JSON.parse(r.kernelTest);
   console.log(`kernels: ${k.cases} cases on ${k.device} in ${Math.round(k.ms)} ms, ${k.pipelines} pipelines, ` +
-    `paths ${JSON.stringify(k.paths)}`);
+    `paths ${JSON.stringify(k.paths)}; backward: ${k.grad_cases} cases, paths ${JSON.stringify(k.grad_paths)}`);
+  console.log(`  ms per group: ${JSON.stringify(k.group_ms)}`);
   for (const f of k.failures) console.log(`  FAIL [${f.group}] ${f.case}: ${f.what}`);
   check(k.failures.length === 0, `${k.failures.length} kernel cases differ from the float64 reference`);
   check(k.cases >= 500, `only ${k.cases} kernel cases ran`);
@@ -33,6 +34,11 @@ async function kernels(url, browser) {
     check((k.methods[m] || 0) >= 50, `method ${m} ran ${k.methods[m] || 0} cases`);
   for (const p of ['fused', 'split', 'split_many_chunks', 'running'])
     check((k.paths[p] || 0) > 0, `kernel path ${p} never ran`);
+  check(k.grad_cases >= 400, `only ${k.grad_cases} backward cases ran`);
+  for (const p of ['rows', 'columns', 'eval', 'chunked'])
+    check((k.grad_paths[p] || 0) > 0, `backward path ${p} never ran`);
+  check(k.backward_negative_control && k.backward_negative_control.detected,
+    'the backward comparison did not see gradients checked against another dy');
   check(k.negative_control && k.negative_control.detected,
     'the comparison did not see a result checked against a wrong reference');
   check(/\(WebGPU\)$/.test(k.device), `device "${k.device}" does not name a WebGPU adapter`);

@@ -1,5 +1,6 @@
 #include "kernel_test.hpp"
 
+#include "normlab/grad.hpp"
 #include "normlab/reference.hpp"
 #include "normlab/tensor_init.hpp"
 
@@ -14,6 +15,7 @@
 namespace normlab::web {
 namespace {
 
+using webgpu::WgpuBackward;
 using webgpu::WgpuNormalizer;
 
 const Method kMethods[] = {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms};
@@ -42,8 +44,7 @@ double maxdiff(const std::vector<double>& a, const std::vector<double>& b, bool 
     return w;
 }
 
-Errors compare(const NormResult& gpu, const Tensor& x, const NormSpec& spec, const NormParams& params) {
-    const Reference ref(x, spec, params);
+Errors compare(const NormResult& gpu, const Reference& ref, const NormSpec& spec) {
     const NormResult& rs = ref.stats();
     Errors e;
     e.y = ref.max_abs_error(gpu.y.data);
@@ -56,6 +57,21 @@ Errors compare(const NormResult& gpu, const Tensor& x, const NormSpec& spec, con
     e.running =
         std::max(maxdiff(gpu.running_mean, rs.running_mean, false), maxdiff(gpu.running_var, rs.running_var, true));
     return e;
+}
+
+// tests/gpu/test_backward.cpp's rel_err: max |a − b| relative to max(1, max |b|).
+double rel_err(const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.size() != b.size()) return INFINITY;
+    double w = 0, m = 1;
+    for (double v : b) m = std::max(m, std::abs(v));
+    for (std::size_t i = 0; i < a.size(); ++i) w = std::max(w, std::abs(a[i] - b[i]));
+    return w / m;
+}
+
+// The backward's worst error (∂L/∂x, ∂L/∂γ, ∂L/∂β) against reference_backward.
+double grad_error(const GradResult& g, const GradReference& ref) {
+    const std::vector<double> dx(g.dx.data.begin(), g.dx.data.end());
+    return std::max({rel_err(dx, ref.dx), rel_err(g.dweight, ref.dweight), rel_err(g.dbias, ref.dbias)});
 }
 
 std::string describe(const Shape4& s, const NormSpec& spec) {
@@ -130,11 +146,12 @@ bool valid(Method m, const Shape4& s, const NormSpec& spec) {
 
 class Suite {
 public:
-    explicit Suite(WgpuNormalizer& n) : n_(n) {}
+    Suite(WgpuNormalizer& n, WgpuBackward& b) : n_(n), b_(b) {}
 
-    // Runs one case and checks every error against its tolerance.
+    // Runs one case and checks every error against its tolerance; with `grad`, also the backward
+    // of L = Σ dy⊙y for a random dy (tests/gpu/test_backward.cpp's tolerance, 1e-4 relative).
     Errors check(const std::string& group, const Tensor& x, const NormSpec& spec, const NormParams& params,
-                 Tolerance tol = {}, bool y_only = false) {
+                 Tolerance tol = {}, bool y_only = false, bool grad = true) {
         const auto plan = n_.plan(make_layout(spec, x.shape), spec);
         ++cases_;
         if (plan.from_running)
@@ -145,9 +162,17 @@ public:
             ++paths_[plan.chunks > 16 ? "split_many_chunks" : "split"];
         ++methods_[method_name(spec.method)];
         Errors e;
+        const auto t0 = std::chrono::steady_clock::now();
+        struct Clock {  // adds the case's time to its group's, however it ends
+            std::chrono::steady_clock::time_point t0;
+            double& ms;
+            ~Clock() { ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(); }
+        } clock{t0, group_ms_[group]};
         try {
             const NormResult r = n_.run(x, spec, params);
-            e = compare(r, x, spec, params);
+            const Reference ref(x, spec, params);
+            e = compare(r, ref, spec);
+            if (grad) check_grad(group, ref, plan, make_layout(spec, x.shape));
         } catch (const std::exception& ex) {
             fail(group, x.shape, spec, std::string("threw: ") + ex.what());
             return e;
@@ -168,13 +193,32 @@ public:
         return e;
     }
 
+    // The backward of the forward just run, against the float64 reference.
+    void check_grad(const std::string& group, const Reference& ref, const webgpu::WgpuPlan& plan,
+                    const StatLayout& layout) {
+        const Tensor dy = make_tensor(ref.x().shape, Init::Randn, 9000 + static_cast<std::uint64_t>(grad_cases_));
+        const GradResult g = b_.run(dy);
+        ++grad_cases_;
+        const bool cols = ref.spec().method == Method::Layer || ref.spec().method == Method::Rms;
+        ++grad_paths_[plan.from_running ? "eval" : cols ? "columns" : "rows"];
+        if (layout.count() > 2048) ++grad_paths_["chunked"];
+        const double err = grad_error(g, reference_backward(ref, dy));
+        if (!(err <= 1e-4)) {
+            std::ostringstream os;
+            os << "backward error " << err << " > 1e-4";
+            fail(group, ref.x().shape, ref.spec(), os.str());
+        }
+    }
+
     void fail(const std::string& group, const Shape4& s, const NormSpec& spec, const std::string& what) {
         failures_.push_back({{"group", group}, {"case", describe(s, spec)}, {"what", what}});
     }
 
     // tests/gpu/test_random_vs_reference.cpp's check_random.
+    // The backward runs on the shapes of at most grad_max_numel elements (the float64 references
+    // of larger ones would double the suite's time).
     void random(const std::string& group, const std::vector<std::int64_t>& sizes, int cases, std::uint64_t seed,
-                std::int64_t max_numel, int rank = 4) {
+                std::int64_t max_numel, int rank = 4, std::int64_t grad_max_numel = 1 << 16) {
         std::mt19937_64 rng(seed);
         int done = 0;
         while (done < cases) {
@@ -186,7 +230,7 @@ public:
                 auto [spec, params] = random_config(m, s, rng);
                 if (!valid(m, s, spec)) continue;
                 Tensor x = make_tensor(s, Init::Randn, rng());
-                check(group, x, spec, params);
+                check(group, x, spec, params, {}, false, s.numel() <= grad_max_numel);
             }
             ++done;
         }
@@ -197,6 +241,9 @@ public:
         j["cases"] = cases_;
         j["failures"] = failures_;
         j["paths"] = paths_;
+        j["grad_cases"] = grad_cases_;
+        j["grad_paths"] = grad_paths_;
+        j["group_ms"] = group_ms_;
         j["methods"] = methods_;
         j["pipelines"] = n_.pipelines_built();
         j["device"] = n_.context().device_name();
@@ -208,9 +255,11 @@ public:
 
 private:
     WgpuNormalizer& n_;
-    int cases_ = 0;
+    WgpuBackward& b_;
+    int cases_ = 0, grad_cases_ = 0;
     nlohmann::json failures_ = nlohmann::json::array();
-    std::map<std::string, int> paths_, methods_;
+    std::map<std::string, int> paths_, methods_, grad_paths_;
+    std::map<std::string, double> group_ms_;
 };
 
 // Every method and flag on shapes whose runs are not multiples of 4, and on one that is.
@@ -286,7 +335,7 @@ void numerics(Suite& t) {
             Tolerance tol;
             tol.y = 1e-3;
             tol.var = 1e-6;
-            t.check("1e4 + 0.1 randn", x, spec, {}, tol);
+            t.check("1e4 + 0.1 randn", x, spec, {}, tol, false, false);
         }
     }
     {
@@ -296,12 +345,12 @@ void numerics(Suite& t) {
         Tolerance tol;
         tol.y = 1e-5;
         for (Method m : {Method::Instance, Method::Batch, Method::Layer, Method::Rms})
-            t.check("NaN and Inf", x, default_spec(m), {}, tol, /*y_only=*/true);
+            t.check("NaN and Inf", x, default_spec(m), {}, tol, /*y_only=*/true, /*grad=*/false);
         Tensor big = make_tensor({1, 2, 96, 96}, Init::Randn, 607);  // split statistics
         big.data[100] = std::numeric_limits<float>::quiet_NaN();
         big.data[9216 + 7] = -std::numeric_limits<float>::infinity();
         for (Method m : {Method::Instance, Method::Rms})
-            t.check("NaN and Inf, split", big, default_spec(m), {}, tol, /*y_only=*/true);
+            t.check("NaN and Inf, split", big, default_spec(m), {}, tol, /*y_only=*/true, /*grad=*/false);
     }
     {
         Tensor x = make_tensor({2, 3, 4, 4}, Init::Constant, 0, 3.25f);
@@ -314,7 +363,7 @@ void numerics(Suite& t) {
             p.weight.assign(static_cast<std::size_t>(layout.param_count), 2.0f);
             p.bias.assign(static_cast<std::size_t>(layout.param_count), 0.75f);
             Tolerance exact{0, 0, 0, 1e-5};
-            t.check("constant input gives beta", x, spec, p, exact);
+            t.check("constant input gives beta", x, spec, p, exact, false, false);
         }
     }
 }
@@ -331,27 +380,42 @@ nlohmann::json negative_control(WgpuNormalizer& n) {
     return {{"y_error_against_a_wrong_reference", err}, {"detected", err > Tolerance{}.y}};
 }
 
+// The same for the backward: the GPU's gradients for dy against the reference's for another dy.
+nlohmann::json backward_negative_control(WgpuNormalizer& n, WgpuBackward& b) {
+    Tensor x = make_tensor({2, 3, 5, 5}, Init::Randn, 809);
+    NormSpec spec = default_spec(Method::Group);
+    spec.groups = 3;
+    n.run(x, spec, {});
+    const GradResult g = b.run(make_tensor(x.shape, Init::Randn, 810));
+    const double err =
+        grad_error(g, reference_backward(Reference(x, spec, {}), make_tensor(x.shape, Init::Randn, 811)));
+    return {{"grad_error_against_another_dy", err}, {"detected", err > 1e-4}};
+}
+
 }  // namespace
 
 std::string run_kernel_tests(WgpuNormalizer& normalizer) {
     const auto t0 = std::chrono::steady_clock::now();
-    Suite t(normalizer);
+    WgpuBackward backward(normalizer);
+    Suite t(normalizer, backward);
     every_flag(t);
     t.random("random small", {1, 2, 3, 5, 7, 8, 13}, 40, 101, 1 << 16);
     t.random("random 3-D", {1, 2, 3, 5, 8, 13, 64, 97}, 30, 404, 1 << 16, 3);
-    t.random("random medium", {1, 3, 16, 31, 64, 97}, 12, 202, 1 << 20);
+    t.random("random medium", {1, 3, 16, 31, 64, 97}, 12, 202, 1 << 20, 4, 1 << 16);
     {
-        // One statistic of 2^17+ elements per method: the split + Chan-merge path.
+        // One statistic of 2^17+ elements per method: the split + Chan-merge path (forward only:
+        // the backward's chunked reductions run on the random shapes).
         Tensor x = make_tensor({2, 4, 384, 384}, Init::Randn, 303);
         for (Method m : kMethods) {
             NormSpec spec = default_spec(m);
             if (m == Method::Group) spec.groups = 2;
-            t.check("large statistics", x, spec, {});
+            t.check("large statistics", x, spec, {}, {}, false, /*grad=*/false);
         }
     }
     numerics(t);
     nlohmann::json j = t.report(0);
     j["negative_control"] = negative_control(normalizer);
+    j["backward_negative_control"] = backward_negative_control(normalizer, backward);
     j["ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return j.dump(1);
 }

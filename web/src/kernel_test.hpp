@@ -3,8 +3,10 @@
 // 1, odd and prime sizes, 3-D shapes, statistics split over many workgroups), the numerics of
 // tests/gpu/test_numerics.cpp (x = 1e4 + 0.1·randn, NaN/Inf, constant input), with the Vulkan
 // suite's tolerances. The report is JSON: cases run, failures (each described), and which
-// kernel paths ran, so the test driver can tell a full run from an empty one.
+// kernel paths ran, so the test driver can tell a full run from an empty one. Each case also
+// runs the WGSL backward against reference_backward (not the non-finite and constant inputs).
 #pragma once
+#include "normlab/webgpu/wgpu_backward.hpp"
 #include "normlab/webgpu/wgpu_normalizer.hpp"
 
 #include <string>

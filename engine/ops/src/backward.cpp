@@ -2,6 +2,7 @@
 
 #include "normalizer_detail.hpp"
 #include "normlab/error.hpp"
+#include "normlab/param_layout.hpp"
 
 #include <chrono>
 #include <functional>
@@ -10,36 +11,6 @@ namespace normlab {
 namespace {
 
 constexpr std::uint32_t kReduceVpt = 32, kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64, kColumnRows = 64;
-
-// The layout whose groups are the γ/β indices, for ∂L/∂γ and ∂L/∂β: per channel, N runs of H·W
-// (batch, instance, group); per element of normalized_shape, one element in each leading row
-// (layer, rms). Element j·segment_len + k of group p belongs to statistic j·seg_mul + p / p_div.
-struct ParamLayout {
-    StatLayout layout;
-    std::uint32_t seg_mul = 0, p_div = 0;
-};
-ParamLayout param_layout(const StatLayout& L, const NormSpec& spec) {
-    ParamLayout P;
-    P.layout = L;
-    StatLayout& l = P.layout;
-    l.stat_count = L.param_count;
-    l.stat_stride = L.param_stride;
-    const Shape4& s = L.shape;
-    if (spec.method == Method::Layer || spec.method == Method::Rms) {
-        l.segments = L.stat_count;
-        l.segment_len = 1;
-        l.segment_stride = L.count();
-        P.seg_mul = 1;
-        P.p_div = 0;
-    } else {
-        l.segments = s.n;
-        l.segment_len = s.hw();
-        l.segment_stride = s.chw();
-        P.seg_mul = spec.method == Method::Batch ? 0u : spec.method == Method::Instance ? u32(s.c) : u32(spec.groups);
-        P.p_div = spec.method == Method::Group ? u32(s.c / spec.groups) : 1u;
-    }
-    return P;
-}
 
 }  // namespace
 

@@ -1,7 +1,8 @@
-// WgpuKernels: the WGSL normalization kernels (shaders/wgsl/*.wgsl, embedded at build time) as
-// compute pipelines, one per variant (workgroup size, values per invocation, rms, fused), all on
-// one explicit bind-group layout: x, y, γ, β, statistics, partials (storage) and the layout
-// (uniform), bindings 0–6 as norm_common.wgsl declares them.
+// WgpuKernels: the WGSL kernels (shaders/wgsl/*.wgsl, embedded at build time) as compute
+// pipelines, one per variant (workgroup size, values per invocation, flags), on two explicit
+// bind-group layouts: the forward's x, y, γ, β, statistics, partials (storage) and the layout
+// (uniform), bindings 0–6 as norm_common.wgsl declares them; the backward's (grad_common.wgsl)
+// x, ∂L/∂x at 1, γ, statistics, partials, layout, dy at 7 and the merged sums at 8 (no β).
 #pragma once
 #include "normlab/webgpu/wgpu_context.hpp"
 
@@ -12,15 +13,19 @@
 
 namespace normlab::webgpu {
 
-enum class KernelKind { Stats, Merge, Apply };
+enum class KernelKind { Stats, Merge, Apply, GradReduce, GradMerge, GradApply };
 
 struct KernelVariant {
     KernelKind kind = KernelKind::Apply;
     std::uint32_t wg = 64;  // workgroup size (the merge kernel's is always 64)
     std::uint32_t vpt = 1;  // values per invocation
     bool rms = false;
-    bool fused = false;  // stats only: also write y
-    auto key() const { return std::make_tuple(static_cast<int>(kind), wg, vpt, rms, fused); }
+    bool fused = false;       // stats only: also write y
+    bool param_pass = false;  // grad reduce/merge: the γ/β pass (ParamLayout) instead of the statistics pass
+    bool columns = false;     // grad reduce: one invocation per γ/β index and chunk of rows (layer, rms)
+    bool eval = false;        // grad apply: BatchNorm with running statistics (∂L/∂x = rstd·g)
+    auto key() const { return std::make_tuple(static_cast<int>(kind), wg, vpt, rms, fused, param_pass, columns, eval); }
+    bool backward() const { return kind >= KernelKind::GradReduce; }
 };
 
 // The WGSL text of a variant: its constants, norm_common.wgsl, then the kernel's own file.
@@ -28,20 +33,22 @@ std::string kernel_source(const KernelVariant& v);
 
 class WgpuKernels {
 public:
-    static constexpr std::uint32_t kBindings = 7;
+    static constexpr std::uint32_t kBindings = 7, kGradStorage = 7;
     explicit WgpuKernels(const WgpuContext& ctx);
     ~WgpuKernels();
     WgpuKernels(const WgpuKernels&) = delete;
     WgpuKernels& operator=(const WgpuKernels&) = delete;
 
     WGPUComputePipeline pipeline(const KernelVariant& v);
-    WGPUBindGroupLayout bind_layout() const { return bind_layout_; }
+    WGPUBindGroupLayout bind_layout(KernelKind k) const {
+        return KernelVariant{k}.backward() ? grad_bind_layout_ : bind_layout_;
+    }
     std::size_t pipelines_built() const { return pipelines_.size(); }
 
 private:
     const WgpuContext* ctx_;
-    WGPUBindGroupLayout bind_layout_ = nullptr;
-    WGPUPipelineLayout pipeline_layout_ = nullptr;
+    WGPUBindGroupLayout bind_layout_ = nullptr, grad_bind_layout_ = nullptr;
+    WGPUPipelineLayout pipeline_layout_ = nullptr, grad_pipeline_layout_ = nullptr;
     std::map<decltype(KernelVariant{}.key()), WGPUComputePipeline> pipelines_;
 };
 

@@ -14,6 +14,7 @@
 #include "normlab/webgpu/wgpu_kernels.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace normlab::webgpu {
@@ -44,6 +45,18 @@ public:
     std::size_t pipelines_built() const { return kernels_.pipelines_built(); }
 
 private:
+    friend class WgpuBackward;  // reads x, γ and the statistics of the last run
+    // What the last run left on the device (x_, w_, stats_), for the backward.
+    struct Last {
+        StatLayout layout;
+        NormSpec spec;
+        bool from_running = false;
+    };
+    std::optional<Last> last_;
+    // The layout of a valid run (InputError otherwise: data size, SyncBN, parameters, capacity).
+    StatLayout checked_layout(const Tensor& x, const NormSpec& spec, const NormParams& params) const;
+    // Records the plan's passes over the three bind groups (statistics, merge, apply) and submits.
+    void submit(const WgpuPlan& pl, WGPUBindGroup const* groups, bool rms, std::uint64_t S);
     WgpuContext* ctx_;
     WgpuKernels kernels_;
     std::uint32_t wg_max_ = 256;

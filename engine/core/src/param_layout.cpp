@@ -1,0 +1,29 @@
+#include "normlab/param_layout.hpp"
+
+namespace normlab {
+
+ParamLayout param_layout(const StatLayout& L, const NormSpec& spec) {
+    auto u32 = [](std::int64_t v) { return static_cast<std::uint32_t>(v); };
+    ParamLayout P;
+    P.layout = L;
+    StatLayout& l = P.layout;
+    l.stat_count = L.param_count;
+    l.stat_stride = L.param_stride;
+    const Shape4& s = L.shape;
+    if (spec.method == Method::Layer || spec.method == Method::Rms) {
+        l.segments = L.stat_count;
+        l.segment_len = 1;
+        l.segment_stride = L.count();
+        P.seg_mul = 1;
+        P.p_div = 0;
+    } else {
+        l.segments = s.n;
+        l.segment_len = s.hw();
+        l.segment_stride = s.chw();
+        P.seg_mul = spec.method == Method::Batch ? 0u : spec.method == Method::Instance ? u32(s.c) : u32(spec.groups);
+        P.p_div = spec.method == Method::Group ? u32(s.c / spec.groups) : 1u;
+    }
+    return P;
+}
+
+}  // namespace normlab

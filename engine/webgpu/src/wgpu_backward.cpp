@@ -1,0 +1,189 @@
+#include "normlab/webgpu/wgpu_backward.hpp"
+
+#include "normlab/error.hpp"
+#include "normlab/param_layout.hpp"
+#include "normlab/pow2.hpp"
+#include "wgpu_dispatch.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace normlab::webgpu {
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+// One reduction of grad_reduce.wgsl over `groups` groups of `count` elements.
+struct Reduce {
+    std::uint32_t wg = 0, vpt = 1, chunk_len = 0, chunks = 1;
+    bool columns = false;
+    Grid grid;
+};
+
+Reduce reduce_plan(const WgpuContext& ctx, std::uint64_t groups, std::uint64_t count, std::uint32_t wg_max,
+                   bool columns) {
+    Reduce r;
+    r.columns = columns;
+    if (columns) {  // one invocation per (group, chunk of rows), 64 to a workgroup
+        r.wg = std::min(64u, wg_max);
+        r.chunk_len = WgpuBackward::kColumnRows;
+    } else {  // one workgroup per (statistic, chunk), no wider than the statistic needs
+        r.vpt = WgpuBackward::kReduceVpt;
+        const std::uint64_t lanes = (count + r.vpt - 1) / r.vpt;
+        r.wg = std::clamp<std::uint32_t>(pow2_ceil(lanes), std::min(32u, wg_max), wg_max);
+        r.chunk_len = r.wg * r.vpt;
+    }
+    r.chunks = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (count + r.chunk_len - 1) / r.chunk_len));
+    const std::uint64_t owners = groups * r.chunks;
+    r.grid = grid(ctx, columns ? (owners + r.wg - 1) / r.wg : owners);
+    return r;
+}
+
+}  // namespace
+
+struct WgpuBackward::Plan {
+    ParamLayout pl;
+    Reduce stats, params;
+    std::uint32_t apply_chunks = 1, apply_chunk_len = 0;
+    Grid stat_merge, param_merge, apply;
+    std::uint64_t bytes = 0, param_bytes = 0, stat_bytes = 0, stat_partial_bytes = 0, param_partial_bytes = 0;
+    LayoutBlock blocks[5];  // stats reduce, stats merge, apply, γ/β reduce, γ/β merge
+
+    Plan(const WgpuNormalizer& n, const StatLayout& l, const NormSpec& spec) : pl(param_layout(l, spec)) {
+        const WgpuContext& ctx = n.context();
+        const std::uint64_t S = static_cast<std::uint64_t>(l.stat_count), P = static_cast<std::uint64_t>(l.param_count);
+        const std::uint64_t count = static_cast<std::uint64_t>(l.count());
+        const bool cols = spec.method == Method::Layer || spec.method == Method::Rms;
+        stats = reduce_plan(ctx, S, count, n.wg_max_, false);
+        params = reduce_plan(ctx, P, static_cast<std::uint64_t>(pl.layout.count()), n.wg_max_, cols);
+        apply_chunk_len = WgpuNormalizer::kApplyWg * WgpuNormalizer::kApplyVpt;
+        apply_chunks = static_cast<std::uint32_t>((count + apply_chunk_len - 1) / apply_chunk_len);
+        stat_merge = grid(ctx, (S + 63) / 64);
+        param_merge = grid(ctx, (P + 63) / 64);
+        apply = grid(ctx, S * apply_chunks);
+        bytes = static_cast<std::uint64_t>(l.shape.numel()) * 4;
+        param_bytes = P * 4;
+        stat_bytes = S * 16;
+        stat_partial_bytes = S * 16 * stats.chunks;
+        param_partial_bytes = P * 16 * params.chunks;
+        check_binding(ctx, stat_partial_bytes,
+                      "the backward's partial sums of the " + std::to_string(S) + " statistics");
+        check_binding(ctx, param_partial_bytes, "the backward's partial sums of γ and β");
+        const LayoutBlock base = layout_block(l, spec);
+        LayoutBlock pbase = layout_block(pl.layout, spec);
+        pbase.gstat_seg_mul = pl.seg_mul;
+        pbase.gstat_p_div = pl.p_div;
+        blocks[0] = for_pass(base, stats.chunks, stats.chunk_len, stats.grid);
+        blocks[1] = for_pass(base, stats.chunks, stats.chunk_len, stat_merge);
+        blocks[2] = for_pass(base, apply_chunks, apply_chunk_len, apply);
+        blocks[3] = for_pass(pbase, params.chunks, params.chunk_len, params.grid);
+        blocks[4] = for_pass(pbase, params.chunks, params.chunk_len, param_merge);
+    }
+};
+
+WgpuBackward::WgpuBackward(WgpuNormalizer& n) : n_(&n), uniforms_(5) {
+    const std::uint32_t have = n.context().limits().max_storage_buffers;
+    if (have < WgpuKernels::kGradStorage)
+        throw DeviceError("the WebGPU device binds " + std::to_string(have) +
+                          " storage buffers per shader stage (maxStorageBuffersPerShaderStage); the backward needs " +
+                          std::to_string(WgpuKernels::kGradStorage));
+}
+
+void WgpuBackward::encode(const Plan& p, WGPUBindGroup const* groups, bool rms, bool eval) {
+    const WgpuContext& ctx = *n_->ctx_;
+    WgpuKernels& kernels = n_->kernels_;
+    WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx.device(), nullptr);
+    // Passes in one submit, in order: WebGPU makes each pass's storage writes visible to the next.
+    if (!eval) {
+        encode_pass(enc, kernels.pipeline({KernelKind::GradReduce, p.stats.wg, p.stats.vpt, rms}), groups[0],
+                    p.stats.grid);
+        encode_pass(enc, kernels.pipeline({KernelKind::GradMerge, 64, 1, rms}), groups[1], p.stat_merge);
+    }
+    KernelVariant apply{KernelKind::GradApply, WgpuNormalizer::kApplyWg, WgpuNormalizer::kApplyVpt, rms};
+    apply.eval = eval;
+    encode_pass(enc, kernels.pipeline(apply), groups[2], p.apply);
+    KernelVariant preduce{KernelKind::GradReduce, p.params.wg, p.params.vpt, rms};
+    preduce.param_pass = true;
+    preduce.columns = p.params.columns;
+    encode_pass(enc, kernels.pipeline(preduce), groups[3], p.params.grid);
+    KernelVariant pmerge{KernelKind::GradMerge, 64, 1, rms};
+    pmerge.param_pass = true;
+    encode_pass(enc, kernels.pipeline(pmerge), groups[4], p.param_merge);
+    WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, nullptr);
+    wgpuQueueSubmit(ctx.queue(), 1, &cmd);
+    wgpuCommandBufferRelease(cmd);
+    wgpuCommandEncoderRelease(enc);
+}
+
+GradResult WgpuBackward::run(const Tensor& dy) {
+    if (!n_->last_) throw InputError("the backward pass needs a forward run first");
+    const WgpuNormalizer::Last& last = *n_->last_;
+    const Shape4& shape = last.layout.shape;
+    const auto dims = dy.shape.dims();
+    check_grad_shape(shape, {dims.begin(), dims.end()});
+    if (dy.data.size() != static_cast<std::size_t>(shape.numel()))
+        throw InputError("dy has " + std::to_string(dy.data.size()) + " values, its shape needs " +
+                         std::to_string(shape.numel()));
+    const Plan p(*n_, last.layout, last.spec);
+    const WgpuContext& ctx = *n_->ctx_;
+    WgpuKernels& kernels = n_->kernels_;
+    const bool rms = last.spec.method == Method::Rms, eval = last.from_running;
+    GradResult r;
+
+    n_->ctx_->begin_errors();
+    auto t = std::chrono::steady_clock::now();
+    ensure(dy_, ctx, p.bytes, kStorage);
+    ensure(dx_, ctx, p.bytes, kStorage);
+    ensure(stat_partials_, ctx, p.stat_partial_bytes, kStorage);
+    ensure(stat_means_, ctx, p.stat_bytes, kStorage);
+    ensure(param_partials_, ctx, p.param_partial_bytes, kStorage);
+    ensure(param_sums_, ctx, p.param_bytes * 4, kStorage);
+    dy_.write(ctx, dy.data.data(), p.bytes);
+    WGPUBindGroup groups[5];
+    for (int i = 0; i < 5; ++i) {
+        ensure(uniforms_[static_cast<std::size_t>(i)], ctx, sizeof(LayoutBlock), kUniform);
+        uniforms_[static_cast<std::size_t>(i)].write(ctx, &p.blocks[i], sizeof(LayoutBlock));
+        const bool param_pass = i >= 3;
+        groups[i] =
+            bind_group(ctx, kernels.bind_layout(KernelKind::GradReduce),
+                       {{0, &n_->x_, p.bytes},
+                        {1, &dx_, p.bytes},
+                        {2, &n_->w_, p.param_bytes},
+                        {4, &n_->stats_, p.stat_bytes},
+                        {5, param_pass ? &param_partials_ : &stat_partials_,
+                         param_pass ? p.param_partial_bytes : p.stat_partial_bytes},
+                        {6, &uniforms_[static_cast<std::size_t>(i)], sizeof(LayoutBlock)},
+                        {7, &dy_, p.bytes},
+                        {8, param_pass ? &param_sums_ : &stat_means_, param_pass ? p.param_bytes * 4 : p.stat_bytes}});
+    }
+    r.upload_ms = ms_since(t);
+
+    t = std::chrono::steady_clock::now();
+    encode(p, groups, rms, eval);
+    for (WGPUBindGroup g : groups) wgpuBindGroupRelease(g);
+
+    const auto P = static_cast<std::size_t>(last.layout.param_count),
+               S = static_cast<std::size_t>(last.layout.stat_count);
+    std::vector<float> sums(P * 4), means(eval ? 0 : S * 4);
+    r.dx.shape = shape;
+    r.dx.data.resize(static_cast<std::size_t>(shape.numel()));
+    std::vector<Readback> reads{{&dx_, r.dx.data.data(), p.bytes}, {&param_sums_, sums.data(), P * 16}};
+    if (!eval) reads.push_back({&stat_means_, means.data(), S * 16});
+    read_back(ctx, n_->staging_, reads);
+    r.dispatch_ms = ms_since(t);  // submit to readback, one wait (no timestamps here)
+    n_->ctx_->end_errors("the backward of " + shape.str() + " on WebGPU");
+
+    if (last.spec.has_bias())
+        for (std::size_t i = 0; i < P; ++i) r.dbias.push_back(sums[i * 4]);
+    if (last.spec.has_weight())
+        for (std::size_t i = 0; i < P; ++i) r.dweight.push_back(sums[i * 4 + 1]);
+    for (std::size_t i = 0; i < means.size(); i += 4) {
+        r.mean_g.push_back(means[i]);
+        r.mean_gxhat.push_back(means[i + 1]);
+    }
+    return r;
+}
+
+}  // namespace normlab::webgpu

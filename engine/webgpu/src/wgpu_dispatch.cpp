@@ -1,0 +1,72 @@
+#include "wgpu_dispatch.hpp"
+
+#include "normlab/error.hpp"
+
+#include <algorithm>
+
+namespace normlab::webgpu {
+
+LayoutBlock layout_block(const StatLayout& layout, const NormSpec& spec) {
+    LayoutBlock b{};
+    b.stat_count = u32(layout.stat_count);
+    b.count = u32(layout.count());
+    b.segment_len = u32(layout.segment_len);
+    b.segment_stride = u32(layout.segment_stride);
+    b.stat_stride = u32(layout.stat_stride);
+    b.segmented = layout.segments > 1 ? 1u : 0u;
+    b.pstat_mod = u32(layout.param_stat_mod);
+    b.pstat_mul = u32(layout.param_stat_mul);
+    b.pelem_div = u32(layout.param_elem_div);
+    b.has_w = spec.has_weight() ? 1u : 0u;
+    b.has_b = spec.has_bias() ? 1u : 0u;
+    b.eps = static_cast<float>(spec.effective_eps());
+    b.nan_bits = 0x7fc00000u;
+    return b;
+}
+
+void check_binding(const WgpuContext& ctx, std::uint64_t need, const std::string& what) {
+    const std::uint64_t bind_max = ctx.limits().max_storage_binding;
+    if (need > bind_max)
+        throw InputError(what + " need " + std::to_string(need) + " bytes, more than this WebGPU device binds at " +
+                         "once (maxStorageBufferBindingSize = " + std::to_string(bind_max) + " bytes)");
+}
+
+Grid grid(const WgpuContext& ctx, std::uint64_t groups) {
+    const std::uint64_t max_x = std::max<std::uint32_t>(1, ctx.limits().max_groups_per_dim);
+    const std::uint64_t gx = std::min(std::max<std::uint64_t>(groups, 1), max_x);
+    return Grid{static_cast<std::uint32_t>(gx), static_cast<std::uint32_t>((groups + gx - 1) / gx)};
+}
+
+LayoutBlock for_pass(LayoutBlock base, std::uint32_t chunks, std::uint32_t chunk_len, Grid g) {
+    base.chunks = chunks;
+    base.chunk_len = chunk_len;
+    base.groups_x = g.x;
+    return base;
+}
+
+WGPUBindGroup bind_group(const WgpuContext& ctx, WGPUBindGroupLayout layout, const std::vector<Binding>& bindings) {
+    std::vector<WGPUBindGroupEntry> e(bindings.size());
+    for (std::size_t i = 0; i < bindings.size(); ++i) {
+        e[i] = WGPUBindGroupEntry{};
+        e[i].binding = bindings[i].index;
+        e[i].buffer = bindings[i].buffer->handle();
+        e[i].offset = 0;
+        e[i].size = std::max<std::uint64_t>(bindings[i].bytes, 16);
+    }
+    WGPUBindGroupDescriptor d{};
+    d.layout = layout;
+    d.entryCount = static_cast<std::uint32_t>(e.size());
+    d.entries = e.data();
+    return wgpuDeviceCreateBindGroup(ctx.device(), &d);
+}
+
+void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, WGPUBindGroup group, Grid g) {
+    WGPUComputePassEncoder cp = wgpuCommandEncoderBeginComputePass(enc, nullptr);
+    wgpuComputePassEncoderSetPipeline(cp, pipeline);
+    wgpuComputePassEncoderSetBindGroup(cp, 0, group, 0, nullptr);
+    wgpuComputePassEncoderDispatch(cp, g.x, g.y, 1);  // dispatchWorkgroups (the pre-js maps it)
+    wgpuComputePassEncoderEnd(cp);
+    wgpuComputePassEncoderRelease(cp);
+}
+
+}  // namespace normlab::webgpu

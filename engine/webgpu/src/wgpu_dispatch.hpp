@@ -1,0 +1,60 @@
+// Shared by the WebGPU normalizer and backward: the uniform block of norm_common.wgsl (struct
+// Layout) filled from a StatLayout, dispatch grids within maxComputeWorkgroupsPerDimension, bind
+// groups and one compute pass per dispatch (WebGPU orders storage writes between passes).
+#pragma once
+#include "normlab/norm_spec.hpp"
+#include "normlab/stat_layout.hpp"
+#include "normlab/webgpu/wgpu_buffer.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace normlab::webgpu {
+
+// norm_common.wgsl's struct Layout, 20 words (a multiple of 16 bytes, as uniforms need).
+struct LayoutBlock {
+    std::uint32_t stat_count, count, segment_len, segment_stride, stat_stride, segmented;
+    std::uint32_t chunks, chunk_len, groups_x;
+    std::uint32_t pstat_mod, pstat_mul, pelem_div, has_w, has_b;
+    float eps;
+    std::uint32_t nan_bits;
+    std::uint32_t gstat_seg_mul, gstat_p_div;  // the backward's γ/β pass (ParamLayout)
+    std::uint32_t pad0, pad1;
+};
+static_assert(sizeof(LayoutBlock) == 80);
+
+inline constexpr WGPUBufferUsageFlags kStorage =
+    WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
+inline constexpr WGPUBufferUsageFlags kUniform = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst;
+
+inline std::uint32_t u32(std::int64_t v) { return static_cast<std::uint32_t>(v); }
+
+// The block of `layout` under `spec`, with no pass set (chunks, chunk_len, groups_x are 0).
+LayoutBlock layout_block(const StatLayout& layout, const NormSpec& spec);
+
+// Throws InputError "<what> need N bytes, more than this WebGPU device binds at once (…)".
+void check_binding(const WgpuContext& ctx, std::uint64_t need, const std::string& what);
+
+struct Grid {
+    std::uint32_t x = 1, y = 1;
+};
+// `groups` workgroups as a 2-D grid no wider than the device allows (kernels linearize it).
+Grid grid(const WgpuContext& ctx, std::uint64_t groups);
+
+// `base` for one pass: `chunks` workgroups (or owners) per statistic of `chunk_len` elements,
+// dispatched on grid g.
+LayoutBlock for_pass(LayoutBlock base, std::uint32_t chunks, std::uint32_t chunk_len, Grid g);
+
+// Binding `index` of a bind group: the first `bytes` of `buffer` (at least 16).
+struct Binding {
+    std::uint32_t index;
+    const WgpuBuffer* buffer;
+    std::uint64_t bytes;
+};
+WGPUBindGroup bind_group(const WgpuContext& ctx, WGPUBindGroupLayout layout, const std::vector<Binding>& bindings);
+
+// One compute pass with one dispatch of grid g (dispatchWorkgroups; the pre-js maps the name).
+void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, WGPUBindGroup group, Grid g);
+
+}  // namespace normlab::webgpu

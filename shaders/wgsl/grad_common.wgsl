@@ -1,0 +1,20 @@
+// Shared by the WGSL backward kernels (L = Σ dy⊙y), after norm_common.wgsl, as
+// shaders/grad_common.glsl: x at 0, ∂L/∂x written through binding 1 (the forward's Y), γ at 2,
+// the forward's statistics (K, mean of x−K, var, rstd) at 4, this pass's partials at 5, the
+// layout at 6, plus dy and the merged sums.
+@group(0) @binding(7) var<storage, read> DY: array<f32>;
+// grad_merge.wgsl's output: per statistic (mean g, mean g·x̂, n, 0) for grad_apply.wgsl; per
+// γ/β index (Σ dy, Σ dy·x̂, n, 0) = (∂L/∂β, ∂L/∂γ) in the γ/β pass.
+@group(0) @binding(8) var<storage, read_write> GRAD: array<vec4<f32>>;
+
+// x̂ of value x under statistic st = (K, mean of x−K, var, rstd); RMS: x·rstd.
+fn grad_xhat(x: f32, st: vec4<f32>) -> f32 {
+    if (RMS) { return x * st.w; }
+    return ((x - st.x) - st.y) * st.w;
+}
+
+// γ of element e of statistic s (1 without a weight).
+fn grad_gamma(s: u32, e: u32) -> f32 {
+    if (L.has_w == 0u) { return 1.0; }
+    return W[param_index(s, e)];
+}
