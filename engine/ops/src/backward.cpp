@@ -58,6 +58,7 @@ struct Backward::Passes {
     std::uint32_t wg = 0, chunk_len = 0, owners_per_wg = 1, param_chunk_len = 0;
     std::uint32_t apply_wg = kApplyWg;  // fewer lanes for small statistics (one workgroup per statistic chunk)
     bool subgroup_owners = false, columns = false;
+    bool vec4 = false, param_vec4 = false;  // 16-byte loads: the forward's layout, the γ/β layout
     SlabPlan reduce_slabs, apply_slabs, param_slabs;
     ParamLayout pl;
     Push param_push{};
@@ -69,16 +70,21 @@ struct Backward::Passes {
         subgroup_owners = lim.subgroup_owners;
         wg = subgroup_owners ? std::max(std::min(64u, wg_max), sg) : wg_max;
         owners_per_wg = subgroup_owners ? wg / sg : 1;
-        chunk_len = (subgroup_owners ? sg : wg) * kReduceVpt;
+        const std::uint32_t lanes = subgroup_owners ? sg : wg;
+        vec4 = p.plan.vec4;
+        const std::uint32_t pack = vec4 ? 4u : 1u;
+        chunk_len = lanes * kReduceVpt * pack;
         columns = p.spec.method == Method::Layer || p.spec.method == Method::Rms;
-        param_chunk_len = columns ? kColumnRows : chunk_len;
+        pl = param_layout(p.layout, p.spec);
+        const StatLayout& q = pl.layout;
+        param_vec4 = !columns && q.segment_len % 4 == 0 && q.stat_stride % 4 == 0 && q.segment_stride % 4 == 0;
+        param_chunk_len = columns ? kColumnRows : lanes * kReduceVpt * (param_vec4 ? 4u : 1u);
         const std::int64_t max_el = n.max_binding_elements(), align = n.binding_alignment();
         reduce_slabs = plan_slabs(p.layout, max_el, align, chunk_len);
         const auto count = static_cast<std::uint64_t>(p.layout.count());
-        while (apply_wg > 32 && std::uint64_t{apply_wg / 2} * kApplyVpt >= count) apply_wg /= 2;
+        while (apply_wg > 32 && std::uint64_t{apply_wg / 2} * kApplyVpt * pack >= count) apply_wg /= 2;
         apply_wg = std::min(apply_wg, wg_max);
-        apply_slabs = plan_slabs(p.layout, max_el, align, apply_wg * kApplyVpt);
-        pl = param_layout(p.layout, p.spec);
+        apply_slabs = plan_slabs(p.layout, max_el, align, apply_chunk_len());
         param_slabs = plan_slabs(pl.layout, max_el, align, param_chunk_len);
         const auto S = static_cast<vk::DeviceSize>(p.layout.stat_count);
         const auto P = static_cast<vk::DeviceSize>(p.layout.param_count);
@@ -97,7 +103,9 @@ struct Backward::Passes {
         param_push.gstat_p_div = pl.p_div;
     }
 
-    // Specialization constants: the kernel's own (ids 0–3), then the layout's (ids 10–13).
+    std::uint32_t apply_chunk_len() const { return apply_wg * kApplyVpt * (vec4 ? 4u : 1u); }
+
+    // Specialization constants: the kernel's own (ids 0–6), then the layout's (ids 10–13).
     std::vector<std::uint32_t> constants(std::vector<std::uint32_t> own, bool param_pass) const {
         own.resize(10, 0u);
         if (param_pass)  // γ/β are not read; only the segmentation matters
@@ -127,7 +135,8 @@ struct Backward::Passes {
         const bool cols = param_pass && columns;
         const std::uint32_t k_wg = cols ? 64u : wg, per_wg = cols ? 64u : owners_per_wg;
         auto& k = b.kernels_.get("grad_reduce.comp", constants({k_wg, kReduceVpt, p.rms ? 1u : 0u, param_pass ? 1u : 0u,
-                                                                !cols && subgroup_owners ? 1u : 0u, cols ? 1u : 0u},
+                                                                !cols && subgroup_owners ? 1u : 0u, cols ? 1u : 0u,
+                                                                (param_pass ? param_vec4 : vec4) ? 1u : 0u},
                                                                param_pass));
         bind(k, slab, param_pass);
         Push push = param_pass ? param_push : p.push;
@@ -151,12 +160,12 @@ struct Backward::Passes {
         k.dispatch(cmd, &push, g.x, g.y);
     }
     void apply(vk::CommandBuffer cmd, const Slab& slab) {
-        auto& k = b.kernels_.get(
-            "grad_apply.comp",
-            constants({apply_wg, kApplyVpt, p.rms ? 1u : 0u, p.plan.stats_from_running ? 1u : 0u}, false));
+        auto& k = b.kernels_.get("grad_apply.comp", constants({apply_wg, kApplyVpt, p.rms ? 1u : 0u,
+                                                               p.plan.stats_from_running ? 1u : 0u, vec4 ? 1u : 0u},
+                                                              false));
         bind(k, slab, false);
         Push push = p.push;
-        set_slab(push, slab, apply_wg * kApplyVpt, apply_slabs.chunks_total);
+        set_slab(push, slab, apply_chunk_len(), apply_slabs.chunks_total);
         GroupGrid g = group_grid(static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * slab.chunks, n.context());
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
