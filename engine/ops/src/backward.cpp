@@ -59,6 +59,9 @@ struct Backward::Passes {
     std::uint32_t apply_wg = kApplyWg;  // fewer lanes for small statistics (one workgroup per statistic chunk)
     bool subgroup_owners = false, columns = false;
     bool vec4 = false, param_vec4 = false;  // 16-byte loads: the forward's layout, the γ/β layout
+    // One γ/β per statistic (batch and instance in train mode): ∂L/∂γ and ∂L/∂β are added up from
+    // the statistics pass's partials (grad_merge.comp FROM_STATS), no γ/β pass over x and dy.
+    bool params_from_stats = false;
     SlabPlan reduce_slabs, apply_slabs, param_slabs;
     ParamLayout pl;
     Push param_push{};
@@ -75,6 +78,7 @@ struct Backward::Passes {
         const std::uint32_t pack = vec4 ? 4u : 1u;
         chunk_len = lanes * kReduceVpt * pack;
         columns = p.spec.method == Method::Layer || p.spec.method == Method::Rms;
+        params_from_stats = !p.plan.stats_from_running && p.layout.param_elem_div == 0;
         pl = param_layout(p.layout, p.spec);
         const StatLayout& q = pl.layout;
         param_vec4 = !columns && q.segment_len % 4 == 0 && q.stat_stride % 4 == 0 && q.segment_stride % 4 == 0;
@@ -114,7 +118,9 @@ struct Backward::Passes {
             own.insert(own.end(), p.layout_constants.begin(), p.layout_constants.end());
         return own;
     }
-    void bind(ComputeKernel& k, const Slab& slab, bool param_pass) const {
+    // param_pass: the γ/β pass's partials and sums; sums_only: the statistics pass's partials and
+    // the γ/β sums (FROM_STATS).
+    void bind(ComputeKernel& k, const Slab& slab, bool param_pass, bool sums_only = false) const {
         const vk::DeviceSize off = static_cast<vk::DeviceSize>(slab.flat_base) * 4,
                              len = static_cast<vk::DeviceSize>(slab.extent) * 4;
         auto whole = [](const GpuBuffer& buf, vk::DeviceSize bytes) {
@@ -129,7 +135,7 @@ struct Backward::Passes {
              whole(nb.stats, p.stat_bytes),
              param_pass ? whole(b.param_partials_, param_partial_bytes) : whole(b.stat_partials_, stat_partial_bytes),
              {b.dy_.handle(), off, len},
-             param_pass ? whole(b.param_sums_, param_sum_bytes) : whole(b.stat_means_, stat_mean_bytes)});
+             param_pass || sums_only ? whole(b.param_sums_, param_sum_bytes) : whole(b.stat_means_, stat_mean_bytes)});
     }
     void reduce(vk::CommandBuffer cmd, const Slab& slab, bool param_pass) {
         const bool cols = param_pass && columns;
@@ -156,6 +162,18 @@ struct Backward::Passes {
         set_slab(push, Slab{0, S, 0, 0, 0, 0, 0, 0}, param_pass ? param_chunk_len : chunk_len, plan.chunks_total);
         push.flat_base = u32(plan.slabs.front().flat_base);
         GroupGrid g = group_grid((static_cast<std::uint64_t>(S) + kMergeWg - 1) / kMergeWg, n.context());
+        push.groups_x = g.x;
+        k.dispatch(cmd, &push, g.x, g.y);
+    }
+    // ∂L/∂β and ∂L/∂γ of each γ/β index p from the statistics p + k·C, k < S / C.
+    void merge_params_from_stats(vk::CommandBuffer cmd) {
+        const std::int64_t P = p.layout.param_count;
+        auto& k = b.kernels_.get("grad_merge.comp", constants({0u, 1u}, false));
+        bind(k, reduce_slabs.slabs.front(), false, true);
+        Push push = p.push;
+        set_slab(push, Slab{0, P, 0, 0, 0, 0, 0, 0}, chunk_len, reduce_slabs.chunks_total);
+        push.e_hi = u32(p.layout.stat_count / p.layout.param_stat_mod);  // statistics per γ/β index
+        GroupGrid g = group_grid((static_cast<std::uint64_t>(P) + kMergeWg - 1) / kMergeWg, n.context());
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     }
@@ -209,8 +227,9 @@ double Backward::dispatch(Passes& passes) {
                        vk::PipelineStageFlagBits::eHost, vk::AccessFlagBits::eHostRead);
         gpu_ms += recorder.submit();
     };
+    const bool from_stats = passes.params_from_stats;
     const bool one_window = passes.reduce_slabs.slabs.size() == 1 && passes.apply_slabs.slabs.size() == 1 &&
-                            passes.param_slabs.slabs.size() == 1;
+                            (from_stats || passes.param_slabs.slabs.size() == 1);
     if (one_window) {
         submit([&](vk::CommandBuffer cmd) {
             if (!eval) {
@@ -220,6 +239,8 @@ double Backward::dispatch(Passes& passes) {
                 shader_to_shader(cmd);
             }
             passes.apply(cmd, passes.apply_slabs.slabs.front());
+            // The γ/β sums read only the partials (ordered by the barrier above), writes nothing the apply reads.
+            if (from_stats) return passes.merge_params_from_stats(cmd);
             // The γ/β pass reads only x, dy and the statistics: no barrier against ∂L/∂x's writes.
             passes.reduce(cmd, passes.param_slabs.slabs.front(), true);
             shader_to_shader(cmd);
@@ -234,6 +255,10 @@ double Backward::dispatch(Passes& passes) {
         submit([&](vk::CommandBuffer c) { passes.merge(c, false); });
     }
     for (const Slab& s : passes.apply_slabs.slabs) submit([&](vk::CommandBuffer c) { passes.apply(c, s); });
+    if (from_stats) {
+        submit([&](vk::CommandBuffer c) { passes.merge_params_from_stats(c); });
+        return gpu_ms;
+    }
     for (const Slab& s : passes.param_slabs.slabs) submit([&](vk::CommandBuffer c) { passes.reduce(c, s, true); });
     submit([&](vk::CommandBuffer c) { passes.merge(c, true); });
     return gpu_ms;
