@@ -273,10 +273,10 @@ std::optional<json> bench_case(const BenchOptions& o, Normalizer& normalizer, Ba
     json rec = record(c, *spec, shape, t, plan_name, n, device);
     fmt::print(
         "{:<12} {:>18} {:>10} {:>9.3f} {:>9.3f} {:>6.2f} {:>6.2f} {:>8.2f} {:>9.3f} {:>8.3f} {:>8.3f} "
-        "{:>8.3f} {:>7} {:>9.3f} {:>6.2f}\n",
+        "{:>8.3f} {:>7} {:>9.3f} {:>6.2f} {:>6.2f}\n",
         c.name, shape.str(), shape.numel(), t.gpu, t.best_copy, t.best_copy / t.gpu, t.best_shader_copy / t.gpu,
         rec["gbps"].get<double>(), t.e2e, t.up, t.disp, t.down, plan_name, t.bw_gpu,
-        t.bw_gpu > 0 ? 1.5 * t.best_copy / t.bw_gpu : 0.0);
+        t.bw_gpu > 0 ? 1.5 * t.best_copy / t.bw_gpu : 0.0, t.bw_gpu > 0 ? 1.5 * t.best_shader_copy / t.bw_gpu : 0.0);
     std::fflush(stdout);
     return rec;
 }
@@ -296,9 +296,9 @@ int run(int argc, char** argv) {
     json records = json::array();
     fmt::print("device: {}\nmemory: {}\n", ctx.device_name(),
                describe_memory(ctx.memory_properties(), ctx.direct_mapping_allowed()));
-    fmt::print("{:<12} {:>18} {:>10} {:>9} {:>9} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>8} {:>7} {:>9} {:>6}\n", "norm",
-               "shape", "elements", "gpu_ms", "copy_ms", "eff", "eff_sh", "GB/s", "e2e_ms", "up_ms", "disp_ms",
-               "down_ms", "plan", "bw_ms", "bw_eff");
+    fmt::print("{:<12} {:>18} {:>10} {:>9} {:>9} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>8} {:>7} {:>9} {:>6} {:>6}\n",
+               "norm", "shape", "elements", "gpu_ms", "copy_ms", "eff", "eff_sh", "GB/s", "e2e_ms", "up_ms", "disp_ms",
+               "down_ms", "plan", "bw_ms", "bw_eff", "bw_sh");
     for (const Shape4& shape : sizes) {
         try {
             normalizer.check_capacity(shape);

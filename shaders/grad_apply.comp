@@ -7,6 +7,7 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint VPT = 4;
 layout(constant_id = 2) const bool RMS = false;
 layout(constant_id = 3) const bool EVAL = false;
+layout(constant_id = 4) const bool VEC4 = false;  // packs of 4 elements, 16-byte loads and stores
 #include "norm_common.glsl"
 #include "grad_common.glsl"
 
@@ -22,6 +23,18 @@ void main() {
     vec4 st = STATS[s];
     vec2 m = EVAL ? vec2(0.0) : GRAD[s].xy;  // mean g, mean g·x̂
     float mg = RMS ? 0.0 : m.x;
+    if (VEC4) {
+        for (uint j = 0u; j < VPT; ++j) {
+            uint e = e0 + 4u * (j * gl_WorkGroupSize.x + gl_LocalInvocationID.x);
+            if (e < e1) {
+                uint q = element_offset(base, e) >> 2;
+                vec4 g = DY4[q] * grad_gamma4(pbase, e);
+                vec4 xh = RMS ? X4[q] * st.w : ((X4[q] - st.x) - st.y) * st.w;
+                Y4[q] = st.w * (g - mg - xh * m.y);
+            }
+        }
+        return;
+    }
     for (uint j = 0u; j < VPT; ++j) {
         uint e = e0 + j * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
         if (e < e1) {

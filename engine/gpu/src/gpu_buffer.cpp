@@ -1,5 +1,7 @@
 #include "normlab/gpu_buffer.hpp"
 
+#include <algorithm>
+
 #include "normlab/error.hpp"
 
 namespace normlab {
@@ -34,6 +36,14 @@ GpuBuffer::GpuBuffer(const VulkanContext& ctx, vk::DeviceSize bytes, BufferRole 
     } catch (const vk::SystemError& e) {
         throw DeviceError("cannot map " + std::to_string(req.size) + " bytes of device memory (" + e.what() + ")");
     }
+}
+
+bool ensure_compute_buffer(const VulkanContext& ctx, GpuBuffer& buf, vk::DeviceSize bytes) {
+    bytes = std::max<vk::DeviceSize>(bytes, 16);
+    if (buf && buf.size() >= bytes) return false;
+    buf = GpuBuffer();  // free the old memory first
+    buf = GpuBuffer(ctx, bytes, BufferRole::Compute);
+    return true;
 }
 
 }  // namespace normlab

@@ -22,7 +22,19 @@ constexpr std::uint32_t kMergePerWorkgroup = 16;
 
 }  // namespace
 
-Normalizer::Normalizer(const VulkanContext& ctx) : ctx_(&ctx), recorder_(ctx), staging_(ctx, recorder_) {
+namespace {
+ShaderMacros kernel_macros(const VulkanContext& ctx) {
+    ShaderMacros m;
+    if (ctx.subgroup_arithmetic()) m.emplace_back("NL_SUBGROUP_ARITH", "1");
+    return m;
+}
+}  // namespace
+
+Normalizer::Normalizer(const VulkanContext& ctx)
+    : ctx_(&ctx),
+      kernels_(ctx, kernel_macros(ctx), 6, static_cast<std::uint32_t>(sizeof(Push))),
+      recorder_(ctx),
+      staging_(ctx, recorder_) {
     // NORMLAB_KERNELS=workgroup keeps every reduction workgroup-wide, the plan a GPU with a
     // variable subgroup size gets; the tests run it on lavapipe too, so every path is covered.
     if (const char* k = std::getenv("NORMLAB_KERNELS"); k && std::string(k) == "workgroup") subgroup_owners_ = false;
@@ -30,7 +42,16 @@ Normalizer::Normalizer(const VulkanContext& ctx) : ctx_(&ctx), recorder_(ctx), s
     // for measuring the plan's workgroup size on a GPU without rebuilding.
     if (const char* w = std::getenv("NORMLAB_WG_MAX"); w && *w)
         wg_cap_ = std::clamp<std::uint32_t>(static_cast<std::uint32_t>(std::strtoul(w, nullptr, 10)), 32u, 1024u);
-    if (ctx.subgroup_arithmetic()) macros_.emplace_back("NL_SUBGROUP_ARITH", "1");
+}
+
+Normalizer::ReductionLimits Normalizer::reduction_limits() const {
+    const auto& l = ctx_->limits();
+    ReductionLimits r;
+    r.wg_max = pow2_floor(std::min({wg_cap_, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}));
+    r.subgroup = ctx_->subgroup_size();
+    r.subgroup_owners =
+        subgroup_owners_ && ctx_->subgroup_arithmetic() && ctx_->fixed_subgroup_size() && r.subgroup <= r.wg_max;
+    return r;
 }
 
 void Normalizer::check_capacity(const Shape4& shape) const {
@@ -83,12 +104,10 @@ KernelPlan Normalizer::plan(const StatLayout& layout, const NormSpec& spec, bool
         p.stats_from_running = true;
         return p;
     }
-    const auto& l = ctx_->limits();
-    const std::uint32_t wg_max =
-        pow2_floor(std::min({wg_cap_, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}));
-    const std::uint32_t sg = ctx_->subgroup_size();
+    const ReductionLimits lim = reduction_limits();
+    const std::uint32_t wg_max = lim.wg_max, sg = lim.subgroup;
     const std::uint64_t packs = (count + pack - 1) / pack;
-    const bool sg_ok = subgroup_owners_ && ctx_->subgroup_arithmetic() && ctx_->fixed_subgroup_size() && sg <= wg_max;
+    const bool sg_ok = lim.subgroup_owners;
     if (allow_fused && sg_ok && packs <= std::uint64_t{sg} * max_vpt) {
         // Whole statistics per subgroup: no barriers at all.
         p.fused = true;
@@ -121,22 +140,29 @@ KernelPlan Normalizer::plan(const StatLayout& layout, const NormSpec& spec, bool
     return p;
 }
 
-ComputeKernel& Normalizer::kernel(const std::string& shader, const std::vector<std::uint32_t>& spec) {
-    auto key = std::make_pair(shader, spec);
-    auto it = kernels_.find(key);
-    if (it != kernels_.end()) return *it->second;
-    auto k = std::make_unique<ComputeKernel>(*ctx_, shader, macros_, spec, 6, static_cast<std::uint32_t>(sizeof(Push)));
-    return *kernels_.emplace(key, std::move(k)).first->second;
+GpuBuffer& Normalizer::ensure(GpuBuffer& buf, vk::DeviceSize bytes) {
+    if (ensure_compute_buffer(*ctx_, buf, bytes) && &buf == &x_) x_loaded_.reset();
+    return buf;
 }
 
-GpuBuffer& Normalizer::ensure(GpuBuffer& buf, vk::DeviceSize bytes) {
-    bytes = std::max<vk::DeviceSize>(bytes, 16);
-    if (!buf || buf.size() < bytes) {
-        if (&buf == &x_) x_loaded_.reset();
-        buf = GpuBuffer();  // free the old memory first
-        buf = GpuBuffer(*ctx_, bytes, BufferRole::Compute);
-    }
-    return buf;
+Push layout_push(const StatLayout& layout, double eps) {
+    Push push{};
+    push.segment_len = u32(layout.segment_len);
+    push.segment_stride = u32(layout.segment_stride);
+    push.stat_stride = u32(layout.stat_stride);
+    const Magic seg = magic(static_cast<std::uint64_t>(layout.segment_len));
+    push.seg_magic = seg.m;
+    push.seg_s1 = seg.s1;
+    push.seg_s2 = seg.s2;
+    push.pstat_mod = u32(layout.param_stat_mod);
+    push.pstat_mul = u32(layout.param_stat_mul);
+    push.pelem_div = u32(layout.param_elem_div);
+    const Magic pe = magic(static_cast<std::uint64_t>(layout.param_elem_div));
+    push.pe_magic = pe.m;
+    push.pe_s1 = pe.s1;
+    push.pe_s2 = pe.s2;
+    push.eps = static_cast<float>(eps);
+    return push;
 }
 
 Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, const NormParams& params) const {
@@ -161,10 +187,22 @@ Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, 
         p.slabs = plan_slabs(layout, max_binding_elements(), binding_alignment(), p.plan.chunk_len);
     }
     p.apply_slabs = plan_slabs(layout, max_binding_elements(), binding_alignment(), p.plan.apply_chunk_len);
+    p.rms = spec.method == Method::Rms;
+    fill_inputs(p, x, params);
+    check_bindings(p);
+    p.push = layout_push(layout, spec.effective_eps());
+    const std::uint32_t param_mode = layout.param_elem_div == 0 ? 0u : layout.param_elem_div == 1 ? 1u : 2u;
+    p.layout_constants = {layout.segments > 1 ? 1u : 0u, param_mode, spec.has_weight() ? 1u : 0u,
+                          spec.has_bias() ? 1u : 0u};
+    return p;
+}
+
+// γ, β, and per statistic either the running statistics (eval) or the shift K (its first element).
+void Normalizer::fill_inputs(Prepared& p, const Tensor& x, const NormParams& params) const {
+    const StatLayout& layout = p.layout;
+    const NormSpec& spec = p.spec;
     const std::int64_t S = layout.stat_count;
     const double eps = spec.effective_eps();
-    p.rms = spec.method == Method::Rms;
-
     p.w.assign(static_cast<std::size_t>(layout.param_count), 1.0f);
     p.b.assign(p.w.size(), 0.0f);
     if (spec.has_weight() && !params.weight.empty()) p.w = params.weight;
@@ -182,12 +220,15 @@ Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, 
             v[0] = x.data[static_cast<std::size_t>(layout.element_offset(st, 0))];
         }
     }
-
-    // Only x and y are split into slabs; γ/β, the statistics and the partials are bound whole,
-    // so each must fit one binding (a one-line error names the limit otherwise).
     p.param_bytes = p.w.size() * 4;
     p.stat_bytes = static_cast<vk::DeviceSize>(S) * 16;
     p.partial_bytes = p.stat_bytes * std::max<std::uint32_t>(1, p.slabs.chunks_total);
+}
+
+// Only x and y are split into slabs; γ/β, the statistics and the partials are bound whole,
+// so each must fit one binding (a one-line error names the limit otherwise).
+void Normalizer::check_bindings(const Prepared& p) const {
+    const std::int64_t S = p.layout.stat_count;
     const vk::DeviceSize range =
         ctx_->limits().maxStorageBufferRange;  // the device's own limit, not a test's slab size
     auto fits = [&](vk::DeviceSize need, const std::string& what) {
@@ -196,30 +237,9 @@ Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, 
                              " bytes, more than one binding of this device holds (" + std::to_string(range) +
                              " bytes, maxStorageBufferRange)");
     };
-    fits(p.param_bytes, "γ and β of shape " + dims_str(layout.param_shape));
+    fits(p.param_bytes, "γ and β of shape " + dims_str(p.layout.param_shape));
     fits(p.stat_bytes, "the " + std::to_string(S) + " statistics");
     fits(p.partial_bytes, "the partial sums of the " + std::to_string(S) + " statistics");
-
-    Push& push = p.push;
-    push.segment_len = u32(layout.segment_len);
-    push.segment_stride = u32(layout.segment_stride);
-    push.stat_stride = u32(layout.stat_stride);
-    const Magic seg = magic(static_cast<std::uint64_t>(layout.segment_len));
-    push.seg_magic = seg.m;
-    push.seg_s1 = seg.s1;
-    push.seg_s2 = seg.s2;
-    push.pstat_mod = u32(layout.param_stat_mod);
-    push.pstat_mul = u32(layout.param_stat_mul);
-    push.pelem_div = u32(layout.param_elem_div);
-    const Magic pe = magic(static_cast<std::uint64_t>(layout.param_elem_div));
-    push.pe_magic = pe.m;
-    push.pe_s1 = pe.s1;
-    push.pe_s2 = pe.s2;
-    push.eps = static_cast<float>(eps);
-    const std::uint32_t param_mode = layout.param_elem_div == 0 ? 0u : layout.param_elem_div == 1 ? 1u : 2u;
-    p.layout_constants = {layout.segments > 1 ? 1u : 0u, param_mode, spec.has_weight() ? 1u : 0u,
-                          spec.has_bias() ? 1u : 0u};
-    return p;
 }
 
 void Normalizer::upload(const Prepared& p, const Tensor& x, bool upload_x) {
@@ -269,9 +289,9 @@ struct Normalizer::Passes {
     }
     void stats(vk::CommandBuffer cmd, const Slab& slab) {
         const KernelPlan& plan = p.plan;
-        auto& k =
-            n.kernel("norm_stats.comp", constants({plan.stats_wg, plan.stats_vpt, p.rms ? 1u : 0u, plan.fused ? 1u : 0u,
-                                                   plan.subgroup_stats ? 1u : 0u, plan.vec4 ? 1u : 0u}));
+        auto& k = n.kernels_.get("norm_stats.comp",
+                                 constants({plan.stats_wg, plan.stats_vpt, p.rms ? 1u : 0u, plan.fused ? 1u : 0u,
+                                            plan.subgroup_stats ? 1u : 0u, plan.vec4 ? 1u : 0u}));
         bind(k, slab);
         set_slab(slab, plan.chunk_len, p.slabs.chunks_total);
         const std::uint64_t owners = static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * slab.chunks;
@@ -285,7 +305,7 @@ struct Normalizer::Passes {
         // Many partials per statistic: a workgroup merges each statistic's partials in parallel;
         // few: one invocation walks them.
         const bool per_wg = p.slabs.chunks_total >= kMergePerWorkgroup;
-        auto& m = n.kernel("norm_merge.comp", constants({p.rms ? 1u : 0u, per_wg ? 1u : 0u}));
+        auto& m = n.kernels_.get("norm_merge.comp", constants({p.rms ? 1u : 0u, per_wg ? 1u : 0u}));
         bind(m, p.slabs.slabs.front());
         set_slab(Slab{0, S, 0, 0, 0, 0, 0, 0}, p.plan.chunk_len, p.slabs.chunks_total);
         push.flat_base = u32(p.slabs.slabs.front().flat_base);
@@ -295,7 +315,8 @@ struct Normalizer::Passes {
         m.dispatch(cmd, &push, g.x, g.y);
     }
     void apply(vk::CommandBuffer cmd, const Slab& slab) {
-        auto& k = n.kernel("norm_apply.comp", constants({kApplyWg, kApplyVpt, p.rms ? 1u : 0u, p.plan.vec4 ? 1u : 0u}));
+        auto& k =
+            n.kernels_.get("norm_apply.comp", constants({kApplyWg, kApplyVpt, p.rms ? 1u : 0u, p.plan.vec4 ? 1u : 0u}));
         bind(k, slab);
         set_slab(slab, p.plan.apply_chunk_len, p.apply_slabs.chunks_total);
         GroupGrid g = group_grid(static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * slab.chunks, *n.ctx_);

@@ -63,6 +63,10 @@ inline void set_slab(Push& push, const Slab& slab, std::uint32_t chunk_len, std:
     push.chunks_total = chunks_total;
 }
 
+// The push constants a layout fixes: its segmentation (with the magic numbers of the division
+// by segment_len), its γ/β indexing and ε. The slab's fields are set per pass (set_slab).
+Push layout_push(const StatLayout& layout, double eps);
+
 // What one run needs besides x: the layout, the kernel plan, the slabs, the push constants
 // common to every pass, and the small inputs (γ, β, and per statistic either the running
 // statistics (eval) or the shift K = the statistic's first element).

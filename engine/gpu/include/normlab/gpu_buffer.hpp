@@ -31,4 +31,8 @@ private:
     void* mapped_ = nullptr;
 };
 
+// Makes buf a compute buffer of at least max(bytes, 16) bytes: re-created (its old memory freed
+// first) when it is smaller. Returns true when it was re-created (its contents are gone).
+bool ensure_compute_buffer(const VulkanContext& ctx, GpuBuffer& buf, vk::DeviceSize bytes);
+
 }  // namespace normlab

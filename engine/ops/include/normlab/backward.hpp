@@ -6,13 +6,14 @@
 // the last. ∂L/∂γ and ∂L/∂β: the same reduce + merge over a layout whose groups are the γ/β indices.
 #pragma once
 #include "normlab/grad.hpp"
+#include "normlab/kernel_cache.hpp"
 #include "normlab/normalizer.hpp"
 
 namespace normlab {
 
 class Backward {
 public:
-    explicit Backward(Normalizer& normalizer) : n_(&normalizer) {}
+    explicit Backward(Normalizer& normalizer);
 
     // The backward of the normalizer's last run. Throws InputError when there was none, or when
     // dy's shape differs from that run's input (the message names both shapes).
@@ -22,10 +23,13 @@ public:
 
 private:
     struct Passes;  // backward.cpp
-    ComputeKernel& kernel(const std::string& shader, const std::vector<std::uint32_t>& spec);
+    void check(const Normalizer::Prepared& p, const Tensor& dy) const;
+    void upload(const Passes& passes, const Tensor& dy);
+    double dispatch(Passes& passes);
+    void read_back(const Passes& passes, GradResult& r, bool read_dx);
 
     Normalizer* n_;
-    std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::unique_ptr<ComputeKernel>> kernels_;
+    KernelCache kernels_;
     GpuBuffer dy_, dx_, stat_partials_, stat_means_, param_partials_, param_sums_;
 };
 

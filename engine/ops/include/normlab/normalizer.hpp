@@ -18,16 +18,15 @@
 #pragma once
 #include "normlab/command_recorder.hpp"
 #include "normlab/compute_kernel.hpp"
+#include "normlab/kernel_cache.hpp"
 #include "normlab/gpu_buffer.hpp"
 #include "normlab/norm_params.hpp"
 #include "normlab/slab_plan.hpp"
 #include "normlab/staging.hpp"
 #include "normlab/vk_context.hpp"
 
-#include <map>
 #include <optional>
 #include <memory>
-#include <tuple>
 
 namespace normlab {
 
@@ -74,24 +73,43 @@ public:
     void check_capacity(const Shape4& shape) const;
     const VulkanContext& context() const { return *ctx_; }
 
+    // For the ops that work on a run's buffers (Backward): what the last completed run prepared
+    // (layout, plan, slabs, push constants; normalizer_detail.hpp), null when there was none.
+    struct Prepared;
+    const Prepared* last_run() const { return last_.get(); }
+    // The device buffers of the last run: x, y, γ, β and the statistics (K, mean − K, var, rstd).
+    struct Buffers {
+        const GpuBuffer &x, &y, &weight, &bias, &stats;
+    };
+    Buffers buffers() const { return {x_, y_, w_, b_, stats_}; }
+    // The reductions' limits every plan is made under: the largest workgroup (a power of two,
+    // NORMLAB_WG_MAX applied), the subgroup size, and whether subgroups may own statistics or chunks.
+    struct ReductionLimits {
+        std::uint32_t wg_max = 1, subgroup = 1;
+        bool subgroup_owners = false;
+    };
+    ReductionLimits reduction_limits() const;
+    std::int64_t max_binding_elements() const;  // maxStorageBufferRange in floats (or the tests' override)
+    std::int64_t binding_alignment() const;     // window start alignment in floats
+    const ShaderMacros& macros() const { return kernels_.macros(); }
+    // The normalizer's command recorder and staging buffers, shared by the ops on its buffers.
+    CommandRecorder& recorder() { return recorder_; }
+    Staging& staging() { return staging_; }
+
 private:
-    friend class Backward;  // backward.hpp: reads the last run's x, statistics and γ/β on the device
-    struct Prepared;        // one run's layout, plan, slabs and the small inputs (normalizer.cpp)
-    struct Passes;          // records the statistics, merge and apply passes of one run (normalizer.cpp)
+    struct Passes;  // records the statistics, merge and apply passes of one run (normalizer.cpp)
     Prepared prepare(const Tensor& x, const NormSpec& spec, const NormParams& params) const;
+    void fill_inputs(Prepared& p, const Tensor& x, const NormParams& params) const;
+    void check_bindings(const Prepared& p) const;
     void upload(const Prepared& p, const Tensor& x, bool upload_x);
     double dispatch(const Prepared& p);
     void read_back(const Prepared& p, NormResult& r, bool read_y);
-    ComputeKernel& kernel(const std::string& shader, const std::vector<std::uint32_t>& spec);
     GpuBuffer& ensure(GpuBuffer& buf, vk::DeviceSize bytes);
-    std::int64_t max_binding_elements() const;  // maxStorageBufferRange in floats
-    std::int64_t binding_alignment() const;     // window start alignment in floats
 
     const VulkanContext* ctx_;
     bool subgroup_owners_ = true;  // subgroups may own statistics or chunks
     std::uint32_t wg_cap_ = 256;   // largest reduction workgroup (NORMLAB_WG_MAX)
-    ShaderMacros macros_;
-    std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::unique_ptr<ComputeKernel>> kernels_;
+    KernelCache kernels_;
     GpuBuffer x_, y_, w_, b_, stats_, partials_;
     std::optional<Shape4> x_loaded_;        // the shape of the x now in x_ (reuse_x)
     std::shared_ptr<const Prepared> last_;  // the last completed run (its statistics are in stats_)

@@ -5,6 +5,7 @@
 // and variances (naive); norm_apply.comp then applies each to the whole batch. Every run
 // computes y under all three modes (SyncStats) and returns the one spec.sync_mode asks for.
 #pragma once
+#include "normlab/kernel_cache.hpp"
 #include "normlab/normalizer.hpp"
 
 #include <memory>
@@ -26,11 +27,19 @@ private:
     std::vector<float> reduce(const std::vector<float>& shards, std::int64_t K, std::int64_t C, double eps,
                               double& gpu_ms);
 
+    // What one run collects on the way: the statistics, the rstd of each mode, the GPU time.
+    struct Run {
+        SyncStats st;
+        std::vector<double> local_rstd, sync_rstd, naive_rstd;
+        double gpu_ms = 0;
+    };
+    std::vector<float> shard_statistics(const Tensor& x, const NormSpec& train, const NormParams& affine, Run& run);
+    static void unpack(const std::vector<float>& reduced, std::int64_t C, Run& run);
+    NormResult apply_modes(const Tensor& x, const NormSpec& spec, const NormParams& affine, Run& run);
+
     Normalizer* n_;
-    std::unique_ptr<ComputeKernel> kernel_;
+    KernelCache kernels_;  // sync_reduce.comp
     GpuBuffer shards_, out_;
-    CommandRecorder recorder_;
-    Staging staging_;
 };
 
 }  // namespace normlab
