@@ -20,8 +20,10 @@ ParamLayout param_layout(const StatLayout& L, const NormSpec& spec) {
         l.segments = s.n;
         l.segment_len = s.hw();
         l.segment_stride = s.chw();
-        P.seg_mul = spec.method == Method::Batch ? 0u : spec.method == Method::Instance ? u32(s.c) : u32(spec.groups);
-        P.p_div = spec.method == Method::Group ? u32(s.c / spec.groups) : 1u;
+        // Instance and group: N·G statistics (G = C for instance), read from the layout.
+        const std::int64_t per_sample = L.stat_count / s.n;
+        P.seg_mul = spec.method == Method::Batch ? 0u : u32(per_sample);
+        P.p_div = spec.method == Method::Group ? u32(s.c / per_sample) : 1u;
     }
     return P;
 }

@@ -163,7 +163,7 @@ struct Backward::Passes {
 
 void Backward::check(const Normalizer::Prepared& p, const Tensor& dy) const {
     const Shape4& shape = p.layout.shape;
-    check_grad_shape(shape, {dy.shape.n, dy.shape.c, dy.shape.h, dy.shape.w});
+    check_grad_shape(shape, dy.shape.dims());
     if (dy.data.size() != static_cast<std::size_t>(shape.numel()))
         throw InputError("dy has " + std::to_string(dy.data.size()) + " values, its shape needs " +
                          std::to_string(shape.numel()));
@@ -284,7 +284,7 @@ GradResult Backward::run(const Tensor& dy, bool read_dx) {
 
 GradResult run_backward(Normalizer& n, Backward& b, const Tensor& x, const Tensor& dy, const NormSpec& spec,
                         const NormParams& params) {
-    check_grad_shape(x.shape, {dy.shape.n, dy.shape.c, dy.shape.h, dy.shape.w});
+    check_grad_shape(x.shape, dy.shape.dims());
     RunOptions o;
     o.read_y = false;
     n.run(x, spec, params, o);
