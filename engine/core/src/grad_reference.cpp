@@ -18,7 +18,7 @@ void check_grad_shape(const Shape4& input, const std::vector<std::int64_t>& grad
 
 GradReference reference_backward(const Reference& ref, const Tensor& dy) {
     const Tensor& x = ref.x();
-    check_grad_shape(x.shape, {dy.shape.n, dy.shape.c, dy.shape.h, dy.shape.w});
+    check_grad_shape(x.shape, dy.shape.dims());
     const NormSpec& spec = ref.spec();
     const NormParams& params = ref.params();
     const NormResult& st = ref.stats();

@@ -31,6 +31,12 @@ ParamLayout param_layout(const StatLayout& L, const NormSpec& spec) {
         l.segment_stride = L.count();
         P.seg_mul = 1;
         P.p_div = 0;
+    } else if (spec.method == Method::Instance && s.rank == 2) {  // γ per row of an unbatched (C, L): its own stat
+        l.segments = 1;
+        l.segment_len = s.c;
+        l.segment_stride = s.c;
+        P.seg_mul = 0;
+        P.p_div = 1;
     } else {
         l.segments = s.n;
         l.segment_len = s.hw();
@@ -183,7 +189,7 @@ GradResult Backward::run(const Tensor& dy, bool read_dx) {
     if (!n_->last_) throw InputError("the backward pass needs a forward run first");
     const Normalizer::Prepared& p = *n_->last_;
     const Shape4& shape = p.layout.shape;
-    check_grad_shape(shape, {dy.shape.n, dy.shape.c, dy.shape.h, dy.shape.w});
+    check_grad_shape(shape, dy.shape.dims());
     if (dy.data.size() != static_cast<std::size_t>(shape.numel()))
         throw InputError("dy has " + std::to_string(dy.data.size()) + " values, its shape needs " +
                          std::to_string(shape.numel()));
@@ -275,7 +281,7 @@ GradResult Backward::run(const Tensor& dy, bool read_dx) {
 
 GradResult run_backward(Normalizer& n, Backward& b, const Tensor& x, const Tensor& dy, const NormSpec& spec,
                         const NormParams& params) {
-    check_grad_shape(x.shape, {dy.shape.n, dy.shape.c, dy.shape.h, dy.shape.w});
+    check_grad_shape(x.shape, dy.shape.dims());
     RunOptions o;
     o.read_y = false;
     n.run(x, spec, params, o);
