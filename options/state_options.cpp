@@ -91,9 +91,13 @@ void resolve_source(const StateOptions& o, State& s) {
         s.source.path = o.image;
     } else if (!o.shape.empty()) {
         s.source.kind = TensorSource::Kind::Generated;
-        const auto dims = parse_dims(o.shape, "--shape", 1, 6);
-        check_rank(s.spec.method, dims);  // 1-D and 6-D: PyTorch's refusal for the method
-        s.source.shape = Shape4::from_dims(dims);
+        // A well-formed shape of another rank (1-D, 6-D) gets PyTorch's refusal for the method.
+        std::vector<std::int64_t> dims;
+        try {
+            dims = parse_dims(o.shape, "--shape", 1, 64);
+        } catch (const InputError&) {}
+        if (!dims.empty()) check_rank(s.spec.method, dims);
+        s.source.shape = Shape4::from_dims(parse_dims(o.shape, "--shape", 2, 5));
     } else if (!o.preset.empty()) {
         const Preset* p = find_preset(o.preset);
         if (!p) throw InputError("unknown preset '" + o.preset + "' (see --list-presets)");

@@ -5,6 +5,7 @@
 #include "gpu_upload.hpp"
 #include "i18n.hpp"
 #include "wrapped_text.hpp"
+#include "normlab/partition_set.hpp"
 #include "normlab/shader_library.hpp"
 
 #include <imgui.h>

@@ -213,10 +213,8 @@ const Entry kTable[] = {
     {"on", "作用于"},
     {"statistics of", "组统计量，每组"},
     {"elements", "个元素"},
-    {"selected (n, c, h, w) = (%lld, %lld, %lld, %lld): statistic #%lld, mean(x²) = %.5g",
-     "选中 (n, c, h, w) = (%lld, %lld, %lld, %lld)：统计量索引 %lld，mean(x²) = %.5g"},
-    {"selected (n, c, h, w) = (%lld, %lld, %lld, %lld): statistic #%lld, μ = %.5g, σ² = %.5g",
-     "选中 (n, c, h, w) = (%lld, %lld, %lld, %lld)：统计量索引 %lld，μ = %.5g，σ² = %.5g"},
+    {"selected %s: statistic #%lld, mean(x²) = %.5g", "选中 %s：统计量索引 %lld，mean(x²) = %.5g"},
+    {"selected %s: statistic #%lld, μ = %.5g, σ² = %.5g", "选中 %s：统计量索引 %lld，μ = %.5g，σ² = %.5g"},
     // Explain panel
     {"Reduced axes: %s.", "归约的轴：%s。"},
     {"|S_i| = %lld, over %s.", "|S_i| = %lld，遍及 %s。"},

@@ -83,10 +83,10 @@ TEST_CASE("bad .npy inputs", "[cli][errors]") {
 }
 
 TEST_CASE("bad shapes", "[cli][errors]") {
-    expect_error("--norm layer --shape 0,3,4,4", "--shape must be 3 to 4 positive integers");
-    expect_error("--norm layer --shape 2,-3,4,4", "--shape must be 3 to 4 positive integers");
-    expect_error("--norm layer --shape 2,3", "--shape must be 3 to 4 positive integers");
-    expect_error("--norm layer --shape 2,3,4,4,5", "--shape must be 3 to 4 positive integers");
+    expect_error("--norm layer --shape 0,3,4,4", "--shape must be 2 to 5 positive integers");
+    expect_error("--norm layer --shape 2,-3,4,4", "--shape must be 2 to 5 positive integers");
+    expect_error("--norm layer --shape 2,3,x", "--shape must be 2 to 5 positive integers");
+    expect_error("--norm layer --shape 2,3,4,4,5,6,7", "normlab takes 2-D to 5-D tensors");
     expect_error("--norm layer --shape 100000,100000,100000,100000", "has more than 2147483647 elements");
     expect_error("--norm layer --shape 1024,1024,1024,1", "the device");
 }
