@@ -348,9 +348,11 @@ void ControlsPanel::affine_section(Session& s) {
     Locked lock(s, Control::Params);
     const auto count = static_cast<std::size_t>(l.param_count);
     const bool has_b = st.spec.has_bias();
-    wrapped_text_disabled(
-        strf(has_b ? tr("γ, β shape %s (%s)") : tr("γ shape %s (%s)"), dims_str(l.param_shape).c_str(),
-             l.param_stride == 1 ? tr("one per element of normalized_shape") : tr("one per channel")));
+    wrapped_text_disabled(strf(
+        has_b ? tr("γ, β shape %s (%s)") : tr("γ shape %s (%s)"), dims_str(l.param_shape).c_str(),
+        st.spec.method == Method::Layer || st.spec.method == Method::Rms ? tr("one per element of normalized_shape")
+        : l.shape.rank == 2 && st.spec.method == Method::Instance        ? tr("one per row of the unbatched (C, L)")
+                                                                         : tr("one per channel")));
     std::vector<float> w = st.params.weight.empty() ? std::vector<float>(count, 1.0f) : st.params.weight;
     std::vector<float> b = st.params.bias.empty() ? std::vector<float>(count, 0.0f) : st.params.bias;
     float all[2] = {w[0], has_b ? b[0] : 0.0f};

@@ -307,6 +307,7 @@ const Entry kTable[] = {
     {"shape N×C×H×W = %s", "形状 N×C×H×W = %s"},
     {"shape N×L×D = %s", "形状 N×L×D = %s"},
     {"shape N×C = %s", "形状 N×C = %s"},
+    {"one per row of the unbatched (C, L)", "未分批的 (C, L) 每行一个"},
     {"shape N×C×D×H×W = %s", "形状 N×C×D×H×W = %s"},
     {"shape N×C×L = %s", "形状 N×C×L = %s"},
     {"every dimension must be at least 1", "每个维度至少为 1"},
