@@ -1,6 +1,7 @@
 #include "kernel_test.hpp"
 
 #include "normlab/reference.hpp"
+#include "normlab/state_edits.hpp"
 #include "normlab/tensor_init.hpp"
 #include "random_configs.hpp"
 
