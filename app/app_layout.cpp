@@ -44,7 +44,8 @@ void AppUi::heatmap_area(const Rect& r) {
                                          : tr("Side by side and difference")) +
                 "###heatmap";
     else if (gradient_on_)
-        title = std::string(tr("Gradient")) + ": " + method_torch_name(session_.state().spec.method) + "###heatmap";
+        title = std::string(tr("Gradient")) + ": " +
+                method_torch_name(session_.state().spec.method, session_.x().shape) + "###heatmap";
     else
         title = std::string(tr("Heatmap")) + ": " +
                 method_torch_name(session_.state().spec.method, session_.x().shape) + "###heatmap";

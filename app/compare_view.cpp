@@ -76,14 +76,19 @@ void CompareView::draw(Session& main, bool cube) {
     const int rows = 4 / cols;
     const float cell_w = (avail.x - gap * static_cast<float>(cols - 1)) / static_cast<float>(cols);
     const float cell_h = (avail.y - vgap * static_cast<float>(rows - 1)) / static_cast<float>(rows);
-    const char* names[4] = {"BatchNorm2d", "LayerNorm([C,H,W])", "InstanceNorm2d", "GroupNorm"};
     for (std::size_t i = 0; i < 4; ++i) {
         if (i % static_cast<std::size_t>(cols)) ImGui::SameLine();
         Session& s = *sessions_[i];
         ImGui::BeginChild(static_cast<ImGuiID>(1000 + i), ImVec2(cell_w, cell_h), true, ImGuiWindowFlags_NoScrollbar);
         const StatLayout& l = s.layout();
-        std::string title = names[i];
+        // The module of the tensor's rank: BatchNorm1d/2d/3d, LayerNorm over its axes ([C,H,W], [L,D], ...).
+        std::string title = method_torch_name(kMethods[i], l.shape);
         if (kMethods[i] == Method::Group) title = "GroupNorm(G=" + std::to_string(groups_) + ")";
+        if (kMethods[i] == Method::Layer) {
+            std::string axes;
+            for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : ",") + a;
+            title = "LayerNorm([" + axes + "])";
+        }
         // The caption's pieces wrap onto a second line rather than being cut; a piece wider than
         // the tile is drawn smaller.
         const std::string counts =

@@ -3,6 +3,7 @@
 #include "normlab/experiments.hpp"
 
 #include "normlab/presets.hpp"
+#include "normlab/stat_layout.hpp"
 
 #include "i18n.hpp"
 #include "wrapped_text.hpp"
@@ -21,19 +22,21 @@ namespace {
 const std::vector<const char*>& method_items(int rank) {
     auto make = [](int r) {
         std::vector<std::string> l;
-        const Shape4 s = r == 3 ? Shape4::seq(1, 1, 1) : Shape4{};
+        Shape4 s;
+        s.rank = r;  // only the rank picks the module's name
         for (const MethodInfo& m : methods())
             l.push_back(std::string(m.name) + " (" + method_torch_name(m.id, s) + ")");
         return l;
     };
-    static const std::vector<std::string> labels4 = make(4), labels3 = make(3);
-    auto items = [](const std::vector<std::string>& labels) {
+    static const std::vector<std::string> labels[] = {make(2), make(3), make(4), make(5)};
+    auto items = [](const std::vector<std::string>& l) {
         std::vector<const char*> i;
-        for (const auto& l : labels) i.push_back(l.c_str());
+        for (const auto& t : l) i.push_back(t.c_str());
         return i;
     };
-    static const std::vector<const char*> items4 = items(labels4), items3 = items(labels3);
-    return rank == 3 ? items3 : items4;
+    static const std::vector<const char*> all[] = {items(labels[0]), items(labels[1]), items(labels[2]),
+                                                   items(labels[3])};
+    return all[std::clamp(rank, 2, 5) - 2];
 }
 
 // An exercise (a handed-out scene) hides some controls and greys out others.
@@ -78,7 +81,9 @@ void ControlsPanel::apply(Session& s, const State& next, TensorChange change) {
 void ControlsPanel::draw(Session& s) {
     if (seen_generation_ != s.generation()) {
         const Shape4& sh = s.x().shape;
-        shape_edit_ = {static_cast<int>(sh.n), static_cast<int>(sh.c), static_cast<int>(sh.h), static_cast<int>(sh.w)};
+        const auto dims = sh.dims();
+        shape_edit_ = {};
+        for (std::size_t i = 0; i < dims.size(); ++i) shape_edit_[i] = static_cast<int>(dims[i]);
         if (s.state().source.kind == TensorSource::Kind::File) path_edit_ = s.state().source.path;
         seen_generation_ = s.generation();
     }
@@ -105,34 +110,36 @@ void ControlsPanel::tensor_section(Session& s) {
     // A 3-D tensor is (N, L, D) to LayerNorm/RMSNorm and (N, C, L) to the others, as in PyTorch.
     const Method m = s.state().spec.method;
     const bool tokens = m == Method::Layer || m == Method::Rms;
-    ImGui::TextDisabled(s.x().shape.rank != 3 ? tr("shape N×C×H×W = %s")
-                        : tokens              ? tr("shape N×L×D = %s")
-                                              : tr("shape N×C×L = %s"),
+    const int rank = s.x().shape.rank;
+    ImGui::TextDisabled(rank == 2   ? tr("shape N×C = %s")
+                        : rank == 5 ? tr("shape N×C×D×H×W = %s")
+                        : rank != 3 ? tr("shape N×C×H×W = %s")
+                        : tokens    ? tr("shape N×L×D = %s")
+                                    : tr("shape N×C×L = %s"),
                         s.x().shape.str().c_str());
     if (!shape_editor(s)) source_controls(s);
 }
 
 bool ControlsPanel::shape_editor(Session& s) {
     // Shape: applied when the field loses focus (Enter or click elsewhere), not per keystroke.
-    // A 3-D tensor (N×L×D) edits N, L, D; h stays 1 (shape_edit_[2]).
-    const bool seq = s.x().shape.rank == 3;
-    if (seq) {
-        int nld[3] = {shape_edit_[0], shape_edit_[1], shape_edit_[3]};
-        const Method m = s.state().spec.method;
-        ImGui::InputInt3(m == Method::Layer || m == Method::Rms ? "N L D" : "N C L", nld);
-        shape_edit_ = {nld[0], nld[1], 1, nld[2]};
-    } else {
-        ImGui::InputInt4("N C H W", shape_edit_.data());
-    }
+    // The dims as the user sees them: N C, N L D / N C L, N C H W or N C D H W.
+    const Shape4& sh = s.x().shape;
+    const Method m = s.state().spec.method;
+    const char* label = sh.rank == 2   ? "N C"
+                        : sh.rank == 3 ? (m == Method::Layer || m == Method::Rms ? "N L D" : "N C L")
+                        : sh.rank == 5 ? "N C D H W"
+                                       : "N C H W";
+    ImGui::InputScalarN(label, ImGuiDataType_S32, shape_edit_.data(), sh.rank);
     if (ImGui::IsItemDeactivatedAfterEdit()) shape_dirty_ = true;
     if (!shape_dirty_) return false;
     shape_dirty_ = false;
     std::int64_t numel = 1;
     bool ok = true;
-    for (int d : shape_edit_) {
+    const std::vector<std::int64_t> dims(shape_edit_.begin(), shape_edit_.begin() + sh.rank);
+    for (auto d : dims) {
         if (d < 1) ok = false;
         // No overflow, still "too large".
-        numel = std::min<std::int64_t>(numel * std::max(1, d), std::int64_t{1} << 40);
+        numel = std::min<std::int64_t>(numel * std::max<std::int64_t>(1, d), std::int64_t{1} << 40);
     }
     const double bytes = static_cast<double>(numel) * 4;
     const double limit = static_cast<double>(s.context().limits().maxStorageBufferRange);
@@ -143,9 +150,7 @@ bool ControlsPanel::shape_editor(Session& s) {
                          "(maxStorageBufferRange)"),
                       static_cast<long long>(numel), mib(bytes).c_str(), mib(limit).c_str());
     } else {
-        const Shape4 shape = seq ? Shape4::seq(shape_edit_[0], shape_edit_[1], shape_edit_[3])
-                                 : Shape4{shape_edit_[0], shape_edit_[1], shape_edit_[2], shape_edit_[3]};
-        apply(s, with_source_shape(s.state(), shape), TensorChange::from_source());
+        apply(s, with_source_shape(s.state(), Shape4::from_dims(dims)), TensorChange::from_source());
         return true;
     }
     return false;
@@ -288,16 +293,25 @@ void ControlsPanel::method_section(Session& s) {
             Locked lock(s, Control::NormalizedShape);
             auto ns = st.spec.effective_normalized_shape(sh);
             int k = static_cast<int>(ns.size()) - 1;
-            const bool seq = sh.rank == 3;  // N×L×D: [D] (per token) or [L,D]
-            std::string o0 = (seq ? "[D] = " : "[W] = ") + dims_str({sh.w}),
-                        o1 = seq ? "[L,D] = " + dims_str({sh.c, sh.w}) : "[H,W] = " + dims_str({sh.h, sh.w}),
-                        o2 = "[C,H,W] = " + dims_str({sh.c, sh.h, sh.w});
-            const char* opts[] = {o0.c_str(), o1.c_str(), o2.c_str()};
-            if (ImGui::Combo(tr_id("normalized", "normalized").c_str(), &k, opts, seq ? 2 : 3)) {
-                const std::vector<std::int64_t> dims = k == 0           ? std::vector<std::int64_t>{sh.w}
-                                                       : k == 1 && !seq ? std::vector<std::int64_t>{sh.h, sh.w}
-                                                                        : std::vector<std::int64_t>{};
-                return apply(s, with_normalized_shape(st, dims), keep);
+            // The trailing k dims, 1 <= k < rank: [W], [H,W], [C,H,W]; [D], [L,D]; [C]; up to [C,D,H,W].
+            const auto dims = sh.dims();
+            const auto names = axis_names(st.spec.method, sh);
+            std::vector<std::string> labels;
+            for (std::size_t j = dims.size() - 1; j >= 1; --j) {
+                std::string axes;
+                for (std::size_t a = j; a < dims.size(); ++a) axes += (a > j ? "," : "") + names[a];
+                labels.push_back("[" + axes +
+                                 "] = " + dims_str({dims.begin() + static_cast<std::ptrdiff_t>(j), dims.end()}));
+            }
+            std::vector<const char*> opts;
+            for (const auto& l : labels) opts.push_back(l.c_str());
+            if (ImGui::Combo(tr_id("normalized", "normalized").c_str(), &k, opts.data(),
+                             static_cast<int>(opts.size()))) {
+                const auto from = static_cast<std::ptrdiff_t>(dims.size()) - 1 - k;
+                const std::vector<std::int64_t> chosen =
+                    from == 1 ? std::vector<std::int64_t>{}
+                              : std::vector<std::int64_t>(dims.begin() + from, dims.end());
+                return apply(s, with_normalized_shape(st, chosen), keep);
             }
         }
         if (shown(s, Control::Eps)) {
@@ -334,9 +348,11 @@ void ControlsPanel::affine_section(Session& s) {
     Locked lock(s, Control::Params);
     const auto count = static_cast<std::size_t>(l.param_count);
     const bool has_b = st.spec.has_bias();
-    wrapped_text_disabled(
-        strf(has_b ? tr("γ, β shape %s (%s)") : tr("γ shape %s (%s)"), dims_str(l.param_shape).c_str(),
-             l.param_stride == 1 ? tr("one per element of normalized_shape") : tr("one per channel")));
+    wrapped_text_disabled(strf(
+        has_b ? tr("γ, β shape %s (%s)") : tr("γ shape %s (%s)"), dims_str(l.param_shape).c_str(),
+        st.spec.method == Method::Layer || st.spec.method == Method::Rms ? tr("one per element of normalized_shape")
+        : l.shape.rank == 2 && st.spec.method == Method::Instance        ? tr("one per row of the unbatched (C, L)")
+                                                                         : tr("one per channel")));
     std::vector<float> w = st.params.weight.empty() ? std::vector<float>(count, 1.0f) : st.params.weight;
     std::vector<float> b = st.params.bias.empty() ? std::vector<float>(count, 0.0f) : st.params.bias;
     float all[2] = {w[0], has_b ? b[0] : 0.0f};

@@ -36,7 +36,7 @@ private:
     void apply(Session& s, const State& next, TensorChange change);
 
     std::string error_;
-    std::array<int, 4> shape_edit_{};
+    std::array<int, 5> shape_edit_{};  // the tensor's dims as the user sees them (rank of them)
     bool shape_dirty_ = false;
     std::string path_edit_;
     std::string image_edit_, style_edit_;

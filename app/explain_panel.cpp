@@ -2,6 +2,7 @@
 
 #include "i18n.hpp"
 #include "normlab/partition_set.hpp"
+#include "normlab/stat_layout.hpp"
 #include "wrapped_text.hpp"
 
 #include <imgui.h>
@@ -48,81 +49,51 @@ const char* why(Method m) {
 
 namespace {
 
-// reduction_summary for a 3-D tensor: (N, C, L) for batch/instance/group, (N, L, D) for layer/rms.
-void sequence_summary(const NormSpec& spec, const Shape4& s, std::string& name, std::string& per, std::string& axes,
-                      std::string& sizes) {
-    switch (spec.method) {
-        case Method::Batch:
-            name = "BatchNorm1d";
-            per = tr("channel c");
-            axes = "N·L";
-            sizes = ll(s.n) + "·" + ll(s.w);
-            break;
-        case Method::Instance:
-            name = "InstanceNorm1d";
-            per = "(n, c)";
-            axes = "L";
-            sizes = ll(s.w);
-            break;
-        case Method::Group:
-            name = "GroupNorm, G=" + ll(spec.groups);
-            per = "(n, g)";
-            axes = "C/G·L";
-            sizes = ll(s.c / std::max<std::int64_t>(1, spec.groups)) + "·" + ll(s.w);
-            break;
-        case Method::Layer:
-        case Method::Rms: {
-            auto ns = spec.effective_normalized_shape(s);
-            axes = ns.size() == 1 ? "D" : "L·D";
-            sizes = ns.size() == 1 ? ll(ns[0]) : ll(ns[0]) + "·" + ll(ns[1]);
-            name = std::string(spec.method == Method::Layer ? "LayerNorm" : "RMSNorm") +
-                   "(normalized_shape=" + dims_str(ns) + ")";
-            per = ns.size() == 1 ? tr("token (n, l)") : "n";
-            break;
-        }
+// The lower-case tuple of the first k axis names: "n", "(n, c)", "(n, c, d)".
+std::string lead_tuple(const std::vector<std::string>& names, std::size_t k) {
+    std::string t;
+    for (std::size_t i = 0; i < k; ++i) {
+        std::string a = names[i];
+        for (char& ch : a) ch = static_cast<char>(ch - 'A' + 'a');
+        t += (i ? ", " : "") + a;
     }
+    return k == 1 ? t : "(" + t + ")";
 }
 
 }  // namespace
 
 std::string reduction_summary(const NormSpec& spec, const StatLayout& l) {
     const Shape4& s = l.shape;
-    std::string name, per, axes, sizes;
-    if (s.rank == 3) sequence_summary(spec, s, name, per, axes, sizes);
-    if (s.rank != 3) switch (spec.method) {
-            case Method::Batch:
-                name = "BatchNorm2d";
-                per = tr("channel c");
-                axes = "N·H·W";
-                sizes = ll(s.n) + "·" + ll(s.h) + "·" + ll(s.w);
-                break;
-            case Method::Instance:
-                name = "InstanceNorm2d";
-                per = "(n, c)";
-                axes = "H·W";
-                sizes = ll(s.h) + "·" + ll(s.w);
-                break;
-            case Method::Group:
-                name = "GroupNorm, G=" + ll(spec.groups);
-                per = "(n, g)";
-                axes = "C/G·H·W";
-                sizes = ll(s.c / std::max<std::int64_t>(1, spec.groups)) + "·" + ll(s.h) + "·" + ll(s.w);
-                break;
-            case Method::Layer:
-            case Method::Rms: {
-                auto ns = spec.effective_normalized_shape(s);
-                const char* names[] = {"C", "H", "W"};
-                for (std::size_t i = 0; i < ns.size(); ++i) {
-                    axes += (i ? "·" : "") + std::string(names[3 - ns.size() + i]);
-                    sizes += (i ? "·" : "") + ll(ns[i]);
-                }
-                const char* lead[] = {"n", "(n, c)", "(n, c, h)"};
-                name = std::string(spec.method == Method::Layer ? "LayerNorm" : "RMSNorm") +
-                       "(normalized_shape=" + dims_str(ns) + ")";
-                per = lead[3 - ns.size()];
-                break;
-            }
+    const auto dims = s.dims();
+    const auto names = axis_names(spec.method, s);
+    std::string name = method_torch_name(spec.method, s), per, axes, sizes;
+    std::vector<std::int64_t> reduced;  // the size of each of l.reduced_axes
+    const std::size_t spatial = s.rank == 2 && spec.method == Method::Instance ? 1 : 2;
+    for (std::size_t i = spatial; i < dims.size(); ++i) reduced.push_back(dims[i]);
+    switch (spec.method) {
+        case Method::Batch:
+            per = tr("channel c");
+            reduced.insert(reduced.begin(), s.n);
+            break;
+        case Method::Instance: per = lead_tuple(names, spatial); break;
+        case Method::Group:
+            name = "GroupNorm, G=" + ll(spec.groups);
+            per = "(n, g)";
+            reduced.insert(reduced.begin(), s.c / std::max<std::int64_t>(1, spec.groups));
+            break;
+        case Method::Layer:
+        case Method::Rms: {
+            reduced = spec.effective_normalized_shape(s);
+            name += "(normalized_shape=" + dims_str(reduced) + ")";
+            const std::size_t lead = dims.size() - reduced.size();
+            per = s.rank == 3 && lead == 2 ? tr("token (n, l)") : lead_tuple(names, lead);
+            break;
         }
+    }
+    for (std::size_t i = 0; i < reduced.size(); ++i) {
+        axes += (i ? "·" : "") + l.reduced_axes[i];
+        sizes += (i ? "·" : "") + ll(reduced[i]);
+    }
     char buf[512];
     std::snprintf(buf, sizeof buf, tr("%s: one statistic per %s (%lld) over %s = %s = %lld elements"), name.c_str(),
                   per.c_str(), static_cast<long long>(l.stat_count), axes.c_str(), sizes.c_str(),
@@ -136,14 +107,8 @@ namespace {
 // elements that share this element's μ and σ², with its size and the axes it spans.
 void selected_element(const Session& session, const Index4& e, std::size_t si) {
     const NormSpec& spec = session.state().spec;
-    if (session.x().shape.rank == 3)
-        wrapped_text(strf(tr("Selected element (n, l, d) = (%lld, %lld, %lld), statistic #%zu"),
-                          static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[3]),
-                          si));
-    else
-        wrapped_text(strf(tr("Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu"),
-                          static_cast<long long>(e[0]), static_cast<long long>(e[1]), static_cast<long long>(e[2]),
-                          static_cast<long long>(e[3]), si));
+    wrapped_text(
+        strf(tr("Selected element %s, statistic #%zu"), element_text(spec.method, session.x().shape, e).c_str(), si));
     const PartitionSet ps = partition_set(spec, session.x().shape, e);
     wrapped_text(ps.rule);
     wrapped_text(ps.filled);

@@ -44,13 +44,15 @@ std::vector<Case> cases() {
         {"layer-W",
          [](const Shape4& x) -> std::optional<NormSpec> {
              auto s = default_spec(Method::Layer);
-             s.normalized_shape = {x.w};
+             s.normalized_shape = {x.dims().back()};
              return s;
          }},
         {"layer-HW",
          [](const Shape4& x) -> std::optional<NormSpec> {
+             const auto d = x.dims();  // the last two dims: [H, W] ([L, D] at rank 3; none at rank 2)
+             if (d.size() < 3) return std::nullopt;
              auto s = default_spec(Method::Layer);
-             s.normalized_shape = {x.h, x.w};
+             s.normalized_shape = {d.end() - 2, d.end()};
              return s;
          }},
         {"layer-CHW", simple(Method::Layer)},
@@ -108,8 +110,9 @@ std::string case_names() {
 // Parses the command line into `o`; a value when the program should exit with it (--help).
 std::optional<int> parse(int argc, char** argv, BenchOptions& o) {
     CLI::App app{"normlab-bench: normalization kernels against the device's copy"};
-    app.add_option("--shape", o.shapes,
-                   "N,C,H,W (repeatable; default: a ladder from 2x4x4x4 to 16x64x64x64 and beyond)");
+    app.add_option(
+        "--shape", o.shapes,
+        "N,C,H,W, N,C, N,L,D or N,C,D,H,W (repeatable; default: a ladder from 2x4x4x4 to 16x64x64x64 and beyond)");
     app.add_option("--norm", o.norms, "case names (repeatable): " + case_names());
     app.add_option("--json", o.json_path, "write the records as JSON");
     app.add_option("--reps", o.reps, "repetitions per case (default: adaptive)");
@@ -128,7 +131,7 @@ std::optional<int> parse(int argc, char** argv, BenchOptions& o) {
 
 std::vector<Shape4> bench_shapes(const BenchOptions& o) {
     std::vector<Shape4> sizes;
-    for (const auto& s : o.shapes) sizes.push_back(Shape4::from_dims(parse_dims(s, "--shape", 4, 4)));
+    for (const auto& s : o.shapes) sizes.push_back(Shape4::from_dims(parse_dims(s, "--shape", 2, 5)));
     if (!sizes.empty()) return sizes;
     if (o.quick) return {{2, 4, 4, 4}, {4, 16, 32, 32}, {16, 64, 64, 64}};
     return {{2, 4, 4, 4},    {2, 8, 8, 8},    {4, 16, 8, 8},    {4, 16, 16, 16},    {4, 16, 32, 32},

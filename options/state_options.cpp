@@ -12,8 +12,9 @@ namespace normlab {
 void add_state_options(CLI::App& app, StateOptions& o, bool norm_required) {
     auto* norm = app.add_option("--norm", o.norm, method_names(" | ", " | "));
     if (norm_required) norm->required();
-    app.add_option("--input", o.input, "input tensor: a 4-D N×C×H×W or 3-D N×L×D .npy (float32 or float64)");
-    app.add_option("--shape", o.shape, "generate a tensor of shape N,C,H,W or N,L,D");
+    app.add_option("--input", o.input,
+                   "input tensor: a .npy of 2 to 5 dims, N×C, N×L×D, N×C×H×W or N×C×D×H×W (float32 or float64)");
+    app.add_option("--shape", o.shape, "generate a tensor of shape N,C,H,W, N,L,D, N,C or N,C,D,H,W");
     app.add_option("--init", o.init,
                    "randn | uniform | arange | zeros | ones | constant (with --shape; default randn)");
     app.add_option("--value", o.value, "the value of --init constant");
@@ -38,7 +39,8 @@ void add_state_options(CLI::App& app, StateOptions& o, bool norm_required) {
     app.add_option("--running-mean", o.running_mean, "batch: running mean .npy [C] (default zeros)");
     app.add_option("--running-var", o.running_var, "batch: running variance .npy [C] (default ones)");
     app.add_option("--num-batches-tracked", o.num_batches_tracked, "batch: batches seen so far (default 0)");
-    app.add_option("--select", o.select, "select element n,c,h,w (n,l,d for a 3-D tensor)");
+    app.add_option("--select", o.select,
+                   "select element n,c,h,w (n,l,d for a 3-D tensor, n,c for 2-D, n,c,d,h,w for 5-D)");
     app.add_option("--sync-devices", o.sync_devices,
                    "batch: SyncBN on K simulated devices, shards of N/K consecutive samples (K divides N)");
     app.add_option("--sync-mode", o.sync_mode,
@@ -89,7 +91,13 @@ void resolve_source(const StateOptions& o, State& s) {
         s.source.path = o.image;
     } else if (!o.shape.empty()) {
         s.source.kind = TensorSource::Kind::Generated;
-        s.source.shape = Shape4::from_dims(parse_dims(o.shape, "--shape", 3, 4));
+        // A well-formed shape of another rank (1-D, 6-D) gets PyTorch's refusal for the method.
+        std::vector<std::int64_t> dims;
+        try {
+            dims = parse_dims(o.shape, "--shape", 1, 64);
+        } catch (const InputError&) {}
+        if (!dims.empty()) check_rank(s.spec.method, dims);
+        s.source.shape = Shape4::from_dims(parse_dims(o.shape, "--shape", 2, 5));
     } else if (!o.preset.empty()) {
         const Preset* p = find_preset(o.preset);
         if (!p) throw InputError("unknown preset '" + o.preset + "' (see --list-presets)");
@@ -129,7 +137,7 @@ void resolve_shape_options(const StateOptions& o, NormSpec& spec) {
     if (!o.normalized_shape.empty()) {
         if (spec.method != Method::Layer && spec.method != Method::Rms)
             throw InputError("--normalized-shape is only used by --norm layer and rms");
-        spec.normalized_shape = parse_dims(o.normalized_shape, "--normalized-shape", 1, 3);
+        spec.normalized_shape = parse_dims(o.normalized_shape, "--normalized-shape", 1, 4);
     }
     if (o.eps) spec.eps = *o.eps;
 }
@@ -203,8 +211,18 @@ State resolve_state(const StateOptions& o, State s) {
     resolve_batch_options(o, s.spec);
     resolve_sync_options(o, s.spec);
     if (!o.select.empty()) {
-        auto d = parse_indices(o.select, "--select", 4, 3);  // n,l,d of a 3-D tensor: h = 0
-        s.selection = d.size() == 3 ? Index4{d[0], d[1], 0, d[2]} : Index4{d[0], d[1], d[2], d[3]};
+        auto d = parse_indices(o.select, "--select", 5, 2);  // stored as (n, c, h, w), see stored_index
+        if (d.size() == 5) {  // n,c,d,h,w: h is stored as d·H + h, which needs the tensor's H
+            const Shape4 sh =
+                s.source.kind == TensorSource::Kind::Generated ? s.source.shape : load_tensor(s.source).shape;
+            if (sh.rank != 5)
+                throw InputError("--select " + o.select + " has 5 indices, the tensor has shape " + sh.str());
+            s.selection = stored_index(sh, d);
+        } else {
+            Shape4 r = Shape4::flat(1, 1);
+            r.rank = static_cast<int>(d.size());
+            s.selection = stored_index(r, d);  // n,c: (n, c, 0, 0); n,l,d: (n, l, 0, d)
+        }
     }
     if (o.num_batches_tracked) s.params.num_batches_tracked = *o.num_batches_tracked;
     return s;
@@ -215,7 +233,7 @@ LoadedState load_state(const StateOptions& o, State base, const std::function<vo
     out.state = resolve_state(o, std::move(base));
     State& s = out.state;
     if (check_shape && s.source.kind == TensorSource::Kind::Generated) check_shape(s.source.shape);
-    out.x = load_tensor(s.source);
+    out.x = load_tensor(s.source, s.spec.method);
     if (check_shape) check_shape(out.x.shape);
     out.layout = make_layout(s.spec, out.x.shape);
     const auto& ps = out.layout.param_shape;

@@ -5,6 +5,7 @@
 #include "normlab/normalizer.hpp"
 #include "normlab/reference.hpp"
 #include "normlab/tensor_init.hpp"
+#include "random_configs.hpp"
 
 #include <random>
 #include <string>
@@ -29,12 +30,5 @@ struct Compared {
     double running_err = 0;
 };
 Compared compare(const Tensor& x, const NormSpec& spec, const NormParams& params = {});
-
-std::string describe(const Shape4& s, const NormSpec& spec);
-
-// A random valid configuration for shape s and method m, with random flags and parameters.
-std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt19937_64& rng);
-// Whether PyTorch accepts the configuration on shape s (one value per statistic is refused).
-bool valid(Method m, const Shape4& s, const NormSpec& spec);
 
 }  // namespace normlab::test

@@ -10,6 +10,7 @@
 #include "normlab/session.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/partition_set.hpp"
 
 #include <imgui.h>
 #include <backends/imgui_impl_vulkan.h>  // NewFrame
@@ -103,18 +104,13 @@ void render_figure(const VulkanContext& ctx, Session& session, const FigureOptio
         if (!o.caption.empty()) ImGui::TextDisabled("%s", o.caption.c_str());
         if (auto st = session.selected_stat(); st && !session.result().rstd.empty()) {
             const auto si = static_cast<std::size_t>(*st);
-            const auto& sel = *session.state().selection;
+            const std::string sel = element_text(spec.method, session.x().shape, *session.state().selection);
             if (spec.method == Method::Rms)
-                ImGui::Text(tr("selected (n, c, h, w) = (%lld, %lld, %lld, %lld): statistic #%lld, mean(x²) = %.5g"),
-                            static_cast<long long>(sel[0]), static_cast<long long>(sel[1]),
-                            static_cast<long long>(sel[2]), static_cast<long long>(sel[3]), static_cast<long long>(*st),
-                            session.result().mean_square[si]);
+                ImGui::Text(tr("selected %s: statistic #%lld, mean(x²) = %.5g"), sel.c_str(),
+                            static_cast<long long>(*st), session.result().mean_square[si]);
             else
-                ImGui::Text(
-                    tr("selected (n, c, h, w) = (%lld, %lld, %lld, %lld): statistic #%lld, μ = %.5g, σ² = %.5g"),
-                    static_cast<long long>(sel[0]), static_cast<long long>(sel[1]), static_cast<long long>(sel[2]),
-                    static_cast<long long>(sel[3]), static_cast<long long>(*st), session.result().mean[si],
-                    session.result().var[si]);
+                ImGui::Text(tr("selected %s: statistic #%lld, μ = %.5g, σ² = %.5g"), sel.c_str(),
+                            static_cast<long long>(*st), session.result().mean[si], session.result().var[si]);
         }
         const float heat_h = ImGui::GetContentRegionAvail().y * 0.64f;
         ImGui::BeginChild("heat", ImVec2(0, heat_h), false, ImGuiWindowFlags_NoScrollbar);

@@ -5,6 +5,7 @@
 #include "gpu_upload.hpp"
 #include "i18n.hpp"
 #include "wrapped_text.hpp"
+#include "normlab/partition_set.hpp"
 #include "normlab/shader_library.hpp"
 
 #include <imgui.h>
@@ -152,6 +153,17 @@ void HeatmapView::draw_controls(const Shape4& shape, Method method) {
             strf(tr("%lld rows = samples n, %lld columns = tokens l, each tile = one token's D = %lld "
                     "features.  Hover: numbers; click: select (right click: clear)."),
                  static_cast<long long>(shape.n), static_cast<long long>(shape.c), static_cast<long long>(shape.w)));
+    else if (shape.rank == 2)  // N×C: one value per tile
+        wrapped_text_disabled(strf(tr("%lld rows = samples n, %lld columns = features c, each tile = one value.  "
+                                      "Hover: numbers; click: select (right click: clear)."),
+                                   static_cast<long long>(shape.n), static_cast<long long>(shape.c)));
+    else if (shape.rank == 5)  // N×C×D×H×W: each tile stacks the D slices of H rows
+        wrapped_text_disabled(
+            strf(tr("%lld rows = samples n, %lld columns = channels c, each tile = one D×H×W = %lld×%lld×%lld "
+                    "volume, its D slices stacked top to bottom.  Hover: numbers; click: select (right click: "
+                    "clear)."),
+                 static_cast<long long>(shape.n), static_cast<long long>(shape.c), static_cast<long long>(shape.d),
+                 static_cast<long long>(shape.height()), static_cast<long long>(shape.w)));
     else
         wrapped_text_disabled(
             strf(tr("%lld rows = samples n, %lld columns = channels c, each tile = one H×W = %lld×%lld "
@@ -261,12 +273,7 @@ void HeatmapView::tooltip(const Session& s, const Index4& e) const {
     const double x = s.x().data[static_cast<std::size_t>(i)];
     const double y = r.y.data[static_cast<std::size_t>(i)];
     ImGui::BeginTooltip();
-    if (s.x().shape.rank == 3)
-        ImGui::Text(tr("element (n, l, d) = (%lld, %lld, %lld)"), static_cast<long long>(e[0]),
-                    static_cast<long long>(e[1]), static_cast<long long>(e[3]));
-    else
-        ImGui::Text(tr("element (n, c, h, w) = (%lld, %lld, %lld, %lld)"), static_cast<long long>(e[0]),
-                    static_cast<long long>(e[1]), static_cast<long long>(e[2]), static_cast<long long>(e[3]));
+    ImGui::Text(tr("element %s"), element_text(s.state().spec.method, s.x().shape, e).c_str());
     if (s.values_only()) {  // a difference pane: two given tensors, no statistics of its own
         ImGui::Text("left = %.6g   right = %.6g   right − left = %.6g", x, y, y - x);
         ImGui::EndTooltip();

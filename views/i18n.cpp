@@ -139,7 +139,14 @@ const Entry kTable[] = {
     {"%lld channels of %lld elements, each normalized with its running_mean and running_var (eval mode).",
      "%lld 个通道，每个 %lld 个元素，各用自己的 running_mean 和 running_var 归一化（推理模式）。"},
     {"%lld statistics × %lld elements", "%lld 组统计量 × %lld 个元素"},
-    {"element (n, c, h, w) = (%lld, %lld, %lld, %lld)", "元素 (n, c, h, w) = (%lld, %lld, %lld, %lld)"},
+    {"element %s", "元素 %s"},
+    {"%lld rows = samples n, %lld columns = features c, each tile = one value.  Hover: numbers; click: select "
+     "(right click: clear).",
+     "%lld 行 = 样本 n，%lld 列 = 特征 c，每格 = 一个值。悬停：数值；单击：选中（右键：取消）。"},
+    {"%lld rows = samples n, %lld columns = channels c, each tile = one D×H×W = %lld×%lld×%lld volume, its D "
+     "slices stacked top to bottom.  Hover: numbers; click: select (right click: clear).",
+     "%lld 行 = 样本 n，%lld 列 = 通道 c，每格 = 一个 D×H×W = %lld×%lld×%lld 的体，D 个切片自上而下排列。"
+     "悬停：数值；单击：选中（右键：取消）。"},
     {"statistic #%lld (of %lld, %lld elements each)", "统计量索引 %lld（共 %lld 组，每组 %lld 个元素）"},
     {"  (running stats, eval)", "  （运行统计量，推理）"},
     {"bins", "分箱"},
@@ -206,10 +213,8 @@ const Entry kTable[] = {
     {"on", "作用于"},
     {"statistics of", "组统计量，每组"},
     {"elements", "个元素"},
-    {"selected (n, c, h, w) = (%lld, %lld, %lld, %lld): statistic #%lld, mean(x²) = %.5g",
-     "选中 (n, c, h, w) = (%lld, %lld, %lld, %lld)：统计量索引 %lld，mean(x²) = %.5g"},
-    {"selected (n, c, h, w) = (%lld, %lld, %lld, %lld): statistic #%lld, μ = %.5g, σ² = %.5g",
-     "选中 (n, c, h, w) = (%lld, %lld, %lld, %lld)：统计量索引 %lld，μ = %.5g，σ² = %.5g"},
+    {"selected %s: statistic #%lld, mean(x²) = %.5g", "选中 %s：统计量索引 %lld，mean(x²) = %.5g"},
+    {"selected %s: statistic #%lld, μ = %.5g, σ² = %.5g", "选中 %s：统计量索引 %lld，μ = %.5g，σ² = %.5g"},
     // Explain panel
     {"Reduced axes: %s.", "归约的轴：%s。"},
     {"|S_i| = %lld, over %s.", "|S_i| = %lld，遍及 %s。"},
@@ -238,8 +243,7 @@ const Entry kTable[] = {
      "与在 normalized_shape 上的 LayerNorm 相同，但不减均值：x 除以它的均方根。"},
     {"Click an element in the heatmap (or a row of the statistics table) to see its formula with numbers.",
      "单击热图中的一个元素（或“统计量”面板中的一行），查看代入数值的公式。"},
-    {"Selected element (n, c, h, w) = (%lld, %lld, %lld, %lld), statistic #%zu",
-     "选中元素 (n, c, h, w) = (%lld, %lld, %lld, %lld)，统计量索引 %zu"},
+    {"Selected element %s, statistic #%zu", "选中元素 %s，统计量索引 %zu"},
     {"μ, σ² are running_mean and running_var (eval mode): moving averages of the training batches' means and "
      "unbiased variances. Nothing is computed from this batch.",
      "μ、σ² 即 running_mean 和 running_var（推理模式）：训练时各 batch 的均值和无偏方差的滑动平均。"
@@ -292,7 +296,6 @@ const Entry kTable[] = {
      "Hover: numbers; click: select (right click: clear).",
      "%lld 行 = 样本 n，%lld 列 = 通道 c，每个小块 = 一个通道的 L = %lld 个位置。"
      "悬停：看数值；单击：选中（右键：取消）。"},
-    {"element (n, l, d) = (%lld, %lld, %lld)", "元素 (n, l, d) = (%lld, %lld, %lld)"},
     {"token (n, l)", "token (n, l)"},
     {"Measure the batch noise over %d draws per N", "测量 batch 噪声（每个 N 抽取 %d 次）"},
     {"x ~ N(0, 1), %lld channels × L = %lld values per sample; BatchNorm's μ and σ² of each channel, on the GPU",
@@ -300,11 +303,12 @@ const Entry kTable[] = {
     {"values per channel", "每通道值数"},
     {"sd of batch μ", "batch μ 的标准差"},
     {"mean σ² (expected 1 − 1/(N·L))", "σ² 的平均（期望 1 − 1/(N·L)）"},
-    {"Selected element (n, l, d) = (%lld, %lld, %lld), statistic #%zu",
-     "选中元素 (n, l, d) = (%lld, %lld, %lld)，统计量索引 %zu"},
     // The Controls panel (app/controls_panel.cpp; tests/app/check_controls_i18n.py checks every string).
     {"shape N×C×H×W = %s", "形状 N×C×H×W = %s"},
     {"shape N×L×D = %s", "形状 N×L×D = %s"},
+    {"shape N×C = %s", "形状 N×C = %s"},
+    {"one per row of the unbatched (C, L)", "未分批的 (C, L) 每行一个"},
+    {"shape N×C×D×H×W = %s", "形状 N×C×D×H×W = %s"},
     {"shape N×C×L = %s", "形状 N×C×L = %s"},
     {"every dimension must be at least 1", "每个维度至少为 1"},
     {"N·C·H·W = %lld floats = %s, but this device holds at most %s in one storage buffer (maxStorageBufferRange)",

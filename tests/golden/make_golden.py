@@ -147,7 +147,8 @@ def batch_case(name, shape, mode="train", momentum=0.1, eps=1e-5, affine=False,
     x = make_x(rng, shape, offset)
     arrays = {"x.npy": x}
     torch_momentum = None if momentum == "cumulative" else momentum
-    module = nn.BatchNorm1d if len(shape) == 3 else nn.BatchNorm2d
+    # BatchNorm1d on (N, C) and (N, C, L), BatchNorm2d on 4-D, BatchNorm3d on (N, C, D, H, W)
+    module = {2: nn.BatchNorm1d, 3: nn.BatchNorm1d, 4: nn.BatchNorm2d, 5: nn.BatchNorm3d}[len(shape)]
     m = module(C, eps=eps, momentum=torch_momentum, affine=affine,
                track_running_stats=track_running_stats).double()
     w = b = None
@@ -272,9 +273,12 @@ def instance_case(name, shape, eps=1e-5, affine=False, offset=None, desc=""):
     N, C = shape[:2]
     red = tuple(range(2, len(shape)))  # (2, 3); InstanceNorm1d on (N, C, L): (2,)
     pshape = [1, C] + [1] * (len(shape) - 2)
+    stat_shape = [N, C]
+    if len(shape) == 2:  # InstanceNorm1d reads a 2-D input as one unbatched (C, L): per row
+        C, red, pshape, stat_shape = N, (1,), [N, 1], [N]
     x = make_x(rng, shape, offset)
     arrays = {"x.npy": x}
-    module = nn.InstanceNorm1d if len(shape) == 3 else nn.InstanceNorm2d
+    module = {2: nn.InstanceNorm1d, 3: nn.InstanceNorm1d, 4: nn.InstanceNorm2d, 5: nn.InstanceNorm3d}[len(shape)]
     m = module(C, eps=eps, affine=affine).double()
     w = b = None
     if affine:
@@ -292,7 +296,7 @@ def instance_case(name, shape, eps=1e-5, affine=False, offset=None, desc=""):
     check_close(y, reference_normalize(x64, mean, var, eps, red,
                                        None if w is None else t64(w),
                                        None if b is None else t64(b), pshape), name)
-    expected = {"stat_shape": [N, C], "mean": flat(mean), "var": flat(var)}
+    expected = {"stat_shape": stat_shape, "mean": flat(mean), "var": flat(var)}
     entry = {"name": name, "norm": "instance", "shape": list(shape), "eps": eps,
              "affine": affine, "description": desc}
     return write_case(entry, arrays, y, expected)
@@ -458,6 +462,45 @@ def record_errors():
          "torch_call": "nn.InstanceNorm1d(3)(x)",
          "note": "InstanceNorm1d on (N, C, L) with L == 1."},
         lambda: nn.InstanceNorm1d(3)(x))
+
+    # ---- ranks: 2-D and 5-D refusals, 1-D and 6-D tensors
+    x = torch.randn(1, 3)
+    rec({"norm": "batch", "shape": [1, 3], "mode": "train", "torch_call": "nn.BatchNorm1d(3).train()(x)",
+         "note": "BatchNorm1d on (N, C) with N == 1."},
+        lambda: nn.BatchNorm1d(3).train()(x))
+    x = torch.randn(3, 1)
+    rec({"norm": "instance", "shape": [3, 1], "torch_call": "nn.InstanceNorm1d(3)(x)",
+         "note": "A 2-D input is one unbatched (C, L) sample to InstanceNorm1d; the size printed is "
+                 "the batched [1, C, L]."},
+        lambda: nn.InstanceNorm1d(3)(x))
+    x = torch.randn(1, 2, 1, 1, 1)
+    rec({"norm": "batch", "shape": [1, 2, 1, 1, 1], "mode": "train",
+         "torch_call": "nn.BatchNorm3d(2).train()(x)"},
+        lambda: nn.BatchNorm3d(2).train()(x))
+    rec({"norm": "instance", "shape": [1, 2, 1, 1, 1], "torch_call": "nn.InstanceNorm3d(2)(x)"},
+        lambda: nn.InstanceNorm3d(2)(x))
+    x = torch.randn(1, 4)
+    rec({"norm": "group", "shape": [1, 4], "groups": 4, "torch_call": "nn.GroupNorm(4, 4)(x)"},
+        lambda: nn.GroupNorm(4, 4)(x))
+    x = torch.randn(2, 3, 4, 4, 5)
+    rec({"norm": "layer", "shape": [2, 3, 4, 4, 5], "normalized_shape": [4, 4],
+         "torch_call": "nn.LayerNorm([4, 4])(x)"},
+        lambda: nn.LayerNorm([4, 4])(x))
+    x = torch.randn(3)
+    rec({"norm": "batch", "shape": [3], "mode": "train", "torch_call": "nn.BatchNorm1d(3)(x)",
+         "note": "1-D: BatchNorm1d's rank check."},
+        lambda: nn.BatchNorm1d(3)(x))
+    rec({"norm": "instance", "shape": [3], "torch_call": "nn.InstanceNorm1d(3)(x)"},
+        lambda: nn.InstanceNorm1d(3)(x))
+    rec({"norm": "group", "shape": [3], "groups": 1, "torch_call": "nn.GroupNorm(1, 3)(x)",
+         "note": "GroupNorm reads input.size(1) of a 1-D tensor."},
+        lambda: nn.GroupNorm(1, 3)(x))
+    x = torch.randn(2, 3, 2, 2, 2, 2)
+    rec({"norm": "batch", "shape": [2, 3, 2, 2, 2, 2], "mode": "train", "torch_call": "nn.BatchNorm3d(3)(x)",
+         "note": "6-D: no BatchNorm takes it; BatchNorm3d's rank check."},
+        lambda: nn.BatchNorm3d(3)(x))
+    rec({"norm": "instance", "shape": [2, 3, 2, 2, 2, 2], "torch_call": "nn.InstanceNorm3d(3)(x)"},
+        lambda: nn.InstanceNorm3d(3)(x))
     return out
 
 
@@ -579,6 +622,41 @@ def main():
                    desc="BatchNorm1d eval with the given running stats"))
     cases.append(I("instance1d_affine", [2, 3, 6], affine=True, desc="InstanceNorm1d on (N, C, L), affine"))
     cases.append(G("group1d_G3_affine", [2, 6, 5], 3, affine=True, desc="GroupNorm(3, 6) on (N, C, L), affine"))
+
+    # ---- 2-D (N, C): an MLP's features. BatchNorm1d per feature over the batch, LayerNorm and
+    # RMSNorm per sample over [C], GroupNorm over C/G features, InstanceNorm1d (an unbatched (C, L))
+    cases.append(B("batch2d_mlp_affine", [8, 5], affine=True,
+                   desc="BatchNorm1d on (N, C) = (8, 5): per feature over the batch, affine"))
+    cases.append(B("batch2d_train_running", [4, 3], momentum=0.3, running=True, num_batches_tracked=1,
+                   desc="BatchNorm1d on (N, C), train, momentum 0.3, running stats given in"))
+    cases.append(B("batch2d_eval_running", [3, 4], mode="eval", running=True, num_batches_tracked=5,
+                   desc="BatchNorm1d on (N, C), eval with the given running stats"))
+    cases.append(B("batch2d_two_samples", [2, 6], desc="BatchNorm1d on (2, 6): two values per feature"))
+    cases.append(L("layer2d_C_affine", [4, 7], [7], desc="LayerNorm(7) on (N, C) = (4, 7), affine"))
+    cases.append(L("layer2d_C_nobias", [3, 5], [5], bias=False, desc="LayerNorm(5, bias=False) on (3, 5)"))
+    cases.append(R("rms2d_C_weight", [4, 6], [6], eps=FLT_EPS, desc="RMSNorm(6) on (N, C), weight"))
+    cases.append(G("group2d_G2_affine", [3, 8], 2, affine=True, desc="GroupNorm(2, 8) on (N, C) = (3, 8)"))
+    cases.append(I("instance2d_unbatched", [3, 6], affine=True,
+                   desc="InstanceNorm1d(3) on a 2-D (3, 6): one unbatched (C, L) sample, per row"))
+
+    # ---- 5-D (N, C, D, H, W): volumes and video. BatchNorm3d, InstanceNorm3d, GroupNorm over
+    # (N, C, D·H·W); LayerNorm / RMSNorm over [W], [H, W], [D, H, W] or [C, D, H, W]
+    cases.append(B("batch3d_train_affine", [2, 3, 4, 3, 5], affine=True,
+                   desc="BatchNorm3d on (2, 3, 4, 3, 5): per channel over N, D, H, W, affine"))
+    cases.append(B("batch3d_eval_running", [2, 2, 3, 4, 2], mode="eval", running=True, num_batches_tracked=3,
+                   desc="BatchNorm3d eval with the given running stats"))
+    cases.append(B("batch3d_cumulative", [3, 2, 2, 3, 3], momentum="cumulative", running=True, num_batches_tracked=4,
+                   desc="BatchNorm3d train, momentum=None (cumulative average)"))
+    cases.append(I("instance3d_affine", [2, 3, 3, 4, 5], affine=True, desc="InstanceNorm3d, affine"))
+    cases.append(G("group3d_G2_affine", [2, 4, 3, 2, 5], 2, affine=True, desc="GroupNorm(2, 4) on 5-D, affine"))
+    cases.append(L("layer3d_W", [2, 3, 2, 3, 4], [4], desc="LayerNorm([W]) on 5-D"))
+    cases.append(L("layer3d_HW", [2, 2, 3, 4, 5], [4, 5], desc="LayerNorm([H, W]) on 5-D, affine"))
+    cases.append(L("layer3d_DHW", [2, 3, 2, 4, 3], [2, 4, 3], affine=False, bias=False,
+                   desc="LayerNorm([D, H, W], elementwise_affine=False) on 5-D"))
+    cases.append(L("layer3d_CDHW", [2, 2, 3, 3, 4], [2, 3, 3, 4], eps=1e-6,
+                   desc="LayerNorm([C, D, H, W]) on 5-D, eps 1e-6"))
+    cases.append(R("rms3d_DHW_weight", [2, 3, 2, 3, 4], [2, 3, 4], eps=FLT_EPS,
+                   desc="RMSNorm([D, H, W]) on 5-D, weight"))
 
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names))

@@ -44,7 +44,8 @@ def closed_form(x, dy, w, dims, eps, centered, eval_stats=None, pshape=None):
     gam = np.ones(pshape) if w is None else w.astype(np.float64)
     if eval_stats is not None:
         rm, rv = eval_stats
-        mean, var = rm.astype(np.float64).reshape(1, -1, 1, 1), rv.astype(np.float64).reshape(1, -1, 1, 1)
+        bshape = [1, -1] + [1] * (x.ndim - 2)
+        mean, var = rm.astype(np.float64).reshape(bshape), rv.astype(np.float64).reshape(bshape)
     elif centered:
         mean = x.mean(axis=dims, keepdims=True)
         var = ((x - mean) ** 2).mean(axis=dims, keepdims=True)
@@ -71,7 +72,9 @@ def param_sum(t, pshape):
 def case(name, norm, shape, desc, affine=True, bias=True, groups=None, normalized_shape=None,
          mode="train", eps=None, offset=None):
     rng = np.random.default_rng(zlib.crc32(name.encode("utf-8")))
-    N, C, H, W = shape
+    N, C = shape[:2]
+    r = len(shape)  # 2-D (N, C) to 5-D (N, C, D, H, W)
+    spatial = int(np.prod(shape[2:]))
     x = f32(offset + 0.1 * rng.standard_normal(shape)) if offset is not None else \
         f32(rng.standard_normal(shape) * 1.5 + rng.uniform(-1.0, 1.0))
     dy = f32(rng.standard_normal(shape))
@@ -79,7 +82,7 @@ def case(name, norm, shape, desc, affine=True, bias=True, groups=None, normalize
         eps = FLT_EPS if norm == "rms" else 1e-5
     layer_like = norm in ("layer", "rms")
     wshape = list(normalized_shape) if layer_like else [C]
-    pshape = [1] * (4 - len(wshape)) + wshape if layer_like else [1, C, 1, 1]
+    pshape = [1] * (r - len(wshape)) + wshape if layer_like else [1, C] + [1] * (r - 2)
     has_bias = affine and bias and norm != "rms"
     arrays = {"x.npy": x, "dy.npy": dy}
     w = b = None
@@ -98,18 +101,18 @@ def case(name, norm, shape, desc, affine=True, bias=True, groups=None, normalize
     if norm == "batch":
         y = F.batch_norm(x64, t64(rm) if rm is not None else None, t64(rv) if rv is not None else None,
                          w64, b64, training=(mode == "train"), momentum=0.1, eps=eps)
-        dims, stat_axes = (0, 2, 3), (0, 2, 3)
+        dims = (0,) + tuple(range(2, r))
     elif norm == "layer":
         y = F.layer_norm(x64, list(normalized_shape), w64, b64, eps)
-        dims = tuple(range(4 - len(normalized_shape), 4))
+        dims = tuple(range(r - len(normalized_shape), r))
     elif norm == "instance":
         y = F.instance_norm(x64, weight=w64, bias=b64, eps=eps)
-        dims = (2, 3)
+        dims = tuple(range(2, r))
     elif norm == "group":
         y = F.group_norm(x64, groups, w64, b64, eps)
         dims = None
     else:  # rms by definition
-        dims = tuple(range(4 - len(normalized_shape), 4))
+        dims = tuple(range(r - len(normalized_shape), r))
         y = x64 * torch.rsqrt((x64 * x64).mean(dim=dims, keepdim=True) + eps)
         if w64 is not None:
             y = y * w64.reshape(pshape)
@@ -121,7 +124,7 @@ def case(name, norm, shape, desc, affine=True, bias=True, groups=None, normalize
     # self-check against the closed form
     if norm == "group":
         xg = x.reshape(N, groups, -1)
-        dyg = dy.reshape(N, groups, C // groups, H * W)
+        dyg = dy.reshape(N, groups, C // groups, spatial)
         gam = np.ones(C) if w is None else w.astype(np.float64)
         g = (dyg * gam.reshape(1, groups, C // groups, 1)).reshape(N, groups, -1)
         xd = xg.astype(np.float64)
@@ -192,6 +195,18 @@ def main():
         case("rms_w", "rms", [3, 4, 5, 7], "normalized_shape [W]", normalized_shape=[7]),
         case("rms_chw", "rms", [2, 3, 5, 7], "[C,H,W], eps 1e-6", normalized_shape=[3, 5, 7], eps=1e-6),
         case("rms_plain", "rms", [2, 3, 5, 7], "no weight", normalized_shape=[5, 7], affine=False),
+        # 2-D (N, C): BatchNorm1d on features, LayerNorm/RMSNorm per sample, GroupNorm
+        case("batch2d_train", "batch", [6, 5], "BatchNorm1d on (N, C), train, random γ/β"),
+        case("batch2d_eval", "batch", [4, 3], "BatchNorm1d on (N, C), eval with running statistics", mode="eval"),
+        case("layer2d_c", "layer", [5, 7], "LayerNorm(C) on (N, C)", normalized_shape=[7]),
+        case("rms2d_c", "rms", [4, 6], "RMSNorm(C) on (N, C)", normalized_shape=[6]),
+        case("group2d", "group", [3, 8], "GroupNorm(2, 8) on (N, C): 4 features per group", groups=2),
+        # 5-D (N, C, D, H, W): BatchNorm3d, InstanceNorm3d, GroupNorm, LayerNorm/RMSNorm
+        case("batch3d_train", "batch", [2, 3, 3, 4, 5], "BatchNorm3d, train, random γ/β"),
+        case("instance3d_affine", "instance", [2, 3, 3, 4, 2], "InstanceNorm3d, affine=True"),
+        case("group3d", "group", [2, 4, 2, 3, 5], "GroupNorm(2, 4) on 5-D", groups=2),
+        case("layer3d_dhw", "layer", [2, 3, 2, 4, 3], "LayerNorm([D, H, W])", normalized_shape=[2, 4, 3]),
+        case("rms3d_hw", "rms", [2, 2, 3, 4, 5], "RMSNorm([H, W]) on 5-D", normalized_shape=[4, 5]),
     ]
     with open(os.path.join(OUT, "cases.json"), "w") as fh:
         json.dump(cases, fh, indent=1)

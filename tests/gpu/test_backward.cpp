@@ -48,12 +48,12 @@ GradCompared compare_grad(const Tensor& x, const Tensor& dy, const NormSpec& spe
     return c;
 }
 
-void check_random_grad(const std::vector<std::int64_t>& sizes, int cases, std::uint64_t seed, std::int64_t max_numel) {
+void check_random_grad(const std::vector<std::int64_t>& sizes, int cases, std::uint64_t seed, std::int64_t max_numel,
+                       int rank = 4) {
     std::mt19937_64 rng(seed);
     int done = 0;
     while (done < cases) {
-        Shape4 s{sizes[rng() % sizes.size()], sizes[rng() % sizes.size()], sizes[rng() % sizes.size()],
-                 sizes[rng() % sizes.size()]};
+        const Shape4 s = random_shape(rank, sizes, rng);
         if (s.numel() > max_numel) continue;
         for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
             auto [spec, params] = random_config(m, s, rng);
@@ -78,6 +78,12 @@ void check_random_grad(const std::vector<std::int64_t>& sizes, int cases, std::u
 
 TEST_CASE("backward: random small shapes with dims of 1, odd and prime sizes", "[random][gpu][grad]") {
     check_random_grad({1, 2, 3, 5, 7, 8, 13}, 24, 1101, 1 << 16);
+}
+
+TEST_CASE("backward: random shapes of every other rank: 2-D, 3-D and 5-D", "[random][gpu][grad]") {
+    check_random_grad({1, 2, 3, 5, 8, 13, 64}, 16, 1303, 1 << 16, 2);
+    check_random_grad({1, 2, 3, 5, 8, 13}, 12, 1404, 1 << 16, 3);
+    check_random_grad({1, 2, 3, 5, 7}, 12, 1505, 1 << 16, 5);
 }
 
 TEST_CASE("backward: random medium shapes, statistics spanning many chunks", "[random][gpu][grad]") {

@@ -12,16 +12,15 @@ using namespace normlab::test;
 
 namespace {
 
-// rank 3: (N, L, D) / (N, C, L) shapes, stored with h = 1.
+// Shapes of the given rank (random_shape): 2-D (N, C), 3-D (N, L, D) / (N, C, L), 4-D, 5-D
+// (N, C, D, H, W); the configurations PyTorch refuses (valid()) are skipped.
 void check_random(const std::vector<std::int64_t>& sizes, int cases, std::uint64_t seed, std::int64_t max_numel,
                   int rank = 4) {
     std::mt19937_64 rng(seed);
     int done = 0;
     while (done < cases) {
-        Shape4 s{sizes[rng() % sizes.size()], sizes[rng() % sizes.size()], sizes[rng() % sizes.size()],
-                 sizes[rng() % sizes.size()]};
-        if (rank == 3) s = Shape4::seq(s.n, s.c, s.w);
-        if (s.numel() > max_numel || (rank == 3 && s.w == 1)) continue;  // L = 1: InstanceNorm1d refuses it
+        const Shape4 s = random_shape(rank, sizes, rng);
+        if (s.numel() > max_numel) continue;
         for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
             auto [spec, params] = random_config(m, s, rng);
             if (!valid(m, s, spec)) continue;
@@ -45,6 +44,14 @@ TEST_CASE("random small shapes with dims of 1, odd and prime sizes", "[random][g
 
 TEST_CASE("random 3-D shapes: (N, L, D) for layer/rms, (N, C, L) for batch/instance/group", "[random][gpu]") {
     check_random({1, 2, 3, 5, 8, 13, 64, 97}, 30, 404, 1 << 16, 3);
+}
+
+TEST_CASE("random 2-D shapes (N, C): BatchNorm1d on features, layer/rms per sample, group", "[random][gpu]") {
+    check_random({1, 2, 3, 5, 8, 13, 64, 97, 257}, 30, 505, 1 << 16, 2);
+}
+
+TEST_CASE("random 5-D shapes (N, C, D, H, W): BatchNorm3d, InstanceNorm3d, group, layer/rms", "[random][gpu]") {
+    check_random({1, 2, 3, 5, 7, 8}, 30, 606, 1 << 16, 5);
 }
 
 TEST_CASE("random medium shapes, statistics spanning many workgroups", "[random][gpu]") {

@@ -21,7 +21,7 @@ TEST_CASE("a 3-D shape is stored as n, c, h = 1, w and printed with 3 dims", "[s
     CHECK(s.str() == "[2, 5, 8]");
     CHECK(s.dims() == std::vector<std::int64_t>{2, 5, 8});
     CHECK_FALSE(s == Shape4{2, 5, 1, 8});  // a 4-D [2, 5, 1, 8] is another tensor
-    CHECK_THROWS_WITH(Shape4::from_dims({2, 5}), Catch::Contains("expected a 4-D shape N,C,H,W or a 3-D shape N,L,D"));
+    CHECK_THROWS_WITH(Shape4::from_dims({2, 5, 1, 1, 1, 1}), Catch::Contains("expected a 2-D to 5-D shape"));
     CHECK_THROWS_AS(Shape4::from_dims({2, 0, 8}), InputError);
     CHECK(parse_indices("1,2,3", "--select", 4, 3).size() == 3);
     CHECK_THROWS_WITH(parse_indices("1,2", "--select", 4, 3), Catch::Contains("3 or 4 non-negative integers"));

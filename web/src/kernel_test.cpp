@@ -2,7 +2,9 @@
 
 #include "normlab/grad.hpp"
 #include "normlab/reference.hpp"
+#include "normlab/state_edits.hpp"
 #include "normlab/tensor_init.hpp"
+#include "random_configs.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +18,10 @@ namespace normlab::web {
 namespace {
 
 using webgpu::WgpuBackward;
+using test::describe;
+using test::random_config;
+using test::random_shape;
+using test::valid;
 using webgpu::WgpuNormalizer;
 
 const Method kMethods[] = {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms};
@@ -72,76 +78,6 @@ double rel_err(const std::vector<double>& a, const std::vector<double>& b) {
 double grad_error(const GradResult& g, const GradReference& ref) {
     const std::vector<double> dx(g.dx.data.begin(), g.dx.data.end());
     return std::max({rel_err(dx, ref.dx), rel_err(g.dweight, ref.dweight), rel_err(g.dbias, ref.dbias)});
-}
-
-std::string describe(const Shape4& s, const NormSpec& spec) {
-    std::ostringstream os;
-    os << method_name(spec.method) << " " << s.str();
-    if (spec.method == Method::Group) os << " G=" << spec.groups;
-    if (!spec.normalized_shape.empty()) os << " normalized_shape=" << dims_str(spec.normalized_shape);
-    os << " affine=" << spec.affine << " bias=" << spec.bias << " mode=" << mode_name(spec.mode)
-       << " momentum=" << (spec.momentum ? std::to_string(*spec.momentum) : "cumulative")
-       << " track=" << spec.track_running_stats << " eps=" << spec.effective_eps();
-    return os.str();
-}
-
-std::vector<std::int64_t> divisors(std::int64_t c) {
-    std::vector<std::int64_t> d;
-    for (std::int64_t g = 1; g <= c; ++g)
-        if (c % g == 0) d.push_back(g);
-    return d;
-}
-
-// tests/support.cpp's random_config: random flags, eps, G, normalized_shape, γ/β, running stats.
-std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt19937_64& rng) {
-    NormSpec spec = default_spec(m);
-    NormParams p;
-    auto coin = [&]() { return (rng() & 1) != 0; };
-    auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
-    if (coin()) spec.eps = uniform(1e-6, 1e-2);
-    spec.affine = m == Method::Instance ? coin() : (rng() % 4 != 0);
-    if (m == Method::Group) {
-        auto d = divisors(s.c);
-        spec.groups = d[rng() % d.size()];
-    }
-    if (m == Method::Layer || m == Method::Rms) {
-        switch (rng() % (s.rank == 3 ? 2 : 3)) {  // 3-D: [D] or [L, D]
-            case 0: spec.normalized_shape = {s.w}; break;
-            case 1:
-                spec.normalized_shape =
-                    s.rank == 3 ? std::vector<std::int64_t>{s.c, s.w} : std::vector<std::int64_t>{s.h, s.w};
-                break;
-            default: spec.normalized_shape = {s.c, s.h, s.w}; break;
-        }
-        if (m == Method::Layer) spec.bias = coin();
-    }
-    if (m == Method::Batch) {
-        spec.mode = coin() ? Mode::Train : Mode::Eval;
-        if (coin())
-            spec.momentum.reset();
-        else
-            spec.momentum = uniform(0.0, 1.0);
-        if (rng() % 5 == 0) spec.track_running_stats = false;
-        if (coin()) {
-            for (std::int64_t c = 0; c < s.c; ++c) {
-                p.running_mean.push_back(static_cast<float>(uniform(-1, 1)));
-                p.running_var.push_back(static_cast<float>(uniform(0.2, 3)));
-            }
-            p.num_batches_tracked = static_cast<std::int64_t>(rng() % 10);
-        }
-    }
-    StatLayout layout = make_layout(spec, s);
-    if (spec.has_weight() && coin())
-        for (std::int64_t i = 0; i < layout.param_count; ++i) p.weight.push_back(static_cast<float>(uniform(-2, 2)));
-    if (spec.has_bias() && coin())
-        for (std::int64_t i = 0; i < layout.param_count; ++i) p.bias.push_back(static_cast<float>(uniform(-2, 2)));
-    return {spec, p};
-}
-
-bool valid(Method m, const Shape4& s, const NormSpec& spec) {
-    if (m == Method::Batch && spec.mode == Mode::Train && s.n * s.h * s.w == 1) return false;
-    if (m == Method::Instance && s.h * s.w == 1) return false;
-    return true;
 }
 
 class Suite {
@@ -222,10 +158,8 @@ public:
         std::mt19937_64 rng(seed);
         int done = 0;
         while (done < cases) {
-            Shape4 s{sizes[rng() % sizes.size()], sizes[rng() % sizes.size()], sizes[rng() % sizes.size()],
-                     sizes[rng() % sizes.size()]};
-            if (rank == 3) s = Shape4::seq(s.n, s.c, s.w);
-            if (s.numel() > max_numel || (rank == 3 && s.w == 1)) continue;
+            const Shape4 s = random_shape(rank, sizes, rng);
+            if (s.numel() > max_numel) continue;
             for (Method m : kMethods) {
                 auto [spec, params] = random_config(m, s, rng);
                 if (!valid(m, s, spec)) continue;
@@ -401,7 +335,10 @@ std::string run_kernel_tests(WgpuNormalizer& normalizer) {
     every_flag(t);
     t.random("random small", {1, 2, 3, 5, 7, 8, 13}, 40, 101, 1 << 16);
     t.random("random 3-D", {1, 2, 3, 5, 8, 13, 64, 97}, 30, 404, 1 << 16, 3);
+    t.random("random 2-D", {1, 2, 3, 5, 8, 13, 64, 97, 257}, 30, 505, 1 << 16, 2);
+    t.random("random 5-D", {1, 2, 3, 5, 7, 8}, 30, 606, 1 << 16, 5);
     t.random("random medium", {1, 3, 16, 31, 64, 97}, 12, 202, 1 << 20, 4, 1 << 16);
+
     {
         // One statistic of 2^17+ elements per method: the split + Chan-merge path (forward only:
         // the backward's chunked reductions run on the random shapes).

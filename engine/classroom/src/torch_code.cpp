@@ -74,8 +74,10 @@ std::string module_code(const NormSpec& spec, const Shape4& shape) {
                    (spec.eps ? ", eps=" + eps : "") + ", elementwise_affine=" + py_bool(spec.affine) +
                    (spec.affine && !spec.bias ? ", bias=False" : "") + ")";
         case Method::Instance:
-            return std::string("nn.") + method_torch_name(spec.method, shape) + "(" + std::to_string(shape.c) +
-                   (spec.eps ? ", eps=" + eps : "") + ", affine=" + py_bool(spec.affine) + ")";
+            // A 2-D input is one unbatched (C, L) sample to InstanceNorm1d: num_features is its first dim.
+            return std::string("nn.") + method_torch_name(spec.method, shape) + "(" +
+                   std::to_string(shape.rank == 2 ? shape.n : shape.c) + (spec.eps ? ", eps=" + eps : "") +
+                   ", affine=" + py_bool(spec.affine) + ")";
         case Method::Group:
             return "nn.GroupNorm(" + std::to_string(spec.groups) + ", " + std::to_string(shape.c) +
                    (spec.eps ? ", eps=" + eps : "") + ", affine=" + py_bool(spec.affine) + ")";
@@ -169,9 +171,7 @@ std::string torch_code(const State& st, const Shape4& shape) {
     }
     std::string at;
     if (st.selection) {
-        const auto& s = *st.selection;
-        at = std::to_string(s[0]) + ", " + std::to_string(s[1]) + ", ";
-        at += shape.rank == 3 ? std::to_string(s[3]) : std::to_string(s[2]) + ", " + std::to_string(s[3]);
+        for (auto v : user_index(shape, *st.selection)) at += (at.empty() ? "" : ", ") + std::to_string(v);
         o << "print(y[" << at << "])  # the selected element\n";
     }
     // The backward pass of L = (dy * y).sum(), as the gradient view computes it: dy one-hot at the

@@ -18,8 +18,7 @@ void check_grad_shape(const Shape4& input, const std::vector<std::int64_t>& grad
 
 GradReference reference_backward(const Reference& ref, const Tensor& dy) {
     const Tensor& x = ref.x();
-    const auto dims = dy.shape.dims();  // rank 3 has no H: N, C, W as given
-    check_grad_shape(x.shape, {dims.begin(), dims.end()});
+    check_grad_shape(x.shape, dy.shape.dims());
     const NormSpec& spec = ref.spec();
     const NormParams& params = ref.params();
     const NormResult& st = ref.stats();

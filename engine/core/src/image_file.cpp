@@ -75,6 +75,10 @@ Tensor load_image(const std::string& path) {
 
 void check_style_channels(const Shape4& content, const Shape4& style, const std::string& content_what) {
     if (style.n != 1) throw InputError("--style-image must be one image, got shape " + style.str());
+    // InstanceNorm1d reads a 2-D input as one unbatched (C, L): its γ/β are per row, not per channel.
+    if (content.rank == 2)
+        throw InputError("--style-image (AdaIN) needs per-channel statistics, which a 2-D input has not, got " +
+                         content.str());
     if (style.c != content.c) {
         auto channels = [](std::int64_t c) { return std::to_string(c) + (c == 1 ? " channel" : " channels"); };
         throw InputError("--style-image has " + channels(style.c) + " but " + content_what + " has " +

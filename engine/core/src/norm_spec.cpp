@@ -37,9 +37,28 @@ const char* method_name(Method m) { return method_info(m).name; }
 const char* method_torch_name(Method m) { return method_info(m).torch_name; }
 
 const char* method_torch_name(Method m, const Shape4& s) {
-    if (s.rank == 3 && m == Method::Batch) return "BatchNorm1d";
-    if (s.rank == 3 && m == Method::Instance) return "InstanceNorm1d";
+    if (m == Method::Batch) return s.rank <= 3 ? "BatchNorm1d" : s.rank == 5 ? "BatchNorm3d" : "BatchNorm2d";
+    if (m == Method::Instance)
+        return s.rank <= 3 ? "InstanceNorm1d" : s.rank == 5 ? "InstanceNorm3d" : "InstanceNorm2d";
     return method_torch_name(m);
+}
+
+std::string rank_error(Method m, const std::vector<std::int64_t>& dims) {
+    const std::size_t r = dims.size();
+    if (r >= 2 && r <= 5) return "";
+    const std::string got = " (got " + std::to_string(r) + "D input)";
+    // PyTorch's own refusals: the module of the nearest rank (BatchNorm1d / BatchNorm3d, ...).
+    if (m == Method::Batch) return (r < 2 ? "expected 2D or 3D input" : "expected 5D input") + got;
+    if (m == Method::Instance) return (r < 2 ? "expected 2D or 3D input" : "expected 4D or 5D input") + got;
+    if (m == Method::Group && r == 1) return "Dimension out of range (expected to be in range of [-1, 0], but got 1)";
+    // PyTorch takes these (GroupNorm and LayerNorm beyond 5-D, LayerNorm on 1-D); normlab does not.
+    return "normlab takes 2-D to 5-D tensors (N,C / N,L,D / N,C,H,W / N,C,D,H,W), got " + std::to_string(r) +
+           "-D shape " + dims_str(dims);
+}
+
+void check_rank(Method m, const std::vector<std::int64_t>& dims) {
+    const std::string e = rank_error(m, dims);
+    if (!e.empty()) throw InputError(e);
 }
 
 std::optional<Method> parse_method(const std::string& name) {
@@ -72,7 +91,7 @@ double NormSpec::effective_eps() const {
 }
 
 std::vector<std::int64_t> NormSpec::effective_normalized_shape(const Shape4& s) const {
-    if (normalized_shape.empty()) {  // every dim but the first: [C,H,W], or [L,D] for a 3-D tensor
+    if (normalized_shape.empty()) {  // every dim but the first: [C,H,W]; [C]; [L,D]; [C,D,H,W]
         const auto d = s.dims();
         return {d.begin() + 1, d.end()};
     }
@@ -142,7 +161,11 @@ void NormSpec::validate(const Shape4& s) const {
         case Method::Instance:
             // PyTorch checks whenever instance statistics are used, which InstanceNorm2d
             // (track_running_stats=False) does in train and eval mode alike.
-            if (s.h * s.w == 1)
+            // A 2-D input is one unbatched (C, L) sample to InstanceNorm1d: PyTorch prints [1, C, L].
+            if (s.rank == 2 && s.c == 1)
+                throw InputError("Expected more than 1 spatial element when training, got input size " +
+                                 dims_str({1, s.n, s.c}));
+            if (s.rank != 2 && s.h * s.w == 1)
                 throw InputError("Expected more than 1 spatial element when training, got input size " + s.str());
             break;
         case Method::Group:
@@ -164,6 +187,11 @@ void NormSpec::validate(const Shape4& s) const {
                 throw InputError(
                     s.rank == 3
                         ? "normalized_shape of a 3-D tensor must have 1 or 2 dims ([D] or [L,D]), got " + dims_str(ns)
+                    : s.rank == 2 ? "normalized_shape of a 2-D tensor must have 1 dim ([C]), got " + dims_str(ns)
+                    : s.rank == 5
+                        ? "normalized_shape of a 5-D tensor must have 1 to 4 dims ([W], [H,W], [D,H,W] "
+                          "or [C,D,H,W]), got " +
+                              dims_str(ns)
                         : "normalized_shape must have 1 to 3 dims ([W], [H,W] or [C,H,W]), got " + dims_str(ns));
             bool ok = true;
             for (std::size_t i = 0; i < ns.size(); ++i)

@@ -16,6 +16,12 @@ ParamLayout param_layout(const StatLayout& L, const NormSpec& spec) {
         l.segment_stride = L.count();
         P.seg_mul = 1;
         P.p_div = 0;
+    } else if (spec.method == Method::Instance && s.rank == 2) {  // γ per row of an unbatched (C, L): its own stat
+        l.segments = 1;
+        l.segment_len = s.c;
+        l.segment_stride = s.c;
+        P.seg_mul = 0;
+        P.p_div = 1;
     } else {
         l.segments = s.n;
         l.segment_len = s.hw();

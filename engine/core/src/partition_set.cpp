@@ -1,19 +1,30 @@
 #include "normlab/partition_set.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/stat_layout.hpp"
 
 namespace normlab {
 
-std::vector<std::string> partition_axis_names(Method m, const Shape4& s) {
-    if (s.rank != 3) return {"N", "C", "H", "W"};
-    if (m == Method::Layer || m == Method::Rms) return {"N", "L", "", "D"};
-    return {"N", "C", "", "L"};
+std::vector<std::string> partition_axis_names(Method m, const Shape4& s) { return axis_names(m, s); }
+
+std::string element_text(Method m, const Shape4& s, const Index4& i) {
+    std::string axes, values;
+    const auto names = axis_names(m, s);
+    const auto u = user_index(s, i);
+    for (std::size_t a = 0; a < names.size(); ++a) {
+        std::string lower = names[a];
+        for (char& ch : lower) ch = static_cast<char>(ch - 'A' + 'a');
+        axes += (a ? ", " : "") + lower;
+        values += (a ? ", " : "") + std::to_string(u[a]);
+    }
+    return "(" + axes + ") = (" + values + ")";
 }
 
 bool PartitionSet::member(const Index4& k) const {
+    const auto uk = user_index(shape, k), ui = user_index(shape, i);
     for (const auto& c : conditions) {
         const auto a = static_cast<std::size_t>(c.axis);
-        if (k[a] / c.divisor != i[a] / c.divisor) return false;
+        if (uk[a] / c.divisor != ui[a] / c.divisor) return false;
     }
     return true;
 }
@@ -30,18 +41,9 @@ std::string condition_text(const PartitionSet::Condition& c, const std::string& 
     return "⌊" + k + "/(" + c.divisor_text + ")⌋ = ⌊i_" + axis + "/(" + c.divisor_text + ")⌋";
 }
 
-}  // namespace
-
-PartitionSet partition_set(const NormSpec& spec, const Shape4& s, const Index4& i) {
-    spec.validate(s);
-    validate_selection(i, s);
-    PartitionSet p;
-    p.i = i;
-    const auto names = partition_axis_names(spec.method, s);
-    const auto dims4 = std::vector<std::int64_t>{s.n, s.c, s.h, s.w};
-    // The axes a 3-D tensor has (h is not one of them).
-    std::vector<int> axes = s.rank == 3 ? std::vector<int>{0, 1, 3} : std::vector<int>{0, 1, 2, 3};
-    std::vector<bool> fixed(4, false);
+// The conditions of S_i on the user's axes (as Shape4::dims() lists them); `fixed` marks the
+// axes an equality condition pins.
+void add_conditions(PartitionSet& p, const NormSpec& spec, const Shape4& s, std::vector<bool>& fixed) {
     switch (spec.method) {
         case Method::Batch:
             if (spec.sync_devices > 1 && spec.sync_mode == SyncMode::Local && spec.uses_batch_stats())
@@ -54,6 +56,11 @@ PartitionSet partition_set(const NormSpec& spec, const Shape4& s, const Index4& 
                 p.note = PartitionSet::Note::NaiveShards;
             break;
         case Method::Instance:
+            if (s.rank == 2) {  // InstanceNorm1d's unbatched (C, L): one row
+                p.conditions = {{0, 1, ""}};
+                fixed[0] = true;
+                break;
+            }
             p.conditions = {{0, 1, ""}, {1, 1, ""}};
             fixed[0] = fixed[1] = true;
             break;
@@ -63,41 +70,54 @@ PartitionSet partition_set(const NormSpec& spec, const Shape4& s, const Index4& 
             break;
         case Method::Layer:
         case Method::Rms: {
-            const std::size_t lead = axes.size() - spec.effective_normalized_shape(s).size();
+            const std::size_t lead = s.dims().size() - spec.effective_normalized_shape(s).size();
             for (std::size_t j = 0; j < lead; ++j) {
-                p.conditions.push_back({axes[j], 1, ""});
-                fixed[static_cast<std::size_t>(axes[j])] = true;
+                p.conditions.push_back({static_cast<int>(j), 1, ""});
+                fixed[j] = true;
             }
             break;
         }
     }
+}
+
+}  // namespace
+
+PartitionSet partition_set(const NormSpec& spec, const Shape4& s, const Index4& i) {
+    spec.validate(s);
+    validate_selection(i, s);
+    PartitionSet p;
+    p.i = i;
+    p.shape = s;
+    const auto names = axis_names(spec.method, s);
+    const auto dims = s.dims();
+    const auto ui = user_index(s, i);
+    std::vector<bool> fixed(dims.size(), false);
+    add_conditions(p, spec, s, fixed);
     // |S_i|: each axis contributes its size, a divided axis d, a fixed one 1.
-    p.size = 1;
-    std::vector<std::int64_t> per_axis(4);
-    for (int a : axes) per_axis[static_cast<std::size_t>(a)] = dims4[static_cast<std::size_t>(a)];
+    std::vector<std::int64_t> per_axis = dims;
     for (const auto& c : p.conditions) per_axis[static_cast<std::size_t>(c.axis)] = c.divisor;
-    for (int a : axes) p.size *= per_axis[static_cast<std::size_t>(a)];
-    for (int a : axes) {
-        const auto u = static_cast<std::size_t>(a);
-        if (fixed[u]) continue;
+    p.size = 1;
+    for (auto v : per_axis) p.size *= v;
+    for (std::size_t a = 0; a < dims.size(); ++a) {
+        if (fixed[a]) continue;
         if (spec.method == Method::Group && a == 1)
             p.spanned_axes.push_back("C/G");
         else if (spec.method == Method::Batch && a == 0 && spec.sync_devices > 1 && spec.sync_mode == SyncMode::Local &&
                  spec.uses_batch_stats())
             p.spanned_axes.push_back("N/K");
         else
-            p.spanned_axes.push_back(names[u]);
+            p.spanned_axes.push_back(names[a]);
     }
     std::string rule, filled;
     for (const auto& c : p.conditions) {
         const auto u = static_cast<std::size_t>(c.axis);
-        rule += (rule.empty() ? "" : ", ") + condition_text(c, names[u], i[u], false);
-        filled += (filled.empty() ? "" : ", ") + condition_text(c, names[u], i[u], true);
+        rule += (rule.empty() ? "" : ", ") + condition_text(c, names[u], ui[u], false);
+        filled += (filled.empty() ? "" : ", ") + condition_text(c, names[u], ui[u], true);
     }
-    // No condition (LayerNorm over every dim of a 3-D tensor never happens: N is always leading).
+    // There is always a condition: N is a leading dim of layer/rms, C is pinned or grouped otherwise.
     p.rule = "S_i = { k | " + rule + " }";
     std::string idx;
-    for (int a : axes) idx += (idx.empty() ? "" : ", ") + ll(i[static_cast<std::size_t>(a)]);
+    for (auto v : ui) idx += (idx.empty() ? "" : ", ") + ll(v);
     p.filled = "i = (" + idx + "): S_i = { k | " + filled + " }";
     return p;
 }

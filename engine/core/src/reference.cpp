@@ -24,6 +24,11 @@ void for_each_member(const NormSpec& spec, const Shape4& s, Fn&& fn) {
                         for (std::int64_t w = 0; w < s.w; ++w) fn(c, off(n, c, h, w));
             break;
         case Method::Instance:  // per (n, c) over H, W
+            if (s.rank == 2) {  // InstanceNorm1d's unbatched (C, L): per row over its columns
+                for (std::int64_t n = 0; n < s.n; ++n)
+                    for (std::int64_t c = 0; c < s.c; ++c) fn(n, off(n, c, 0, 0));
+                break;
+            }
             for (std::int64_t n = 0; n < s.n; ++n)
                 for (std::int64_t c = 0; c < s.c; ++c)
                     for (std::int64_t h = 0; h < s.h; ++h)
@@ -60,6 +65,7 @@ std::int64_t param_index(const NormSpec& spec, const Shape4& s, std::int64_t off
         for (auto d : spec.effective_normalized_shape(s)) count *= d;
         return offset % count;
     }
+    if (spec.method == Method::Instance && s.rank == 2) return offset / s.c;  // γ per row of (C, L)
     return (offset / s.hw()) % s.c;
 }
 

@@ -15,7 +15,7 @@ namespace normlab {
 
 using nlohmann::json;
 
-Tensor load_tensor(const TensorSource& src) {
+Tensor load_tensor(const TensorSource& src, std::optional<Method> method) {
     switch (src.kind) {
         case TensorSource::Kind::Generated: return make_tensor(src.shape, src.init, src.seed, src.value);
         case TensorSource::Kind::Preset: {
@@ -25,9 +25,8 @@ Tensor load_tensor(const TensorSource& src) {
         }
         case TensorSource::Kind::File: {
             NpyArray a = read_npy(src.path);
-            if (a.shape.size() != 4 && a.shape.size() != 3)
-                throw InputError(src.path + ": expected a 4-D N×C×H×W or 3-D N×L×D array, got shape " +
-                                 dims_str(a.shape));
+            const std::string rank = rank_error(method.value_or(Method::Layer), a.shape);
+            if (!rank.empty()) throw InputError(src.path + ": " + rank);
             Tensor t;
             t.shape = Shape4::from_dims(a.shape);
             t.data = std::move(a.data);
@@ -52,7 +51,7 @@ bool same_source(const TensorSource& a, const TensorSource& b) {
 
 void validate_selection(const std::optional<Index4>& sel, const Shape4& s) {
     if (!sel) return;
-    const std::array<std::int64_t, 4> d{s.n, s.c, s.h, s.w};  // a 3-D tensor's selection has h = 0
+    const std::array<std::int64_t, 4> d{s.n, s.c, s.h, s.w};  // stored: h = 0 at rank 2/3, d·H + h at rank 5
     for (std::size_t i = 0; i < 4; ++i)
         if ((*sel)[i] < 0 || (*sel)[i] >= d[i])
             throw InputError("selection " + dims_str({(*sel)[0], (*sel)[1], (*sel)[2], (*sel)[3]}) +
@@ -158,7 +157,7 @@ TensorSource tensor_source_from_json(const JsonReader& t) {
     if (kind == "generated") {
         src.kind = TensorSource::Kind::Generated;
         if (t.has("shape")) {
-            auto d = t.dims("shape", 3, 4);
+            auto d = t.dims("shape", 2, 5);
             try {
                 src.shape = Shape4::from_dims(d);
             } catch (const InputError& e) {

@@ -37,8 +37,15 @@ std::string method_names(const std::string& sep = ", ", const std::string& last 
 
 const char* method_name(Method m);        // "batch", "layer", ...
 const char* method_torch_name(Method m);  // "BatchNorm2d", "LayerNorm", ...
-// The module for a tensor of shape s: BatchNorm1d / InstanceNorm1d on a 3-D (N, C, L) tensor.
+// The module for a tensor of shape s: BatchNorm1d / InstanceNorm1d on a 2-D or 3-D tensor,
+// BatchNorm3d / InstanceNorm3d on a 5-D one.
 const char* method_torch_name(Method m, const Shape4& s);
+// "" when normlab takes a tensor of these dims under method m (2 to 5 dims), else the refusal:
+// PyTorch's text where PyTorch refuses it ("expected 2D or 3D input (got 1D input)", the module
+// of the nearest rank), normlab's own where PyTorch would take it (LayerNorm on 1-D, GroupNorm 6-D).
+std::string rank_error(Method m, const std::vector<std::int64_t>& dims);
+// Throws InputError(rank_error(m, dims)) unless it is "".
+void check_rank(Method m, const std::vector<std::int64_t>& dims);
 std::optional<Method> parse_method(const std::string& name);
 const char* mode_name(Mode m);
 std::optional<Mode> parse_mode(const std::string& name);

@@ -5,7 +5,8 @@
 //   InstanceNorm         S_i = { k | k_N = i_N, k_C = i_C }
 //   GroupNorm            S_i = { k | k_N = i_N, ⌊k_C/(C/G)⌋ = ⌊i_C/(C/G)⌋ }
 //   RMSNorm              as LayerNorm (its one statistic is mean(x²) over S_i)
-// A 3-D tensor uses the axes its layout names: N, L, D under layer/rms, N, C, L otherwise.
+// A 3-D tensor uses the axes its layout names: N, L, D under layer/rms, N, C, L otherwise; a
+// 2-D one N, C (InstanceNorm1d's unbatched C, L: S_i = { k | k_C = i_C }, one row); 5-D N, C, D, H, W.
 // SyncBN in local mode adds ⌊k_N/(N/K)⌋ = ⌊i_N/(N/K)⌋ (each device's shard). Where μ and σ²
 // are not taken over S_i (BatchNorm eval with running statistics; SyncBN's naive mode), `note`
 // says so. The conditions are data, so member() and size come from the rules the text shows.
@@ -23,7 +24,8 @@
 namespace normlab {
 
 struct PartitionSet {
-    // k_A = i_A (divisor 1) or ⌊k_A/d⌋ = ⌊i_A/d⌋, on axis `axis` of an Index4 (0 n, 1 c, 2 h, 3 w).
+    // k_A = i_A (divisor 1) or ⌊k_A/d⌋ = ⌊i_A/d⌋, on the user's axis `axis` (as Shape4::dims()
+    // lists them: 0 n, 1 c, then the rank's others; a 5-D tensor's D is axis 2).
     struct Condition {
         int axis = 0;
         std::int64_t divisor = 1;
@@ -38,16 +40,20 @@ struct PartitionSet {
     std::int64_t size = 0;                  // |S_i|
     Note note = Note::None;
 
-    // Whether element k lies in S_i (k and i as (n, c, h, w), h = 0 for a 3-D tensor).
+    // Whether element k lies in S_i (k and i stored as (n, c, h, w), see stored_index).
     bool member(const Index4& k) const;
     Index4 i{};
+    Shape4 shape;
 };
 
 // S_i for element i of a tensor of shape `shape` under `spec` (validated like make_layout).
 PartitionSet partition_set(const NormSpec& spec, const Shape4& shape, const Index4& i);
 
-// The axis names a layout gives a shape: {"N","C","H","W"}; 3-D {"N","L","D"} (layer/rms) or
-// {"N","C","L"}; entry 2 (h) is "" for a 3-D tensor.
+// Element i named by the method's axes: "(n, c, h, w) = (1, 2, 0, 3)", "(n, c) = (4, 1)" under
+// BatchNorm1d, "(n, l, d) = …" under LayerNorm of a 3-D tensor, "(n, c, d, h, w) = …" at rank 5.
+std::string element_text(Method m, const Shape4& shape, const Index4& i);
+
+// The axis names S_i uses, one per dim: axis_names(m, shape) (stat_layout.hpp).
 std::vector<std::string> partition_axis_names(Method m, const Shape4& shape);
 
 }  // namespace normlab

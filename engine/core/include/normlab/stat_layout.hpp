@@ -5,9 +5,10 @@
 //     offset(s, j, k) = s_base(s) + j * segment_stride + k,   j < segments, k < segment_len
 // with s_base(s) = s * stat_stride. And conversely, the statistic of a flat offset i is
 //     stat_of(i) = (i / stat_stride) % stat_count.
+// (H·W is Shape4::hw(): 1 for a 2-D tensor, L for 3-D, D·H·W for 5-D.)
 //   batch:    stat_count C,   segments N, segment_len H·W, segment_stride C·H·W, stat_stride H·W
 //   layer/rms:stat_count = product of the leading dims, segments 1, segment_len = prod(normalized_shape)
-//   instance: stat_count N·C, segments 1, segment_len H·W
+//   instance: stat_count N·C, segments 1, segment_len H·W (2-D: stat_count N, segment_len C)
 //   group:    stat_count N·G, segments 1, segment_len (C/G)·H·W
 // The affine parameter (γ, β) of offset i is (i / param_stride) % param_count:
 //   per channel (batch/instance/group): param_stride H·W, param_count C;
@@ -56,6 +57,11 @@ struct StatLayout {
     // Every element's statistic index, N×C×H×W (the CLI's --group-map).
     std::vector<std::int32_t> group_map() const;
 };
+
+// The names of the axes of a shape as method m reads it, one per dim: {"N","C","H","W"};
+// {"N","C","D","H","W"}; 3-D {"N","L","D"} (layer/rms) or {"N","C","L"}; 2-D {"N","C"}, and
+// {"C","L"} under InstanceNorm1d, which reads a 2-D input as one unbatched (C, L) sample.
+std::vector<std::string> axis_names(Method m, const Shape4& s);
 
 // Resolves a validated spec and shape to its layout (calls spec.validate(shape)).
 StatLayout make_layout(const NormSpec& spec, const Shape4& shape);

@@ -42,7 +42,9 @@ struct State {
 // shape, init, seed and value; a preset's name; a file's or an image's path).
 bool same_source(const TensorSource& a, const TensorSource& b);
 // The tensor the source describes; throws InputError (bad file, unknown preset, bad shape).
-Tensor load_tensor(const TensorSource& source);
+// A .npy of a rank normlab does not take is refused with rank_error(method) (PyTorch's text for
+// the method that will run it; normlab's own without one).
+Tensor load_tensor(const TensorSource& source, std::optional<Method> method = std::nullopt);
 
 // Throws InputError unless the selection lies inside shape.
 void validate_selection(const std::optional<Index4>& sel, const Shape4& shape);

@@ -1,0 +1,115 @@
+// normlab-cli on 2-D (N, C) and 5-D (N, C, D, H, W) tensors: --shape and .npy inputs, outputs
+// of the same dims, the module PyTorch uses for the rank, selections, and the refusals of 1-D
+// and 6-D inputs with PyTorch's texts.
+#include <catch2/catch.hpp>
+
+#include "cli_support.hpp"
+#include "normlab/npy.hpp"
+#include "normlab/reference.hpp"
+#include "normlab/stat_layout.hpp"
+
+#include <nlohmann/json.hpp>
+
+using namespace normlab;
+using namespace normlab::test;
+using nlohmann::json;
+
+namespace {
+
+std::string npy_of(const std::vector<std::int64_t>& shape) {
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 7) * 0.75f - static_cast<float>(i % 4);
+    return npy_bytes_f32(shape, v.data());
+}
+
+struct Case {
+    std::string args;
+    std::vector<std::int64_t> stat_shape;
+    std::string module;
+};
+
+// Runs every case on the .npy of `shape`: output and group map keep its dims, the statistics
+// match the float64 reference.
+void check_rank(const std::vector<std::int64_t>& shape, const std::vector<Case>& cases) {
+    const fs::path d = tmpdir(), x = d / "xr.npy";
+    write(x, npy_of(shape));
+    for (const auto& c : cases) {
+        const fs::path y = d / "yr.npy", s = d / "sr.json", m = d / "mr.npy";
+        Run r = cli(c.args + " --input '" + x.string() + "' --output '" + y.string() + "' --stats '" + s.string() +
+                    "' --group-map '" + m.string() + "'");
+        INFO(c.args << "\n" << r.err);
+        REQUIRE(r.status == 0);
+        CHECK(r.out.find(c.module + " on " + dims_str(shape)) != std::string::npos);
+        CHECK(read_npy(y.string()).shape == shape);
+        std::string tuple;  // the int32 group map's header: 'shape': (6, 4)
+        for (auto v : shape) tuple += (tuple.empty() ? "" : ", ") + std::to_string(v);
+        CHECK(slurp(m).find("'shape': (" + tuple + ")") != std::string::npos);
+        json j = json::parse(slurp(s));
+        CHECK(j["shape"] == shape);
+        CHECK(j["stat_shape"] == c.stat_shape);
+        CHECK(j["torch_module"] == c.module);
+        CHECK(j["max_abs_error_vs_reference"].get<double>() <= 1e-5);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("2-D (N, C) inputs: every method, output and group map keep 2 dims", "[cli][ranks]") {
+    check_rank({6, 4}, {{"--norm batch", {4}, "BatchNorm1d"},
+                        {"--norm layer", {6}, "LayerNorm"},
+                        {"--norm rms --normalized-shape 4", {6}, "RMSNorm"},
+                        {"--norm group --groups 2", {6, 2}, "GroupNorm"},
+                        {"--norm instance", {6}, "InstanceNorm1d"}});  // an unbatched (C, L): per row
+}
+
+TEST_CASE("5-D (N, C, D, H, W) inputs: every method, output and group map keep 5 dims", "[cli][ranks]") {
+    check_rank({2, 3, 4, 3, 5}, {{"--norm batch", {3}, "BatchNorm3d"},
+                                 {"--norm instance", {2, 3}, "InstanceNorm3d"},
+                                 {"--norm group --groups 3", {2, 3}, "GroupNorm"},
+                                 {"--norm layer", {2}, "LayerNorm"},
+                                 {"--norm layer --normalized-shape 3,5", {2, 3, 4}, "LayerNorm"},
+                                 {"--norm rms --normalized-shape 4,3,5", {2, 3}, "RMSNorm"}});
+}
+
+TEST_CASE("generated 2-D and 5-D tensors and selections of 2 and 5 indices", "[cli][ranks]") {
+    const fs::path d = tmpdir(), y = d / "ygr.npy", s = d / "sgr.json";
+    Run r = cli("--norm batch --shape 8,5 --seed 3 --select 7,4 --output '" + y.string() + "' --stats '" + s.string() +
+                "'");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(read_npy(y.string()).shape == std::vector<std::int64_t>{8, 5});
+    CHECK(json::parse(slurp(s))["count"] == 8);
+    r = cli("--norm instance --shape 2,3,4,5,6 --select 1,2,3,4,5 --stats '" + s.string() + "'");
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(json::parse(slurp(s))["count"] == 120);
+    CHECK(cli("--norm batch --shape 2,3,4,5,6 --select 1,2,4,0,0").status == 2);  // d out of range
+    CHECK(cli("--norm batch --shape 2,3,4,5 --select 1,2,0,0,0").status == 2);    // 5 indices, 4-D tensor
+}
+
+TEST_CASE("PyTorch's errors for 1-D, 2-D, 5-D and 6-D inputs", "[cli][ranks][errors]") {
+    auto check = [](const std::string& args, const std::string& message) {
+        Run r = cli(args);
+        INFO(args << "\n" << r.err);
+        CHECK(r.status == 2);
+        CHECK(r.err.rfind("error: ", 0) == 0);
+        CHECK(r.err.find(message) != std::string::npos);
+    };
+    check("--norm batch --shape 6", "expected 2D or 3D input (got 1D input)");
+    check("--norm batch --shape 2,3,2,2,2,2", "expected 5D input (got 6D input)");
+    check("--norm instance --shape 6", "expected 2D or 3D input (got 1D input)");
+    check("--norm instance --shape 2,3,2,2,2,2", "expected 4D or 5D input (got 6D input)");
+    check("--norm group --groups 1 --shape 6",
+          "Dimension out of range (expected to be in range of [-1, 0], but got 1)");
+    check("--norm layer --shape 2,3,2,2,2,2", "normlab takes 2-D to 5-D tensors");
+    check("--norm batch --shape 1,3", "Expected more than 1 value per channel when training, got input size [1, 3]");
+    check("--norm instance --shape 3,1",
+          "Expected more than 1 spatial element when training, got input size [1, 3, 1]");
+    check("--norm batch --shape 1,2,1,1,1",
+          "Expected more than 1 value per channel when training, got input size [1, 2, 1, 1, 1]");
+    check("--norm layer --normalized-shape 3,4 --shape 2,4", "normalized_shape of a 2-D tensor must have 1 dim");
+    check("--norm layer --normalized-shape 4,4 --shape 2,3,4,4,5",
+          "Given normalized_shape=[4, 4], expected input with shape [*, 4, 4], but got input of size[2, 3, 4, 4, 5]");
+}

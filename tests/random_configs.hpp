@@ -1,0 +1,27 @@
+// Random valid configurations for the GPU suites (tests/gpu and the browser's kernel test):
+// random shapes of every rank, flags, eps, G, normalized_shape, γ/β and running statistics.
+// Backend-neutral: depends on engine/core only.
+#pragma once
+#include "normlab/norm_params.hpp"
+#include "normlab/norm_spec.hpp"
+#include "normlab/shape.hpp"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace normlab::test {
+
+// "batch [2, 3, 4] G=… affine=1 …": a case's name in a failure message.
+std::string describe(const Shape4& s, const NormSpec& spec);
+// A shape of the given rank (2 to 5) with each dim drawn from `sizes`.
+Shape4 random_shape(int rank, const std::vector<std::int64_t>& sizes, std::mt19937_64& rng);
+// A random configuration for shape s and method m, with random flags and parameters (valid()
+// tells whether PyTorch accepts it; γ/β are only drawn for one it accepts).
+std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt19937_64& rng);
+// Whether PyTorch accepts the configuration on shape s (one value per statistic is refused).
+bool valid(Method m, const Shape4& s, const NormSpec& spec);
+
+}  // namespace normlab::test

@@ -1,0 +1,163 @@
+// 2-D (N, C) and 5-D (N, C, D, H, W) tensors: storage, layouts per method, PyTorch's module
+// names and refusals per rank, the CPU reference by definition, and scenes that keep the rank.
+#include <catch2/catch.hpp>
+
+#include "normlab/error.hpp"
+#include "normlab/partition_set.hpp"
+#include "normlab/reference.hpp"
+#include "normlab/stat_layout.hpp"
+#include "normlab/state.hpp"
+#include "normlab/tensor_init.hpp"
+
+#include <cmath>
+
+using namespace normlab;
+
+TEST_CASE("2-D and 5-D shapes: storage, dims, indices", "[shape][ranks]") {
+    const Shape4 f = Shape4::from_dims({8, 5});
+    CHECK(f == Shape4::flat(8, 5));
+    CHECK(f.rank == 2);
+    CHECK(f.hw() == 1);
+    CHECK(f.str() == "[8, 5]");
+    const Shape4 v = Shape4::from_dims({2, 3, 4, 5, 6});
+    CHECK(v.rank == 5);
+    CHECK(v.d == 4);
+    CHECK(v.h == 20);  // D·H
+    CHECK(v.height() == 5);
+    CHECK(v.hw() == 120);
+    CHECK(v.numel() == 720);
+    CHECK(v.str() == "[2, 3, 4, 5, 6]");
+    CHECK_FALSE(v == Shape4{2, 3, 20, 6});  // the 4-D [2, 3, 20, 6] is another tensor
+    CHECK(user_index(v, {1, 2, 13, 5}) == std::vector<std::int64_t>{1, 2, 2, 3, 5});
+    CHECK(stored_index(v, {1, 2, 2, 3, 5}) == Index4{1, 2, 13, 5});
+    CHECK(user_index(f, {7, 4, 0, 0}) == std::vector<std::int64_t>{7, 4});
+    CHECK_THROWS_AS(Shape4::from_dims({2, 0, 3, 3, 3}), InputError);
+    CHECK_THROWS_WITH(Shape4::from_dims({2, 3, 65536, 65536, 65536}), Catch::Contains("more than"));
+}
+
+TEST_CASE("PyTorch's module and refusal per rank", "[spec][ranks]") {
+    CHECK(std::string(method_torch_name(Method::Batch, Shape4::flat(4, 3))) == "BatchNorm1d");
+    CHECK(std::string(method_torch_name(Method::Batch, Shape4::volume(1, 2, 3, 4, 5))) == "BatchNorm3d");
+    CHECK(std::string(method_torch_name(Method::Instance, Shape4::volume(1, 2, 3, 4, 5))) == "InstanceNorm3d");
+    CHECK(std::string(method_torch_name(Method::Instance, Shape4::flat(4, 3))) == "InstanceNorm1d");
+    CHECK(rank_error(Method::Batch, {3}) == "expected 2D or 3D input (got 1D input)");
+    CHECK(rank_error(Method::Batch, {1, 2, 3, 4, 5, 6}) == "expected 5D input (got 6D input)");
+    CHECK(rank_error(Method::Instance, {3}) == "expected 2D or 3D input (got 1D input)");
+    CHECK(rank_error(Method::Instance, {1, 2, 3, 4, 5, 6}) == "expected 4D or 5D input (got 6D input)");
+    CHECK(rank_error(Method::Group, {3}) == "Dimension out of range (expected to be in range of [-1, 0], but got 1)");
+    CHECK(rank_error(Method::Layer, {3}) ==
+          "normlab takes 2-D to 5-D tensors (N,C / N,L,D / N,C,H,W / N,C,D,H,W), got 1-D shape [3]");
+    for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms})
+        for (std::vector<std::int64_t> d : {std::vector<std::int64_t>{2, 3}, {2, 3, 4}, {2, 3, 4, 5}, {1, 2, 3, 4, 5}})
+            CHECK(rank_error(m, d).empty());
+    NormSpec layer = default_spec(Method::Layer);
+    layer.normalized_shape = {3, 4};
+    CHECK_THROWS_WITH(make_layout(layer, Shape4::flat(2, 4)),
+                      "normalized_shape of a 2-D tensor must have 1 dim ([C]), got [3, 4]");
+    layer.normalized_shape = {2, 3, 4, 5, 6};
+    CHECK_THROWS_WITH(make_layout(layer, Shape4::volume(2, 3, 4, 5, 6)),
+                      Catch::Contains("normalized_shape of a 5-D tensor must have 1 to 4 dims"));
+    CHECK_THROWS_WITH(make_layout(default_spec(Method::Instance), Shape4::flat(3, 1)),
+                      "Expected more than 1 spatial element when training, got input size [1, 3, 1]");
+    CHECK_THROWS_WITH(make_layout(default_spec(Method::Batch), Shape4::flat(1, 3)),
+                      "Expected more than 1 value per channel when training, got input size [1, 3]");
+}
+
+TEST_CASE("layouts of a 2-D tensor: per feature, per sample, per (n, g), per unbatched row", "[layout][ranks]") {
+    const Shape4 s = Shape4::flat(4, 6);
+    const StatLayout b = make_layout(default_spec(Method::Batch), s);
+    CHECK(b.stat_shape == std::vector<std::int64_t>{6});
+    CHECK(b.reduced_axes == std::vector<std::string>{"N"});
+    CHECK(b.count() == 4);
+    const StatLayout l = make_layout(default_spec(Method::Layer), s);
+    CHECK(l.stat_shape == std::vector<std::int64_t>{4});
+    CHECK(l.reduced_axes == std::vector<std::string>{"C"});
+    CHECK(l.param_shape == std::vector<std::int64_t>{6});
+    NormSpec g = default_spec(Method::Group);
+    g.groups = 3;
+    const StatLayout gl = make_layout(g, s);
+    CHECK(gl.stat_shape == std::vector<std::int64_t>{4, 3});
+    CHECK(gl.count() == 2);
+    const StatLayout in = make_layout(default_spec(Method::Instance), s);  // InstanceNorm1d's (C, L)
+    CHECK(in.stat_shape == std::vector<std::int64_t>{4});
+    CHECK(in.param_shape == std::vector<std::int64_t>{4});
+    CHECK(in.count() == 6);
+    CHECK(in.stat_of(13) == 2);
+    CHECK(in.param_of(13) == 2);
+    CHECK(in.param_of_element(2, 1) == 2);
+    CHECK(axis_names(Method::Instance, s) == std::vector<std::string>{"C", "L"});
+}
+
+TEST_CASE("layouts of a 5-D tensor: every PyTorch partition is contiguous", "[layout][ranks]") {
+    const Shape4 s = Shape4::volume(2, 3, 4, 5, 6);
+    const StatLayout b = make_layout(default_spec(Method::Batch), s);
+    CHECK(b.reduced_axes == std::vector<std::string>{"N", "D", "H", "W"});
+    CHECK(b.count() == 2 * 120);
+    const StatLayout in = make_layout(default_spec(Method::Instance), s);
+    CHECK(in.reduced_axes == std::vector<std::string>{"D", "H", "W"});
+    CHECK(in.stat_shape == std::vector<std::int64_t>{2, 3});
+    NormSpec layer = default_spec(Method::Layer);
+    const std::vector<std::vector<std::int64_t>> shapes{{6}, {5, 6}, {4, 5, 6}, {3, 4, 5, 6}};
+    const std::vector<std::vector<std::int64_t>> stats{{2, 3, 4, 5}, {2, 3, 4}, {2, 3}, {2}};
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        layer.normalized_shape = shapes[i];
+        const StatLayout l = make_layout(layer, s);
+        CHECK(l.stat_shape == stats[i]);
+        CHECK(l.reduced_axes.size() == shapes[i].size());
+    }
+    NormSpec g = default_spec(Method::Group);
+    g.groups = 3;
+    CHECK(make_layout(g, s).reduced_axes == std::vector<std::string>{"C/G", "D", "H", "W"});
+}
+
+TEST_CASE("the reference by definition on 2-D and 5-D tensors", "[reference][ranks]") {
+    // BatchNorm1d on arange (N, C) = (4, 3): feature c holds c, c + 3, c + 6, c + 9.
+    const Tensor x = make_tensor(Shape4::flat(4, 3), Init::Arange, 0);
+    const ReferenceResult b = reference_normalize(x, default_spec(Method::Batch), {});
+    REQUIRE(b.stats.mean.size() == 3);
+    CHECK(b.stats.mean[1] == Approx(5.5));
+    CHECK(b.stats.var[1] == Approx(11.25));
+    const ReferenceResult in = reference_normalize(x, default_spec(Method::Instance), {});  // rows of (C, L)
+    REQUIRE(in.stats.mean.size() == 4);
+    CHECK(in.stats.mean[2] == Approx(7.0));
+    // LayerNorm([D, H, W]) of a 5-D arange: statistic (n, c) averages its 24 consecutive values.
+    const Tensor v = make_tensor(Shape4::volume(2, 2, 2, 3, 4), Init::Arange, 0);
+    NormSpec layer = default_spec(Method::Layer);
+    layer.normalized_shape = {2, 3, 4};
+    const ReferenceResult l = reference_normalize(v, layer, {});
+    REQUIRE(l.stats.mean.size() == 4);
+    CHECK(l.stats.mean[3] == Approx(72 + 11.5));
+}
+
+TEST_CASE("S_i of 2-D and 5-D tensors names the method's axes", "[partition][ranks]") {
+    const PartitionSet b = partition_set(default_spec(Method::Batch), Shape4::flat(4, 3), {2, 1, 0, 0});
+    CHECK(b.size == 4);
+    CHECK(b.filled == "i = (2, 1): S_i = { k | k_C = 1 }");
+    const Shape4 v = Shape4::volume(2, 3, 4, 5, 6);
+    NormSpec layer = default_spec(Method::Layer);
+    layer.normalized_shape = {5, 6};
+    const PartitionSet l = partition_set(layer, v, stored_index(v, {1, 2, 3, 4, 5}));
+    CHECK(l.rule == "S_i = { k | k_N = i_N, k_C = i_C, k_D = i_D }");
+    CHECK(l.filled == "i = (1, 2, 3, 4, 5): S_i = { k | k_N = 1, k_C = 2, k_D = 3 }");
+    CHECK(l.size == 30);
+    CHECK(l.spanned_axes == std::vector<std::string>{"H", "W"});
+    CHECK(l.member(stored_index(v, {1, 2, 3, 0, 0})));
+    CHECK_FALSE(l.member(stored_index(v, {1, 2, 2, 4, 5})));
+    const PartitionSet in = partition_set(default_spec(Method::Instance), Shape4::flat(4, 3), {2, 1, 0, 0});
+    CHECK(in.rule == "S_i = { k | k_C = i_C }");  // InstanceNorm1d's unbatched (C, L): one row
+    CHECK(in.size == 3);
+}
+
+TEST_CASE("a scene keeps 2-D and 5-D generated shapes", "[scene][ranks]") {
+    for (const Shape4& sh : {Shape4::flat(8, 5), Shape4::volume(2, 3, 4, 5, 6)}) {
+        State s;
+        s.source.kind = TensorSource::Kind::Generated;
+        s.source.shape = sh;
+        s.spec = default_spec(Method::Batch);
+        s.selection = Index4{1, 2, 0, 0};
+        const State back = scene_from_json(scene_to_json(s), "s.json");
+        CHECK(back.source.shape == sh);
+        CHECK(load_tensor(back.source).shape == sh);
+        CHECK(back.selection == s.selection);
+    }
+}
