@@ -27,10 +27,10 @@ struct LayoutMetrics {
 struct LayoutContent {
     Shape4 shape;  // the tensor (presenter mode sizes the heatmap to its tiles)
     bool pictures = false, lessons = false, compare = false, pair = false, gradient = false, cube = false;
-    bool sync = false;          // SyncBN's devices under the heatmap
-    float heat_chrome = 0;      // the heatmap panel's height minus its image's room
-    float sync_chrome = 0;      // SyncBN: the panel's height above its heatmap
-    float sync_need = 0;        // SyncBN: the height of the devices and modes below the heatmap
+    bool sync = false;      // SyncBN's devices under the heatmap
+    float heat_chrome = 0;  // the heatmap panel's height minus its image's room
+    float sync_chrome = 0;  // SyncBN: the panel's height above its heatmap
+    float sync_need = 0;    // SyncBN: the height of the devices and modes below the heatmap
 };
 
 struct PanelRects {
@@ -40,7 +40,7 @@ struct PanelRects {
     Rect explain;
     std::optional<Rect> stats;  // normal layout only
     Rect status;
-    Rect figure;                     // heatmap and histograms: the PNG export's rectangle
+    Rect figure;                       // heatmap and histograms: the PNG export's rectangle
     bool measure_heat_chrome = false;  // the caller records heat_chrome after drawing the heatmap
 };
 

@@ -17,11 +17,11 @@
 namespace normlab::web {
 namespace {
 
-using webgpu::WgpuBackward;
 using test::describe;
 using test::random_config;
 using test::random_shape;
 using test::valid;
+using webgpu::WgpuBackward;
 using webgpu::WgpuNormalizer;
 
 const Method kMethods[] = {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms};

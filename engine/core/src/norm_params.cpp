@@ -31,6 +31,28 @@ void NormParams::validate(const NormSpec& spec, const StatLayout& layout) const 
     if (num_batches_tracked < 0) throw InputError("num_batches_tracked must be >= 0");
 }
 
+void unpack_stats(NormResult& r, const float* packed, bool rms) {
+    const std::int64_t S = r.layout.stat_count;
+    r.rstd.resize(static_cast<std::size_t>(S));
+    if (rms)
+        r.mean_square.resize(static_cast<std::size_t>(S));
+    else {
+        r.mean.resize(static_cast<std::size_t>(S));
+        r.var.resize(static_cast<std::size_t>(S));
+    }
+    for (std::int64_t s = 0; s < S; ++s) {
+        const float* v = packed + s * 4;
+        const auto i = static_cast<std::size_t>(s);
+        if (rms) {
+            r.mean_square[i] = v[2];
+        } else {
+            r.mean[i] = static_cast<double>(v[0]) + static_cast<double>(v[1]);
+            r.var[i] = v[2];
+        }
+        r.rstd[i] = v[3];
+    }
+}
+
 void update_running_stats(const NormSpec& spec, const NormParams& params, NormResult& r) {
     if (spec.method != Method::Batch || !spec.track_running_stats) return;
     const auto C = static_cast<std::size_t>(r.layout.shape.c);

@@ -381,24 +381,7 @@ void Normalizer::read_back(const Prepared& p, NormResult& r, bool read_y) {
         copies.push_back({&y_, 0, r.y.data.data(), p.bytes});
     }
     staging_.download(copies);
-    r.rstd.resize(static_cast<std::size_t>(S));
-    if (p.rms)
-        r.mean_square.resize(static_cast<std::size_t>(S));
-    else {
-        r.mean.resize(static_cast<std::size_t>(S));
-        r.var.resize(static_cast<std::size_t>(S));
-    }
-    for (std::int64_t s = 0; s < S; ++s) {
-        const float* v = st.data() + s * 4;
-        auto i = static_cast<std::size_t>(s);
-        if (p.rms) {
-            r.mean_square[i] = v[2];
-        } else {
-            r.mean[i] = static_cast<double>(v[0]) + static_cast<double>(v[1]);
-            r.var[i] = v[2];
-        }
-        r.rstd[i] = v[3];
-    }
+    unpack_stats(r, st.data(), p.rms);
 }
 
 // plan → upload → dispatch → read back, each timed.

@@ -40,29 +40,6 @@ std::vector<float> stats_inputs(const Tensor& x, const StatLayout& layout, const
     return stats_in;
 }
 
-// mean, var (or mean square) and rstd of r from the read-back statistics (K, mean of x−K, var, rstd).
-void fill_stats(NormResult& r, const std::vector<float>& st, bool rms) {
-    const std::int64_t S = r.layout.stat_count;
-    r.rstd.resize(static_cast<std::size_t>(S));
-    if (rms)
-        r.mean_square.resize(static_cast<std::size_t>(S));
-    else {
-        r.mean.resize(static_cast<std::size_t>(S));
-        r.var.resize(static_cast<std::size_t>(S));
-    }
-    for (std::int64_t s = 0; s < S; ++s) {
-        const float* v = st.data() + s * 4;
-        const auto i = static_cast<std::size_t>(s);
-        if (rms) {
-            r.mean_square[i] = v[2];
-        } else {
-            r.mean[i] = static_cast<double>(v[0]) + static_cast<double>(v[1]);
-            r.var[i] = v[2];
-        }
-        r.rstd[i] = v[3];
-    }
-}
-
 }  // namespace
 
 WgpuNormalizer::WgpuNormalizer(WgpuContext& ctx) : ctx_(&ctx), kernels_(ctx) {
@@ -222,7 +199,7 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     r.dispatch_ms = ms_since(t);  // submit to readback, one wait: no timestamps here, gpu_ms stays 0
     ctx_->end_errors("normalizing " + x.shape.str() + " on WebGPU");
 
-    fill_stats(r, st, rms);
+    unpack_stats(r, st.data(), rms);
     last_ = Last{layout, spec, pl.from_running};
     update_running_stats(spec, params, r);
     return r;

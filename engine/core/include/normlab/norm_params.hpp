@@ -73,6 +73,11 @@ struct NormResult {
     }
 };
 
+// The statistics as both backends' kernels write them, 4 floats each (shift K, mean of x − K,
+// biased variance or mean(x²), rstd), unpacked into r.mean, r.var (or r.mean_square) and r.rstd
+// for r.layout.stat_count statistics.
+void unpack_stats(NormResult& r, const float* packed, bool rms);
+
 // Running-statistics update of BatchNorm in train mode (PyTorch's rule): the variance fed
 // to running_var is the unbiased one; momentum empty means the cumulative average.
 void update_running_stats(const NormSpec& spec, const NormParams& params, NormResult& result);
