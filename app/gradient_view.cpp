@@ -67,6 +67,9 @@ std::string gradient_support_text(const Session& main) {
     const NormSpec& spec = main.state().spec;
     const StatLayout& l = main.layout();
     const std::string k = std::to_string(l.count());
+    std::string axes;  // the reduced axes as a product, e.g. N·H·W, or N for a 2-D tensor
+    for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : "·") + a;
+    const char* ax = axes.c_str();
     char buf[512];
     switch (spec.method) {
         case Method::Batch:
@@ -76,9 +79,9 @@ std::string gradient_support_text(const Session& main) {
                     "only at x_k itself. No coupling.");
             std::snprintf(buf, sizeof buf,
                           tr("BatchNorm (train): the support is y_k's whole channel across every sample of the batch "
-                             "(N·H·W = %s elements). A change in any other sample changes y_k: BatchNorm couples "
+                             "(%s = %s elements). A change in any other sample changes y_k: BatchNorm couples "
                              "the samples."),
-                          k.c_str());
+                          ax, k.c_str());
             return buf;
         case Method::Layer:
             std::snprintf(buf, sizeof buf,
@@ -88,14 +91,14 @@ std::string gradient_support_text(const Session& main) {
             return buf;
         case Method::Instance:
             std::snprintf(buf, sizeof buf,
-                          tr("InstanceNorm: the support is y_k's channel within its own sample (H·W = %s elements)."),
-                          k.c_str());
+                          tr("InstanceNorm: the support is y_k's channel within its own sample (%s = %s elements)."),
+                          ax, k.c_str());
             return buf;
         case Method::Group:
             std::snprintf(buf, sizeof buf,
-                          tr("GroupNorm: the support is y_k's group of channels within its own sample (C/G·H·W = %s "
+                          tr("GroupNorm: the support is y_k's group of channels within its own sample (%s = %s "
                              "elements)."),
-                          k.c_str());
+                          ax, k.c_str());
             return buf;
         case Method::Rms:
             std::snprintf(buf, sizeof buf,

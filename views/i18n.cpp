@@ -61,17 +61,17 @@ const Entry kTable[] = {
     {"BatchNorm in eval mode: the running statistics are constants, so ∂y_k/∂x is non-zero only at x_k itself. "
      "No coupling.",
      "评估模式下的 BatchNorm：滑动统计量是常数，所以 ∂y_k/∂x 只在 x_k 自身处非零。样本之间没有耦合。"},
-    {"BatchNorm (train): the support is y_k's whole channel across every sample of the batch (N·H·W = %s "
+    {"BatchNorm (train): the support is y_k's whole channel across every sample of the batch (%s = %s "
      "elements). A change in any other sample changes y_k: BatchNorm couples the samples.",
-     "训练模式下的 BatchNorm：支撑集是 y_k 所在通道在整个批次所有样本上的元素（N·H·W = %s 个）。"
+     "训练模式下的 BatchNorm：支撑集是 y_k 所在通道在整个批次所有样本上的元素（%s = %s 个）。"
      "改变任何其他样本都会改变 y_k：BatchNorm 把样本耦合在一起。"},
     {"LayerNorm: the support is y_k's own sample, the normalized_shape slice (%s elements). Every other sample has "
      "gradient 0.",
      "LayerNorm：支撑集是 y_k 自己的样本中 normalized_shape 那一片（%s 个元素）。其他样本的梯度都是 0。"},
-    {"InstanceNorm: the support is y_k's channel within its own sample (H·W = %s elements).",
-     "InstanceNorm：支撑集是 y_k 在自己样本中的那个通道（H·W = %s 个元素）。"},
-    {"GroupNorm: the support is y_k's group of channels within its own sample (C/G·H·W = %s elements).",
-     "GroupNorm：支撑集是 y_k 在自己样本中的那一组通道（C/G·H·W = %s 个元素）。"},
+    {"InstanceNorm: the support is y_k's channel within its own sample (%s = %s elements).",
+     "InstanceNorm：支撑集是 y_k 在自己样本中的那个通道（%s = %s 个元素）。"},
+    {"GroupNorm: the support is y_k's group of channels within its own sample (%s = %s elements).",
+     "GroupNorm：支撑集是 y_k 在自己样本中的那一组通道（%s = %s 个元素）。"},
     {"RMSNorm: the support is y_k's normalized_shape slice (%s elements); no centering, so the entries do not sum "
      "to 0.",
      "RMSNorm：支撑集是 y_k 的 normalized_shape 那一片（%s 个元素）；没有减均值，所以各项之和不为 0。"},
