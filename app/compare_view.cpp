@@ -53,6 +53,44 @@ void CompareView::follow(const Session& main) {
     seen_selection_ = ms.selection;
 }
 
+namespace {
+
+// A cell's caption: the module of the tensor's rank (BatchNorm1d/2d/3d, LayerNorm over its axes,
+// GroupNorm with its G), statistics × elements, and the selected statistic's μ and σ².
+void caption(const Session& s, Method m, std::int64_t groups) {
+    const StatLayout& l = s.layout();
+    std::string title = method_torch_name(m, l.shape);
+    if (m == Method::Group) title = "GroupNorm(G=" + std::to_string(groups) + ")";
+    if (m == Method::Layer) {
+        std::string axes;
+        for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : ",") + a;
+        title = "LayerNorm([" + axes + "])";
+    }
+    // The caption's pieces wrap onto a second line rather than being cut; a piece wider than
+    // the tile is drawn smaller.
+    const std::string counts =
+        strf("%lld × %lld", static_cast<long long>(l.stat_count), static_cast<long long>(l.count()));
+    std::string stats;
+    if (auto st = s.selected_stat(); st && !s.result().mean.empty()) {
+        const auto si = static_cast<std::size_t>(*st);
+        stats = strf("μ=%.4g σ²=%.4g", s.result().mean[si], s.result().var[si]);
+    }
+    const float widest = std::max({ImGui::CalcTextSize(title.c_str()).x, ImGui::CalcTextSize(stats.c_str()).x,
+                                   ImGui::CalcTextSize(counts.c_str()).x});
+    const float room = ImGui::GetContentRegionAvail().x;
+    if (widest > room) ImGui::SetWindowFontScale(std::max(0.5f, room / widest));
+    ImGui::TextUnformatted(title.c_str());
+    same_line_if_fits(ImGui::CalcTextSize(counts.c_str()).x);
+    ImGui::TextDisabled("%s", counts.c_str());
+    if (!stats.empty()) {
+        same_line_if_fits(ImGui::CalcTextSize(stats.c_str()).x);
+        ImGui::TextUnformatted(stats.c_str());
+    }
+    ImGui::SetWindowFontScale(1.0f);
+}
+
+}  // namespace
+
 void CompareView::draw(Session& main, bool cube) {
     follow(main);
     const float fs = ImGui::GetFontSize();
@@ -81,35 +119,7 @@ void CompareView::draw(Session& main, bool cube) {
         Session& s = *sessions_[i];
         ImGui::BeginChild(static_cast<ImGuiID>(1000 + i), ImVec2(cell_w, cell_h), true, ImGuiWindowFlags_NoScrollbar);
         const StatLayout& l = s.layout();
-        // The module of the tensor's rank: BatchNorm1d/2d/3d, LayerNorm over its axes ([C,H,W], [L,D], ...).
-        std::string title = method_torch_name(kMethods[i], l.shape);
-        if (kMethods[i] == Method::Group) title = "GroupNorm(G=" + std::to_string(groups_) + ")";
-        if (kMethods[i] == Method::Layer) {
-            std::string axes;
-            for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : ",") + a;
-            title = "LayerNorm([" + axes + "])";
-        }
-        // The caption's pieces wrap onto a second line rather than being cut; a piece wider than
-        // the tile is drawn smaller.
-        const std::string counts =
-            strf("%lld × %lld", static_cast<long long>(l.stat_count), static_cast<long long>(l.count()));
-        std::string stats;
-        if (auto st = s.selected_stat(); st && !s.result().mean.empty()) {
-            const auto si = static_cast<std::size_t>(*st);
-            stats = strf("μ=%.4g σ²=%.4g", s.result().mean[si], s.result().var[si]);
-        }
-        const float widest = std::max({ImGui::CalcTextSize(title.c_str()).x, ImGui::CalcTextSize(stats.c_str()).x,
-                                       ImGui::CalcTextSize(counts.c_str()).x});
-        const float room = ImGui::GetContentRegionAvail().x;
-        if (widest > room) ImGui::SetWindowFontScale(std::max(0.5f, room / widest));
-        ImGui::TextUnformatted(title.c_str());
-        same_line_if_fits(ImGui::CalcTextSize(counts.c_str()).x);
-        ImGui::TextDisabled("%s", counts.c_str());
-        if (!stats.empty()) {
-            same_line_if_fits(ImGui::CalcTextSize(stats.c_str()).x);
-            ImGui::TextUnformatted(stats.c_str());
-        }
-        ImGui::SetWindowFontScale(1.0f);
+        caption(s, kMethods[i], groups_);
         const float inner_w = ImGui::GetContentRegionAvail().x;
         const float inner_h = ImGui::GetContentRegionAvail().y;
         // With the cube: beside the heatmap or below it, whichever leaves the tiles bigger; the

@@ -123,6 +123,29 @@ std::int64_t default_groups(std::int64_t channels, std::int64_t current) {
     return low.size() > 2 ? low[(low.size() - 1) / 2] : low.back();
 }
 
+namespace {
+// SyncBN on K simulated devices: BatchNorm only, N divisible by K, each shard more than one
+// value per channel in training (PyTorch refuses a shard of one).
+void validate_sync(const NormSpec& spec, const Shape4& s) {
+    if (spec.method != Method::Batch)
+        throw InputError(std::string("sync devices are only used by batch normalization, not by ") +
+                         method_torch_name(spec.method));
+    if (spec.sync_devices < 1)
+        throw InputError("the number of sync devices must be >= 1, got " + std::to_string(spec.sync_devices));
+    if (s.n % spec.sync_devices != 0)
+        throw InputError("--sync-devices " + std::to_string(spec.sync_devices) + " needs a batch divisible by " +
+                         std::to_string(spec.sync_devices) + ", got N = " + std::to_string(s.n));
+    // Each device runs BatchNorm on its shard: PyTorch refuses a shard of one value per channel.
+    if (spec.uses_batch_stats() && spec.mode == Mode::Train && (s.n / spec.sync_devices) * s.h * s.w == 1) {
+        Shape4 shard = s;
+        shard.n = s.n / spec.sync_devices;
+        throw InputError("Expected more than 1 value per channel when training, got input size " + shard.str() +
+                         " on each of the " + std::to_string(spec.sync_devices) + " devices");
+    }
+}
+
+}  // namespace
+
 void NormSpec::validate(const Shape4& s) const {
     s.validate();
     const double e = effective_eps();
@@ -136,23 +159,7 @@ void NormSpec::validate(const Shape4& s) const {
         os << "momentum must be in [0, 1] or 'cumulative', got " << *momentum;
         throw InputError(os.str());
     }
-    if (sync_devices != 0) {
-        if (method != Method::Batch)
-            throw InputError(std::string("sync devices are only used by batch normalization, not by ") +
-                             method_torch_name(method));
-        if (sync_devices < 1)
-            throw InputError("the number of sync devices must be >= 1, got " + std::to_string(sync_devices));
-        if (s.n % sync_devices != 0)
-            throw InputError("--sync-devices " + std::to_string(sync_devices) + " needs a batch divisible by " +
-                             std::to_string(sync_devices) + ", got N = " + std::to_string(s.n));
-        // Each device runs BatchNorm on its shard: PyTorch refuses a shard of one value per channel.
-        if (uses_batch_stats() && mode == Mode::Train && (s.n / sync_devices) * s.h * s.w == 1) {
-            Shape4 shard = s;
-            shard.n = s.n / sync_devices;
-            throw InputError("Expected more than 1 value per channel when training, got input size " + shard.str() +
-                             " on each of the " + std::to_string(sync_devices) + " devices");
-        }
-    }
+    if (sync_devices != 0) validate_sync(*this, s);
     switch (method) {
         case Method::Batch:
             if (uses_batch_stats() && mode == Mode::Train && s.n * s.h * s.w == 1)

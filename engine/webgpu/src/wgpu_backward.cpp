@@ -56,8 +56,8 @@ struct WgpuBackward::Plan {
         const std::uint64_t S = static_cast<std::uint64_t>(l.stat_count), P = static_cast<std::uint64_t>(l.param_count);
         const std::uint64_t count = static_cast<std::uint64_t>(l.count());
         const bool cols = spec.method == Method::Layer || spec.method == Method::Rms;
-        stats = reduce_plan(ctx, S, count, n.wg_max_, false);
-        params = reduce_plan(ctx, P, static_cast<std::uint64_t>(pl.layout.count()), n.wg_max_, cols);
+        stats = reduce_plan(ctx, S, count, n.wg_max(), false);
+        params = reduce_plan(ctx, P, static_cast<std::uint64_t>(pl.layout.count()), n.wg_max(), cols);
         apply_chunk_len = WgpuNormalizer::kApplyWg * WgpuNormalizer::kApplyVpt;
         apply_chunks = static_cast<std::uint32_t>((count + apply_chunk_len - 1) / apply_chunk_len);
         stat_merge = grid(ctx, (S + 63) / 64);
@@ -92,8 +92,8 @@ WgpuBackward::WgpuBackward(WgpuNormalizer& n) : n_(&n), uniforms_(5) {
 }
 
 void WgpuBackward::encode(const Plan& p, WGPUBindGroup const* groups, bool rms, bool eval) {
-    const WgpuContext& ctx = *n_->ctx_;
-    WgpuKernels& kernels = n_->kernels_;
+    const WgpuContext& ctx = n_->context();
+    WgpuKernels& kernels = n_->kernels();
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx.device(), nullptr);
     // Passes in one submit, in order: WebGPU makes each pass's storage writes visible to the next.
     if (!eval) {
@@ -118,8 +118,8 @@ void WgpuBackward::encode(const Plan& p, WGPUBindGroup const* groups, bool rms, 
 }
 
 GradResult WgpuBackward::run(const Tensor& dy) {
-    if (!n_->last_) throw InputError("the backward pass needs a forward run first");
-    const WgpuNormalizer::Last& last = *n_->last_;
+    if (!n_->last_run()) throw InputError("the backward pass needs a forward run first");
+    const WgpuNormalizer::Last& last = *n_->last_run();
     const Shape4& shape = last.layout.shape;
     const auto dims = dy.shape.dims();
     check_grad_shape(shape, {dims.begin(), dims.end()});
@@ -127,12 +127,12 @@ GradResult WgpuBackward::run(const Tensor& dy) {
         throw InputError("dy has " + std::to_string(dy.data.size()) + " values, its shape needs " +
                          std::to_string(shape.numel()));
     const Plan p(*n_, last.layout, last.spec);
-    const WgpuContext& ctx = *n_->ctx_;
-    WgpuKernels& kernels = n_->kernels_;
+    const WgpuContext& ctx = n_->context();
+    WgpuKernels& kernels = n_->kernels();
     const bool rms = last.spec.method == Method::Rms, eval = last.from_running;
     GradResult r;
 
-    n_->ctx_->begin_errors();
+    n_->context().begin_errors();
     auto t = std::chrono::steady_clock::now();
     ensure(dy_, ctx, p.bytes, kStorage);
     ensure(dx_, ctx, p.bytes, kStorage);
@@ -148,10 +148,10 @@ GradResult WgpuBackward::run(const Tensor& dy) {
         const bool param_pass = i >= 3;
         groups[i] =
             bind_group(ctx, kernels.bind_layout(KernelKind::GradReduce),
-                       {{0, &n_->x_, p.bytes},
+                       {{0, &n_->buffers().x, p.bytes},
                         {1, &dx_, p.bytes},
-                        {2, &n_->w_, p.param_bytes},
-                        {4, &n_->stats_, p.stat_bytes},
+                        {2, &n_->buffers().weight, p.param_bytes},
+                        {4, &n_->buffers().stats, p.stat_bytes},
                         {5, param_pass ? &param_partials_ : &stat_partials_,
                          param_pass ? p.param_partial_bytes : p.stat_partial_bytes},
                         {6, &uniforms_[static_cast<std::size_t>(i)], sizeof(LayoutBlock)},
@@ -171,9 +171,9 @@ GradResult WgpuBackward::run(const Tensor& dy) {
     r.dx.data.resize(static_cast<std::size_t>(shape.numel()));
     std::vector<Readback> reads{{&dx_, r.dx.data.data(), p.bytes}, {&param_sums_, sums.data(), P * 16}};
     if (!eval) reads.push_back({&stat_means_, means.data(), S * 16});
-    read_back(ctx, n_->staging_, reads);
+    read_back(ctx, n_->staging(), reads);
     r.dispatch_ms = ms_since(t);  // submit to readback, one wait (no timestamps here)
-    n_->ctx_->end_errors("the backward of " + shape.str() + " on WebGPU");
+    n_->context().end_errors("the backward of " + shape.str() + " on WebGPU");
 
     if (last.spec.has_bias())
         for (std::size_t i = 0; i < P; ++i) r.dbias.push_back(sums[i * 4]);

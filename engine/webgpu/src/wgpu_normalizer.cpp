@@ -122,6 +122,19 @@ StatLayout WgpuNormalizer::checked_layout(const Tensor& x, const NormSpec& spec,
     return layout;
 }
 
+// The run's buffers, grown when too small (kept between runs of one size).
+void WgpuNormalizer::ensure_buffers(std::uint64_t bytes, std::uint64_t param_bytes, std::uint64_t stat_bytes,
+                                    std::uint64_t partial_bytes) {
+    ensure(x_, *ctx_, bytes, kStorage);
+    ensure(y_, *ctx_, bytes, kStorage);
+    ensure(w_, *ctx_, param_bytes, kStorage);
+    ensure(b_, *ctx_, param_bytes, kStorage);
+    ensure(stats_, *ctx_, stat_bytes, kStorage);
+    ensure(partials_, *ctx_, partial_bytes, kStorage);
+    for (WgpuBuffer* u : {&uniform_stats_, &uniform_merge_, &uniform_apply_})
+        ensure(*u, *ctx_, sizeof(LayoutBlock), kUniform);
+}
+
 NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const NormParams& params) {
     const StatLayout layout = checked_layout(x, spec, params);
     const std::int64_t numel = x.shape.numel();
@@ -152,15 +165,7 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     last_.reset();
     ctx_->begin_errors();
     auto t = std::chrono::steady_clock::now();
-    ensure(x_, *ctx_, bytes, kStorage);
-    ensure(y_, *ctx_, bytes, kStorage);
-    ensure(w_, *ctx_, param_bytes, kStorage);
-    ensure(b_, *ctx_, param_bytes, kStorage);
-    ensure(stats_, *ctx_, stat_bytes, kStorage);
-    ensure(partials_, *ctx_, partial_bytes, kStorage);
-    ensure(uniform_stats_, *ctx_, sizeof(LayoutBlock), kUniform);
-    ensure(uniform_merge_, *ctx_, sizeof(LayoutBlock), kUniform);
-    ensure(uniform_apply_, *ctx_, sizeof(LayoutBlock), kUniform);
+    ensure_buffers(bytes, param_bytes, stat_bytes, partial_bytes);
     x_.write(*ctx_, x.data.data(), bytes);
     w_.write(*ctx_, w.data(), param_bytes);
     b_.write(*ctx_, b.data(), param_bytes);

@@ -44,17 +44,30 @@ public:
     const WgpuContext& context() const { return *ctx_; }
     std::size_t pipelines_built() const { return kernels_.pipelines_built(); }
 
-private:
-    friend class WgpuBackward;  // reads x, γ and the statistics of the last run
-    // What the last run left on the device (x_, w_, stats_), for the backward.
+    // For the ops that work on a run's buffers (WgpuBackward): what the last run left on the
+    // device, null when there was none; its x, γ and statistics (K, mean − K, var, rstd); the
+    // pipelines, the staging buffers and the largest reduction workgroup every plan is made under.
     struct Last {
         StatLayout layout;
         NormSpec spec;
         bool from_running = false;
     };
+    const Last* last_run() const { return last_ ? &*last_ : nullptr; }
+    struct Buffers {
+        const WgpuBuffer &x, &weight, &stats;
+    };
+    Buffers buffers() const { return {x_, w_, stats_}; }
+    WgpuContext& context() { return *ctx_; }
+    WgpuKernels& kernels() { return kernels_; }
+    std::vector<WgpuBuffer>& staging() { return staging_; }
+    std::uint32_t wg_max() const { return wg_max_; }
+
+private:
     std::optional<Last> last_;
     // The layout of a valid run (InputError otherwise: data size, SyncBN, parameters, capacity).
     StatLayout checked_layout(const Tensor& x, const NormSpec& spec, const NormParams& params) const;
+    void ensure_buffers(std::uint64_t bytes, std::uint64_t param_bytes, std::uint64_t stat_bytes,
+                        std::uint64_t partial_bytes);
     // Records the plan's passes over the three bind groups (statistics, merge, apply) and submits.
     void submit(const WgpuPlan& pl, WGPUBindGroup const* groups, bool rms, std::uint64_t S);
     WgpuContext* ctx_;
