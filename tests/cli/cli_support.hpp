@@ -1,10 +1,14 @@
 // Running normlab-cli from a test as a user would: a private temporary folder, the command's
 // exit status, stdout and stderr, and small file helpers.
 #pragma once
+#include "normlab/npy.hpp"
+
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <sys/wait.h>
+#include <vector>
 
 namespace normlab::test {
 
@@ -32,6 +36,17 @@ inline std::string slurp(const fs::path& p) {
 inline void write(const fs::path& p, const std::string& bytes) {
     std::ofstream out(p, std::ios::binary);
     out << bytes;
+}
+
+// A .npy file's bytes: float32 of `shape` (any rank) filled with a fixed, uneven pattern
+// around `offset`.
+inline std::string patterned_npy(const std::vector<std::int64_t>& shape, float offset = 0.0f) {
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = offset + static_cast<float>(i % 7) * 0.75f - static_cast<float>(i % 4);
+    return normlab::npy_bytes_f32(shape, v.data());
 }
 
 // Runs normlab-cli (NORMLAB_CLI) with `args`, `env` assignments prepended.

@@ -21,14 +21,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string npy(const std::vector<std::int64_t>& shape, float fill = 0.5f) {
-    std::int64_t n = 1;
-    for (auto d : shape) n *= d;
-    std::vector<float> v(static_cast<std::size_t>(n));
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = fill + static_cast<float>(i % 7) * 0.25f;
-    return npy_bytes_f32(shape, v.data());
-}
-
 // Runs a failing invocation with --output/--stats/--group-map pointing at one existing file
 // (which must keep its content) and two absent ones (which must not appear).
 void expect_error(const std::string& args, const std::string& message, int status = 2) {
@@ -56,12 +48,12 @@ TEST_CASE("bad .npy inputs", "[cli][errors]") {
     const fs::path d = tmpdir();
     write(d / "garbage.npy", "this is not numpy at all");
     expect_error("--norm layer --input '" + (d / "garbage.npy").string() + "'", "bad magic");
-    std::string good = npy({2, 3, 4, 4});
+    std::string good = patterned_npy({2, 3, 4, 4});
     write(d / "truncated.npy", good.substr(0, good.size() - 10));
     expect_error("--norm layer --input '" + (d / "truncated.npy").string() + "'", "truncated data");
-    write(d / "one_d.npy", npy({12}));
+    write(d / "one_d.npy", patterned_npy({12}));
     expect_error("--norm batch --input '" + (d / "one_d.npy").string() + "'", "expected 2D or 3D input (got 1D input)");
-    write(d / "six_d.npy", npy({2, 3, 2, 2, 2, 2}));
+    write(d / "six_d.npy", patterned_npy({2, 3, 2, 2, 2, 2}));
     expect_error("--norm instance --input '" + (d / "six_d.npy").string() + "'",
                  "expected 4D or 5D input (got 6D input)");
     expect_error("--norm layer --input '" + (d / "six_d.npy").string() + "'",
@@ -115,9 +107,9 @@ TEST_CASE("PyTorch's errors for bad configurations", "[cli][errors]") {
 
 TEST_CASE("parameter files of the wrong shape", "[cli][errors]") {
     const fs::path d = tmpdir();
-    write(d / "w5.npy", npy({5}));
-    write(d / "w3.npy", npy({3}));
-    write(d / "w44.npy", npy({4, 4}));
+    write(d / "w5.npy", patterned_npy({5}));
+    write(d / "w3.npy", patterned_npy({3}));
+    write(d / "w44.npy", patterned_npy({4, 4}));
     expect_error("--norm batch --shape 2,3,4,4 --weight '" + (d / "w5.npy").string() + "'", "--weight");
     expect_error("--norm batch --shape 2,3,4,4 --bias '" + (d / "w5.npy").string() + "'",
                  "has shape [5], expected [3]");
@@ -170,7 +162,7 @@ TEST_CASE("a normal run per method writes y, statistics and the group map", "[cl
         }
         cases.push_back(c);
     }
-    write(d / "x.npy", npy({2, 6, 4, 5}, -1.0f));
+    write(d / "x.npy", patterned_npy({2, 6, 4, 5}, -1.0f));
     for (const auto& c : cases) {
         fs::path y = d / "y.npy", s = d / "s.json", m = d / "map.npy";
         Run r = cli(c.args + " --input '" + (d / "x.npy").string() + "' --output '" + y.string() + "' --stats '" +
@@ -218,7 +210,7 @@ TEST_CASE("a normal run per method writes y, statistics and the group map", "[cl
 TEST_CASE("InstanceNorm with --weight or --bias is affine, as F.instance_norm(x, weight=w, bias=b)", "[cli]") {
     const fs::path d = tmpdir(), x = d / "x_in.npy", w = d / "w_in.npy", b = d / "b_in.npy", y = d / "y_in.npy",
                    s = d / "s_in.json";
-    write(x, npy({2, 3, 4, 5}, -1.0f));
+    write(x, patterned_npy({2, 3, 4, 5}, -1.0f));
     const std::vector<float> gamma{2.0f, -0.5f, 1.5f}, beta{0.25f, -1.0f, 3.0f};
     write(w, npy_bytes_f32({3}, gamma.data()));
     write(b, npy_bytes_f32({3}, beta.data()));

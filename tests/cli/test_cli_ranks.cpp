@@ -16,14 +16,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string npy_of(const std::vector<std::int64_t>& shape) {
-    std::int64_t n = 1;
-    for (auto d : shape) n *= d;
-    std::vector<float> v(static_cast<std::size_t>(n));
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 7) * 0.75f - static_cast<float>(i % 4);
-    return npy_bytes_f32(shape, v.data());
-}
-
 struct Case {
     std::string args;
     std::vector<std::int64_t> stat_shape;
@@ -34,7 +26,7 @@ struct Case {
 // match the float64 reference.
 void check_rank(const std::vector<std::int64_t>& shape, const std::vector<Case>& cases) {
     const fs::path d = tmpdir(), x = d / "xr.npy";
-    write(x, npy_of(shape));
+    write(x, patterned_npy(shape));
     for (const auto& c : cases) {
         const fs::path y = d / "yr.npy", s = d / "sr.json", m = d / "mr.npy";
         Run r = cli(c.args + " --input '" + x.string() + "' --output '" + y.string() + "' --stats '" + s.string() +

@@ -13,21 +13,9 @@ using namespace normlab;
 using namespace normlab::test;
 using nlohmann::json;
 
-namespace {
-
-std::string npy3(const std::vector<std::int64_t>& shape) {
-    std::int64_t n = 1;
-    for (auto d : shape) n *= d;
-    std::vector<float> v(static_cast<std::size_t>(n));
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 11) * 0.5f - static_cast<float>(i % 3);
-    return npy_bytes_f32(shape, v.data());
-}
-
-}  // namespace
-
 TEST_CASE("3-D (N, L, D) inputs: every method, output and group map keep 3 dims", "[cli][sequence]") {
     const fs::path d = tmpdir();
-    write(d / "seq.npy", npy3({2, 6, 5}));
+    write(d / "seq.npy", patterned_npy({2, 6, 5}));
     struct Case {
         std::string args;
         NormSpec spec;
