@@ -1,7 +1,9 @@
 // Running normlab-cli from a test as a user would: a private temporary folder, the command's
-// exit status, stdout and stderr, and small file helpers.
+// exit status, stdout and stderr, and small file and check helpers.
 #pragma once
 #include "normlab/npy.hpp"
+
+#include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <filesystem>
@@ -60,6 +62,15 @@ inline Run cli(const std::string& args, const std::string& env = "") {
     r.out = slurp(o);
     r.err = slurp(e);
     return r;
+}
+
+// A refused invocation: exit 2 and one "error: " line that contains `message`.
+inline void check_refused(const std::string& args, const std::string& message) {
+    Run r = cli(args);
+    INFO(args << "\n" << r.err);
+    CHECK(r.status == 2);
+    CHECK(r.err.rfind("error: ", 0) == 0);
+    CHECK(r.err.find(message) != std::string::npos);
 }
 
 }  // namespace normlab::test

@@ -82,26 +82,22 @@ TEST_CASE("generated 2-D and 5-D tensors and selections of 2 and 5 indices", "[c
 }
 
 TEST_CASE("PyTorch's errors for 1-D, 2-D, 5-D and 6-D inputs", "[cli][ranks][errors]") {
-    auto check = [](const std::string& args, const std::string& message) {
-        Run r = cli(args);
-        INFO(args << "\n" << r.err);
-        CHECK(r.status == 2);
-        CHECK(r.err.rfind("error: ", 0) == 0);
-        CHECK(r.err.find(message) != std::string::npos);
-    };
-    check("--norm batch --shape 6", "expected 2D or 3D input (got 1D input)");
-    check("--norm batch --shape 2,3,2,2,2,2", "expected 5D input (got 6D input)");
-    check("--norm instance --shape 6", "expected 2D or 3D input (got 1D input)");
-    check("--norm instance --shape 2,3,2,2,2,2", "expected 4D or 5D input (got 6D input)");
-    check("--norm group --groups 1 --shape 6",
-          "Dimension out of range (expected to be in range of [-1, 0], but got 1)");
-    check("--norm layer --shape 2,3,2,2,2,2", "normlab takes 2-D to 5-D tensors");
-    check("--norm batch --shape 1,3", "Expected more than 1 value per channel when training, got input size [1, 3]");
-    check("--norm instance --shape 3,1",
-          "Expected more than 1 spatial element when training, got input size [1, 3, 1]");
-    check("--norm batch --shape 1,2,1,1,1",
-          "Expected more than 1 value per channel when training, got input size [1, 2, 1, 1, 1]");
-    check("--norm layer --normalized-shape 3,4 --shape 2,4", "normalized_shape of a 2-D tensor must have 1 dim");
-    check("--norm layer --normalized-shape 4,4 --shape 2,3,4,4,5",
-          "Given normalized_shape=[4, 4], expected input with shape [*, 4, 4], but got input of size[2, 3, 4, 4, 5]");
+    check_refused("--norm batch --shape 6", "expected 2D or 3D input (got 1D input)");
+    check_refused("--norm batch --shape 2,3,2,2,2,2", "expected 5D input (got 6D input)");
+    check_refused("--norm instance --shape 6", "expected 2D or 3D input (got 1D input)");
+    check_refused("--norm instance --shape 2,3,2,2,2,2", "expected 4D or 5D input (got 6D input)");
+    check_refused("--norm group --groups 1 --shape 6",
+                  "Dimension out of range (expected to be in range of [-1, 0], but got 1)");
+    check_refused("--norm layer --shape 2,3,2,2,2,2", "normlab takes 2-D to 5-D tensors");
+    check_refused("--norm batch --shape 1,3",
+                  "Expected more than 1 value per channel when training, got input size [1, 3]");
+    check_refused("--norm instance --shape 3,1",
+                  "Expected more than 1 spatial element when training, got input size [1, 3, 1]");
+    check_refused("--norm batch --shape 1,2,1,1,1",
+                  "Expected more than 1 value per channel when training, got input size [1, 2, 1, 1, 1]");
+    check_refused("--norm layer --normalized-shape 3,4 --shape 2,4",
+                  "normalized_shape of a 2-D tensor must have 1 dim");
+    check_refused(
+        "--norm layer --normalized-shape 4,4 --shape 2,3,4,4,5",
+        "Given normalized_shape=[4, 4], expected input with shape [*, 4, 4], but got input of size[2, 3, 4, 4, 5]");
 }

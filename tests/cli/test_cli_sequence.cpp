@@ -72,22 +72,16 @@ TEST_CASE("generated 3-D tensors from the shape option and selections of 3 indic
 }
 
 TEST_CASE("PyTorch's errors for 3-D inputs", "[cli][sequence][errors]") {
-    auto check = [](const std::string& args, const std::string& message) {
-        Run r = cli(args);
-        INFO(args << "\n" << r.err);
-        CHECK(r.status == 2);
-        CHECK(r.err.rfind("error: ", 0) == 0);
-        CHECK(r.err.find(message) != std::string::npos);
-    };
-    check("--norm layer --normalized-shape 8 --shape 2,5,4",
-          "Given normalized_shape=[8], expected input with shape [*, 8], but got input of size[2, 5, 4]");
-    check("--norm batch --shape 1,3,1",
-          "Expected more than 1 value per channel when training, got input size [1, 3, 1]");
-    check("--norm instance --shape 2,3,1",
-          "Expected more than 1 spatial element when training, got input size [2, 3, 1]");
-    check("--norm group --groups 4 --shape 2,6,5",
-          "Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 6, 5] and "
-          "num_groups=4");
-    check("--norm layer --normalized-shape 2,5,4 --shape 2,5,4",
-          "normalized_shape of a 3-D tensor must have 1 or 2 dims");
+    check_refused("--norm layer --normalized-shape 8 --shape 2,5,4",
+                  "Given normalized_shape=[8], expected input with shape [*, 8], but got input of size[2, 5, 4]");
+    check_refused("--norm batch --shape 1,3,1",
+                  "Expected more than 1 value per channel when training, got input size [1, 3, 1]");
+    check_refused("--norm instance --shape 2,3,1",
+                  "Expected more than 1 spatial element when training, got input size [2, 3, 1]");
+    check_refused(
+        "--norm group --groups 4 --shape 2,6,5",
+        "Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 6, 5] and "
+        "num_groups=4");
+    check_refused("--norm layer --normalized-shape 2,5,4 --shape 2,5,4",
+                  "normalized_shape of a 3-D tensor must have 1 or 2 dims");
 }
