@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds normlab for the browser into build-web/site/ (index.html, page.js, normlab.js,
+# Builds normlab for the browser into build-web/site/ (index.html, page.js, page_data.js, normlab.js,
 # normlab.wasm) with Debian's emscripten, and installs what the build and the web tests need
 # when it is missing: the Debian packages emscripten and chromium, and web/'s npm packages
 # (puppeteer-core, which drives /usr/bin/chromium; it downloads no browser).
@@ -42,7 +42,7 @@ if ! emcmake cmake -S "$root/web" -B "$out/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE
   exit 1
 fi
 cmake --build "$out/cmake" --parallel "${NORMLAB_WEB_JOBS:-$(nproc)}"
-for f in index.html page.js normlab.js normlab.wasm; do
+for f in index.html page.js page_data.js normlab.js normlab.wasm; do
   [ -s "$out/site/$f" ] || { echo "build-web: $out/site/$f is missing" >&2; exit 1; }
 done
 echo "build-web: site in $out/site"

@@ -19,7 +19,7 @@ const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
 
 // Fails (throws) when the site has not been built: a missing site is a failed test, not a skip.
 export function checkSite() {
-  for (const f of ['index.html', 'page.js', 'normlab.js', 'normlab.wasm']) {
+  for (const f of ['index.html', 'page.js', 'page_data.js', 'normlab.js', 'normlab.wasm']) {
     const p = path.join(siteDir, f);
     if (!fs.existsSync(p) || fs.statSync(p).size === 0)
       throw new Error(`${p} is missing: run scripts/build-web.sh first`);

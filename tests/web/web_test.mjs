@@ -2,13 +2,15 @@
 //   node web_test.mjs kernels           the WGSL kernels against the float64 Reference (?test=kernels)
 //   node web_test.mjs stats CLI         ?stats=1 pages against `CLI --scene F --stats` for scenes/*.json
 //   node web_test.mjs errors            bad scenes, a tensor over the binding limit, a lost device: one line each
+//   node web_test.mjs files CLI         a .npy opened and a bad file dropped, a scene file dropped, its link
+//                                       reopened, the downloads; statistics against normlab-cli's
 //   node web_test.mjs no-webgpu         Chromium with WebGPU turned off shows what is missing
 // Each fails (exit 1) with what went wrong, including when build-web/site is missing.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, openPage } from './browser.mjs';
+import { serve, launch, openPage, root } from './browser.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const problems = [];
@@ -161,6 +163,139 @@ async function lostDevice(browser, url) {
   await page.close();
 }
 
+// A float32 .npy of `shape` (little endian, C order).
+function npyBytes(shape, values) {
+  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  header += ' '.repeat(63 - ((header.length + 10) % 64)) + '\n';
+  const head = Buffer.alloc(10);
+  Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]).copy(head);
+  head.writeUInt16LE(header.length, 8);
+  return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(new Float32Array(values).buffer)]);
+}
+
+// What the page shows once it has finished the current open.
+async function settled(page) {
+  await page.waitForFunction(() => document.body.getAttribute('data-normlab-state') !== 'loading',
+    { timeout: 60000, polling: 100 });
+  return page.evaluate(() => {
+    const text = (id) => { const el = document.getElementById(id); return el && !el.hidden ? el.textContent : null; };
+    return { state: document.body.getAttribute('data-normlab-state'), error: text('normlab-error'),
+      note: text('normlab-note'), summary: text('normlab-summary'), stats: text('normlab-stats'), url: location.href };
+  });
+}
+
+// Drops files on the page as a user's drag and drop would (a DataTransfer in a drop event).
+async function drop(page, name, bytes) {
+  await page.evaluate((name, b64) => {
+    const bin = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bin], name));
+    document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, name, Buffer.from(bytes).toString('base64'));
+  return settled(page);
+}
+
+function cliStats(cli, dir, args) {
+  const out = path.join(dir, 'cli-stats.json');
+  execFileSync(cli, [...args, '--stats', out, '--quiet'], { stdio: 'inherit' });
+  return JSON.parse(fs.readFileSync(out, 'utf8'));
+}
+
+async function files(url, browser, cli) {
+  if (!cli || !fs.existsSync(cli)) return check(false, `normlab-cli not found at ${cli} (build it in build/)`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'normlab-web-files-'));
+  const page = await browser.newPage();
+  const cdp = await page.target().createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
+  await page.goto(url + '?stats=1', { waitUntil: 'load' });
+  let r = await settled(page);
+  check(r.state === 'done', `first result: state ${r.state} (${r.error})`);
+
+  // A .npy through "Open…": the method (BatchNorm) stays, the statistics are normlab-cli's.
+  const shape = [3, 4, 2, 5];
+  const x = Array.from({ length: 120 }, (_, i) => Math.sin(i * 1.7) * 2 + (i % 4));
+  const npy = path.join(dir, 'acts.npy');
+  fs.writeFileSync(npy, npyBytes(shape, x));
+  await (await page.$('#normlab-open')).uploadFile(npy);
+  r = await settled(page);
+  console.log(`open acts.npy: state ${r.state}, ${r.summary && r.summary.split('\n')[0]}`);
+  check(r.state === 'done' && r.summary && r.summary.includes('[3, 4, 2, 5]') && r.summary.includes('acts.npy'),
+    `acts.npy: state ${r.state}, error ${r.error}, summary ${r.summary}`);
+  const diffNpy = r.stats ? statsDiff(cliStats(cli, dir, ['--norm', 'batch', '--input', npy]), JSON.parse(r.stats)) : ['no stats'];
+  check(diffNpy.length === 0, `acts.npy: the page's statistics differ from normlab-cli's: ${diffNpy.slice(0, 3)}`);
+  check(!r.url.includes('#') && r.note && /a link carries generated tensors and presets/.test(r.note),
+    `acts.npy: the address ${r.url} or the note "${r.note}" claims a link`);
+
+  // An image through "Open…": the tensor is its 1×3×H×W pixels.
+  const png = path.join(root, 'assets', 'images', 'content-stripes.png');
+  await (await page.$('#normlab-open')).uploadFile(png);
+  r = await settled(page);
+  const diffPng = r.stats ? statsDiff(cliStats(cli, dir, ['--norm', 'batch', '--image', png]), JSON.parse(r.stats))
+    : ['no stats'];
+  console.log(`open content-stripes.png: state ${r.state}, ${diffPng.length} differences`);
+  check(r.state === 'done' && r.summary.includes('content-stripes.png') && diffPng.length === 0,
+    `content-stripes.png: state ${r.state}, error ${r.error}, ${diffPng.slice(0, 3)}`);
+  const before = r.summary;
+
+  // A bad file dropped: one line, the result stays.
+  r = await drop(page, 'broken.npy', Buffer.from('not a numpy file at all'));
+  console.log(`drop broken.npy: state ${r.state}, error "${r.error}"`);
+  check(r.error && !r.error.includes('\n') && /^normlab: broken\.npy: /.test(r.error), `broken.npy: error line "${r.error}"`);
+  check(r.summary === before, 'broken.npy: the previous result changed');
+  r = await drop(page, 'notes.txt', Buffer.from('hello'));
+  check(/^normlab: 'notes\.txt' is not a \.npy, PNG, JPEG or scene \(\.json\) file/.test(r.error || ''),
+    `notes.txt: error line "${r.error}"`);
+
+  // A scene file dropped: it shows, the address bar holds it, and that link reproduces it.
+  const sceneText = fs.readFileSync(path.join(here, 'scenes', 'group.json'), 'utf8');
+  r = await drop(page, 'group.json', Buffer.from(sceneText));
+  const want = cliStats(cli, dir, ['--scene', path.join(here, 'scenes', 'group.json')]);
+  const diffScene = r.stats ? statsDiff(want, JSON.parse(r.stats)) : ['no stats'];
+  console.log(`drop group.json: state ${r.state}, ${diffScene.length} differences, url ${r.url.slice(0, 80)}…`);
+  check(r.state === 'done' && diffScene.length === 0, `group.json: state ${r.state}, ${diffScene.slice(0, 3)}`);
+  check(r.url.includes('#normlab-scene:'), `group.json: the address ${r.url} holds no scene`);
+  await page.click('#normlab-copy-link');
+  r = await settled(page);
+  const link = await page.$eval('#normlab-link', (el) => el.value);
+  check(link === r.url, `Copy link gave ${link}, the address is ${r.url}`);
+  const again = await openPage(browser, link);
+  const diffLink = again.stats ? statsDiff(want, JSON.parse(again.stats)) : ['no stats'];
+  check(again.state === 'done' && diffLink.length === 0, `the link: state ${again.state}, ${diffLink.slice(0, 3)}`);
+
+  // A scene pasted into the address bar opens without a reload.
+  const evalScene = path.join(here, 'scenes', 'batch_eval.json');
+  await page.evaluate((line) => { location.hash = line; }, sceneLine(fs.readFileSync(evalScene, 'utf8')));
+  await new Promise((res) => setTimeout(res, 200));
+  r = await settled(page);
+  const diffHash = r.stats ? statsDiff(cliStats(cli, dir, ['--scene', evalScene]), JSON.parse(r.stats)) : ['no stats'];
+  check(r.state === 'done' && diffHash.length === 0, `pasted scene: state ${r.state}, ${diffHash.slice(0, 3)}`);
+  r = await drop(page, 'group.json', Buffer.from(sceneText));
+
+  // Downloads: the scene (which opens again as the same state), the statistics and y.
+  for (const b of ['scene', 'stats', 'y']) await page.click(`[data-download=${b}]`);
+  const names = ['normlab-scene.normlab.json', 'normlab-stats.json', 'normlab-y.npy'];
+  const t0 = Date.now();
+  while (!names.every((n) => fs.existsSync(path.join(dir, n))) && Date.now() - t0 < 20000)
+    await new Promise((res) => setTimeout(res, 100));
+  check(names.every((n) => fs.existsSync(path.join(dir, n))), `downloads missing: ${fs.readdirSync(dir)}`);
+  if (names.every((n) => fs.existsSync(path.join(dir, n)))) {
+    const saved = path.join(dir, names[0]);
+    check(statsDiff(want, cliStats(cli, dir, ['--scene', saved])).length === 0, 'the saved scene is another state');
+    check(statsDiff(want, JSON.parse(fs.readFileSync(path.join(dir, names[1]), 'utf8'))).length === 0,
+      'the saved statistics differ');
+    const yCli = path.join(dir, 'y-cli.npy');
+    execFileSync(cli, ['--scene', saved, '--output', yCli, '--quiet'], { stdio: 'inherit' });
+    const a = fs.readFileSync(yCli), b = fs.readFileSync(path.join(dir, names[2]));
+    const fa = new Float32Array(a.buffer, a.byteOffset + 128, (a.length - 128) / 4);
+    const fb = new Float32Array(b.buffer, b.byteOffset + 128, (b.length - 128) / 4);
+    const worst = fa.length === fb.length ? fa.reduce((m, v, i) => Math.max(m, Math.abs(v - fb[i])), 0) : Infinity;
+    console.log(`downloads: ${names.join(', ')}; y against normlab-cli's: max difference ${worst}`);
+    check(a.subarray(0, 128).equals(b.subarray(0, 128)) && worst <= 1e-5, `the saved y differs (${worst})`);
+  }
+  await page.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
 async function noWebgpu(url) {
   const { browser, close } = await launch({ webgpu: false });
   try {
@@ -187,7 +322,8 @@ async function main() {
         if (what === 'kernels') await kernels(url, browser);
         else if (what === 'stats') await stats(url, browser, arg);
         else if (what === 'errors') await errors(url, browser);
-        else throw new Error(`unknown test "${what}" (kernels, stats CLI, errors, no-webgpu)`);
+        else if (what === 'files') await files(url, browser, arg);
+        else throw new Error(`unknown test "${what}" (kernels, stats CLI, errors, files CLI, no-webgpu)`);
       } finally {
         await close();
       }

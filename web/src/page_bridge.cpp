@@ -24,6 +24,11 @@ void show_summary(const std::string& text) { js_page_call("summary", text.c_str(
 void show_stats(const std::string& json) { js_page_call("stats", json.c_str()); }
 void show_kernel_report(const std::string& json) { js_page_call("kernelReport", json.c_str()); }
 void show_error(const std::string& line) { js_page_call("error", line.c_str()); }
+void show_link(const std::string& line, const std::string& note) {
+    js_page_call("link", line.c_str());
+    if (!note.empty()) show_note(note);
+}
+void show_note(const std::string& line) { js_page_call("note", line.c_str()); }
 void mark_done(const std::string& state) { js_page_call("done", state.c_str()); }
 
 }  // namespace normlab::web

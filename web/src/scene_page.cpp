@@ -6,6 +6,7 @@
 #include "normlab/stats_json.hpp"
 
 #include <cstdio>
+#include <filesystem>
 
 namespace normlab::web {
 namespace {
@@ -37,13 +38,16 @@ std::string format_g(double v) {
 
 }  // namespace
 
-PageResult run_scene(webgpu::WgpuNormalizer& normalizer, const std::string& scene_text) {
-    const State state = scene_text.empty() ? State{} : scene_from_line(scene_text, "the scene in the URL");
+void check_page_scene(const State& state, const std::string& name) {
     if (state.source.kind == TensorSource::Kind::File || state.source.kind == TensorSource::Kind::Image)
-        throw InputError("the scene in the URL reads the file '" + state.source.path +
-                         "'; the browser edition has no files yet (use a generated tensor or a preset)");
+        throw InputError(name + " reads the file '" + state.source.path +
+                         "', which a scene cannot bring into the browser: open the file itself (Open… or drop it "
+                         "on the page)");
     if (!state.style_image.empty())
-        throw InputError("the scene in the URL uses a style image (AdaIN), which the browser edition has not yet");
+        throw InputError(name + " uses a style image (AdaIN), which the browser edition has not yet");
+}
+
+PageResult run_state(webgpu::WgpuNormalizer& normalizer, const State& state) {
     // A generated tensor's shape is checked before gigabytes are made.
     if (state.source.kind == TensorSource::Kind::Generated) {
         normalizer.check_capacity(state.source.shape);
@@ -63,12 +67,15 @@ PageResult run_scene(webgpu::WgpuNormalizer& normalizer, const std::string& scen
     out.summary = std::string(method_torch_name(state.spec.method, l.shape)) + " on " + l.shape.str() + " (" +
                   std::to_string(l.stat_count) + " statistics of " + std::to_string(l.count()) +
                   " elements, reduced over " + join(l.reduced_axes, ",") + ")\n";
+    if (state.source.kind == TensorSource::Kind::File || state.source.kind == TensorSource::Kind::Image)
+        out.summary += "tensor: the file " + std::filesystem::path(state.source.path).filename().string() + "\n";
     out.summary += "device: " + device + "\n";
     if (r.nonfinite_inputs) out.summary += "input holds " + std::to_string(r.nonfinite_inputs) + " non-finite values\n";
     out.summary += "max |y - float64 reference| = " + format_g(err) + "\n";
     out.summary += "wall time: upload " + format_g(r.upload_ms) + " ms, kernels and readback " +
                    format_g(r.dispatch_ms) + " ms (a first run compiles its kernels)\n";
     out.stats_json = stats_json(state.spec, r, device, err);
+    out.y = r.y;
     return out;
 }
 

@@ -1,10 +1,10 @@
-// The results page: a scene (the URL's #normlab-scene:… line, or the default State) normalized
-// on WebGPU and checked against the float64 Reference, as a short summary and, on request, the
-// statistics JSON of normlab-cli --stats (engine/core's stats_json).
+// The results page's computation: a State normalized on WebGPU and checked against the float64
+// Reference, as a short summary, the statistics JSON of normlab-cli --stats (engine/core's
+// stats_json) and the output y.
 #pragma once
+#include "normlab/state.hpp"
 #include "normlab/webgpu/wgpu_normalizer.hpp"
 
-#include <optional>
 #include <string>
 
 namespace normlab::web {
@@ -12,10 +12,14 @@ namespace normlab::web {
 struct PageResult {
     std::string summary;     // a few lines: method, shape, adapter, max error
     std::string stats_json;  // stats_json(...) with device = the WebGPU adapter
+    Tensor y;                // the output, as the shaders wrote it
 };
 
-// scene_text: the text after '#' (empty: the default State). Throws InputError / DeviceError
-// with a one-line message.
-PageResult run_scene(webgpu::WgpuNormalizer& normalizer, const std::string& scene_text);
+// Throws InputError for what the browser edition cannot open: a scene (`name` says where it
+// came from) whose tensor is a file path or that uses a style image (AdaIN).
+void check_page_scene(const State& state, const std::string& name);
+// Loads x from state.source and normalizes it. Throws InputError / DeviceError with a one-line
+// message (a tensor over the binding limit or the page's memory, a spec the engine refuses).
+PageResult run_state(webgpu::WgpuNormalizer& normalizer, const State& state);
 
 }  // namespace normlab::web

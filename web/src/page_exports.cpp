@@ -1,0 +1,107 @@
+#include "page_exports.hpp"
+
+#include "page_bridge.hpp"
+
+#include "normlab/atomic_file.hpp"
+#include "normlab/error.hpp"
+
+#include <emscripten.h>
+
+#include <exception>
+#include <filesystem>
+#include <new>
+#include <string>
+
+namespace normlab::web {
+namespace {
+
+bool show_stats_json = false;
+
+void show_result() {
+    const PageSession& s = page_session();
+    show_summary(s.result().summary);
+    if (show_stats_json) show_stats(s.result().stats_json);
+    const auto line = s.link();
+    show_link(line ? *line : "", line ? "" : s.why_no_link());
+}
+
+}  // namespace
+
+webgpu::WgpuNormalizer& page_normalizer() {
+    // The device lives as long as the page (the runtime is kept after main returns): losing it
+    // later still shows its line.
+    struct Device {
+        webgpu::WgpuContext ctx;
+        webgpu::WgpuNormalizer normalizer{ctx};
+        Device() {
+            ctx.on_lost([](const std::string& line) {
+                show_error(line);
+                mark_done("error");
+            });
+        }
+    };
+    static Device device;
+    return device.normalizer;
+}
+
+PageSession& page_session() {
+    static PageSession session(page_normalizer());
+    return session;
+}
+
+void set_show_stats(bool on) { show_stats_json = on; }
+
+void reported(const std::function<void()>& open, bool shows_result) {
+    try {
+        if (shows_result) show_status("normalizing on " + page_normalizer().context().device_name() + "…");
+        open();
+        if (shows_result) show_result();
+        mark_done("done");
+    } catch (const std::bad_alloc&) {
+        show_error(
+            "the page ran out of memory (a page's WebAssembly holds at most 2 GB: x, y and the "
+            "float64 check of this tensor do not fit)");
+        mark_done("error");
+    } catch (const std::exception& e) {
+        show_error(e.what());
+        mark_done("error");
+    } catch (...) {
+        show_error("an unknown error stopped normlab");
+        mark_done("error");
+    }
+}
+
+}  // namespace normlab::web
+
+using namespace normlab::web;
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE void normlab_open_file(const char* path, const char* name) {
+    reported([&] { page_session().open_file(path, name); }, true);
+}
+
+EMSCRIPTEN_KEEPALIVE void normlab_open_scene(const char* text) {
+    reported([&] { page_session().open_scene(text, "the scene in the URL"); }, true);
+}
+
+EMSCRIPTEN_KEEPALIVE const char* normlab_download(const char* kind) {
+    static std::string name;
+    name.clear();
+    reported([&] {
+        auto [file, bytes] = page_session().download(kind);
+        std::filesystem::create_directories("/downloads");
+        normlab::write_file_atomic("/downloads/" + file, bytes);
+        name = file;
+    });
+    return name.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* normlab_link() {
+    static std::string line;
+    const auto l = page_session().link();
+    line = l ? *l : "";
+    if (!l) show_note(page_session().why_no_link());
+    return line.c_str();
+}
+}

@@ -1,0 +1,103 @@
+#include "page_session.hpp"
+
+#include "normlab/error.hpp"
+#include "normlab/npy.hpp"
+#include "normlab/stat_layout.hpp"
+#include "normlab/state_edits.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace normlab::web {
+namespace {
+
+std::string lower_extension(const std::string& name) {
+    std::string ext = std::filesystem::path(name).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    return ext;
+}
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+bool from_file(const State& s) {
+    return s.source.kind == TensorSource::Kind::File || s.source.kind == TensorSource::Kind::Image;
+}
+
+}  // namespace
+
+void PageSession::open_scene(const std::string& text, const std::string& name) {
+    State next = text.empty() ? State{} : scene_from_line(text, name);
+    check_page_scene(next, name);
+    show(std::move(next));
+}
+
+void PageSession::open_file(const std::string& path, const std::string& name) {
+    try {
+        open_named(path, name);
+    } catch (const InputError& e) {
+        // The error names the file as the user knows it, not the page's copy of it.
+        std::string line = e.what();
+        for (auto at = line.find(path); at != std::string::npos; at = line.find(path, at + name.size()))
+            line.replace(at, path.size(), name);
+        throw InputError(line);
+    }
+}
+
+void PageSession::open_named(const std::string& path, const std::string& name) {
+    const std::string ext = lower_extension(name);
+    if (ext == ".json") return open_scene(read_text(path), name);
+    State next;
+    if (ext == ".npy")
+        next = with_source_file(state_, path);
+    else if (ext == ".png" || ext == ".jpg" || ext == ".jpeg")
+        next = with_source_image(state_, path);
+    else
+        throw InputError("'" + name + "' is not a .npy, PNG, JPEG or scene (.json) file");
+    // An edit of the tensor: what no longer fits it (γ/β of another C, a selection outside it)
+    // goes back to its default, as in the app.
+    const Tensor x = load_tensor(next.source, next.spec.method);
+    next = fitted_to_tensor(std::move(next), make_layout(next.spec, x.shape));
+    show(std::move(next));
+}
+
+void PageSession::show(State next) {
+    PageResult r = run_state(*normalizer_, next);  // throws: nothing below changes
+    state_ = std::move(next);
+    result_ = std::move(r);
+}
+
+std::optional<std::string> PageSession::link() const {
+    if (from_file(state_)) return std::nullopt;
+    return scene_to_line(state_);
+}
+
+std::string PageSession::why_no_link() const {
+    if (!from_file(state_)) return "";
+    return "a link carries generated tensors and presets; this tensor is the file '" +
+           std::filesystem::path(state_.source.path).filename().string() +
+           "' (Save scene and hand out the file beside it)";
+}
+
+std::pair<std::string, std::string> PageSession::download(const std::string& kind) const {
+    if (!result_) throw InputError("nothing to save yet");
+    if (kind == "scene") {
+        State s = state_;
+        // The file by its name alone: normlab reads a relative path from the working directory,
+        // so the scene works where the file lies beside it.
+        if (from_file(s)) s.source.path = std::filesystem::path(s.source.path).filename().string();
+        return {"normlab-scene.normlab.json", scene_to_json(s)};
+    }
+    if (kind == "stats") return {"normlab-stats.json", result_->stats_json};
+    if (kind == "y") return {"normlab-y.npy", npy_bytes_f32(result_->y.shape.dims(), result_->y.data.data())};
+    throw InputError("unknown download '" + kind + "' (scene, stats, y)");
+}
+
+}  // namespace normlab::web

@@ -1,0 +1,46 @@
+// The page's one state: the State on screen and its result, and the opens that replace them —
+// the URL's scene, a scene pasted into the address bar, a file picked or dropped on the page
+// (.npy, PNG, JPEG, a scene). An open that fails throws a one-line InputError / DeviceError and
+// leaves the state and the result as they were. The state is also what the page hands out: a
+// link (#normlab-scene:…) and downloads.
+#pragma once
+#include "scene_page.hpp"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace normlab::web {
+
+class PageSession {
+public:
+    explicit PageSession(webgpu::WgpuNormalizer& normalizer) : normalizer_(&normalizer) {}
+
+    // text: a "normlab-scene:…" line or a scene's JSON; empty: the default State.
+    void open_scene(const std::string& text, const std::string& name);
+    // A file the page wrote into its file system at `path`; `name` is what the user opened.
+    // A .npy or an image keeps the method and its settings (what no longer fits the tensor goes
+    // back to its default); a scene (.json) replaces the state.
+    void open_file(const std::string& path, const std::string& name);
+
+    bool has_result() const { return result_.has_value(); }
+    const PageResult& result() const { return *result_; }
+    // The state as "normlab-scene:…" for the URL; nullopt when a link cannot carry it (the
+    // tensor is a file the user opened), with why_no_link() saying so.
+    std::optional<std::string> link() const;
+    std::string why_no_link() const;
+    // A download: "scene" (NAME.normlab.json), "stats" (.json) or "y" (.npy of the user's dims).
+    // Returns the file name and the bytes; throws InputError for another kind or before a result.
+    std::pair<std::string, std::string> download(const std::string& kind) const;
+
+private:
+    void open_named(const std::string& path, const std::string& name);
+    void show(State next);
+
+    webgpu::WgpuNormalizer* normalizer_;
+    State state_;
+    std::optional<PageResult> result_;
+};
+
+}  // namespace normlab::web
