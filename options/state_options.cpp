@@ -210,23 +210,29 @@ State resolve_state(const StateOptions& o, State s) {
     resolve_affine(o, s.spec);
     resolve_batch_options(o, s.spec);
     resolve_sync_options(o, s.spec);
-    if (!o.select.empty()) {
-        auto d = parse_indices(o.select, "--select", 5, 2);  // stored as (n, c, h, w), see stored_index
-        if (d.size() == 5) {  // n,c,d,h,w: h is stored as d·H + h, which needs the tensor's H
-            const Shape4 sh =
-                s.source.kind == TensorSource::Kind::Generated ? s.source.shape : load_tensor(s.source).shape;
-            if (sh.rank != 5)
-                throw InputError("--select " + o.select + " has 5 indices, the tensor has shape " + sh.str());
-            s.selection = stored_index(sh, d);
-        } else {
-            Shape4 r = Shape4::flat(1, 1);
-            r.rank = static_cast<int>(d.size());
-            s.selection = stored_index(r, d);  // n,c: (n, c, 0, 0); n,l,d: (n, l, 0, d)
-        }
-    }
+    if (!o.select.empty()) parse_indices(o.select, "--select", 5, 2);  // well-formed; load_state places it
     if (o.num_batches_tracked) s.params.num_batches_tracked = *o.num_batches_tracked;
     return s;
 }
+
+namespace {
+
+// --select's indices on the user's axes of x (n,c / n,l,d / n,c,h,w / n,c,d,h,w), each inside
+// its dim, as the stored (n, c, h, w) index (stored_index).
+Index4 selected_element(const std::string& text, const Shape4& shape, Method m) {
+    const auto u = parse_indices(text, "--select", 5, 2);
+    const auto dims = shape.dims();
+    if (u.size() != dims.size())
+        throw InputError("--select " + text + " has " + std::to_string(u.size()) + " indices, the tensor of shape " +
+                         shape.str() + " has " + std::to_string(dims.size()) + " dims");
+    for (std::size_t a = 0; a < u.size(); ++a)
+        if (u[a] >= dims[a])
+            throw InputError("--select " + text + " is outside the tensor of shape " + shape.str() + " (axis " +
+                             axis_names(m, shape)[a] + " has " + std::to_string(dims[a]) + ")");
+    return stored_index(shape, u);
+}
+
+}  // namespace
 
 LoadedState load_state(const StateOptions& o, State base, const std::function<void(const Shape4&)>& check_shape) {
     LoadedState out;
@@ -260,6 +266,7 @@ LoadedState load_state(const StateOptions& o, State base, const std::function<vo
         s.params.bias.clear();
     }
     s.params.validate(s.spec, out.layout);
+    if (!o.select.empty()) s.selection = selected_element(o.select, out.x.shape, s.spec.method);
     validate_selection(s.selection, out.x.shape);
     if (!s.style_image.empty()) {
         if (!o.weight.empty() || !o.bias.empty())

@@ -35,7 +35,8 @@ void add_state_options(CLI::App& app, StateOptions& o, bool norm_required);
 // bad option throws InputError (CLI11's message and "(see --help)"); otherwise nullopt.
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);
 
-// Applies the options on top of `base` (the default state, or --scene's). Throws InputError.
+// Applies the options on top of `base` (the default state, or --scene's), all but --select's
+// element, which load_state places once x's dims are known. Throws InputError.
 State resolve_state(const StateOptions& o, State base = State{});
 
 struct LoadedState {

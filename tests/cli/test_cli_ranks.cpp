@@ -79,6 +79,11 @@ TEST_CASE("generated 2-D and 5-D tensors and selections of 2 and 5 indices", "[c
     CHECK(json::parse(slurp(s))["count"] == 120);
     CHECK(cli("--norm batch --shape 2,3,4,5,6 --select 1,2,4,0,0").status == 2);  // d out of range
     CHECK(cli("--norm batch --shape 2,3,4,5 --select 1,2,0,0,0").status == 2);    // 5 indices, 4-D tensor
+    // h past H must not run into the next D slice; every rank takes exactly its own count.
+    check_refused("--norm batch --shape 2,3,4,5,6 --select 1,2,0,7,0",
+                  "--select 1,2,0,7,0 is outside the tensor of shape [2, 3, 4, 5, 6] (axis H has 5)");
+    check_refused("--norm batch --shape 2,3,4,5 --select 1,2", "--select 1,2 has 2 indices, the tensor of shape");
+    check_refused("--norm batch --shape 2,3,4,5,6 --select 1,2,0,0", "has 4 indices");
 }
 
 TEST_CASE("PyTorch's errors for 1-D, 2-D, 5-D and 6-D inputs", "[cli][ranks][errors]") {
