@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -64,13 +65,16 @@ inline Run cli(const std::string& args, const std::string& env = "") {
     return r;
 }
 
-// A refused invocation: exit 2 and one "error: " line that contains `message`.
-inline void check_refused(const std::string& args, const std::string& message) {
+// A refused invocation: exit `status` (2: bad input) and one "error: " line that contains
+// `message`. Returns the run for the caller's checks on files.
+inline Run check_refused(const std::string& args, const std::string& message, int status = 2) {
     Run r = cli(args);
     INFO(args << "\n" << r.err);
-    CHECK(r.status == 2);
+    CHECK(r.status == status);
     CHECK(r.err.rfind("error: ", 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK(r.err.find(message) != std::string::npos);
+    return r;
 }
 
 }  // namespace normlab::test

@@ -39,12 +39,7 @@ fs::path write_dy(const std::string& name, const std::vector<std::int64_t>& shap
 
 void expect_refused(const std::string& args, const std::string& message, const fs::path& must_not_exist) {
     fs::remove(must_not_exist);
-    Run r = cli(args);
-    INFO(args << "\n" << r.err);
-    CHECK(r.status == 2);
-    CHECK(r.err.rfind("error: ", 0) == 0);
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-    CHECK(r.err.find(message) != std::string::npos);
+    check_refused(args, message);
     CHECK_FALSE(fs::exists(must_not_exist));
 }
 

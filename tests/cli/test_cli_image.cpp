@@ -30,12 +30,7 @@ std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 void expect_image_error(const std::string& args, const std::string& message) {
     const fs::path y = tmpdir() / "err-y.npy", png = tmpdir() / "err-y.png", stats = tmpdir() / "err-s.json";
     for (const auto& p : {y, png, stats}) fs::remove(p);
-    Run r = cli(args + " --output " + q(y) + " --output-image " + q(png) + " --stats " + q(stats));
-    INFO("args: " << args << "\nstderr: " << r.err);
-    CHECK(r.status == 2);
-    CHECK(r.err.rfind("error: ", 0) == 0);
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-    CHECK(r.err.find(message) != std::string::npos);
+    check_refused(args + " --output " + q(y) + " --output-image " + q(png) + " --stats " + q(stats), message);
     CHECK_FALSE(fs::exists(y));
     CHECK_FALSE(fs::exists(png));
     CHECK_FALSE(fs::exists(stats));

@@ -50,12 +50,7 @@ void expect_refused(const std::string& file, const std::string& bytes, const std
     const fs::path p = tmpdir() / file, y = tmpdir() / "y_refused.npy";
     write(p, bytes);
     fs::remove(y);
-    Run r = cli("--norm layer --input '" + p.string() + "' --output '" + y.string() + "'");
-    INFO(file << ": " << r.err);
-    CHECK(r.status == 2);
-    CHECK(r.err.rfind("error: ", 0) == 0);
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-    CHECK(r.err.find(message) != std::string::npos);
+    check_refused("--norm layer --input '" + p.string() + "' --output '" + y.string() + "'", message);
     CHECK_FALSE(fs::exists(y));
 }
 

@@ -23,12 +23,7 @@ void expect_sync_error(const std::string& args, const std::string& message) {
     fs::path out = tmpdir() / "sync_absent.npy", stats = tmpdir() / "sync_absent.json";
     fs::remove(out);
     fs::remove(stats);
-    Run r = cli(args + " --output '" + out.string() + "' --stats '" + stats.string() + "'");
-    INFO("args: " << args << "\nstderr: " << r.err);
-    CHECK(r.status == 2);
-    CHECK(r.err.rfind("error: ", 0) == 0);
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-    CHECK(r.err.find(message) != std::string::npos);
+    check_refused(args + " --output '" + out.string() + "' --stats '" + stats.string() + "'", message);
     CHECK_FALSE(fs::exists(out));
     CHECK_FALSE(fs::exists(stats));
 }
