@@ -47,21 +47,6 @@ const char* why(Method m) {
 
 }  // namespace
 
-namespace {
-
-// The lower-case tuple of the first k axis names: "n", "(n, c)", "(n, c, d)".
-std::string lead_tuple(const std::vector<std::string>& names, std::size_t k) {
-    std::string t;
-    for (std::size_t i = 0; i < k; ++i) {
-        std::string a = names[i];
-        for (char& ch : a) ch = static_cast<char>(ch - 'A' + 'a');
-        t += (i ? ", " : "") + a;
-    }
-    return k == 1 ? t : "(" + t + ")";
-}
-
-}  // namespace
-
 std::string reduction_summary(const NormSpec& spec, const StatLayout& l) {
     const Shape4& s = l.shape;
     const auto dims = s.dims();
@@ -75,7 +60,7 @@ std::string reduction_summary(const NormSpec& spec, const StatLayout& l) {
             per = tr("channel c");
             reduced.insert(reduced.begin(), s.n);
             break;
-        case Method::Instance: per = lead_tuple(names, spatial); break;
+        case Method::Instance: per = axis_tuple(names, spatial); break;
         case Method::Group:
             name = "GroupNorm, G=" + ll(spec.groups);
             per = "(n, g)";
@@ -86,7 +71,7 @@ std::string reduction_summary(const NormSpec& spec, const StatLayout& l) {
             reduced = spec.effective_normalized_shape(s);
             name += "(normalized_shape=" + dims_str(reduced) + ")";
             const std::size_t lead = dims.size() - reduced.size();
-            per = s.rank == 3 && lead == 2 ? tr("token (n, l)") : lead_tuple(names, lead);
+            per = s.rank == 3 && lead == 2 ? tr("token (n, l)") : axis_tuple(names, lead);
             break;
         }
     }

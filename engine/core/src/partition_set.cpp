@@ -5,19 +5,22 @@
 
 namespace normlab {
 
-std::vector<std::string> partition_axis_names(Method m, const Shape4& s) { return axis_names(m, s); }
-
-std::string element_text(Method m, const Shape4& s, const Index4& i) {
-    std::string axes, values;
-    const auto names = axis_names(m, s);
-    const auto u = user_index(s, i);
-    for (std::size_t a = 0; a < names.size(); ++a) {
+std::string axis_tuple(const std::vector<std::string>& names, std::size_t k) {
+    std::string t;
+    for (std::size_t a = 0; a < k; ++a) {
         std::string lower = names[a];
         for (char& ch : lower) ch = static_cast<char>(ch - 'A' + 'a');
-        axes += (a ? ", " : "") + lower;
-        values += (a ? ", " : "") + std::to_string(u[a]);
+        t += (a ? ", " : "") + lower;
     }
-    return "(" + axes + ") = (" + values + ")";
+    return k == 1 ? t : "(" + t + ")";
+}
+
+std::string element_text(Method m, const Shape4& s, const Index4& i) {
+    const auto names = axis_names(m, s);
+    const auto u = user_index(s, i);
+    std::string values;
+    for (std::size_t a = 0; a < u.size(); ++a) values += (a ? ", " : "") + std::to_string(u[a]);
+    return axis_tuple(names, names.size()) + " = (" + values + ")";
 }
 
 bool PartitionSet::member(const Index4& k) const {

@@ -53,7 +53,8 @@ PartitionSet partition_set(const NormSpec& spec, const Shape4& shape, const Inde
 // BatchNorm1d, "(n, l, d) = …" under LayerNorm of a 3-D tensor, "(n, c, d, h, w) = …" at rank 5.
 std::string element_text(Method m, const Shape4& shape, const Index4& i);
 
-// The axis names S_i uses, one per dim: axis_names(m, shape) (stat_layout.hpp).
-std::vector<std::string> partition_axis_names(Method m, const Shape4& shape);
+// The first k axis names (axis_names, stat_layout.hpp) in lower case as a tuple: "n", "(n, c)",
+// "(n, c, d)".
+std::string axis_tuple(const std::vector<std::string>& names, std::size_t k);
 
 }  // namespace normlab
