@@ -1,5 +1,6 @@
 #include "random_configs.hpp"
 
+#include "normlab/error.hpp"
 #include "normlab/stat_layout.hpp"
 #include "normlab/state_edits.hpp"
 
@@ -70,11 +71,13 @@ std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt
     return {spec, p};
 }
 
-bool valid(Method m, const Shape4& s, const NormSpec& spec) {
-    if (m == Method::Batch && spec.mode == Mode::Train && s.n * s.hw() == 1) return false;
-    if (m == Method::Instance && (s.rank == 2 ? s.c : s.hw()) == 1) return false;  // 2-D: an unbatched (C, L)
-    if (m == Method::Group && s.n * (s.c / spec.groups) * s.hw() == 1) return false;
-    return true;
+bool valid(Method, const Shape4& s, const NormSpec& spec) {
+    try {
+        spec.validate(s);  // the product's own rule (PyTorch's one-value refusals among them)
+        return true;
+    } catch (const InputError&) {
+        return false;
+    }
 }
 
 }  // namespace normlab::test

@@ -21,7 +21,8 @@ Shape4 random_shape(int rank, const std::vector<std::int64_t>& sizes, std::mt199
 // A random configuration for shape s and method m, with random flags and parameters (valid()
 // tells whether PyTorch accepts it; γ/β are only drawn for one it accepts).
 std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt19937_64& rng);
-// Whether PyTorch accepts the configuration on shape s (one value per statistic is refused).
+// Whether the configuration is accepted on shape s: NormSpec::validate, the product's own rule
+// (PyTorch's refusals of one value per statistic among them).
 bool valid(Method m, const Shape4& s, const NormSpec& spec);
 
 }  // namespace normlab::test
