@@ -46,6 +46,71 @@ void check_close(const std::vector<double>& got, const json& want, double tol, c
     }
 }
 
+// The case's spec and the flags of its parameters, from the keys its method needs (the others
+// keep PyTorch's defaults).
+NormSpec case_spec(const json& c, const std::string& in_cases, NormParams& p) {
+    NormSpec spec = default_spec(*parse_method(need(c, "norm", in_cases)));
+    spec.eps = need(c, "eps", in_cases).get<double>();
+    spec.affine = need(c, "affine", in_cases).get<bool>();
+    if (spec.method == Method::Group) spec.groups = need(c, "groups", in_cases);
+    if (spec.method == Method::Layer || spec.method == Method::Rms)
+        spec.normalized_shape = need(c, "normalized_shape", in_cases).get<std::vector<std::int64_t>>();
+    if (spec.method == Method::Layer) spec.bias = need(c, "bias", in_cases).get<bool>();
+    if (spec.method == Method::Batch) {
+        spec.mode = *parse_mode(need(c, "mode", in_cases));
+        const json& momentum = need(c, "momentum", in_cases);
+        if (momentum.is_string())
+            spec.momentum.reset();
+        else
+            spec.momentum = momentum.get<double>();
+        spec.track_running_stats = need(c, "track_running_stats", in_cases);
+        p.num_batches_tracked = need(c, "num_batches_tracked", in_cases);
+    }
+    return spec;
+}
+
+// max |y − want| against the float64 values of a .npy (read as doubles, not through read_npy's
+// float32).
+double max_error_vs_f64(const std::string& path, const std::vector<float>& y) {
+    std::ifstream in(path, std::ios::binary);
+    const std::string raw(std::istreambuf_iterator<char>(in), {});
+    const std::size_t n = y.size();
+    REQUIRE(raw.size() >= n * 8);
+    const char* data = raw.data() + raw.size() - n * 8;
+    double worst = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        double want;
+        std::memcpy(&want, data + i * 8, 8);
+        worst = std::max(worst, std::abs(static_cast<double>(y[i]) - want));
+    }
+    return worst;
+}
+
+// The statistics and running statistics against expected.json. Running statistics exist only for
+// BatchNorm with track_running_stats (PyTorch's buffers are None otherwise): needed there, and
+// absent or null everywhere else.
+void check_statistics(const NormSpec& spec, const NormResult& r, const json& expected, const std::string& in_expected) {
+    CHECK(r.layout.stat_shape == need(expected, "stat_shape", in_expected).get<std::vector<std::int64_t>>());
+    if (spec.method == Method::Rms) {
+        check_close(r.mean_square, need(expected, "mean_square", in_expected), 1e-5, "mean_square");
+    } else {
+        check_close(r.mean, need(expected, "mean", in_expected), 1e-5, "mean");
+        check_close(r.var, need(expected, "var", in_expected), 1e-5, "var");
+    }
+    const bool running = spec.method == Method::Batch && spec.track_running_stats;
+    for (const char* key : {"running_mean", "running_var", "num_batches_tracked"}) {
+        if (running)
+            need(expected, key, in_expected);
+        else
+            CHECK((!expected.contains(key) || expected[key].is_null()));
+    }
+    if (running) {
+        check_close(r.running_mean, expected["running_mean"], 1e-5, "running_mean");
+        check_close(r.running_var, expected["running_var"], 1e-5, "running_var");
+        CHECK(r.num_batches_tracked == expected["num_batches_tracked"].get<std::int64_t>());
+    }
+}
+
 }  // namespace
 
 TEST_CASE("PyTorch golden fixtures", "[golden][gpu]") {
@@ -56,25 +121,8 @@ TEST_CASE("PyTorch golden fixtures", "[golden][gpu]") {
         const std::string dir = kDir + "cases/" + name + "/";
         const std::string in_cases = "cases.json[" + name + "]";
         INFO("case " << name);
-        NormSpec spec = default_spec(*parse_method(need(c, "norm", in_cases)));
-        spec.eps = need(c, "eps", in_cases).get<double>();
-        spec.affine = need(c, "affine", in_cases).get<bool>();
         NormParams p;
-        // The keys each method needs; the others keep PyTorch's defaults.
-        if (spec.method == Method::Group) spec.groups = need(c, "groups", in_cases);
-        if (spec.method == Method::Layer || spec.method == Method::Rms)
-            spec.normalized_shape = need(c, "normalized_shape", in_cases).get<std::vector<std::int64_t>>();
-        if (spec.method == Method::Layer) spec.bias = need(c, "bias", in_cases).get<bool>();
-        if (spec.method == Method::Batch) {
-            spec.mode = *parse_mode(need(c, "mode", in_cases));
-            const json& momentum = need(c, "momentum", in_cases);
-            if (momentum.is_string())
-                spec.momentum.reset();
-            else
-                spec.momentum = momentum.get<double>();
-            spec.track_running_stats = need(c, "track_running_stats", in_cases);
-            p.num_batches_tracked = need(c, "num_batches_tracked", in_cases);
-        }
+        const NormSpec spec = case_spec(c, in_cases, p);
         auto files = need(c, "files", in_cases).get<std::vector<std::string>>();
         auto has = [&](const std::string& f) { return std::find(files.begin(), files.end(), f) != files.end(); };
         auto x_npy = read_npy(dir + "x.npy");
@@ -87,48 +135,10 @@ TEST_CASE("PyTorch golden fixtures", "[golden][gpu]") {
         if (has("running_mean.npy")) p.running_mean = read_npy(dir + "running_mean.npy").data;
         if (has("running_var.npy")) p.running_var = read_npy(dir + "running_var.npy").data;
 
-        auto y64 = read_npy(dir + "y.npy");  // float64 on disk; compare in double below
-        json expected = load_json(dir + "expected.json");
-        const std::string in_expected = "cases/" + name + "/expected.json";
-        auto r = normalizer().run(x, spec, p);
-        // Compare with the float64 file contents (read again exactly as doubles).
-        std::string raw;
-        {
-            std::ifstream in(dir + "y.npy", std::ios::binary);
-            raw.assign(std::istreambuf_iterator<char>(in), {});
-        }
-        const std::size_t n = r.y.data.size();
-        REQUIRE(raw.size() >= n * 8);
-        const char* data = raw.data() + raw.size() - n * 8;
-        double worst = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            double want;
-            std::memcpy(&want, data + i * 8, 8);
-            worst = std::max(worst, std::abs(static_cast<double>(r.y.data[i]) - want));
-        }
-        CHECK(y64.shape == x_npy.shape);
-        CHECK(worst <= 1e-5);
-        CHECK(r.layout.stat_shape == need(expected, "stat_shape", in_expected).get<std::vector<std::int64_t>>());
-        if (spec.method == Method::Rms) {
-            check_close(r.mean_square, need(expected, "mean_square", in_expected), 1e-5, "mean_square");
-        } else {
-            check_close(r.mean, need(expected, "mean", in_expected), 1e-5, "mean");
-            check_close(r.var, need(expected, "var", in_expected), 1e-5, "var");
-        }
-        // Running statistics exist only for BatchNorm with track_running_stats (PyTorch's buffers are None
-        // otherwise): needed there, and absent or null everywhere else.
-        const bool running = spec.method == Method::Batch && spec.track_running_stats;
-        for (const char* key : {"running_mean", "running_var", "num_batches_tracked"}) {
-            if (running)
-                need(expected, key, in_expected);
-            else
-                CHECK((!expected.contains(key) || expected[key].is_null()));
-        }
-        if (running) {
-            check_close(r.running_mean, expected["running_mean"], 1e-5, "running_mean");
-            check_close(r.running_var, expected["running_var"], 1e-5, "running_var");
-            CHECK(r.num_batches_tracked == expected["num_batches_tracked"].get<std::int64_t>());
-        }
+        const auto r = normalizer().run(x, spec, p);
+        CHECK(read_npy(dir + "y.npy").shape == x_npy.shape);
+        CHECK(max_error_vs_f64(dir + "y.npy", r.y.data) <= 1e-5);
+        check_statistics(spec, r, load_json(dir + "expected.json"), "cases/" + name + "/expected.json");
     }
 }
 
