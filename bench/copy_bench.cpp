@@ -17,17 +17,33 @@ CopyBench::CopyBench(const VulkanContext& ctx) : ctx_(&ctx), recorder_(ctx) {
         throw DeviceError("normlab-bench needs timestamp queries, which " + ctx.device_name() + " lacks");
 }
 
+void CopyBench::ensure(std::uint64_t bytes) {
+    if (src_ && src_.size() >= bytes) return;
+    for (GpuBuffer* b : {&src_, &dst_, &host_up_, &host_down_}) *b = GpuBuffer();  // old memory freed first
+    src_ = GpuBuffer(*ctx_, bytes, BufferRole::Compute);
+    dst_ = GpuBuffer(*ctx_, bytes, BufferRole::Compute);
+    host_up_ = GpuBuffer(*ctx_, bytes, BufferRole::Upload);
+    host_down_ = GpuBuffer(*ctx_, bytes, BufferRole::Readback);
+    vk::CommandBuffer cmd = recorder_.begin();
+    for (const GpuBuffer* b : {&src_, &dst_, &host_up_, &host_down_})  // first touch of the pages
+        cmd.fillBuffer(b->handle(), 0, VK_WHOLE_SIZE, b == &src_ ? 0x3c3c3c3cu : 0u);
+    recorder_.submit();
+}
+
+double CopyBench::transfer_ms(std::uint64_t bytes, bool to_device) {
+    ensure(bytes);
+    const vk::CommandBuffer cmd = recorder_.begin();  // its first barrier orders the previous copy's writes first
+    recorder_.start_timer();
+    if (to_device)
+        cmd.copyBuffer(host_up_.handle(), dst_.handle(), vk::BufferCopy(0, 0, bytes));
+    else
+        cmd.copyBuffer(src_.handle(), host_down_.handle(), vk::BufferCopy(0, 0, bytes));
+    recorder_.stop_timer();
+    return recorder_.submit();
+}
+
 double CopyBench::time_ms(std::uint64_t bytes, const std::string& variant) {
-    if (!src_ || src_.size() < bytes) {
-        src_ = GpuBuffer();
-        dst_ = GpuBuffer();
-        src_ = GpuBuffer(*ctx_, bytes, BufferRole::Compute);
-        dst_ = GpuBuffer(*ctx_, bytes, BufferRole::Compute);
-        vk::CommandBuffer cmd = recorder_.begin();
-        cmd.fillBuffer(src_.handle(), 0, VK_WHOLE_SIZE, 0x3c3c3c3cu);  // first touch of the pages
-        cmd.fillBuffer(dst_.handle(), 0, VK_WHOLE_SIZE, 0u);
-        recorder_.submit();
-    }
+    ensure(bytes);
     const vk::CommandBuffer cmd = recorder_.begin();  // its first barrier orders the previous copy's writes first
     recorder_.start_timer();
     if (variant == "vkCmdCopyBuffer") {

@@ -2,7 +2,9 @@
 // is scored against. Variants: vkCmdCopyBuffer; compute copies with 1, 2, 4 and 8 vec4s per
 // invocation and one workgroup per slice (as many workgroups as the size needs); and
 // grid-stride compute copies with a fixed 1024 or 8192 workgroups of 256 invocations, which
-// keep every compute unit of a large GPU busy. Each is timed with timestamp queries.
+// keep every compute unit of a large GPU busy. Each is timed with timestamp queries. And the
+// bus's yardstick for transfers: vkCmdCopyBuffer between a host-visible staging buffer and a
+// compute buffer, each way.
 #pragma once
 #include "normlab/command_recorder.hpp"
 #include "normlab/compute_kernel.hpp"
@@ -20,10 +22,14 @@ public:
     // GPU milliseconds of one copy of `bytes` with the named variant (variants()).
     double time_ms(std::uint64_t bytes, const std::string& variant);
     static const std::vector<std::string>& variants();
+    // GPU milliseconds of one vkCmdCopyBuffer of `bytes` from a host-visible upload buffer to a
+    // compute buffer (to_device) or from a compute buffer to a host-visible readback buffer.
+    double transfer_ms(std::uint64_t bytes, bool to_device);
 
 private:
     const VulkanContext* ctx_;
-    GpuBuffer src_, dst_;
+    void ensure(std::uint64_t bytes);
+    GpuBuffer src_, dst_, host_up_, host_down_;
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::unique_ptr<ComputeKernel>> kernels_;
     CommandRecorder recorder_;
 };

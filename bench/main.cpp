@@ -152,7 +152,8 @@ std::vector<Case> selected_cases(const std::vector<std::string>& norms) {
 // Median times of one case over interleaved repetitions, so drift hits both.
 struct Timings {
     double gpu = 0, e2e = 0, up = 0, disp = 0, down = 0;
-    double bw_gpu = 0, bw_e2e = 0;  // the backward (0 when not timed)
+    double bw_gpu = 0, bw_e2e = 0;    // the backward (0 when not timed)
+    double bus_up = 0, bus_down = 0;  // vkCmdCopyBuffer host → device and device → host of x's bytes
     double best_copy = 1e30, best_shader_copy = 1e30;
     std::string best_variant;
 };
@@ -160,7 +161,7 @@ struct Timings {
 Timings time_case(Normalizer& normalizer, Backward* backward, CopyBench& copy, const Tensor& x, const Tensor& dy,
                   const NormSpec& spec, int n) {
     const std::uint64_t bytes = static_cast<std::uint64_t>(x.shape.numel()) * 4;
-    std::vector<double> gpu, e2e, up, disp, down, bw_gpu, bw_e2e;
+    std::vector<double> gpu, e2e, up, disp, down, bw_gpu, bw_e2e, bus_up, bus_down;
     std::map<std::string, std::vector<double>> copies;
     for (int r = 0; r < n; ++r) {  // end to end: upload x, run, read y back
         auto t0 = std::chrono::steady_clock::now();
@@ -193,6 +194,8 @@ Timings time_case(Normalizer& normalizer, Backward* backward, CopyBench& copy, c
     for (int r = 0; r < n; ++r) {
         gpu.push_back(normalizer.run(x, spec, {}, steady).gpu_ms);
         for (const auto& v : CopyBench::variants()) copies[v].push_back(copy.time_ms(bytes, v));
+        bus_up.push_back(copy.transfer_ms(bytes, true));
+        bus_down.push_back(copy.transfer_ms(bytes, false));
     }
     Timings t;
     t.gpu = median(gpu);
@@ -202,6 +205,8 @@ Timings time_case(Normalizer& normalizer, Backward* backward, CopyBench& copy, c
     t.down = median(down);
     t.bw_gpu = median(bw_gpu);
     t.bw_e2e = median(bw_e2e);
+    t.bus_up = median(bus_up);
+    t.bus_down = median(bus_down);
     for (auto& [v, times] : copies) {
         double m = median(times);
         if (m < t.best_copy) {
@@ -233,6 +238,12 @@ json record(const Case& c, const NormSpec& spec, const Shape4& shape, const Timi
     rec["upload_ms"] = t.up;
     rec["dispatch_ms"] = t.disp;
     rec["readback_ms"] = t.down;
+    // Transfers: x up and y back (host wall time of Staging) against the bus's vkCmdCopyBuffer.
+    auto gbps = [&](double ms) { return ms > 0 ? static_cast<double>(bytes) / (ms * 1e6) : 0.0; };
+    rec["upload_gbps"] = gbps(t.up);
+    rec["readback_gbps"] = gbps(t.down);
+    rec["bus_upload_gbps"] = gbps(t.bus_up);
+    rec["bus_readback_gbps"] = gbps(t.bus_down);
     if (t.bw_gpu > 0) {
         // The backward reads x and dy and writes dx: three streams against the copy's two.
         rec["backward_gpu_ms"] = t.bw_gpu;
@@ -276,10 +287,12 @@ std::optional<json> bench_case(const BenchOptions& o, Normalizer& normalizer, Ba
     json rec = record(c, *spec, shape, t, plan_name, n, device);
     fmt::print(
         "{:<12} {:>18} {:>10} {:>9.3f} {:>9.3f} {:>6.2f} {:>6.2f} {:>8.2f} {:>9.3f} {:>8.3f} {:>8.3f} "
-        "{:>8.3f} {:>7} {:>9.3f} {:>6.2f} {:>6.2f}\n",
+        "{:>8.3f} {:>7} {:>9.3f} {:>6.2f} {:>6.2f} {:>7.2f} {:>7.2f} {:>7.2f} {:>7.2f}\n",
         c.name, shape.str(), shape.numel(), t.gpu, t.best_copy, t.best_copy / t.gpu, t.best_shader_copy / t.gpu,
         rec["gbps"].get<double>(), t.e2e, t.up, t.disp, t.down, plan_name, t.bw_gpu,
-        t.bw_gpu > 0 ? 1.5 * t.best_copy / t.bw_gpu : 0.0, t.bw_gpu > 0 ? 1.5 * t.best_shader_copy / t.bw_gpu : 0.0);
+        t.bw_gpu > 0 ? 1.5 * t.best_copy / t.bw_gpu : 0.0, t.bw_gpu > 0 ? 1.5 * t.best_shader_copy / t.bw_gpu : 0.0,
+        rec["upload_gbps"].get<double>(), rec["readback_gbps"].get<double>(), rec["bus_upload_gbps"].get<double>(),
+        rec["bus_readback_gbps"].get<double>());
     std::fflush(stdout);
     return rec;
 }
@@ -299,9 +312,11 @@ int run(int argc, char** argv) {
     json records = json::array();
     fmt::print("device: {}\nmemory: {}\n", ctx.device_name(),
                describe_memory(ctx.memory_properties(), ctx.direct_mapping_allowed()));
-    fmt::print("{:<12} {:>18} {:>10} {:>9} {:>9} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>8} {:>7} {:>9} {:>6} {:>6}\n",
-               "norm", "shape", "elements", "gpu_ms", "copy_ms", "eff", "eff_sh", "GB/s", "e2e_ms", "up_ms", "disp_ms",
-               "down_ms", "plan", "bw_ms", "bw_eff", "bw_sh");
+    fmt::print(
+        "{:<12} {:>18} {:>10} {:>9} {:>9} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>8} {:>7} {:>9} {:>6} {:>6} "
+        "{:>7} {:>7} {:>7} {:>7}\n",
+        "norm", "shape", "elements", "gpu_ms", "copy_ms", "eff", "eff_sh", "GB/s", "e2e_ms", "up_ms", "disp_ms",
+        "down_ms", "plan", "bw_ms", "bw_eff", "bw_sh", "up_GBs", "dn_GBs", "bus_up", "bus_dn");
     for (const Shape4& shape : sizes) {
         try {
             normalizer.check_capacity(shape);

@@ -1,9 +1,10 @@
 #version 450
 // Backward reductions. Owner o reduces chunk (o % chunks) of group (o / chunks) of the bound
 // layout and writes the partial (Σa, Σb, count, 0), which grad_merge.comp adds up:
-//   statistics pass (PARAM_PASS false, the forward's StatLayout): a = g = dy·γ, b = g·x̂; with
-//   one γ per statistic (PARAM_MODE 0) a = dy, b = dy·x̂ instead, grad_merge.comp multiplies by γ
-//   and also adds these partials up per γ/β index (no γ/β pass);
+//   statistics pass (PARAM_PASS false, the forward's StatLayout): a = g = dy·γ, b = g·x̂; where
+//   every chunk has one γ (CHUNK_GAMMA: one γ per statistic, or GroupNorm's chunks inside one
+//   channel) a = dy, b = dy·x̂ instead, grad_merge.comp multiplies by each chunk's γ and also
+//   adds these partials up per γ/β index (no γ/β pass);
 //   γ/β pass (PARAM_PASS true, a layout whose groups are the γ/β indices p): a = dy, b = dy·x̂,
 //   with x̂ from each element's own statistic (j·gstat_seg_mul + p / gstat_p_div, j = e / segment_len).
 // An owner is a subgroup (SUBGROUP_OWNERS: subgroupAdd, no barrier) or a workgroup, as in
@@ -17,6 +18,7 @@ layout(constant_id = 4) const bool SUBGROUP_OWNERS = false;
 layout(constant_id = 5) const bool COLUMNS = false;
 // Packs of 4 elements (16-byte loads) where every run of the bound layout holds whole vec4s.
 layout(constant_id = 6) const bool VEC4 = false;
+layout(constant_id = 7) const bool CHUNK_GAMMA = false;
 #include "workgroup_sum.glsl"
 #include "norm_common.glsl"
 #include "grad_common.glsl"
@@ -28,7 +30,7 @@ vec2 terms(uint s, uint e, uint i, uint pbase, uint pterm, vec4 st) {
         uint seg = SEGMENTED ? udiv(e, pc.seg_magic, pc.seg_s1, pc.seg_s2) : 0u;
         return vec2(dy, dy * grad_xhat(X[i], STATS[seg * pc.gstat_seg_mul + pterm], RMS));
     }
-    float g = PARAM_MODE == 0u ? dy : dy * grad_gamma(pbase, e);
+    float g = CHUNK_GAMMA ? dy : dy * grad_gamma(pbase, e);
     return vec2(g, g * grad_xhat(X[i], st, RMS));
 }
 
@@ -41,7 +43,7 @@ vec2 terms4(uint e, uint i, uint pbase, uint pterm, vec4 st) {
         vec4 xh = RMS ? x * t.w : ((x - t.x) - t.y) * t.w;
         return vec2(dot(dy, vec4(1.0)), dot(dy, xh));
     }
-    vec4 g = PARAM_MODE == 0u ? dy : dy * grad_gamma4(pbase, e);
+    vec4 g = CHUNK_GAMMA ? dy : dy * grad_gamma4(pbase, e);
     vec4 xh = RMS ? x * st.w : ((x - st.x) - st.y) * st.w;
     return vec2(dot(g, vec4(1.0)), dot(g, xh));
 }

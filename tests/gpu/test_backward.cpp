@@ -90,6 +90,56 @@ TEST_CASE("backward: random medium shapes, statistics spanning many chunks", "[r
     check_random_grad({1, 3, 16, 31, 64, 97}, 5, 1202, 1 << 19);
 }
 
+TEST_CASE("backward: statistics on both sides of the fused kernel's limit, every method", "[random][gpu][grad]") {
+    // The backward fuses where the forward's plan does (one window). Per method, the longest
+    // statistic of these lengths that the current plan fuses and the next one, which it splits
+    // (subgroup plan on lavapipe: 256 floats, 512 in vec4s; workgroup plan: 8192 / 16384;
+    // BatchNorm's statistic is 2·len, GroupNorm(1)'s 3·len); GroupNorm(1) also at 1028, a channel
+    // that the subgroup plan's reduce chunk does not divide (γ/β pass instead of the statistics'
+    // partials).
+    const std::vector<std::int64_t> lengths{31,  32,  63,  64,   127,  128,   255,  256,
+                                            257, 512, 516, 8192, 8196, 16384, 16388};
+    std::mt19937_64 rng(2121);
+    auto setup = [](Method m, std::int64_t groups, std::int64_t len) {
+        NormSpec spec = default_spec(m);
+        spec.groups = groups;
+        spec.affine = true;
+        if (m == Method::Layer || m == Method::Rms) spec.normalized_shape = {1, len};
+        return spec;
+    };
+    for (auto [m, groups] : std::vector<std::pair<Method, std::int64_t>>{{Method::Layer, 0},
+                                                                         {Method::Rms, 0},
+                                                                         {Method::Instance, 0},
+                                                                         {Method::Group, 3},
+                                                                         {Method::Group, 1},
+                                                                         {Method::Batch, 0}}) {
+        auto fuses = [&](std::int64_t len) {
+            const NormSpec spec = setup(m, groups, len);
+            return normalizer().plan(make_layout(spec, Shape4{2, 3, 1, len}), spec).fused;
+        };
+        std::size_t i = 0;
+        while (i + 1 < lengths.size() && !(fuses(lengths[i]) && !fuses(lengths[i + 1]))) ++i;
+        INFO(method_name(m) << " G=" << groups);
+        REQUIRE(i + 1 < lengths.size());
+        std::vector<std::int64_t> tested{lengths[i], lengths[i + 1]};
+        if (groups == 1) tested.push_back(1028);
+        for (std::int64_t len : tested) {
+            const Shape4 s{2, 3, 1, len};
+            const NormSpec spec = setup(m, groups, len);
+            const StatLayout L = make_layout(spec, s);
+            NormParams params;
+            params.weight = make_tensor({1, 1, 1, L.param_count}, Init::Randn, rng()).data;
+            if (spec.has_bias()) params.bias = make_tensor({1, 1, 1, L.param_count}, Init::Randn, rng()).data;
+            Tensor x = make_tensor(s, Init::Randn, rng()), dy = make_tensor(s, Init::Randn, rng());
+            auto g = compare_grad(x, dy, spec, params);
+            INFO(describe(s, spec));
+            CHECK(rel_err(g.gpu.dx.data, g.ref.dx) <= 1e-4);
+            CHECK(rel_err(g.gpu.dweight, g.ref.dweight) <= 1e-4);
+            CHECK(rel_err(g.gpu.dbias, g.ref.dbias) <= 1e-4);
+        }
+    }
+}
+
 TEST_CASE("backward: the reference matches a finite difference of the forward", "[grad]") {
     // Float64 reference only: L(x + h·e_i) − L(x − h·e_i) over 2h for a few elements.
     Tensor x = make_tensor({3, 4, 2, 3}, Init::Randn, 7), dy = make_tensor({3, 4, 2, 3}, Init::Randn, 8);

@@ -10,7 +10,7 @@
 namespace normlab {
 namespace {
 
-constexpr std::uint32_t kReduceVpt = 32, kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64, kColumnRows = 64;
+constexpr std::uint32_t kReduceVpt = 32, kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64, kColumnRows = 64, kRowsPer = 32;
 
 }  // namespace
 
@@ -30,9 +30,15 @@ struct Backward::Passes {
     std::uint32_t apply_wg = kApplyWg;  // fewer lanes for small statistics (one workgroup per statistic chunk)
     bool subgroup_owners = false, columns = false;
     bool vec4 = false, param_vec4 = false;  // 16-byte loads: the forward's layout, the γ/β layout
-    // One γ/β per statistic (batch and instance in train mode): ∂L/∂γ and ∂L/∂β are added up from
-    // the statistics pass's partials (grad_merge.comp FROM_STATS), no γ/β pass over x and dy.
+    // Every reduce chunk has one γ (one γ per statistic: batch, instance, group G = C; or GroupNorm's
+    // chunks inside one channel): ∂L/∂γ and ∂L/∂β are added up from the statistics pass's
+    // partials (grad_merge.comp FROM_STATS), no γ/β pass over x and dy.
     bool params_from_stats = false;
+    std::uint32_t chunks_per_gamma = 0;  // FROM_STATS: consecutive chunks of one γ
+    // The forward fused (one window): grad_fused.comp reads x and dy once and writes ∂L/∂x; with
+    // rows (layer/rms) each owner adds up ∂L/∂γ, ∂L/∂β partials over rows_per statistics.
+    bool fused = false, rows = false, one_gamma = false;
+    std::uint32_t rows_per = 1, row_blocks = 0;
     SlabPlan reduce_slabs, apply_slabs, param_slabs;
     ParamLayout pl;
     Push param_push{};
@@ -49,13 +55,14 @@ struct Backward::Passes {
         const std::uint32_t pack = vec4 ? 4u : 1u;
         chunk_len = lanes * kReduceVpt * pack;
         columns = p.spec.method == Method::Layer || p.spec.method == Method::Rms;
-        params_from_stats = !p.plan.stats_from_running && p.layout.param_elem_div == 0;
+        const bool eval = p.plan.stats_from_running;
+        const std::int64_t max_el = n.max_binding_elements(), align = n.binding_alignment();
+        fused = !eval && p.plan.fused && p.slabs.slabs.size() == 1;
+        plan_chunk_gamma(max_el, align);
         pl = param_layout(p.layout, p.spec);
         const StatLayout& q = pl.layout;
         param_vec4 = !columns && q.segment_len % 4 == 0 && q.stat_stride % 4 == 0 && q.segment_stride % 4 == 0;
         param_chunk_len = columns ? kColumnRows : lanes * kReduceVpt * (param_vec4 ? 4u : 1u);
-        const std::int64_t max_el = n.max_binding_elements(), align = n.binding_alignment();
-        reduce_slabs = plan_slabs(p.layout, max_el, align, chunk_len);
         const auto count = static_cast<std::uint64_t>(p.layout.count());
         while (apply_wg > 32 && std::uint64_t{apply_wg / 2} * kApplyVpt * pack >= count) apply_wg /= 2;
         apply_wg = std::min(apply_wg, wg_max);
@@ -65,7 +72,9 @@ struct Backward::Passes {
         const auto P = static_cast<vk::DeviceSize>(p.layout.param_count);
         stat_partial_bytes = S * 16 * std::max<std::uint32_t>(1, reduce_slabs.chunks_total);
         stat_mean_bytes = S * 16;
-        param_partial_bytes = P * 16 * std::max<std::uint32_t>(1, param_slabs.chunks_total);
+        // Layer/rms in one window: ∂L/∂γ, ∂L/∂β partials from the kernel that writes ∂L/∂x.
+        if (columns && (fused || (reduce_slabs.slabs.size() == 1 && apply_slabs.slabs.size() == 1))) plan_rows();
+        param_partial_bytes = P * 16 * std::max<std::uint32_t>({1, param_slabs.chunks_total, row_blocks});
         param_sum_bytes = P * 16;
         const vk::DeviceSize range = n.context().limits().maxStorageBufferRange;
         for (vk::DeviceSize need : {stat_partial_bytes, param_partial_bytes})
@@ -76,6 +85,38 @@ struct Backward::Passes {
         param_push = layout_push(pl.layout, p.spec.effective_eps());
         param_push.gstat_seg_mul = pl.seg_mul;
         param_push.gstat_p_div = pl.p_div;
+    }
+
+    // GroupNorm: chunks no longer than one channel, so that each has one γ where they divide it.
+    void plan_chunk_gamma(std::int64_t max_el, std::int64_t align) {
+        const StatLayout& L = p.layout;
+        const bool one_per_stat = L.param_elem_div == 0 || (L.param_stat_mul == 1 && L.param_elem_div >= L.count());
+        if (L.param_elem_div > 1 && L.param_elem_div < chunk_len) chunk_len = u32(L.param_elem_div);
+        reduce_slabs = plan_slabs(L, max_el, align, chunk_len);
+        if (p.plan.stats_from_running || L.param_elem_div == 1) return;
+        one_gamma = one_per_stat;
+        if (fused) {
+            params_from_stats = one_per_stat;
+            chunks_per_gamma = 1;
+        } else if (L.param_elem_div == 0) {
+            params_from_stats = true;
+            chunks_per_gamma = reduce_slabs.chunks_total;
+        } else if (reduce_slabs.ranges == 1 && (one_per_stat || L.param_elem_div % chunk_len == 0)) {
+            params_from_stats = true;
+            chunks_per_gamma = one_per_stat ? reduce_slabs.chunks_total : u32(L.param_elem_div / chunk_len);
+        }
+    }
+    // Layer/rms: each owner adds up ∂L/∂γ, ∂L/∂β over blocks of ~kRowsPer statistics, so that the
+    // per-element partials stay small (≤ 1/8 of x's bytes where S allows, ≤ 16 MiB, ≤ 1024 per element).
+    void plan_rows() {
+        rows = true;
+        const auto S = static_cast<std::uint64_t>(p.layout.stat_count);
+        const auto P = static_cast<std::uint64_t>(p.layout.param_count);
+        const std::uint64_t cap =
+            std::max<std::uint64_t>(1, std::min<std::uint64_t>(1024, (std::uint64_t{1} << 20) / P));
+        const std::uint64_t blocks = std::clamp<std::uint64_t>((S + kRowsPer - 1) / kRowsPer, 1, cap);
+        rows_per = u32((S + blocks - 1) / blocks);
+        row_blocks = u32((S + rows_per - 1) / rows_per);
     }
 
     std::uint32_t apply_chunk_len() const { return apply_wg * kApplyVpt * (vec4 ? 4u : 1u); }
@@ -89,33 +130,55 @@ struct Backward::Passes {
             own.insert(own.end(), p.layout_constants.begin(), p.layout_constants.end());
         return own;
     }
-    // param_pass: the γ/β pass's partials and sums; sums_only: the statistics pass's partials and
-    // the γ/β sums (FROM_STATS).
-    void bind(ComputeKernel& k, const Slab& slab, bool param_pass, bool sums_only = false) const {
+    // The partials (binding 5) and sums (binding 7) each pass reads or writes.
+    enum class Sums { Stats, Params, StatsToParams, FusedStats, Rows };
+    void bind(ComputeKernel& k, const Slab& slab, Sums sums) const {
         const vk::DeviceSize off = static_cast<vk::DeviceSize>(slab.flat_base) * 4,
                              len = static_cast<vk::DeviceSize>(slab.extent) * 4;
         auto whole = [](const GpuBuffer& buf, vk::DeviceSize bytes) {
             return vk::DescriptorBufferInfo{buf.handle(), 0, std::max<vk::DeviceSize>(bytes, 16)};
         };
+        const bool param_partials = sums == Sums::Params || sums == Sums::Rows;
+        const bool param_sums = sums == Sums::Params || sums == Sums::StatsToParams;
         const Normalizer::Buffers nb = n.buffers();
-        k.bind_ranges(
-            {{nb.x.handle(), off, len},
-             {b.dx_.handle(), off, len},
-             whole(nb.weight, p.param_bytes),
-             whole(nb.bias, p.param_bytes),
-             whole(nb.stats, p.stat_bytes),
-             param_pass ? whole(b.param_partials_, param_partial_bytes) : whole(b.stat_partials_, stat_partial_bytes),
-             {b.dy_.handle(), off, len},
-             param_pass || sums_only ? whole(b.param_sums_, param_sum_bytes) : whole(b.stat_means_, stat_mean_bytes)});
+        k.bind_ranges({{nb.x.handle(), off, len},
+                       {b.dx_.handle(), off, len},
+                       whole(nb.weight, p.param_bytes),
+                       whole(nb.bias, p.param_bytes),
+                       whole(nb.stats, p.stat_bytes),
+                       param_partials ? whole(b.param_partials_, param_partial_bytes)
+                                      : whole(b.stat_partials_, stat_partial_bytes),
+                       {b.dy_.handle(), off, len},
+                       param_sums ? whole(b.param_sums_, param_sum_bytes) : whole(b.stat_means_, stat_mean_bytes)});
+    }
+    // The fused kernel: statistics sums, means and ∂L/∂x, plus the γ/β partials (one_gamma or rows).
+    void fused_pass(vk::CommandBuffer cmd) {
+        const KernelPlan& plan = p.plan;
+        auto& k = b.kernels_.get(
+            "grad_fused.comp", constants({plan.stats_wg, plan.stats_vpt, p.rms ? 1u : 0u, plan.subgroup_stats ? 1u : 0u,
+                                          plan.vec4 ? 1u : 0u, rows ? 1u : 0u, one_gamma ? 1u : 0u},
+                                         false));
+        const Slab& slab = p.slabs.slabs.front();
+        bind(k, slab, rows ? Sums::Rows : Sums::FusedStats);
+        Push push = p.push;
+        set_slab(push, slab, plan.chunk_len, 1);
+        push.gstat_seg_mul = rows_per;
+        push.gstat_p_div = row_blocks;
+        const std::uint64_t owners =
+            (static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) + rows_per - 1) / rows_per;
+        GroupGrid g = group_grid((owners + plan.stats_per_wg - 1) / plan.stats_per_wg, n.context());
+        push.groups_x = g.x;
+        k.dispatch(cmd, &push, g.x, g.y);
     }
     void reduce(vk::CommandBuffer cmd, const Slab& slab, bool param_pass) {
         const bool cols = param_pass && columns;
         const std::uint32_t k_wg = cols ? 64u : wg, per_wg = cols ? 64u : owners_per_wg;
         auto& k = b.kernels_.get("grad_reduce.comp", constants({k_wg, kReduceVpt, p.rms ? 1u : 0u, param_pass ? 1u : 0u,
                                                                 !cols && subgroup_owners ? 1u : 0u, cols ? 1u : 0u,
-                                                                (param_pass ? param_vec4 : vec4) ? 1u : 0u},
+                                                                (param_pass ? param_vec4 : vec4) ? 1u : 0u,
+                                                                !param_pass && params_from_stats ? 1u : 0u},
                                                                param_pass));
-        bind(k, slab, param_pass);
+        bind(k, slab, param_pass ? Sums::Params : Sums::Stats);
         Push push = param_pass ? param_push : p.push;
         set_slab(push, slab, param_pass ? param_chunk_len : chunk_len,
                  param_pass ? param_slabs.chunks_total : reduce_slabs.chunks_total);
@@ -124,13 +187,17 @@ struct Backward::Passes {
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     }
-    void merge(vk::CommandBuffer cmd, bool param_pass) {
+    // chunks: partials per group (0: the pass's own plan; the fused rows' blocks otherwise).
+    void merge(vk::CommandBuffer cmd, bool param_pass, std::uint32_t chunks = 0) {
         const SlabPlan& plan = param_pass ? param_slabs : reduce_slabs;
         const std::int64_t S = param_pass ? pl.layout.stat_count : p.layout.stat_count;
-        auto& k = b.kernels_.get("grad_merge.comp", constants({param_pass ? 0u : 1u}, param_pass));
-        bind(k, plan.slabs.front(), param_pass);
+        auto& k = b.kernels_.get(
+            "grad_merge.comp",
+            constants({param_pass ? 0u : 1u, 0u, !param_pass && params_from_stats ? 1u : 0u}, param_pass));
+        bind(k, plan.slabs.front(), param_pass ? Sums::Params : Sums::Stats);
         Push push = param_pass ? param_push : p.push;
-        set_slab(push, Slab{0, S, 0, 0, 0, 0, 0, 0}, param_pass ? param_chunk_len : chunk_len, plan.chunks_total);
+        set_slab(push, Slab{0, S, 0, 0, 0, 0, 0, 0}, param_pass ? param_chunk_len : chunk_len,
+                 chunks ? chunks : plan.chunks_total);
         push.flat_base = u32(plan.slabs.front().flat_base);
         GroupGrid g = group_grid((static_cast<std::uint64_t>(S) + kMergeWg - 1) / kMergeWg, n.context());
         push.groups_x = g.x;
@@ -139,23 +206,29 @@ struct Backward::Passes {
     // ∂L/∂β and ∂L/∂γ of each γ/β index p from the statistics p + k·C, k < S / C.
     void merge_params_from_stats(vk::CommandBuffer cmd) {
         const std::int64_t P = p.layout.param_count;
-        auto& k = b.kernels_.get("grad_merge.comp", constants({0u, 1u}, false));
-        bind(k, reduce_slabs.slabs.front(), false, true);
+        auto& k = b.kernels_.get("grad_merge.comp", constants({0u, 1u, 1u}, false));
+        bind(k, reduce_slabs.slabs.front(), Sums::StatsToParams);
         Push push = p.push;
-        set_slab(push, Slab{0, P, 0, 0, 0, 0, 0, 0}, chunk_len, reduce_slabs.chunks_total);
-        push.e_hi = u32(p.layout.stat_count / p.layout.param_stat_mod);  // statistics per γ/β index
+        set_slab(push, Slab{0, P, 0, 0, 0, 0, 0, 0}, chunk_len, fused ? 1u : reduce_slabs.chunks_total);
+        push.e_lo = chunks_per_gamma;
+        push.e_hi = u32(p.layout.stat_count / p.layout.param_stat_mod);  // statistics per γ/β group index
         GroupGrid g = group_grid((static_cast<std::uint64_t>(P) + kMergeWg - 1) / kMergeWg, n.context());
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     }
     void apply(vk::CommandBuffer cmd, const Slab& slab) {
-        auto& k = b.kernels_.get("grad_apply.comp", constants({apply_wg, kApplyVpt, p.rms ? 1u : 0u,
-                                                               p.plan.stats_from_running ? 1u : 0u, vec4 ? 1u : 0u},
-                                                              false));
-        bind(k, slab, false);
+        auto& k = b.kernels_.get("grad_apply.comp",
+                                 constants({apply_wg, kApplyVpt, p.rms ? 1u : 0u, p.plan.stats_from_running ? 1u : 0u,
+                                            vec4 ? 1u : 0u, rows ? 1u : 0u},
+                                           false));
+        bind(k, slab, rows ? Sums::Rows : Sums::Stats);
         Push push = p.push;
         set_slab(push, slab, apply_chunk_len(), apply_slabs.chunks_total);
-        GroupGrid g = group_grid(static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * slab.chunks, n.context());
+        push.gstat_seg_mul = rows_per;
+        push.gstat_p_div = row_blocks;
+        const std::uint64_t blocks =
+            (static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) + rows_per - 1) / rows_per;
+        GroupGrid g = group_grid(blocks * slab.chunks, n.context());
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     }
@@ -201,6 +274,19 @@ double Backward::dispatch(Passes& passes) {
     const bool from_stats = passes.params_from_stats;
     const bool one_window = passes.reduce_slabs.slabs.size() == 1 && passes.apply_slabs.slabs.size() == 1 &&
                             (from_stats || passes.param_slabs.slabs.size() == 1);
+    if (passes.fused) {
+        submit([&](vk::CommandBuffer cmd) {
+            passes.fused_pass(cmd);
+            shader_to_shader(cmd);  // the γ/β partials written before the merge reads them
+            if (passes.params_from_stats) return passes.merge_params_from_stats(cmd);
+            if (passes.rows) return passes.merge(cmd, true, passes.row_blocks);
+            // The γ/β pass reads only x, dy and the statistics.
+            passes.reduce(cmd, passes.param_slabs.slabs.front(), true);
+            shader_to_shader(cmd);
+            passes.merge(cmd, true);
+        });
+        return gpu_ms;
+    }
     if (one_window) {
         submit([&](vk::CommandBuffer cmd) {
             if (!eval) {
@@ -210,8 +296,16 @@ double Backward::dispatch(Passes& passes) {
                 shader_to_shader(cmd);
             }
             passes.apply(cmd, passes.apply_slabs.slabs.front());
-            // The γ/β sums read only the partials (ordered by the barrier above), writes nothing the apply reads.
-            if (from_stats) return passes.merge_params_from_stats(cmd);
+            if (passes.rows) {
+                shader_to_shader(cmd);  // the apply's γ/β partials written before the merge reads them
+                return passes.merge(cmd, true, passes.row_blocks);
+            }
+            // The apply kernel may write binding 5 (rows partials; here the statistics' partials, bound
+            // but not written): the γ/β sums read them after it.
+            if (from_stats) {
+                shader_to_shader(cmd);
+                return passes.merge_params_from_stats(cmd);
+            }
             // The γ/β pass reads only x, dy and the statistics: no barrier against ∂L/∂x's writes.
             passes.reduce(cmd, passes.param_slabs.slabs.front(), true);
             shader_to_shader(cmd);
