@@ -6,21 +6,8 @@
 //   else writes a partial (n, mean, M2, flags) that norm_merge.wgsl combines (Chan's formula).
 // RMS: no shift and no centering; the statistic is mean(x²) and y = γ·x·rstd.
 
-var<workgroup> tree: array<f32, WG>;
 var<workgroup> flags: atomic<u32>;  // workgroup memory starts zeroed (WebGPU guarantees it)
-
-// The workgroup's sum; every invocation gets it. Called in uniform control flow only.
-fn workgroup_sum(lane: u32, x: f32) -> f32 {
-    tree[lane] = x;
-    workgroupBarrier();  // all values stored before the first level reads them
-    for (var stride = WG / 2u; stride > 0u; stride = stride / 2u) {
-        if (lane < stride) { tree[lane] = tree[lane] + tree[lane + stride]; }
-        workgroupBarrier();  // this level's sums written before the next level reads them
-    }
-    let total = tree[0];
-    workgroupBarrier();  // everyone has read tree[0] before the next sum overwrites it
-    return total;
-}
+// workgroup_sum: workgroup_sum.wgsl (the host appends it)
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {

@@ -5,6 +5,7 @@
 // Why: the app's histogram panels and the heatmap's value range come from this shader alone.
 #include <catch2/catch.hpp>
 
+#include "../histogram_reference.hpp"
 #include "../support.hpp"
 
 #include "normlab/histogram.hpp"
@@ -36,108 +37,15 @@ GpuBuffer to_device(const std::vector<float>& values) {
     return buf;
 }
 
-struct RefHistogram {
-    std::vector<std::uint32_t> bins;
-    std::int64_t count = 0;
-    double mean = 0, var = 0, min = 0, max = 0;
-    std::int64_t near_edge = 0;  // values within 1e-4 bin widths of an inner edge (rounding may move them)
-};
-
-// The CPU reference. Each value is x[i] (or x[i] − sub[i], subtracted in float32 as the shader does); NaN
-// and ±Inf are skipped and not counted. Bins follow histogram.comp's PASS 2, in float32 as it computes:
-//   max > min:  bin = clamp(int((v − min) · (float(bins) / (max − min))), 0, bins − 1)
-//               so bin k is [min + k·w, min + (k+1)·w): a value exactly on an inner edge goes to the upper
-//               bin, and the value max (position `bins`) into the last bin;
-//   max == min: every value into bin bins / 2 (a constant set).
-RefHistogram reference(const std::vector<float>& x, const std::vector<float>* sub,
-                       const std::vector<std::int64_t>& offsets, std::uint32_t bins) {
-    RefHistogram r;
-    r.bins.assign(bins, 0);
-    std::vector<float> v;
-    for (std::int64_t i : offsets) {
-        const auto u = static_cast<std::size_t>(i);
-        const float value = sub ? x[u] - (*sub)[u] : x[u];
-        if (std::isfinite(value)) v.push_back(value);
-    }
-    r.count = static_cast<std::int64_t>(v.size());
-    if (v.empty()) return r;
-    float lo = v[0], hi = v[0];
-    double sum = 0;
-    for (float f : v) {
-        lo = std::min(lo, f);
-        hi = std::max(hi, f);
-        sum += f;
-    }
-    r.min = lo;
-    r.max = hi;
-    r.mean = sum / static_cast<double>(v.size());
-    double m2 = 0;
-    for (float f : v) m2 += (f - r.mean) * (f - r.mean);
-    r.var = m2 / static_cast<double>(v.size());
-    const volatile float range = hi - lo;  // float32 steps, as in the shader
-    const float scale = hi > lo ? static_cast<float>(bins) / range : 0.0f;
-    for (float f : v) {
-        std::uint32_t b = bins / 2;
-        if (hi > lo) {
-            const volatile float d = f - lo;
-            const float pos = d * scale;
-            b = static_cast<std::uint32_t>(std::clamp(static_cast<int>(pos), 0, static_cast<int>(bins) - 1));
-            const double exact = (static_cast<double>(f) - lo) / (static_cast<double>(hi) - lo) * bins;
-            const double edge = std::round(exact);
-            if (edge >= 1 && edge <= bins - 1 && std::abs(exact - edge) < 1e-4) ++r.near_edge;
-        }
-        ++r.bins[b];
-    }
-    return r;
-}
-
-std::string show(const std::vector<std::uint32_t>& b) {
-    std::ostringstream os;
-    for (std::size_t i = 0; i < b.size(); ++i) os << (i ? " " : "") << b[i];
-    return os.str();
-}
-
-// exact_bins: the set's bin arithmetic is exact (values and range on a binary grid), so every bin must
-// match; otherwise a value within 1e-4 bin widths of an edge may land in either neighbour (a device
-// whose division is not correctly rounded), and every other value must match.
+// Everything the GPU result must match (count, min, max exactly; mean, var; the bins): the check of
+// tests/histogram_reference.hpp, shared with the browser's WGSL histogram test.
 void check(const HistogramResult& got, const RefHistogram& ref, bool exact_bins = false) {
-    INFO("gpu bins: " << show(got.bins));
-    INFO("ref bins: " << show(ref.bins));
-    INFO("count " << got.count << " vs " << ref.count << ", mean " << got.mean << " vs " << ref.mean << ", var "
-                  << got.var << " vs " << ref.var << ", min " << got.min << " vs " << ref.min << ", max " << got.max
-                  << " vs " << ref.max);
-    REQUIRE(got.bins.size() == ref.bins.size());
-    CHECK(got.count == ref.count);
-    CHECK(got.min == ref.min);  // min and max are values of the set: exact
-    CHECK(got.max == ref.max);
-    const double spread = ref.max - ref.min;
-    const double magnitude = std::max(std::abs(ref.min), std::abs(ref.max));
-    CHECK(std::abs(got.mean - ref.mean) <= 2.5e-7 * magnitude + 1e-5 * spread);
-    CHECK(std::abs(got.var - ref.var) <= 2e-5 * ref.var + 1e-6 * spread * spread);
-    std::int64_t total = 0;
-    for (auto b : got.bins) total += b;
-    CHECK(total == ref.count);
-    if (exact_bins || ref.near_edge == 0) {
-        CHECK(got.bins == ref.bins);
-    } else {
-        std::int64_t moved = 0;
-        for (std::size_t i = 0; i < ref.bins.size(); ++i)
-            moved += std::abs(static_cast<std::int64_t>(got.bins[i]) - static_cast<std::int64_t>(ref.bins[i]));
-        INFO(ref.near_edge << " values near an edge");
-        CHECK(moved <= 2 * ref.near_edge);
-    }
+    CHECK(histogram_mismatch(got, ref, exact_bins) == "");
 }
 
 std::vector<std::int64_t> iota_offsets(std::int64_t base, std::int64_t n) {
     std::vector<std::int64_t> o(static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i) o[static_cast<std::size_t>(i)] = base + i;
-    return o;
-}
-
-// The offsets of statistic s from StatLayout::element_offset (not from ElementSet's arithmetic).
-std::vector<std::int64_t> statistic_offsets(const StatLayout& l, std::int64_t s) {
-    std::vector<std::int64_t> o;
-    for (std::int64_t e = 0; e < l.count(); ++e) o.push_back(l.element_offset(s, e));
     return o;
 }
 

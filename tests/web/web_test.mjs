@@ -44,6 +44,38 @@ async function kernels(url, browser) {
   check(k.negative_control && k.negative_control.detected,
     'the comparison did not see a result checked against a wrong reference');
   check(/\(WebGPU\)$/.test(k.device), `device "${k.device}" does not name a WebGPU adapter`);
+  histogram(k.histogram);
+  heatmap(k.heatmap);
+}
+
+// The WGSL heatmap fill's part: every pixel of every mode as the CPU reference draws it.
+function heatmap(h) {
+  if (!h) return check(false, 'no heatmap report in the kernel test');
+  console.log(`heatmap: ${h.cases} images, ${h.pixels} pixels in ${Math.round(h.ms)} ms, ` +
+    `${h.cells_below_pixel} layouts with cells below a pixel, methods ${JSON.stringify(h.methods)}`);
+  for (const f of h.failures) console.log(`  FAIL [heatmap] ${f.case}: ${f.what}`);
+  check(h.failures.length === 0, `${h.failures.length} heatmap images differ from the CPU reference`);
+  check(h.cases >= 100, `only ${h.cases} heatmap images were checked`);
+  check(h.selected > 0 && h.selected < h.cases, `heatmap: ${h.selected} of ${h.cases} images with a selection`);
+  for (const m of ['batch', 'layer', 'instance', 'group', 'rms'])
+    check((h.methods[m] || 0) >= 2, `heatmap: method ${m} ran ${h.methods[m] || 0} configurations`);
+  for (const m of ['0', '1', '2', '3']) check((h.modes[m] || 0) > 0, `heatmap: mode ${m} never ran`);
+  check(h.cells_below_pixel > 0, 'heatmap: no layout with cells smaller than a pixel');
+  check(h.negative_control_detected, 'heatmap: the comparison did not see the image of another selection');
+}
+
+// The WGSL histogram's part of the kernel report: bins equal to the CPU count on every method.
+function histogram(h) {
+  if (!h) return check(false, 'no histogram report in the kernel test');
+  console.log(`histogram: ${h.cases} cases, ${h.values} values (${h.near_edge} within 1e-4 of a bin edge) ` +
+    `in ${Math.round(h.ms)} ms, methods ${JSON.stringify(h.methods)}`);
+  for (const f of h.failures) console.log(`  FAIL [histogram] ${f.case}: ${f.what}`);
+  check(h.failures.length === 0, `${h.failures.length} histograms differ from the CPU count`);
+  check(h.cases >= 100, `only ${h.cases} histogram cases ran`);
+  for (const m of ['batch', 'layer', 'instance', 'group', 'rms'])
+    check((h.methods[m] || 0) >= 3, `histogram: method ${m} ran ${h.methods[m] || 0} configurations`);
+  check(h.bad_bins_refused === 2, `histogram: ${h.bad_bins_refused} of 2 bad bin counts refused`);
+  check(h.negative_control_detected, 'histogram: the comparison did not see the bins of another set');
 }
 
 // Differences between the CLI's statistics JSON and the page's: numbers within 1e-5 (relative

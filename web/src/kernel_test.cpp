@@ -1,5 +1,8 @@
 #include "kernel_test.hpp"
 
+#include "heatmap_test.hpp"
+#include "histogram_test.hpp"
+
 #include "normlab/grad.hpp"
 #include "normlab/reference.hpp"
 #include "normlab/state_edits.hpp"
@@ -353,6 +356,8 @@ std::string run_kernel_tests(WgpuNormalizer& normalizer) {
     nlohmann::json j = t.report(0);
     j["negative_control"] = negative_control(normalizer);
     j["backward_negative_control"] = backward_negative_control(normalizer, backward);
+    j["histogram"] = run_histogram_tests(normalizer);
+    j["heatmap"] = run_heatmap_tests(normalizer);
     j["ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return j.dump(1);
 }

@@ -5,6 +5,8 @@
 // suite's tolerances. The report is JSON: cases run, failures (each described), and which
 // kernel paths ran, so the test driver can tell a full run from an empty one. Each case also
 // runs the WGSL backward against reference_backward (not the non-finite and constant inputs).
+// The report's "histogram" and "heatmap" parts are the WGSL histogram's and heatmap fill's
+// (histogram_test.hpp, heatmap_test.hpp).
 #pragma once
 #include "normlab/webgpu/wgpu_backward.hpp"
 #include "normlab/webgpu/wgpu_normalizer.hpp"

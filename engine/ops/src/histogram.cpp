@@ -1,8 +1,6 @@
 #include "normlab/histogram.hpp"
 
-#include "normlab/error.hpp"
-
-#include <cstring>
+#include <algorithm>
 #include <string>
 
 namespace normlab {
@@ -14,26 +12,10 @@ struct Push {
 };
 
 constexpr std::uint32_t kWg = 256;
-constexpr std::uint32_t kChunkLen = kWg * 16;
+constexpr std::uint32_t kChunkLen = kHistogramChunkLen;
+static_assert(kChunkLen % kWg == 0);
 
 }  // namespace
-
-ElementSet ElementSet::whole(const Shape4& shape) {
-    ElementSet s;
-    s.segment_len = shape.numel();
-    return s;
-}
-
-ElementSet ElementSet::statistic(const StatLayout& layout, std::int64_t s) {
-    if (s < 0 || s >= layout.stat_count)
-        throw InputError("statistic " + std::to_string(s) + " is outside 0.." + std::to_string(layout.stat_count - 1));
-    ElementSet e;
-    e.base = s * layout.stat_stride;
-    e.segments = layout.segments;
-    e.segment_len = layout.segment_len;
-    e.segment_stride = layout.segment_stride;
-    return e;
-}
 
 Histogram::Histogram(const VulkanContext& ctx) : ctx_(&ctx), recorder_(ctx) {
     if (ctx.subgroup_arithmetic()) macros_.emplace_back("NL_SUBGROUP_ARITH", "1");
@@ -56,14 +38,7 @@ ComputeKernel& Histogram::kernel(int pass, bool diff) {
 
 HistogramResult Histogram::run(const GpuBuffer& values, const ElementSet& set, std::uint32_t bins,
                                const GpuBuffer* subtract) {
-    if (bins < 1 || bins > kMaxBins)
-        throw InputError("histogram bins must be in 1.." + std::to_string(kMaxBins) + ", got " + std::to_string(bins));
-    const std::int64_t last =
-        set.count() == 0 ? set.base : set.base + (set.segments - 1) * set.segment_stride + set.segment_len;
-    if (set.base < 0 || static_cast<std::uint64_t>(last) * 4 > values.size())
-        throw InputError("histogram set lies outside the value buffer");
-    if (subtract && subtract->size() < values.size())
-        throw InputError("histogram: the subtracted buffer is smaller than the values");
+    check_histogram(set, bins, values.size(), subtract ? std::max<vk::DeviceSize>(subtract->size(), 1) : 0);
     const bool diff = subtract != nullptr;
 
     HistogramResult r;
@@ -118,15 +93,10 @@ HistogramResult Histogram::run(const GpuBuffer& values, const ElementSet& set, s
     // Makes the copies visible to the host's reads after the fence.
     memory_barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite,
                    vk::PipelineStageFlagBits::eHost, vk::AccessFlagBits::eHostRead);
-    r.gpu_ms = recorder_.submit();
-
-    const auto* res = static_cast<const float*>(down_.data());
-    r.count = static_cast<std::int64_t>(res[0]);
-    r.mean = res[1];
-    r.var = res[2];
-    r.min = res[4];
-    r.max = res[5];
-    std::memcpy(r.bins.data(), static_cast<const char*>(down_.data()) + 32, bins * 4);
+    const double gpu_ms = recorder_.submit();
+    r = unpack_histogram(static_cast<const float*>(down_.data()),
+                         reinterpret_cast<const std::uint32_t*>(static_cast<const char*>(down_.data()) + 32), bins);
+    r.gpu_ms = gpu_ms;
     return r;
 }
 

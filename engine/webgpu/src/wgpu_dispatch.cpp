@@ -3,8 +3,63 @@
 #include "normlab/error.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <utility>
+
+namespace normlab {
+// Generated from shaders/wgsl/*.wgsl by cmake/embed_text.cmake (web/CMakeLists.txt).
+const std::vector<std::pair<std::string_view, std::string_view>>& embedded_wgsl();
+}  // namespace normlab
 
 namespace normlab::webgpu {
+
+std::string_view wgsl_file(std::string_view name) {
+    const std::string path = "shaders/wgsl/" + std::string(name);
+    for (const auto& [file, text] : embedded_wgsl())
+        if (file == path) return text;
+    throw DeviceError("the WGSL kernel " + path + " is not built in");
+}
+
+WGPUBindGroupLayout make_bind_layout(const WgpuContext& ctx, const std::vector<LayoutEntry>& bindings) {
+    std::vector<WGPUBindGroupLayoutEntry> entries(bindings.size());
+    for (std::size_t i = 0; i < bindings.size(); ++i) {
+        WGPUBindGroupLayoutEntry& e = entries[i];
+        e = WGPUBindGroupLayoutEntry{};
+        e.binding = bindings[i].first;
+        e.visibility = WGPUShaderStage_Compute;
+        e.buffer.type = bindings[i].second;
+    }
+    WGPUBindGroupLayoutDescriptor bd{};
+    bd.entryCount = static_cast<std::uint32_t>(entries.size());
+    bd.entries = entries.data();
+    return wgpuDeviceCreateBindGroupLayout(ctx.device(), &bd);
+}
+
+WGPUPipelineLayout make_pipeline_layout(const WgpuContext& ctx, WGPUBindGroupLayout bind) {
+    WGPUPipelineLayoutDescriptor pd{};
+    pd.bindGroupLayoutCount = 1;
+    pd.bindGroupLayouts = &bind;
+    return wgpuDeviceCreatePipelineLayout(ctx.device(), &pd);
+}
+
+WGPUComputePipeline make_pipeline(const WgpuContext& ctx, const std::string& source, const char* label,
+                                  WGPUPipelineLayout layout) {
+    WGPUShaderModuleWGSLDescriptor wd{};
+    wd.chain.sType = WGPUSType_ShaderModuleWGSLDescriptor;
+    wd.source = source.c_str();
+    WGPUShaderModuleDescriptor md{};
+    md.nextInChain = &wd.chain;
+    md.label = label;
+    WGPUShaderModule module = wgpuDeviceCreateShaderModule(ctx.device(), &md);
+    WGPUComputePipelineDescriptor cd{};
+    cd.label = label;
+    cd.layout = layout;
+    cd.compute.module = module;
+    cd.compute.entryPoint = "main";
+    WGPUComputePipeline p = wgpuDeviceCreateComputePipeline(ctx.device(), &cd);
+    wgpuShaderModuleRelease(module);
+    return p;
+}
 
 LayoutBlock layout_block(const StatLayout& layout, const NormSpec& spec) {
     LayoutBlock b{};
@@ -58,6 +113,13 @@ WGPUBindGroup bind_group(const WgpuContext& ctx, WGPUBindGroupLayout layout, con
     d.entryCount = static_cast<std::uint32_t>(e.size());
     d.entries = e.data();
     return wgpuDeviceCreateBindGroup(ctx.device(), &d);
+}
+
+void submit(const WgpuContext& ctx, WGPUCommandEncoder enc) {
+    WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, nullptr);
+    wgpuQueueSubmit(ctx.queue(), 1, &cmd);
+    wgpuCommandBufferRelease(cmd);
+    wgpuCommandEncoderRelease(enc);
 }
 
 void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, WGPUBindGroup group, Grid g) {

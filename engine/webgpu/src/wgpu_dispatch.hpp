@@ -1,6 +1,7 @@
-// Shared by the WebGPU normalizer and backward: the uniform block of norm_common.wgsl (struct
-// Layout) filled from a StatLayout, dispatch grids within maxComputeWorkgroupsPerDimension, bind
-// groups and one compute pass per dispatch (WebGPU orders storage writes between passes).
+// Shared by the WebGPU ops (normalizer, backward, histogram, heatmap): the uniform block of
+// norm_common.wgsl (struct Layout) filled from a StatLayout, the embedded WGSL files, bind-group
+// and pipeline layouts, compute pipelines, dispatch grids within maxComputeWorkgroupsPerDimension,
+// bind groups and one compute pass per dispatch (WebGPU orders storage writes between passes).
 #pragma once
 #include "normlab/norm_spec.hpp"
 #include "normlab/stat_layout.hpp"
@@ -8,6 +9,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace normlab::webgpu {
@@ -33,6 +36,17 @@ inline std::uint32_t u32(std::int64_t v) { return static_cast<std::uint32_t>(v);
 // The block of `layout` under `spec`, with no pass set (chunks, chunk_len, groups_x are 0).
 LayoutBlock layout_block(const StatLayout& layout, const NormSpec& spec);
 
+// The text of shaders/wgsl/<name> (embedded at build time); DeviceError when it is not built in.
+std::string_view wgsl_file(std::string_view name);
+
+// Bind-group layout entries: binding, type (ReadOnlyStorage, Storage or Uniform), compute only.
+using LayoutEntry = std::pair<std::uint32_t, WGPUBufferBindingType>;
+WGPUBindGroupLayout make_bind_layout(const WgpuContext& ctx, const std::vector<LayoutEntry>& bindings);
+WGPUPipelineLayout make_pipeline_layout(const WgpuContext& ctx, WGPUBindGroupLayout bind);
+// The compute pipeline of WGSL `source` (entry point main) on `layout`.
+WGPUComputePipeline make_pipeline(const WgpuContext& ctx, const std::string& source, const char* label,
+                                  WGPUPipelineLayout layout);
+
 // Throws InputError "<what> need N bytes, more than this WebGPU device binds at once (…)".
 void check_binding(const WgpuContext& ctx, std::uint64_t need, const std::string& what);
 
@@ -53,6 +67,9 @@ struct Binding {
     std::uint64_t bytes;
 };
 WGPUBindGroup bind_group(const WgpuContext& ctx, WGPUBindGroupLayout layout, const std::vector<Binding>& bindings);
+
+// Finishes `enc`, submits it to the queue and releases both.
+void submit(const WgpuContext& ctx, WGPUCommandEncoder enc);
 
 // One compute pass with one dispatch of grid g (dispatchWorkgroups; the pre-js maps the name).
 void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, WGPUBindGroup group, Grid g);

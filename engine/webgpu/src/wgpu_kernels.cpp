@@ -1,25 +1,13 @@
 #include "normlab/webgpu/wgpu_kernels.hpp"
 
-#include "normlab/error.hpp"
+#include "wgpu_dispatch.hpp"
 
 #include <string_view>
 #include <utility>
 #include <vector>
 
-namespace normlab {
-// Generated from shaders/wgsl/*.wgsl by cmake/embed_text.cmake (web/CMakeLists.txt).
-const std::vector<std::pair<std::string_view, std::string_view>>& embedded_wgsl();
-}  // namespace normlab
-
 namespace normlab::webgpu {
 namespace {
-
-std::string_view wgsl(std::string_view name) {
-    const std::string path = "shaders/wgsl/" + std::string(name);
-    for (const auto& [file, text] : embedded_wgsl())
-        if (file == path) return text;
-    throw DeviceError("the WGSL kernel " + path + " is not built in");
-}
 
 const char* file_of(KernelKind k) {
     switch (k) {
@@ -33,30 +21,6 @@ const char* file_of(KernelKind k) {
     return "";
 }
 
-// Bind-group layout entries: binding, type (ReadOnlyStorage, Storage or Uniform).
-WGPUBindGroupLayout make_bind_layout(const WgpuContext& ctx,
-                                     const std::vector<std::pair<std::uint32_t, WGPUBufferBindingType>>& bindings) {
-    std::vector<WGPUBindGroupLayoutEntry> entries(bindings.size());
-    for (std::size_t i = 0; i < bindings.size(); ++i) {
-        WGPUBindGroupLayoutEntry& e = entries[i];
-        e = WGPUBindGroupLayoutEntry{};
-        e.binding = bindings[i].first;
-        e.visibility = WGPUShaderStage_Compute;
-        e.buffer.type = bindings[i].second;
-    }
-    WGPUBindGroupLayoutDescriptor bd{};
-    bd.entryCount = static_cast<std::uint32_t>(entries.size());
-    bd.entries = entries.data();
-    return wgpuDeviceCreateBindGroupLayout(ctx.device(), &bd);
-}
-
-WGPUPipelineLayout make_pipeline_layout(const WgpuContext& ctx, WGPUBindGroupLayout bind) {
-    WGPUPipelineLayoutDescriptor pd{};
-    pd.bindGroupLayoutCount = 1;
-    pd.bindGroupLayouts = &bind;
-    return wgpuDeviceCreatePipelineLayout(ctx.device(), &pd);
-}
-
 }  // namespace
 
 std::string kernel_source(const KernelVariant& v) {
@@ -68,10 +32,11 @@ std::string kernel_source(const KernelVariant& v) {
     s += "const VPT: u32 = " + std::to_string(v.vpt) + "u;\n";
     s += flag("RMS", v.rms) + flag("FUSED", v.fused) + flag("PARAM_PASS", v.param_pass) + flag("COLUMNS", v.columns) +
          flag("EVAL", v.eval);
-    s += wgsl("norm_common.wgsl");
+    s += wgsl_file("norm_common.wgsl");
     s += "\n";
-    if (v.backward()) s += std::string(wgsl("grad_common.wgsl")) + "\n";
-    s += wgsl(file_of(v.kind));
+    if (v.backward()) s += std::string(wgsl_file("grad_common.wgsl")) + "\n";
+    s += wgsl_file(file_of(v.kind));
+    if (v.kind == KernelKind::Stats) s += "\n" + std::string(wgsl_file("workgroup_sum.wgsl"));
     return s;
 }
 
@@ -99,21 +64,8 @@ WgpuKernels::~WgpuKernels() {
 WGPUComputePipeline WgpuKernels::pipeline(const KernelVariant& v) {
     auto it = pipelines_.find(v.key());
     if (it != pipelines_.end()) return it->second;
-    const std::string source = kernel_source(v);
-    WGPUShaderModuleWGSLDescriptor wd{};
-    wd.chain.sType = WGPUSType_ShaderModuleWGSLDescriptor;
-    wd.source = source.c_str();
-    WGPUShaderModuleDescriptor md{};
-    md.nextInChain = &wd.chain;
-    md.label = file_of(v.kind);
-    WGPUShaderModule module = wgpuDeviceCreateShaderModule(ctx_->device(), &md);
-    WGPUComputePipelineDescriptor cd{};
-    cd.label = file_of(v.kind);
-    cd.layout = v.backward() ? grad_pipeline_layout_ : pipeline_layout_;
-    cd.compute.module = module;
-    cd.compute.entryPoint = "main";
-    WGPUComputePipeline p = wgpuDeviceCreateComputePipeline(ctx_->device(), &cd);
-    wgpuShaderModuleRelease(module);
+    WGPUComputePipeline p = make_pipeline(*ctx_, kernel_source(v), file_of(v.kind),
+                                          v.backward() ? grad_pipeline_layout_ : pipeline_layout_);
     return pipelines_.emplace(v.key(), p).first->second;
 }
 

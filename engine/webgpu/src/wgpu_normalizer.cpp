@@ -102,10 +102,7 @@ void WgpuNormalizer::submit(const WgpuPlan& pl, WGPUBindGroup const* groups, boo
     }
     if (!pl.fused)
         encode_pass(enc, kernels_.pipeline({KernelKind::Apply, kApplyWg, kApplyVpt, rms}), groups[2], apply_grid);
-    WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, nullptr);
-    wgpuQueueSubmit(ctx_->queue(), 1, &cmd);
-    wgpuCommandBufferRelease(cmd);
-    wgpuCommandEncoderRelease(enc);
+    webgpu::submit(*ctx_, enc);
 }
 
 StatLayout WgpuNormalizer::checked_layout(const Tensor& x, const NormSpec& spec, const NormParams& params) const {

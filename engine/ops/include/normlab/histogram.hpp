@@ -2,12 +2,13 @@
 // (shaders/histogram.comp): count, mean, biased variance, min, max and equal-width bins
 // over [min, max]. A set is the whole tensor or the elements of one statistic of a
 // StatLayout, so the app can show "input vs output, whole tensor vs selected group".
-// Non-finite values are skipped (and not counted).
+// Non-finite values are skipped (and not counted). ElementSet, HistogramResult and the request
+// checks are engine/core's (histogram_set.hpp), shared with the WebGPU backend.
 #pragma once
 #include "normlab/command_recorder.hpp"
 #include "normlab/compute_kernel.hpp"
 #include "normlab/gpu_buffer.hpp"
-#include "normlab/stat_layout.hpp"
+#include "normlab/histogram_set.hpp"
 
 #include <cstdint>
 #include <map>
@@ -16,28 +17,9 @@
 
 namespace normlab {
 
-// `segments` runs of `segment_len` values, `segment_stride` apart, from `base`.
-struct ElementSet {
-    std::int64_t base = 0;
-    std::int64_t segments = 1;
-    std::int64_t segment_len = 0;
-    std::int64_t segment_stride = 0;
-    std::int64_t count() const { return segments * segment_len; }
-
-    static ElementSet whole(const Shape4& shape);
-    static ElementSet statistic(const StatLayout& layout, std::int64_t s);
-};
-
-struct HistogramResult {
-    std::vector<std::uint32_t> bins;
-    std::int64_t count = 0;  // finite values counted
-    double mean = 0.0, var = 0.0, min = 0.0, max = 0.0;
-    double gpu_ms = 0.0;
-};
-
 class Histogram {
 public:
-    static constexpr std::uint32_t kMaxBins = 256;
+    static constexpr std::uint32_t kMaxBins = kHistogramMaxBins;
     explicit Histogram(const VulkanContext& ctx);
 
     // `values` is a device buffer holding the tensor (float32); bins in [1, kMaxBins].

@@ -28,7 +28,8 @@ struct KernelVariant {
     bool backward() const { return kind >= KernelKind::GradReduce; }
 };
 
-// The WGSL text of a variant: its constants, norm_common.wgsl, then the kernel's own file.
+// The WGSL text of a variant: its constants, norm_common.wgsl, then the kernel's own file (and
+// workgroup_sum.wgsl after norm_stats.wgsl).
 std::string kernel_source(const KernelVariant& v);
 
 class WgpuKernels {

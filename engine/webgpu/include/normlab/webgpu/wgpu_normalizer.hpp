@@ -45,7 +45,8 @@ public:
     std::size_t pipelines_built() const { return kernels_.pipelines_built(); }
 
     // For the ops that work on a run's buffers (WgpuBackward): what the last run left on the
-    // device, null when there was none; its x, γ and statistics (K, mean − K, var, rstd); the
+    // device, null when there was none; its x, γ, statistics (K, mean − K, var, rstd) and y (the
+    // WgpuHistogram and WgpuHeatmap read x and y there); the
     // pipelines, the staging buffers and the largest reduction workgroup every plan is made under.
     struct Last {
         StatLayout layout;
@@ -54,9 +55,9 @@ public:
     };
     const Last* last_run() const { return last_ ? &*last_ : nullptr; }
     struct Buffers {
-        const WgpuBuffer &x, &weight, &stats;
+        const WgpuBuffer &x, &weight, &stats, &y;
     };
-    Buffers buffers() const { return {x_, w_, stats_}; }
+    Buffers buffers() const { return {x_, w_, stats_, y_}; }
     WgpuContext& context() { return *ctx_; }
     WgpuKernels& kernels() { return kernels_; }
     std::vector<WgpuBuffer>& staging() { return staging_; }

@@ -1,0 +1,64 @@
+#include "normlab/webgpu/wgpu_heatmap.hpp"
+
+#include "normlab/error.hpp"
+#include "wgpu_dispatch.hpp"
+
+#include <cstring>
+#include <string>
+
+namespace normlab::webgpu {
+
+WgpuHeatmap::WgpuHeatmap(WgpuContext& ctx) : ctx_(&ctx) {
+    constexpr auto ro = WGPUBufferBindingType_ReadOnlyStorage, rw = WGPUBufferBindingType_Storage,
+                   uni = WGPUBufferBindingType_Uniform;
+    // x, y, palette and colour table read; the pixels written; 5 the uniform block.
+    bind_layout_ = make_bind_layout(ctx, {{0, ro}, {1, ro}, {2, ro}, {3, ro}, {4, rw}, {5, uni}});
+    pipeline_layout_ = make_pipeline_layout(ctx, bind_layout_);
+    pipeline_ = make_pipeline(ctx, std::string(wgsl_file("heatmap.wgsl")), "heatmap.wgsl", pipeline_layout_);
+    ensure(uniform_, ctx, 64, kUniform);
+}
+
+WgpuHeatmap::~WgpuHeatmap() {
+    if (pipeline_) wgpuComputePipelineRelease(pipeline_);
+    if (pipeline_layout_) wgpuPipelineLayoutRelease(pipeline_layout_);
+    if (bind_layout_) wgpuBindGroupLayoutRelease(bind_layout_);
+}
+
+std::vector<std::uint32_t> WgpuHeatmap::fill(const WgpuBuffer& x, const WgpuBuffer& y,
+                                             const std::vector<float>& palette, const std::vector<float>& lut,
+                                             const void* block, std::size_t block_bytes) {
+    if (block_bytes != kBlockBytes)
+        throw InputError("the heatmap block has " + std::to_string(block_bytes) + " bytes, heatmap.wgsl reads " +
+                         std::to_string(kBlockBytes));
+    std::uint32_t size[2];  // img_w, img_h: words 4 and 5 of FillPush
+    std::memcpy(size, static_cast<const char*>(block) + 16, sizeof(size));
+    const std::uint64_t pixel_bytes = std::uint64_t{size[0]} * size[1] * 4;
+    check_binding(*ctx_, pixel_bytes,
+                  "the heatmap image of " + std::to_string(size[0]) + "×" + std::to_string(size[1]) + " pixels");
+    ctx_->begin_errors();
+    ensure(palette_, *ctx_, palette.size() * 4, kStorage);
+    ensure(lut_, *ctx_, lut.size() * 4, kStorage);
+    ensure(pixels_, *ctx_, pixel_bytes, kStorage);
+    palette_.write(*ctx_, palette.data(), palette.size() * 4);
+    lut_.write(*ctx_, lut.data(), lut.size() * 4);
+    std::uint8_t padded[64] = {};
+    std::memcpy(padded, block, kBlockBytes);
+    uniform_.write(*ctx_, padded, sizeof(padded));
+    WGPUBindGroup group = bind_group(*ctx_, bind_layout_,
+                                     {{0, &x, x.size()},
+                                      {1, &y, y.size()},
+                                      {2, &palette_, palette.size() * 4},
+                                      {3, &lut_, lut.size() * 4},
+                                      {4, &pixels_, pixel_bytes},
+                                      {5, &uniform_, 64}});
+    WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
+    encode_pass(enc, pipeline_, group, Grid{(size[0] + kTile - 1) / kTile, (size[1] + kTile - 1) / kTile});
+    submit(*ctx_, enc);
+    wgpuBindGroupRelease(group);
+    std::vector<std::uint32_t> out(static_cast<std::size_t>(pixel_bytes / 4));
+    read_back(*ctx_, staging_, {{&pixels_, out.data(), pixel_bytes}});
+    ctx_->end_errors("the heatmap fill on WebGPU");
+    return out;
+}
+
+}  // namespace normlab::webgpu
