@@ -282,7 +282,7 @@ double Backward::dispatch(Passes& passes) {
             if (passes.rows) return passes.merge(cmd, true, passes.row_blocks);
             // The γ/β pass reads only x, dy and the statistics.
             passes.reduce(cmd, passes.param_slabs.slabs.front(), true);
-            shader_to_shader(cmd);
+            shader_to_shader(cmd);  // the γ/β pass's partials written before their merge reads them
             passes.merge(cmd, true);
         });
         return gpu_ms;
@@ -291,9 +291,9 @@ double Backward::dispatch(Passes& passes) {
         submit([&](vk::CommandBuffer cmd) {
             if (!eval) {
                 passes.reduce(cmd, passes.reduce_slabs.slabs.front(), false);
-                shader_to_shader(cmd);
+                shader_to_shader(cmd);  // the statistics' partials before their merge
                 passes.merge(cmd, false);
-                shader_to_shader(cmd);
+                shader_to_shader(cmd);  // the means of dy and dy·x̂ before the apply reads them
             }
             passes.apply(cmd, passes.apply_slabs.slabs.front());
             if (passes.rows) {
@@ -308,7 +308,7 @@ double Backward::dispatch(Passes& passes) {
             }
             // The γ/β pass reads only x, dy and the statistics: no barrier against ∂L/∂x's writes.
             passes.reduce(cmd, passes.param_slabs.slabs.front(), true);
-            shader_to_shader(cmd);
+            shader_to_shader(cmd);  // the γ/β pass's partials before their merge
             passes.merge(cmd, true);
         });
         return gpu_ms;

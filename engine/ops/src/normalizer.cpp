@@ -351,9 +351,9 @@ double Normalizer::dispatch(const Prepared& p) {
             }
             passes.stats(cmd, p.slabs.slabs.front());
             if (plan.fused) return;
-            shader_to_shader(cmd);
+            shader_to_shader(cmd);  // the chunks' partial sums before their merge
             passes.merge(cmd);
-            shader_to_shader(cmd);
+            shader_to_shader(cmd);  // μ and σ² before the apply reads them
             passes.apply(cmd, p.apply_slabs.slabs.front());
         });
         return gpu_ms;
