@@ -2,8 +2,9 @@
 // run's x, statistics (K, mean, var, rstd) and γ/β still on the device (grad.hpp has the
 // formulas and the float64 reference). Where the forward fused (a statistic fits one owner, one
 // window), grad_fused.comp reads x and dy once and writes ∂L/∂x; elsewhere, over the forward's
-// StatLayout, slabs and chunks: per statistic Σ dy·γ and Σ dy·γ·x̂ (grad_reduce.comp, chunk
-// partials added up by grad_merge.comp), then the element-wise ∂L/∂x (grad_apply.comp); BatchNorm
+// StatLayout, slabs and chunks: per statistic Σ dy·γ and Σ dy·γ·x̂ (grad_reduce.comp; where a
+// chunk has one γ it sums Σ dy and Σ dy·x̂ and grad_merge.comp, adding up the chunks' partials,
+// multiplies γ in), then the element-wise ∂L/∂x (grad_apply.comp); BatchNorm
 // eval needs only the last. ∂L/∂γ and ∂L/∂β come from partials of those same passes where
 // they allow it (chunks with one γ; layer/rms in one window: per-element sums over blocks of
 // statistics), else from a reduce + merge over a layout whose groups are the γ/β indices.
