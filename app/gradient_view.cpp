@@ -160,7 +160,7 @@ void GradientView::draw(Session& main) {
 void GradientView::draw_histograms(Session& main, bool presenter) {
     follow(main);
     ImGui::TextUnformatted(tr("dy (as input) and ∂L/∂x (as output), from the backward shaders"));
-    histograms_.draw(shown_, presenter);
+    if (auto bins = histograms_.draw(shown_.histograms(), shown_.bins(), presenter)) shown_.set_bins(*bins);
 }
 
 void GradientView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) { view_.before_pass(cmd, extent); }
