@@ -139,8 +139,8 @@ void PairView::draw(Session& main, bool gradient) {
 // click on either side selects it on both. The dy choice follows whichever side changed it.
 void PairView::draw_gradients(Session& main) {
     if (!left_grad_) {
-        left_grad_ = std::make_unique<GradientView>(ctx_, render_pass_);
-        right_grad_ = std::make_unique<GradientView>(ctx_, render_pass_);
+        left_grad_ = std::make_unique<GradientView>(main, render_pass_);
+        right_grad_ = std::make_unique<GradientView>(main, render_pass_);
     }
     const bool cl = exp_->right_channels_last;
     const auto to_right = [cl](Index4 i) { return cl ? Index4{i[0], i[2], i[3], i[1]} : i; };
