@@ -97,7 +97,7 @@ std::optional<std::string> Session::replace(State next, TensorChange change) {
 bool Session::keeps_x(const TensorChange& change, const State& next) const {
     if (generation_ == 0) return false;  // no x yet
     if (change.kind == TensorChange::Kind::Keep) return true;
-    return change.kind == TensorChange::Kind::FromSource && !values_only_ && same_source(next.source, state_.source) &&
+    return change.kind == TensorChange::Kind::FromSource && same_source(next.source, state_.source) &&
            next.source.kind != TensorSource::Kind::File && next.source.kind != TensorSource::Kind::Image;
 }
 
@@ -193,7 +193,6 @@ std::optional<std::string> Session::recompute(State next, TensorChange change) {
         check_reference(nx, st.spec, st.params, r.y.data);
         lap("CPU reference (started)");
         state_ = std::move(next);
-        values_only_ = false;
         if (loaded) x_ = std::move(*loaded);
         result_ = std::move(r);
         style_ = std::move(st.style);
@@ -258,29 +257,8 @@ std::optional<std::string> Session::train_step() {
     return err;
 }
 
-void Session::show_values(Tensor x, Tensor y, const StatLayout& layout) {
-    ctx_->device().waitIdle();  // frames in flight may still read x and y on the GPU
-    x_ = std::move(x);
-    result_ = NormResult{};
-    result_.layout = layout;
-    result_.y = std::move(y);
-    normalizer_.load_values(x_, result_.y);
-    x_upload_bytes_ = static_cast<std::uint64_t>(x_.data.size()) * 4;
-    x_histogram_recomputed_ = true;
-    ++x_generation_;
-    state_.selection.reset();
-    values_only_ = true;
-    if (max_error_pending_.valid()) max_error_pending_.wait();
-    max_error_pending_ = {};
-    max_error_ = 0;
-    ++generation_;
-    publish();
-    fill_whole_histograms(shown_, bins_);
-    shown_.histograms().has_group = false;
-}
-
 void Session::publish() {
-    shown_.borrow(x_, result_, normalizer_.x_buffer(), normalizer_.y_buffer(), state_.spec.method, values_only_);
+    shown_.borrow(x_, result_, normalizer_.x_buffer(), normalizer_.y_buffer(), state_.spec.method, false);
     shown_.set_selection(state_.selection);
     shown_.set_generation(generation_);
 }

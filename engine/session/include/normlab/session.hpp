@@ -63,10 +63,6 @@ public:
     // channel mean and std, next seed), normalizes it in train mode and keeps the updated
     // running statistics in the state. The state's source still names the original tensor.
     std::optional<std::string> train_step();
-    // Shows two given tensors as x and y without normalizing (a difference pane: y − x is
-    // computed by the heatmap and histogram shaders); `layout` colors the statistic groups.
-    void show_values(Tensor x, Tensor y, const StatLayout& layout);
-    bool values_only() const { return values_only_; }
     // BatchNorm: running mean 0, running var 1, num_batches_tracked 0.
     std::optional<std::string> reset_running();
 
@@ -97,7 +93,7 @@ public:
     bool last_x_histogram_recomputed() const { return x_histogram_recomputed_; }
     // Changes whenever x, y or the statistics change, so views know when to refresh.
     std::uint64_t generation() const { return generation_; }
-    // Changes only when x itself changes (a new tensor, a train step's batch, shown values).
+    // Changes only when x itself changes (a new tensor, a train step's batch).
     std::uint64_t x_generation() const { return x_generation_; }
     const VulkanContext& context() const { return *ctx_; }
 
@@ -159,7 +155,6 @@ private:
     bool x_histogram_recomputed_ = false;
     std::uint64_t generation_ = 0;
     std::uint64_t x_generation_ = 0;
-    bool values_only_ = false;
     bool reference_check_ = true;
     // train_step: the tensor fresh batches imitate, and the generation it was taken at
     // (a state change made elsewhere starts a new population).
