@@ -91,11 +91,11 @@ void AppUi::experiment_bar() {
             for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) m = std::max(m, std::abs(a[i] - b[i]));
             return a.size() == b.size() ? m : -1.0;
         };
-        const NormResult& gr = compare_.session(3).result();
+        const NormResult& gr = compare_.shown(3).result();
         const Shape4& sh = session_.x().shape;
         if (st.spec.groups == 1 || st.spec.groups == sh.c) {
             const int other = st.spec.groups == 1 ? 1 : 2;
-            const NormResult& o = compare_.session(other).result();
+            const NormResult& o = compare_.shown(other).result();
             ImGui::Text(tr("G = %lld: statistics equal %s's: max |Δμ| = %.2g, max |Δσ²| = %.2g"),
                         static_cast<long long>(st.spec.groups), other == 1 ? "LayerNorm([C,H,W])" : "InstanceNorm2d",
                         max_diff(gr.mean, o.mean), max_diff(gr.var, o.var));

@@ -163,8 +163,8 @@ void AppUi::layout(float top) {
         at(tr_id("Histograms (GPU)", "histograms"), *r.histograms);
         if (gradient_view_shown())
             gradient_.draw_histograms(session_, presenter_);
-        else
-            histograms_.draw(session_, presenter_);
+        else if (auto bins = histograms_.draw(session_.histograms(), session_.bins(), presenter_))
+            session_.set_bins(*bins);
         ImGui::End();
     }
     figure_rect_ = {r.figure.x, r.figure.y, r.figure.w, r.figure.h};

@@ -15,10 +15,10 @@ namespace {
 constexpr Method kMethods[4] = {Method::Batch, Method::Layer, Method::Instance, Method::Group};
 }
 
-CompareView::CompareView(const VulkanContext& ctx, vk::RenderPass render_pass) {
+CompareView::CompareView(Session& engine, vk::RenderPass render_pass) {
     for (std::size_t i = 0; i < 4; ++i) {
-        sessions_[i] = std::make_unique<Session>(ctx);
-        views_[i] = std::make_unique<HeatmapView>(ctx, render_pass);
+        shown_[i] = std::make_unique<ShownValues>(engine);
+        views_[i] = std::make_unique<HeatmapView>(engine.context(), render_pass);
         views_[i]->mode = HeatmapMode::Statistics;
         views_[i]->show_controls = false;
         views_[i]->show_legend = false;
@@ -38,17 +38,12 @@ void CompareView::follow(const Session& main) {
             st.source = ms.source;
             st.spec = default_spec(kMethods[i]);
             if (kMethods[i] == Method::Group) st.spec.groups = g;
-            st.selection = ms.selection;
-            // Each session keeps its copy of x (on its device buffers too) while main's x stays.
-            const bool same_x = seen_x_generation_ == main.x_generation() && sessions_[i]->generation() > 0 &&
-                                same_source(sessions_[i]->state().source, st.source);
-            if (auto err = sessions_[i]->apply(st, same_x ? TensorChange::keep() : TensorChange::given(main.x())))
-                error_ = *err;
+            if (auto err = shown_[i]->compute(st, main.x())) error_ = *err;
         }
         groups_ = g;
-        seen_x_generation_ = error_.empty() ? main.x_generation() : ~0ull;  // a refused one did not take x
     }
-    for (auto& s : sessions_) s->select(ms.selection);
+    for (auto& s : shown_)
+        if (!s->shown().empty()) s->select(ms.selection);
     seen_generation_ = main.generation();
     seen_selection_ = ms.selection;
 }
@@ -57,7 +52,7 @@ namespace {
 
 // A cell's caption: the module of the tensor's rank (BatchNorm1d/2d/3d, LayerNorm over its axes,
 // GroupNorm with its G), statistics × elements, and the selected statistic's μ and σ².
-void caption(const Session& s, Method m, std::int64_t groups) {
+void caption(const ShownTensors& s, Method m, std::int64_t groups) {
     const StatLayout& l = s.layout();
     std::string title = method_torch_name(m, l.shape);
     if (m == Method::Group) title = "GroupNorm(G=" + std::to_string(groups) + ")";
@@ -116,8 +111,12 @@ void CompareView::draw(Session& main, bool cube) {
     const float cell_h = (avail.y - vgap * static_cast<float>(rows - 1)) / static_cast<float>(rows);
     for (std::size_t i = 0; i < 4; ++i) {
         if (i % static_cast<std::size_t>(cols)) ImGui::SameLine();
-        Session& s = *sessions_[i];
+        const ShownTensors& s = shown_[i]->shown();
         ImGui::BeginChild(static_cast<ImGuiID>(1000 + i), ImVec2(cell_w, cell_h), true, ImGuiWindowFlags_NoScrollbar);
+        if (s.empty()) {  // refused from the start (error_ says why)
+            ImGui::EndChild();
+            continue;
+        }
         const StatLayout& l = s.layout();
         caption(s, kMethods[i], groups_);
         const float inner_w = ImGui::GetContentRegionAvail().x;
@@ -135,7 +134,7 @@ void CompareView::draw(Session& main, bool cube) {
         ImGui::BeginChild(static_cast<ImGuiID>(2000 + i), ImVec2(heat_w, heat_h), false, ImGuiWindowFlags_NoScrollbar);
         views_[i]->center = true;
         views_[i]->clicked.reset();
-        views_[i]->draw(s);
+        views_[i]->draw(*shown_[i]);
         if (views_[i]->clicked) main.select(views_[i]->clicked);
         ImGui::EndChild();
         if (cube && stacked) {

@@ -1,11 +1,13 @@
 // CompareView: the same tensor under BatchNorm, LayerNorm([C,H,W]), InstanceNorm and
-// GroupNorm side by side in statistics mode, each normalized by the shaders in its own
-// Session; one selected element highlights its group in all four at once. Optionally each
+// GroupNorm side by side in statistics mode, each normalized by the shaders on the main
+// Session's engine into a display object of its own (ShownValues); one selected element
+// highlights its group in all four at once. Optionally each
 // with its N, C, H·W cube (cube_view.hpp). GroupNorm uses the main state's G (or
 // default_groups' middle divisor of C), so the continuum experiment can move it.
 #pragma once
 #include "heatmap_view.hpp"
 #include "normlab/session.hpp"
+#include "normlab/shown_values.hpp"
 
 #include <array>
 #include <memory>
@@ -14,22 +16,21 @@ namespace normlab::app {
 
 class CompareView {
 public:
-    CompareView(const VulkanContext& ctx, vk::RenderPass render_pass);
+    CompareView(Session& engine, vk::RenderPass render_pass);
 
     // Renormalizes when the main session changed (tensor, G or selection).
     void follow(const Session& main);
     // Draws the 2×2 grid into the current window; a click selects in `main` and all four.
     void draw(Session& main, bool cube);
     void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);
-    // The four sessions in order batch, layer, instance, group (tests, continuum check).
-    const Session& session(int i) const { return *sessions_[static_cast<std::size_t>(i)]; }
+    // The four results in order batch, layer, instance, group (tests, continuum check).
+    const ShownTensors& shown(int i) const { return shown_[static_cast<std::size_t>(i)]->shown(); }
     std::int64_t groups() const { return groups_; }
 
 private:
-    std::array<std::unique_ptr<Session>, 4> sessions_;
+    std::array<std::unique_ptr<ShownValues>, 4> shown_;
     std::array<std::unique_ptr<HeatmapView>, 4> views_;
     std::uint64_t seen_generation_ = ~0ull;
-    std::uint64_t seen_x_generation_ = ~0ull;  // main's x the sessions hold
     std::optional<Index4> seen_selection_;
     std::int64_t groups_ = 1;
     std::string error_;

@@ -13,23 +13,23 @@
 
 namespace normlab::app {
 
-GradientView::GradientView(const VulkanContext& ctx, vk::RenderPass render_pass)
-    : normalizer_(ctx), backward_(normalizer_), shown_(ctx), view_(ctx, render_pass) {
+GradientView::GradientView(Session& engine, vk::RenderPass render_pass)
+    : engine_(&engine), shown_(engine), view_(engine.context(), render_pass) {
     view_.mode = HeatmapMode::Output;
     view_.colormap = Colormap::Diverging;
     view_.show_controls = false;
 }
 
-std::int64_t GradientView::selected_offset(const Session& main) const {
-    const auto& sel = main.state().selection;
+std::int64_t GradientView::selected_offset(const ShownTensors& of) {
+    const auto& sel = of.selection();
     if (!sel) return 0;
-    return main.x().offset((*sel)[0], (*sel)[1], (*sel)[2], (*sel)[3]);
+    return of.x().offset((*sel)[0], (*sel)[1], (*sel)[2], (*sel)[3]);
 }
 
-std::optional<std::string> GradientView::follow(Session& main) {
+std::optional<std::string> GradientView::follow(const State& st, const ShownTensors& main) {
+    if (main.empty() || main.values_only() || main.x().data.empty()) return std::nullopt;
     const std::int64_t k = selected_offset(main);
     const int choice = (jacobian ? 1000 : static_cast<int>(dy) * 100) + (dy == GradDy::Random ? seed % 97 : 0);
-    if (main.values_only() || main.x().data.empty()) return std::nullopt;
     if (seen_generation_ == main.generation() && seen_offset_ == k && seen_choice_ == choice) return std::nullopt;
     seen_generation_ = main.generation();
     seen_offset_ = k;
@@ -45,8 +45,7 @@ std::optional<std::string> GradientView::follow(Session& main) {
         dy_ = make_tensor(shape, Init::Randn, static_cast<std::uint64_t>(seed));
     }
     try {
-        const State& st = main.state();
-        grad_ = run_backward(normalizer_, backward_, main.x(), dy_, st.spec, st.params);
+        grad_ = engine_->backward(st, main.x(), dy_);
     } catch (const InputError& e) {
         error_ = e.what();
         return error_;
@@ -58,14 +57,12 @@ std::optional<std::string> GradientView::follow(Session& main) {
         nonzero_ += v != 0.0f;
         if (static_cast<std::int64_t>(i) != k && std::isfinite(v)) off_diagonal_ = std::max(off_diagonal_, std::abs(v));
     }
-    shown_.show_values(dy_, grad_.dx, main.layout());
-    shown_.select(main.state().selection ? main.state().selection : std::optional<Index4>(Index4{0, 0, 0, 0}));
+    shown_.show(dy_, grad_.dx, main.layout(), st.spec.method);
+    shown_.select(main.selection() ? main.selection() : std::optional<Index4>(Index4{0, 0, 0, 0}));
     return std::nullopt;
 }
 
-std::string gradient_support_text(const Session& main) {
-    const NormSpec& spec = main.state().spec;
-    const StatLayout& l = main.layout();
+std::string gradient_support_text(const NormSpec& spec, const StatLayout& l) {
     const std::string k = std::to_string(l.count());
     std::string axes;  // the reduced axes as a product, e.g. N·H·W, or N for a 2-D tensor
     for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : "·") + a;
@@ -110,8 +107,9 @@ std::string gradient_support_text(const Session& main) {
     return {};
 }
 
-void GradientView::draw(Session& main) {
-    follow(main);
+void GradientView::draw(const State& st, ShownSource& of) {
+    const ShownTensors& main = of.shown();
+    follow(st, main);
     int mode = jacobian ? 0 : 1;
     ImGui::RadioButton(tr("∂y_k/∂x (one Jacobian row)"), &mode, 0);
     ImGui::SameLine();
@@ -135,7 +133,7 @@ void GradientView::draw(Session& main) {
     }
     if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", error_.c_str());
     if (jacobian) {
-        wrapped_text(gradient_support_text(main));
+        wrapped_text(gradient_support_text(st.spec, main.layout()));
         wrapped_text(strf(tr("Non-zero entries of this row (GPU): %lld of %lld; the statistic group holds %lld."),
                           static_cast<long long>(nonzero_), static_cast<long long>(main.x().shape.numel()),
                           static_cast<long long>(main.layout().count())));
@@ -154,22 +152,23 @@ void GradientView::draw(Session& main) {
     }
     view_.clicked.reset();
     view_.draw(shown_);
-    if (view_.clicked) main.select(view_.clicked);
+    if (view_.clicked) of.select(view_.clicked);
 }
 
 void GradientView::draw_histograms(Session& main, bool presenter) {
-    follow(main);
+    follow(main.state(), main.shown());
     ImGui::TextUnformatted(tr("dy (as input) and ∂L/∂x (as output), from the backward shaders"));
-    histograms_.draw(shown_, presenter);
+    if (shown_.shown().empty()) return;
+    if (auto bins = histograms_.draw(shown_.shown().histograms(), shown_.bins(), presenter)) shown_.set_bins(*bins);
 }
 
 void GradientView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) { view_.before_pass(cmd, extent); }
 
 std::string GradientView::explain(Session& main) {
-    follow(main);
+    follow(main.state(), main.shown());
     const NormResult& r = main.result();
     if (grad_.dx.data.empty() || r.rstd.empty()) return {};
-    const std::int64_t i = selected_offset(main);
+    const std::int64_t i = selected_offset(main.shown());
     const StatLayout& l = main.layout();
     const auto s = static_cast<std::size_t>(l.stat_of(i));
     const auto p = static_cast<std::size_t>(l.param_of(i));

@@ -2,17 +2,16 @@
 // output y_k, so ∂L/∂x is ∂y_k/∂x, one row of the Jacobian, and its support is exactly y_k's
 // statistic group (the caption says which, and counts the non-zero entries). Loss mode: ∂L/∂x
 // for a chosen dy (ones, one-hot at the selection, random with a seed), with histograms of dy
-// and ∂L/∂x. The gradients come from the engine's backward shaders (Backward) on a Normalizer of
-// its own; a Session of its own shows dy as its "x" and ∂L/∂x as its "y", so the heatmap and
-// histogram shaders draw them.
+// and ∂L/∂x. The gradients come from the engine's backward shaders, run on the main Session's
+// engine (Session::backward) for the state it is given and that state's result (a ShownSource:
+// the main Session, or a side of a pair); a display object (ShownValues) shows dy as its "x" and
+// ∂L/∂x as its "y", so the heatmap and histogram shaders draw them.
 #pragma once
 #include "heatmap_view.hpp"
 #include "histogram_view.hpp"
 #include "normlab/session.hpp"
+#include "normlab/shown_values.hpp"
 
-#include "normlab/backward.hpp"
-
-#include <memory>
 #include <string>
 
 namespace normlab::app {
@@ -21,15 +20,18 @@ enum class GradDy { OneHot, Ones, Random };
 
 class GradientView {
 public:
-    GradientView(const VulkanContext& ctx, vk::RenderPass render_pass);
+    GradientView(Session& engine, vk::RenderPass render_pass);
 
-    void draw(Session& main);                             // controls, caption and the ∂L/∂x heatmap
+    // `st` is the state whose gradient is shown and `of` its result (x, the statistics, the
+    // selected y_k); a click selects in `of`. The Session overloads show the session itself.
+    void draw(const State& st, ShownSource& of);  // controls, caption and the ∂L/∂x heatmap
+    void draw(Session& main) { draw(main.state(), main); }
     void draw_histograms(Session& main, bool presenter);  // dy and ∂L/∂x
     void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);
     // The backward formula with the selected element's numbers (the Explain panel).
     std::string explain(Session& main);
-    // Recomputes when the main session, the selection or the dy choice changed; the error or nothing.
-    std::optional<std::string> follow(Session& main);
+    // Recomputes when `of`, the selection or the dy choice changed; the error or nothing.
+    std::optional<std::string> follow(const State& st, const ShownTensors& of);
     const GradResult& result() const { return grad_; }
     std::int64_t nonzero() const { return nonzero_; }
 
@@ -38,11 +40,10 @@ public:
     int seed = 1;
 
 private:
-    std::int64_t selected_offset(const Session& main) const;
+    static std::int64_t selected_offset(const ShownTensors& of);
 
-    Normalizer normalizer_;
-    Backward backward_;
-    Session shown_;  // x = dy, y = ∂L/∂x
+    Session* engine_;
+    ShownValues shown_;  // x = dy, y = ∂L/∂x
     HeatmapView view_;
     HistogramView histograms_;
     std::uint64_t seen_generation_ = ~0ull;
@@ -55,7 +56,7 @@ private:
     std::string error_;
 };
 
-// The support of ∂y_k/∂x in words for the method of `main` (which elements share y_k's statistic).
-std::string gradient_support_text(const Session& main);
+// The support of ∂y_k/∂x in words for `spec` on `layout` (which elements share y_k's statistic).
+std::string gradient_support_text(const NormSpec& spec, const StatLayout& layout);
 
 }  // namespace normlab::app

@@ -4,6 +4,7 @@
 #include "wrapped_text.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/state_edits.hpp"
 
 #include <imgui.h>
 
@@ -12,15 +13,15 @@
 
 namespace normlab::app {
 
-PairView::PairView(const VulkanContext& ctx, vk::RenderPass render_pass)
-    : ctx_(ctx),
+PairView::PairView(Session& engine, vk::RenderPass render_pass)
+    : engine_(engine),
       render_pass_(render_pass),
-      right_(std::make_unique<Session>(ctx)),
-      right_shown_(std::make_unique<Session>(ctx)),
-      diff_(std::make_unique<Session>(ctx)),
-      left_view_(std::make_unique<HeatmapView>(ctx, render_pass)),
-      right_view_(std::make_unique<HeatmapView>(ctx, render_pass)),
-      diff_view_(std::make_unique<HeatmapView>(ctx, render_pass)) {
+      right_(std::make_unique<ShownValues>(engine)),
+      right_shown_(std::make_unique<ShownValues>(engine)),
+      diff_(std::make_unique<ShownValues>(engine)),
+      left_view_(std::make_unique<HeatmapView>(engine.context(), render_pass)),
+      right_view_(std::make_unique<HeatmapView>(engine.context(), render_pass)),
+      diff_view_(std::make_unique<HeatmapView>(engine.context(), render_pass)) {
     for (auto* v : {left_view_.get(), right_view_.get(), diff_view_.get()}) {
         v->show_controls = false;
         v->mode = HeatmapMode::Output;
@@ -55,12 +56,14 @@ std::optional<std::string> PairView::follow(Session& main) {
         }
         Tensor x = load_tensor(right.source);
         if (e.right_channels_last) x = to_channels_last(x);
-        if (auto err = right_->apply(right, TensorChange::given(std::move(x)))) {
+        if (auto err = right_->compute(right, x)) {
             error_ = *err;
             return err;
         }
-        Tensor y_right = right_->result().y;
-        Tensor x_right = right_->x();
+        right_state_ = fitted_to_tensor(right, right_->shown().layout());
+        if (right_state_.selection) right_->select(right_state_.selection);
+        Tensor y_right = right_->shown().y();
+        Tensor x_right = right_->shown().x();
         if (e.right_channels_last) {
             y_right = from_channels_last(y_right);
             x_right = from_channels_last(x_right);
@@ -68,8 +71,9 @@ std::optional<std::string> PairView::follow(Session& main) {
         // Compare on the left's samples (the far-off extra sample has no partner).
         const std::int64_t k = main.x().shape.n;
         Tensor yr = first_samples(y_right, k), xr = first_samples(x_right, k);
-        right_shown_->show_values(xr, yr, main.layout());
-        diff_->show_values(main.result().y, yr, main.layout());
+        const Method m = main.state().spec.method;
+        right_shown_->show(xr, yr, main.layout(), m);
+        diff_->show(main.result().y, yr, main.layout(), m);
         // max |Δ| over every element (the difference histogram samples large tensors and skips
         // NaN/Inf): a non-finite difference counts as infinite, so "exactly 0" is never wrong.
         max_diff_ = 0.0;
@@ -100,7 +104,7 @@ void PairView::draw(Session& main, bool gradient) {
     const float w = (avail.x - 2 * gap) / 3;
     struct Pane {
         HeatmapView* view;
-        Session* session;
+        ShownSource* source;
         std::string title;
     };
     const std::string diff_title = std::string(tr("difference right − left")) + ": max |Δ| = " + [&] {
@@ -129,8 +133,7 @@ void PairView::draw(Session& main, bool gradient) {
         else
             wrapped_text(panes[i].title);
         panes[i].view->clicked.reset();
-        panes[i].view->draw(*panes[i].session);
-        if (panes[i].view->clicked && i == 0) main.select(panes[i].view->clicked);
+        panes[i].view->draw(*panes[i].source);
         ImGui::EndChild();
     }
 }
@@ -139,8 +142,8 @@ void PairView::draw(Session& main, bool gradient) {
 // click on either side selects it on both. The dy choice follows whichever side changed it.
 void PairView::draw_gradients(Session& main) {
     if (!left_grad_) {
-        left_grad_ = std::make_unique<GradientView>(ctx_, render_pass_);
-        right_grad_ = std::make_unique<GradientView>(ctx_, render_pass_);
+        left_grad_ = std::make_unique<GradientView>(engine_, render_pass_);
+        right_grad_ = std::make_unique<GradientView>(engine_, render_pass_);
     }
     const bool cl = exp_->right_channels_last;
     const auto to_right = [cl](Index4 i) { return cl ? Index4{i[0], i[2], i[3], i[1]} : i; };
@@ -149,7 +152,7 @@ void PairView::draw_gradients(Session& main) {
     const Index4 right_sel = to_right(sel);
     bool synced = true;
     try {
-        if (right_->state().selection != std::optional<Index4>(right_sel)) right_->select(right_sel);
+        if (right_->shown().selection() != std::optional<Index4>(right_sel)) right_->select(right_sel);
     } catch (const InputError&) {  // the right side has fewer samples: it keeps its own selection
         synced = false;
     }
@@ -157,11 +160,12 @@ void PairView::draw_gradients(Session& main) {
     const float w = (avail.x - ImGui::GetStyle().ItemSpacing.x) / 2;
     struct Pane {
         GradientView* view;
-        Session* session;
+        const State* state;
+        ShownSource* source;
         const LocalText* label;
     };
-    const Pane panes[2] = {{left_grad_.get(), &main, &exp_->left_label},
-                           {right_grad_.get(), right_.get(), &exp_->right_label}};
+    const Pane panes[2] = {{left_grad_.get(), &main.state(), &main, &exp_->left_label},
+                           {right_grad_.get(), &right_state_, right_.get(), &exp_->right_label}};
     const auto choice = [](const GradientView& g) { return std::make_tuple(g.jacobian, g.dy, g.seed); };
     const auto before = choice(*left_grad_);
     for (int i = 0; i < 2; ++i) {
@@ -169,13 +173,13 @@ void PairView::draw_gradients(Session& main) {
         ImGui::BeginChild(static_cast<ImGuiID>(3100 + i), ImVec2(w, avail.y), true, ImGuiWindowFlags_NoScrollbar);
         ImGui::PushID(i);
         ImGui::TextUnformatted(tr(*panes[i].label).c_str());
-        panes[i].view->draw(*panes[i].session);
+        panes[i].view->draw(*panes[i].state, *panes[i].source);
         ImGui::PopID();
         ImGui::EndChild();
     }
     // A click in the right pane selected an element of the right session: select it on the left.
-    if (synced && right_->state().selection && *right_->state().selection != right_sel)
-        main.select(to_left(*right_->state().selection));
+    if (synced && right_->shown().selection() && *right_->shown().selection() != right_sel)
+        main.select(to_left(*right_->shown().selection()));
     GradientView& from = choice(*left_grad_) != before ? *left_grad_ : *right_grad_;
     GradientView& to = &from == left_grad_.get() ? *right_grad_ : *left_grad_;
     to.jacobian = from.jacobian;

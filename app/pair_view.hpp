@@ -1,8 +1,9 @@
 // PairView: an experiment's two configurations of the same data side by side, and their
 // difference y_right − y_left as a third heatmap (batch independence, the misconceptions).
 // The left side is the main Session (so the statistics and explain panels describe it);
-// the right side has its own Session; for channels-last experiments the right output is
-// permuted back to N×C×H×W before it is shown and subtracted. The difference and its
+// the right side is normalized on the main Session's engine into a display object of its own
+// (ShownValues), as are the right output shown and the difference; for channels-last
+// experiments the right output is permuted back to N×C×H×W before it is shown and subtracted. The difference and its
 // range come from the heatmap and histogram shaders. In gradient mode (key D, or an experiment
 // whose view sets "gradient") each side shows its gradient view instead, ∂y_k/∂x for the same
 // selected y_k (one Jacobian row each, from the backward shaders), and no difference.
@@ -10,6 +11,7 @@
 #include "gradient_view.hpp"
 #include "heatmap_view.hpp"
 #include "normlab/session.hpp"
+#include "normlab/shown_values.hpp"
 
 #include "normlab/experiments.hpp"
 
@@ -19,7 +21,7 @@ namespace normlab::app {
 
 class PairView {
 public:
-    PairView(const VulkanContext& ctx, vk::RenderPass render_pass);
+    PairView(Session& engine, vk::RenderPass render_pass);
 
     // Sets up the left state in `main` and the right side; returns an error message or nothing.
     std::optional<std::string> start(const Experiment& e, Session& main, std::optional<State> left = std::nullopt);
@@ -36,10 +38,13 @@ public:
 private:
     void draw_gradients(Session& main);
 
-    const VulkanContext& ctx_;
+    Session& engine_;
     vk::RenderPass render_pass_;
     const Experiment* exp_ = nullptr;
-    std::unique_ptr<Session> right_, right_shown_, diff_;
+    State right_state_;  // the right side's state as normalized (fitted to its tensor)
+    // The right side as normalized (its own layout; channels-last when the experiment says so),
+    // its output as shown (N×C×H×W, the left's samples) and the difference right − left.
+    std::unique_ptr<ShownValues> right_, right_shown_, diff_;
     std::unique_ptr<HeatmapView> left_view_, right_view_, diff_view_;
     std::unique_ptr<GradientView> left_grad_, right_grad_;  // made when first shown
     std::uint64_t seen_generation_ = ~0ull;

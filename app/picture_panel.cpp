@@ -14,8 +14,7 @@ namespace normlab::app {
 bool PicturePanel::wanted(const Session& s) {
     const Shape4& sh = s.x().shape;
     const bool image = s.state().source.kind == TensorSource::Kind::Image || s.style().has_value();
-    return image && !s.values_only() && sh.rank == 4 && sh.n == 1 && (sh.c == 1 || sh.c == 3) &&
-           s.result().y.shape == sh;
+    return image && sh.rank == 4 && sh.n == 1 && (sh.c == 1 || sh.c == 3) && s.result().y.shape == sh;
 }
 
 void PicturePanel::refresh(const Session& s) {

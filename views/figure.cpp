@@ -118,7 +118,7 @@ void render_figure(const VulkanContext& ctx, Session& session, const FigureOptio
         ImGui::EndChild();
         ImGui::Separator();
         ImGui::BeginChild("hist", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
-        histograms.draw(session, o.large_text);
+        histograms.draw(session.histograms(), session.bins(), o.large_text);
         ImGui::EndChild();
         ImGui::End();
         ImGui::Render();

@@ -73,7 +73,7 @@ HeatmapView::HeatmapView(const VulkanContext& ctx, vk::RenderPass render_pass)
     set_ = std::move(sets.front());
 }
 
-void HeatmapView::upload_colors(const Session& s) {
+void HeatmapView::upload_colors(const ShownTensors& s) {
     const int pid = static_cast<int>(current_group_palette());
     if (palette_generation_ == s.generation() && lut_map_ == static_cast<int>(colormap) && palette_id_ == pid) return;
     ctx_->device().waitIdle();  // a frame in flight may still read the old colors
@@ -98,16 +98,18 @@ void HeatmapView::upload_colors(const Session& s) {
     }
 }
 
-void HeatmapView::draw(Session& session) {
-    session_ = &session;
-    const Shape4& shape = session.x().shape;
-    if (show_controls) draw_controls(shape, session.state().spec.method);
-    update_value_range(session);
-    upload_colors(session);
+void HeatmapView::draw(ShownSource& source) {
+    const ShownTensors& shown = source.shown();
+    shown_ = &shown;
+    const Shape4& shape = shown.x().shape;
+    if (show_controls) draw_controls(shape, shown.method());
+    update_value_range(source);
+    upload_colors(shown);
     const bool hovered = place_image(shape);
-    auto sel_stat = session.selected_stat();
+    auto sel_stat = shown.selected_stat();
     const int colors = static_cast<int>(colormap) + 16 * static_cast<int>(current_group_palette());
-    key_ = Key{session.generation(),
+    key_ = Key{shown.generation(),
+               shown.buffer_epoch(),
                static_cast<int>(mode),
                colors,
                layout_.width,
@@ -117,12 +119,12 @@ void HeatmapView::draw(Session& session) {
                vmin_,
                vmax_,
                sel_stat ? *sel_stat : -1};
-    draw_cell_values(session);
-    draw_selection(session);
-    if (hovered) handle_mouse(session);
+    draw_cell_values(shown);
+    draw_selection(shown);
+    if (hovered) handle_mouse(source);
     if (show_legend) {  // its height is measured: a legend wrapped onto two lines gets that room next frame
         const float y0 = ImGui::GetCursorPosY();
-        draw_legend(session);
+        draw_legend(shown);
         legend_used_ = ImGui::GetCursorPosY() - y0;
     }
 }
@@ -174,16 +176,16 @@ void HeatmapView::draw_controls(const Shape4& shape, Method method) {
 
 // Value range from the GPU histograms: min/max over the whole tensor (over its even sample
 // for tensors past 1M elements, so a rare extreme value may clamp to the end of the scale).
-void HeatmapView::update_value_range(Session& s) {
+void HeatmapView::update_value_range(ShownSource& source) {
     if (fixed_range) {
         vmin_ = fixed_range->first;
         vmax_ = fixed_range->second;
         return;
     }
-    const Histograms& h = s.histograms();
+    const Histograms& h = source.shown().histograms();
     const HistogramResult& src = mode == HeatmapMode::Input    ? h.input
                                  : mode == HeatmapMode::Output ? h.output
-                                                               : s.difference_histogram();
+                                                               : source.difference_histogram();
     if (colormap == Colormap::Diverging) {
         double mx = std::max(std::abs(src.min), std::abs(src.max));
         vmin_ = static_cast<float>(-mx);
@@ -218,14 +220,14 @@ bool HeatmapView::place_image(const Shape4& shape) {
 
 // Cells large enough to read: print each element's value (x, y or y − x) on it, so the
 // seeds' small worked examples can be followed number by number.
-void HeatmapView::draw_cell_values(const Session& s) const {
+void HeatmapView::draw_cell_values(const ShownTensors& s) const {
     const Shape4& shape = s.x().shape;
     const float font = ImGui::GetFontSize();
     const float cell = layout_.cell / px_;  // in ImGui units
-    if (cell < 2.6f * font || shape.numel() > 4096 || s.result().y.data.empty()) return;
+    if (cell < 2.6f * font || shape.numel() > 4096 || s.y().data.empty()) return;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const auto& xs = s.x().data;
-    const auto& ys = s.result().y.data;
+    const auto& ys = s.y().data;
     char text[32];
     for (std::int64_t i = 0; i < shape.numel(); ++i) {
         const auto u = static_cast<std::size_t>(i);
@@ -242,8 +244,8 @@ void HeatmapView::draw_cell_values(const Session& s) const {
 }
 
 // Outline of the selected element (drawn by ImGui over the image).
-void HeatmapView::draw_selection(const Session& s) const {
-    const auto& sel = s.state().selection;
+void HeatmapView::draw_selection(const ShownTensors& s) const {
+    const auto& sel = s.selection();
     if (!sel) return;
     auto p = layout_.element_pos((*sel)[0], (*sel)[1], (*sel)[2], (*sel)[3]);
     float sz = std::max(layout_.cell / px_, 3.0f);
@@ -252,20 +254,20 @@ void HeatmapView::draw_selection(const Session& s) const {
 }
 
 // Over the image: the tooltip of the element under the mouse; left click selects it, right click clears.
-void HeatmapView::handle_mouse(Session& s) {
+void HeatmapView::handle_mouse(ShownSource& source) {
     ImVec2 mp = ImGui::GetIO().MousePos;
     if (auto e = layout_.element_at((mp.x - origin_[0]) * px_, (mp.y - origin_[1]) * px_)) {
         Index4 idx{(*e)[0], (*e)[1], (*e)[2], (*e)[3]};
-        tooltip(s, idx);
+        tooltip(source.shown(), idx);
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-            s.select(idx);
+            source.select(idx);
             clicked = idx;
         }
     }
-    if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) s.select(std::nullopt);
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) source.select(std::nullopt);
 }
 
-void HeatmapView::tooltip(const Session& s, const Index4& e) const {
+void HeatmapView::tooltip(const ShownTensors& s, const Index4& e) const {
     const NormResult& r = s.result();
     const std::int64_t i = s.x().offset(e[0], e[1], e[2], e[3]);
     const std::int64_t st = r.layout.stat_of(i);
@@ -273,7 +275,7 @@ void HeatmapView::tooltip(const Session& s, const Index4& e) const {
     const double x = s.x().data[static_cast<std::size_t>(i)];
     const double y = r.y.data[static_cast<std::size_t>(i)];
     ImGui::BeginTooltip();
-    ImGui::Text(tr("element %s"), element_text(s.state().spec.method, s.x().shape, e).c_str());
+    ImGui::Text(tr("element %s"), element_text(s.method(), s.x().shape, e).c_str());
     if (s.values_only()) {  // a difference pane: two given tensors, no statistics of its own
         ImGui::Text("left = %.6g   right = %.6g   right − left = %.6g", x, y, y - x);
         ImGui::EndTooltip();
@@ -282,7 +284,7 @@ void HeatmapView::tooltip(const Session& s, const Index4& e) const {
     ImGui::Text("x = %.6g", x);
     ImGui::Text(tr("statistic #%lld (of %lld, %lld elements each)"), static_cast<long long>(st),
                 static_cast<long long>(r.layout.stat_count), static_cast<long long>(r.layout.count()));
-    if (s.state().spec.method == Method::Rms) {
+    if (s.method() == Method::Rms) {
         ImGui::Text("mean(x²) = %.6g", r.mean_square[si]);
         ImGui::Text("x̂ = x / √(mean(x²) + ε) = %.6g", x * r.rstd[si]);
     } else {
@@ -294,7 +296,7 @@ void HeatmapView::tooltip(const Session& s, const Index4& e) const {
     ImGui::EndTooltip();
 }
 
-void HeatmapView::draw_legend(const Session& s) const {
+void HeatmapView::draw_legend(const ShownTensors& s) const {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float fs = ImGui::GetFontSize();
     const float sw = std::round(fs * 0.85f);  // swatch size follows the font (presenter mode)
@@ -310,7 +312,7 @@ void HeatmapView::draw_legend(const Session& s) const {
         ImGui::Dummy(ImVec2(static_cast<float>(shown) * (sw + 2) + 4, sw + 4));
         ImGui::SameLine();
         // RMSNorm has no μ; BatchNorm in eval mode uses the running statistics, not the groups' own.
-        const char* legend = s.state().spec.method == Method::Rms
+        const char* legend = s.method() == Method::Rms
                                  ? "%lld statistics of %lld elements, each scaled by its own root mean square."
                              : s.result().stats_from_running
                                  ? "%lld channels of %lld elements, each normalized with its running_mean and "
@@ -351,11 +353,12 @@ void HeatmapView::update_draw_set() {
 void HeatmapView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
     frame_cmd_ = cmd;
     frame_extent_ = extent;
-    if (!session_ || key_ == computed_) return;
-    const Session& s = *session_;
+    if (!shown_ || key_ == computed_) return;
+    const ShownTensors& s = *shown_;
     const vk::DeviceSize bytes =
         static_cast<vk::DeviceSize>(layout_.width) * static_cast<vk::DeviceSize>(layout_.height) * 4;
-    bool rebind = key_.generation != computed_.generation || key_.colormap != computed_.colormap;
+    bool rebind = key_.generation != computed_.generation || key_.buffer_epoch != computed_.buffer_epoch ||
+                  key_.colormap != computed_.colormap;
     if (!pixels_ || pixels_.size() != bytes) {
         ctx_->device().waitIdle();  // frames in flight may still draw from the old pixels
         pixels_ = GpuBuffer();

@@ -3,11 +3,13 @@
 // selection or size change; a small graphics pipeline copies it into the ImGui window
 // through an ImDrawList callback (ImGui 1.86's Vulkan backend ignores texture ids).
 // Modes: input, output, output − input (colormap + legend) and statistics (one color per
-// statistic). Hover shows the element's numbers; a click selects its statistic group.
+// statistic). Hover shows the element's numbers; a click selects its statistic group. It shows a
+// ShownTensors (x and y on the host and the device, the layout, the result, a generation) and
+// asks its ShownSource for the selection and the y − x histogram.
 #pragma once
 #include "colormap.hpp"
 #include "heatmap_fill.hpp"
-#include "normlab/session.hpp"
+#include "normlab/shown_tensors.hpp"
 #include "tile_layout.hpp"
 
 #include "normlab/command_recorder.hpp"
@@ -25,7 +27,7 @@ public:
     HeatmapView(const VulkanContext& ctx, vk::RenderPass render_pass);
 
     // The ImGui part, inside the current window: controls, the image, legend, tooltip, click.
-    void draw(Session& session);
+    void draw(ShownSource& source);
     // Records the compute dispatch when something changed and remembers `cmd` for drawing.
     void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);
 
@@ -52,7 +54,7 @@ public:
 
 private:
     struct Key {
-        std::uint64_t generation = ~0ull;
+        std::uint64_t generation = ~0ull, buffer_epoch = ~0ull;
         int mode = -1, colormap = -1, width = 0, height = 0;
         float cell = 0, gap = 0, vmin = 0, vmax = 0;
         std::int64_t sel = -2;
@@ -60,20 +62,20 @@ private:
     };
     static void draw_callback(const ImDrawList* list, const ImDrawCmd* cmd);
     void record_draw(const ImDrawCmd* dc) const;
-    void upload_colors(const Session& s);
+    void upload_colors(const ShownTensors& s);
     // The parts of draw(), in the order it calls them.
     void draw_controls(const Shape4& shape, Method method);
-    void update_value_range(Session& s);
+    void update_value_range(ShownSource& source);
     bool place_image(const Shape4& shape);  // returns whether the mouse is over the image
-    void draw_cell_values(const Session& s) const;
-    void draw_selection(const Session& s) const;
-    void handle_mouse(Session& s);
-    void draw_legend(const Session& s) const;
-    void tooltip(const Session& s, const Index4& e) const;
+    void draw_cell_values(const ShownTensors& s) const;
+    void draw_selection(const ShownTensors& s) const;
+    void handle_mouse(ShownSource& source);
+    void draw_legend(const ShownTensors& s) const;
+    void tooltip(const ShownTensors& s, const Index4& e) const;
     void update_draw_set();
 
     const VulkanContext* ctx_;
-    const Session* session_ = nullptr;
+    const ShownTensors* shown_ = nullptr;
     ComputeKernel fill_;
     CommandRecorder recorder_;  // the fill runs in its own submission, before the frame's
     GpuBuffer pixels_, palette_, lut_;

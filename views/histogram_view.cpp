@@ -61,8 +61,8 @@ void plot(const char* title, const HistogramResult& h, ImU32 color, ImVec2 size)
 
 }  // namespace
 
-void HistogramView::draw(Session& session, bool presenter) {
-    const Histograms& h = session.histograms();
+std::optional<std::uint32_t> HistogramView::draw(const Histograms& h, std::uint32_t bins, bool presenter) {
+    std::optional<std::uint32_t> moved;
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     if (presenter) {
         ImGui::TextDisabled("%s", tr("white line: μ, dashed: μ ± σ (computed on the GPU)"));
@@ -77,13 +77,13 @@ void HistogramView::draw(Session& session, bool presenter) {
             ImGui::SameLine();
             plot("output y, whole tensor", h.output, kOutputColor, size);
         }
-        return;
+        return moved;
     }
     if (show_bins) {
-        int bins = static_cast<int>(session.bins());
+        int b = static_cast<int>(bins);
         ImGui::SetNextItemWidth(160);
-        if (ImGui::SliderInt(tr("bins"), &bins, 4, static_cast<int>(Histogram::kMaxBins)))
-            session.set_bins(static_cast<std::uint32_t>(bins));
+        if (ImGui::SliderInt(tr("bins"), &b, 4, static_cast<int>(Histogram::kMaxBins)))
+            moved = static_cast<std::uint32_t>(b);
         ImGui::SameLine();
     }
     ImGui::TextDisabled("%s", tr("white line: μ, dashed: μ ± σ (computed on the GPU)"));
@@ -100,6 +100,7 @@ void HistogramView::draw(Session& session, bool presenter) {
     plot("input x, selected group", h.has_group ? h.group_input : HistogramResult{}, kInputColor, size);
     ImGui::SameLine();
     plot("output y, selected group", h.has_group ? h.group_output : HistogramResult{}, kOutputColor, size);
+    return moved;
 }
 
 }  // namespace normlab::app

@@ -5,6 +5,7 @@
 
 #include "../support.hpp"
 #include "normlab/session.hpp"
+#include "normlab/shown_values.hpp"
 
 #include "normlab/atomic_file.hpp"
 #include "normlab/npy.hpp"
@@ -20,6 +21,15 @@ using namespace normlab::test;
 
 namespace {
 const TensorChange keep = TensorChange::keep(), load = TensorChange::from_source();
+
+// What a device buffer holds (its first `n` floats).
+std::vector<float> on_device(const GpuBuffer& buf, std::size_t n) {
+    CommandRecorder rec(context());
+    Staging st(context(), rec);
+    std::vector<float> out(n);
+    st.download({{&buf, 0, out.data(), n * 4}});
+    return out;
+}
 
 State generated(Method m, Shape4 shape) {
     State s;
@@ -116,13 +126,83 @@ TEST_CASE("a refused value keeps the previous state and numbers", "[gpu][session
     CHECK(session.last_x_upload_bytes() == 0);
 }
 
-TEST_CASE("a shown pair of tensors is on the GPU as given", "[gpu][session]") {
+TEST_CASE("the session's shown tensors are its own x, y and Normalizer buffers, no copy", "[gpu][session][shown]") {
     Session session(context());
-    Tensor x = make_tensor({2, 3, 4, 4}, Init::Randn, 1), y = make_tensor({2, 3, 4, 4}, Init::Randn, 2);
-    session.show_values(x, y, make_layout(default_spec(Method::Instance), x.shape));
-    CHECK(session.values_only());
-    CHECK(session.histograms().input.count == 96);
-    CHECK(session.difference_histogram().count == 96);
+    REQUIRE_FALSE(session.apply(generated(Method::Instance, {2, 3, 4, 4}), load).has_value());
+    const ShownTensors& shown = session.shown();
+    CHECK(&shown.x() == &session.x());
+    CHECK(&shown.result() == &session.result());
+    CHECK(&shown.x_gpu() == &session.x_gpu());
+    CHECK(&shown.y_gpu() == &session.y_gpu());
+    CHECK(shown.generation() == session.generation());
+    CHECK(shown.method() == Method::Instance);
+    CHECK_FALSE(shown.values_only());
+    session.select(Index4{1, 2, 0, 3});
+    CHECK(shown.selection() == session.state().selection);
+    CHECK(shown.selected_stat() == std::optional<std::int64_t>(1 * 3 + 2));
+    CHECK(shown.histograms().group_input.count == 16);
+}
+
+TEST_CASE("shown values: given tensors on their own device buffers, the engine's x and y kept",
+          "[gpu][session][shown]") {
+    Session engine(context());
+    REQUIRE_FALSE(engine.apply(generated(Method::Layer, {2, 3, 4, 4}), load).has_value());
+    const std::vector<float> x_before = engine.x().data, y_before = engine.result().y.data;
+    const std::uint64_t gen = engine.generation();
+    ShownValues v(engine);
+    Tensor x = make_tensor({3, 2, 5, 5}, Init::Randn, 1), y = make_tensor({3, 2, 5, 5}, Init::Randn, 2);
+    v.show(x, y, make_layout(default_spec(Method::Instance), x.shape), Method::Instance);
+    const ShownTensors& s = v.shown();
+    CHECK(s.values_only());
+    CHECK(on_device(s.x_gpu(), 150) == x.data);
+    CHECK(on_device(s.y_gpu(), 150) == y.data);
+    CHECK(s.histograms().input.count == 150);
+    CHECK(s.histograms().input.min == Approx(*std::min_element(x.data.begin(), x.data.end())));
+    CHECK(v.difference_histogram().count == 150);
+    v.select(Index4{2, 1, 4, 4});
+    CHECK(s.selected_stat() == std::optional<std::int64_t>(2 * 2 + 1));
+    CHECK(s.histograms().group_output.count == 25);
+    CHECK_THROWS_AS(v.select(Index4{3, 0, 0, 0}), InputError);
+    v.set_bins(8);
+    CHECK(s.histograms().output.bins.size() == 8);
+    // The engine's own session is untouched, on the device too.
+    CHECK(engine.generation() == gen);
+    CHECK(on_device(engine.x_gpu(), x_before.size()) == x_before);
+    CHECK(on_device(engine.y_gpu(), y_before.size()) == y_before);
+}
+
+TEST_CASE("a state computed for a view on the session's engine: its result, the engine's x and y kept",
+          "[gpu][session][shown]") {
+    Session engine(context());
+    REQUIRE_FALSE(engine.apply(generated(Method::Batch, {2, 4, 3, 3}), load).has_value());
+    const std::vector<float> y_before = engine.result().y.data;
+    ShownValues v(engine);
+    // A larger tensor re-creates the Normalizer's buffers: the engine's x and y go back into them.
+    const std::uint64_t epoch = engine.shown().buffer_epoch();
+    State group = with_groups(generated(Method::Group, {3, 8, 6, 5}), 2);
+    Tensor x = load_tensor(group.source);
+    REQUIRE_FALSE(v.compute(group, x).has_value());
+    CHECK(v.shown().result().y.data == normalizer().run(x, group.spec).y.data);
+    CHECK(on_device(v.shown().y_gpu(), x.data.size()) == v.shown().y().data);
+    CHECK(v.shown().layout().stat_count == 3 * 2);
+    CHECK(v.shown().method() == Method::Group);
+    CHECK(on_device(engine.y_gpu(), y_before.size()) == y_before);
+    CHECK(engine.shown().buffer_epoch() != epoch);
+    // A refused state: its reason, the shown values as they were.
+    const std::uint64_t gen = v.shown().generation();
+    auto err = v.compute(with_groups(group, 3), x);
+    REQUIRE(err.has_value());
+    CHECK(err->find("divisible") != std::string::npos);
+    CHECK(v.shown().generation() == gen);
+    // The backward on the engine: ∂L/∂x as the test Backward's, the engine's y kept.
+    const Tensor dy = make_tensor(x.shape, Init::Randn, 5);
+    const GradResult g = engine.backward(group, x, dy);
+    CHECK(g.dx.data == run_backward(normalizer(), backward(), x, dy, group.spec).dx.data);
+    CHECK(on_device(engine.y_gpu(), y_before.size()) == y_before);
+    // The edit after it keeps x on the device.
+    REQUIRE_FALSE(engine.apply(with_method(engine.state(), Method::Instance, 4), keep).has_value());
+    CHECK(engine.last_x_upload_bytes() == 0);
+    CHECK(engine.result().y.data == normalizer().run(engine.x(), default_spec(Method::Instance)).y.data);
 }
 
 TEST_CASE("an exercise's locks hold against every edit; a new exercise replaces it", "[gpu][session][exercise]") {

@@ -34,20 +34,38 @@ ElementSet Session::whole_set(const Shape4& shape, std::int64_t& stride) const {
     return set;
 }
 
-void Session::whole_histograms(Histograms& h, const Shape4& shape, bool input_too) {
+void Session::whole_histograms(Histograms& h, const GpuBuffer& x, const GpuBuffer& y, const Shape4& shape,
+                               std::uint32_t bins, bool input_too) {
     const ElementSet set = whole_set(shape, h.whole_stride);
-    if (input_too) h.input = histogram_.run(x_gpu(), set, bins_);
-    h.output = histogram_.run(y_gpu(), set, bins_);
+    if (input_too) h.input = histogram_.run(x, set, bins);
+    h.output = histogram_.run(y, set, bins);
     h.has_difference = false;
 }
 
-const HistogramResult& Session::difference_histogram() {
-    if (!hist_.has_difference) {
+const HistogramResult& Session::difference_histogram() { return fill_difference(shown_, bins_); }
+
+const HistogramResult& Session::fill_difference(ShownTensors& out, std::uint32_t bins) {
+    Histograms& h = out.histograms();
+    if (!h.has_difference) {
         std::int64_t stride = 1;
-        hist_.difference = histogram_.run(y_gpu(), whole_set(x_.shape, stride), bins_, &x_gpu());
-        hist_.has_difference = true;
+        h.difference = histogram_.run(out.y_gpu(), whole_set(out.x().shape, stride), bins, &out.x_gpu());
+        h.has_difference = true;
     }
-    return hist_.difference;
+    return h.difference;
+}
+
+void Session::fill_whole_histograms(ShownTensors& out, std::uint32_t bins) {
+    whole_histograms(out.histograms(), out.x_gpu(), out.y_gpu(), out.x().shape, bins, true);
+}
+
+void Session::fill_group_histograms(ShownTensors& out, std::uint32_t bins) {
+    Histograms& h = out.histograms();
+    auto s = out.selected_stat();
+    h.has_group = s.has_value();
+    if (!s) return;
+    ElementSet set = ElementSet::statistic(out.layout(), *s);
+    h.group_input = histogram_.run(out.x_gpu(), set, bins);
+    h.group_output = histogram_.run(out.y_gpu(), set, bins);
 }
 
 double Session::max_error() const {
@@ -79,7 +97,7 @@ std::optional<std::string> Session::replace(State next, TensorChange change) {
 bool Session::keeps_x(const TensorChange& change, const State& next) const {
     if (generation_ == 0) return false;  // no x yet
     if (change.kind == TensorChange::Kind::Keep) return true;
-    return change.kind == TensorChange::Kind::FromSource && !values_only_ && same_source(next.source, state_.source) &&
+    return change.kind == TensorChange::Kind::FromSource && same_source(next.source, state_.source) &&
            next.source.kind != TensorSource::Kind::File && next.source.kind != TensorSource::Kind::Image;
 }
 
@@ -163,10 +181,10 @@ std::optional<std::string> Session::recompute(State next, TensorChange change) {
         lap("normalize (GPU + transfers)");
         Histograms h;
         if (keep) {
-            h.input = hist_.input;
-            h.whole_stride = hist_.whole_stride;
+            h.input = histograms().input;
+            h.whole_stride = histograms().whole_stride;
         }
-        whole_histograms(h, nx.shape, !keep);
+        whole_histograms(h, x_gpu(), y_gpu(), nx.shape, bins_, !keep);
         if (timing)
             std::fprintf(stderr, "  x upload: %llu bytes (x histogram %s)\n  histogram GPU ms: %.1f %.1f\n",
                          static_cast<unsigned long long>(upload), keep ? "kept" : "recomputed", h.input.gpu_ms,
@@ -175,44 +193,32 @@ std::optional<std::string> Session::recompute(State next, TensorChange change) {
         check_reference(nx, st.spec, st.params, r.y.data);
         lap("CPU reference (started)");
         state_ = std::move(next);
-        values_only_ = false;
         if (loaded) x_ = std::move(*loaded);
         result_ = std::move(r);
         style_ = std::move(st.style);
         style_stats_ = std::move(st.stats);
         style_eps_ = state_.spec.effective_eps();
-        hist_ = std::move(h);
+        shown_.histograms() = std::move(h);
         x_upload_bytes_ = upload;
         x_histogram_recomputed_ = !keep;
         if (!keep) ++x_generation_;
     } catch (const InputError& e) {
         return std::string(e.what());
     }
-    compute_group_histograms();
     ++generation_;
+    publish();
+    compute_group_histograms();
     recompute_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return std::nullopt;
 }
 
-std::optional<std::int64_t> Session::selected_stat() const {
-    if (!state_.selection) return std::nullopt;
-    const auto& s = *state_.selection;
-    return layout().stat_of(x_.offset(s[0], s[1], s[2], s[3]));
-}
-
-void Session::compute_group_histograms() {
-    auto s = selected_stat();
-    hist_.has_group = s.has_value();
-    if (!s) return;
-    ElementSet set = ElementSet::statistic(layout(), *s);
-    hist_.group_input = histogram_.run(x_gpu(), set, bins_);
-    hist_.group_output = histogram_.run(y_gpu(), set, bins_);
-}
+std::optional<std::int64_t> Session::selected_stat() const { return shown_.selected_stat(); }
 
 void Session::select(const std::optional<Index4>& element) {
     if (element) validate_selection(element, x_.shape);
     auto before = selected_stat();
     state_.selection = element;
+    shown_.set_selection(element);
     if (selected_stat() != before) compute_group_histograms();
 }
 
@@ -225,7 +231,7 @@ void Session::select_statistic(std::int64_t s) {
 void Session::set_bins(std::uint32_t bins) {
     if (bins == bins_) return;
     bins_ = bins;
-    whole_histograms(hist_, x_.shape);
+    fill_whole_histograms(shown_, bins_);
     compute_group_histograms();
 }
 
@@ -251,24 +257,78 @@ std::optional<std::string> Session::train_step() {
     return err;
 }
 
-void Session::show_values(Tensor x, Tensor y, const StatLayout& layout) {
-    ctx_->device().waitIdle();  // frames in flight may still read x and y on the GPU
-    x_ = std::move(x);
-    result_ = NormResult{};
-    result_.layout = layout;
-    result_.y = std::move(y);
-    normalizer_.load_values(x_, result_.y);
-    x_upload_bytes_ = static_cast<std::uint64_t>(x_.data.size()) * 4;
-    x_histogram_recomputed_ = true;
-    ++x_generation_;
-    whole_histograms(hist_, x_.shape);
-    state_.selection.reset();
-    hist_.has_group = false;
-    values_only_ = true;
-    if (max_error_pending_.valid()) max_error_pending_.wait();
-    max_error_pending_ = {};
-    max_error_ = 0;
-    ++generation_;
+void Session::publish() {
+    shown_.borrow(x_, result_, normalizer_.x_buffer(), normalizer_.y_buffer(), state_.spec.method, false);
+    shown_.set_selection(state_.selection);
+    shown_.set_generation(generation_);
+}
+
+// The engine's runs for display objects leave their own tensors in the Normalizer's buffers
+// (re-created when larger): this session's x and y go back there afterwards, and views binding
+// the buffers bind them again when they were re-created.
+template <class Run>
+auto Session::on_engine(Run&& run) {
+    ctx_->device().waitIdle();  // frames in flight may still read the buffers the run replaces
+    const vk::Buffer x_before = normalizer_.x_buffer().handle(), y_before = normalizer_.y_buffer().handle();
+    auto restore = [&] {
+        if (generation_ == 0) return;
+        normalizer_.load_values(x_, result_.y);
+        if (normalizer_.x_buffer().handle() != x_before || normalizer_.y_buffer().handle() != y_before)
+            shown_.new_buffer_epoch();
+    };
+    try {
+        auto out = run();
+        restore();
+        return out;
+    } catch (...) {
+        restore();
+        throw;
+    }
+}
+
+void Session::fill_owned(ShownTensors& out, Tensor x, NormResult r, Method method, bool values_only,
+                         std::uint32_t bins) {
+    if (x.shape != r.y.shape || x.data.size() != r.y.data.size())
+        throw InputError("shown values: x " + x.shape.str() + " and y " + r.y.shape.str() + " differ in shape");
+    check_binding_limit(x.shape);
+    ctx_->device().waitIdle();  // frames in flight may still read out's buffers
+    const vk::DeviceSize bytes = x.data.size() * 4;
+    ensure_compute_buffer(*ctx_, out.own_x_gpu(), bytes);
+    ensure_compute_buffer(*ctx_, out.own_y_gpu(), bytes);
+    normalizer_.staging().upload(
+        {{&out.own_x_gpu(), 0, x.data.data(), bytes}, {&out.own_y_gpu(), 0, r.y.data.data(), bytes}});
+    out.own(std::move(x), std::move(r), method, values_only);
+    out.set_selection(std::nullopt);
+    out.histograms() = Histograms{};
+    fill_whole_histograms(out, bins);
+    out.set_generation(out.generation() + 1);
+}
+
+void Session::fill_values(ShownTensors& out, Tensor x, Tensor y, const StatLayout& layout, Method method,
+                          std::uint32_t bins) {
+    NormResult r;
+    r.layout = layout;
+    r.y = std::move(y);
+    fill_owned(out, std::move(x), std::move(r), method, true, bins);
+}
+
+std::optional<std::string> Session::fill_normalized(ShownTensors& out, const State& st, const Tensor& x,
+                                                    std::uint32_t bins) {
+    try {
+        check_binding_limit(x.shape);
+        const State fitted = fitted_to_tensor(st, make_layout(st.spec, x.shape));  // throws what the engine refuses
+        NormResult r = on_engine(
+            [&] { return sync_.run(x, fitted.spec, fitted.params, RunOptions{.reuse_x = false, .read_y = true}); });
+        fill_owned(out, x, std::move(r), fitted.spec.method, false, bins);
+    } catch (const InputError& e) {
+        return std::string(e.what());
+    }
+    return std::nullopt;
+}
+
+GradResult Session::backward(const State& st, const Tensor& x, const Tensor& dy) {
+    if (!backward_) backward_ = std::make_unique<Backward>(normalizer_);
+    return on_engine([&] { return run_backward(normalizer_, *backward_, x, dy, st.spec, st.params); });
 }
 
 std::optional<std::string> Session::reset_running() { return apply(with_running_reset(state_), TensorChange::keep()); }

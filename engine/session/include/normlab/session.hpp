@@ -5,29 +5,26 @@
 // even sample). x and y stay on the GPU in the Normalizer's own buffers, which the heatmap
 // and histogram shaders read: nothing goes GPU → CPU → GPU, and a change of method, G, eps
 // or γ/β does not upload x again. It recomputes only in apply(); a State the engine rejects
-// leaves the previous one in place and returns the reason.
+// leaves the previous one in place and returns the reason. What the views show of it is its
+// ShownTensors (shown(), borrowing x, the result and the Normalizer's buffers); its engine also
+// fills the display objects secondary views hold (ShownValues), so the app has one Normalizer,
+// one SyncBN and one Histogram.
 #pragma once
 #include "normlab/adain.hpp"
+#include "normlab/backward.hpp"
 #include "normlab/histogram.hpp"
 #include "normlab/normalizer.hpp"
+#include "normlab/shown_tensors.hpp"
 #include "normlab/state.hpp"
 #include "normlab/sync_bn.hpp"
 
 #include <cstdint>
 #include <future>
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace normlab {
-
-struct Histograms {
-    HistogramResult input, output;  // whole tensor (every whole_stride-th element)
-    HistogramResult difference;     // whole tensor, y − x (computed when first asked for)
-    bool has_difference = false;
-    std::int64_t whole_stride = 1;              // > 1: large tensors are sampled evenly
-    HistogramResult group_input, group_output;  // the selected statistic's elements
-    bool has_group = false;
-};
 
 // What an edit does to the tensor x. keep(): x stays as it is, on the device too — nothing is
 // copied, uploaded or histogrammed again (the edit must not change the state's source);
@@ -43,7 +40,7 @@ struct TensorChange {
     static TensorChange given(Tensor t) { return {Kind::Given, std::move(t)}; }
 };
 
-class Session {
+class Session : public ShownSource {
 public:
     explicit Session(const VulkanContext& ctx);
 
@@ -56,7 +53,7 @@ public:
     // apply(), but `next` and its exercise replace the current ones whatever that one locks.
     std::optional<std::string> replace(State next, TensorChange change);
     // Selects an element (or none); only the group histograms are recomputed.
-    void select(const std::optional<Index4>& element);
+    void select(const std::optional<Index4>& element) override;
     // Selects the first element of statistic s.
     void select_statistic(std::int64_t s);
     void set_bins(std::uint32_t bins);
@@ -66,10 +63,6 @@ public:
     // channel mean and std, next seed), normalizes it in train mode and keeps the updated
     // running statistics in the state. The state's source still names the original tensor.
     std::optional<std::string> train_step();
-    // Shows two given tensors as x and y without normalizing (a difference pane: y − x is
-    // computed by the heatmap and histogram shaders); `layout` colors the statistic groups.
-    void show_values(Tensor x, Tensor y, const StatLayout& layout);
-    bool values_only() const { return values_only_; }
     // BatchNorm: running mean 0, running var 1, num_batches_tracked 0.
     std::optional<std::string> reset_running();
 
@@ -82,9 +75,11 @@ public:
     const NormResult& result() const { return result_; }
     const StatLayout& layout() const { return result_.layout; }
     std::optional<std::int64_t> selected_stat() const;
-    const Histograms& histograms() const { return hist_; }
+    const Histograms& histograms() const { return shown_.histograms(); }
     // The y − x histogram of the whole tensor (only the difference heatmap needs it).
-    const HistogramResult& difference_histogram();
+    const HistogramResult& difference_histogram() override;
+    // What the views show of this session: x, y, their device buffers, the result, the histograms.
+    const ShownTensors& shown() const override { return shown_; }
     std::uint32_t bins() const { return bins_; }
     // max |y − reference|; NaN while the check of a large tensor still runs in the background.
     double max_error() const;
@@ -98,9 +93,24 @@ public:
     bool last_x_histogram_recomputed() const { return x_histogram_recomputed_; }
     // Changes whenever x, y or the statistics change, so views know when to refresh.
     std::uint64_t generation() const { return generation_; }
-    // Changes only when x itself changes (a new tensor, a train step's batch, shown values).
+    // Changes only when x itself changes (a new tensor, a train step's batch).
     std::uint64_t x_generation() const { return x_generation_; }
     const VulkanContext& context() const { return *ctx_; }
+
+    // The engine, for the display objects secondary views hold (ShownValues). Each runs on this
+    // session's Normalizer, SyncBN or Histogram and puts this session's own x and y back on the
+    // device afterwards; nothing of this session's state changes.
+    // `out` shows two given tensors of one shape (its own device buffers), without statistics.
+    void fill_values(ShownTensors& out, Tensor x, Tensor y, const StatLayout& layout, Method method,
+                     std::uint32_t bins);
+    // `out` shows `st` normalized on x (no float64 check); the engine's refusal, or nothing.
+    std::optional<std::string> fill_normalized(ShownTensors& out, const State& st, const Tensor& x, std::uint32_t bins);
+    // The whole tensor's, the selected statistic's and the y − x histograms of `out`.
+    void fill_whole_histograms(ShownTensors& out, std::uint32_t bins);
+    void fill_group_histograms(ShownTensors& out, std::uint32_t bins);
+    const HistogramResult& fill_difference(ShownTensors& out, std::uint32_t bins);
+    // ∂L/∂x of `st` on x for dy (the backward shaders; throws InputError for what they refuse).
+    GradResult backward(const State& st, const Tensor& x, const Tensor& dy);
 
 private:
     // AdaIN's part of a recompute: the style, its statistics and the spec/params to run.
@@ -116,21 +126,27 @@ private:
     void check_binding_limit(const Shape4& shape) const;
     Styled styled(const State& next, const Tensor& x);
     void check_reference(const Tensor& x, const NormSpec& spec, const NormParams& params, const std::vector<float>& y);
-    void compute_group_histograms();
-    void whole_histograms(Histograms& h, const Shape4& shape, bool input_too = true);
+    void compute_group_histograms() { fill_group_histograms(shown_, bins_); }
+    void whole_histograms(Histograms& h, const GpuBuffer& x, const GpuBuffer& y, const Shape4& shape,
+                          std::uint32_t bins, bool input_too);
+    void fill_owned(ShownTensors& out, Tensor x, NormResult r, Method method, bool values_only, std::uint32_t bins);
+    void publish();  // shown_ borrows x_, result_ and the Normalizer's buffers again
+    template <class Run>
+    auto on_engine(Run&& run);  // run(), then x_ and result_.y back in the Normalizer's buffers
     ElementSet whole_set(const Shape4& shape, std::int64_t& stride) const;
 
     const VulkanContext* ctx_;
     Normalizer normalizer_;
     SyncBatchNorm sync_;  // runs on normalizer_ (SyncBN on simulated devices)
     Histogram histogram_;
+    std::unique_ptr<Backward> backward_;  // on normalizer_, made when first asked for
     State state_;
     Tensor x_;
     NormResult result_;
     std::optional<Tensor> style_;  // AdaIN's style image, as loaded for state_
     StyleStats style_stats_;
     double style_eps_ = 0.0;  // the ε style_stats_ were computed with
-    Histograms hist_;
+    ShownTensors shown_;      // its histograms are the session's
     std::uint32_t bins_ = 40;
     mutable double max_error_ = 0.0;
     mutable std::future<double> max_error_pending_;  // the reference check of a large tensor
@@ -139,7 +155,6 @@ private:
     bool x_histogram_recomputed_ = false;
     std::uint64_t generation_ = 0;
     std::uint64_t x_generation_ = 0;
-    bool values_only_ = false;
     bool reference_check_ = true;
     // train_step: the tensor fresh batches imitate, and the generation it was taken at
     // (a state change made elsewhere starts a new population).

@@ -1,0 +1,27 @@
+#include "normlab/shown_tensors.hpp"
+
+namespace normlab {
+
+std::optional<std::int64_t> ShownTensors::selected_stat() const {
+    if (!selection_ || empty()) return std::nullopt;
+    const auto& s = *selection_;
+    return layout().stat_of(x().offset(s[0], s[1], s[2], s[3]));
+}
+
+void ShownTensors::borrow(const Tensor& x, const NormResult& r, const GpuBuffer& x_gpu, const GpuBuffer& y_gpu,
+                          Method m, bool values_only) {
+    x_ = &x;
+    result_ = &r;
+    x_gpu_ = &x_gpu;
+    y_gpu_ = &y_gpu;
+    method_ = m;
+    values_only_ = values_only;
+}
+
+void ShownTensors::own(Tensor x, NormResult r, Method m, bool values_only) {
+    own_x_ = std::move(x);
+    own_result_ = std::move(r);
+    borrow(own_x_, own_result_, own_x_gpu_, own_y_gpu_, m, values_only);
+}
+
+}  // namespace normlab

@@ -1,0 +1,30 @@
+#include "normlab/shown_values.hpp"
+
+namespace normlab {
+
+void ShownValues::select(const std::optional<Index4>& element) {
+    if (shown_.empty()) return;
+    if (element) validate_selection(element, shown_.x().shape);
+    shown_.set_selection(element);
+    engine_->fill_group_histograms(shown_, bins_);
+}
+
+const HistogramResult& ShownValues::difference_histogram() { return engine_->fill_difference(shown_, bins_); }
+
+void ShownValues::set_bins(std::uint32_t bins) {
+    if (bins == bins_) return;
+    bins_ = bins;
+    if (shown_.empty()) return;
+    engine_->fill_whole_histograms(shown_, bins_);
+    engine_->fill_group_histograms(shown_, bins_);
+}
+
+void ShownValues::show(Tensor x, Tensor y, const StatLayout& layout, Method method) {
+    engine_->fill_values(shown_, std::move(x), std::move(y), layout, method, bins_);
+}
+
+std::optional<std::string> ShownValues::compute(const State& st, const Tensor& x) {
+    return engine_->fill_normalized(shown_, st, x, bins_);
+}
+
+}  // namespace normlab
