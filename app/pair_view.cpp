@@ -33,7 +33,7 @@ std::optional<std::string> PairView::start(const Experiment& e, Session& main, s
     exp_ = &e;
     State st = left ? *left : e.state;
     try {
-        Tensor x = load_tensor(st.source);
+        Tensor x = load_tensor(st.source, st.spec.method);
         if (e.left_samples > 0) x = first_samples(x, e.left_samples);
         if (auto err = main.replace(st, TensorChange::given(std::move(x)))) return err;
     } catch (const InputError& err) {
@@ -54,7 +54,7 @@ std::optional<std::string> PairView::follow(Session& main) {
             right.spec = main.state().spec;
             right.params = main.state().params;
         }
-        Tensor x = load_tensor(right.source);
+        Tensor x = load_tensor(right.source, right.spec.method);
         if (e.right_channels_last) x = to_channels_last(x);
         if (auto err = right_->compute(right, x)) {
             error_ = *err;

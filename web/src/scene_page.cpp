@@ -53,7 +53,7 @@ PageResult run_state(webgpu::WgpuNormalizer& normalizer, const State& state) {
         normalizer.check_capacity(state.source.shape);
         check_page_memory(state.source.shape);
     }
-    const Tensor x = load_tensor(state.source);
+    const Tensor x = load_tensor(state.source, state.spec.method);
     normalizer.check_capacity(x.shape);
     check_page_memory(x.shape);
     validate_selection(state.selection, x.shape);

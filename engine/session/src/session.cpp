@@ -164,7 +164,7 @@ std::optional<std::string> Session::recompute(State next, TensorChange change) {
         if (next.spec.method != Method::Instance) next.style_image.clear();  // AdaIN is InstanceNorm's
         const bool keep = keeps_x(change, next);
         std::optional<Tensor> loaded;  // the new x; none: x_ stays, on the device too
-        if (!keep) loaded = change.x ? std::move(*change.x) : load_tensor(next.source);
+        if (!keep) loaded = change.x ? std::move(*change.x) : load_tensor(next.source, next.spec.method);
         const Tensor& nx = loaded ? *loaded : x_;
         check_binding_limit(nx.shape);
         const StatLayout layout = make_layout(next.spec, nx.shape);  // throws what the engine refuses
