@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer:
 # builds normlab with -DNORMLAB_SANITIZE=ON into build-asan/ (or $NORMLAB_ASAN_DIR) and runs
-# ctest there (every label except soak: resident-memory figures mean nothing under ASan; and
-# web: the browser tests run no sanitized code but normlab-cli, which the other labels cover).
+# ctest there (every label except soak: resident-memory figures mean nothing under ASan; web:
+# the browser tests run no sanitized code but normlab-cli, which the other labels cover; and
+# shader-variant: the random suites again with other shaders and the same host code, 5 minutes
+# under ASan; the workgroup kernels' plan still runs here with 4 KiB slabs).
 # LeakSanitizer suppressions (third-party libraries only): tests/sanitizers/lsan.supp.
 # Then runs the CLI $CLI_LOOP_RUNS times (default 100) on varied inputs with leak checking
 # (scripts/cli-leak-loop.sh; the 1,000-run figure in docs/robustness.md comes from it too).
@@ -21,5 +23,5 @@ fi
 export ASAN_OPTIONS="detect_leaks=1:check_initialization_order=1:strict_init_order=1"
 export LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-(cd "$build" && ctest --output-on-failure --parallel "$(nproc)" --timeout 900 -LE "soak|web")
+(cd "$build" && ctest --output-on-failure --parallel "$(nproc)" --timeout 900 -LE "soak|web|shader-variant")
 NORMLAB_CLI="$build/bin/normlab-cli" "$root/scripts/cli-leak-loop.sh" "${CLI_LOOP_RUNS:-100}"
