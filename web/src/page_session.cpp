@@ -1,5 +1,6 @@
 #include "page_session.hpp"
 
+#include "normlab/atomic_file.hpp"
 #include "normlab/error.hpp"
 #include "normlab/npy.hpp"
 #include "normlab/stat_layout.hpp"
@@ -8,8 +9,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace normlab::web {
 namespace {
@@ -18,13 +17,6 @@ std::string lower_extension(const std::string& name) {
     std::string ext = std::filesystem::path(name).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
     return ext;
-}
-
-std::string read_text(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 bool from_file(const State& s) {
@@ -53,7 +45,7 @@ void PageSession::open_file(const std::string& path, const std::string& name) {
 
 void PageSession::open_named(const std::string& path, const std::string& name) {
     const std::string ext = lower_extension(name);
-    if (ext == ".json") return open_scene(read_text(path), name);
+    if (ext == ".json") return open_scene(read_file(path, 64u << 20), name);  // load_scene's bound
     State next;
     if (ext == ".npy")
         next = with_source_file(state_, path);
