@@ -53,9 +53,10 @@ AppUi::AppUi(const Window& window, Session& session, std::string export_dir)
       session_(session),
       export_dir_(std::move(export_dir)),
       heatmap_(window.context(), window.render_pass()),
-      compare_(session, window.render_pass()),
-      pair_(session, window.render_pass()),
-      gradient_(session, window.render_pass()) {
+      compare_(session, window.context(), window.render_pass()),
+      pair_(session, window.context(), window.render_pass()),
+      noise_(window.context()),
+      gradient_(session, window.context(), window.render_pass()) {
     normal_style_ = ImGui::GetStyle();
     presenter_style_ = make_presenter_style(normal_style_);
     actions_ = make_actions();

@@ -24,7 +24,7 @@ void BatchNoisePanel::draw(Session& session, const Experiment& e) {
         try {
             std::vector<std::int64_t> sizes;
             for (std::int64_t n = load_tensor(e.state.source).shape.n; n >= 2; n /= 2) sizes.push_back(n);
-            if (!normalizer_) normalizer_ = std::make_unique<Normalizer>(session.context());
+            if (!normalizer_) normalizer_ = std::make_unique<Normalizer>(*ctx_);
             rows_ = measure_batch_noise(*normalizer_, sh.c, sh.h * sh.w, sizes, kDraws, 1);
             measured_for_ = e.id;
             error_.clear();

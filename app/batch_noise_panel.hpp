@@ -16,10 +16,12 @@ namespace normlab::app {
 
 class BatchNoisePanel {
 public:
+    explicit BatchNoisePanel(const VulkanContext& ctx) : ctx_(&ctx) {}
     static bool applies(const Experiment& e, const Session& s);
     void draw(Session& session, const Experiment& e);
 
 private:
+    const VulkanContext* ctx_;
     std::unique_ptr<Normalizer> normalizer_;  // its own buffers: the session's x and y stay as shown
     std::vector<BatchNoiseRow> rows_;
     std::string measured_for_;  // the experiment the rows belong to

@@ -15,10 +15,10 @@ namespace {
 constexpr Method kMethods[4] = {Method::Batch, Method::Layer, Method::Instance, Method::Group};
 }
 
-CompareView::CompareView(Session& engine, vk::RenderPass render_pass) {
+CompareView::CompareView(Session& engine, const VulkanContext& ctx, vk::RenderPass render_pass) {
     for (std::size_t i = 0; i < 4; ++i) {
         shown_[i] = std::make_unique<ShownValues>(engine);
-        views_[i] = std::make_unique<HeatmapView>(engine.context(), render_pass);
+        views_[i] = std::make_unique<HeatmapView>(ctx, render_pass);
         views_[i]->mode = HeatmapMode::Statistics;
         views_[i]->show_controls = false;
         views_[i]->show_legend = false;

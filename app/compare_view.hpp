@@ -16,7 +16,7 @@ namespace normlab::app {
 
 class CompareView {
 public:
-    CompareView(Session& engine, vk::RenderPass render_pass);
+    CompareView(Session& engine, const VulkanContext& ctx, vk::RenderPass render_pass);
 
     // Renormalizes when the main session changed (tensor, G or selection).
     void follow(const Session& main);

@@ -142,7 +142,7 @@ bool ControlsPanel::shape_editor(Session& s) {
         numel = std::min<std::int64_t>(numel * std::max<std::int64_t>(1, d), std::int64_t{1} << 40);
     }
     const double bytes = static_cast<double>(numel) * 4;
-    const double limit = static_cast<double>(s.context().limits().maxStorageBufferRange);
+    const double limit = static_cast<double>(s.backend().max_binding_bytes());
     if (!ok) {
         error_ = tr("every dimension must be at least 1");
     } else if (bytes > limit) {

@@ -41,7 +41,7 @@ std::string stats_csv(const Session& s) {
 }
 
 std::string stats_json(const Session& s) {
-    return normlab::stats_json(s.state().spec, s.result(), s.context().device_name(), s.max_error_wait());
+    return normlab::stats_json(s.state().spec, s.result(), s.backend().device_name(), s.max_error_wait());
 }
 
 std::string export_stem(const Session& s) {

@@ -13,8 +13,8 @@
 
 namespace normlab::app {
 
-GradientView::GradientView(Session& engine, vk::RenderPass render_pass)
-    : engine_(&engine), shown_(engine), view_(engine.context(), render_pass) {
+GradientView::GradientView(Session& engine, const VulkanContext& ctx, vk::RenderPass render_pass)
+    : engine_(&engine), shown_(engine), view_(ctx, render_pass) {
     view_.mode = HeatmapMode::Output;
     view_.colormap = Colormap::Diverging;
     view_.show_controls = false;

@@ -20,7 +20,7 @@ enum class GradDy { OneHot, Ones, Random };
 
 class GradientView {
 public:
-    GradientView(Session& engine, vk::RenderPass render_pass);
+    GradientView(Session& engine, const VulkanContext& ctx, vk::RenderPass render_pass);
 
     // `st` is the state whose gradient is shown and `of` its result (x, the statistics, the
     // selected y_k); a click selects in `of`. The Session overloads show the session itself.

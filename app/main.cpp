@@ -8,6 +8,7 @@
 #include "assets_dir.hpp"
 #include "i18n.hpp"
 #include "normlab/session.hpp"
+#include "normlab/vulkan_backend.hpp"
 #include "soak_driver.hpp"
 #include "state_options.hpp"
 #include "window.hpp"
@@ -297,7 +298,8 @@ int run_app(int argc, char** argv) {
     Window window(WindowOptions{ao.width, ao.height, ao.frames > 0, "normlab", glyphs, ao.ui_scale});
     set_cjk_font(window.fonts().cjk, window.fonts().cjk_missing);
     const VulkanContext& ctx = window.context();
-    Session session(ctx);
+    VulkanBackend backend(ctx);
+    Session session(backend);
     if (auto err = session.apply(loaded.state, TensorChange::given(std::move(loaded.x)))) throw InputError(*err);
     AppUi ui(window, session, ao.export_dir);
     IdleOnExit idle_on_exit{ctx};

@@ -13,15 +13,16 @@
 
 namespace normlab::app {
 
-PairView::PairView(Session& engine, vk::RenderPass render_pass)
+PairView::PairView(Session& engine, const VulkanContext& ctx, vk::RenderPass render_pass)
     : engine_(engine),
+      ctx_(&ctx),
       render_pass_(render_pass),
       right_(std::make_unique<ShownValues>(engine)),
       right_shown_(std::make_unique<ShownValues>(engine)),
       diff_(std::make_unique<ShownValues>(engine)),
-      left_view_(std::make_unique<HeatmapView>(engine.context(), render_pass)),
-      right_view_(std::make_unique<HeatmapView>(engine.context(), render_pass)),
-      diff_view_(std::make_unique<HeatmapView>(engine.context(), render_pass)) {
+      left_view_(std::make_unique<HeatmapView>(ctx, render_pass)),
+      right_view_(std::make_unique<HeatmapView>(ctx, render_pass)),
+      diff_view_(std::make_unique<HeatmapView>(ctx, render_pass)) {
     for (auto* v : {left_view_.get(), right_view_.get(), diff_view_.get()}) {
         v->show_controls = false;
         v->mode = HeatmapMode::Output;
@@ -142,8 +143,8 @@ void PairView::draw(Session& main, bool gradient) {
 // click on either side selects it on both. The dy choice follows whichever side changed it.
 void PairView::draw_gradients(Session& main) {
     if (!left_grad_) {
-        left_grad_ = std::make_unique<GradientView>(engine_, render_pass_);
-        right_grad_ = std::make_unique<GradientView>(engine_, render_pass_);
+        left_grad_ = std::make_unique<GradientView>(engine_, *ctx_, render_pass_);
+        right_grad_ = std::make_unique<GradientView>(engine_, *ctx_, render_pass_);
     }
     const bool cl = exp_->right_channels_last;
     const auto to_right = [cl](Index4 i) { return cl ? Index4{i[0], i[2], i[3], i[1]} : i; };

@@ -21,7 +21,7 @@ namespace normlab::app {
 
 class PairView {
 public:
-    PairView(Session& engine, vk::RenderPass render_pass);
+    PairView(Session& engine, const VulkanContext& ctx, vk::RenderPass render_pass);
 
     // Sets up the left state in `main` and the right side; returns an error message or nothing.
     std::optional<std::string> start(const Experiment& e, Session& main, std::optional<State> left = std::nullopt);
@@ -39,6 +39,7 @@ private:
     void draw_gradients(Session& main);
 
     Session& engine_;
+    const VulkanContext* ctx_;
     vk::RenderPass render_pass_;
     const Experiment* exp_ = nullptr;
     State right_state_;  // the right side's state as normalized (fitted to its tensor)

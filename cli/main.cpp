@@ -31,6 +31,7 @@
 #include "figure.hpp"
 #include "png_file.hpp"
 #include "normlab/session.hpp"
+#include "normlab/vulkan_backend.hpp"
 #endif
 
 using namespace normlab;
@@ -250,7 +251,8 @@ Forward forward(const VulkanContext& ctx, Normalizer& normalizer, LoadedState& l
     Forward f;
 #ifdef NORMLAB_HAVE_FIGURE
     if (!o.figure.path.empty()) {
-        Session session(ctx);
+        VulkanBackend backend(ctx);
+        Session session(backend);
         session.set_reference_check(!o.no_reference);
         if (auto e = session.apply(ls.state, TensorChange::given(ls.x))) throw InputError(*e);
         app::render_figure(ctx, session, figure_options(o.figure), o.figure.path);
@@ -310,7 +312,8 @@ int run(int argc, char** argv) {
     if (ls.style) {
         // AdaIN: the style's statistics from the shaders, then an affine InstanceNorm of x with
         // γ = σ_s, β = μ_s (the figure's session gets that state, without the style image).
-        style = style_statistics(normalizer, *ls.style, ls.state.spec);
+        style = style_stats_of(normalizer.run(*ls.style, style_run_spec(ls.state.spec), {}, kStyleRunOptions),
+                               ls.state.spec);
         apply_style(*style, ls.state.spec, ls.state.params);
         ls.state.style_image.clear();
     }

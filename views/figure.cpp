@@ -8,6 +8,7 @@
 #include "i18n.hpp"
 #include "png_file.hpp"
 #include "normlab/session.hpp"
+#include "normlab/vulkan_backend.hpp"
 
 #include "normlab/error.hpp"
 #include "normlab/partition_set.hpp"
@@ -60,7 +61,8 @@ HeatmapMode mode_of(const std::string& m) {
 
 void render_figure(const VulkanContext& ctx, const State& state, Tensor x, const FigureOptions& o,
                    const std::string& png_path) {
-    Session session(ctx);
+    VulkanBackend backend(ctx);
+    Session session(backend);
     if (auto err = session.apply(state, TensorChange::given(std::move(x)))) throw InputError(*err);
     render_figure(ctx, session, o, png_path);
 }

@@ -7,6 +7,7 @@
 #include "wrapped_text.hpp"
 #include "normlab/partition_set.hpp"
 #include "normlab/shader_library.hpp"
+#include "normlab/vulkan_backend.hpp"
 
 #include <imgui.h>
 
@@ -371,7 +372,8 @@ void HeatmapView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
     // The descriptor set is rewritten only when its buffers changed (the fill's earlier
     // submissions have all finished; every buffer change happens after the device was idled).
     if (rebind)
-        fill_.bind({s.x_gpu().handle(), s.y_gpu().handle(), palette_.handle(), lut_.handle(), pixels_.handle()});
+        fill_.bind({vulkan_buffer(s.x_device()).handle(), vulkan_buffer(s.y_device()).handle(), palette_.handle(),
+                    lut_.handle(), pixels_.handle()});
     // The fill is its own submission: the recorder's first barrier orders earlier frames'
     // fragment-shader reads of the pixels (same queue) before the fill overwrites them.
     vk::CommandBuffer fill_cmd = recorder_.begin();

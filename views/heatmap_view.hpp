@@ -14,6 +14,7 @@
 
 #include "normlab/command_recorder.hpp"
 #include "normlab/compute_kernel.hpp"
+#include "normlab/gpu_buffer.hpp"
 
 #include <optional>
 

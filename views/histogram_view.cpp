@@ -82,7 +82,7 @@ std::optional<std::uint32_t> HistogramView::draw(const Histograms& h, std::uint3
     if (show_bins) {
         int b = static_cast<int>(bins);
         ImGui::SetNextItemWidth(160);
-        if (ImGui::SliderInt(tr("bins"), &b, 4, static_cast<int>(Histogram::kMaxBins)))
+        if (ImGui::SliderInt(tr("bins"), &b, 4, static_cast<int>(kHistogramMaxBins)))
             moved = static_cast<std::uint32_t>(b);
         ImGui::SameLine();
     }

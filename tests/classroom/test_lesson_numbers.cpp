@@ -96,8 +96,11 @@ std::vector<std::string> check_text(const std::string& text, const std::vector<s
 NormResult run_step(const Tensor& x, const State& st) {
     NormSpec spec = st.spec;
     NormParams params = st.params;
-    if (!st.style_image.empty())
-        apply_style(style_statistics(test::normalizer(), load_image(st.style_image), spec), spec, params);
+    if (!st.style_image.empty()) {
+        const Tensor style = load_image(st.style_image);
+        const NormResult measured = test::normalizer().run(style, style_run_spec(spec), {}, kStyleRunOptions);
+        apply_style(style_stats_of(measured, spec), spec, params);
+    }
     return SyncBatchNorm(test::normalizer()).run(x, spec, params);  // plain BatchNorm unless K devices
 }
 

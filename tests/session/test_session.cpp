@@ -6,6 +6,7 @@
 #include "../support.hpp"
 #include "normlab/session.hpp"
 #include "normlab/shown_values.hpp"
+#include "normlab/vulkan_backend.hpp"
 
 #include "normlab/atomic_file.hpp"
 #include "normlab/npy.hpp"
@@ -23,11 +24,11 @@ namespace {
 const TensorChange keep = TensorChange::keep(), load = TensorChange::from_source();
 
 // What a device buffer holds (its first `n` floats).
-std::vector<float> on_device(const GpuBuffer& buf, std::size_t n) {
+std::vector<float> on_device(const DeviceTensor& t, std::size_t n) {
     CommandRecorder rec(context());
     Staging st(context(), rec);
     std::vector<float> out(n);
-    st.download({{&buf, 0, out.data(), n * 4}});
+    st.download({{&vulkan_buffer(t), 0, out.data(), n * 4}});
     return out;
 }
 
@@ -42,7 +43,8 @@ State generated(Method m, Shape4 shape) {
 }  // namespace
 
 TEST_CASE("x stays on the GPU when only the method, G, eps or γ change", "[gpu][session]") {
-    Session session(context());
+    VulkanBackend backend(context());
+    Session session(backend);
     State s = with_groups(generated(Method::Group, {3, 8, 6, 5}), 2);
     REQUIRE_FALSE(session.apply(s, load).has_value());
     const std::uint64_t x_bytes = 3 * 8 * 6 * 5 * 4;
@@ -88,7 +90,8 @@ TEST_CASE("a .npy file's tensor stays on the GPU across edits; from_source() rea
     const std::string path = (std::filesystem::temp_directory_path() / "normlab-session-file.npy").string();
     const Tensor x = make_tensor({2, 4, 3, 3}, Init::Randn, 5);
     write_file_atomic(path, npy_bytes_f32({2, 4, 3, 3}, x.data.data()));
-    Session session(context());
+    VulkanBackend backend(context());
+    Session session(backend);
     State s = with_source_file(generated(Method::Batch, x.shape), path);
     REQUIRE_FALSE(session.apply(s, load).has_value());
     CHECK(session.last_x_upload_bytes() == 72 * 4);
@@ -103,7 +106,8 @@ TEST_CASE("a .npy file's tensor stays on the GPU across edits; from_source() rea
 }
 
 TEST_CASE("a refused value keeps the previous state and numbers", "[gpu][session]") {
-    Session session(context());
+    VulkanBackend backend(context());
+    Session session(backend);
     State s = generated(Method::Group, {2, 6, 4, 4});
     s.spec.groups = 3;
     REQUIRE_FALSE(session.apply(s, load).has_value());
@@ -126,14 +130,16 @@ TEST_CASE("a refused value keeps the previous state and numbers", "[gpu][session
     CHECK(session.last_x_upload_bytes() == 0);
 }
 
-TEST_CASE("the session's shown tensors are its own x, y and Normalizer buffers, no copy", "[gpu][session][shown]") {
-    Session session(context());
+TEST_CASE("the session's shown tensors are its own x, y and the backend's device tensors, no copy",
+          "[gpu][session][shown]") {
+    VulkanBackend backend(context());
+    Session session(backend);
     REQUIRE_FALSE(session.apply(generated(Method::Instance, {2, 3, 4, 4}), load).has_value());
     const ShownTensors& shown = session.shown();
     CHECK(&shown.x() == &session.x());
     CHECK(&shown.result() == &session.result());
-    CHECK(&shown.x_gpu() == &session.x_gpu());
-    CHECK(&shown.y_gpu() == &session.y_gpu());
+    CHECK(&shown.x_device() == &session.x_device());
+    CHECK(&shown.y_device() == &session.y_device());
     CHECK(shown.generation() == session.generation());
     CHECK(shown.method() == Method::Instance);
     CHECK_FALSE(shown.values_only());
@@ -145,7 +151,8 @@ TEST_CASE("the session's shown tensors are its own x, y and Normalizer buffers, 
 
 TEST_CASE("shown values: given tensors on their own device buffers, the engine's x and y kept",
           "[gpu][session][shown]") {
-    Session engine(context());
+    VulkanBackend backend(context());
+    Session engine(backend);
     REQUIRE_FALSE(engine.apply(generated(Method::Layer, {2, 3, 4, 4}), load).has_value());
     const std::vector<float> x_before = engine.x().data, y_before = engine.result().y.data;
     const std::uint64_t gen = engine.generation();
@@ -154,8 +161,8 @@ TEST_CASE("shown values: given tensors on their own device buffers, the engine's
     v.show(x, y, make_layout(default_spec(Method::Instance), x.shape), Method::Instance);
     const ShownTensors& s = v.shown();
     CHECK(s.values_only());
-    CHECK(on_device(s.x_gpu(), 150) == x.data);
-    CHECK(on_device(s.y_gpu(), 150) == y.data);
+    CHECK(on_device(s.x_device(), 150) == x.data);
+    CHECK(on_device(s.y_device(), 150) == y.data);
     CHECK(s.histograms().input.count == 150);
     CHECK(s.histograms().input.min == Approx(*std::min_element(x.data.begin(), x.data.end())));
     CHECK(v.difference_histogram().count == 150);
@@ -167,13 +174,14 @@ TEST_CASE("shown values: given tensors on their own device buffers, the engine's
     CHECK(s.histograms().output.bins.size() == 8);
     // The engine's own session is untouched, on the device too.
     CHECK(engine.generation() == gen);
-    CHECK(on_device(engine.x_gpu(), x_before.size()) == x_before);
-    CHECK(on_device(engine.y_gpu(), y_before.size()) == y_before);
+    CHECK(on_device(engine.x_device(), x_before.size()) == x_before);
+    CHECK(on_device(engine.y_device(), y_before.size()) == y_before);
 }
 
 TEST_CASE("a state computed for a view on the session's engine: its result, the engine's x and y kept",
           "[gpu][session][shown]") {
-    Session engine(context());
+    VulkanBackend backend(context());
+    Session engine(backend);
     REQUIRE_FALSE(engine.apply(generated(Method::Batch, {2, 4, 3, 3}), load).has_value());
     const std::vector<float> y_before = engine.result().y.data;
     ShownValues v(engine);
@@ -183,10 +191,10 @@ TEST_CASE("a state computed for a view on the session's engine: its result, the 
     Tensor x = load_tensor(group.source);
     REQUIRE_FALSE(v.compute(group, x).has_value());
     CHECK(v.shown().result().y.data == normalizer().run(x, group.spec).y.data);
-    CHECK(on_device(v.shown().y_gpu(), x.data.size()) == v.shown().y().data);
+    CHECK(on_device(v.shown().y_device(), x.data.size()) == v.shown().y().data);
     CHECK(v.shown().layout().stat_count == 3 * 2);
     CHECK(v.shown().method() == Method::Group);
-    CHECK(on_device(engine.y_gpu(), y_before.size()) == y_before);
+    CHECK(on_device(engine.y_device(), y_before.size()) == y_before);
     CHECK(engine.shown().buffer_epoch() != epoch);
     // A refused state: its reason, the shown values as they were.
     const std::uint64_t gen = v.shown().generation();
@@ -198,7 +206,7 @@ TEST_CASE("a state computed for a view on the session's engine: its result, the 
     const Tensor dy = make_tensor(x.shape, Init::Randn, 5);
     const GradResult g = engine.backward(group, x, dy);
     CHECK(g.dx.data == run_backward(normalizer(), backward(), x, dy, group.spec).dx.data);
-    CHECK(on_device(engine.y_gpu(), y_before.size()) == y_before);
+    CHECK(on_device(engine.y_device(), y_before.size()) == y_before);
     // The edit after it keeps x on the device.
     REQUIRE_FALSE(engine.apply(with_method(engine.state(), Method::Instance, 4), keep).has_value());
     CHECK(engine.last_x_upload_bytes() == 0);
@@ -206,7 +214,8 @@ TEST_CASE("a state computed for a view on the session's engine: its result, the 
 }
 
 TEST_CASE("an exercise's locks hold against every edit; a new exercise replaces it", "[gpu][session][exercise]") {
-    Session session(context());
+    VulkanBackend backend(context());
+    Session session(backend);
     State s = generated(Method::Batch, {4, 3, 2, 2});
     s.exercise = make_exercise({"method"}, {"eps", "running_stats"});
     s.params.running_mean = {0.5f, -1.0f, 2.0f};
@@ -243,7 +252,8 @@ TEST_CASE("an exercise's locks hold against every edit; a new exercise replaces 
 }
 
 TEST_CASE("SyncBN in the session: each mode's y on the GPU, the histograms and the reference check", "[gpu][session]") {
-    Session session(context());
+    VulkanBackend backend(context());
+    Session session(backend);
     State s = generated(Method::Batch, {4, 3, 4, 4});
     for (SyncMode mode : {SyncMode::Sync, SyncMode::Local, SyncMode::Naive}) {
         s.spec.sync_devices = 2;
@@ -274,7 +284,8 @@ TEST_CASE("SyncBN in the session: each mode's y on the GPU, the histograms and t
 
 TEST_CASE("an image under AdaIN: the style's statistics from the shaders, y as PyTorch's", "[gpu][session][image]") {
     const std::string golden = std::string(NORMLAB_SOURCE_DIR) + "/tests/golden/images/";
-    Session session(context());
+    VulkanBackend backend(context());
+    Session session(backend);
     State s;
     s.source.kind = TensorSource::Kind::Image;
     s.source.path = std::string(NORMLAB_SOURCE_DIR) + "/assets/images/content-stripes.png";

@@ -27,12 +27,12 @@ void show_result() {
 
 }  // namespace
 
-webgpu::WgpuNormalizer& page_normalizer() {
+webgpu::WgpuBackend& page_backend() {
     // The device lives as long as the page (the runtime is kept after main returns): losing it
     // later still shows its line.
     struct Device {
         webgpu::WgpuContext ctx;
-        webgpu::WgpuNormalizer normalizer{ctx};
+        webgpu::WgpuBackend backend{ctx};
         Device() {
             ctx.on_lost([](const std::string& line) {
                 show_error(line);
@@ -41,11 +41,11 @@ webgpu::WgpuNormalizer& page_normalizer() {
         }
     };
     static Device device;
-    return device.normalizer;
+    return device.backend;
 }
 
 PageSession& page_session() {
-    static PageSession session(page_normalizer());
+    static PageSession session(page_backend());
     return session;
 }
 
@@ -53,7 +53,7 @@ void set_show_stats(bool on) { show_stats_json = on; }
 
 void reported(const std::function<void()>& open, bool shows_result) {
     try {
-        if (shows_result) show_status("normalizing on " + page_normalizer().context().device_name() + "…");
+        if (shows_result) show_status("normalizing on " + page_backend().device_name() + "…");
         open();
         if (shows_result) show_result();
         mark_done("done");

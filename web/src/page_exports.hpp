@@ -1,5 +1,5 @@
 // What page.js calls in the wasm program (C functions, page_exports.cpp) and what those share
-// with main: the page's one WebGPU device, Normalizer and PageSession, and the report of an
+// with main: the page's one WebGPU device, backend and PageSession, and the report of an
 // open — its result shown, or its one error line — with the page's state set after it.
 #pragma once
 #include "page_session.hpp"
@@ -8,7 +8,7 @@
 
 namespace normlab::web {
 
-webgpu::WgpuNormalizer& page_normalizer();  // made on first use; the device lives as long as the page
+webgpu::WgpuBackend& page_backend();  // made on first use; the device lives as long as the page
 PageSession& page_session();
 void set_show_stats(bool on);  // ?stats=1: every result also writes its statistics JSON
 

@@ -30,8 +30,8 @@ int main(int argc, char** argv) {
     show_status("starting WebGPU…");
     if (kernel_test) {
         reported([] {
-            show_status("running the kernel tests on " + page_normalizer().context().device_name() + "…");
-            show_kernel_report(run_kernel_tests(page_normalizer()));
+            show_status("running the kernel tests on " + page_backend().device_name() + "…");
+            show_kernel_report(run_kernel_tests(page_backend().normalizer()));
         });
     } else {
         reported([&] { page_session().open_scene(scene, "the scene in the URL"); }, true);

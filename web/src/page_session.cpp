@@ -28,7 +28,13 @@ bool from_file(const State& s) {
 void PageSession::open_scene(const std::string& text, const std::string& name) {
     State next = text.empty() ? State{} : scene_from_line(text, name);
     check_page_scene(next, name);
-    show(std::move(next));
+    // A generated tensor's shape is checked before gigabytes are made.
+    if (next.source.kind == TensorSource::Kind::Generated) check_fits(next.source.shape);
+    Tensor x = load_tensor(next.source, next.spec.method);
+    check_fits(x.shape);
+    validate_selection(next.selection, x.shape);  // a scene's selection is its author's: refused, not dropped
+    if (auto err = session_.replace(std::move(next), TensorChange::given(std::move(x)))) throw InputError(*err);
+    result_ = page_result(session_);
 }
 
 void PageSession::open_file(const std::string& path, const std::string& name) {
@@ -48,47 +54,49 @@ void PageSession::open_named(const std::string& path, const std::string& name) {
     if (ext == ".json") return open_scene(read_file(path, 64u << 20), name);  // load_scene's bound
     State next;
     if (ext == ".npy")
-        next = with_source_file(state_, path);
+        next = with_source_file(state(), path);
     else if (ext == ".png" || ext == ".jpg" || ext == ".jpeg")
-        next = with_source_image(state_, path);
+        next = with_source_image(state(), path);
     else
         throw InputError("'" + name + "' is not a .npy, PNG, JPEG or scene (.json) file");
-    // An edit of the tensor: what no longer fits it (γ/β of another C, a selection outside it)
-    // goes back to its default, as in the app.
-    const Tensor x = load_tensor(next.source, next.spec.method);
-    next = fitted_to_tensor(std::move(next), make_layout(next.spec, x.shape));
-    show(std::move(next));
+    // An edit of the tensor, as the app's Open: the Session fits the rest of the state to it.
+    Tensor x = load_tensor(next.source, next.spec.method);
+    check_fits(x.shape);
+    if (auto err = session_.apply(std::move(next), TensorChange::given(std::move(x)))) throw InputError(*err);
+    result_ = page_result(session_);
 }
 
-void PageSession::show(State next) {
-    PageResult r = run_state(*normalizer_, next);  // throws: nothing below changes
-    state_ = std::move(next);
-    result_ = std::move(r);
+void PageSession::check_fits(const Shape4& shape) const {
+    backend_->normalizer().check_capacity(shape);
+    check_page_memory(shape);
 }
 
 std::optional<std::string> PageSession::link() const {
-    if (from_file(state_)) return std::nullopt;
-    return scene_to_line(state_);
+    if (from_file(state())) return std::nullopt;
+    return scene_to_line(state());
 }
 
 std::string PageSession::why_no_link() const {
-    if (!from_file(state_)) return "";
+    if (!from_file(state())) return "";
     return "a link carries generated tensors and presets; this tensor is the file '" +
-           std::filesystem::path(state_.source.path).filename().string() +
+           std::filesystem::path(state().source.path).filename().string() +
            "' (Save scene and hand out the file beside it)";
 }
 
 std::pair<std::string, std::string> PageSession::download(const std::string& kind) const {
     if (!result_) throw InputError("nothing to save yet");
     if (kind == "scene") {
-        State s = state_;
+        State s = state();
         // The file by its name alone: normlab reads a relative path from the working directory,
         // so the scene works where the file lies beside it.
         if (from_file(s)) s.source.path = std::filesystem::path(s.source.path).filename().string();
         return {"normlab-scene.normlab.json", scene_to_json(s)};
     }
     if (kind == "stats") return {"normlab-stats.json", result_->stats_json};
-    if (kind == "y") return {"normlab-y.npy", npy_bytes_f32(result_->y.shape.dims(), result_->y.data.data())};
+    if (kind == "y") {
+        const Tensor& y = session_.result().y;
+        return {"normlab-y.npy", npy_bytes_f32(y.shape.dims(), y.data.data())};
+    }
     throw InputError("unknown download '" + kind + "' (scene, stats, y)");
 }
 

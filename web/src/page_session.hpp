@@ -1,10 +1,14 @@
-// The page's one state: the State on screen and its result, and the opens that replace them —
-// the URL's scene, a scene pasted into the address bar, a file picked or dropped on the page
-// (.npy, PNG, JPEG, a scene). An open that fails throws a one-line InputError / DeviceError and
-// leaves the state and the result as they were. The state is also what the page hands out: a
-// link (#normlab-scene:…) and downloads.
+// The page's one state: the app's model (engine/session's Session on the WebGPU backend) and the
+// opens that change it — the URL's scene, a scene pasted into the address bar, a file picked or
+// dropped on the page (.npy, PNG, JPEG, a scene). A scene replaces the state (Session::replace),
+// a tensor file is an edit of it (Session::apply: the method stays, what no longer fits the
+// tensor goes back to its default). An open that fails throws a one-line InputError /
+// DeviceError and leaves the state and the result as they were. The state is also what the
+// page hands out: a link (#normlab-scene:…) and downloads.
 #pragma once
 #include "scene_page.hpp"
+
+#include "normlab/webgpu/wgpu_backend.hpp"
 
 #include <optional>
 #include <string>
@@ -15,7 +19,7 @@ namespace normlab::web {
 
 class PageSession {
 public:
-    explicit PageSession(webgpu::WgpuNormalizer& normalizer) : normalizer_(&normalizer) {}
+    explicit PageSession(webgpu::WgpuBackend& backend) : backend_(&backend), session_(backend) {}
 
     // text: a "normlab-scene:…" line or a scene's JSON; empty: the default State.
     void open_scene(const std::string& text, const std::string& name);
@@ -26,6 +30,7 @@ public:
 
     bool has_result() const { return result_.has_value(); }
     const PageResult& result() const { return *result_; }
+    const Session& session() const { return session_; }
     // The state as "normlab-scene:…" for the URL; nullopt when a link cannot carry it (the
     // tensor is a file the user opened), with why_no_link() saying so.
     std::optional<std::string> link() const;
@@ -36,11 +41,14 @@ public:
 
 private:
     void open_named(const std::string& path, const std::string& name);
-    void show(State next);
+    const State& state() const { return session_.state(); }
+    // Throws InputError naming the limit when a tensor of this shape fits neither the device's
+    // binding (WgpuNormalizer's check) nor the page's memory.
+    void check_fits(const Shape4& shape) const;
 
-    webgpu::WgpuNormalizer* normalizer_;
-    State state_;
-    std::optional<PageResult> result_;
+    webgpu::WgpuBackend* backend_;
+    Session session_;
+    std::optional<PageResult> result_;  // of session_'s state, after the first open
 };
 
 }  // namespace normlab::web

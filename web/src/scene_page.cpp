@@ -1,7 +1,6 @@
 #include "scene_page.hpp"
 
 #include "normlab/error.hpp"
-#include "normlab/reference.hpp"
 #include "normlab/state.hpp"
 #include "normlab/stats_json.hpp"
 
@@ -22,6 +21,8 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
 constexpr std::uint64_t kPageMemoryBytes = std::uint64_t{2} << 30;
 constexpr std::uint64_t kPageBytesPerElement = 16;
 
+}  // namespace
+
 void check_page_memory(const Shape4& shape) {
     const std::uint64_t need = static_cast<std::uint64_t>(shape.numel()) * kPageBytesPerElement;
     if (need > kPageMemoryBytes)
@@ -29,6 +30,8 @@ void check_page_memory(const Shape4& shape) {
                          " MB of the page's memory (x, y, its readback and the float64 check), more than a " +
                          "page's WebAssembly holds (" + std::to_string(kPageMemoryBytes >> 20) + " MB)");
 }
+
+namespace {
 
 std::string format_g(double v) {
     char buf[32];
@@ -47,20 +50,11 @@ void check_page_scene(const State& state, const std::string& name) {
         throw InputError(name + " uses a style image (AdaIN), which the browser edition has not yet");
 }
 
-PageResult run_state(webgpu::WgpuNormalizer& normalizer, const State& state) {
-    // A generated tensor's shape is checked before gigabytes are made.
-    if (state.source.kind == TensorSource::Kind::Generated) {
-        normalizer.check_capacity(state.source.shape);
-        check_page_memory(state.source.shape);
-    }
-    const Tensor x = load_tensor(state.source, state.spec.method);
-    normalizer.check_capacity(x.shape);
-    check_page_memory(x.shape);
-    validate_selection(state.selection, x.shape);
-
-    const NormResult r = normalizer.run(x, state.spec, state.params);
-    const double err = Reference(x, state.spec, state.params).max_abs_error(r.y.data);
-    const std::string& device = normalizer.context().device_name();
+PageResult page_result(const Session& session) {
+    const State& state = session.state();
+    const NormResult& r = session.result();
+    const double err = session.max_error_wait();
+    const std::string& device = session.backend().device_name();
 
     const StatLayout& l = r.layout;
     PageResult out;
@@ -75,7 +69,6 @@ PageResult run_state(webgpu::WgpuNormalizer& normalizer, const State& state) {
     out.summary += "wall time: upload " + format_g(r.upload_ms) + " ms, kernels and readback " +
                    format_g(r.dispatch_ms) + " ms (a first run compiles its kernels)\n";
     out.stats_json = stats_json(state.spec, r, device, err);
-    out.y = r.y;
     return out;
 }
 

@@ -1,9 +1,9 @@
-// The results page's computation: a State normalized on WebGPU and checked against the float64
-// Reference, as a short summary, the statistics JSON of normlab-cli --stats (engine/core's
-// stats_json) and the output y.
+// The results page's view of the app's model: what a page cannot open (scenes reading files,
+// AdaIN, tensors larger than its memory) and the shown result of a Session on the WebGPU backend
+// — a short summary and the statistics JSON of normlab-cli --stats (engine/core's stats_json).
 #pragma once
+#include "normlab/session.hpp"
 #include "normlab/state.hpp"
-#include "normlab/webgpu/wgpu_normalizer.hpp"
 
 #include <string>
 
@@ -12,14 +12,14 @@ namespace normlab::web {
 struct PageResult {
     std::string summary;     // a few lines: method, shape, adapter, max error
     std::string stats_json;  // stats_json(...) with device = the WebGPU adapter
-    Tensor y;                // the output, as the shaders wrote it
 };
 
 // Throws InputError for what the browser edition cannot open: a scene (`name` says where it
 // came from) whose tensor is a file path or that uses a style image (AdaIN).
 void check_page_scene(const State& state, const std::string& name);
-// Loads x from state.source and normalizes it. Throws InputError / DeviceError with a one-line
-// message (a tensor over the binding limit or the page's memory, a spec the engine refuses).
-PageResult run_state(webgpu::WgpuNormalizer& normalizer, const State& state);
+// Throws InputError when a tensor of this shape does not fit the page's WebAssembly memory.
+void check_page_memory(const Shape4& shape);
+// The summary and statistics of what `session` shows (after a successful open).
+PageResult page_result(const Session& session);
 
 }  // namespace normlab::web

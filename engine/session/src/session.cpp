@@ -10,17 +10,23 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 namespace normlab {
 
-Session::Session(const VulkanContext& ctx) : ctx_(&ctx), normalizer_(ctx), sync_(normalizer_), histogram_(ctx) {}
+Session::Session(ComputeBackend& backend) : backend_(&backend) {}
 
 namespace {
 // Whole-tensor histograms of larger tensors use every k-th element (at most this many), so a
 // recompute of a 4M-element tensor stays within a frame budget; the view says so.
 constexpr std::int64_t kHistogramSample = std::int64_t{1} << 20;
-// Larger tensors are checked against the float64 reference on a background thread.
+// Larger tensors are checked against the float64 reference on a background thread — where
+// there are threads: a browser page without cross-origin isolation has none, and checks at once.
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+constexpr std::int64_t kSyncReference = std::numeric_limits<std::int64_t>::max();
+#else
 constexpr std::int64_t kSyncReference = std::int64_t{1} << 20;
+#endif
 }  // namespace
 
 ElementSet Session::whole_set(const Shape4& shape, std::int64_t& stride) const {
@@ -34,11 +40,11 @@ ElementSet Session::whole_set(const Shape4& shape, std::int64_t& stride) const {
     return set;
 }
 
-void Session::whole_histograms(Histograms& h, const GpuBuffer& x, const GpuBuffer& y, const Shape4& shape,
+void Session::whole_histograms(Histograms& h, const DeviceTensor& x, const DeviceTensor& y, const Shape4& shape,
                                std::uint32_t bins, bool input_too) {
     const ElementSet set = whole_set(shape, h.whole_stride);
-    if (input_too) h.input = histogram_.run(x, set, bins);
-    h.output = histogram_.run(y, set, bins);
+    if (input_too) h.input = backend_->histogram(x, set, bins);
+    h.output = backend_->histogram(y, set, bins);
     h.has_difference = false;
 }
 
@@ -48,14 +54,14 @@ const HistogramResult& Session::fill_difference(ShownTensors& out, std::uint32_t
     Histograms& h = out.histograms();
     if (!h.has_difference) {
         std::int64_t stride = 1;
-        h.difference = histogram_.run(out.y_gpu(), whole_set(out.x().shape, stride), bins, &out.x_gpu());
+        h.difference = backend_->histogram(out.y_device(), whole_set(out.x().shape, stride), bins, &out.x_device());
         h.has_difference = true;
     }
     return h.difference;
 }
 
 void Session::fill_whole_histograms(ShownTensors& out, std::uint32_t bins) {
-    whole_histograms(out.histograms(), out.x_gpu(), out.y_gpu(), out.x().shape, bins, true);
+    whole_histograms(out.histograms(), out.x_device(), out.y_device(), out.x().shape, bins, true);
 }
 
 void Session::fill_group_histograms(ShownTensors& out, std::uint32_t bins) {
@@ -64,8 +70,8 @@ void Session::fill_group_histograms(ShownTensors& out, std::uint32_t bins) {
     h.has_group = s.has_value();
     if (!s) return;
     ElementSet set = ElementSet::statistic(out.layout(), *s);
-    h.group_input = histogram_.run(out.x_gpu(), set, bins);
-    h.group_output = histogram_.run(out.y_gpu(), set, bins);
+    h.group_input = backend_->histogram(out.x_device(), set, bins);
+    h.group_output = backend_->histogram(out.y_device(), set, bins);
 }
 
 double Session::max_error() const {
@@ -104,7 +110,7 @@ bool Session::keeps_x(const TensorChange& change, const State& next) const {
 // The heatmap and histogram shaders bind x and y whole: the app shows tensors up to one
 // storage-buffer binding (normlab-cli goes further, in slabs).
 void Session::check_binding_limit(const Shape4& shape) const {
-    const std::uint64_t limit = ctx_->limits().maxStorageBufferRange;
+    const std::uint64_t limit = backend_->max_binding_bytes();
     if (static_cast<std::uint64_t>(shape.numel()) * 4 > limit)
         throw InputError("the app shows tensors of at most " + std::to_string(limit / 4) +
                          " elements (one storage buffer of " + std::to_string(limit >> 20) + " MiB); " + shape.str() +
@@ -127,7 +133,7 @@ Session::Styled Session::styled(const State& next, const Tensor& x) {
     check_style_channels(x.shape, out.style->shape,
                          next.source.kind == TensorSource::Kind::Image ? "the content image" : "the input");
     if (out.stats.mean.empty()) {
-        out.stats = style_statistics(normalizer_, *out.style, next.spec);
+        out.stats = style_statistics(*backend_, *out.style, next.spec);
         out.ran_on_device = true;
     }
     apply_style(out.stats, out.spec, out.params);
@@ -170,13 +176,13 @@ std::optional<std::string> Session::recompute(State next, TensorChange change) {
         const StatLayout layout = make_layout(next.spec, nx.shape);  // throws what the engine refuses
         next = fitted_to_tensor(std::move(next), layout);
         lap("load tensor");
-        ctx_->device().waitIdle();  // frames in flight may still read x and y on the GPU
+        backend_->wait_idle();  // frames in flight may still read x and y on the GPU
         Styled st = styled(next, nx);
         // The same x as now stays on the device; y is read back once for the numbers the
         // panels print (hover, explain, exports) and the float64 check, never uploaded again.
-        // (SyncBN: sync_ runs the shards, the all-reduce and each mode's apply on normalizer_.)
+        // (SyncBN: the Vulkan backend runs the shards, the all-reduce and each mode's apply.)
         const bool reuse_x = keep && !st.ran_on_device;
-        NormResult r = sync_.run(nx, st.spec, st.params, RunOptions{.reuse_x = reuse_x, .read_y = true});
+        NormResult r = backend_->normalize(nx, st.spec, st.params, RunOptions{.reuse_x = reuse_x, .read_y = true});
         const std::uint64_t upload = reuse_x ? 0 : static_cast<std::uint64_t>(nx.data.size()) * 4;
         lap("normalize (GPU + transfers)");
         Histograms h;
@@ -184,7 +190,7 @@ std::optional<std::string> Session::recompute(State next, TensorChange change) {
             h.input = histograms().input;
             h.whole_stride = histograms().whole_stride;
         }
-        whole_histograms(h, x_gpu(), y_gpu(), nx.shape, bins_, !keep);
+        whole_histograms(h, x_device(), y_device(), nx.shape, bins_, !keep);
         if (timing)
             std::fprintf(stderr, "  x upload: %llu bytes (x histogram %s)\n  histogram GPU ms: %.1f %.1f\n",
                          static_cast<unsigned long long>(upload), keep ? "kept" : "recomputed", h.input.gpu_ms,
@@ -258,23 +264,22 @@ std::optional<std::string> Session::train_step() {
 }
 
 void Session::publish() {
-    shown_.borrow(x_, result_, normalizer_.x_buffer(), normalizer_.y_buffer(), state_.spec.method, false);
+    shown_.borrow(x_, result_, x_device(), y_device(), state_.spec.method, false);
     shown_.set_selection(state_.selection);
     shown_.set_generation(generation_);
 }
 
-// The engine's runs for display objects leave their own tensors in the Normalizer's buffers
+// The engine's runs for display objects leave their own tensors in the backend's x and y
 // (re-created when larger): this session's x and y go back there afterwards, and views binding
 // the buffers bind them again when they were re-created.
 template <class Run>
 auto Session::on_engine(Run&& run) {
-    ctx_->device().waitIdle();  // frames in flight may still read the buffers the run replaces
-    const vk::Buffer x_before = normalizer_.x_buffer().handle(), y_before = normalizer_.y_buffer().handle();
+    backend_->wait_idle();  // frames in flight may still read the buffers the run replaces
+    const std::uint64_t x_before = x_device().identity(), y_before = y_device().identity();
     auto restore = [&] {
         if (generation_ == 0) return;
-        normalizer_.load_values(x_, result_.y);
-        if (normalizer_.x_buffer().handle() != x_before || normalizer_.y_buffer().handle() != y_before)
-            shown_.new_buffer_epoch();
+        backend_->load_values(x_, result_.y);
+        if (x_device().identity() != x_before || y_device().identity() != y_before) shown_.new_buffer_epoch();
     };
     try {
         auto out = run();
@@ -291,12 +296,10 @@ void Session::fill_owned(ShownTensors& out, Tensor x, NormResult r, Method metho
     if (x.shape != r.y.shape || x.data.size() != r.y.data.size())
         throw InputError("shown values: x " + x.shape.str() + " and y " + r.y.shape.str() + " differ in shape");
     check_binding_limit(x.shape);
-    ctx_->device().waitIdle();  // frames in flight may still read out's buffers
-    const vk::DeviceSize bytes = x.data.size() * 4;
-    ensure_compute_buffer(*ctx_, out.own_x_gpu(), bytes);
-    ensure_compute_buffer(*ctx_, out.own_y_gpu(), bytes);
-    normalizer_.staging().upload(
-        {{&out.own_x_gpu(), 0, x.data.data(), bytes}, {&out.own_y_gpu(), 0, r.y.data.data(), bytes}});
+    backend_->wait_idle();  // frames in flight may still read out's buffers
+    for (auto* t : {&out.own_x_device(), &out.own_y_device()})
+        if (!*t) *t = backend_->make_tensor();
+    backend_->upload({{out.own_x_device().get(), &x.data}, {out.own_y_device().get(), &r.y.data}});
     out.own(std::move(x), std::move(r), method, values_only);
     out.set_selection(std::nullopt);
     out.histograms() = Histograms{};
@@ -317,8 +320,9 @@ std::optional<std::string> Session::fill_normalized(ShownTensors& out, const Sta
     try {
         check_binding_limit(x.shape);
         const State fitted = fitted_to_tensor(st, make_layout(st.spec, x.shape));  // throws what the engine refuses
-        NormResult r = on_engine(
-            [&] { return sync_.run(x, fitted.spec, fitted.params, RunOptions{.reuse_x = false, .read_y = true}); });
+        NormResult r = on_engine([&] {
+            return backend_->normalize(x, fitted.spec, fitted.params, RunOptions{.reuse_x = false, .read_y = true});
+        });
         fill_owned(out, x, std::move(r), fitted.spec.method, false, bins);
     } catch (const InputError& e) {
         return std::string(e.what());
@@ -327,8 +331,7 @@ std::optional<std::string> Session::fill_normalized(ShownTensors& out, const Sta
 }
 
 GradResult Session::backward(const State& st, const Tensor& x, const Tensor& dy) {
-    if (!backward_) backward_ = std::make_unique<Backward>(normalizer_);
-    return on_engine([&] { return run_backward(normalizer_, *backward_, x, dy, st.spec, st.params); });
+    return on_engine([&] { return backend_->backward(x, dy, st.spec, st.params); });
 }
 
 std::optional<std::string> Session::reset_running() { return apply(with_running_reset(state_), TensorChange::keep()); }

@@ -8,12 +8,12 @@ std::optional<std::int64_t> ShownTensors::selected_stat() const {
     return layout().stat_of(x().offset(s[0], s[1], s[2], s[3]));
 }
 
-void ShownTensors::borrow(const Tensor& x, const NormResult& r, const GpuBuffer& x_gpu, const GpuBuffer& y_gpu,
+void ShownTensors::borrow(const Tensor& x, const NormResult& r, const DeviceTensor& x_dev, const DeviceTensor& y_dev,
                           Method m, bool values_only) {
     x_ = &x;
     result_ = &r;
-    x_gpu_ = &x_gpu;
-    y_gpu_ = &y_gpu;
+    x_dev_ = &x_dev;
+    y_dev_ = &y_dev;
     method_ = m;
     values_only_ = values_only;
 }
@@ -21,7 +21,7 @@ void ShownTensors::borrow(const Tensor& x, const NormResult& r, const GpuBuffer&
 void ShownTensors::own(Tensor x, NormResult r, Method m, bool values_only) {
     own_x_ = std::move(x);
     own_result_ = std::move(r);
-    borrow(own_x_, own_result_, own_x_gpu_, own_y_gpu_, m, values_only);
+    borrow(own_x_, own_result_, *own_x_dev_, *own_y_dev_, m, values_only);
 }
 
 }  // namespace normlab

@@ -17,6 +17,7 @@
 // again. A run reads back the statistics, and y unless RunOptions::read_y is false.
 #pragma once
 #include "normlab/command_recorder.hpp"
+#include "normlab/compute_backend.hpp"  // RunOptions
 #include "normlab/compute_kernel.hpp"
 #include "normlab/kernel_cache.hpp"
 #include "normlab/gpu_buffer.hpp"
@@ -42,13 +43,6 @@ struct KernelPlan {
     std::uint32_t chunk_len = 0;      // elements per chunk
     std::uint32_t apply_chunks = 1;   // workgroups per statistic in norm_apply.comp
     std::uint32_t apply_chunk_len = 0;
-};
-
-struct RunOptions {
-    // x is the tensor of the previous run (or of load_values) and is still on the device: skip
-    // its upload. Ignored when no x of that shape is loaded.
-    bool reuse_x = false;
-    bool read_y = true;  // false: y stays on the device only (r.y.data empty)
 };
 
 class Normalizer {

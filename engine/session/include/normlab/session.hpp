@@ -1,22 +1,20 @@
 // Session: the State the user asked for and everything the engine computed from it — the
-// tensor, its StatLayout, the Normalizer's result (every number the panels show), the
+// tensor, its StatLayout, the forward's result (every number the panels show), the
 // max error against the CPU reference (for tensors over 1M elements checked on a background
 // thread, so a recompute does not wait for it), and the histograms (over 1M elements, an
-// even sample). x and y stay on the GPU in the Normalizer's own buffers, which the heatmap
-// and histogram shaders read: nothing goes GPU → CPU → GPU, and a change of method, G, eps
-// or γ/β does not upload x again. It recomputes only in apply(); a State the engine rejects
-// leaves the previous one in place and returns the reason. What the views show of it is its
-// ShownTensors (shown(), borrowing x, the result and the Normalizer's buffers); its engine also
-// fills the display objects secondary views hold (ShownValues), so the app has one Normalizer,
-// one SyncBN and one Histogram.
+// even sample). It runs on one ComputeBackend (compute_backend.hpp: Vulkan on the desktop,
+// WebGPU in the browser), which it does not own. x and y stay on the device in the backend's own
+// buffers, which the heatmap and histogram kernels read: nothing goes GPU → CPU → GPU, and a
+// change of method, G, eps or γ/β does not upload x again. It recomputes only in apply(); a
+// State the engine rejects leaves the previous one in place and returns the reason. What the
+// views show of it is its ShownTensors (shown(), borrowing x, the result and the backend's device
+// tensors); it also fills the display objects secondary views hold (ShownValues) on the same
+// backend, so the app has one Normalizer, one SyncBN and one Histogram.
 #pragma once
 #include "normlab/adain.hpp"
-#include "normlab/backward.hpp"
-#include "normlab/histogram.hpp"
-#include "normlab/normalizer.hpp"
+#include "normlab/compute_backend.hpp"
 #include "normlab/shown_tensors.hpp"
 #include "normlab/state.hpp"
-#include "normlab/sync_bn.hpp"
 
 #include <cstdint>
 #include <future>
@@ -42,7 +40,7 @@ struct TensorChange {
 
 class Session : public ShownSource {
 public:
-    explicit Session(const VulkanContext& ctx);
+    explicit Session(ComputeBackend& backend);
 
     // An edit: normalizes `next` with the tensor `change` says and refreshes everything.
     // Returns the error message (and keeps the previous state) when the engine rejects it,
@@ -85,8 +83,8 @@ public:
     double max_error() const;
     double max_error_wait() const;                         // waits for that check
     double recompute_ms() const { return recompute_ms_; }  // wall time of the last apply()
-    const GpuBuffer& x_gpu() const { return normalizer_.x_buffer(); }
-    const GpuBuffer& y_gpu() const { return normalizer_.y_buffer(); }
+    const DeviceTensor& x_device() const { return backend_->x_device(); }
+    const DeviceTensor& y_device() const { return backend_->y_device(); }
     // Bytes of x uploaded to the device by the last apply() (0 when x stayed there), and
     // whether that apply() histogrammed x again (false when x stayed).
     std::uint64_t last_x_upload_bytes() const { return x_upload_bytes_; }
@@ -95,11 +93,11 @@ public:
     std::uint64_t generation() const { return generation_; }
     // Changes only when x itself changes (a new tensor, a train step's batch).
     std::uint64_t x_generation() const { return x_generation_; }
-    const VulkanContext& context() const { return *ctx_; }
+    const ComputeBackend& backend() const { return *backend_; }
 
     // The engine, for the display objects secondary views hold (ShownValues). Each runs on this
-    // session's Normalizer, SyncBN or Histogram and puts this session's own x and y back on the
-    // device afterwards; nothing of this session's state changes.
+    // session's backend and puts this session's own x and y back on the device afterwards;
+    // nothing of this session's state changes.
     // `out` shows two given tensors of one shape (its own device buffers), without statistics.
     void fill_values(ShownTensors& out, Tensor x, Tensor y, const StatLayout& layout, Method method,
                      std::uint32_t bins);
@@ -109,7 +107,7 @@ public:
     void fill_whole_histograms(ShownTensors& out, std::uint32_t bins);
     void fill_group_histograms(ShownTensors& out, std::uint32_t bins);
     const HistogramResult& fill_difference(ShownTensors& out, std::uint32_t bins);
-    // ∂L/∂x of `st` on x for dy (the backward shaders; throws InputError for what they refuse).
+    // ∂L/∂x of `st` on x for dy (the backward kernels; throws InputError for what they refuse).
     GradResult backward(const State& st, const Tensor& x, const Tensor& dy);
 
 private:
@@ -127,19 +125,15 @@ private:
     Styled styled(const State& next, const Tensor& x);
     void check_reference(const Tensor& x, const NormSpec& spec, const NormParams& params, const std::vector<float>& y);
     void compute_group_histograms() { fill_group_histograms(shown_, bins_); }
-    void whole_histograms(Histograms& h, const GpuBuffer& x, const GpuBuffer& y, const Shape4& shape,
+    void whole_histograms(Histograms& h, const DeviceTensor& x, const DeviceTensor& y, const Shape4& shape,
                           std::uint32_t bins, bool input_too);
     void fill_owned(ShownTensors& out, Tensor x, NormResult r, Method method, bool values_only, std::uint32_t bins);
     void publish();  // shown_ borrows x_, result_ and the Normalizer's buffers again
     template <class Run>
-    auto on_engine(Run&& run);  // run(), then x_ and result_.y back in the Normalizer's buffers
+    auto on_engine(Run&& run);  // run(), then x_ and result_.y back in the backend's x and y
     ElementSet whole_set(const Shape4& shape, std::int64_t& stride) const;
 
-    const VulkanContext* ctx_;
-    Normalizer normalizer_;
-    SyncBatchNorm sync_;  // runs on normalizer_ (SyncBN on simulated devices)
-    Histogram histogram_;
-    std::unique_ptr<Backward> backward_;  // on normalizer_, made when first asked for
+    ComputeBackend* backend_;
     State state_;
     Tensor x_;
     NormResult result_;

@@ -3,15 +3,15 @@
 // the NormResult (statistics; values_only() for two given tensors shown without any), the method
 // whose words describe it, the histograms, the selection and a generation that changes whenever
 // the tensors or statistics do. A Session fills them: its own one borrows its x, its result and
-// the Normalizer's buffers (no copy); one a secondary view holds (ShownValues) owns its tensors
+// the backend's device tensors (no copy); one a secondary view holds (ShownValues) owns its tensors
 // and device buffers. ShownSource is what a view may ask of whoever fills one.
 #pragma once
-#include "normlab/gpu_buffer.hpp"
-#include "normlab/histogram.hpp"
+#include "normlab/compute_backend.hpp"
 #include "normlab/norm_params.hpp"
 #include "normlab/state.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 namespace normlab {
@@ -38,8 +38,8 @@ public:
     const StatLayout& layout() const { return result_->layout; }
     bool values_only() const { return values_only_; }
     Method method() const { return method_; }
-    const GpuBuffer& x_gpu() const { return *x_gpu_; }
-    const GpuBuffer& y_gpu() const { return *y_gpu_; }
+    const DeviceTensor& x_device() const { return *x_dev_; }
+    const DeviceTensor& y_device() const { return *y_dev_; }
     const Histograms& histograms() const { return hist_; }
     const std::optional<Index4>& selection() const { return selection_; }
     std::optional<std::int64_t> selected_stat() const;
@@ -49,12 +49,13 @@ public:
     std::uint64_t buffer_epoch() const { return buffer_epoch_; }
 
     // Filling (Session): what is shown is the owner's (kept alive and unmoved by it) or this
-    // object's own; own_x_gpu()/own_y_gpu() are the device buffers an owned one is uploaded to.
-    void borrow(const Tensor& x, const NormResult& r, const GpuBuffer& x_gpu, const GpuBuffer& y_gpu, Method m,
+    // object's own; own_x_device()/own_y_device() are the device tensors an owned one is uploaded
+    // to (made by the backend when first needed).
+    void borrow(const Tensor& x, const NormResult& r, const DeviceTensor& x_dev, const DeviceTensor& y_dev, Method m,
                 bool values_only);
     void own(Tensor x, NormResult r, Method m, bool values_only);
-    GpuBuffer& own_x_gpu() { return own_x_gpu_; }
-    GpuBuffer& own_y_gpu() { return own_y_gpu_; }
+    std::unique_ptr<DeviceTensor>& own_x_device() { return own_x_dev_; }
+    std::unique_ptr<DeviceTensor>& own_y_device() { return own_y_dev_; }
     Histograms& histograms() { return hist_; }
     void set_selection(const std::optional<Index4>& s) { selection_ = s; }
     void set_generation(std::uint64_t g) { generation_ = g; }
@@ -63,7 +64,7 @@ public:
 private:
     const Tensor* x_ = nullptr;
     const NormResult* result_ = nullptr;
-    const GpuBuffer *x_gpu_ = nullptr, *y_gpu_ = nullptr;
+    const DeviceTensor *x_dev_ = nullptr, *y_dev_ = nullptr;
     Method method_ = Method::Batch;
     bool values_only_ = false;
     Histograms hist_;
@@ -71,7 +72,7 @@ private:
     std::uint64_t generation_ = 0, buffer_epoch_ = 0;
     Tensor own_x_;
     NormResult own_result_;
-    GpuBuffer own_x_gpu_, own_y_gpu_;
+    std::unique_ptr<DeviceTensor> own_x_dev_, own_y_dev_;
 };
 
 // What a view may ask of whoever fills the ShownTensors it shows: another selection (nullopt:

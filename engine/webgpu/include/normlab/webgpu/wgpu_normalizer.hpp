@@ -7,8 +7,11 @@
 //     norm_merge.wgsl combines with Chan's formula; norm_apply.wgsl writes y;
 //   - BatchNorm eval with running statistics: norm_apply.wgsl alone.
 // Tensors and buffers beyond maxStorageBufferBindingSize are refused with the limit named (the
-// Vulkan path's slabs are not here). SyncBN is not part of this backend.
+// Vulkan path's slabs are not here). SyncBN is not part of this backend. x and y stay on the
+// device between runs (buffers()): a run with RunOptions::reuse_x does not upload x again, and
+// one with read_y false reads back only the statistics.
 #pragma once
+#include "normlab/compute_backend.hpp"  // RunOptions
 #include "normlab/norm_params.hpp"
 #include "normlab/webgpu/wgpu_buffer.hpp"
 #include "normlab/webgpu/wgpu_kernels.hpp"
@@ -37,7 +40,10 @@ public:
     explicit WgpuNormalizer(WgpuContext& ctx);
 
     // Validates everything (InputError with PyTorch's wording), runs on the GPU, reads back.
-    NormResult run(const Tensor& x, const NormSpec& spec, const NormParams& params = {});
+    NormResult run(const Tensor& x, const NormSpec& spec, const NormParams& params = {},
+                   const RunOptions& options = {});
+    // Puts two given tensors of one shape on the device as x and y, without normalizing.
+    void load_values(const Tensor& x, const Tensor& y);
     WgpuPlan plan(const StatLayout& layout, const NormSpec& spec) const;
     // Throws InputError naming the limit when a tensor of this shape cannot be bound at once.
     void check_capacity(const Shape4& shape) const;
@@ -65,6 +71,7 @@ public:
 
 private:
     std::optional<Last> last_;
+    std::optional<Shape4> x_loaded_;  // the shape of the x now in x_ (reuse_x)
     // The layout of a valid run (InputError otherwise: data size, SyncBN, parameters, capacity).
     StatLayout checked_layout(const Tensor& x, const NormSpec& spec, const NormParams& params) const;
     void ensure_buffers(std::uint64_t bytes, std::uint64_t param_bytes, std::uint64_t stat_bytes,

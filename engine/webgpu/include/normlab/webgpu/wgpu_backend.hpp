@@ -1,0 +1,65 @@
+// WgpuBackend: the ComputeBackend of the browser (engine/core/compute_backend.hpp) — one
+// WgpuNormalizer, one WgpuHistogram and the WgpuBackward on that normalizer, so the app's model
+// (engine/session's Session) runs on WebGPU as it runs on Vulkan. Its device tensors are
+// WgpuBuffers: wgpu_buffer() gives the browser's views (the WGSL heatmap fill) the buffer behind
+// one. SyncBN is refused here (the normalizer names it), as in WgpuNormalizer.
+#pragma once
+#include "normlab/compute_backend.hpp"
+#include "normlab/webgpu/wgpu_backward.hpp"
+#include "normlab/webgpu/wgpu_histogram.hpp"
+#include "normlab/webgpu/wgpu_normalizer.hpp"
+
+#include <memory>
+
+namespace normlab::webgpu {
+
+// A DeviceTensor of this backend: a WgpuBuffer it owns, or one of the normalizer's.
+class WgpuTensor : public DeviceTensor {
+public:
+    WgpuTensor() : buffer_(&own_) {}
+    explicit WgpuTensor(const WgpuBuffer& borrowed) : buffer_(&borrowed) {}
+    std::uint64_t identity() const override { return reinterpret_cast<std::uintptr_t>(buffer_->handle()); }
+    const WgpuBuffer& buffer() const { return *buffer_; }
+    WgpuBuffer& own() { return own_; }
+
+private:
+    WgpuBuffer own_;
+    const WgpuBuffer* buffer_;
+};
+
+// The WgpuBuffer behind a device tensor of a WgpuBackend.
+const WgpuBuffer& wgpu_buffer(const DeviceTensor& t);
+
+class WgpuBackend : public ComputeBackend {
+public:
+    explicit WgpuBackend(WgpuContext& ctx);
+
+    const std::string& device_name() const override { return ctx_->device_name(); }
+    std::uint64_t max_binding_bytes() const override;
+    NormResult normalize(const Tensor& x, const NormSpec& spec, const NormParams& params,
+                         const RunOptions& options) override {
+        return normalizer_.run(x, spec, params, options);
+    }
+    void load_values(const Tensor& x, const Tensor& y) override { normalizer_.load_values(x, y); }
+    const DeviceTensor& x_device() const override { return x_; }
+    const DeviceTensor& y_device() const override { return y_; }
+    std::unique_ptr<DeviceTensor> make_tensor() override { return std::make_unique<WgpuTensor>(); }
+    void upload(const std::vector<TensorUpload>& copies) override;
+    HistogramResult histogram(const DeviceTensor& values, const ElementSet& set, std::uint32_t bins,
+                              const DeviceTensor* subtract) override;
+    GradResult backward(const Tensor& x, const Tensor& dy, const NormSpec& spec, const NormParams& params) override;
+    // Each readback waits for its queue's work; the page draws with WebGL, which reads no WebGPU buffer.
+    void wait_idle() override {}
+
+    WgpuContext& context() { return *ctx_; }
+    WgpuNormalizer& normalizer() { return normalizer_; }
+
+private:
+    WgpuContext* ctx_;
+    WgpuNormalizer normalizer_;
+    WgpuHistogram histogram_;
+    WgpuBackward backward_;
+    WgpuTensor x_, y_;  // the normalizer's x and y buffers
+};
+
+}  // namespace normlab::webgpu
