@@ -46,6 +46,16 @@ async function kernels(url, browser) {
   check(/\(WebGPU\)$/.test(k.device), `device "${k.device}" does not name a WebGPU adapter`);
   histogram(k.histogram);
   heatmap(k.heatmap);
+  session(k.session);
+}
+
+// The app's model (engine/session) on the WebGPU backend: tests/session's twin in the page.
+function session(s) {
+  if (!s) return check(false, 'no session report in the kernel test');
+  console.log(`session: ${s.cases} cases, ${s.checks} checks in ${Math.round(s.ms)} ms`);
+  for (const f of s.failures) console.log(`  FAIL [session] ${f.case}: ${f.what}`);
+  check(s.failures.length === 0, `${s.failures.length} session checks failed`);
+  check(s.cases >= 2 && s.checks >= 30, `only ${s.cases} session cases (${s.checks} checks) ran`);
 }
 
 // The WGSL heatmap fill's part: every pixel of every mode as the CPU reference draws it.

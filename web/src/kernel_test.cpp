@@ -2,6 +2,7 @@
 
 #include "heatmap_test.hpp"
 #include "histogram_test.hpp"
+#include "session_test.hpp"
 
 #include "normlab/grad.hpp"
 #include "normlab/reference.hpp"
@@ -68,6 +69,8 @@ Errors compare(const NormResult& gpu, const Reference& ref, const NormSpec& spec
     return e;
 }
 
+}  // namespace
+
 // tests/gpu/test_backward.cpp's rel_err: max |a − b| relative to max(1, max |b|).
 double rel_err(const std::vector<double>& a, const std::vector<double>& b) {
     if (a.size() != b.size()) return INFINITY;
@@ -82,6 +85,8 @@ double grad_error(const GradResult& g, const GradReference& ref) {
     const std::vector<double> dx(g.dx.data.begin(), g.dx.data.end());
     return std::max({rel_err(dx, ref.dx), rel_err(g.dweight, ref.dweight), rel_err(g.dbias, ref.dbias)});
 }
+
+namespace {
 
 class Suite {
 public:
@@ -331,7 +336,8 @@ nlohmann::json backward_negative_control(WgpuNormalizer& n, WgpuBackward& b) {
 
 }  // namespace
 
-std::string run_kernel_tests(WgpuNormalizer& normalizer) {
+std::string run_kernel_tests(webgpu::WgpuBackend& backend) {
+    WgpuNormalizer& normalizer = backend.normalizer();
     const auto t0 = std::chrono::steady_clock::now();
     WgpuBackward backward(normalizer);
     Suite t(normalizer, backward);
@@ -358,6 +364,7 @@ std::string run_kernel_tests(WgpuNormalizer& normalizer) {
     j["backward_negative_control"] = backward_negative_control(normalizer, backward);
     j["histogram"] = run_histogram_tests(normalizer);
     j["heatmap"] = run_heatmap_tests(normalizer);
+    j["session"] = run_session_tests(backend);
     j["ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return j.dump(1);
 }

@@ -6,15 +6,19 @@
 // kernel paths ran, so the test driver can tell a full run from an empty one. Each case also
 // runs the WGSL backward against reference_backward (not the non-finite and constant inputs).
 // The report's "histogram" and "heatmap" parts are the WGSL histogram's and heatmap fill's
-// (histogram_test.hpp, heatmap_test.hpp).
+// (histogram_test.hpp, heatmap_test.hpp); its "session" part is the app's model on this backend
+// (session_test.hpp).
 #pragma once
-#include "normlab/webgpu/wgpu_backward.hpp"
-#include "normlab/webgpu/wgpu_normalizer.hpp"
+#include "normlab/grad.hpp"
+#include "normlab/webgpu/wgpu_backend.hpp"
 
 #include <string>
 
 namespace normlab::web {
 
-std::string run_kernel_tests(webgpu::WgpuNormalizer& normalizer);
+std::string run_kernel_tests(webgpu::WgpuBackend& backend);
+// The backward's worst error (∂L/∂x, ∂L/∂γ, ∂L/∂β) against reference_backward, relative to
+// max(1, max |reference|) as tests/gpu/test_backward.cpp measures it.
+double grad_error(const GradResult& g, const GradReference& ref);
 
 }  // namespace normlab::web

@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
     if (kernel_test) {
         reported([] {
             show_status("running the kernel tests on " + page_backend().device_name() + "…");
-            show_kernel_report(run_kernel_tests(page_backend().normalizer()));
+            show_kernel_report(run_kernel_tests(page_backend()));
         });
     } else {
         reported([&] { page_session().open_scene(scene, "the scene in the URL"); }, true);

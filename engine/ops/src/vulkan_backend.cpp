@@ -15,7 +15,11 @@ const GpuBuffer& vulkan_buffer(const DeviceTensor& t) {
 }
 
 VulkanBackend::VulkanBackend(const VulkanContext& ctx)
-    : ctx_(&ctx), normalizer_(ctx), sync_(normalizer_), histogram_(ctx), x_(normalizer_.x_buffer()),
+    : ctx_(&ctx),
+      normalizer_(ctx),
+      sync_(normalizer_),
+      histogram_(ctx),
+      x_(normalizer_.x_buffer()),
       y_(normalizer_.y_buffer()) {}
 
 NormResult VulkanBackend::normalize(const Tensor& x, const NormSpec& spec, const NormParams& params,

@@ -14,7 +14,11 @@ const WgpuBuffer& wgpu_buffer(const DeviceTensor& t) {
 }
 
 WgpuBackend::WgpuBackend(WgpuContext& ctx)
-    : ctx_(&ctx), normalizer_(ctx), histogram_(ctx), backward_(normalizer_), x_(normalizer_.buffers().x),
+    : ctx_(&ctx),
+      normalizer_(ctx),
+      histogram_(ctx),
+      backward_(normalizer_),
+      x_(normalizer_.buffers().x),
       y_(normalizer_.buffers().y) {}
 
 std::uint64_t WgpuBackend::max_binding_bytes() const {

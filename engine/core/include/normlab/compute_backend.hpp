@@ -67,8 +67,7 @@ public:
                                       const DeviceTensor* subtract = nullptr) = 0;
     // The forward of (x, spec, params) without reading y back, then the gradients for dy;
     // afterwards the device's x and y are that run's (InputError for what the kernels refuse).
-    virtual GradResult backward(const Tensor& x, const Tensor& dy, const NormSpec& spec,
-                                const NormParams& params) = 0;
+    virtual GradResult backward(const Tensor& x, const Tensor& dy, const NormSpec& spec, const NormParams& params) = 0;
     // Waits until no work the front end submitted (frames in flight) still reads the device tensors.
     virtual void wait_idle() = 0;
 };

@@ -1,0 +1,134 @@
+#include "session_test.hpp"
+
+#include "kernel_test.hpp"
+
+#include "normlab/reference.hpp"
+#include "normlab/session.hpp"
+#include "normlab/shown_values.hpp"
+#include "normlab/state_edits.hpp"
+#include "normlab/tensor_init.hpp"
+
+#include <chrono>
+#include <sstream>
+#include <vector>
+
+namespace normlab::web {
+namespace {
+
+using webgpu::WgpuBackend;
+
+State generated(Method m, Shape4 shape) {
+    State s;
+    s.source.kind = TensorSource::Kind::Generated;
+    s.source.shape = shape;
+    s.source.seed = 11;
+    s.spec = default_spec(m);
+    return s;
+}
+
+class Checks {
+public:
+    explicit Checks(WgpuBackend& b) : b_(b) {}
+
+    void expect(bool ok, const std::string& what) {
+        ++checks_;
+        if (!ok) failures_.push_back({{"case", case_}, {"what", what}});
+    }
+    void start(const std::string& name) { case_ = name, ++cases_; }
+    // What a device tensor holds (its first n floats), read back from the device.
+    std::vector<float> on_device(const DeviceTensor& t, std::size_t n) {
+        std::vector<float> out(n);
+        webgpu::read_back(b_.context(), staging_, {{&webgpu::wgpu_buffer(t), out.data(), n * 4}});
+        return out;
+    }
+    nlohmann::json report(double ms) const {
+        return {{"cases", cases_}, {"checks", checks_}, {"failures", failures_}, {"ms", ms}};
+    }
+
+private:
+    WgpuBackend& b_;
+    std::string case_;
+    int cases_ = 0, checks_ = 0;
+    nlohmann::json failures_ = nlohmann::json::array();
+    std::vector<webgpu::WgpuBuffer> staging_;
+};
+
+std::string g(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+
+void x_stays(WgpuBackend& b, Checks& t) {
+    t.start("x stays on the device when the method, G or eps change");
+    Session s(b);
+    const State st = with_groups(generated(Method::Group, {3, 8, 6, 5}), 2);
+    t.expect(!s.apply(st, TensorChange::from_source()).has_value(), "the first state was refused");
+    t.expect(s.last_x_upload_bytes() == 3 * 8 * 6 * 5 * 4, "the first apply uploaded " +
+                                                               std::to_string(s.last_x_upload_bytes()) + " bytes");
+    t.expect(s.histograms().input.count == 720, "the input histogram counts " + g(s.histograms().input.count));
+    for (const State& next : {with_groups(s.state(), 4), with_method(s.state(), Method::Instance, 8),
+                              with_eps(s.state(), 0.1), with_method(s.state(), Method::Layer, 8)}) {
+        const std::string m = method_name(next.spec.method);
+        t.expect(!s.apply(next, TensorChange::keep()).has_value(), m + ": refused");
+        t.expect(s.last_x_upload_bytes() == 0, m + ": x uploaded again");
+        t.expect(!s.last_x_histogram_recomputed(), m + ": x histogrammed again");
+        t.expect(s.max_error_wait() <= 1e-5, m + ": max error " + g(s.max_error_wait()));
+        t.expect(t.on_device(s.x_device(), 720) == s.x().data, m + ": the device's x is not the session's");
+        t.expect(t.on_device(s.y_device(), 720) == s.result().y.data, m + ": the device's y is not the result's");
+    }
+    s.select(Index4{1, 2, 0, 3});
+    t.expect(s.histograms().has_group && s.histograms().group_input.count == s.layout().count(),
+             "the selected statistic's histogram counts " + g(s.histograms().group_input.count));
+    const std::uint64_t gen = s.generation();
+    auto err = s.apply(with_groups(with_method(s.state(), Method::Group, 2), 3), TensorChange::keep());
+    t.expect(err && err->find("divisible") != std::string::npos, "G = 3 on C = 8 was not refused as PyTorch does");
+    t.expect(s.generation() == gen && s.state().spec.method == Method::Layer, "a refused edit changed the state");
+}
+
+void views_on_engine(WgpuBackend& b, Checks& t) {
+    t.start("a view's values on the session's backend, the session's x and y kept");
+    Session engine(b);
+    t.expect(!engine.apply(generated(Method::Batch, {2, 4, 3, 3}), TensorChange::from_source()).has_value(),
+             "the engine's state was refused");
+    const std::vector<float> x_before = engine.x().data, y_before = engine.result().y.data;
+    const std::uint64_t epoch = engine.shown().buffer_epoch();
+    const std::uint64_t ids = engine.x_device().identity() ^ (engine.y_device().identity() << 1);
+    ShownValues v(engine);
+    const State group = with_groups(generated(Method::Group, {3, 8, 6, 5}), 2);
+    const Tensor x = load_tensor(group.source);
+    t.expect(!v.compute(group, x).has_value(), "the view's state was refused");
+    const double err = Reference(x, group.spec, {}).max_abs_error(v.shown().y().data);
+    t.expect(err <= 1e-5, "the view's y is " + g(err) + " from the float64 reference");
+    t.expect(t.on_device(v.shown().y_device(), x.data.size()) == v.shown().y().data, "the view's device y differs");
+    t.expect(v.shown().histograms().output.count == static_cast<std::int64_t>(x.data.size()),
+             "the view's output histogram counts " + g(v.shown().histograms().output.count));
+    t.expect(t.on_device(engine.x_device(), x_before.size()) == x_before, "the engine's x was not put back");
+    t.expect(t.on_device(engine.y_device(), y_before.size()) == y_before, "the engine's y was not put back");
+    // The backend's buffers are re-created only when too small for the view's tensor (the page's
+    // backend has run larger ones): the epoch changes exactly when they were.
+    const bool recreated = (engine.x_device().identity() ^ (engine.y_device().identity() << 1)) != ids;
+    t.expect(recreated == (engine.shown().buffer_epoch() != epoch),
+             recreated ? "re-created buffers did not change the buffer epoch" : "the epoch changed, the buffers did not");
+
+    const Tensor dy = make_tensor(x.shape, Init::Randn, 5);
+    const GradResult gr = engine.backward(group, x, dy);
+    const double gerr = grad_error(gr, reference_backward(Reference(x, group.spec, {}), dy));
+    t.expect(gerr <= 1e-4, "the backward through the session is " + g(gerr) + " from reference_backward");
+    t.expect(t.on_device(engine.y_device(), y_before.size()) == y_before, "the backward left another y");
+    t.expect(!engine.apply(with_method(engine.state(), Method::Instance, 4), TensorChange::keep()).has_value() &&
+                 engine.last_x_upload_bytes() == 0 && engine.max_error_wait() <= 1e-5,
+             "the edit after the backward did not keep x on the device");
+}
+
+}  // namespace
+
+nlohmann::json run_session_tests(WgpuBackend& backend) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Checks t(backend);
+    x_stays(backend, t);
+    views_on_engine(backend, t);
+    return t.report(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+}
+
+}  // namespace normlab::web
