@@ -1,6 +1,7 @@
 #include "controls_panel.hpp"
 
 #include "normlab/experiments.hpp"
+#include "normlab/file_kind.hpp"
 
 #include "normlab/presets.hpp"
 #include "normlab/stat_layout.hpp"
@@ -240,7 +241,7 @@ void ControlsPanel::file_controls(Session& s) {
     std::error_code ec;
     int shown = 0;
     for (const auto& entry : std::filesystem::directory_iterator(".", ec)) {
-        if (entry.path().extension() != ".npy" || shown >= 12) continue;
+        if (file_kind(entry.path().string()) != FileKind::Npy || shown >= 12) continue;
         ++shown;
         std::string name = entry.path().filename().string();
         if (ImGui::Selectable(name.c_str(), name == path_edit_)) path_edit_ = name;

@@ -7,6 +7,7 @@
 #include "i18n.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/file_kind.hpp"
 
 #include <imgui.h>
 
@@ -20,10 +21,7 @@ namespace {
 std::vector<std::string> image_choices() {
     std::vector<std::string> out;
     std::error_code ec;
-    auto is_image = [](const std::filesystem::path& p) {
-        const std::string e = p.extension().string();
-        return e == ".png" || e == ".jpg" || e == ".jpeg";
-    };
+    auto is_image = [](const std::filesystem::path& p) { return file_kind(p.string()) == FileKind::Image; };
     try {
         for (const auto& e : std::filesystem::directory_iterator(assets_dir() / "images", ec))
             if (is_image(e.path())) out.push_back("images/" + e.path().filename().string());

@@ -7,6 +7,7 @@
 #include "app_ui.hpp"
 #include "assets_dir.hpp"
 #include "i18n.hpp"
+#include "normlab/file_kind.hpp"
 #include "normlab/session.hpp"
 #include "normlab/vulkan_backend.hpp"
 #include "soak_driver.hpp"
@@ -109,8 +110,8 @@ void add_app_options(CLI::App& cli, AppOptions& ao) {
 // The positional FILE, what a file manager passes: a .npy is --input, anything else --scene.
 void open_file_argument(AppOptions& ao) {
     if (ao.file.empty()) return;
-    const std::string ext = std::filesystem::path(ao.file).extension().string();
-    const bool npy = ext == ".npy", image = ext == ".png" || ext == ".jpg" || ext == ".jpeg";
+    const FileKind kind = file_kind(ao.file);  // anything else is read as a scene (its error names the file)
+    const bool npy = kind == FileKind::Npy, image = kind == FileKind::Image;
     std::string& slot = npy ? ao.state.input : image ? ao.state.image : ao.state.scene;
     const char* option = npy ? "--input" : image ? "--image" : "--scene";
     if (!slot.empty()) throw InputError(std::string("both ") + option + " and the file " + ao.file + " given");

@@ -1,6 +1,7 @@
 // The named edits (state_edits.hpp): what each keeps and resets, whichever widget makes it.
 #include <catch2/catch.hpp>
 
+#include "normlab/file_kind.hpp"
 #include "normlab/presets.hpp"
 #include "normlab/state_edits.hpp"
 
@@ -101,4 +102,16 @@ TEST_CASE("fitted_to_tensor: parameters of another shape reset, a selection outs
     State no_affine = s;
     no_affine.spec.affine = false;
     CHECK(fitted_to_tensor(no_affine, small).params.weight.empty());
+}
+
+TEST_CASE("file_kind: the extension, any case, tells a tensor, a picture and a scene", "[edits]") {
+    CHECK(file_kind("x.npy") == FileKind::Npy);
+    CHECK(file_kind("dir.v2/X.NPY") == FileKind::Npy);
+    CHECK(file_kind("photo.JPG") == FileKind::Image);
+    CHECK(file_kind("a.jpeg") == FileKind::Image);
+    CHECK(file_kind("images/cat.Png") == FileKind::Image);
+    CHECK(file_kind("lesson.normlab.json") == FileKind::Scene);
+    CHECK(file_kind("notes.txt") == FileKind::Other);
+    CHECK(file_kind("npy") == FileKind::Other);
+    CHECK(file_kind("archive.npy.gz") == FileKind::Other);
 }

@@ -2,22 +2,15 @@
 
 #include "normlab/atomic_file.hpp"
 #include "normlab/error.hpp"
+#include "normlab/file_kind.hpp"
 #include "normlab/npy.hpp"
 #include "normlab/stat_layout.hpp"
 #include "normlab/state_edits.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <filesystem>
 
 namespace normlab::web {
 namespace {
-
-std::string lower_extension(const std::string& name) {
-    std::string ext = std::filesystem::path(name).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    return ext;
-}
 
 bool from_file(const State& s) {
     return s.source.kind == TensorSource::Kind::File || s.source.kind == TensorSource::Kind::Image;
@@ -50,12 +43,12 @@ void PageSession::open_file(const std::string& path, const std::string& name) {
 }
 
 void PageSession::open_named(const std::string& path, const std::string& name) {
-    const std::string ext = lower_extension(name);
-    if (ext == ".json") return open_scene(read_file(path, 64u << 20), name);  // load_scene's bound
+    const FileKind kind = file_kind(name);
+    if (kind == FileKind::Scene) return open_scene(read_file(path, 64u << 20), name);  // load_scene's bound
     State next;
-    if (ext == ".npy")
+    if (kind == FileKind::Npy)
         next = with_source_file(state(), path);
-    else if (ext == ".png" || ext == ".jpg" || ext == ".jpeg")
+    else if (kind == FileKind::Image)
         next = with_source_image(state(), path);
     else
         throw InputError("'" + name + "' is not a .npy, PNG, JPEG or scene (.json) file");

@@ -64,8 +64,8 @@ void x_stays(WgpuBackend& b, Checks& t) {
     Session s(b);
     const State st = with_groups(generated(Method::Group, {3, 8, 6, 5}), 2);
     t.expect(!s.apply(st, TensorChange::from_source()).has_value(), "the first state was refused");
-    t.expect(s.last_x_upload_bytes() == 3 * 8 * 6 * 5 * 4, "the first apply uploaded " +
-                                                               std::to_string(s.last_x_upload_bytes()) + " bytes");
+    t.expect(s.last_x_upload_bytes() == 3 * 8 * 6 * 5 * 4,
+             "the first apply uploaded " + std::to_string(s.last_x_upload_bytes()) + " bytes");
     t.expect(s.histograms().input.count == 720, "the input histogram counts " + g(s.histograms().input.count));
     for (const State& next : {with_groups(s.state(), 4), with_method(s.state(), Method::Instance, 8),
                               with_eps(s.state(), 0.1), with_method(s.state(), Method::Layer, 8)}) {
@@ -108,8 +108,9 @@ void views_on_engine(WgpuBackend& b, Checks& t) {
     // The backend's buffers are re-created only when too small for the view's tensor (the page's
     // backend has run larger ones): the epoch changes exactly when they were.
     const bool recreated = (engine.x_device().identity() ^ (engine.y_device().identity() << 1)) != ids;
-    t.expect(recreated == (engine.shown().buffer_epoch() != epoch),
-             recreated ? "re-created buffers did not change the buffer epoch" : "the epoch changed, the buffers did not");
+    t.expect(
+        recreated == (engine.shown().buffer_epoch() != epoch),
+        recreated ? "re-created buffers did not change the buffer epoch" : "the epoch changed, the buffers did not");
 
     const Tensor dy = make_tensor(x.shape, Init::Randn, 5);
     const GradResult gr = engine.backward(group, x, dy);
