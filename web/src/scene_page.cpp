@@ -76,6 +76,8 @@ PageResult run_state(webgpu::WgpuNormalizer& normalizer, const State& state) {
                    format_g(r.dispatch_ms) + " ms (a first run compiles its kernels)\n";
     out.stats_json = stats_json(state.spec, r, device, err);
     out.y = r.y;
+    out.layout = r.layout;
+    out.max_error = err;
     return out;
 }
 

@@ -1,6 +1,6 @@
 // The results page's computation: a State normalized on WebGPU and checked against the float64
 // Reference, as a short summary, the statistics JSON of normlab-cli --stats (engine/core's
-// stats_json) and the output y.
+// stats_json) and the output y; the normalizer's buffers keep x and y on the device.
 #pragma once
 #include "normlab/state.hpp"
 #include "normlab/webgpu/wgpu_normalizer.hpp"
@@ -13,6 +13,8 @@ struct PageResult {
     std::string summary;     // a few lines: method, shape, adapter, max error
     std::string stats_json;  // stats_json(...) with device = the WebGPU adapter
     Tensor y;                // the output, as the shaders wrote it
+    StatLayout layout;       // which elements share a statistic (the heatmap's statistics mode)
+    double max_error = 0;    // max |y − float64 reference|
 };
 
 // Throws InputError for what the browser edition cannot open: a scene (`name` says where it

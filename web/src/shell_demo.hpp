@@ -1,0 +1,52 @@
+// The small demonstration frame app.html shows in the ImGui shell (web_window.hpp) until the app's
+// own panels run there: a State (the default, or the URL's #normlab-scene:…) normalized by the
+// WgpuNormalizer, its heatmap in statistics mode filled by WgpuHeatmap (heatmap.wgsl, with the
+// app's fill parameters, tile layout and palette) and drawn as an ImGui image that scales with
+// the window, a menu bar with the language switch (views/i18n) and a status line naming the
+// adapter. After the first frame and whenever it changes, a JSON report goes to the page
+// (normlabPage.report: what is drawn where, for the web tests).
+#pragma once
+#include "gl_texture.hpp"
+#include "scene_page.hpp"
+#include "tile_layout.hpp"
+#include "web_window.hpp"
+
+#include "normlab/webgpu/wgpu_heatmap.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace normlab::web {
+
+class ShellDemo {
+public:
+    // Normalizes the scene `scene_text` (empty: the default State) and fills its heatmap. A scene
+    // that cannot be shown leaves its one-line error in the status line and the default State on
+    // screen. Throws DeviceError / InputError only when the default State cannot run either.
+    ShellDemo(WebWindow& window, webgpu::WgpuNormalizer& normalizer, const std::string& scene_text);
+
+    // One frame: the menu bar, the heatmap window and the status line.
+    void draw();
+
+private:
+    void open(const State& state);
+    void menu_bar();
+    void heatmap_window();
+    void report();
+
+    WebWindow& window_;
+    webgpu::WgpuNormalizer& normalizer_;
+    webgpu::WgpuHeatmap fill_;
+    PageResult result_;
+    std::string method_, error_;
+    app::TileLayout tiles_;
+    std::vector<std::uint32_t> pixels_;
+    GlTexture texture_;
+    std::array<float, 4> image_rect_{};  // where the heatmap was drawn, in canvas pixels
+    std::string last_report_, missing_;  // missing_: Chinese glyphs the atlas lacks (drawn as '?')
+    float glyphs_scale_ = 0;
+    double first_frame_ms_ = 0;
+};
+
+}  // namespace normlab::web
