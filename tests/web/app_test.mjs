@@ -1,14 +1,14 @@
-// The ImGui shell (app.html) in headless Chromium: node app_test.mjs [SHOTS_DIR]
-//   - the first frame: the page's report (web/src/shell_demo.hpp) names a WebGPU adapter and the CJK
-//     font, the canvas follows the window, the screenshot is not blank, and the heatmap region holds
-//     exactly one colour per statistic plus the gaps' (statistics mode; BatchNorm2d on the default
-//     [4, 6, 4, 4]: 6), each cell's colour the palette's, not a blend;
+// The ImGui shell (app.html) in headless Chromium, one page load: node app_test.mjs [SHOTS_DIR]
+//   - the first frame of the URL's scene (LayerNorm over [H, W] on [3, 4, 5, 6]): the page's report
+//     (web/src/shell_demo.hpp) names a WebGPU adapter and the CJK font, the canvas is the window's
+//     size, the screenshot is not blank, and the heatmap region holds exactly one colour per
+//     statistic (12) plus the gaps' (statistics mode), each cell the palette's colour, not a blend;
+//   - the default state pasted into the address bar (BatchNorm2d on [4, 6, 4, 4]: 6 colours);
 //   - the language: a synthetic click on the Language menu and on "中文 (简体)" changes the menu bar's
 //     pixels and the document's language, with no glyph missing; the key L switches back, and the bar
-//     is again pixel for pixel the first one; the heatmap was uploaded once in all that;
-//   - a window resize: the canvas and the drawn heatmap follow it;
-//   - the URL's scene (LayerNorm over [H, W] on [3, 4, 5, 6]: 12 statistics, 12 colours), a cut scene
-//     (one error line, the default state shown), and Chromium without WebGPU (today's message).
+//     is again pixel for pixel the first one; the unchanged heatmap was not uploaded again;
+//   - a cut scene pasted: one error line, the state shown stays; a smaller window: the canvas and
+//     the drawn heatmap follow it; Chromium without WebGPU: today's message.
 // The screenshots are written to SHOTS_DIR (default: a temporary folder, printed) to be looked at.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -103,22 +103,43 @@ function barDiff(a, b, h) {
   return n;
 }
 
-async function firstFrameAndLanguage(browser, url) {
-  const { page } = await openShell(browser, url + 'app.html', 1280, 800);
-  let r = await report(page);
-  console.log(`first frame at ${Math.round(r.first_frame_ms)} ms after navigation: ${r.method} on ` +
-    `[${r.shape.join(', ')}], ${r.stat_count} statistics, ${r.device}, canvas ${r.canvas.join('×')}, ` +
-    `max error ${r.max_error}`);
+// A scene put into the address bar (as a user pastes one); resolves to the report once it is shown.
+async function pasteScene(page, hash, shown) {
+  const before = await page.$eval('#normlab-app-report', (el) => el.textContent);
+  await page.evaluate((h) => { location.hash = h; }, hash);
+  await page.waitForFunction((b) => document.getElementById('normlab-app-report').textContent !== b &&
+    document.body.getAttribute('data-normlab-state') === 'done', { timeout: 30000, polling: 50 }, before)
+    .catch(() => {});
+  await frames(page);
+  const r = await report(page);
+  check(shown(r), `after the scene "${hash.slice(0, 40)}…" the shell shows ${r.method} on ${r.shape} (${r.error})`);
+  return r;
+}
+
+// The URL's scene at the start: LayerNorm over [H, W] on [3, 4, 5, 6], 12 statistics.
+async function urlScene(page) {
+  const r = await report(page);
+  console.log(`first frame at ${Math.round(r.first_frame_ms)} ms after navigation (steps ` +
+    `${r.startup_ms.map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')}): ${r.method} on [${r.shape.join(', ')}], ` +
+    `${r.stat_count} statistics, ${r.device}, canvas ${r.canvas.join('×')}, max error ${r.max_error}`);
+  check(r.method === 'LayerNorm' && r.shape.join(',') === '3,4,5,6' && r.stat_count === 12 && r.error === '',
+    `the URL's layer.json shows ${r.method} on ${r.shape} with ${r.stat_count} statistics (${r.error})`);
   check(/\(WebGPU\)$/.test(r.device), `device "${r.device}" does not name a WebGPU adapter`);
-  check(r.method === 'BatchNorm2d' && r.shape.join(',') === '4,6,4,4' && r.stat_count === 6,
-    `the default state is ${r.method} on ${r.shape} with ${r.stat_count} statistics`);
   check(r.max_error < 1e-4, `max error against the float64 reference ${r.max_error}`);
   check(r.canvas[0] === 1280 && r.canvas[1] === 800, `the canvas is ${r.canvas}, the window 1280×800`);
   check(r.cjk_font && r.missing_glyphs === '', `CJK font ${r.cjk_font}, glyphs missing: "${r.missing_glyphs}"`);
-  check(r.error === '', `an error on the default state: ${r.error}`);
+  const img = await screenshot(page, 'app-layer.png');
+  checkNotBlank(img, 'layer.json');
+  checkHeatmap(img, r, 'layer.json');
+}
+
+// The default state (BatchNorm2d on [4, 6, 4, 4]) and the language switch.
+async function language(page) {
+  let r = await pasteScene(page, '', (r) => r.method === 'BatchNorm2d' && r.stat_count === 6 && r.error === '');
   const en = await screenshot(page, 'app-en.png');
-  checkNotBlank(en, 'first frame');
-  checkHeatmap(en, r, 'first frame');
+  checkNotBlank(en, 'default state');
+  checkHeatmap(en, r, 'default state');
+  const uploads = r.texture_uploads;
 
   // The Language menu (the menu bar's first), then its second item, clicked as a user would.
   const bar = Math.round(17 * r.ui_scale + 6 * r.ui_scale);  // font + 2 × FramePadding.y
@@ -143,9 +164,17 @@ async function firstFrameAndLanguage(browser, url) {
   const back = await screenshot(page, 'app-en-again.png');
   check(r.language === 'en', `after L the language is ${r.language}`);
   check(barDiff(en, back, bar) === 0, `after L the menu bar differs from the first in ${barDiff(en, back, bar)} pixels`);
-  check(r.texture_uploads === 1, `the unchanged heatmap was uploaded ${r.texture_uploads} times`);
+  check(r.texture_uploads === uploads, `the unchanged heatmap was uploaded again (${uploads} → ${r.texture_uploads})`);
+}
 
-  // A smaller window: the canvas and the heatmap follow it.
+// A cut scene pasted: one error line, the state shown stays; then a smaller window.
+async function cutSceneAndResize(page) {
+  let r = await pasteScene(page, 'normlab-scene:this-is-not*base64', (r) => r.method === 'BatchNorm2d');
+  console.log(`cut scene: "${r.error}", ${r.method} on [${r.shape.join(', ')}]`);
+  check(/^the scene in the URL: the text after "normlab-scene:" is cut or changed$/.test(r.error),
+    `cut scene: error line "${r.error}"`);
+  await screenshot(page, 'app-bad-scene.png');
+
   const before = r.heatmap_rect;
   await page.setViewport({ width: 900, height: 640, deviceScaleFactor: 1 });
   await frames(page, 6);
@@ -155,26 +184,14 @@ async function firstFrameAndLanguage(browser, url) {
   check(r.canvas[0] === 900 && r.canvas[1] === 640, `after the resize the canvas is ${r.canvas}`);
   check(r.heatmap_rect[2] < before[2] && r.heatmap_rect[3] < before[3], 'the heatmap did not shrink with the window');
   checkHeatmap(await screenshot(page, 'app-small.png'), r, 'resized');
-  await page.close();
 }
 
-async function urlScenes(browser, url) {
+async function shell(browser, url) {
   const layer = fs.readFileSync(path.join(here, 'scenes', 'layer.json'), 'utf8');
-  let { page } = await openShell(browser, url + 'app.html#' + sceneLine(layer), 1000, 700);
-  let r = await report(page);
-  console.log(`layer.json: ${r.method} on [${r.shape.join(', ')}], ${r.stat_count} statistics`);
-  check(r.method === 'LayerNorm' && r.shape.join(',') === '3,4,5,6' && r.stat_count === 12 && r.error === '',
-    `layer.json shows ${r.method} on ${r.shape} with ${r.stat_count} statistics (${r.error})`);
-  checkHeatmap(await screenshot(page, 'app-layer.png'), r, 'layer.json');
-  await page.close();
-
-  ({ page } = await openShell(browser, url + 'app.html#normlab-scene:this-is-not*base64', 1000, 700));
-  r = await report(page);
-  console.log(`cut scene: "${r.error}", ${r.method} on [${r.shape.join(', ')}]`);
-  check(/^the scene in the URL: the text after "normlab-scene:" is cut or changed$/.test(r.error),
-    `cut scene: error line "${r.error}"`);
-  check(r.method === 'BatchNorm2d' && r.stat_count === 6, 'cut scene: the default state is not shown');
-  await screenshot(page, 'app-bad-scene.png');
+  const { page } = await openShell(browser, url + 'app.html#' + sceneLine(layer), 1280, 800);
+  await urlScene(page);
+  await language(page);
+  await cutSceneAndResize(page);
   await page.close();
 }
 
@@ -201,8 +218,7 @@ async function main() {
   try {
     const { browser, close } = await launch();
     try {
-      await firstFrameAndLanguage(browser, url);
-      await urlScenes(browser, url);
+      await shell(browser, url);
     } finally {
       await close();
     }

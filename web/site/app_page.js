@@ -1,7 +1,8 @@
 // The ImGui shell's script (app.html): checks for WebGPU (page_common.js), fetches the CJK font the
 // site carries and writes it into emscripten's file system where views/fonts.cpp looks for it
 // (/usr/share/fonts/truetype/droid/), starts app.wasm on the canvas with the URL's scene
-// (#normlab-scene:…) as its argument, and gives the program the functions it calls
+// (#normlab-scene:…) as its argument (a scene pasted there later opens without a reload), and
+// gives the program the functions it calls
 // (web/src/page_bridge.hpp): status and error lines, the state, the shell's report.
 'use strict';
 (function () {
@@ -39,6 +40,18 @@
       }],
     }, fail);
   };
+
+  // A scene pasted into the address bar opens without a reload, one call after the other (an
+  // asynchronous ccall may wait for the GPU); the page says "loading" meanwhile.
+  var queue = Promise.resolve();
+  window.addEventListener('hashchange', function () {
+    if (!site.finished()) return;  // before the first frame: the program is still starting
+    var args = site.sceneArguments();
+    queue = queue.then(function () {
+      document.body.setAttribute('data-normlab-state', 'loading');
+      return window.Module.ccall('normlab_app_open_scene', null, ['string'], [args[1] || ''], { async: true });
+    }).then(function () { site.done('done'); }, function (e) { fail(e && e.message ? e.message : String(e)); });
+  });
 
   site.catchErrors(fail);
   site.requestWebGpu().then(function (adapter) {

@@ -36,33 +36,40 @@ EM_JS(void, js_set_document_language, (const char* lang), { document.documentEle
 
 ShellDemo::ShellDemo(WebWindow& window, webgpu::WgpuNormalizer& normalizer, const std::string& scene_text)
     : window_(window), normalizer_(normalizer), fill_(normalizer.context()) {
-    if (!scene_text.empty()) {
-        try {
-            const std::string name = "the scene in the URL";
-            State s = scene_from_line(scene_text, name);
-            check_page_scene(s, name);
-            open(s);
-            return;
-        } catch (const std::exception& e) {  // one line in the status line; the default State instead
-            error_ = e.what();
-        }
-    }
-    open(State{});
+    if (!scene_text.empty() && open_scene(scene_text)) return;
+    open(State{});  // no scene, or one that cannot be shown: the default State, with the error line
 }
 
-// Normalizes `state` and fills its heatmap in statistics mode (each statistic its palette colour).
+bool ShellDemo::open_scene(const std::string& text) {
+    try {
+        const std::string name = "the scene in the URL";
+        State s = text.empty() ? State{} : scene_from_line(text, name);
+        check_page_scene(s, name);
+        open(s);
+        error_.clear();
+        return true;
+    } catch (const std::exception& e) {  // one line in the status line; what is shown stays
+        error_ = e.what();
+        return false;
+    }
+}
+
+// Normalizes `state` and fills its heatmap in statistics mode (each statistic its palette colour);
+// nothing changes when either throws.
 void ShellDemo::open(const State& state) {
-    result_ = run_state(normalizer_, state);
-    const StatLayout& l = result_.layout;
-    method_ = method_torch_name(state.spec.method, l.shape);
-    tiles_ = app::TileLayout::fit(l.shape, kImageWidth, kImageHeight);
+    PageResult r = run_state(normalizer_, state);
+    const StatLayout& l = r.layout;
+    const app::TileLayout tiles = app::TileLayout::fit(l.shape, kImageWidth, kImageHeight);
     std::vector<app::Rgb> palette;
     for (std::int64_t s = 0; s < l.stat_count; ++s) palette.push_back(app::stat_color(s, l.stat_count));
     const std::vector<app::Rgb> lut = app::colormap_lut(app::Colormap::Viridis);
-    const app::FillPush push = app::fill_push(tiles_, app::HeatmapMode::Statistics, -2.0f, 2.0f, l, -1,
-                                              static_cast<std::uint32_t>(lut.size()));
+    const app::FillPush push =
+        app::fill_push(tiles, app::HeatmapMode::Statistics, -2.0f, 2.0f, l, -1, static_cast<std::uint32_t>(lut.size()));
     const auto b = normalizer_.buffers();
     pixels_ = fill_.fill(b.x, b.y, rgba_of(palette), rgba_of(lut), &push, sizeof push);
+    method_ = method_torch_name(state.spec.method, l.shape);
+    tiles_ = tiles;
+    result_ = std::move(r);
 }
 
 void ShellDemo::menu_bar() {
@@ -123,7 +130,7 @@ void ShellDemo::draw() {
 
 // The page's report: sent after the first frame and whenever it changes.
 void ShellDemo::report() {
-    if (first_frame_ms_ == 0) first_frame_ms_ = emscripten_get_now();  // since the page's navigation started
+    if (last_report_.empty()) startup_.emplace_back("first_frame", emscripten_get_now());
     const bool zh = app::language() == Language::Zh;
     if (glyphs_scale_ != window_.ui_scale()) {  // the atlas is made again when the scale changes
         glyphs_scale_ = window_.ui_scale();
@@ -144,7 +151,8 @@ void ShellDemo::report() {
         {"heatmap_rect", image_rect_},
         {"canvas", {window_.width(), window_.height()}},
         {"ui_scale", window_.ui_scale()},
-        {"first_frame_ms", first_frame_ms_},
+        {"first_frame_ms", startup_.back().second},
+        {"startup_ms", startup_},
     };
     std::string text = j.dump();
     if (text == last_report_) return;

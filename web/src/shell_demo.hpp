@@ -15,9 +15,13 @@
 
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace normlab::web {
+
+// Steps of the start and when each ended (emscripten_get_now(): ms since the navigation started).
+using StartupTimes = std::vector<std::pair<std::string, double>>;
 
 class ShellDemo {
 public:
@@ -26,8 +30,13 @@ public:
     // screen. Throws DeviceError / InputError only when the default State cannot run either.
     ShellDemo(WebWindow& window, webgpu::WgpuNormalizer& normalizer, const std::string& scene_text);
 
+    // A scene pasted into the address bar (empty: the default State): shown, or (false) its
+    // one-line error in the status line with what is shown kept.
+    bool open_scene(const std::string& text);
     // One frame: the menu bar, the heatmap window and the status line.
     void draw();
+    // The start's steps, for the report (its "startup_ms", with the first frame added).
+    void set_startup(StartupTimes t) { startup_ = std::move(t); }
 
 private:
     void open(const State& state);
@@ -46,7 +55,7 @@ private:
     std::array<float, 4> image_rect_{};  // where the heatmap was drawn, in canvas pixels
     std::string last_report_, missing_;  // missing_: Chinese glyphs the atlas lacks (drawn as '?')
     float glyphs_scale_ = 0;
-    double first_frame_ms_ = 0;
+    StartupTimes startup_;
 };
 
 }  // namespace normlab::web
