@@ -7,8 +7,9 @@
 //   - the language: a synthetic click on the Language menu and on "中文 (简体)" changes the menu bar's
 //     pixels and the document's language, with no glyph missing; the key L switches back, and the bar
 //     is again pixel for pixel the first one; the unchanged heatmap was not uploaded again;
-//   - a cut scene pasted: one error line, the state shown stays; a smaller window: the canvas and
-//     the drawn heatmap follow it; Chromium without WebGPU: today's message.
+//   - a cut scene pasted: one error line, the state shown stays; a smaller window and then
+//     devicePixelRatio 2: the canvas, the UI scale and the drawn heatmap follow; Chromium without
+//     WebGPU: today's message.
 // The screenshots are written to SHOTS_DIR (default: a temporary folder, printed) to be looked at.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -184,6 +185,22 @@ async function cutSceneAndResize(page) {
   check(r.canvas[0] === 900 && r.canvas[1] === 640, `after the resize the canvas is ${r.canvas}`);
   check(r.heatmap_rect[2] < before[2] && r.heatmap_rect[3] < before[3], 'the heatmap did not shrink with the window');
   checkHeatmap(await screenshot(page, 'app-small.png'), r, 'resized');
+
+  // devicePixelRatio 2 (a HiDPI screen): twice the pixels, the UI and its fonts twice as large.
+  await page.setViewport({ width: 900, height: 640, deviceScaleFactor: 2 });
+  await page.waitForFunction(() => JSON.parse(document.getElementById('normlab-app-report').textContent).ui_scale === 2,
+    { timeout: 30000, polling: 100 }).catch(() => {});
+  await frames(page);
+  const small = r;
+  r = await report(page);
+  console.log(`devicePixelRatio 2: canvas ${r.canvas.join('×')}, ui scale ${r.ui_scale}, fonts rasterized at ` +
+    `${r.raster_scale}, atlas ${r.font_atlas.join('×')}, heatmap ${r.heatmap_rect.map(Math.round)}`);
+  check(r.canvas[0] === 1800 && r.canvas[1] === 1280 && r.ui_scale === 2,
+    `at devicePixelRatio 2 the canvas is ${r.canvas} at UI scale ${r.ui_scale}`);
+  check(Math.abs(r.heatmap_rect[2] - 2 * small.heatmap_rect[2]) < 4, 'the heatmap did not double with the pixels');
+  const hidpi = await screenshot(page, 'app-hidpi.png');
+  checkNotBlank(hidpi, 'devicePixelRatio 2');
+  checkHeatmap(hidpi, r, 'devicePixelRatio 2');
 }
 
 async function shell(browser, url) {

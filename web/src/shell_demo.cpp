@@ -151,6 +151,8 @@ void ShellDemo::report() {
         {"heatmap_rect", image_rect_},
         {"canvas", {window_.width(), window_.height()}},
         {"ui_scale", window_.ui_scale()},
+        {"raster_scale", window_.raster_scale()},
+        {"font_atlas", {ImGui::GetIO().Fonts->TexWidth, ImGui::GetIO().Fonts->TexHeight}},
         {"first_frame_ms", startup_.back().second},
         {"startup_ms", startup_},
     };

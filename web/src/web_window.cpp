@@ -63,15 +63,33 @@ WebWindow::~WebWindow() {
     glfwTerminate();
 }
 
-// The fonts and the style at `scale` (views/fonts.cpp, as the desktop's ImGuiVulkan loads them);
-// the OpenGL3 backend makes its font texture again at the next frame.
+// The fonts and the style at `scale` (views/fonts.cpp, as the desktop's ImGuiVulkan loads them),
+// the atlas built here so that it fits WebGL's largest texture: wider first, then rasterized
+// smaller and drawn scaled up.
 void WebWindow::load_fonts(float scale) {
     ImGuiIO& io = ImGui::GetIO();
-    ImGui_ImplOpenGL3_DestroyDeviceObjects();
-    io.Fonts->Clear();
-    fonts_ = app::load_fonts(glyph_text_, scale);
+    GLint max_texture = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texture);
+    float raster = scale;
+    io.Fonts->Flags |= ImFontAtlasFlags_NoPowerOfTwoHeight;  // WebGL2 takes any size: no rows wasted
+    // ImGui 1.86's OpenGL3 backend makes its buffers and font texture at its first frame; after that
+    // only the font texture is made again (recreating its buffers would leave their sizes stale).
+    const bool remake_texture = ui_scale_ > 0;
+    if (remake_texture) ImGui_ImplOpenGL3_DestroyFontsTexture();
+    for (int width = 4096;;) {
+        io.Fonts->Clear();
+        fonts_ = app::load_fonts(glyph_text_, raster);
+        io.Fonts->TexDesiredWidth = std::min(width, static_cast<int>(max_texture));
+        io.Fonts->Build();
+        if (io.Fonts->TexHeight <= max_texture || raster <= 1.0f) break;
+        if (width < max_texture)
+            width = max_texture;
+        else
+            raster = std::max(1.0f, raster * 0.75f);
+    }
+    if (remake_texture) ImGui_ImplOpenGL3_CreateFontsTexture();
     io.FontDefault = fonts_.normal;
-    io.FontGlobalScale = 1.0f;  // rasterized at the pixels they cover: ImGui's units are canvas pixels
+    io.FontGlobalScale = scale / raster;  // ImGui's units are canvas pixels
     app::set_cjk_font(fonts_.cjk, fonts_.cjk_missing);
     ImGuiStyle& style = ImGui::GetStyle();
     style = ImGuiStyle();
@@ -79,6 +97,7 @@ void WebWindow::load_fonts(float scale) {
     style.WindowRounding = 0.0f;
     style.ScaleAllSizes(scale);
     ui_scale_ = scale;
+    raster_scale_ = raster;
 }
 
 // The drawing buffer as large as the canvas is on the page, in device pixels.

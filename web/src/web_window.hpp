@@ -43,6 +43,8 @@ public:
     // ImGui's units are the canvas' pixels: the UI is drawn ui_scale() (devicePixelRatio, at
     // least 1) times larger than at 96 dpi.
     float ui_scale() const { return ui_scale_; }
+    // The fonts' raster scale: ui_scale(), or less when the atlas would not fit WebGL's largest texture.
+    float raster_scale() const { return raster_scale_; }
     int width() const { return width_; }
     int height() const { return height_; }
     // Frames drawn so far.
@@ -54,7 +56,7 @@ private:
     GLFWwindow* window_ = nullptr;
     std::string canvas_, glyph_text_;
     app::FontSet fonts_;
-    float ui_scale_ = 0;
+    float ui_scale_ = 0, raster_scale_ = 0;
     int width_ = 0, height_ = 0;
     long frames_ = 0;
     bool imgui_glfw_ = false, imgui_gl_ = false;
