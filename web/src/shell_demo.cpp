@@ -84,9 +84,9 @@ void ShellDemo::menu_bar() {
         }
         ImGui::EndMenu();
     }
-    const ImGuiIO& io = ImGui::GetIO();
-    if (!io.WantTextInput && !io.KeyCtrl && !io.KeyAlt && !io.KeySuper && ImGui::IsKeyPressed(GLFW_KEY_L, false))
-        app::set_language(app::language() == Language::En ? Language::Zh : Language::En);
+    for (const app::KeyPress& k : window_.take_key_presses())
+        if (k.key == GLFW_KEY_L && k.mods == 0 && !ImGui::GetIO().WantTextInput)
+            app::set_language(app::language() == Language::En ? Language::Zh : Language::En);
     ImGui::EndMainMenuBar();
 }
 

@@ -49,6 +49,7 @@ WebWindow::WebWindow(const WebWindowOptions& options) : canvas_(options.canvas),
     ImGui::GetIO().IniFilename = nullptr;  // the layout is computed, never restored from imgui.ini
     ImGui_ImplGlfw_InitForOpenGL(window_, true);
     imgui_glfw_ = true;
+    keys_.install(window_);
     ImGui_ImplOpenGL3_Init("#version 300 es");
     imgui_gl_ = true;
     follow_canvas();
@@ -56,6 +57,7 @@ WebWindow::WebWindow(const WebWindowOptions& options) : canvas_(options.canvas),
 
 WebWindow::~WebWindow() {
     emscripten_cancel_main_loop();
+    keys_.uninstall();  // ImGui's callbacks back in place, so its shutdown restores GLFW's
     if (imgui_gl_) ImGui_ImplOpenGL3_Shutdown();
     if (imgui_glfw_) ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
@@ -140,6 +142,7 @@ void WebWindow::run(std::function<void()> frame) {
     emscripten_set_main_loop_arg(
         [](void* self) {
             auto* w = static_cast<WebWindow*>(self);
+            w->keys_.release_deferred();  // between frames: the events held back for this one
             w->begin_frame();
             w->frame_();
             w->end_frame();

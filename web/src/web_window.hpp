@@ -4,13 +4,17 @@
 // its GLFW and OpenGL3 ("#version 300 es") backends, the app's fonts as the desktop loads them
 // (views/fonts.hpp: the embedded Latin font, the CJK font the site carries, which app_page.js
 // puts into emscripten's file system before the program starts), and the frame loop through
-// emscripten_set_main_loop with ImGui's DeltaTime kept above zero.
+// emscripten_set_main_loop with ImGui's DeltaTime kept above zero. Keys go through the desktop's
+// KeyQueue (app/key_queue.hpp), so a tap shorter than a frame is neither lost for ImGui nor for
+// the shortcuts.
 #pragma once
 #include "fonts.hpp"
+#include "key_queue.hpp"
 
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 struct GLFWwindow;
 
@@ -39,6 +43,10 @@ public:
     // ImGui::Render(), then clears the canvas and draws ImGui's draw data.
     void end_frame();
 
+    // The key presses since the last call, in order (app/key_queue.hpp); once a frame, after
+    // begin_frame().
+    std::vector<app::KeyPress> take_key_presses() { return keys_.take(); }
+
     const app::FontSet& fonts() const { return fonts_; }
     // ImGui's units are the canvas' pixels: the UI is drawn ui_scale() (devicePixelRatio, at
     // least 1) times larger than at 96 dpi.
@@ -61,6 +69,7 @@ private:
     long frames_ = 0;
     bool imgui_glfw_ = false, imgui_gl_ = false;
     std::function<void()> frame_;
+    app::KeyQueue keys_;  // chained after ImGui's GLFW key and char callbacks
 };
 
 }  // namespace normlab::web
