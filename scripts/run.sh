@@ -9,7 +9,8 @@ if [ "${1:-}" = "--web" ]; then
   "$root/scripts/build-web.sh"
   site="${NORMLAB_WEB_BUILD_DIR:-$root/build-web}/site"
   port="${2:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
-  echo "normlab in the browser: http://127.0.0.1:$port/ (WebGPU: Chrome or Edge 113+; Ctrl-C stops the server)"
+  echo "normlab in the browser: http://127.0.0.1:$port/ (the results page), http://127.0.0.1:$port/app.html" \
+    "(the app's ImGui shell) (WebGPU: Chrome or Edge 113+; Ctrl-C stops the server)"
   exec python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site"
 fi
 "$root/scripts/install-deps.sh"

@@ -7,9 +7,32 @@
 #include "embedded_font.hpp"
 
 #ifndef NORMLAB_FONT_FILE
-#error "NORMLAB_FONT_FILE must name the TTF file to embed (app/CMakeLists.txt sets it)"
+#error "NORMLAB_FONT_FILE must name the TTF file to embed (views/CMakeLists.txt, web/imgui.cmake set it)"
 #endif
 
+#if defined(__wasm__)
+// WebAssembly's assembler (the browser build, web/imgui.cmake): data sections are named without
+// flags, every data symbol needs a .size, and the end is a local label.
+__asm__(
+    ".section .rodata.normlab_font,\"\",@\n"
+    ".globl normlab_font_ttf\n"
+    ".hidden normlab_font_ttf\n"
+    ".type normlab_font_ttf,@object\n"
+    ".p2align 4\n"
+    "normlab_font_ttf:\n"
+    ".incbin \"" NORMLAB_FONT_FILE
+    "\"\n"
+    ".Lnormlab_font_ttf_end:\n"
+    ".size normlab_font_ttf, .Lnormlab_font_ttf_end - normlab_font_ttf\n"
+    ".section .rodata.normlab_font_size,\"\",@\n"
+    ".globl normlab_font_ttf_size\n"
+    ".hidden normlab_font_ttf_size\n"
+    ".type normlab_font_ttf_size,@object\n"
+    ".p2align 2\n"
+    "normlab_font_ttf_size:\n"
+    ".int32 .Lnormlab_font_ttf_end - normlab_font_ttf\n"
+    ".size normlab_font_ttf_size, 4\n");
+#else
 // %progbits, not @progbits: '@' starts a comment in the ARM assemblers.
 __asm__(
     ".pushsection .rodata.normlab_font, \"a\", %progbits\n"
@@ -30,6 +53,7 @@ __asm__(
     ".4byte normlab_font_ttf_end - normlab_font_ttf\n"
     ".size normlab_font_ttf_size, 4\n"
     ".popsection\n");
+#endif
 
 extern "C" {
 __attribute__((visibility("hidden"))) extern const unsigned char normlab_font_ttf[];

@@ -15,11 +15,17 @@ const puppeteer = require('puppeteer-core');
 export const siteDir = process.env.NORMLAB_WEB_SITE || path.join(root, 'build-web', 'site');
 
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm',
-  '.json': 'application/json' };
+  '.json': 'application/json', '.ttf': 'font/ttf' };
+
+// The URL hash of a scene file: "normlab-scene:" + base64url of its compact JSON (state.hpp).
+export function sceneLine(text) {
+  return 'normlab-scene:' + Buffer.from(JSON.stringify(JSON.parse(text))).toString('base64url');
+}
 
 // Fails (throws) when the site has not been built: a missing site is a failed test, not a skip.
 export function checkSite() {
-  for (const f of ['index.html', 'page.js', 'page_data.js', 'normlab.js', 'normlab.wasm']) {
+  for (const f of ['index.html', 'page.js', 'page_data.js', 'page_common.js', 'normlab.js', 'normlab.wasm',
+    'app.html', 'app_page.js', 'app.js', 'app.wasm', 'fonts/DroidSansFallbackFull.ttf']) {
     const p = path.join(siteDir, f);
     if (!fs.existsSync(p) || fs.statSync(p).size === 0)
       throw new Error(`${p} is missing: run scripts/build-web.sh first`);

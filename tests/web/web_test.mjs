@@ -10,16 +10,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, openPage, root } from './browser.mjs';
+import { serve, launch, openPage, root, sceneLine } from './browser.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const problems = [];
 const check = (ok, what) => { if (!ok) problems.push(what); };
-
-// The URL hash of a scene file: "normlab-scene:" + base64url of its compact JSON (state.hpp).
-export function sceneLine(text) {
-  return 'normlab-scene:' + Buffer.from(JSON.stringify(JSON.parse(text))).toString('base64url');
-}
 
 async function kernels(url, browser) {
   const r = await openPage(browser, url + '?test=kernels', 240000);

@@ -30,5 +30,6 @@ void show_link(const std::string& line, const std::string& note) {
 }
 void show_note(const std::string& line) { js_page_call("note", line.c_str()); }
 void mark_done(const std::string& state) { js_page_call("done", state.c_str()); }
+void show_report(const std::string& json) { js_page_call("report", json.c_str()); }
 
 }  // namespace normlab::web

@@ -1,0 +1,255 @@
+// The ImGui shell (app.html) in headless Chromium, one page load: node app_test.mjs [SHOTS_DIR]
+//   - the first frame of the URL's scene (LayerNorm over [H, W] on [3, 4, 5, 6]): the page's report
+//     (web/src/shell_demo.hpp) names a WebGPU adapter and the CJK font, the canvas is the window's
+//     size, the screenshot is not blank, and the heatmap region holds exactly one colour per
+//     statistic (12) plus the gaps' (statistics mode), each cell the palette's colour, not a blend;
+//   - the default state pasted into the address bar (BatchNorm2d on [4, 6, 4, 4]: 6 colours);
+//   - the language: a synthetic click on the Language menu and on "中文 (简体)" changes the menu bar's
+//     pixels and the document's language, with no glyph missing; the key L switches back, and the bar
+//     is again pixel for pixel the first one; the unchanged heatmap was not uploaded again;
+//   - a cut scene pasted: one error line, the state shown stays; a smaller window and then
+//     devicePixelRatio 2: the canvas, the UI scale and the drawn heatmap follow; Chromium without
+//     WebGPU: today's message.
+// The screenshots are written to SHOTS_DIR (default: a temporary folder, printed) to be looked at.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { serve, launch, sceneLine } from './browser.mjs';
+import { decodePng } from './png.mjs';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const problems = [];
+const check = (ok, what) => { if (!ok) problems.push(what); };
+const shots = process.argv[2] || fs.mkdtempSync(path.join(os.tmpdir(), 'normlab-web-app-'));
+fs.mkdirSync(shots, { recursive: true });
+
+// Opens app.html (+ suffix) at width × height and waits for the first frame (or an error).
+async function openShell(browser, url, width, height) {
+  const page = await browser.newPage();
+  const log = [];
+  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
+  await page.setViewport({ width, height, deviceScaleFactor: 1 });
+  await page.goto(url, { waitUntil: 'load' });
+  try {
+    await page.waitForFunction(() => document.body.getAttribute('data-normlab-state') !== 'loading',
+      { timeout: 60000, polling: 50 });
+  } catch (e) {
+    throw new Error(`${url} drew no frame within 60 s; console:\n${log.join('\n')}`);
+  }
+  const state = await page.evaluate(() => document.body.getAttribute('data-normlab-state'));
+  if (state !== 'done') {
+    const error = await page.$eval('#normlab-error', (el) => el.textContent);
+    throw new Error(`${url} ended in state ${state}: ${error}; console:\n${log.join('\n')}`);
+  }
+  return { page, log };
+}
+
+const report = (page) => page.$eval('#normlab-app-report', (el) => JSON.parse(el.textContent));
+// A few animation frames, so what was clicked or pressed has been drawn.
+const frames = (page, k = 4) => page.evaluate((k) => new Promise((done) => {
+  const step = (i) => (i ? requestAnimationFrame(() => step(i - 1)) : done());
+  step(k);
+}), k);
+
+async function screenshot(page, name) {
+  const png = await page.screenshot({ type: 'png' });
+  fs.writeFileSync(path.join(shots, name), png);
+  return decodePng(png);
+}
+
+// The colours of a rectangle (x, y, w, h) with their pixel counts, most frequent first.
+function colours(img, [x0, y0, w, h]) {
+  const counts = new Map();
+  for (let y = Math.ceil(y0); y < Math.floor(y0 + h); ++y)
+    for (let x = Math.ceil(x0); x < Math.floor(x0 + w); ++x) {
+      const i = (y * img.width + x) * 4;
+      const key = (img.pixels[i] << 16) | (img.pixels[i + 1] << 8) | img.pixels[i + 2];
+      counts.set(key, (counts.get(key) || 0) + 1);
+    }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1]);
+}
+
+const hex = (c) => '#' + c.toString(16).padStart(6, '0');
+const gapColour = (26 << 16) | (26 << 8) | 28;  // heatmap.wgsl's BG (0.10, 0.10, 0.11) as 8-bit sRGB
+
+// The heatmap region: exactly stat_count tile colours and the gaps', nothing blended.
+function checkHeatmap(img, r, what) {
+  const inset = [r.heatmap_rect[0] + 1, r.heatmap_rect[1] + 1, r.heatmap_rect[2] - 2, r.heatmap_rect[3] - 2];
+  const all = colours(img, inset);
+  const total = all.reduce((s, [, n]) => s + n, 0);
+  const tiles = all.filter(([c]) => c !== gapColour);
+  console.log(`${what}: heatmap ${inset.map(Math.round).join(',')} holds ${all.length} colours ` +
+    `(${tiles.length} besides the gaps'): ${tiles.slice(0, 14).map(([c, n]) => `${hex(c)}×${n}`).join(' ')}`);
+  check(total > 2000, `${what}: the heatmap region has only ${total} pixels`);
+  check(all.some(([c]) => c === gapColour), `${what}: no gap pixels of ${hex(gapColour)} in the heatmap`);
+  check(tiles.length === r.stat_count,
+    `${what}: ${tiles.length} tile colours in the heatmap, want one per statistic (${r.stat_count})`);
+  const smallest = tiles.length ? tiles[tiles.length - 1][1] : 0;
+  check(smallest >= total / (r.stat_count * 4), `${what}: a tile colour covers only ${smallest} of ${total} pixels`);
+}
+
+function checkNotBlank(img, what) {
+  const all = colours(img, [0, 0, img.width, img.height]);
+  const background = all[0][1] / (img.width * img.height);
+  check(all.length >= 20 && background < 0.9,
+    `${what}: the screenshot looks blank (${all.length} colours, the commonest covers ${(background * 100).toFixed(1)}%)`);
+}
+
+// How many pixels of the menu bar (the top `h` rows) differ between two screenshots.
+function barDiff(a, b, h) {
+  let n = 0;
+  for (let i = 0; i < a.width * h * 4; i += 4)
+    if (a.pixels[i] !== b.pixels[i] || a.pixels[i + 1] !== b.pixels[i + 1] || a.pixels[i + 2] !== b.pixels[i + 2]) ++n;
+  return n;
+}
+
+// A scene put into the address bar (as a user pastes one); resolves to the report once it is shown.
+async function pasteScene(page, hash, shown) {
+  const before = await page.$eval('#normlab-app-report', (el) => el.textContent);
+  await page.evaluate((h) => { location.hash = h; }, hash);
+  await page.waitForFunction((b) => document.getElementById('normlab-app-report').textContent !== b &&
+    document.body.getAttribute('data-normlab-state') === 'done', { timeout: 30000, polling: 50 }, before)
+    .catch(() => {});
+  await frames(page);
+  const r = await report(page);
+  check(shown(r), `after the scene "${hash.slice(0, 40)}…" the shell shows ${r.method} on ${r.shape} (${r.error})`);
+  return r;
+}
+
+// The URL's scene at the start: LayerNorm over [H, W] on [3, 4, 5, 6], 12 statistics.
+async function urlScene(page) {
+  const r = await report(page);
+  console.log(`first frame at ${Math.round(r.first_frame_ms)} ms after navigation (steps ` +
+    `${r.startup_ms.map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')}): ${r.method} on [${r.shape.join(', ')}], ` +
+    `${r.stat_count} statistics, ${r.device}, canvas ${r.canvas.join('×')}, max error ${r.max_error}`);
+  check(r.method === 'LayerNorm' && r.shape.join(',') === '3,4,5,6' && r.stat_count === 12 && r.error === '',
+    `the URL's layer.json shows ${r.method} on ${r.shape} with ${r.stat_count} statistics (${r.error})`);
+  check(/\(WebGPU\)$/.test(r.device), `device "${r.device}" does not name a WebGPU adapter`);
+  check(r.max_error < 1e-4, `max error against the float64 reference ${r.max_error}`);
+  check(r.canvas[0] === 1280 && r.canvas[1] === 800, `the canvas is ${r.canvas}, the window 1280×800`);
+  check(r.cjk_font && r.missing_glyphs === '', `CJK font ${r.cjk_font}, glyphs missing: "${r.missing_glyphs}"`);
+  const img = await screenshot(page, 'app-layer.png');
+  checkNotBlank(img, 'layer.json');
+  checkHeatmap(img, r, 'layer.json');
+}
+
+// The default state (BatchNorm2d on [4, 6, 4, 4]) and the language switch.
+async function language(page) {
+  let r = await pasteScene(page, '', (r) => r.method === 'BatchNorm2d' && r.stat_count === 6 && r.error === '');
+  const en = await screenshot(page, 'app-en.png');
+  checkNotBlank(en, 'default state');
+  checkHeatmap(en, r, 'default state');
+  const uploads = r.texture_uploads;
+
+  // The Language menu (the menu bar's first), then its second item, clicked as a user would.
+  const bar = Math.round(17 * r.ui_scale + 6 * r.ui_scale);  // font + 2 × FramePadding.y
+  await page.mouse.click(40, bar / 2);
+  await frames(page);
+  const open = await screenshot(page, 'app-menu-open.png');
+  await page.mouse.click(60, bar + 8 + 17 + 4 + 8);
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-Hans', { timeout: 5000 }).catch(() => {});
+  await frames(page);
+  r = await report(page);
+  const zh = await screenshot(page, 'app-zh.png');
+  console.log(`clicked 中文: language ${r.language}, document lang ${await page.evaluate(() => document.documentElement.lang)}, ` +
+    `${barDiff(en, zh, bar)} menu bar pixels changed`);
+  check(barDiff(en, open, 400) > 500, 'the click on the Language menu opened no menu');
+  check(r.language === 'zh', `after the click on 中文 the language is ${r.language}`);
+  check(barDiff(en, zh, bar) > 50, `the menu bar changed in only ${barDiff(en, zh, bar)} pixels`);
+  check(r.missing_glyphs === '', `Chinese glyphs missing: ${r.missing_glyphs}`);
+
+  await page.keyboard.press('l');
+  await frames(page);
+  r = await report(page);
+  const back = await screenshot(page, 'app-en-again.png');
+  check(r.language === 'en', `after L the language is ${r.language}`);
+  check(barDiff(en, back, bar) === 0, `after L the menu bar differs from the first in ${barDiff(en, back, bar)} pixels`);
+  check(r.texture_uploads === uploads, `the unchanged heatmap was uploaded again (${uploads} → ${r.texture_uploads})`);
+}
+
+// A cut scene pasted: one error line, the state shown stays; then a smaller window.
+async function cutSceneAndResize(page) {
+  let r = await pasteScene(page, 'normlab-scene:this-is-not*base64', (r) => r.method === 'BatchNorm2d');
+  console.log(`cut scene: "${r.error}", ${r.method} on [${r.shape.join(', ')}]`);
+  check(/^the scene in the URL: the text after "normlab-scene:" is cut or changed$/.test(r.error),
+    `cut scene: error line "${r.error}"`);
+  await screenshot(page, 'app-bad-scene.png');
+
+  const before = r.heatmap_rect;
+  await page.setViewport({ width: 900, height: 640, deviceScaleFactor: 1 });
+  await frames(page, 6);
+  r = await report(page);
+  console.log(`resized to 900×640: canvas ${r.canvas.join('×')}, heatmap ${r.heatmap_rect.map(Math.round)} ` +
+    `(was ${before.map(Math.round)})`);
+  check(r.canvas[0] === 900 && r.canvas[1] === 640, `after the resize the canvas is ${r.canvas}`);
+  check(r.heatmap_rect[2] < before[2] && r.heatmap_rect[3] < before[3], 'the heatmap did not shrink with the window');
+  checkHeatmap(await screenshot(page, 'app-small.png'), r, 'resized');
+
+  // devicePixelRatio 2 (a HiDPI screen): twice the pixels, the UI and its fonts twice as large.
+  await page.setViewport({ width: 900, height: 640, deviceScaleFactor: 2 });
+  await page.waitForFunction(() => JSON.parse(document.getElementById('normlab-app-report').textContent).ui_scale === 2,
+    { timeout: 30000, polling: 100 }).catch(() => {});
+  await frames(page);
+  const small = r;
+  r = await report(page);
+  console.log(`devicePixelRatio 2: canvas ${r.canvas.join('×')}, ui scale ${r.ui_scale}, fonts rasterized at ` +
+    `${r.raster_scale}, atlas ${r.font_atlas.join('×')}, heatmap ${r.heatmap_rect.map(Math.round)}`);
+  check(r.canvas[0] === 1800 && r.canvas[1] === 1280 && r.ui_scale === 2,
+    `at devicePixelRatio 2 the canvas is ${r.canvas} at UI scale ${r.ui_scale}`);
+  check(Math.abs(r.heatmap_rect[2] - 2 * small.heatmap_rect[2]) < 4, 'the heatmap did not double with the pixels');
+  const hidpi = await screenshot(page, 'app-hidpi.png');
+  checkNotBlank(hidpi, 'devicePixelRatio 2');
+  checkHeatmap(hidpi, r, 'devicePixelRatio 2');
+}
+
+async function shell(browser, url) {
+  const layer = fs.readFileSync(path.join(here, 'scenes', 'layer.json'), 'utf8');
+  const { page } = await openShell(browser, url + 'app.html#' + sceneLine(layer), 1280, 800);
+  await urlScene(page);
+  await language(page);
+  await cutSceneAndResize(page);
+  await page.close();
+}
+
+async function noWebgpu(url) {
+  const { browser, close } = await launch({ webgpu: false });
+  try {
+    const page = await browser.newPage();
+    await page.goto(url + 'app.html', { waitUntil: 'load' });
+    await page.waitForFunction(() => document.body.getAttribute('data-normlab-state') !== 'loading',
+      { timeout: 30000 });
+    const r = await page.evaluate(() => ({ state: document.body.getAttribute('data-normlab-state'),
+      text: document.getElementById('normlab-no-webgpu').textContent }));
+    console.log(`no WebGPU: state ${r.state}, message "${r.text}"`);
+    check(r.state === 'no-webgpu' && /needs WebGPU/.test(r.text) && /Chrome and Edge 113/.test(r.text),
+      `without WebGPU app.html ended in state ${r.state}: "${r.text}"`);
+  } finally {
+    await close();
+  }
+}
+
+async function main() {
+  const started = Date.now();
+  const { server, url } = await serve();
+  try {
+    const { browser, close } = await launch();
+    try {
+      await shell(browser, url);
+    } finally {
+      await close();
+    }
+    await noWebgpu(url);
+  } finally {
+    server.close();
+  }
+  console.log(`screenshots in ${shots}`);
+  console.log(`app: ${problems.length ? 'FAILED' : 'passed'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  for (const p of problems) console.log('  ' + p);
+  process.exit(problems.length ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(`web app test failed: ${e.stack || e}`);
+  process.exit(1);
+});

@@ -1,0 +1,69 @@
+// What both normlab pages share (index.html's page.js, app.html's app_page.js): the page's elements
+// (a line shown in one, <body data-normlab-state> "loading" until done()), the check made before a
+// wasm program starts (a secure context, WebGPU in the browser and an adapter: when one is missing,
+// #normlab-no-webgpu says what is missing and which browsers run normlab, never a blank page or
+// canvas), loading the program, and script errors turned into the page's one error line.
+'use strict';
+window.normlabSite = (function () {
+  var finished = false;
+  var byId = function (id) { return document.getElementById(id); };
+  var show = function (id, text) {
+    var el = byId(id);
+    el.textContent = text;
+    el.hidden = false;
+  };
+  var done = function (state) {
+    finished = true;
+    byId('normlab-status').hidden = true;
+    document.body.setAttribute('data-normlab-state', state);
+  };
+  var oneLine = function (text) { return String(text).replace(/\s+/g, ' ').trim(); };
+  var noWebGpu = function (what) {
+    show('normlab-no-webgpu', 'This page needs WebGPU, and ' + what + '. ' +
+      'Chrome and Edge 113 or newer run it, as do other browsers with WebGPU turned on.');
+    done('no-webgpu');
+    return null;
+  };
+  return {
+    byId: byId,
+    show: show,
+    done: done,
+    oneLine: oneLine,
+    finished: function () { return finished; },
+    // Resolves to the adapter, or to null once the page says what is missing.
+    requestWebGpu: function () {
+      if (!window.isSecureContext)
+        return Promise.resolve(noWebGpu('this page is not in a secure context (open it over https or from localhost)'));
+      if (!('gpu' in navigator) || !navigator.gpu)
+        return Promise.resolve(noWebGpu('this browser does not offer it (navigator.gpu is missing)'));
+      return navigator.gpu.requestAdapter().then(function (adapter) {
+        return adapter || noWebGpu('this browser gave no WebGPU adapter (WebGPU is turned off, or this GPU is not supported)');
+      }, function (e) {
+        return noWebGpu('requestAdapter() failed (' + oneLine(e && e.message ? e.message : e) + ')');
+      });
+    },
+    // The URL's scene (the text after '#') as the program's arguments.
+    sceneArguments: function () {
+      var hash = location.hash.slice(1);
+      try { hash = decodeURIComponent(hash); } catch (e) { /* keep it as it is */ }
+      return hash ? ['--scene', hash] : [];
+    },
+    // Starts the emscripten program `src` with `module` (window.Module); fail(line) on any error.
+    start: function (src, module, fail) {
+      module.print = function (text) { console.log(text); };
+      module.printErr = function (text) { console.error(text); };
+      module.onAbort = function (what) { fail('normlab stopped: ' + what); };
+      window.Module = module;
+      var script = document.createElement('script');
+      script.src = src;
+      script.onerror = function () { fail(src + ' could not be loaded from this site'); };
+      document.body.appendChild(script);
+    },
+    catchErrors: function (fail) {
+      window.addEventListener('error', function (ev) { fail(ev.message || 'a script error'); });
+      window.addEventListener('unhandledrejection', function (ev) {
+        fail(ev.reason && ev.reason.message ? ev.reason.message : String(ev.reason));
+      });
+    },
+  };
+})();

@@ -1,0 +1,73 @@
+// normlab-app: the program behind app.html, the ImGui shell of normlab in the browser (the platform
+// layer the app's panels will be hosted in) with its demonstration frame. Arguments come from
+// app_page.js:
+//   --scene TEXT    the URL's scene (the text after '#'); none: the default State
+// main opens the window, the WebGPU device and the first result, starts the frame loop and
+// returns; the runtime stays, and app_page.js calls normlab_app_open_scene for a scene pasted into
+// the address bar. An error before the first frame is one line on the page.
+#include "page_bridge.hpp"
+#include "shell_demo.hpp"
+#include "web_window.hpp"
+
+#include "i18n.hpp"
+
+#include "normlab/webgpu/wgpu_context.hpp"
+#include "normlab/webgpu/wgpu_backend.hpp"
+
+#include <emscripten.h>
+#include <sys/stat.h>
+
+#include <exception>
+#include <memory>
+#include <string>
+
+namespace {
+
+using namespace normlab;
+
+// Everything the page keeps for its lifetime (never destroyed: the frame loop outlives main),
+// made in this order: the window (WebGL2, ImGui, fonts), the WebGPU device, the first result.
+struct Shell {
+    std::unique_ptr<web::WebWindow> window;
+    std::unique_ptr<webgpu::WgpuContext> ctx;
+    std::unique_ptr<webgpu::WgpuBackend> backend;
+    std::unique_ptr<web::ShellDemo> demo;
+};
+
+Shell shell;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    umask(022);  // emscripten starts with 0777 (docs: web.md)
+    std::string scene;
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) == "--scene" && i + 1 < argc) scene = argv[++i];
+    try {
+        web::StartupTimes t;  // milliseconds since the page's navigation started, per step
+        t.emplace_back("main", emscripten_get_now());
+        web::show_status("starting WebGL2 and WebGPU…");
+        shell.window = std::make_unique<web::WebWindow>(web::WebWindowOptions{.glyph_text = app::all_chinese_text()});
+        t.emplace_back("window", emscripten_get_now());
+        shell.ctx = std::make_unique<webgpu::WgpuContext>();
+        shell.ctx->on_lost([](const std::string& line) {
+            web::show_error(line);
+            web::mark_done("error");
+        });
+        shell.backend = std::make_unique<webgpu::WgpuBackend>(*shell.ctx);
+        t.emplace_back("device", emscripten_get_now());
+        shell.demo = std::make_unique<web::ShellDemo>(*shell.window, *shell.backend, scene);
+        t.emplace_back("result", emscripten_get_now());
+        shell.demo->set_startup(std::move(t));
+        shell.window->run([] { shell.demo->draw(); });
+    } catch (const std::exception& e) {
+        web::show_error(e.what());
+        web::mark_done("error");
+    }
+    return 0;
+}
+
+// A later scene (app_page.js, on hashchange; called with ccall's async, one at a time).
+extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_open_scene(const char* text) {
+    if (shell.demo) shell.demo->open_scene(text);
+}

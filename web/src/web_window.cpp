@@ -1,0 +1,153 @@
+#include "web_window.hpp"
+
+#include "i18n.hpp"
+
+#include "normlab/error.hpp"
+
+#include <GLES3/gl3.h>
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace normlab::web {
+namespace {
+
+std::string g_glfw_error;
+
+void glfw_error(int code, const char* description) {
+    g_glfw_error = description ? description : ("GLFW error " + std::to_string(code));
+}
+
+// Browser.setCanvasSize, what glfwSetWindowSize calls but without its fullscreen request when
+// the size equals the screen's; its resize listener tells GLFW (window and framebuffer size).
+// clang-format off
+EM_JS(void, js_set_canvas_size, (int w, int h), { Browser.setCanvasSize(w, h); });
+// clang-format on
+
+}  // namespace
+
+WebWindow::WebWindow(const WebWindowOptions& options) : canvas_(options.canvas), glyph_text_(options.glyph_text) {
+    glfwSetErrorCallback(glfw_error);
+    if (!glfwInit()) throw DeviceError("cannot start GLFW in this page: " + g_glfw_error);
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    window_ = glfwCreateWindow(640, 480, "normlab", nullptr, nullptr);  // resized to the canvas below
+    if (!window_) {
+        glfwTerminate();
+        throw DeviceError("this browser gives the page no WebGL2 context for its canvas" +
+                          (g_glfw_error.empty() ? std::string() : " (" + g_glfw_error + ")"));
+    }
+    glfwMakeContextCurrent(window_);
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // the layout is computed, never restored from imgui.ini
+    ImGui_ImplGlfw_InitForOpenGL(window_, true);
+    imgui_glfw_ = true;
+    keys_.install(window_);
+    ImGui_ImplOpenGL3_Init("#version 300 es");
+    imgui_gl_ = true;
+    follow_canvas();
+}
+
+WebWindow::~WebWindow() {
+    emscripten_cancel_main_loop();
+    keys_.uninstall();  // ImGui's callbacks back in place, so its shutdown restores GLFW's
+    if (imgui_gl_) ImGui_ImplOpenGL3_Shutdown();
+    if (imgui_glfw_) ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window_);
+    glfwTerminate();
+}
+
+// The fonts and the style at `scale` (views/fonts.cpp, as the desktop's ImGuiVulkan loads them),
+// the atlas built here so that it fits WebGL's largest texture: wider first, then rasterized
+// smaller and drawn scaled up.
+void WebWindow::load_fonts(float scale) {
+    ImGuiIO& io = ImGui::GetIO();
+    GLint max_texture = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texture);
+    float raster = scale;
+    io.Fonts->Flags |= ImFontAtlasFlags_NoPowerOfTwoHeight;  // WebGL2 takes any size: no rows wasted
+    // ImGui 1.86's OpenGL3 backend makes its buffers and font texture at its first frame; after that
+    // only the font texture is made again (recreating its buffers would leave their sizes stale).
+    const bool remake_texture = ui_scale_ > 0;
+    if (remake_texture) ImGui_ImplOpenGL3_DestroyFontsTexture();
+    for (int width = 4096;;) {
+        io.Fonts->Clear();
+        fonts_ = app::load_fonts(glyph_text_, raster);
+        io.Fonts->TexDesiredWidth = std::min(width, static_cast<int>(max_texture));
+        io.Fonts->Build();
+        if (io.Fonts->TexHeight <= max_texture || raster <= 1.0f) break;
+        if (width < max_texture)
+            width = max_texture;
+        else
+            raster = std::max(1.0f, raster * 0.75f);
+    }
+    if (remake_texture) ImGui_ImplOpenGL3_CreateFontsTexture();
+    io.FontDefault = fonts_.normal;
+    io.FontGlobalScale = scale / raster;  // ImGui's units are canvas pixels
+    app::set_cjk_font(fonts_.cjk, fonts_.cjk_missing);
+    ImGuiStyle& style = ImGui::GetStyle();
+    style = ImGuiStyle();
+    ImGui::StyleColorsDark();
+    style.WindowRounding = 0.0f;
+    style.ScaleAllSizes(scale);
+    ui_scale_ = scale;
+    raster_scale_ = raster;
+}
+
+// The drawing buffer as large as the canvas is on the page, in device pixels.
+void WebWindow::follow_canvas() {
+    double css_w = 0, css_h = 0;
+    emscripten_get_element_css_size(canvas_.c_str(), &css_w, &css_h);
+    const double dpr = emscripten_get_device_pixel_ratio();
+    const int w = std::max(1, static_cast<int>(std::lround(css_w * dpr)));
+    const int h = std::max(1, static_cast<int>(std::lround(css_h * dpr)));
+    if (w != width_ || h != height_) {
+        js_set_canvas_size(w, h);
+        width_ = w;
+        height_ = h;
+    }
+    const float scale = std::clamp(static_cast<float>(dpr), 1.0f, 4.0f);
+    if (scale != ui_scale_) load_fonts(scale);
+}
+
+void WebWindow::begin_frame() {
+    follow_canvas();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    // Emscripten's GLFW clock can give two frames the same time: ImGui asserts on a DeltaTime of 0.
+    ImGuiIO& io = ImGui::GetIO();
+    if (!(io.DeltaTime > 0.0f)) io.DeltaTime = 1.0f / 1000.0f;
+    ImGui::NewFrame();
+}
+
+void WebWindow::end_frame() {
+    ImGui::Render();
+    glViewport(0, 0, width_, height_);
+    glClearColor(0.06f, 0.06f, 0.07f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    ++frames_;
+}
+
+void WebWindow::run(std::function<void()> frame) {
+    frame_ = std::move(frame);
+    emscripten_set_main_loop_arg(
+        [](void* self) {
+            auto* w = static_cast<WebWindow*>(self);
+            w->keys_.release_deferred();  // between frames: the events held back for this one
+            w->begin_frame();
+            w->frame_();
+            w->end_frame();
+        },
+        this, 0, false);
+}
+
+}  // namespace normlab::web

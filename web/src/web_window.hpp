@@ -1,0 +1,75 @@
+// WebWindow: the browser twin of app/window (the desktop's GLFW + Vulkan frame loop). A GLFW
+// window on the page's canvas (emscripten's built-in GLFW with a WebGL2 context) whose drawing
+// buffer follows the canvas' size on the page times devicePixelRatio, the Dear ImGui context with
+// its GLFW and OpenGL3 ("#version 300 es") backends, the app's fonts as the desktop loads them
+// (views/fonts.hpp: the embedded Latin font, the CJK font the site carries, which app_page.js
+// puts into emscripten's file system before the program starts), and the frame loop through
+// emscripten_set_main_loop with ImGui's DeltaTime kept above zero. Keys go through the desktop's
+// KeyQueue (app/key_queue.hpp), so a tap shorter than a frame is neither lost for ImGui nor for
+// the shortcuts.
+#pragma once
+#include "fonts.hpp"
+#include "key_queue.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace normlab::web {
+
+struct WebWindowOptions {
+    std::string canvas = "#canvas";  // the page's canvas (a CSS selector)
+    std::string glyph_text;          // extra text whose CJK glyphs the font atlas must hold
+};
+
+class WebWindow {
+public:
+    // Throws DeviceError with what the browser lacks (no WebGL2 context).
+    explicit WebWindow(const WebWindowOptions& options);
+    ~WebWindow();
+    WebWindow(const WebWindow&) = delete;
+    WebWindow& operator=(const WebWindow&) = delete;
+
+    // Calls frame() once per animation frame of the browser, between begin_frame() and
+    // end_frame(), for as long as the page lives; returns at once (the runtime stays after main).
+    // The window must outlive the page (allocate it once, never destroy it while looping).
+    void run(std::function<void()> frame);
+    // Resizes the drawing buffer to the canvas' CSS size × devicePixelRatio (fonts and style are
+    // made again when the ratio changes, so text stays crisp), then starts an ImGui frame.
+    void begin_frame();
+    // ImGui::Render(), then clears the canvas and draws ImGui's draw data.
+    void end_frame();
+
+    // The key presses since the last call, in order (app/key_queue.hpp); once a frame, after
+    // begin_frame().
+    std::vector<app::KeyPress> take_key_presses() { return keys_.take(); }
+
+    const app::FontSet& fonts() const { return fonts_; }
+    // ImGui's units are the canvas' pixels: the UI is drawn ui_scale() (devicePixelRatio, at
+    // least 1) times larger than at 96 dpi.
+    float ui_scale() const { return ui_scale_; }
+    // The fonts' raster scale: ui_scale(), or less when the atlas would not fit WebGL's largest texture.
+    float raster_scale() const { return raster_scale_; }
+    int width() const { return width_; }
+    int height() const { return height_; }
+    // Frames drawn so far.
+    long frames() const { return frames_; }
+
+private:
+    void load_fonts(float scale);
+    void follow_canvas();
+    GLFWwindow* window_ = nullptr;
+    std::string canvas_, glyph_text_;
+    app::FontSet fonts_;
+    float ui_scale_ = 0, raster_scale_ = 0;
+    int width_ = 0, height_ = 0;
+    long frames_ = 0;
+    bool imgui_glfw_ = false, imgui_gl_ = false;
+    std::function<void()> frame_;
+    app::KeyQueue keys_;  // chained after ImGui's GLFW key and char callbacks
+};
+
+}  // namespace normlab::web
