@@ -1,4 +1,4 @@
-// KeyQueue (app/key_queue.hpp) without a window: what Dear ImGui would see in each frame when
+// KeyQueue (views/key_queue.hpp) without a window: what Dear ImGui would see in each frame when
 // keys and characters come faster than the frames (a clicker, xdotool, a fast typist).
 #include "key_queue.hpp"
 

@@ -5,7 +5,7 @@
 // (views/fonts.hpp: the embedded Latin font, the CJK font the site carries, which app_page.js
 // puts into emscripten's file system before the program starts), and the frame loop through
 // emscripten_set_main_loop with ImGui's DeltaTime kept above zero. Keys go through the desktop's
-// KeyQueue (app/key_queue.hpp), so a tap shorter than a frame is neither lost for ImGui nor for
+// KeyQueue (views/key_queue.hpp), so a tap shorter than a frame is neither lost for ImGui nor for
 // the shortcuts.
 #pragma once
 #include "fonts.hpp"
@@ -43,7 +43,7 @@ public:
     // ImGui::Render(), then clears the canvas and draws ImGui's draw data.
     void end_frame();
 
-    // The key presses since the last call, in order (app/key_queue.hpp); once a frame, after
+    // The key presses since the last call, in order (views/key_queue.hpp); once a frame, after
     // begin_frame().
     std::vector<app::KeyPress> take_key_presses() { return keys_.take(); }
 
