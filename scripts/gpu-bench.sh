@@ -40,7 +40,8 @@ stop_clock() {
 }
 trap stop_clock EXIT
 rm -f "$out/gpu-clock.csv" "$out/gpu-clock.md"
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -i "$gpu" --query-gpu=clocks.sm --format=csv >/dev/null 2>&1; then
+if command -v nvidia-smi >/dev/null 2>&1 &&
+  nvidia-smi -i "$gpu" --query-gpu=clocks.sm --format=csv >/dev/null 2>&1; then
   nvidia-smi -i "$gpu" --query-gpu=timestamp,index,clocks.sm,clocks.max.sm --format=csv,noheader,nounits -lms 100 \
     >"$out/gpu-clock.csv" 2>/dev/null &
   clock_pid=$!
