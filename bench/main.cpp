@@ -156,7 +156,12 @@ struct Timings {
     double bus_up = 0, bus_down = 0;  // vkCmdCopyBuffer host → device and device → host of x's bytes
     double best_copy = 1e30, best_shader_copy = 1e30;
     std::string best_variant;
+    double timed_from = 0, timed_to = 0;  // the back-to-back part, Unix seconds (scripts/gpu-bench.sh's clock)
 };
+
+double unix_seconds() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
 
 Timings time_case(Normalizer& normalizer, Backward* backward, CopyBench& copy, const Tensor& x, const Tensor& dy,
                   const NormSpec& spec, int n) {
@@ -191,6 +196,7 @@ Timings time_case(Normalizer& normalizer, Backward* backward, CopyBench& copy, c
          std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(300);)
         copy.time_ms(bytes, "shader-v4");
     for (int i = 0; i < 3; ++i) normalizer.run(x, spec, {}, steady);
+    const double timed_from = unix_seconds();
     for (int r = 0; r < n; ++r) {
         gpu.push_back(normalizer.run(x, spec, {}, steady).gpu_ms);
         for (const auto& v : CopyBench::variants()) copies[v].push_back(copy.time_ms(bytes, v));
@@ -198,6 +204,8 @@ Timings time_case(Normalizer& normalizer, Backward* backward, CopyBench& copy, c
         bus_down.push_back(copy.transfer_ms(bytes, false));
     }
     Timings t;
+    t.timed_from = timed_from;
+    t.timed_to = unix_seconds();
     t.gpu = median(gpu);
     t.e2e = median(e2e);
     t.up = median(up);
@@ -254,6 +262,8 @@ json record(const Case& c, const NormSpec& spec, const Shape4& shape, const Timi
     }
     rec["plan"] = plan;
     rec["repetitions"] = n;
+    rec["timed_from_unix"] = t.timed_from;  // the kernels and copies back to back, for the clock record
+    rec["timed_to_unix"] = t.timed_to;
     rec["device"] = device;
     return rec;
 }

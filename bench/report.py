@@ -11,6 +11,11 @@ def split(r):
     return f"{r['upload_ms']:.3f} / {r['dispatch_ms']:.3f} / {r['readback_ms']:.3f}"
 
 
+def case_label(r):
+    """The case's name, marked when scripts/gpu-bench.sh saw the SM clock lowered while it was timed."""
+    return r["norm"] + (" (lowered clock)" if r.get("clock") == "lowered" else "")
+
+
 def main():
     nl = json.load(open(sys.argv[1]))
     torch = {}
@@ -30,7 +35,7 @@ def main():
     print(sep)
     for r in nl:
         shape = "×".join(str(d) for d in r["shape"])
-        line = (f"| {r['norm']} | {shape} | {r['elements']} | {r['gpu_ms']:.3f} | "
+        line = (f"| {case_label(r)} | {shape} | {r['elements']} | {r['gpu_ms']:.3f} | "
                 f"{r['copy_ms']:.3f} ({r['copy_variant']}) | "
                 f"{r['efficiency']:.2f} | {r['shader_copy_ms']:.3f} | {r['shader_efficiency']:.2f} | {r['gbps']:.2f} | "
                 f"{r['end_to_end_ms']:.3f} | {split(r)} |")
@@ -42,6 +47,9 @@ def main():
             else:
                 line += " – | – | – | – |"
         print(line)
+    if any(r.get("clock") == "lowered" for r in nl):
+        print("\n(lowered clock): the SM clock fell under 0.9 of its maximum while the case was timed"
+              " (gpu-clock.md); its times are not comparable with the others'.")
     backward_table(nl, torch)
 
 
@@ -60,7 +68,7 @@ def backward_table(nl, torch):
     print(sep)
     for r in rows:
         shape = "×".join(str(d) for d in r["shape"])
-        line = (f"| {r['norm']} | {shape} | {r['backward_gpu_ms']:.3f} | {r['backward_efficiency']:.2f} | "
+        line = (f"| {case_label(r)} | {shape} | {r['backward_gpu_ms']:.3f} | {r['backward_efficiency']:.2f} | "
                 f"{r['backward_gbps']:.2f} | {r['backward_end_to_end_ms']:.3f} |")
         t = torch.get((r["norm"], tuple(r["shape"])))
         if torch:

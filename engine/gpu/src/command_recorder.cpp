@@ -19,17 +19,61 @@ CommandRecorder::CommandRecorder(const VulkanContext& ctx) : ctx_(&ctx) {
         queries_ = vk::raii::QueryPool(ctx.device(), vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2));
 }
 
-vk::CommandBuffer CommandRecorder::begin() {
-    const vk::CommandBuffer cmd = *cmd_;
+namespace {
+// Resets and begins `cmd` with the barrier every submission starts with.
+void begin_buffer(vk::CommandBuffer cmd) {
     cmd.reset();
     cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
-    timed_ = false;
     // Orders every earlier submission's writes (shaders, copies, fills) before this submission's
     // reads and writes: a fence wait orders execution on the host, not device memory.
     memory_barrier(cmd, vk::PipelineStageFlagBits::eAllCommands, vk::AccessFlagBits::eMemoryWrite,
                    vk::PipelineStageFlagBits::eAllCommands,
                    vk::AccessFlagBits::eMemoryRead | vk::AccessFlagBits::eMemoryWrite);
+}
+}  // namespace
+
+CommandRecorder::~CommandRecorder() {
+    // A slot still in flight (a transfer cut short by an exception) must finish before its
+    // command buffer is freed; a device that failed is not waited for again.
+    for (int s = 0; s < kSlots; ++s) {
+        try {
+            wait_slot(s, std::chrono::milliseconds(5000));
+        } catch (...) {}
+    }
+}
+
+vk::CommandBuffer CommandRecorder::begin() {
+    const vk::CommandBuffer cmd = *cmd_;
+    begin_buffer(cmd);
+    timed_ = false;
     return cmd;
+}
+
+vk::CommandBuffer CommandRecorder::begin_slot(int slot) {
+    Slot& s = slots_.at(static_cast<std::size_t>(slot));
+    if (!*s.fence) {
+        vk::raii::CommandBuffers bufs(ctx_->device(),
+                                      vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
+        s.cmd = std::move(bufs.front());
+        s.fence = vk::raii::Fence(ctx_->device(), vk::FenceCreateInfo{});
+    }
+    wait_slot(slot);  // the command buffer may be reset only when its last submission is done
+    begin_buffer(*s.cmd);
+    return *s.cmd;
+}
+
+void CommandRecorder::submit_slot(int slot) {
+    Slot& s = slots_.at(static_cast<std::size_t>(slot));
+    s.cmd.end();
+    ctx_->submit(*s.cmd, *s.fence);
+    s.in_flight = true;
+}
+
+void CommandRecorder::wait_slot(int slot, std::chrono::milliseconds timeout) {
+    Slot& s = slots_.at(static_cast<std::size_t>(slot));
+    if (!s.in_flight) return;
+    s.in_flight = false;  // a failed wait marks the context faulted: never waited for again
+    ctx_->wait(*s.fence, timeout);
 }
 
 void CommandRecorder::start_timer() {

@@ -329,37 +329,48 @@ std::uint64_t VulkanContext::device_memory_bytes() const {
     return best;
 }
 
-void VulkanContext::submit_and_wait(const vk::CommandBuffer& cmd, std::chrono::milliseconds timeout) const {
+namespace {
+// vulkan.hpp reports VK_ERROR_DEVICE_LOST / VK_ERROR_OUT_OF_*_MEMORY as vk::SystemError; each
+// becomes a DeviceError that says what failed (CLI exit 3), never a hang or a crash.
+DeviceError device_fault(const char* what, const vk::SystemError& e) {
+    const bool lost = e.code() == vk::make_error_code(vk::Result::eErrorDeviceLost);
+    return DeviceError(std::string(what) + ": " + e.what() +
+                       (lost ? " (the Vulkan device was lost; results of this run are void)" : ""));
+}
+}  // namespace
+
+void VulkanContext::submit(const vk::CommandBuffer& cmd, vk::Fence fence) const {
     // After a timeout the fence may still be pending, after a loss the device is gone: no
     // further submit on this context is valid.
     if (faulted_) throw DeviceError("the Vulkan device failed earlier in this run; restart normlab");
     vk::SubmitInfo si({}, {}, cmd);
-    // vulkan.hpp reports VK_ERROR_DEVICE_LOST / VK_ERROR_OUT_OF_*_MEMORY as vk::SystemError;
-    // each becomes a DeviceError that says what failed (CLI exit 3), never a hang or a crash.
-    auto fault = [](const char* what, const vk::SystemError& e) {
-        const bool lost = e.code() == vk::make_error_code(vk::Result::eErrorDeviceLost);
-        return DeviceError(std::string(what) + ": " + e.what() +
-                           (lost ? " (the Vulkan device was lost; results of this run are void)" : ""));
-    };
     try {
-        device_.resetFences(*fence_);
-        queue_.submit(si, *fence_);
+        device_.resetFences(fence);
+        queue_.submit(si, fence);
     } catch (const vk::SystemError& e) {
         faulted_ = true;
-        throw fault("Vulkan submit failed", e);
+        throw device_fault("Vulkan submit failed", e);
     }
+}
+
+void VulkanContext::wait(vk::Fence fence, std::chrono::milliseconds timeout) const {
     auto ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(timeout).count());
     vk::Result r;
     try {
-        r = device_.waitForFences(*fence_, VK_TRUE, ns);
+        r = device_.waitForFences(fence, VK_TRUE, ns);
     } catch (const vk::SystemError& e) {
         faulted_ = true;
-        throw fault("waiting for the Vulkan device failed", e);
+        throw device_fault("waiting for the Vulkan device failed", e);
     }
     if (r == vk::Result::eTimeout) {
         faulted_ = true;
         throw DeviceError("the Vulkan device did not finish within " + std::to_string(timeout.count()) + " ms");
     }
+}
+
+void VulkanContext::submit_and_wait(const vk::CommandBuffer& cmd, std::chrono::milliseconds timeout) const {
+    submit(cmd, *fence_);
+    wait(*fence_, timeout);
 }
 
 }  // namespace normlab

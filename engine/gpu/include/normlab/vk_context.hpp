@@ -94,6 +94,11 @@ public:
     // device loss, out-of-memory or timeout (never hangs).
     void submit_and_wait(const vk::CommandBuffer& cmd,
                          std::chrono::milliseconds timeout = std::chrono::milliseconds(60000)) const;
+    // The two halves of submit_and_wait, for work kept in flight while the host goes on
+    // (Staging's double buffering): submit() resets `fence` and submits with it; wait() waits
+    // for it, with the same errors.
+    void submit(const vk::CommandBuffer& cmd, vk::Fence fence) const;
+    void wait(vk::Fence fence, std::chrono::milliseconds timeout = std::chrono::milliseconds(60000)) const;
 
 private:
     void read_properties();  // limits, memory table, subgroups, timestamps of physical_
