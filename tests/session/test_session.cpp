@@ -3,6 +3,7 @@
 // an image under AdaIN against PyTorch's golden data.
 #include <catch2/catch.hpp>
 
+#include "../generated_state.hpp"
 #include "../support.hpp"
 #include "normlab/session.hpp"
 #include "normlab/shown_values.hpp"
@@ -32,20 +33,12 @@ std::vector<float> on_device(const DeviceTensor& t, std::size_t n) {
     return out;
 }
 
-State generated(Method m, Shape4 shape) {
-    State s;
-    s.source.kind = TensorSource::Kind::Generated;
-    s.source.shape = shape;
-    s.source.seed = 11;
-    s.spec = default_spec(m);
-    return s;
-}
 }  // namespace
 
 TEST_CASE("x stays on the GPU when only the method, G, eps or γ change", "[gpu][session]") {
     VulkanBackend backend(context());
     Session session(backend);
-    State s = with_groups(generated(Method::Group, {3, 8, 6, 5}), 2);
+    State s = with_groups(generated_state(Method::Group, {3, 8, 6, 5}), 2);
     REQUIRE_FALSE(session.apply(s, load).has_value());
     const std::uint64_t x_bytes = 3 * 8 * 6 * 5 * 4;
     CHECK(session.last_x_upload_bytes() == x_bytes);
@@ -92,7 +85,7 @@ TEST_CASE("a .npy file's tensor stays on the GPU across edits; from_source() rea
     write_file_atomic(path, npy_bytes_f32({2, 4, 3, 3}, x.data.data()));
     VulkanBackend backend(context());
     Session session(backend);
-    State s = with_source_file(generated(Method::Batch, x.shape), path);
+    State s = with_source_file(generated_state(Method::Batch, x.shape), path);
     REQUIRE_FALSE(session.apply(s, load).has_value());
     CHECK(session.last_x_upload_bytes() == 72 * 4);
     for (const State& next : {toggled_mode(s), with_method(s, Method::Instance, 4), with_eps(s, 0.1)}) {
@@ -108,7 +101,7 @@ TEST_CASE("a .npy file's tensor stays on the GPU across edits; from_source() rea
 TEST_CASE("a refused value keeps the previous state and numbers", "[gpu][session]") {
     VulkanBackend backend(context());
     Session session(backend);
-    State s = generated(Method::Group, {2, 6, 4, 4});
+    State s = generated_state(Method::Group, {2, 6, 4, 4});
     s.spec.groups = 3;
     REQUIRE_FALSE(session.apply(s, load).has_value());
     const std::vector<float> y = session.result().y.data;
@@ -134,7 +127,7 @@ TEST_CASE("the session's shown tensors are its own x, y and the backend's device
           "[gpu][session][shown]") {
     VulkanBackend backend(context());
     Session session(backend);
-    REQUIRE_FALSE(session.apply(generated(Method::Instance, {2, 3, 4, 4}), load).has_value());
+    REQUIRE_FALSE(session.apply(generated_state(Method::Instance, {2, 3, 4, 4}), load).has_value());
     const ShownTensors& shown = session.shown();
     CHECK(&shown.x() == &session.x());
     CHECK(&shown.result() == &session.result());
@@ -153,7 +146,7 @@ TEST_CASE("shown values: given tensors on their own device buffers, the engine's
           "[gpu][session][shown]") {
     VulkanBackend backend(context());
     Session engine(backend);
-    REQUIRE_FALSE(engine.apply(generated(Method::Layer, {2, 3, 4, 4}), load).has_value());
+    REQUIRE_FALSE(engine.apply(generated_state(Method::Layer, {2, 3, 4, 4}), load).has_value());
     const std::vector<float> x_before = engine.x().data, y_before = engine.result().y.data;
     const std::uint64_t gen = engine.generation();
     ShownValues v(engine);
@@ -182,12 +175,12 @@ TEST_CASE("a state computed for a view on the session's engine: its result, the 
           "[gpu][session][shown]") {
     VulkanBackend backend(context());
     Session engine(backend);
-    REQUIRE_FALSE(engine.apply(generated(Method::Batch, {2, 4, 3, 3}), load).has_value());
+    REQUIRE_FALSE(engine.apply(generated_state(Method::Batch, {2, 4, 3, 3}), load).has_value());
     const std::vector<float> y_before = engine.result().y.data;
     ShownValues v(engine);
     // A larger tensor re-creates the Normalizer's buffers: the engine's x and y go back into them.
     const std::uint64_t epoch = engine.shown().buffer_epoch();
-    State group = with_groups(generated(Method::Group, {3, 8, 6, 5}), 2);
+    State group = with_groups(generated_state(Method::Group, {3, 8, 6, 5}), 2);
     Tensor x = load_tensor(group.source);
     REQUIRE_FALSE(v.compute(group, x).has_value());
     CHECK(v.shown().result().y.data == normalizer().run(x, group.spec).y.data);
@@ -216,7 +209,7 @@ TEST_CASE("a state computed for a view on the session's engine: its result, the 
 TEST_CASE("an exercise's locks hold against every edit; a new exercise replaces it", "[gpu][session][exercise]") {
     VulkanBackend backend(context());
     Session session(backend);
-    State s = generated(Method::Batch, {4, 3, 2, 2});
+    State s = generated_state(Method::Batch, {4, 3, 2, 2});
     s.exercise = make_exercise({"method"}, {"eps", "running_stats"});
     s.params.running_mean = {0.5f, -1.0f, 2.0f};
     REQUIRE_FALSE(session.apply(s, load).has_value());
@@ -254,7 +247,7 @@ TEST_CASE("an exercise's locks hold against every edit; a new exercise replaces 
 TEST_CASE("SyncBN in the session: each mode's y on the GPU, the histograms and the reference check", "[gpu][session]") {
     VulkanBackend backend(context());
     Session session(backend);
-    State s = generated(Method::Batch, {4, 3, 4, 4});
+    State s = generated_state(Method::Batch, {4, 3, 4, 4});
     for (SyncMode mode : {SyncMode::Sync, SyncMode::Local, SyncMode::Naive}) {
         s.spec.sync_devices = 2;
         s.spec.sync_mode = mode;

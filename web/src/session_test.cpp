@@ -1,5 +1,6 @@
 #include "session_test.hpp"
 
+#include "generated_state.hpp"
 #include "kernel_test.hpp"
 
 #include "normlab/reference.hpp"
@@ -16,15 +17,6 @@ namespace normlab::web {
 namespace {
 
 using webgpu::WgpuBackend;
-
-State generated(Method m, Shape4 shape) {
-    State s;
-    s.source.kind = TensorSource::Kind::Generated;
-    s.source.shape = shape;
-    s.source.seed = 11;
-    s.spec = default_spec(m);
-    return s;
-}
 
 class Checks {
 public:
@@ -62,7 +54,7 @@ std::string g(double v) {
 void x_stays(WgpuBackend& b, Checks& t) {
     t.start("x stays on the device when the method, G or eps change");
     Session s(b);
-    const State st = with_groups(generated(Method::Group, {3, 8, 6, 5}), 2);
+    const State st = with_groups(test::generated_state(Method::Group, {3, 8, 6, 5}), 2);
     t.expect(!s.apply(st, TensorChange::from_source()).has_value(), "the first state was refused");
     t.expect(s.last_x_upload_bytes() == 3 * 8 * 6 * 5 * 4,
              "the first apply uploaded " + std::to_string(s.last_x_upload_bytes()) + " bytes");
@@ -89,13 +81,13 @@ void x_stays(WgpuBackend& b, Checks& t) {
 void views_on_engine(WgpuBackend& b, Checks& t) {
     t.start("a view's values on the session's backend, the session's x and y kept");
     Session engine(b);
-    t.expect(!engine.apply(generated(Method::Batch, {2, 4, 3, 3}), TensorChange::from_source()).has_value(),
+    t.expect(!engine.apply(test::generated_state(Method::Batch, {2, 4, 3, 3}), TensorChange::from_source()).has_value(),
              "the engine's state was refused");
     const std::vector<float> x_before = engine.x().data, y_before = engine.result().y.data;
     const std::uint64_t epoch = engine.shown().buffer_epoch();
     const std::uint64_t ids = engine.x_device().identity() ^ (engine.y_device().identity() << 1);
     ShownValues v(engine);
-    const State group = with_groups(generated(Method::Group, {3, 8, 6, 5}), 2);
+    const State group = with_groups(test::generated_state(Method::Group, {3, 8, 6, 5}), 2);
     const Tensor x = load_tensor(group.source);
     t.expect(!v.compute(group, x).has_value(), "the view's state was refused");
     const double err = Reference(x, group.spec, {}).max_abs_error(v.shown().y().data);

@@ -1,0 +1,17 @@
+// A State over a generated tensor (randn, seed 11) under one method's defaults: the starting point
+// of the Session tests on Vulkan (tests/session) and on WebGPU (web/src/session_test.cpp).
+#pragma once
+#include "normlab/state.hpp"
+
+namespace normlab::test {
+
+inline State generated_state(Method m, Shape4 shape) {
+    State s;
+    s.source.kind = TensorSource::Kind::Generated;
+    s.source.shape = shape;
+    s.source.seed = 11;
+    s.spec = default_spec(m);
+    return s;
+}
+
+}  // namespace normlab::test
