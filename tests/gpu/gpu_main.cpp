@@ -1,14 +1,12 @@
 // Catch2 runner for the GPU tests: fails the run when the Vulkan validation layer
 // (NORMLAB_VALIDATION=1, set by ctest) reported any message.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
+#include "../catch_runner.hpp"
 #include "../support.hpp"
 
 #include <cstdio>
 
 int main(int argc, char** argv) {
-    int result = Catch::Session().run(argc, argv);
+    int result = normlab::test::run_catch(argc, argv);
     if (normlab::test::context_created()) {
         auto& ctx = normlab::test::context();
         if (ctx.validation_messages() > 0) {

@@ -1,2 +1,4 @@
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// Catch2 runner for the tests that need no Vulkan device.
+#include "../catch_runner.hpp"
+
+int main(int argc, char** argv) { return normlab::test::run_catch(argc, argv); }
