@@ -5,6 +5,7 @@
 #include "cube_view.hpp"
 #include "exporter.hpp"
 #include "i18n.hpp"
+#include "panel_windows.hpp"
 #include "sync_view.hpp"
 #include "wrapped_text.hpp"
 
@@ -17,23 +18,6 @@
 #include <utility>
 
 namespace normlab::app {
-
-namespace {
-constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                                    ImGuiWindowFlags_NoSavedSettings;
-
-void place(const std::string& name, float x, float y, float w, float h, ImGuiWindowFlags extra = 0) {
-    ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Always);
-    ImGui::Begin(name.c_str(), nullptr, kFixed | extra);
-}
-
-// The status bar: one line of text, or a frame's height, whichever is taller.
-float status_height() {
-    return std::max(ImGui::GetFrameHeightWithSpacing() + 6,
-                    ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().WindowPadding.y + 2);
-}
-}  // namespace
 
 void AppUi::heatmap_area(const Rect& r) {
     std::string title;
@@ -49,7 +33,7 @@ void AppUi::heatmap_area(const Rect& r) {
     else
         title = std::string(tr("Heatmap")) + ": " +
                 method_torch_name(session_.state().spec.method, session_.x().shape) + "###heatmap";
-    place(title, r.x, r.y, r.w, r.h);
+    begin_panel(title, r);
     heatmap_.show_controls = !presenter_;
     heatmap_.center = presenter_;
     if (presenter_) {  // one row: methods, then the heatmap modes (key H cycles them)
@@ -107,24 +91,6 @@ void AppUi::heatmap_area(const Rect& r) {
 
 bool AppUi::pictures_shown() const { return PicturePanel::wanted(session_) && !gradient_view_shown(); }
 
-// The sizes the layout depends on, as ImGui has them this frame.
-LayoutMetrics AppUi::layout_metrics(float top) const {
-    const ImGuiStyle& st = ImGui::GetStyle();
-    LayoutMetrics m;
-    m.width = ImGui::GetIO().DisplaySize.x;
-    m.height = ImGui::GetIO().DisplaySize.y;
-    m.top = top;
-    m.status_h = status_height();
-    m.font_size = ImGui::GetFontSize();
-    m.text_line_h = ImGui::GetTextLineHeight();
-    m.line_spacing_h = ImGui::GetTextLineHeightWithSpacing();
-    m.frame_h = ImGui::GetFrameHeight();
-    m.padding_x = st.WindowPadding.x;
-    m.padding_y = st.WindowPadding.y;
-    m.item_spacing_y = st.ItemSpacing.y;
-    return m;
-}
-
 LayoutContent AppUi::layout_content() const {
     LayoutContent c;
     c.shape = session_.x().shape;
@@ -143,10 +109,10 @@ LayoutContent AppUi::layout_content() const {
 
 // The panels at the rectangles of the normal layout or presenter mode (panel_layout.hpp).
 void AppUi::layout(float top) {
-    const LayoutMetrics m = layout_metrics(top);
+    const LayoutMetrics m = measure_layout(top);
     const LayoutContent c = layout_content();
     const PanelRects r = presenter_ ? presenter_layout(m, c) : normal_layout(m, c);
-    auto at = [](const std::string& name, const Rect& q) { place(name, q.x, q.y, q.w, q.h); };
+    auto at = [](const std::string& name, const Rect& q) { begin_panel(name, q); };
     if (r.controls) {
         at(tr_id("Tensor & method", "controls"), *r.controls);
         controls_.draw(session_);
@@ -188,7 +154,7 @@ void AppUi::layout(float top) {
 }
 
 void AppUi::status_bar(const Rect& r) {
-    place("##status", r.x, r.y, r.w, r.h, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    begin_panel("##status", r, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     const bool recent =
         !msg_.empty() && std::chrono::steady_clock::now() - msg_time_ < std::chrono::seconds(msg_error_ ? 20 : 8);
     if (recent) {

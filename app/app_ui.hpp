@@ -79,7 +79,6 @@ private:
     void help_overlay();
     void menu_bar();
     void layout(float top);
-    LayoutMetrics layout_metrics(float top) const;
     LayoutContent layout_content() const;
     void heatmap_area(const Rect& r);
     bool pictures_shown() const;

@@ -98,4 +98,22 @@ std::uint32_t to_imgui(const Rgb& c, float alpha) {
     return b(c[0]) | (b(c[1]) << 8) | (b(c[2]) << 16) | (b(alpha) << 24);
 }
 
+namespace {
+std::vector<float> rgba(const std::vector<Rgb>& colors) {
+    std::vector<float> v;
+    v.reserve(colors.size() * 4);
+    for (const Rgb& c : colors) v.insert(v.end(), {c[0], c[1], c[2], 1.0f});
+    return v;
+}
+}  // namespace
+
+std::vector<float> palette_rgba(std::int64_t count, GroupPalette palette) {
+    std::vector<Rgb> colors;
+    colors.reserve(static_cast<std::size_t>(std::max<std::int64_t>(count, 0)));
+    for (std::int64_t s = 0; s < count; ++s) colors.push_back(stat_color(s, count, palette));
+    return rgba(colors);
+}
+
+std::vector<float> lut_rgba(Colormap map) { return rgba(colormap_lut(map)); }
+
 }  // namespace normlab::app

@@ -33,4 +33,9 @@ Rgb stat_color(std::int64_t s, std::int64_t count, GroupPalette palette = curren
 // Packs a color as ImGui's IM_COL32 (ABGR in memory).
 std::uint32_t to_imgui(const Rgb& c, float alpha = 1.0f);
 
+// The colours as the heatmap fill kernels read them (heatmap.comp, heatmap.wgsl): one RGBA vec4 of floats
+// each — statistic s's colour for s < count, and the kLutSize colours of a colormap.
+std::vector<float> palette_rgba(std::int64_t count, GroupPalette palette);
+std::vector<float> lut_rgba(Colormap map);
+
 }  // namespace normlab::app

@@ -27,6 +27,7 @@ struct FillPush {
     std::uint32_t stat_count, stat_stride;
     std::int32_t sel_stat;  // -1: no statistic selected
     std::uint32_t lut_size;
+    bool operator==(const FillPush&) const = default;
 };
 static_assert(sizeof(FillPush) == 60);
 

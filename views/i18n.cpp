@@ -303,7 +303,7 @@ const Entry kTable[] = {
     {"values per channel", "每通道值数"},
     {"sd of batch μ", "batch μ 的标准差"},
     {"mean σ² (expected 1 − 1/(N·L))", "σ² 的平均（期望 1 − 1/(N·L)）"},
-    // The Controls panel (app/controls_panel.cpp; tests/app/check_controls_i18n.py checks every string).
+    // The Controls panel (views/controls_panel.cpp; tests/app/check_controls_i18n.py checks every string).
     {"shape N×C×H×W = %s", "形状 N×C×H×W = %s"},
     {"shape N×L×D = %s", "形状 N×L×D = %s"},
     {"shape N×C = %s", "形状 N×C = %s"},

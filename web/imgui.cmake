@@ -1,8 +1,8 @@
 # Dear ImGui 1.86 for the browser (included by web/CMakeLists.txt): the core and the GLFW and OpenGL3
 # backends compiled from the sources scripts/web-imgui-sources.sh unpacks (IMGUI_DIR), for
-# emscripten's built-in GLFW and WebGL2 (OpenGL ES 3, "#version 300 es"); the app's fonts, string
-# table and key queue (views/fonts.cpp, embedded_font.cpp, i18n.cpp, views/key_queue.cpp) on top; the
-# CJK font the site carries.
+# emscripten's built-in GLFW and WebGL2 (OpenGL ES 3, "#version 300 es"); the app's panels, fonts,
+# string table and key queue (views/panels.cmake, views/key_queue.cpp) on top; the CJK font the site
+# carries.
 set(IMGUI_DIR "" CACHE PATH "Dear ImGui 1.86's source tree (scripts/web-imgui-sources.sh)")
 if(NOT EXISTS "${IMGUI_DIR}/imgui.h" OR NOT EXISTS "${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp")
   message(FATAL_ERROR "IMGUI_DIR='${IMGUI_DIR}' holds no Dear ImGui sources: build with scripts/build-web.sh")
@@ -22,11 +22,13 @@ target_compile_options(imgui PRIVATE -w)  # third-party code, warnings are not o
 set(NORMLAB_FONT_FILE ${NORMLAB_ROOT}/assets/fonts/DejaVuSans-subset.ttf)
 set_source_files_properties(${NORMLAB_ROOT}/views/embedded_font.cpp PROPERTIES
   COMPILE_DEFINITIONS "NORMLAB_FONT_FILE=\"${NORMLAB_FONT_FILE}\"" OBJECT_DEPENDS ${NORMLAB_FONT_FILE})
-# The desktop's key queue (views/key_queue.cpp: GLFW only), so quick key taps reach ImGui and the shortcuts.
-add_library(normlab_web_ui STATIC ${NORMLAB_ROOT}/views/fonts.cpp ${NORMLAB_ROOT}/views/embedded_font.cpp
-                                  ${NORMLAB_ROOT}/views/i18n.cpp ${NORMLAB_ROOT}/views/key_queue.cpp)
+# The app's panels (views/panels.cmake: the same list the desktop compiles into normlab_panels) and the
+# desktop's key queue (views/key_queue.cpp: GLFW only), so quick key taps reach ImGui and the shortcuts.
+include(${NORMLAB_ROOT}/views/panels.cmake)
+list(REMOVE_ITEM NORMLAB_PANEL_SOURCES ${NORMLAB_ROOT}/views/colormap.cpp)  # in normlab_web_shared already
+add_library(normlab_web_ui STATIC ${NORMLAB_PANEL_SOURCES} ${NORMLAB_ROOT}/views/key_queue.cpp)
 target_include_directories(normlab_web_ui PUBLIC ${NORMLAB_ROOT}/views)
-target_link_libraries(normlab_web_ui PUBLIC imgui normlab_core)
+target_link_libraries(normlab_web_ui PUBLIC imgui normlab_session)
 
 # Chinese: a CJK font from a Debian package (fonts-droid-fallback), served as a file of the site and
 # written into emscripten's file system by app_page.js where views/fonts.cpp looks for it.

@@ -3,7 +3,7 @@
 
   check_controls_i18n.py SOURCE_DIR
 
-Enumerates the string literals of app/controls_panel.cpp (adjacent literals joined, as the
+Enumerates the string literals of views/controls_panel.cpp (adjacent literals joined, as the
 compiler joins them). A literal with an English word (three letters or more) must be passed
 to tr() or tr_id(), and views/i18n.cpp's table must give it a Chinese text that differs from
 the English one. Exceptions are listed in ALLOWED with the reason.
@@ -47,7 +47,7 @@ def table(i18n):
 
 def main():
     src = sys.argv[1]
-    code = open(f"{src}/app/controls_panel.cpp", encoding="utf-8").read()
+    code = open(f"{src}/views/controls_panel.cpp", encoding="utf-8").read()
     zh = table(open(f"{src}/views/i18n.cpp", encoding="utf-8").read())
     if len(zh) < 100:
         sys.exit(f"FAIL: parsed only {len(zh)} entries of views/i18n.cpp's table")

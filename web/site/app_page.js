@@ -29,6 +29,9 @@
     return r.ok ? r.arrayBuffer() : null;
   }).catch(function () { return null; });
 
+  // A right click clears the heatmap's selection, as on the desktop: the browser's own menu stays shut.
+  site.byId('canvas').addEventListener('contextmenu', function (e) { e.preventDefault(); });
+
   var start = function (fontBytes) {
     site.start('app.js', {
       canvas: site.byId('canvas'),

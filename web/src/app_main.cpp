@@ -1,16 +1,17 @@
-// normlab-app: the program behind app.html, the ImGui shell of normlab in the browser (the platform
-// layer the app's panels will be hosted in) with its demonstration frame. Arguments come from
+// normlab-app: the program behind app.html, normlab's panels in the browser (web_app.hpp) on the
+// ImGui shell (web_window.hpp). Arguments come from
 // app_page.js:
 //   --scene TEXT    the URL's scene (the text after '#'); none: the default State
 // main opens the window, the WebGPU device and the first result, starts the frame loop and
 // returns; the runtime stays, and app_page.js calls normlab_app_open_scene for a scene pasted into
 // the address bar. An error before the first frame is one line on the page.
 #include "page_bridge.hpp"
-#include "shell_demo.hpp"
+#include "web_app.hpp"
 #include "web_window.hpp"
 
 #include "i18n.hpp"
 
+#include "normlab/image_file.hpp"
 #include "normlab/webgpu/wgpu_context.hpp"
 #include "normlab/webgpu/wgpu_backend.hpp"
 
@@ -31,7 +32,7 @@ struct Shell {
     std::unique_ptr<web::WebWindow> window;
     std::unique_ptr<webgpu::WgpuContext> ctx;
     std::unique_ptr<webgpu::WgpuBackend> backend;
-    std::unique_ptr<web::ShellDemo> demo;
+    std::unique_ptr<web::WebApp> app;
 };
 
 Shell shell;
@@ -39,7 +40,8 @@ Shell shell;
 }  // namespace
 
 int main(int argc, char** argv) {
-    umask(022);  // emscripten starts with 0777 (docs: web.md)
+    umask(022);                                // emscripten starts with 0777 (docs: web.md)
+    normlab::set_image_search_dir("/assets");  // the shipped images, embedded at /assets/images
     std::string scene;
     for (int i = 1; i < argc; ++i)
         if (std::string(argv[i]) == "--scene" && i + 1 < argc) scene = argv[++i];
@@ -56,10 +58,10 @@ int main(int argc, char** argv) {
         });
         shell.backend = std::make_unique<webgpu::WgpuBackend>(*shell.ctx);
         t.emplace_back("device", emscripten_get_now());
-        shell.demo = std::make_unique<web::ShellDemo>(*shell.window, *shell.backend, scene);
+        shell.app = std::make_unique<web::WebApp>(*shell.window, *shell.backend, scene);
         t.emplace_back("result", emscripten_get_now());
-        shell.demo->set_startup(std::move(t));
-        shell.window->run([] { shell.demo->draw(); });
+        shell.app->set_startup(std::move(t));
+        shell.window->run([] { shell.app->draw(); });
     } catch (const std::exception& e) {
         web::show_error(e.what());
         web::mark_done("error");
@@ -69,5 +71,5 @@ int main(int argc, char** argv) {
 
 // A later scene (app_page.js, on hashchange; called with ccall's async, one at a time).
 extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_open_scene(const char* text) {
-    if (shell.demo) shell.demo->open_scene(text);
+    if (shell.app) shell.app->open_scene(text);
 }

@@ -28,6 +28,7 @@ void PageSession::open_scene(const std::string& text, const std::string& name) {
     validate_selection(next.selection, x.shape);  // a scene's selection is its author's: refused, not dropped
     if (auto err = session_.replace(std::move(next), TensorChange::given(std::move(x)))) throw InputError(*err);
     result_ = page_result(session_);
+    result_generation_ = session_.generation();
 }
 
 void PageSession::open_file(const std::string& path, const std::string& name) {
@@ -57,6 +58,15 @@ void PageSession::open_named(const std::string& path, const std::string& name) {
     check_fits(x.shape);
     if (auto err = session_.apply(std::move(next), TensorChange::given(std::move(x)))) throw InputError(*err);
     result_ = page_result(session_);
+    result_generation_ = session_.generation();
+}
+
+const PageResult& PageSession::result() const {
+    if (result_ && result_generation_ != session_.generation()) {  // the panels edited the Session
+        result_ = page_result(session_);
+        result_generation_ = session_.generation();
+    }
+    return *result_;
 }
 
 void PageSession::check_fits(const Shape4& shape) const {
@@ -85,7 +95,7 @@ std::pair<std::string, std::string> PageSession::download(const std::string& kin
         if (from_file(s)) s.source.path = std::filesystem::path(s.source.path).filename().string();
         return {"normlab-scene.normlab.json", scene_to_json(s)};
     }
-    if (kind == "stats") return {"normlab-stats.json", result_->stats_json};
+    if (kind == "stats") return {"normlab-stats.json", result().stats_json};
     if (kind == "y") {
         const Tensor& y = session_.result().y;
         return {"normlab-y.npy", npy_bytes_f32(y.shape.dims(), y.data.data())};

@@ -29,8 +29,12 @@ public:
     void open_file(const std::string& path, const std::string& name);
 
     bool has_result() const { return result_.has_value(); }
-    const PageResult& result() const { return *result_; }
+    // The summary and statistics of what the Session shows now (made again after an edit).
+    const PageResult& result() const;
     const Session& session() const { return session_; }
+    // The Session for the app's panels (the ImGui shell), which edit it as on the desktop: each edit
+    // is Session::apply (the device's binding limit checked there). After an open only.
+    Session& edit_session() { return session_; }
     // The state as "normlab-scene:…" for the URL; nullopt when a link cannot carry it (the
     // tensor is a file the user opened), with why_no_link() saying so.
     std::optional<std::string> link() const;
@@ -48,7 +52,8 @@ private:
 
     webgpu::WgpuBackend* backend_;
     Session session_;
-    std::optional<PageResult> result_;  // of session_'s state, after the first open
+    mutable std::optional<PageResult> result_;     // of session_'s state, after the first open
+    mutable std::uint64_t result_generation_ = 0;  // session_.generation() result_ was made at
 };
 
 }  // namespace normlab::web

@@ -61,6 +61,7 @@ std::string& search_dir() {
 }  // namespace
 
 void set_image_search_dir(const std::string& dir) { search_dir() = dir; }
+const std::string& image_search_dir() { return search_dir(); }
 
 Tensor load_image(const std::string& path) {
     const std::filesystem::path p(path);

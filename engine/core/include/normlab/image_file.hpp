@@ -19,8 +19,10 @@ Tensor decode_image(const std::string& bytes, const std::string& name);
 // relative path that is not in the working directory is looked up in the image search folder
 // (set_image_search_dir), so scenes and lessons name the shipped images "images/NAME.png".
 Tensor load_image(const std::string& path);
-// The app and normlab-cli set it to the assets folder (options/assets_dir.hpp); empty: none.
+// The app and normlab-cli set it to the assets folder (options/assets_dir.hpp), the browser edition
+// to the assets it embeds; empty: none. The Controls panel lists its images/ folder.
 void set_image_search_dir(const std::string& dir);
+const std::string& image_search_dir();
 
 // AdaIN's style image: throws InputError unless it has one sample and the content's channel
 // count, naming both ("--style-image has 1 channel but the content image has 3"). `content_what`:

@@ -3,11 +3,10 @@
 // name as "images/NAME.png", which load_image finds in the assets folder from any directory.
 #include "controls_panel.hpp"
 
-#include "assets_dir.hpp"
 #include "i18n.hpp"
 
-#include "normlab/error.hpp"
 #include "normlab/file_kind.hpp"
+#include "normlab/image_file.hpp"
 
 #include <imgui.h>
 
@@ -22,10 +21,10 @@ std::vector<std::string> image_choices() {
     std::vector<std::string> out;
     std::error_code ec;
     auto is_image = [](const std::filesystem::path& p) { return file_kind(p.string()) == FileKind::Image; };
-    try {
-        for (const auto& e : std::filesystem::directory_iterator(assets_dir() / "images", ec))
+    if (!image_search_dir().empty())  // the shipped images (image_file.hpp's search folder)
+        for (const auto& e :
+             std::filesystem::directory_iterator(std::filesystem::path(image_search_dir()) / "images", ec))
             if (is_image(e.path())) out.push_back("images/" + e.path().filename().string());
-    } catch (const InputError&) {}
     std::sort(out.begin(), out.end());
     const std::size_t shipped = out.size();
     for (const auto& e : std::filesystem::directory_iterator(".", ec))

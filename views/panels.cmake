@@ -1,0 +1,22 @@
+# The app's panels that need Dear ImGui and a Session but no Vulkan and no window (heatmap_panel: the
+# heatmap's ImGui part; the Controls, statistics, Explain, lesson and histogram panels; the layout;
+# fonts, colour tables, the string table). One list for both builds: views/CMakeLists.txt compiles it
+# into normlab_panels for the desktop, web/imgui.cmake into the browser edition.
+set(NORMLAB_PANEL_SOURCES
+  colormap.cpp
+  heatmap_panel.cpp
+  histogram_view.cpp
+  cube_view.cpp
+  controls_panel.cpp
+  image_controls.cpp
+  stats_table.cpp
+  explain_panel.cpp
+  lesson_panel.cpp
+  panel_layout.cpp
+  panel_windows.cpp
+  i18n.cpp
+  fonts.cpp
+  embedded_font.cpp
+  line_break.cpp
+  wrapped_text.cpp)
+list(TRANSFORM NORMLAB_PANEL_SOURCES PREPEND ${CMAKE_CURRENT_LIST_DIR}/)

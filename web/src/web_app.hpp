@@ -1,0 +1,69 @@
+// WebApp: normlab's panels in the browser (app.html): the app's own Controls panel, heatmap (the ImGui
+// part, views/heatmap_panel, with hover, click-to-highlight and the modes; its picture filled by
+// heatmap.wgsl and drawn as a WebGL texture, web_heatmap_image), histograms, Explain and statistics
+// table, laid out by the desktop's panel layout (normal and presenter mode, F5 or P), over the app's
+// model: a PageSession's Session on the WebGPU backend, whose every edit is Session::apply, as on the
+// desktop. The menu bar has the Language and View menus (keys L, F5/P). After each frame whose report
+// changed, a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests).
+// Not in the browser yet: lessons, experiments, the compare, pair, gradient and SyncBN views, pictures.
+#pragma once
+#include "controls_panel.hpp"
+#include "explain_panel.hpp"
+#include "heatmap_panel.hpp"
+#include "histogram_view.hpp"
+#include "page_session.hpp"
+#include "panel_layout.hpp"
+#include "stats_table.hpp"
+#include "web_heatmap_image.hpp"
+#include "web_window.hpp"
+
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace normlab::web {
+
+// Steps of the start and when each ended (emscripten_get_now(): ms since the navigation started).
+using StartupTimes = std::vector<std::pair<std::string, double>>;
+
+class WebApp {
+public:
+    // Normalizes the scene `scene_text` (empty: the default State). A scene that cannot be shown
+    // leaves its one-line error in the status bar and the default State on screen. Throws
+    // DeviceError / InputError only when the default State cannot run either.
+    WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::string& scene_text);
+
+    // A scene pasted into the address bar (empty: the default State): shown, or (false) its
+    // one-line error in the status bar with what is shown kept.
+    bool open_scene(const std::string& text);
+    // One frame: the keys, the menu bar, the panels and the status bar, then the report.
+    void draw();
+    void set_startup(StartupTimes t) { startup_ = std::move(t); }
+
+private:
+    Session& session() { return page_.edit_session(); }
+    void keys();
+    void menu_bar();
+    void panels(float top);
+    void status_bar(const app::Rect& r);
+    void set_presenter(bool on);
+    void report();
+
+    WebWindow& window_;
+    PageSession page_;
+    WebHeatmapImage* image_;  // owned by heatmap_
+    app::HeatmapPanel heatmap_;
+    app::ControlsPanel controls_;
+    app::StatsTable table_;
+    app::ExplainPanel explain_;
+    app::HistogramView histograms_;
+    bool presenter_ = false;
+    float heat_chrome_ = 0;  // the heatmap panel's height minus its image's room (panel_layout.hpp)
+    std::string error_;      // the last open's error line ("" after a successful one)
+    std::string last_report_, missing_;  // missing_: Chinese glyphs the atlas lacks (drawn as '?')
+    float glyphs_scale_ = 0;
+    StartupTimes startup_;
+};
+
+}  // namespace normlab::web
