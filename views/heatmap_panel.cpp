@@ -120,7 +120,11 @@ bool HeatmapPanel::place_image(const ShownTensors& s) {
     ImGui::Dummy(ImVec2(w, h));
     const bool hovered = ImGui::IsItemHovered();
     const auto sel = s.selected_stat();
-    HeatmapPicture picture{&s, s.generation(), s.buffer_epoch(), colormap, current_group_palette(),
+    HeatmapPicture picture{&s,
+                           s.generation(),
+                           s.buffer_epoch(),
+                           colormap,
+                           current_group_palette(),
                            fill_push(layout_, mode, vmin_, vmax_, s.layout(), sel ? *sel : -1, kLutSize)};
     image_->draw(picture, ImVec2(origin_[0], origin_[1]), ImVec2(w, h));
     return hovered;

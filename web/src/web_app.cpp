@@ -99,7 +99,8 @@ void WebApp::panels(float top) {
     if (r.measure_heat_chrome) heat_chrome_ = r.heatmap.h - heatmap_.image_room_h();
     if (r.histograms) {
         app::begin_panel(app::tr_id("Histograms (GPU)", "histograms"), *r.histograms);
-        if (auto bins = histograms_.draw(session().histograms(), session().bins(), presenter_)) session().set_bins(*bins);
+        if (auto bins = histograms_.draw(session().histograms(), session().bins(), presenter_))
+            session().set_bins(*bins);
         ImGui::End();
     }
     app::begin_panel(app::tr_id("Explain", "explain"), r.explain);

@@ -59,8 +59,8 @@ private:
     app::ExplainPanel explain_;
     app::HistogramView histograms_;
     bool presenter_ = false;
-    float heat_chrome_ = 0;  // the heatmap panel's height minus its image's room (panel_layout.hpp)
-    std::string error_;      // the last open's error line ("" after a successful one)
+    float heat_chrome_ = 0;              // the heatmap panel's height minus its image's room (panel_layout.hpp)
+    std::string error_;                  // the last open's error line ("" after a successful one)
     std::string last_report_, missing_;  // missing_: Chinese glyphs the atlas lacks (drawn as '?')
     float glyphs_scale_ = 0;
     StartupTimes startup_;

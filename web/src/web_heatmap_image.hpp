@@ -17,8 +17,8 @@ class WebHeatmapImage : public app::HeatmapImage {
 public:
     explicit WebHeatmapImage(webgpu::WgpuContext& ctx) : fill_(ctx) {}
     void draw(const app::HeatmapPicture& picture, ImVec2 origin, ImVec2 size) override;
-    int fills() const { return fills_; }                   // how often the picture was filled
-    int uploads() const { return texture_.uploads(); }     // and uploaded to the texture
+    int fills() const { return fills_; }                // how often the picture was filled
+    int uploads() const { return texture_.uploads(); }  // and uploaded to the texture
 
 private:
     webgpu::WgpuHeatmap fill_;
