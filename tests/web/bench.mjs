@@ -41,11 +41,17 @@ let result;
 try {
   const page = await browser.newPage();
   const log = [];
-  page.on('console', (m) => log.push(`${m.type()}: ${m.text()}`));
+  page.on('console', (m) => {
+    log.push(`${m.type()}: ${m.text()}`);
+    if (m.text().startsWith('bench: ')) console.log(m.text());  // progress lines
+  });
   page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
   await page.goto(`${url}bench.html${quick ? '?quick=1' : ''}`, { waitUntil: 'load' });
-  await page.waitForFunction(() => document.body.getAttribute('data-normlab-state') !== 'loading',
-    { timeout: 540000, polling: 200 });
+  const start = Date.now();  // polled from here: one waitForFunction would outlast puppeteer's protocol timeout
+  while ((await page.evaluate(() => document.body.getAttribute('data-normlab-state'))) === 'loading') {
+    if (Date.now() - start > 900000) fail(`the bench did not finish within 900 s\n${log.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
   const read = await page.evaluate(() => ({ state: document.body.getAttribute('data-normlab-state'),
     error: document.getElementById('normlab-error').textContent, json: document.getElementById('normlab-bench').textContent }));
   if (read.state !== 'done') fail(`the page ended "${read.state}": ${read.error}\n${log.join('\n')}`);

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,7 @@ json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Te
     const std::vector<float> copied = copy.read(bytes);
     if (copied != x.data) throw DeviceError("the WGSL copy did not copy x");
     const double m = median(ms), cm = median(copy_ms);
+    std::printf("bench: %s %.2f ms, copy %.2f ms\n", c.name, m, cm);
     return {{"norm", c.name},
             {"shape", x.shape.str()},
             {"elements", x.shape.numel()},
@@ -119,6 +121,7 @@ json bench_e2e(webgpu::WgpuBackend& backend, int rounds) {
             const double t = emscripten_get_now();
             page.open_scene(text, "the bench's scene");
             if (r > 0) ms[i].push_back(emscripten_get_now() - t);
+            std::printf("bench: recompute %s %.1f ms\n", scenes[i].first.c_str(), emscripten_get_now() - t);
         }
     }
     json out = json::array();

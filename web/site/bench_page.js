@@ -96,6 +96,7 @@
       c.ort_over_normlab = r.ms / c.ms;  // > 1: normlab is faster
       c.ort_max_abs_diff = maxAbsDiff(r.y, arrays[c.norm]);
       if (r.notes.length) c.ort_notes = r.notes;
+      console.log('bench: onnxruntime-web ' + c.ort_model + ' ' + r.ms.toFixed(2) + ' ms');
     }
   }
 
