@@ -25,13 +25,16 @@ function fail(line) {
 }
 
 for (const f of ['bench.html', 'bench_page.js', 'bench.js', 'bench.wasm'])
-  if (!fs.existsSync(path.join(siteDir, f))) fail(`${path.join(siteDir, f)} is missing: run scripts/build-web.sh first`);
+  if (!fs.existsSync(path.join(siteDir, f)))
+    fail(`${path.join(siteDir, f)} is missing: run scripts/build-web.sh first`);
 if (!fs.existsSync(path.join(ortDist, 'ort.webgpu.min.js'))) fail(`${ortDist} is missing: npm ci in web/`);
 
 const modelsJson = path.join(modelsDir, 'models.json');
-const haveModels = fs.existsSync(modelsJson) && JSON.parse(fs.readFileSync(modelsJson, 'utf8')).shape.join() === dims.join();
+const haveModels = fs.existsSync(modelsJson) &&
+  JSON.parse(fs.readFileSync(modelsJson, 'utf8')).shape.join() === dims.join();
 if (!haveModels) {
-  execFileSync('/usr/bin/python3', ['-W', 'ignore', path.join(root, 'bench', 'web_models.py'), modelsDir, ...dims.map(String)],
+  const script = path.join(root, 'bench', 'web_models.py');
+  execFileSync('/usr/bin/python3', ['-W', 'ignore', script, modelsDir, ...dims.map(String)],
     { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
@@ -53,7 +56,8 @@ try {
     await new Promise((r) => setTimeout(r, 500));
   }
   const read = await page.evaluate(() => ({ state: document.body.getAttribute('data-normlab-state'),
-    error: document.getElementById('normlab-error').textContent, json: document.getElementById('normlab-bench').textContent }));
+    error: document.getElementById('normlab-error').textContent,
+    json: document.getElementById('normlab-bench').textContent }));
   if (read.state !== 'done') fail(`the page ended "${read.state}": ${read.error}\n${log.join('\n')}`);
   result = JSON.parse(read.json);
   result.browser = await browser.version();
@@ -66,13 +70,16 @@ fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, JSON.stringify(result, null, 1) + '\n');
 
 const f = (v, d = 2) => (typeof v === 'number' ? v.toFixed(d) : '–');
-console.log(`${result.device}, ${result.browser}, ${result.shape}, onnxruntime-web ${result.ort.version} (${result.ort.io}); ` +
+const diff = (v) => (typeof v === 'number' ? v.toExponential(1) : '–');
+console.log(`${result.device}, ${result.browser}, ${result.shape}, ` +
+  `onnxruntime-web ${result.ort.version} (${result.ort.io}); ` +
   `adapter timestamp-query: ${result.adapter_timestamp_query ? 'offered (not used)' : 'not offered'}`);
-console.log('| case | plan | normlab ms | copy ms | efficiency | onnxruntime-web op | ORT ms | ORT / normlab | max |y diff| |');
+console.log('| case | plan | normlab ms | copy ms | efficiency | onnxruntime-web op | ORT ms | ORT / normlab | ' +
+  'max |y diff| |');
 console.log('|---|---|---:|---:|---:|---|---:|---:|---:|');
 for (const c of result.cases)
   console.log(`| ${c.norm} | ${c.plan} | ${f(c.ms)} | ${f(c.copy_ms)} | ${f(c.efficiency)} | ${c.ort_op || '–'} | ` +
-    `${f(c.ort_ms)} | ${f(c.ort_over_normlab)} | ${typeof c.ort_max_abs_diff === 'number' ? c.ort_max_abs_diff.toExponential(1) : '–'} |`);
+    `${f(c.ort_ms)} | ${f(c.ort_over_normlab)} | ${diff(c.ort_max_abs_diff)} |`);
 console.log(`page recompute (PageSession::open_scene), ${result.e2e[0].shape}: ` +
   result.e2e.map((e) => `${e.norm} ${f(e.ms, 1)} ms`).join(', '));
 console.log(`wrote ${out}`);
@@ -86,9 +93,11 @@ if (check) {
     for (const k of ['ms', 'copy_ms', 'efficiency']) if (!(c[k] > 0)) problems.push(`${n}: ${k} = ${c[k]}`);
     if (!c.ort_model) continue;
     if (!(c.ort_ms > 0)) problems.push(`${n}: ort_ms = ${c.ort_ms}`);
-    if (!(c.ort_max_abs_diff <= tolerance)) problems.push(`${n}: onnxruntime-web's y differs from normlab's by ${c.ort_max_abs_diff}`);
+    if (!(c.ort_max_abs_diff <= tolerance))
+      problems.push(`${n}: onnxruntime-web's y differs from normlab's by ${c.ort_max_abs_diff}`);
   }
-  if (result.e2e.length !== 5 || !result.e2e.every((e) => e.ms > 0)) problems.push(`e2e: ${JSON.stringify(result.e2e)}`);
+  if (result.e2e.length !== 5 || !result.e2e.every((e) => e.ms > 0))
+    problems.push(`e2e: ${JSON.stringify(result.e2e)}`);
   if (problems.length) fail(problems.join('\n'));
   console.log('bench-web: complete; onnxruntime-web agrees with normlab within ' + tolerance);
 }

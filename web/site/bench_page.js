@@ -37,7 +37,10 @@
     var lines = [], saved = {};
     ['log', 'warn', 'error'].forEach(function (k) {
       saved[k] = console[k];
-      console[k] = function () { lines.push(Array.prototype.join.call(arguments, ' ')); saved[k].apply(console, arguments); };
+      console[k] = function () {
+        lines.push(Array.prototype.join.call(arguments, ' '));
+        saved[k].apply(console, arguments);
+      };
     });
     try { return [await fn(), lines]; } finally { Object.assign(console, saved); }
   }
@@ -83,7 +86,8 @@
     ort.env.wasm.numThreads = 1;  // a plain static server: no cross-origin isolation, no threads
     var models = await (await fetch('models/models.json')).json();
     if (models.shape.join('x') !== result.dims.join('x'))
-      throw new Error('models/ holds models of ' + models.shape.join('x') + ', the bench runs ' + result.dims.join('x'));
+      throw new Error('models/ holds models of ' + models.shape.join('x') + ', the bench runs ' +
+        result.dims.join('x'));
     result.ort = { version: ort.env.versions.web, execution_provider: 'webgpu', io: 'gpu-buffer input and output',
       timing: 'wall clock of await session.run + await device.queue.onSubmittedWorkDone(); median of reps',
       models: models.models };
