@@ -4,7 +4,8 @@
 # installs what the build and the web tests need when it is missing: the Debian packages emscripten,
 # chromium, dpkg-dev (apt-get source) and fonts-droid-fallback (the site's CJK font), Dear ImGui
 # 1.86's sources (scripts/web-imgui-sources.sh: apt-get source imgui, kept in build-web/imgui/) and
-# web/'s npm packages (puppeteer-core, which drives /usr/bin/chromium; it downloads no browser).
+# web/'s npm packages (puppeteer-core, which drives /usr/bin/chromium; it downloads no browser; and
+# onnxruntime-web, the browser bench's peer, scripts/bench-web.sh).
 # The desktop build (scripts/build.sh) is separate and unchanged. Extra arguments go to cmake's
 # configure step. NORMLAB_WEB_BUILD_DIR overrides build-web/.
 set -euo pipefail
@@ -24,8 +25,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
     { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; }
 fi
-if [ ! -d "$root/web/node_modules/puppeteer-core" ]; then
-  echo "build-web: npm ci in web/ (puppeteer-core)"
+if [ ! -d "$root/web/node_modules/puppeteer-core" ] || [ ! -d "$root/web/node_modules/onnxruntime-web" ]; then
+  echo "build-web: npm ci in web/ (puppeteer-core, onnxruntime-web)"
   (cd "$root/web" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
 fi
 
@@ -49,6 +50,7 @@ if ! emcmake cmake -S "$root/web" -B "$out/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE
 fi
 cmake --build "$out/cmake" --parallel "${NORMLAB_WEB_JOBS:-$(nproc)}"
 for f in index.html page.js page_data.js page_common.js normlab.js normlab.wasm app.html app_page.js app.js app.wasm \
+  bench.html bench_page.js bench.js bench.wasm \
   fonts/DroidSansFallbackFull.ttf; do
   [ -s "$out/site/$f" ] || { echo "build-web: $out/site/$f is missing" >&2; exit 1; }
 done

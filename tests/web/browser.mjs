@@ -15,7 +15,7 @@ const puppeteer = require('puppeteer-core');
 export const siteDir = process.env.NORMLAB_WEB_SITE || path.join(root, 'build-web', 'site');
 
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm',
-  '.json': 'application/json', '.ttf': 'font/ttf' };
+  '.json': 'application/json', '.ttf': 'font/ttf', '.mjs': 'text/javascript', '.onnx': 'application/octet-stream' };
 
 // The URL hash of a scene file: "normlab-scene:" + base64url of its compact JSON (state.hpp).
 export function sceneLine(text) {
@@ -32,13 +32,18 @@ export function checkSite() {
   }
 }
 
-export function serve() {
+// mounts: more folders served under a prefix, e.g. { 'ort/': dir } (the bench's onnxruntime-web).
+export function serve(mounts = {}) {
   checkSite();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
-    const name = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
-    const file = path.join(siteDir, name);
-    if (!file.startsWith(siteDir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    let name = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+    let dir = siteDir;
+    for (const [prefix, d] of Object.entries(mounts)) {
+      if (name.startsWith(prefix)) [dir, name] = [d, name.slice(prefix.length)];
+    }
+    const file = path.join(dir, name);
+    if (!file.startsWith(dir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.writeHead(404, { 'Content-Type': 'text/plain' });
       res.end('not found');
       return;

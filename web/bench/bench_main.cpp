@@ -1,0 +1,170 @@
+// normlab's browser bench (bench.html; scripts/bench-web.sh drives it): each method's WGSL forward
+// (WgpuNormalizer::run with x already on the device and y left there, as normlab-bench times the
+// Vulkan kernels) against a WGSL copy of the same bytes (wgsl_copy.hpp), median over interleaved
+// repetitions; then the page's end-to-end recompute at 8×32×32×32 (PageSession::open_scene, a
+// scene change to the new result). Arguments from bench_page.js: --quick (a small shape, few
+// repetitions). Hands x, each case's y and the JSON to the page (Module.normlabBench*), which adds
+// onnxruntime-web's figures and writes <pre id="normlab-bench">.
+#include "page_session.hpp"
+#include "wgsl_copy.hpp"
+
+#include "normlab/error.hpp"
+#include "normlab/tensor_init.hpp"
+#include "normlab/webgpu/wgpu_backend.hpp"
+
+#include <emscripten.h>
+#include <nlohmann/json.hpp>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace normlab;
+using nlohmann::json;
+
+namespace {
+
+struct Case {
+    const char* name;
+    Method method;
+    bool eval = false;
+    std::int64_t groups = 0;
+    const char* ort = "";  // the onnxruntime-web model of the same computation (bench/web_models.py)
+};
+
+const std::vector<Case>& cases() {
+    static const std::vector<Case> all = {
+        {"batch-train", Method::Batch},
+        {"batch-eval", Method::Batch, true, 0, "batch"},
+        {"layer-CHW", Method::Layer, false, 0, "layer"},
+        {"instance", Method::Instance, false, 0, "instance"},
+        {"group-8", Method::Group, false, 8, "group"},
+        {"rms", Method::Rms, false, 0, "rms"},
+    };
+    return all;
+}
+
+NormSpec spec_of(const Case& c) {
+    NormSpec s = default_spec(c.method);
+    if (c.eval) s.mode = Mode::Eval;
+    if (c.groups) s.groups = c.groups;
+    return s;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+std::string plan_name(const webgpu::WgpuPlan& p) {
+    if (p.from_running) return "apply";
+    return p.fused ? "fused" : "split" + std::to_string(p.chunks);
+}
+
+void hand_over(const char* what, const std::vector<float>& v) {
+    EM_ASM({ Module.normlabBenchArray(UTF8ToString($0), HEAPF32.slice($1 >> 2, ($1 >> 2) + $2)); }, what, v.data(),
+           v.size());
+}
+
+// One case: y once (handed to the page for the check against onnxruntime-web), a warm-up, then
+// `reps` rounds of the forward and the copy in turn.
+json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Tensor& x, const Case& c, int reps) {
+    const NormSpec spec = spec_of(c);
+    const std::uint64_t bytes = static_cast<std::uint64_t>(x.shape.numel()) * 4;
+    const NormResult first = norm.run(x, spec);
+    hand_over(c.name, first.y.data);
+    const RunOptions on_device{true, false};
+    for (int i = 0; i < 2; ++i) {
+        norm.run(x, spec, {}, on_device);
+        copy.time_ms(norm.buffers().x, bytes);
+    }
+    std::vector<double> ms, copy_ms, dispatch_ms;
+    for (int i = 0; i < reps; ++i) {
+        const double t = emscripten_get_now();
+        const NormResult r = norm.run(x, spec, {}, on_device);
+        ms.push_back(emscripten_get_now() - t);
+        dispatch_ms.push_back(r.dispatch_ms);  // submit to the statistics' readback
+        copy_ms.push_back(copy.time_ms(norm.buffers().x, bytes));
+    }
+    const std::vector<float> copied = copy.read(bytes);
+    if (copied != x.data) throw DeviceError("the WGSL copy did not copy x");
+    const double m = median(ms), cm = median(copy_ms);
+    std::printf("bench: %s %.2f ms, copy %.2f ms\n", c.name, m, cm);
+    return {{"norm", c.name},
+            {"shape", x.shape.str()},
+            {"elements", x.shape.numel()},
+            {"ms", m},
+            {"copy_ms", cm},
+            {"efficiency", cm / m},
+            {"GBs", 2.0 * static_cast<double>(bytes) / (m * 1e6)},
+            {"plan", plan_name(norm.plan(make_layout(spec, x.shape), spec))},
+            {"ort_model", c.ort},
+            {"reps", reps},
+            {"dispatch_ms", median(dispatch_ms)}};
+}
+
+// The page's recompute: each open is a scene change (the method differs from the last one's).
+json bench_e2e(webgpu::WgpuBackend& backend, int rounds) {
+    const std::vector<std::pair<std::string, std::string>> scenes = {{"batch-train", R"("method": "batch")"},
+                                                                     {"layer-CHW", R"("method": "layer")"},
+                                                                     {"instance", R"("method": "instance")"},
+                                                                     {"group-8", R"("method": "group", "groups": 8)"},
+                                                                     {"rms", R"("method": "rms")"}};
+    web::PageSession page(backend);
+    std::vector<std::vector<double>> ms(scenes.size());
+    for (int r = 0; r <= rounds; ++r) {  // round 0 is the warm-up (pipelines built)
+        for (std::size_t i = 0; i < scenes.size(); ++i) {
+            const std::string text =
+                R"({"normlab_scene": 1, "tensor": {"source": "generated", "shape": [8, 32, 32, 32],)"
+                R"( "init": "randn", "seed": 3}, "norm": {)" +
+                scenes[i].second + "}}";
+            const double t = emscripten_get_now();
+            page.open_scene(text, "the bench's scene");
+            if (r > 0) ms[i].push_back(emscripten_get_now() - t);
+            std::printf("bench: recompute %s %.1f ms\n", scenes[i].first.c_str(), emscripten_get_now() - t);
+        }
+    }
+    json out = json::array();
+    for (std::size_t i = 0; i < scenes.size(); ++i)
+        out.push_back({{"norm", scenes[i].first}, {"shape", "8x32x32x32"}, {"ms", median(ms[i])}, {"reps", rounds}});
+    return out;
+}
+
+json run_bench(bool quick) {
+    webgpu::WgpuContext ctx;
+    webgpu::WgpuBackend backend(ctx);
+    webbench::WgslCopy copy(ctx);
+    const Shape4 shape = quick ? Shape4{2, 8, 16, 16} : Shape4{16, 64, 64, 64};
+    const int reps = quick ? 5 : 15;
+    const Tensor x = make_tensor(shape, Init::Randn, 1);
+    hand_over("x", x.data);
+    json out;
+    out["device"] = ctx.device_name();
+    out["shape"] = shape.str();
+    out["dims"] = {shape.n, shape.c, shape.h, shape.w};
+    out["timing"] =
+        "wall clock from submit until a mapAsync readback of a few bytes after the kernel has finished "
+        "(normlab: its statistics, as every page run; the copy: 16 bytes of its output); median of reps";
+    out["cases"] = json::array();
+    for (const Case& c : cases()) out["cases"].push_back(bench_case(backend.normalizer(), copy, x, c, reps));
+    out["e2e"] = bench_e2e(backend, quick ? 1 : 7);
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    umask(022);  // emscripten starts with 0777 (docs: web.md)
+    bool quick = false;
+    for (int i = 1; i < argc; ++i) quick = quick || std::string(argv[i]) == "--quick";
+    std::string text, error;
+    try {
+        text = run_bench(quick).dump();
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    EM_ASM({ Module.normlabBenchDone(UTF8ToString($0), UTF8ToString($1)); }, text.c_str(), error.c_str());
+    return 0;
+}
