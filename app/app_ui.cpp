@@ -3,6 +3,7 @@
 #include "cube_view.hpp"
 #include "exporter.hpp"
 #include "i18n.hpp"
+#include "language_menu.hpp"
 #include "wrapped_text.hpp"
 #include "sync_view.hpp"
 
@@ -130,16 +131,7 @@ void AppUi::menu_bar() {
                 set_group_palette(static_cast<GroupPalette>(i));
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu(tr_id("Language", "lang").c_str())) {
-        if (ImGui::MenuItem("English", "L", language() == Language::En)) set_language(Language::En);
-        if (!cjk_font()) ImGui::BeginDisabled();
-        if (ImGui::MenuItem("中文 (简体)", "L", language() == Language::Zh)) set_language(Language::Zh);
-        if (!cjk_font()) {
-            ImGui::EndDisabled();
-            ImGui::TextDisabled("%s", cjk_missing_message().c_str());
-        }
-        ImGui::EndMenu();
-    }
+    if (auto lang = language_menu()) set_language(*lang);
     if (ImGui::BeginMenu(tr_id("Lessons", "lessons").c_str())) {
         for (int i = 0; i < lessons_.count(); ++i) {
             const Lesson& l = lessons_.lessons()[static_cast<std::size_t>(i)];

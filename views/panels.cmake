@@ -15,6 +15,7 @@ set(NORMLAB_PANEL_SOURCES
   panel_layout.cpp
   panel_windows.cpp
   i18n.cpp
+  language_menu.cpp
   fonts.cpp
   embedded_font.cpp
   line_break.cpp

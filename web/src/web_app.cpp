@@ -1,6 +1,7 @@
 #include "web_app.hpp"
 
 #include "i18n.hpp"
+#include "language_menu.hpp"
 #include "page_bridge.hpp"
 #include "panel_windows.hpp"
 
@@ -59,17 +60,7 @@ void WebApp::keys() {
 
 void WebApp::menu_bar() {
     if (!ImGui::BeginMainMenuBar()) return;
-    // The desktop's Language menu (app/app_ui.cpp) and its key, L.
-    if (ImGui::BeginMenu(app::tr_id("Language", "lang").c_str())) {
-        if (ImGui::MenuItem("English", "L", app::language() == Language::En)) app::set_language(Language::En);
-        if (!app::cjk_font()) ImGui::BeginDisabled();
-        if (ImGui::MenuItem("中文 (简体)", "L", app::language() == Language::Zh)) app::set_language(Language::Zh);
-        if (!app::cjk_font()) {
-            ImGui::EndDisabled();
-            ImGui::TextDisabled("%s", app::cjk_missing_message().c_str());
-        }
-        ImGui::EndMenu();
-    }
+    if (auto lang = app::language_menu()) app::set_language(*lang);  // the desktop's menu (key L)
     if (ImGui::BeginMenu(app::tr_id("View", "view").c_str())) {
         if (ImGui::MenuItem(app::tr("Presenter mode"), "F5 / P", presenter_)) set_presenter(!presenter_);
         ImGui::EndMenu();
