@@ -20,19 +20,7 @@
 namespace normlab::app {
 
 void AppUi::heatmap_area(const Rect& r) {
-    std::string title;
-    if (compare_on_)
-        title = std::string(tr("Compare: the same tensor, four methods (statistics mode)")) + "###heatmap";
-    else if (pair_experiment())
-        title = std::string(gradient_on_ ? tr("Side by side: one Jacobian row ∂y_k/∂x each")
-                                         : tr("Side by side and difference")) +
-                "###heatmap";
-    else if (gradient_on_)
-        title = std::string(tr("Gradient")) + ": " +
-                method_torch_name(session_.state().spec.method, session_.x().shape) + "###heatmap";
-    else
-        title = std::string(tr("Heatmap")) + ": " +
-                method_torch_name(session_.state().spec.method, session_.x().shape) + "###heatmap";
+    const std::string title = heatmap_window_title(session_, {compare_on_, pair_experiment(), gradient_on_});
     begin_panel(title, r);
     heatmap_.show_controls = !presenter_;
     heatmap_.center = presenter_;
@@ -62,13 +50,7 @@ void AppUi::heatmap_area(const Rect& r) {
     } else if (gradient_on_) {
         gradient_.draw(session_);
     } else if (cube_on_) {
-        const ImVec2 avail = ImGui::GetContentRegionAvail();
-        ImGui::BeginChild("heat", ImVec2(avail.x * 0.68f, avail.y), false, ImGuiWindowFlags_NoScrollbar);
-        heatmap_.draw(session_);
-        ImGui::EndChild();
-        ImGui::SameLine();
-        draw_partition_cube(session_.layout(), session_.selected_stat(),
-                            avail.x * 0.32f - ImGui::GetStyle().ItemSpacing.x, std::min(avail.y, avail.x * 0.32f));
+        heatmap_beside_cube(heatmap_, session_);
     } else if (session_.result().sync) {  // SyncBN: the heatmap above, the devices and modes below
         // The devices and modes get the height they need to show everything (last frame's
         // figure: it depends on the state and the width only), the heatmap the rest (a third

@@ -20,8 +20,6 @@
 namespace normlab::app {
 namespace {
 
-constexpr const char* kHeatmapIds[4] = {"input", "output", "diff", "stats"};
-
 ImGuiStyle make_presenter_style(const ImGuiStyle& base) {
     ImGuiStyle s = base;
     s.ScaleAllSizes(1.6f);
@@ -54,7 +52,8 @@ AppUi::AppUi(const Window& window, Session& session, std::string export_dir)
       session_(session),
       export_dir_(std::move(export_dir)),
       heatmap_(window.context(), window.render_pass()),
-      compare_(session, window.context(), window.render_pass()),
+      compare_images_(window.context(), window.render_pass()),
+      compare_(session, [this] { return compare_images_.make(); }),
       pair_(session, window.context(), window.render_pass()),
       noise_(window.context()),
       gradient_(session, window.context(), window.render_pass()) {
@@ -82,7 +81,7 @@ void AppUi::set_language(Language lang) {
 
 ViewSettings AppUi::view() const {
     ViewSettings v;
-    v.heatmap = kHeatmapIds[static_cast<int>(heatmap_.mode)];
+    v.heatmap = kHeatmapModeIds[static_cast<int>(heatmap_.mode)];
     v.colormap = kColormapIds[static_cast<int>(heatmap_.colormap)];
     v.palette = kGroupPaletteIds[static_cast<int>(current_group_palette())];
     v.compare = compare_on_;
@@ -93,12 +92,7 @@ ViewSettings AppUi::view() const {
 }
 
 void AppUi::apply_view(const ViewSettings& v) {
-    for (int i = 0; i < 4; ++i)
-        if (v.heatmap == kHeatmapIds[i]) heatmap_.mode = static_cast<HeatmapMode>(i);
-    for (int i = 0; i < 3; ++i)
-        if (v.colormap == kColormapIds[i]) heatmap_.colormap = static_cast<Colormap>(i);
-    for (int i = 0; i < 2; ++i)
-        if (v.palette == kGroupPaletteIds[i]) set_group_palette(static_cast<GroupPalette>(i));
+    heatmap_.show_view(v);
     compare_on_ = v.compare;
     cube_on_ = v.cube;
     gradient_on_ = v.gradient;
@@ -132,18 +126,7 @@ void AppUi::menu_bar() {
         ImGui::EndMenu();
     }
     if (auto lang = language_menu()) set_language(*lang);
-    if (ImGui::BeginMenu(tr_id("Lessons", "lessons").c_str())) {
-        for (int i = 0; i < lessons_.count(); ++i) {
-            const Lesson& l = lessons_.lessons()[static_cast<std::size_t>(i)];
-            if (ImGui::MenuItem((tr(l.title) + "##" + l.id).c_str(), nullptr, lessons_.lesson_index() == i)) {
-                lessons_.close();  // choosing a lesson starts it afresh
-                go_to_step(i, 0);
-            }
-        }
-        if (lessons_.active() && ImGui::MenuItem(tr("Close the lesson"))) lessons_.close();
-        for (const auto& e : lessons_.load_errors()) ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1), "%s", e.c_str());
-        ImGui::EndMenu();
-    }
+    if (auto go = lessons_.menu()) go_to_step(go->first, go->second);
     if (ImGui::BeginMenu(tr_id("Experiments", "experiments").c_str())) {
         for (const auto& e : experiments())
             if (ImGui::MenuItem((tr(e.title) + "##" + e.id).c_str(), nullptr, experiment_ == &e))
@@ -243,7 +226,7 @@ void AppUi::explain_gradient() {
 void AppUi::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
     if (gradient_view_shown()) gradient_.before_pass(cmd, extent);
     heatmap_.before_pass(cmd, extent);
-    compare_.before_pass(cmd, extent);
+    compare_images_.before_pass(cmd, extent);
     pair_.before_pass(cmd, extent);
 }
 

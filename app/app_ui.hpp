@@ -108,6 +108,7 @@ private:
     StatsTable table_;
     ExplainPanel explain_;
     LessonPanel lessons_;
+    VulkanImageSet compare_images_;  // the compare view's four heatmap images
     CompareView compare_;
     PairView pair_;
     BatchNoisePanel noise_;

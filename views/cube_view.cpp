@@ -83,4 +83,14 @@ void draw_partition_cube(const StatLayout& layout, std::optional<std::int64_t> s
     ImGui::Dummy(ImVec2(width, height));
 }
 
+void heatmap_beside_cube(HeatmapPanel& heatmap, Session& session) {
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    ImGui::BeginChild("heat", ImVec2(avail.x * 0.68f, avail.y), false, ImGuiWindowFlags_NoScrollbar);
+    heatmap.draw(session);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    draw_partition_cube(session.layout(), session.selected_stat(), avail.x * 0.32f - ImGui::GetStyle().ItemSpacing.x,
+                        std::min(avail.y, avail.x * 0.32f));
+}
+
 }  // namespace normlab::app

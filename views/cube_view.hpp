@@ -4,6 +4,8 @@
 // selection, the selected element's group in color and everything else grey.
 // Plain ImDrawList polygons; H·W is cut into at most 6 strips of whole rows.
 #pragma once
+#include "heatmap_panel.hpp"
+#include "normlab/session.hpp"
 #include "normlab/stat_layout.hpp"
 
 #include <cstdint>
@@ -17,5 +19,8 @@ namespace normlab::app {
 // the cursor. `selected_stat`: the statistic to highlight (none: all groups in color).
 void draw_partition_cube(const StatLayout& layout, std::optional<std::int64_t> selected_stat, float width,
                          float height);
+// The heatmap panel in the left two thirds of the window's room and the session's cube beside it
+// (key K, a lesson step's "cube"), on the desktop and in the browser.
+void heatmap_beside_cube(HeatmapPanel& heatmap, Session& session);
 
 }  // namespace normlab::app

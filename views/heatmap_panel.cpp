@@ -17,6 +17,15 @@ const char* kModeNames[] = {"input x", "output y", "y − x", "statistic groups"
 
 HeatmapPanel::HeatmapPanel(std::unique_ptr<HeatmapImage> image) : image_(std::move(image)) {}
 
+void HeatmapPanel::show_view(const ViewSettings& v) {
+    for (int i = 0; i < 4; ++i)
+        if (v.heatmap == kHeatmapModeIds[i]) mode = static_cast<HeatmapMode>(i);
+    for (int i = 0; i < 3; ++i)
+        if (v.colormap == kColormapIds[i]) colormap = static_cast<Colormap>(i);
+    for (int i = 0; i < 2; ++i)
+        if (v.palette == kGroupPaletteIds[i]) set_group_palette(static_cast<GroupPalette>(i));
+}
+
 void HeatmapPanel::draw(ShownSource& source) {
     const ShownTensors& shown = source.shown();
     if (show_controls) draw_controls(shown.x().shape, shown.method());

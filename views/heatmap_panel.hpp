@@ -11,6 +11,7 @@
 #include "heatmap_fill.hpp"
 #include "heatmap_image.hpp"
 #include "normlab/shown_tensors.hpp"
+#include "normlab/view_settings.hpp"
 #include "tile_layout.hpp"
 
 #include <memory>
@@ -21,12 +22,17 @@
 
 namespace normlab::app {
 
+// The ids of the HeatmapModes in scenes and lesson steps ("view": {"heatmap": …}).
+inline constexpr const char* kHeatmapModeIds[4] = {"input", "output", "diff", "stats"};
+
 class HeatmapPanel {
 public:
     explicit HeatmapPanel(std::unique_ptr<HeatmapImage> image);
 
     // Inside the current window: controls, the image, legend, tooltip, click.
     void draw(ShownSource& source);
+    // The heatmap part of a scene's or lesson step's view: mode, colormap and group colours.
+    void show_view(const ViewSettings& v);
 
     HeatmapMode mode = HeatmapMode::Statistics;
     Colormap colormap = Colormap::Diverging;

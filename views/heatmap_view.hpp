@@ -11,6 +11,9 @@
 #include "normlab/compute_kernel.hpp"
 #include "normlab/gpu_buffer.hpp"
 
+#include <memory>
+#include <vector>
+
 struct ImDrawList;
 struct ImDrawCmd;
 
@@ -60,6 +63,26 @@ private:
     explicit HeatmapView(std::unique_ptr<VulkanHeatmapImage> image)
         : HeatmapPanel(std::move(image)), vulkan_(static_cast<VulkanHeatmapImage*>(&this->image())) {}
     VulkanHeatmapImage* vulkan_;
+};
+
+// Makes VulkanHeatmapImages for a view that holds several HeatmapPanels (the compare view) and
+// records each one's fill before the frame's pass. The images are the panels'; the set outlives none.
+class VulkanImageSet {
+public:
+    VulkanImageSet(const VulkanContext& ctx, vk::RenderPass render_pass) : ctx_(&ctx), render_pass_(render_pass) {}
+    std::unique_ptr<HeatmapImage> make() {
+        auto image = std::make_unique<VulkanHeatmapImage>(*ctx_, render_pass_);
+        made_.push_back(image.get());
+        return image;
+    }
+    void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
+        for (auto* image : made_) image->before_pass(cmd, extent);
+    }
+
+private:
+    const VulkanContext* ctx_;
+    vk::RenderPass render_pass_;
+    std::vector<VulkanHeatmapImage*> made_;
 };
 
 }  // namespace normlab::app

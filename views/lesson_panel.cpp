@@ -8,6 +8,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 namespace normlab::app {
 
 void LessonPanel::load_dir(const std::string& dir) {
@@ -33,6 +35,28 @@ bool LessonPanel::load_file(const std::string& path) {
     }
 }
 
+std::optional<ViewSettings> LessonPanel::go(int lesson, int step, Session& session, const StartExperiment& start) {
+    if (lesson < 0 || lesson >= count()) return std::nullopt;
+    const Lesson& l = set_.lessons[static_cast<std::size_t>(lesson)];
+    step = std::clamp(step, 0, static_cast<int>(l.steps.size()) - 1);
+    const int from = active() && lesson_ == lesson ? step_ : -1;
+    if (from == step && error_.empty()) return std::nullopt;  // ← on the first step, → on the last: nothing to do
+    const LessonStep& s = l.steps[static_cast<std::size_t>(step)];
+    State next = lesson_step_state(l, from, step, session.state(), memory_);
+    next.exercise = {};  // a lesson ends a handed-out exercise
+    if (!s.view.experiment.empty()) {
+        if (auto err = start(s.view.experiment, next)) {
+            error_ = "step " + std::to_string(step + 1) + ": " + *err;
+            return std::nullopt;
+        }
+    } else if (auto err = session.replace(next, TensorChange::from_source())) {
+        error_ = std::string(tr("This step could not be applied: ")) + *err;
+        return std::nullopt;
+    }
+    went_to(lesson, step);
+    return s.view;
+}
+
 std::string LessonPanel::all_text() const {
     std::string t;
     for (const auto& l : set_.lessons) {
@@ -40,6 +64,22 @@ std::string LessonPanel::all_text() const {
         for (const auto& s : l.steps) t += s.title.zh + s.text.zh;
     }
     return t;
+}
+
+std::optional<std::pair<int, int>> LessonPanel::menu() {
+    std::optional<std::pair<int, int>> go;
+    if (!ImGui::BeginMenu(tr_id("Lessons", "lessons").c_str())) return go;
+    for (int i = 0; i < count(); ++i) {
+        const Lesson& l = set_.lessons[static_cast<std::size_t>(i)];
+        if (ImGui::MenuItem((tr(l.title) + "##" + l.id).c_str(), nullptr, lesson_ == i)) {
+            close();  // choosing a lesson starts it afresh
+            go = {i, 0};
+        }
+    }
+    if (active() && ImGui::MenuItem(tr("Close the lesson"))) close();
+    for (const auto& e : set_.errors) ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1), "%s", e.c_str());
+    ImGui::EndMenu();
+    return go;
 }
 
 std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const Tensor& x, const NormResult& result) {

@@ -4,7 +4,9 @@
 // placeholders ({mean[1]:.2f}, normlab/lesson_text.hpp) show the current result's numbers.
 #pragma once
 #include "normlab/lesson.hpp"
+#include "normlab/session.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +20,18 @@ public:
     // Loads one more lesson file and makes it current; false (and error()) when malformed.
     bool load_file(const std::string& path);
 
+    // Goes to step `step` (clamped) of lesson `lesson`: its State, made from the session's by
+    // lesson_step_state (γ/β, running statistics and selection as the class left them; a handed-out
+    // exercise ended), goes into the session by Session::replace, or by `start(id, state)` where the
+    // step names an experiment (it returns the message of a refusal). Returns the step's view for the
+    // caller to show; nothing when there is no such step, it is shown already, or it was refused
+    // (error() says why; the session is unchanged).
+    using StartExperiment = std::function<std::optional<std::string>(const std::string& id, const State& state)>;
+    std::optional<ViewSettings> go(int lesson, int step, Session& session, const StartExperiment& start);
+
+    // The menu bar's Lessons menu: each lesson, "Close the lesson", the files that could not be
+    // read; returns (lesson, 0) when one was chosen (it starts afresh).
+    std::optional<std::pair<int, int>> menu();
     // Draws the panel; returns (lesson, step) when the user asked to go somewhere.
     std::optional<std::pair<int, int>> draw(bool presenter, const Tensor& x, const NormResult& result);
 

@@ -1,5 +1,7 @@
 #include "panel_windows.hpp"
 
+#include "i18n.hpp"
+
 #include <algorithm>
 
 namespace normlab::app {
@@ -32,6 +34,20 @@ void begin_panel(const std::string& name, const Rect& r, ImGuiWindowFlags extra)
     ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
     ImGui::Begin(name.c_str(), nullptr, kFixed | extra);
+}
+
+std::string heatmap_window_title(const Session& session, HeatmapArea area) {
+    const std::string method = method_torch_name(session.state().spec.method, session.x().shape);
+    std::string title;
+    if (area.compare)
+        title = tr("Compare: the same tensor, four methods (statistics mode)");
+    else if (area.pair)
+        title = area.gradient ? tr("Side by side: one Jacobian row ∂y_k/∂x each") : tr("Side by side and difference");
+    else if (area.gradient)
+        title = std::string(tr("Gradient")) + ": " + method;
+    else
+        title = std::string(tr("Heatmap")) + ": " + method;
+    return title + "###heatmap";
 }
 
 }  // namespace normlab::app

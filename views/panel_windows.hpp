@@ -3,6 +3,8 @@
 #pragma once
 #include "panel_layout.hpp"
 
+#include "normlab/session.hpp"
+
 #include <imgui.h>
 
 #include <string>
@@ -13,6 +15,12 @@ namespace normlab::app {
 LayoutMetrics measure_layout(float top);
 // The status bar's height: one line of text, or a frame's height, whichever is taller.
 float status_bar_height();
+// What the heatmap window shows, as its title (its ImGui id stays "###heatmap"): the compare view,
+// a pair experiment's sides (with `gradient`: their Jacobian rows), the gradient, or the heatmap.
+struct HeatmapArea {
+    bool compare = false, pair = false, gradient = false;
+};
+std::string heatmap_window_title(const Session& session, HeatmapArea area);
 // Begins the fixed (not moved, resized or collapsed; not saved) window `name` at `r`; call ImGui::End.
 void begin_panel(const std::string& name, const Rect& r, ImGuiWindowFlags extra = 0);
 

@@ -7,6 +7,8 @@ set(NORMLAB_PANEL_SOURCES
   heatmap_panel.cpp
   histogram_view.cpp
   cube_view.cpp
+  compare_view.cpp
+  experiment_bar.cpp
   controls_panel.cpp
   image_controls.cpp
   stats_table.cpp

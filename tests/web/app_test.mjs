@@ -9,6 +9,12 @@
 //     is again pixel for pixel the first one; the unchanged heatmap was not uploaded again;
 //   - a click on a heatmap element selects its statistic (the other groups' tiles dimmed, pixel check);
 //     a right click clears it;
+//   - a lesson: the Lessons menu clicked, its first lesson chosen (step 1: its tensor and method), the
+//     key → to step 2 (another method, a changed heatmap) and step 3 (the compare view of four
+//     heatmaps, each with its cube), step 4 (a pair experiment: its left side, the rest named as the
+//     desktop app's), ← ← back to step 2 (the heatmap alone, no experiment);
+//   - an experiment: bn-train-eval from the Experiments menu (its state and bar), the key N three times
+//     (three train steps: the running statistics counted), E (eval), Esc closes it, ← the lesson's step 1;
 //   - a cut scene pasted: one error line, the state shown stays; a smaller window and then
 //     devicePixelRatio 2: the canvas, the UI scale and the drawn heatmap follow; Chromium without
 //     WebGPU: today's message.
@@ -213,9 +219,99 @@ async function clickHighlight(page) {
   check(pixel(cleared, inCell(last)) === pixel(before, inCell(last)), 'after a right click a group stays dimmed');
 }
 
+// Item `item` (0: the first) of the menu bar's menu `menu` (a key of the report's "menus"), clicked
+// as a user would: the menu's title, then the item (rows of 17 + 4 pixels below the bar's padding).
+async function chooseFromMenu(page, menu, item, shot) {
+  const r = await report(page);
+  const bar = Math.round(17 * r.ui_scale + 6 * r.ui_scale);  // font + 2 × FramePadding.y
+  await page.mouse.click(r.menus[menu] + 12, bar / 2);
+  await frames(page);
+  await screenshot(page, shot);
+  await page.mouse.click(r.menus[menu] + 40, bar + 8 + 21 * item + 17 / 2 + 2);
+  await settle(page);
+  return report(page);
+}
+
+// The first lesson (bn-vs-ln) from the Lessons menu, then its steps with the keys → and ←.
+async function lesson(page) {
+  let r = await chooseFromMenu(page, 'lessons', 0, 'app-lessons-menu.png');
+  const first = await screenshot(page, 'app-lesson-step1.png');
+  console.log(`lesson ${r.lesson} (${r.lesson_count} lessons) step ${r.step}: ${r.method} on [${r.shape}], ` +
+    `${r.stat_count} statistics, error "${r.lesson_error}"`);
+  check(r.lesson_count >= 14, `the browser has ${r.lesson_count} lessons`);
+  check(r.lesson === 'bn-vs-ln' && r.step === 1 && r.method === 'BatchNorm2d' && r.lesson_error === '',
+    `after choosing the first lesson: lesson "${r.lesson}" step ${r.step}, ${r.method}, error "${r.lesson_error}"`);
+  checkHeatmap(first, r, 'lesson step 1');
+
+  await page.keyboard.press('ArrowRight');
+  await settle(page);
+  r = await report(page);
+  const second = await screenshot(page, 'app-lesson-step2.png');
+  console.log(`→: step ${r.step}, ${r.method}, ${r.stat_count} statistics`);
+  check(r.step === 2 && r.method === 'LayerNorm' && r.max_error < 1e-5, `after →: step ${r.step}, ${r.method}`);
+  checkHeatmap(second, r, 'lesson step 2');
+
+  await page.keyboard.press('ArrowRight');
+  await settle(page);
+  r = await report(page);
+  await screenshot(page, 'app-lesson-step3.png');
+  console.log(`→: step ${r.step}, note "${r.view_note}"`);
+  console.log(`   compare view ${r.compare}, cube ${r.cube}, its four heatmaps filled ${r.compare_fills} times`);
+  check(r.step === 3 && r.compare && r.cube && r.compare_fills >= 4 && r.view_note === '',
+    `step 3: compare ${r.compare}, cube ${r.cube}, ${r.compare_fills} fills, note "${r.view_note}"`);
+  // Step 4 runs the pair experiment batch-independence: the browser shows its left side and says so.
+  await page.keyboard.press('ArrowRight');
+  await settle(page);
+  r = await report(page);
+  await screenshot(page, 'app-lesson-step4.png');
+  console.log(`→: step ${r.step}, experiment "${r.experiment}", note "${r.view_note}"`);
+  check(r.step === 4 && r.experiment === 'batch-independence' && /second configuration/.test(r.view_note),
+    `step 4: experiment "${r.experiment}", note "${r.view_note}"`);
+  await page.keyboard.press('ArrowLeft');
+  await frames(page, 2);
+  await page.keyboard.press('ArrowLeft');
+  await settle(page);
+  r = await report(page);
+  check(r.step === 2 && r.method === 'LayerNorm' && !r.cube && !r.compare && r.experiment === '',
+    `after ← ←: step ${r.step}, ${r.method}, cube ${r.cube}, compare ${r.compare}, experiment "${r.experiment}"`);
+}
+
+// The experiment bn-train-eval from the Experiments menu (its 6th item), then the keys N, E and Esc.
+async function experiment(page) {
+  let r = await chooseFromMenu(page, 'experiments', 5, 'app-experiments-menu.png');
+  const shown = await screenshot(page, 'app-experiment.png');
+  console.log(`experiment "${r.experiment}": ${r.method} on [${r.shape}], eval ${r.eval}, ${r.batches_tracked} batches`);
+  check(r.experiment === 'bn-train-eval' && r.method === 'BatchNorm2d' && r.shape.join(',') === '8,3,4,4' &&
+    !r.eval && r.batches_tracked === 0, `after choosing bn-train-eval: "${r.experiment}", ${r.method} on ${r.shape}`);
+  checkNotBlank(shown, 'experiment bn-train-eval');
+  for (let i = 0; i < 3; ++i) {
+    await page.keyboard.press('n');
+    await frames(page, 2);
+  }
+  await page.keyboard.press('e');
+  await settle(page);
+  r = await report(page);
+  await screenshot(page, 'app-experiment-eval.png');
+  console.log(`N N N E: ${r.batches_tracked} batches tracked, eval ${r.eval}, max error ${r.max_error}`);
+  check(r.batches_tracked === 3 && r.eval && r.max_error < 1e-5,
+    `after N N N E: ${r.batches_tracked} batches tracked, eval ${r.eval}, max error ${r.max_error}`);
+  await page.keyboard.press('Escape');
+  await frames(page);
+  r = await report(page);
+  check(r.experiment === '', `Esc left the experiment "${r.experiment}" running`);
+  // The lesson (still open at step 2) back to its step 1: the classroom tensor in statistics mode.
+  await page.keyboard.press('ArrowLeft');
+  await settle(page);
+  r = await report(page);
+  check(r.step === 1 && r.method === 'BatchNorm2d' && r.shape.join(',') === '4,6,4,4' && r.heatmap_mode === 3,
+    `← after the experiment: step ${r.step}, ${r.method} on ${r.shape}, heatmap mode ${r.heatmap_mode}`);
+}
+
 // A cut scene pasted: one error line, the state shown stays; then a smaller window.
 async function cutSceneAndResize(page) {
-  let r = await pasteScene(page, 'normlab-scene:this-is-not*base64', (r) => r.method === 'BatchNorm2d');
+  // What the lesson's step 1 shows stays.
+  let r = await pasteScene(page, 'normlab-scene:this-is-not*base64',
+    (r) => r.method === 'BatchNorm2d' && r.shape.join(',') === '4,6,4,4' && r.step === 1);
   console.log(`cut scene: "${r.error}", ${r.method} on [${r.shape.join(', ')}]`);
   check(/^the scene in the URL: the text after "normlab-scene:" is cut or changed$/.test(r.error),
     `cut scene: error line "${r.error}"`);
@@ -256,6 +352,8 @@ async function shell(browser, url) {
   await urlScene(page);
   await language(page);
   await clickHighlight(page);
+  await lesson(page);
+  await experiment(page);
   await cutSceneAndResize(page);
   await page.close();
 }

@@ -49,7 +49,10 @@ int main(int argc, char** argv) {
         web::StartupTimes t;  // milliseconds since the page's navigation started, per step
         t.emplace_back("main", emscripten_get_now());
         web::show_status("starting WebGL2 and WebGPU…");
-        shell.window = std::make_unique<web::WebWindow>(web::WebWindowOptions{.glyph_text = app::all_chinese_text()});
+        app::LessonPanel lessons;  // the built-in lessons, embedded at /assets/lessons
+        lessons.load_dir("/assets/lessons");
+        shell.window = std::make_unique<web::WebWindow>(
+            web::WebWindowOptions{.glyph_text = app::all_chinese_text() + lessons.all_text()});
         t.emplace_back("window", emscripten_get_now());
         shell.ctx = std::make_unique<webgpu::WgpuContext>();
         shell.ctx->on_lost([](const std::string& line) {
@@ -58,7 +61,7 @@ int main(int argc, char** argv) {
         });
         shell.backend = std::make_unique<webgpu::WgpuBackend>(*shell.ctx);
         t.emplace_back("device", emscripten_get_now());
-        shell.app = std::make_unique<web::WebApp>(*shell.window, *shell.backend, scene);
+        shell.app = std::make_unique<web::WebApp>(*shell.window, *shell.backend, scene, std::move(lessons));
         t.emplace_back("result", emscripten_get_now());
         shell.app->set_startup(std::move(t));
         shell.window->run([] { shell.app->draw(); });

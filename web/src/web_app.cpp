@@ -1,11 +1,15 @@
 #include "web_app.hpp"
 
+#include "compare_view.hpp"
+#include "cube_view.hpp"
 #include "i18n.hpp"
 #include "language_menu.hpp"
 #include "page_bridge.hpp"
 #include "panel_windows.hpp"
+#include "wrapped_text.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/state_edits.hpp"
 
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
@@ -13,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 namespace normlab::web {
@@ -22,13 +27,31 @@ namespace {
 EM_JS(void, js_set_document_language, (const char* lang), { document.documentElement.lang = UTF8ToString(lang); });
 // clang-format on
 
+// What a lesson step's or experiment's view shows that the browser does not yet, as one line ("" for
+// nothing): the gradient view, a running pair experiment's second side and difference.
+std::string desktop_only(const ViewSettings& v, const Experiment* running) {
+    std::string parts;
+    auto add = [&](const char* what) { parts += (parts.empty() ? "" : " · ") + std::string(app::tr(what)); };
+    if (v.gradient) add("the gradient view");
+    if (running && running->kind == ExperimentKind::Pair)
+        add("the second configuration beside this one, and the difference");
+    if (parts.empty()) return "";
+    return std::string(app::tr("In the desktop app this also shows: ")) + parts;
+}
+
 }  // namespace
 
-WebApp::WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::string& scene_text)
+WebApp::WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::string& scene_text, app::LessonPanel lessons)
     : window_(window),
       page_(backend),
       image_(new WebHeatmapImage(backend.context())),
-      heatmap_(std::unique_ptr<app::HeatmapImage>(image_)) {
+      heatmap_(std::unique_ptr<app::HeatmapImage>(image_)),
+      compare_(page_.edit_session(),
+               [this, &backend] {
+                   compare_images_.push_back(new WebHeatmapImage(backend.context()));
+                   return std::unique_ptr<app::HeatmapImage>(compare_images_.back());
+               }),
+      lessons_(std::move(lessons)) {
     if (!scene_text.empty() && open_scene(scene_text)) return;
     page_.open_scene("", "the default state");  // no scene, or one that cannot be shown: the error stays
 }
@@ -49,20 +72,91 @@ void WebApp::set_presenter(bool on) {
     ImGui::GetIO().FontDefault = on ? window_.fonts().large : window_.fonts().normal;
 }
 
-// The desktop's keys for what the browser has: L (language), F5 or P (presenter mode).
+void WebApp::go_to_step(int lesson, int step) {
+    auto start = [this](const std::string& id, const State& st) { return start_experiment(id, st); };
+    if (auto view = lessons_.go(lesson, step, session(), start)) {
+        if (view->experiment.empty()) experiment_ = nullptr;
+        apply_view(*view);
+    }
+}
+
+// The desktop's AppUi::start_experiment; a pair experiment shows its left side (view_note_ says so).
+std::optional<std::string> WebApp::start_experiment(const std::string& id, std::optional<State> state) {
+    const Experiment* e = find_experiment(id);
+    if (!e) return "unknown experiment '" + id + "'";
+    State st = state ? *state : e->state;
+    st.exercise = {};  // an experiment ends a handed-out exercise
+    if (auto err = session().replace(st, TensorChange::from_source())) return err;
+    experiment_ = e;
+    apply_view(e->view);
+    return std::nullopt;
+}
+
+void WebApp::apply_view(const ViewSettings& v) {
+    heatmap_.show_view(v);
+    cube_on_ = v.cube;
+    compare_on_ = v.compare;
+    view_note_ = desktop_only(v, experiment_);
+}
+
+// The experiment's bar above the heatmap: the desktop's shared parts (views/experiment_bar).
+void WebApp::experiment_bar() {
+    const Experiment& e = *experiment_;
+    app::experiment_heading(e);
+    std::optional<std::string> err;
+    if (e.kind == ExperimentKind::Continuum && session().state().spec.method == Method::Group) {
+        err = app::group_slider(session());
+        app::continuum_identities(compare_, session());
+    }
+    if (e.kind == ExperimentKind::TrainEval) err = app::train_eval_bar(session());
+    if (err) error_ = *err;
+    if (!view_note_.empty()) app::wrapped_text_disabled(view_note_);
+    ImGui::Separator();
+}
+
+// The desktop's keys for what the browser has: L (language), F5 or P (presenter mode), C (the compare
+// view), K (the cube),
+// Esc (close the experiment), BatchNorm's train step and train ↔ eval (N, E), the lesson's next step
+// (→, Page Down, space) and previous step (←, Page Up).
 void WebApp::keys() {
     for (const app::KeyPress& k : window_.take_key_presses()) {
         if (k.mods != 0 || ImGui::GetIO().WantTextInput) continue;
         if (k.key == GLFW_KEY_L) app::set_language(app::language() == Language::En ? Language::Zh : Language::En);
         if (k.key == GLFW_KEY_F5 || k.key == GLFW_KEY_P) set_presenter(!presenter_);
+        if (k.key == GLFW_KEY_K) cube_on_ = !cube_on_;
+        if (k.key == GLFW_KEY_C) compare_on_ = !compare_on_;
+        if (k.key == GLFW_KEY_ESCAPE) experiment_ = nullptr;
+        if (session().state().spec.method == Method::Batch && (k.key == GLFW_KEY_N || k.key == GLFW_KEY_E)) {
+            auto err = k.key == GLFW_KEY_N ? session().train_step()
+                                           : session().apply(toggled_mode(session().state()), TensorChange::keep());
+            if (err) error_ = *err;
+        }
+        const bool next = k.key == GLFW_KEY_RIGHT || k.key == GLFW_KEY_PAGE_DOWN || k.key == GLFW_KEY_SPACE;
+        const bool prev = k.key == GLFW_KEY_LEFT || k.key == GLFW_KEY_PAGE_UP;
+        if (lessons_.active() && (next || prev)) go_to_step(lessons_.lesson_index(), lessons_.step() + (next ? 1 : -1));
     }
 }
 
 void WebApp::menu_bar() {
     if (!ImGui::BeginMainMenuBar()) return;
-    if (auto lang = app::language_menu()) app::set_language(*lang);  // the desktop's menu (key L)
+    // The desktop's menus; where each starts goes into the report (the tests click them).
+    menu_x_[0] = ImGui::GetCursorScreenPos().x;
+    if (auto lang = app::language_menu()) app::set_language(*lang);  // key L
+    menu_x_[1] = ImGui::GetCursorScreenPos().x;
+    if (auto go = lessons_.menu()) go_to_step(go->first, go->second);
+    menu_x_[2] = ImGui::GetCursorScreenPos().x;
+    if (ImGui::BeginMenu(app::tr_id("Experiments", "experiments").c_str())) {
+        for (const auto& e : experiments())
+            if (ImGui::MenuItem((app::tr(e.title) + "##" + e.id).c_str(), nullptr, experiment_ == &e))
+                if (auto err = start_experiment(e.id)) error_ = *err;
+        if (experiment_ && ImGui::MenuItem(app::tr("Close the experiment"), "Esc")) experiment_ = nullptr;
+        ImGui::EndMenu();
+    }
+    menu_x_[3] = ImGui::GetCursorScreenPos().x;
     if (ImGui::BeginMenu(app::tr_id("View", "view").c_str())) {
         if (ImGui::MenuItem(app::tr("Presenter mode"), "F5 / P", presenter_)) set_presenter(!presenter_);
+        if (ImGui::MenuItem(app::tr("Compare BN / LN / IN / GN"), "C", compare_on_)) compare_on_ = !compare_on_;
+        if (ImGui::MenuItem(app::tr("Cube drawing (N, C, H·W)"), "K", cube_on_)) cube_on_ = !cube_on_;
         ImGui::EndMenu();
     }
     ImGui::EndMainMenuBar();
@@ -73,6 +167,9 @@ void WebApp::panels(float top) {
     app::LayoutContent c;
     c.shape = session().x().shape;
     c.heat_chrome = heat_chrome_;
+    c.lessons = lessons_.active() || !lessons_.error().empty();
+    c.cube = cube_on_;
+    c.compare = compare_on_;
     const app::LayoutMetrics m = app::measure_layout(top);
     const app::PanelRects r = presenter_ ? app::presenter_layout(m, c) : app::normal_layout(m, c);
     if (r.controls) {
@@ -80,18 +177,28 @@ void WebApp::panels(float top) {
         controls_.draw(session());
         ImGui::End();
     }
-    app::begin_panel(std::string(app::tr("Heatmap")) + ": " +
-                         method_torch_name(session().state().spec.method, session().x().shape) + "###heatmap",
-                     r.heatmap);
+    app::begin_panel(app::heatmap_window_title(session(), {.compare = compare_on_}), r.heatmap);
     heatmap_.show_controls = !presenter_;
     heatmap_.center = presenter_;
-    heatmap_.draw(session());
+    if (experiment_) experiment_bar();
+    if (compare_on_)
+        compare_.draw(session(), cube_on_);
+    else if (cube_on_)
+        app::heatmap_beside_cube(heatmap_, session());
+    else
+        heatmap_.draw(session());
     ImGui::End();
     if (r.measure_heat_chrome) heat_chrome_ = r.heatmap.h - heatmap_.image_room_h();
     if (r.histograms) {
         app::begin_panel(app::tr_id("Histograms (GPU)", "histograms"), *r.histograms);
         if (auto bins = histograms_.draw(session().histograms(), session().bins(), presenter_))
             session().set_bins(*bins);
+        ImGui::End();
+    }
+    if (r.lesson) {
+        app::begin_panel(app::tr_id("Lesson", "lesson"), *r.lesson);
+        if (auto go = lessons_.draw(presenter_, session().x(), session().result())) go_to_step(go->first, go->second);
+        if (lessons_.active() && !experiment_ && !view_note_.empty()) app::wrapped_text_disabled(view_note_);
         ImGui::End();
     }
     app::begin_panel(app::tr_id("Explain", "explain"), r.explain);
@@ -140,6 +247,8 @@ void WebApp::report() {
     const app::TileLayout& t = heatmap_.layout();
     const float px = heatmap_.pixel_scale();
     const auto sel = s.selected_stat();
+    int compare_fills = 0;
+    for (const WebHeatmapImage* i : compare_images_) compare_fills += i->fills();
     nlohmann::json j = {
         {"device", s.backend().device_name()},
         {"method", method_torch_name(s.state().spec.method, s.x().shape)},
@@ -150,12 +259,25 @@ void WebApp::report() {
         {"refused", controls_.error()},
         {"language", zh ? "zh" : "en"},
         {"presenter", presenter_},
+        {"cube", cube_on_},
+        {"compare", compare_on_},
         {"cjk_font", app::cjk_font()},
         {"missing_glyphs", missing_},
         {"heatmap_mode", static_cast<int>(heatmap_.mode)},
         {"selected_stat", sel ? *sel : -1},
+        {"lesson", lessons_.active() ? lessons_.lesson()->id : std::string()},
+        {"step", lessons_.active() ? lessons_.step() + 1 : 0},
+        {"lesson_count", lessons_.count()},
+        {"lesson_error", lessons_.error()},
+        {"experiment", experiment_ ? experiment_->id : std::string()},
+        {"batches_tracked", s.state().params.num_batches_tracked},
+        {"eval", s.state().spec.mode == Mode::Eval},
+        {"view_note", view_note_},
+        {"menus",
+         {{"language", menu_x_[0]}, {"lessons", menu_x_[1]}, {"experiments", menu_x_[2]}, {"view", menu_x_[3]}}},
         {"texture_uploads", image_->uploads()},
         {"fills", image_->fills()},
+        {"compare_fills", compare_fills},
         {"image", {{"width", t.width}, {"height", t.height}}},
         {"heatmap_rect", {heatmap_.origin_x(), heatmap_.origin_y(), t.width / px, t.height / px}},
         {"cell", t.cell / px},

@@ -3,14 +3,22 @@
 // heatmap.wgsl and drawn as a WebGL texture, web_heatmap_image), histograms, Explain and statistics
 // table, laid out by the desktop's panel layout (normal and presenter mode, F5 or P), over the app's
 // model: a PageSession's Session on the WebGPU backend, whose every edit is Session::apply, as on the
-// desktop. The menu bar has the Language and View menus (keys L, F5/P). After each frame whose report
+// desktop. The menu bar has the Language, Lessons, Experiments and View menus (keys L, →/← or Page
+// Down/Up, Esc, F5/P, C for the compare view, K for the cube). A lesson step is the desktop's
+// (views/lesson_panel: its State, text and view), as are an experiment's bar (views/experiment_bar)
+// and the compare view (views/compare_view, its four heatmaps filled by heatmap.wgsl); a pair
+// experiment shows its left side. What a step or an experiment shows only in the desktop app is
+// named under it. After each frame whose report
 // changed, a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests).
-// Not in the browser yet: lessons, experiments, the compare, pair, gradient and SyncBN views, pictures.
+// Not in the browser yet: the pair, gradient and SyncBN views, pictures, exercises, the File menu.
 #pragma once
+#include "compare_view.hpp"
 #include "controls_panel.hpp"
+#include "experiment_bar.hpp"
 #include "explain_panel.hpp"
 #include "heatmap_panel.hpp"
 #include "histogram_view.hpp"
+#include "lesson_panel.hpp"
 #include "page_session.hpp"
 #include "panel_layout.hpp"
 #include "stats_table.hpp"
@@ -18,6 +26,7 @@
 #include "web_window.hpp"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,8 +40,9 @@ class WebApp {
 public:
     // Normalizes the scene `scene_text` (empty: the default State). A scene that cannot be shown
     // leaves its one-line error in the status bar and the default State on screen. Throws
-    // DeviceError / InputError only when the default State cannot run either.
-    WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::string& scene_text);
+    // DeviceError / InputError only when the default State cannot run either. `lessons`: the
+    // built-in lessons (loaded before the window, whose font atlas needs their Chinese glyphs).
+    WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::string& scene_text, app::LessonPanel lessons);
 
     // A scene pasted into the address bar (empty: the default State): shown, or (false) its
     // one-line error in the status bar with what is shown kept.
@@ -44,6 +54,12 @@ public:
 private:
     Session& session() { return page_.edit_session(); }
     void keys();
+    // The desktop's AppUi::go_to_step, start_experiment and apply_view, without the views the browser
+    // lacks (view_note_ names them).
+    void go_to_step(int lesson, int step);
+    std::optional<std::string> start_experiment(const std::string& id, std::optional<State> state = std::nullopt);
+    void apply_view(const ViewSettings& v);
+    void experiment_bar();
     void menu_bar();
     void panels(float top);
     void status_bar(const app::Rect& r);
@@ -58,7 +74,13 @@ private:
     app::StatsTable table_;
     app::ExplainPanel explain_;
     app::HistogramView histograms_;
-    bool presenter_ = false;
+    std::vector<WebHeatmapImage*> compare_images_;  // owned by compare_'s panels
+    app::CompareView compare_;
+    app::LessonPanel lessons_;
+    const Experiment* experiment_ = nullptr;  // the running experiment (its bar above the heatmap)
+    std::string view_note_;          // what the shown step or experiment has only in the desktop app ("" for nothing)
+    std::array<float, 4> menu_x_{};  // where the Language, Lessons, Experiments and View menus start (ImGui units)
+    bool presenter_ = false, cube_on_ = false, compare_on_ = false;
     float heat_chrome_ = 0;              // the heatmap panel's height minus its image's room (panel_layout.hpp)
     std::string error_;                  // the last open's error line ("" after a successful one)
     std::string last_report_, missing_;  // missing_: Chinese glyphs the atlas lacks (drawn as '?')

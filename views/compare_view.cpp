@@ -15,10 +15,10 @@ namespace {
 constexpr Method kMethods[4] = {Method::Batch, Method::Layer, Method::Instance, Method::Group};
 }
 
-CompareView::CompareView(Session& engine, const VulkanContext& ctx, vk::RenderPass render_pass) {
+CompareView::CompareView(Session& engine, const MakeImage& make_image) {
     for (std::size_t i = 0; i < 4; ++i) {
         shown_[i] = std::make_unique<ShownValues>(engine);
-        views_[i] = std::make_unique<HeatmapView>(ctx, render_pass);
+        views_[i] = std::make_unique<HeatmapPanel>(make_image());
         views_[i]->mode = HeatmapMode::Statistics;
         views_[i]->show_controls = false;
         views_[i]->show_legend = false;
@@ -145,10 +145,6 @@ void CompareView::draw(Session& main, bool cube) {
         }
         ImGui::EndChild();
     }
-}
-
-void CompareView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
-    for (auto& v : views_) v->before_pass(cmd, extent);
 }
 
 }  // namespace normlab::app
