@@ -52,11 +52,11 @@ AppUi::AppUi(const Window& window, Session& session, std::string export_dir)
       session_(session),
       export_dir_(std::move(export_dir)),
       heatmap_(window.context(), window.render_pass()),
-      compare_images_(window.context(), window.render_pass()),
-      compare_(session, [this] { return compare_images_.make(); }),
-      pair_(session, window.context(), window.render_pass()),
+      view_images_(window.context(), window.render_pass()),
+      compare_(session, [this] { return view_images_.make(); }),
+      pair_(session, [this] { return view_images_.make(); }),
       noise_(window.context()),
-      gradient_(session, window.context(), window.render_pass()) {
+      gradient_(session, view_images_.make()) {
     normal_style_ = ImGui::GetStyle();
     presenter_style_ = make_presenter_style(normal_style_);
     actions_ = make_actions();
@@ -224,10 +224,8 @@ void AppUi::explain_gradient() {
 }
 
 void AppUi::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
-    if (gradient_view_shown()) gradient_.before_pass(cmd, extent);
     heatmap_.before_pass(cmd, extent);
-    compare_images_.before_pass(cmd, extent);
-    pair_.before_pass(cmd, extent);
+    view_images_.before_pass(cmd, extent);  // the compare, pair and gradient views' fills
 }
 
 }  // namespace normlab::app

@@ -108,7 +108,7 @@ private:
     StatsTable table_;
     ExplainPanel explain_;
     LessonPanel lessons_;
-    VulkanImageSet compare_images_;  // the compare view's four heatmap images
+    VulkanImageSet view_images_;  // the compare, pair and gradient views' heatmap images
     CompareView compare_;
     PairView pair_;
     BatchNoisePanel noise_;

@@ -15,7 +15,7 @@ namespace {
 constexpr Method kMethods[4] = {Method::Batch, Method::Layer, Method::Instance, Method::Group};
 }
 
-CompareView::CompareView(Session& engine, const MakeImage& make_image) {
+CompareView::CompareView(Session& engine, const MakeHeatmapImage& make_image) {
     for (std::size_t i = 0; i < 4; ++i) {
         shown_[i] = std::make_unique<ShownValues>(engine);
         views_[i] = std::make_unique<HeatmapPanel>(make_image());

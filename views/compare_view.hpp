@@ -12,15 +12,13 @@
 #include "normlab/shown_values.hpp"
 
 #include <array>
-#include <functional>
 #include <memory>
 
 namespace normlab::app {
 
 class CompareView {
 public:
-    using MakeImage = std::function<std::unique_ptr<HeatmapImage>()>;
-    CompareView(Session& engine, const MakeImage& make_image);
+    CompareView(Session& engine, const MakeHeatmapImage& make_image);
 
     // Renormalizes when the main session changed (tensor, G or selection).
     void follow(const Session& main);

@@ -90,8 +90,8 @@ std::optional<std::string> train_eval_bar(Session& session) {
         line += b;
     }
     ImGui::TextUnformatted(line.c_str());
-    ImGui::TextDisabled(tr("now normalizing with: %s"), r.stats_from_running ? tr("running statistics (eval)")
-                                                                             : tr("this batch's statistics (train)"));
+    ImGui::TextDisabled(tr("now normalizing with: %s"),
+                        r.stats_from_running ? tr("running statistics (eval)") : tr("this batch's statistics (train)"));
     return err;
 }
 

@@ -1,8 +1,8 @@
 // The bar above the heatmap while an experiment runs, the parts the desktop app and the browser share:
 // the experiment's title and one-line explanation, GroupNorm's G slider over the divisors of C and
-// the identities it shows (the continuum) and BatchNorm's train / eval controls (train step, ×5, reset, the mode, the running
-// statistics). Every edit is Session::apply (or train_step / reset_running); each function returns the
-// message of an edit the session refused (nothing changed then).
+// the identities it shows (the continuum) and BatchNorm's train / eval controls (train step, ×5, reset, the mode, the
+// running statistics). Every edit is Session::apply (or train_step / reset_running); each function returns the message
+// of an edit the session refused (nothing changed then).
 #pragma once
 #include "compare_view.hpp"
 #include "normlab/experiments.hpp"

@@ -12,6 +12,8 @@
 #include <imgui.h>
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 
 namespace normlab::app {
 
@@ -33,5 +35,8 @@ public:
     // ImGui units large; fills it first when it differs from the one filled last.
     virtual void draw(const HeatmapPicture& picture, ImVec2 origin, ImVec2 size) = 0;
 };
+
+// Makes one more image for a view that holds several heatmaps (the compare and gradient views).
+using MakeHeatmapImage = std::function<std::unique_ptr<HeatmapImage>()>;
 
 }  // namespace normlab::app

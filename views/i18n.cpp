@@ -164,11 +164,6 @@ const Entry kTable[] = {
      "课程按步骤讲解教材中的概念。在上方选择一节课，然后用 → / ←（或 Page Down / Page Up）翻页。"},
     {"step %d / %d", "第 %d / %d 步"},
     {"This step could not be applied: ", "无法应用这一步："},
-    // The browser's lesson panel: what a step shows only in the desktop app (web/src/web_app.cpp).
-    {"In the desktop app this also shows: ", "在桌面版中，这里还会显示："},
-    {"the compare view", "对比视图"},
-    {"the gradient view", "梯度视图"},
-    {"the second configuration beside this one, and the difference", "旁边的第二种配置，以及两者之差"},
     // Experiments
     {"(divisors of C; keys + and −)", "（C 的约数；按键 + 和 −）"},
     {"G = %lld: statistics equal %s's: max |Δμ| = %.2g, max |Δσ²| = %.2g",

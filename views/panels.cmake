@@ -8,6 +8,8 @@ set(NORMLAB_PANEL_SOURCES
   histogram_view.cpp
   cube_view.cpp
   compare_view.cpp
+  gradient_view.cpp
+  pair_view.cpp
   experiment_bar.cpp
   controls_panel.cpp
   image_controls.cpp

@@ -11,8 +11,9 @@
 //     a right click clears it;
 //   - a lesson: the Lessons menu clicked, its first lesson chosen (step 1: its tensor and method), the
 //     key → to step 2 (another method, a changed heatmap) and step 3 (the compare view of four
-//     heatmaps, each with its cube), step 4 (a pair experiment: its left side, the rest named as the
-//     desktop app's), ← ← back to step 2 (the heatmap alone, no experiment);
+//     heatmaps, each with its cube), step 4 (a pair experiment: two sides and their difference), ← ←
+//     back to step 2 (the heatmap alone, no experiment); the gradient view there (key D: ∂y_k/∂x
+//     non-zero on y_k's 96-element statistic exactly);
 //   - an experiment: bn-train-eval from the Experiments menu (its state and bar), the key N three times
 //     (three train steps: the running statistics counted), E (eval), Esc closes it, ← the lesson's step 1;
 //   - a cut scene pasted: one error line, the state shown stays; a smaller window and then
@@ -255,18 +256,19 @@ async function lesson(page) {
   await settle(page);
   r = await report(page);
   await screenshot(page, 'app-lesson-step3.png');
-  console.log(`→: step ${r.step}, note "${r.view_note}"`);
-  console.log(`   compare view ${r.compare}, cube ${r.cube}, its four heatmaps filled ${r.compare_fills} times`);
-  check(r.step === 3 && r.compare && r.cube && r.compare_fills >= 4 && r.view_note === '',
-    `step 3: compare ${r.compare}, cube ${r.cube}, ${r.compare_fills} fills, note "${r.view_note}"`);
-  // Step 4 runs the pair experiment batch-independence: the browser shows its left side and says so.
+  console.log(`→: step ${r.step}`);
+  console.log(`   compare view ${r.compare}, cube ${r.cube}, its four heatmaps filled ${r.view_fills} times`);
+  check(r.step === 3 && r.compare && r.cube && r.view_fills >= 4,
+    `step 3: compare ${r.compare}, cube ${r.cube}, the views' images filled ${r.view_fills} times`);
+  // Step 4 runs the pair experiment batch-independence: two sides and their difference.
+  const fills = r.view_fills;
   await page.keyboard.press('ArrowRight');
   await settle(page);
   r = await report(page);
-  await screenshot(page, 'app-lesson-step4.png');
-  console.log(`→: step ${r.step}, experiment "${r.experiment}", note "${r.view_note}"`);
-  check(r.step === 4 && r.experiment === 'batch-independence' && /second configuration/.test(r.view_note),
-    `step 4: experiment "${r.experiment}", note "${r.view_note}"`);
+  checkNotBlank(await screenshot(page, 'app-lesson-step4.png'), 'lesson step 4 (pair)');
+  console.log(`→: step ${r.step}, experiment "${r.experiment}", pair view ${r.pair}, ${r.view_fills - fills} fills`);
+  check(r.step === 4 && r.experiment === 'batch-independence' && r.pair && r.view_fills - fills >= 3,
+    `step 4: experiment "${r.experiment}", pair view ${r.pair}, ${r.view_fills - fills} fills`);
   await page.keyboard.press('ArrowLeft');
   await frames(page, 2);
   await page.keyboard.press('ArrowLeft');
@@ -274,6 +276,17 @@ async function lesson(page) {
   r = await report(page);
   check(r.step === 2 && r.method === 'LayerNorm' && !r.cube && !r.compare && r.experiment === '',
     `after ← ←: step ${r.step}, ${r.method}, cube ${r.cube}, compare ${r.compare}, experiment "${r.experiment}"`);
+
+  // The gradient view (key D): ∂y_k/∂x of the selected y_k from the WGSL backward; under LayerNorm over
+  // [C,H,W] its support is y_k's sample, C·H·W = 96 elements.
+  await page.keyboard.press('d');
+  await settle(page);
+  r = await report(page);
+  checkNotBlank(await screenshot(page, 'app-gradient.png'), 'gradient view');
+  console.log(`D: gradient view ${r.gradient}, ∂y_k/∂x has ${r.gradient_nonzero} non-zero entries`);
+  check(r.gradient && r.gradient_nonzero === 96, `the gradient view shows ${r.gradient_nonzero} non-zero entries, want 96`);
+  await page.keyboard.press('d');
+  await frames(page);
 }
 
 // The experiment bn-train-eval from the Experiments menu (its 6th item), then the keys N, E and Esc.

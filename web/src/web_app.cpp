@@ -27,18 +27,6 @@ namespace {
 EM_JS(void, js_set_document_language, (const char* lang), { document.documentElement.lang = UTF8ToString(lang); });
 // clang-format on
 
-// What a lesson step's or experiment's view shows that the browser does not yet, as one line ("" for
-// nothing): the gradient view, a running pair experiment's second side and difference.
-std::string desktop_only(const ViewSettings& v, const Experiment* running) {
-    std::string parts;
-    auto add = [&](const char* what) { parts += (parts.empty() ? "" : " · ") + std::string(app::tr(what)); };
-    if (v.gradient) add("the gradient view");
-    if (running && running->kind == ExperimentKind::Pair)
-        add("the second configuration beside this one, and the difference");
-    if (parts.empty()) return "";
-    return std::string(app::tr("In the desktop app this also shows: ")) + parts;
-}
-
 }  // namespace
 
 WebApp::WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::string& scene_text, app::LessonPanel lessons)
@@ -46,11 +34,13 @@ WebApp::WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::strin
       page_(backend),
       image_(new WebHeatmapImage(backend.context())),
       heatmap_(std::unique_ptr<app::HeatmapImage>(image_)),
-      compare_(page_.edit_session(),
-               [this, &backend] {
-                   compare_images_.push_back(new WebHeatmapImage(backend.context()));
-                   return std::unique_ptr<app::HeatmapImage>(compare_images_.back());
-               }),
+      make_image_([this, &backend] {
+          view_images_.push_back(new WebHeatmapImage(backend.context()));
+          return std::unique_ptr<app::HeatmapImage>(view_images_.back());
+      }),
+      compare_(page_.edit_session(), make_image_),
+      pair_(page_.edit_session(), make_image_),
+      gradient_(page_.edit_session(), make_image_()),
       lessons_(std::move(lessons)) {
     if (!scene_text.empty() && open_scene(scene_text)) return;
     page_.open_scene("", "the default state");  // no scene, or one that cannot be shown: the error stays
@@ -80,13 +70,15 @@ void WebApp::go_to_step(int lesson, int step) {
     }
 }
 
-// The desktop's AppUi::start_experiment; a pair experiment shows its left side (view_note_ says so).
+// The desktop's AppUi::start_experiment.
 std::optional<std::string> WebApp::start_experiment(const std::string& id, std::optional<State> state) {
     const Experiment* e = find_experiment(id);
     if (!e) return "unknown experiment '" + id + "'";
     State st = state ? *state : e->state;
     st.exercise = {};  // an experiment ends a handed-out exercise
-    if (auto err = session().replace(st, TensorChange::from_source())) return err;
+    auto err = e->kind == ExperimentKind::Pair ? pair_.start(*e, session(), st)
+                                               : session().replace(st, TensorChange::from_source());
+    if (err) return err;
     experiment_ = e;
     apply_view(e->view);
     return std::nullopt;
@@ -96,7 +88,7 @@ void WebApp::apply_view(const ViewSettings& v) {
     heatmap_.show_view(v);
     cube_on_ = v.cube;
     compare_on_ = v.compare;
-    view_note_ = desktop_only(v, experiment_);
+    gradient_on_ = v.gradient;
 }
 
 // The experiment's bar above the heatmap: the desktop's shared parts (views/experiment_bar).
@@ -110,12 +102,11 @@ void WebApp::experiment_bar() {
     }
     if (e.kind == ExperimentKind::TrainEval) err = app::train_eval_bar(session());
     if (err) error_ = *err;
-    if (!view_note_.empty()) app::wrapped_text_disabled(view_note_);
     ImGui::Separator();
 }
 
 // The desktop's keys for what the browser has: L (language), F5 or P (presenter mode), C (the compare
-// view), K (the cube),
+// view), D (the gradient view), K (the cube),
 // Esc (close the experiment), BatchNorm's train step and train ↔ eval (N, E), the lesson's next step
 // (→, Page Down, space) and previous step (←, Page Up).
 void WebApp::keys() {
@@ -125,6 +116,7 @@ void WebApp::keys() {
         if (k.key == GLFW_KEY_F5 || k.key == GLFW_KEY_P) set_presenter(!presenter_);
         if (k.key == GLFW_KEY_K) cube_on_ = !cube_on_;
         if (k.key == GLFW_KEY_C) compare_on_ = !compare_on_;
+        if (k.key == GLFW_KEY_D) gradient_on_ = !gradient_on_;
         if (k.key == GLFW_KEY_ESCAPE) experiment_ = nullptr;
         if (session().state().spec.method == Method::Batch && (k.key == GLFW_KEY_N || k.key == GLFW_KEY_E)) {
             auto err = k.key == GLFW_KEY_N ? session().train_step()
@@ -157,6 +149,7 @@ void WebApp::menu_bar() {
         if (ImGui::MenuItem(app::tr("Presenter mode"), "F5 / P", presenter_)) set_presenter(!presenter_);
         if (ImGui::MenuItem(app::tr("Compare BN / LN / IN / GN"), "C", compare_on_)) compare_on_ = !compare_on_;
         if (ImGui::MenuItem(app::tr("Cube drawing (N, C, H·W)"), "K", cube_on_)) cube_on_ = !cube_on_;
+        if (ImGui::MenuItem(app::tr("Gradient view (backward pass)"), "D", gradient_on_)) gradient_on_ = !gradient_on_;
         ImGui::EndMenu();
     }
     ImGui::EndMainMenuBar();
@@ -170,6 +163,8 @@ void WebApp::panels(float top) {
     c.lessons = lessons_.active() || !lessons_.error().empty();
     c.cube = cube_on_;
     c.compare = compare_on_;
+    c.pair = pair_experiment();
+    c.gradient = gradient_on_;
     const app::LayoutMetrics m = app::measure_layout(top);
     const app::PanelRects r = presenter_ ? app::presenter_layout(m, c) : app::normal_layout(m, c);
     if (r.controls) {
@@ -177,12 +172,16 @@ void WebApp::panels(float top) {
         controls_.draw(session());
         ImGui::End();
     }
-    app::begin_panel(app::heatmap_window_title(session(), {.compare = compare_on_}), r.heatmap);
+    app::begin_panel(app::heatmap_window_title(session(), {compare_on_, pair_experiment(), gradient_on_}), r.heatmap);
     heatmap_.show_controls = !presenter_;
     heatmap_.center = presenter_;
     if (experiment_) experiment_bar();
     if (compare_on_)
         compare_.draw(session(), cube_on_);
+    else if (pair_experiment())
+        pair_.draw(session(), gradient_on_);
+    else if (gradient_on_)
+        gradient_.draw(session());
     else if (cube_on_)
         app::heatmap_beside_cube(heatmap_, session());
     else
@@ -191,18 +190,23 @@ void WebApp::panels(float top) {
     if (r.measure_heat_chrome) heat_chrome_ = r.heatmap.h - heatmap_.image_room_h();
     if (r.histograms) {
         app::begin_panel(app::tr_id("Histograms (GPU)", "histograms"), *r.histograms);
-        if (auto bins = histograms_.draw(session().histograms(), session().bins(), presenter_))
+        if (gradient_shown())
+            gradient_.draw_histograms(session(), presenter_);
+        else if (auto bins = histograms_.draw(session().histograms(), session().bins(), presenter_))
             session().set_bins(*bins);
         ImGui::End();
     }
     if (r.lesson) {
         app::begin_panel(app::tr_id("Lesson", "lesson"), *r.lesson);
         if (auto go = lessons_.draw(presenter_, session().x(), session().result())) go_to_step(go->first, go->second);
-        if (lessons_.active() && !experiment_ && !view_note_.empty()) app::wrapped_text_disabled(view_note_);
         ImGui::End();
     }
     app::begin_panel(app::tr_id("Explain", "explain"), r.explain);
     explain_.draw(session());
+    if (const std::string text = gradient_shown() ? gradient_.explain(session()) : ""; !text.empty()) {
+        ImGui::Separator();
+        app::wrapped_text(text);
+    }
     ImGui::End();
     if (r.stats) {
         app::begin_panel(app::tr_id("Statistics", "stats"), *r.stats);
@@ -230,6 +234,8 @@ void WebApp::status_bar(const app::Rect& r) {
 
 void WebApp::draw() {
     keys();
+    if (pair_experiment())
+        if (auto err = pair_.follow(session())) error_ = *err;
     menu_bar();
     panels(ImGui::GetFrameHeight());
     report();
@@ -247,8 +253,8 @@ void WebApp::report() {
     const app::TileLayout& t = heatmap_.layout();
     const float px = heatmap_.pixel_scale();
     const auto sel = s.selected_stat();
-    int compare_fills = 0;
-    for (const WebHeatmapImage* i : compare_images_) compare_fills += i->fills();
+    int view_fills = 0;
+    for (const WebHeatmapImage* i : view_images_) view_fills += i->fills();
     nlohmann::json j = {
         {"device", s.backend().device_name()},
         {"method", method_torch_name(s.state().spec.method, s.x().shape)},
@@ -272,12 +278,14 @@ void WebApp::report() {
         {"experiment", experiment_ ? experiment_->id : std::string()},
         {"batches_tracked", s.state().params.num_batches_tracked},
         {"eval", s.state().spec.mode == Mode::Eval},
-        {"view_note", view_note_},
+        {"pair", pair_experiment()},
+        {"gradient", gradient_on_},
+        {"gradient_nonzero", gradient_shown() ? gradient_.nonzero() : -1},
         {"menus",
          {{"language", menu_x_[0]}, {"lessons", menu_x_[1]}, {"experiments", menu_x_[2]}, {"view", menu_x_[3]}}},
         {"texture_uploads", image_->uploads()},
         {"fills", image_->fills()},
-        {"compare_fills", compare_fills},
+        {"view_fills", view_fills},
         {"image", {{"width", t.width}, {"height", t.height}}},
         {"heatmap_rect", {heatmap_.origin_x(), heatmap_.origin_y(), t.width / px, t.height / px}},
         {"cell", t.cell / px},

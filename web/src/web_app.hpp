@@ -4,22 +4,23 @@
 // table, laid out by the desktop's panel layout (normal and presenter mode, F5 or P), over the app's
 // model: a PageSession's Session on the WebGPU backend, whose every edit is Session::apply, as on the
 // desktop. The menu bar has the Language, Lessons, Experiments and View menus (keys L, →/← or Page
-// Down/Up, Esc, F5/P, C for the compare view, K for the cube). A lesson step is the desktop's
-// (views/lesson_panel: its State, text and view), as are an experiment's bar (views/experiment_bar)
-// and the compare view (views/compare_view, its four heatmaps filled by heatmap.wgsl); a pair
-// experiment shows its left side. What a step or an experiment shows only in the desktop app is
-// named under it. After each frame whose report
-// changed, a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests).
-// Not in the browser yet: the pair, gradient and SyncBN views, pictures, exercises, the File menu.
+// Down/Up, Esc, F5/P, C, D and K for the compare view, the gradient view and the cube). A lesson step
+// is the desktop's (views/lesson_panel: its State, text and view), as are an experiment's bar
+// (views/experiment_bar) and the compare, pair and gradient views (views/compare_view, pair_view,
+// gradient_view: their heatmaps filled by heatmap.wgsl, the gradients from the WGSL backward). After each frame whose
+// report changed, a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests). Not in
+// the browser yet: the SyncBN view, pictures and AdaIN, exercises, the File menu.
 #pragma once
 #include "compare_view.hpp"
 #include "controls_panel.hpp"
+#include "gradient_view.hpp"
 #include "experiment_bar.hpp"
 #include "explain_panel.hpp"
 #include "heatmap_panel.hpp"
 #include "histogram_view.hpp"
 #include "lesson_panel.hpp"
 #include "page_session.hpp"
+#include "pair_view.hpp"
 #include "panel_layout.hpp"
 #include "stats_table.hpp"
 #include "web_heatmap_image.hpp"
@@ -54,12 +55,14 @@ public:
 private:
     Session& session() { return page_.edit_session(); }
     void keys();
-    // The desktop's AppUi::go_to_step, start_experiment and apply_view, without the views the browser
-    // lacks (view_note_ names them).
+    // The desktop's AppUi::go_to_step, start_experiment and apply_view.
     void go_to_step(int lesson, int step);
     std::optional<std::string> start_experiment(const std::string& id, std::optional<State> state = std::nullopt);
     void apply_view(const ViewSettings& v);
     void experiment_bar();
+    bool pair_experiment() const { return experiment_ && experiment_->kind == ExperimentKind::Pair; }
+    // As AppUi::gradient_view_shown: the gradient view in the heatmap's place (not the compare or pair view).
+    bool gradient_shown() const { return gradient_on_ && !compare_on_ && !pair_experiment(); }
     void menu_bar();
     void panels(float top);
     void status_bar(const app::Rect& r);
@@ -74,13 +77,15 @@ private:
     app::StatsTable table_;
     app::ExplainPanel explain_;
     app::HistogramView histograms_;
-    std::vector<WebHeatmapImage*> compare_images_;  // owned by compare_'s panels
+    std::vector<WebHeatmapImage*> view_images_;  // owned by the compare, pair and gradient views' panels
+    app::MakeHeatmapImage make_image_;
     app::CompareView compare_;
+    app::PairView pair_;
+    app::GradientView gradient_;
     app::LessonPanel lessons_;
     const Experiment* experiment_ = nullptr;  // the running experiment (its bar above the heatmap)
-    std::string view_note_;          // what the shown step or experiment has only in the desktop app ("" for nothing)
     std::array<float, 4> menu_x_{};  // where the Language, Lessons, Experiments and View menus start (ImGui units)
-    bool presenter_ = false, cube_on_ = false, compare_on_ = false;
+    bool presenter_ = false, cube_on_ = false, compare_on_ = false, gradient_on_ = false;
     float heat_chrome_ = 0;              // the heatmap panel's height minus its image's room (panel_layout.hpp)
     std::string error_;                  // the last open's error line ("" after a successful one)
     std::string last_report_, missing_;  // missing_: Chinese glyphs the atlas lacks (drawn as '?')

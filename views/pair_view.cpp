@@ -10,19 +10,19 @@
 
 #include <cmath>
 #include <tuple>
+#include <utility>
 
 namespace normlab::app {
 
-PairView::PairView(Session& engine, const VulkanContext& ctx, vk::RenderPass render_pass)
+PairView::PairView(Session& engine, MakeHeatmapImage make_image)
     : engine_(engine),
-      ctx_(&ctx),
-      render_pass_(render_pass),
+      make_image_(std::move(make_image)),
       right_(std::make_unique<ShownValues>(engine)),
       right_shown_(std::make_unique<ShownValues>(engine)),
       diff_(std::make_unique<ShownValues>(engine)),
-      left_view_(std::make_unique<HeatmapView>(ctx, render_pass)),
-      right_view_(std::make_unique<HeatmapView>(ctx, render_pass)),
-      diff_view_(std::make_unique<HeatmapView>(ctx, render_pass)) {
+      left_view_(std::make_unique<HeatmapPanel>(make_image_())),
+      right_view_(std::make_unique<HeatmapPanel>(make_image_())),
+      diff_view_(std::make_unique<HeatmapPanel>(make_image_())) {
     for (auto* v : {left_view_.get(), right_view_.get(), diff_view_.get()}) {
         v->show_controls = false;
         v->mode = HeatmapMode::Output;
@@ -104,7 +104,7 @@ void PairView::draw(Session& main, bool gradient) {
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     const float w = (avail.x - 2 * gap) / 3;
     struct Pane {
-        HeatmapView* view;
+        HeatmapPanel* view;
         ShownSource* source;
         std::string title;
     };
@@ -143,8 +143,8 @@ void PairView::draw(Session& main, bool gradient) {
 // click on either side selects it on both. The dy choice follows whichever side changed it.
 void PairView::draw_gradients(Session& main) {
     if (!left_grad_) {
-        left_grad_ = std::make_unique<GradientView>(engine_, *ctx_, render_pass_);
-        right_grad_ = std::make_unique<GradientView>(engine_, *ctx_, render_pass_);
+        left_grad_ = std::make_unique<GradientView>(engine_, make_image_());
+        right_grad_ = std::make_unique<GradientView>(engine_, make_image_());
     }
     const bool cl = exp_->right_channels_last;
     const auto to_right = [cl](Index4 i) { return cl ? Index4{i[0], i[2], i[3], i[1]} : i; };
@@ -186,12 +186,6 @@ void PairView::draw_gradients(Session& main) {
     to.jacobian = from.jacobian;
     to.dy = from.dy;
     to.seed = from.seed;
-}
-
-void PairView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) {
-    for (auto* v : {left_view_.get(), right_view_.get(), diff_view_.get()}) v->before_pass(cmd, extent);
-    for (auto* g : {left_grad_.get(), right_grad_.get()})
-        if (g) g->before_pass(cmd, extent);
 }
 
 }  // namespace normlab::app

@@ -5,9 +5,10 @@
 // and ∂L/∂x. The gradients come from the engine's backward shaders, run on the main Session's
 // engine (Session::backward) for the state it is given and that state's result (a ShownSource:
 // the main Session, or a side of a pair); a display object (ShownValues) shows dy as its "x" and
-// ∂L/∂x as its "y", so the heatmap and histogram shaders draw them.
+// ∂L/∂x as its "y", so the heatmap and histogram shaders draw them. Its heatmap is a HeatmapPanel
+// over an image the caller makes (heatmap_image.hpp: Vulkan on the desktop, WebGPU in the browser).
 #pragma once
-#include "heatmap_view.hpp"
+#include "heatmap_panel.hpp"
 #include "histogram_view.hpp"
 #include "normlab/session.hpp"
 #include "normlab/shown_values.hpp"
@@ -20,14 +21,13 @@ enum class GradDy { OneHot, Ones, Random };
 
 class GradientView {
 public:
-    GradientView(Session& engine, const VulkanContext& ctx, vk::RenderPass render_pass);
+    GradientView(Session& engine, std::unique_ptr<HeatmapImage> image);
 
     // `st` is the state whose gradient is shown and `of` its result (x, the statistics, the
     // selected y_k); a click selects in `of`. The Session overloads show the session itself.
     void draw(const State& st, ShownSource& of);  // controls, caption and the ∂L/∂x heatmap
     void draw(Session& main) { draw(main.state(), main); }
     void draw_histograms(Session& main, bool presenter);  // dy and ∂L/∂x
-    void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);
     // The backward formula with the selected element's numbers (the Explain panel).
     std::string explain(Session& main);
     // Recomputes when `of`, the selection or the dy choice changed; the error or nothing.
@@ -44,7 +44,7 @@ private:
 
     Session* engine_;
     ShownValues shown_;  // x = dy, y = ∂L/∂x
-    HeatmapView view_;
+    HeatmapPanel view_;
     HistogramView histograms_;
     std::uint64_t seen_generation_ = ~0ull;
     std::int64_t seen_offset_ = -1;

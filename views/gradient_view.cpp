@@ -3,6 +3,7 @@
 #include "i18n.hpp"
 #include "wrapped_text.hpp"
 
+#include "normlab/error.hpp"
 #include "normlab/tensor_init.hpp"
 
 #include <imgui.h>
@@ -10,11 +11,12 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <utility>
 
 namespace normlab::app {
 
-GradientView::GradientView(Session& engine, const VulkanContext& ctx, vk::RenderPass render_pass)
-    : engine_(&engine), shown_(engine), view_(ctx, render_pass) {
+GradientView::GradientView(Session& engine, std::unique_ptr<HeatmapImage> image)
+    : engine_(&engine), shown_(engine), view_(std::move(image)) {
     view_.mode = HeatmapMode::Output;
     view_.colormap = Colormap::Diverging;
     view_.show_controls = false;
@@ -161,8 +163,6 @@ void GradientView::draw_histograms(Session& main, bool presenter) {
     if (shown_.shown().empty()) return;
     if (auto bins = histograms_.draw(shown_.shown().histograms(), shown_.bins(), presenter)) shown_.set_bins(*bins);
 }
-
-void GradientView::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) { view_.before_pass(cmd, extent); }
 
 std::string GradientView::explain(Session& main) {
     follow(main.state(), main.shown());

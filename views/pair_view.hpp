@@ -9,7 +9,7 @@
 // selected y_k (one Jacobian row each, from the backward shaders), and no difference.
 #pragma once
 #include "gradient_view.hpp"
-#include "heatmap_view.hpp"
+#include "heatmap_panel.hpp"
 #include "normlab/session.hpp"
 #include "normlab/shown_values.hpp"
 
@@ -21,7 +21,8 @@ namespace normlab::app {
 
 class PairView {
 public:
-    PairView(Session& engine, const VulkanContext& ctx, vk::RenderPass render_pass);
+    // make_image: the images of its heatmaps (three, and two more for the gradient views when first shown).
+    PairView(Session& engine, MakeHeatmapImage make_image);
 
     // Sets up the left state in `main` and the right side; returns an error message or nothing.
     std::optional<std::string> start(const Experiment& e, Session& main, std::optional<State> left = std::nullopt);
@@ -29,7 +30,6 @@ public:
     std::optional<std::string> follow(Session& main);
     // gradient: the two sides' gradient views (∂y_k/∂x) instead of y and the difference.
     void draw(Session& main, bool gradient = false);
-    void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent);
     // max |y_right − y_left| over every compared element (inf if one is NaN/Inf), computed
     // when the panes change.
     double max_abs_difference() const;
@@ -39,14 +39,13 @@ private:
     void draw_gradients(Session& main);
 
     Session& engine_;
-    const VulkanContext* ctx_;
-    vk::RenderPass render_pass_;
+    MakeHeatmapImage make_image_;
     const Experiment* exp_ = nullptr;
     State right_state_;  // the right side's state as normalized (fitted to its tensor)
     // The right side as normalized (its own layout; channels-last when the experiment says so),
     // its output as shown (N×C×H×W, the left's samples) and the difference right − left.
     std::unique_ptr<ShownValues> right_, right_shown_, diff_;
-    std::unique_ptr<HeatmapView> left_view_, right_view_, diff_view_;
+    std::unique_ptr<HeatmapPanel> left_view_, right_view_, diff_view_;
     std::unique_ptr<GradientView> left_grad_, right_grad_;  // made when first shown
     std::uint64_t seen_generation_ = ~0ull;
     std::string error_;
