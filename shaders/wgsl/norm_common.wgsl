@@ -3,8 +3,9 @@
 // bindings and the layout functions. The same model as shaders/norm_common.glsl:
 //   statistic s covers element e at  s*stat_stride + (e/segment_len)*segment_stride + e%segment_len,
 //   its γ/β index is (s % pstat_mod)*pstat_mul + e/pelem_div (no element term when pelem_div = 0).
-// The host puts the kernel's constants (WG, VPT, RMS, FUSED, PARAM_PASS, COLUMNS, EVAL) in
-// front of this text.
+// The host puts the kernel's constants (WG, VPT, RMS, FUSED, PARAM_PASS, COLUMNS, EVAL) and
+// pack1.wgsl or pack4.wgsl (PACK elements per access of X and Y) in front of this text.
+// Element indices e of one access are multiples of PACK; X[element_offset(base, e) / PACK].
 //
 // WGSL may assume that no NaN or infinity occurs, so non-finite values are found by their bits
 // and a statistic that holds one is written as NaN explicitly (as PyTorch's result is).
@@ -34,8 +35,8 @@ struct Layout {
     pad1: u32,
 }
 
-@group(0) @binding(0) var<storage, read> X: array<f32>;
-@group(0) @binding(1) var<storage, read_write> Y: array<f32>;
+@group(0) @binding(0) var<storage, read> X: array<XE>;
+@group(0) @binding(1) var<storage, read_write> Y: array<XE>;
 @group(0) @binding(2) var<storage, read> W: array<f32>;
 @group(0) @binding(3) var<storage, read> B: array<f32>;
 // Per statistic: (shift K, mean of x−K, biased variance or mean square, 1/sqrt(var + eps)).
@@ -78,18 +79,27 @@ fn element_offset(base: u32, e: u32) -> u32 {
     return base + j * L.segment_stride + (e - j * L.segment_len);
 }
 
-fn param_index(s: u32, e: u32) -> u32 {
-    let pbase = (s % L.pstat_mod) * L.pstat_mul;
+// The γ/β index of element 0 of statistic s; param_index adds element e's term.
+fn param_base(s: u32) -> u32 { return (s % L.pstat_mod) * L.pstat_mul; }
+fn param_elem(pbase: u32, e: u32) -> u32 {
     if (L.pelem_div == 0u) { return pbase; }
+    if (L.pelem_div == 1u) { return pbase + e; }  // per element (layer, rms): no division
     return pbase + e / L.pelem_div;
 }
+fn param_index(s: u32, e: u32) -> u32 { return param_elem(param_base(s), e); }
 
-fn affine(xhat: f32, s: u32, e: u32) -> f32 {
+// γ·xhat + β for the PACK elements e, e+1, … of one access: one γ/β index, or (per element)
+// consecutive ones, as vec4_runs guarantees for PACK 4.
+fn affine4(xhat: vec4<f32>, pbase: u32, e: u32) -> vec4<f32> {
     var y = xhat;
     if (L.has_w != 0u || L.has_b != 0u) {
-        let p = param_index(s, e);
-        if (L.has_w != 0u) { y = y * W[p]; }
-        if (L.has_b != 0u) { y = y + B[p]; }
+        let p0 = param_elem(pbase, e);
+        let step = select(0u, 1u, L.pelem_div == 1u);
+        for (var c = 0u; c < PACK; c = c + 1u) {
+            let p = p0 + c * step;
+            if (L.has_w != 0u) { y[c] = y[c] * W[p]; }
+            if (L.has_b != 0u) { y[c] = y[c] + B[p]; }
+        }
     }
     return y;
 }
@@ -111,10 +121,22 @@ fn finish_stat(K: f32, n: f32, mean: f32, m2: f32, flags: u32) -> vec4<f32> {
     return vec4<f32>(K, mean, v, rstd);
 }
 
-// y of one element: xs = x − K (RMS: x), st = its statistic, bad = x is not finite.
-fn normalized(xs: f32, bad: bool, st: vec4<f32>, s: u32, e: u32) -> f32 {
-    if (nonfinite_flag(st.w) != 0u || (bad && st.w == 0.0)) { return quiet_nan(); }
+// The non-finite flags of an access's live components, or-ed.
+fn nonfinite_flags4(v: vec4<f32>) -> u32 {
+    var f = 0u;
+    for (var c = 0u; c < PACK; c = c + 1u) { f = f | nonfinite_flag(v[c]); }
+    return f;
+}
+
+// y of the PACK elements from e: xs = x − K (RMS: x), st = their statistic, pbase = its
+// param_base. NaN where the statistic is not finite, or where x is not finite and rstd is 0.
+fn normalized4(xs: vec4<f32>, x: vec4<f32>, st: vec4<f32>, pbase: u32, e: u32) -> vec4<f32> {
     var xhat = xs * st.w;
     if (!RMS) { xhat = (xs - st.y) * st.w; }
-    return affine(xhat, s, e);
+    var y = affine4(xhat, pbase, e);
+    let st_bad = nonfinite_flag(st.w) != 0u;
+    for (var c = 0u; c < PACK; c = c + 1u) {
+        if (st_bad || (nonfinite_flag(x[c]) != 0u && st.w == 0.0)) { y[c] = quiet_nan(); }
+    }
+    return y;
 }

@@ -32,6 +32,8 @@ std::string kernel_source(const KernelVariant& v) {
     s += "const VPT: u32 = " + std::to_string(v.vpt) + "u;\n";
     s += flag("RMS", v.rms) + flag("FUSED", v.fused) + flag("PARAM_PASS", v.param_pass) + flag("COLUMNS", v.columns) +
          flag("EVAL", v.eval);
+    s += wgsl_file(v.vec4 ? "pack4.wgsl" : "pack1.wgsl");
+    s += "\n";
     s += wgsl_file("norm_common.wgsl");
     s += "\n";
     if (v.backward()) s += std::string(wgsl_file("grad_common.wgsl")) + "\n";

@@ -26,7 +26,8 @@ struct WgpuPlan {
     bool from_running = false;    // batch eval: apply kernel only
     bool fused = false;           // statistics and y in one kernel
     std::uint32_t stats_wg = 0;   // workgroup size of the statistics kernel
-    std::uint32_t stats_vpt = 0;  // values per invocation
+    std::uint32_t stats_vpt = 0;  // accesses (floats, or vec4s) per invocation
+    bool vec4 = false;            // 16-byte accesses (normlab/vec4_runs.hpp): chunk lengths count floats
     std::uint32_t chunks = 1;     // workgroups per statistic (statistics kernel)
     std::uint32_t chunk_len = 0;  // elements per chunk
     std::uint32_t apply_chunks = 1;
@@ -35,7 +36,7 @@ struct WgpuPlan {
 
 class WgpuNormalizer {
 public:
-    static constexpr std::uint32_t kMaxVpt = 16;
+    static constexpr std::uint32_t kMaxVpt = 16;  // floats per invocation (vec4s: half as many)
     static constexpr std::uint32_t kApplyWg = 256, kApplyVpt = 4;
     explicit WgpuNormalizer(WgpuContext& ctx);
 
