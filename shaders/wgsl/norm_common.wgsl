@@ -93,15 +93,30 @@ fn param_index(s: u32, e: u32) -> u32 { return param_elem(param_base(s), e); }
 fn affine4(xhat: vec4<f32>, pbase: u32, e: u32) -> vec4<f32> {
     var y = xhat;
     if (L.has_w != 0u || L.has_b != 0u) {
-        let p0 = param_elem(pbase, e);
-        let step = select(0u, 1u, L.pelem_div == 1u);
-        for (var c = 0u; c < PACK; c = c + 1u) {
-            let p = p0 + c * step;
-            if (L.has_w != 0u) { y[c] = y[c] * W[p]; }
-            if (L.has_b != 0u) { y[c] = y[c] + B[p]; }
+        let p = param_elem(pbase, e);
+        if (PACK == 1u || L.pelem_div != 1u) {  // one γ/β for the access
+            if (L.has_w != 0u) { y = y * W[p]; }
+            if (L.has_b != 0u) { y = y + B[p]; }
+        } else {  // per element: 4 consecutive ones
+            if (L.has_w != 0u) { y = y * vec4<f32>(W[p], W[p + 1u], W[p + 2u], W[p + 3u]); }
+            if (L.has_b != 0u) { y = y + vec4<f32>(B[p], B[p + 1u], B[p + 2u], B[p + 3u]); }
         }
     }
     return y;
+}
+
+// Chan's parallel formula: n = na + nb, δ = mb − ma, mean = ma + δ·nb/n,
+// M2 = M2a + M2b + δ²·na·nb/n (RMS: the count-weighted mean of the mean squares, the same mean
+// formula). // (n, mean, M2, flags) of a ∪ b.
+fn chan(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+    let fl = f32(u32(a.w) | u32(b.w));
+    if (b.x == 0.0) { return vec4<f32>(a.xyz, fl); }
+    let n = a.x + b.x;
+    let delta = b.y - a.y;
+    let mean = a.y + delta * (b.x / n);
+    var m2 = 0.0;
+    if (!RMS) { m2 = a.z + b.z + delta * delta * (a.x * b.x / n); }
+    return vec4<f32>(n, mean, m2, fl);
 }
 
 // The statistic (K, mean, var, rstd) from its (count, mean, M2) and non-finite flags:
@@ -121,11 +136,17 @@ fn finish_stat(K: f32, n: f32, mean: f32, m2: f32, flags: u32) -> vec4<f32> {
     return vec4<f32>(K, mean, v, rstd);
 }
 
+// Per component: v is an infinity or a NaN (by the bits).
+fn nonfinite4(v: vec4<f32>) -> vec4<bool> {
+    return (bitcast<vec4<u32>>(v) & vec4<u32>(0x7f800000u)) == vec4<u32>(0x7f800000u);
+}
+
 // The non-finite flags of an access's live components, or-ed.
 fn nonfinite_flags4(v: vec4<f32>) -> u32 {
-    var f = 0u;
-    for (var c = 0u; c < PACK; c = c + 1u) { f = f | nonfinite_flag(v[c]); }
-    return f;
+    let bad = nonfinite4(v) & PACK_LIVE;
+    if (!any(bad)) { return 0u; }
+    let nan = bad & ((bitcast<vec4<u32>>(v) & vec4<u32>(0x007fffffu)) != vec4<u32>(0u));
+    return select(0u, FLAG_NAN, any(nan)) | select(0u, FLAG_INF, any(bad & !nan));
 }
 
 // y of the PACK elements from e: xs = x − K (RMS: x), st = their statistic, pbase = its
@@ -133,10 +154,7 @@ fn nonfinite_flags4(v: vec4<f32>) -> u32 {
 fn normalized4(xs: vec4<f32>, x: vec4<f32>, st: vec4<f32>, pbase: u32, e: u32) -> vec4<f32> {
     var xhat = xs * st.w;
     if (!RMS) { xhat = (xs - st.y) * st.w; }
-    var y = affine4(xhat, pbase, e);
-    let st_bad = nonfinite_flag(st.w) != 0u;
-    for (var c = 0u; c < PACK; c = c + 1u) {
-        if (st_bad || (nonfinite_flag(x[c]) != 0u && st.w == 0.0)) { y[c] = quiet_nan(); }
-    }
-    return y;
+    let y = affine4(xhat, pbase, e);
+    let nan = (nonfinite4(x) & vec4<bool>(st.w == 0.0)) | vec4<bool>(nonfinite_flag(st.w) != 0u);
+    return select(y, vec4<f32>(quiet_nan()), nan);
 }

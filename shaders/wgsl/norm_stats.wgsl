@@ -1,10 +1,9 @@
-// Statistics kernel for every method (after norm_common.wgsl). Workgroup o owns chunk
-// (o % chunks) of statistic (o / chunks). Each invocation keeps VPT accesses of PACK elements
-// in registers, so x is read once: K = x[first element of the statistic] (a shift that keeps
-// float32 sums exact for data far from 0), mean = Σ(x−K)/n, M2 = Σ(x−K−mean)² (an exact
-// two-pass on registers).
-//   FUSED (one chunk per statistic): also writes the statistic and y = γ·(x−K−mean)·rstd + β;
-//   else writes a partial (n, mean, M2, flags) that norm_merge.wgsl combines (Chan's formula).
+// Fused statistics kernel for every method (after norm_common.wgsl), for statistics that fit
+// one workgroup's registers (longer ones: norm_partial.wgsl): workgroup s owns statistic s. Each
+// invocation keeps VPT accesses of PACK elements in registers, so x is read once:
+// K = x[first element of the statistic] (a shift that keeps float32 sums exact for data far
+// from 0), mean = Σ(x−K)/n, M2 = Σ(x−K−mean)² (an exact two-pass on registers); then it writes
+// the statistic and y = γ·(x−K−mean)·rstd + β.
 // RMS: no shift and no centering; the statistic is mean(x²) and y = γ·x·rstd.
 
 var<workgroup> flags: atomic<u32>;  // workgroup memory starts zeroed (WebGPU guarantees it)
@@ -60,19 +59,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
         m2 = workgroup_sum(lane, (dev.x + dev.y) + (dev.z + dev.w));
     }
 
-    if (FUSED) {
-        let st = finish_stat(K, n, mean, m2, f);
-        let pbase = param_base(s);
-        for (var j = 0u; j < VPT; j = j + 1u) {
-            let e = e0 + (j * WG + lane) * PACK;
-            if (e < e1) {
-                var x = v[j];
-                if (!RMS) { x = x + K; }
-                Y[element_offset(base, e) / PACK] = xe_from4(normalized4(v[j], x, st, pbase, e));
-            }
+    let st = finish_stat(K, n, mean, m2, f);
+    let pbase = param_base(s);
+    for (var j = 0u; j < VPT; j = j + 1u) {
+        let e = e0 + (j * WG + lane) * PACK;
+        if (e < e1) {
+            var x = v[j];
+            if (!RMS) { x = x + K; }
+            Y[element_offset(base, e) / PACK] = xe_from4(normalized4(v[j], x, st, pbase, e));
         }
-        if (lane == 0u) { STATS[s] = st; }
-    } else if (lane == 0u) {
-        PARTIALS[s * L.chunks + chunk] = vec4<f32>(n, mean, m2, f32(f));
     }
+    if (lane == 0u) { STATS[s] = st; }
 }

@@ -12,6 +12,7 @@ namespace {
 const char* file_of(KernelKind k) {
     switch (k) {
         case KernelKind::Stats: return "norm_stats.wgsl";
+        case KernelKind::Partial: return "norm_partial.wgsl";
         case KernelKind::Merge: return "norm_merge.wgsl";
         case KernelKind::Apply: return "norm_apply.wgsl";
         case KernelKind::GradReduce: return "grad_reduce.wgsl";

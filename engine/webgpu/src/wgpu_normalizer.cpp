@@ -13,7 +13,10 @@ namespace normlab::webgpu {
 namespace {
 
 constexpr std::uint32_t kFusedWgMin = 32;
-constexpr std::uint32_t kStatsWg = 256;  // split statistics: workgroup size (capped by the device)
+// Split statistics (norm_partial.wgsl): workgroup size (capped by the device) and accesses per
+// invocation, a loop (Welford) rather than registers: few long invocations and two barriers per
+// chunk suit CPU-emulated adapters, and 64 × 32 vec4s (or 64 floats) still make many chunks.
+constexpr std::uint32_t kSplitWg = 64, kSplitVpt = 64;
 
 double ms_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
@@ -87,8 +90,8 @@ WgpuPlan WgpuNormalizer::plan(const StatLayout& layout, const NormSpec& spec) co
         p.chunk_len = static_cast<std::uint32_t>(count);
     } else {
         // Chunks per workgroup, merged with Chan's formula, then applied.
-        p.stats_wg = std::min(kStatsWg, wg_max_);
-        p.stats_vpt = max_vpt;
+        p.stats_wg = std::min(kSplitWg, wg_max_);
+        p.stats_vpt = p.vec4 ? kSplitVpt / 2 : kSplitVpt;
         p.chunk_len = p.stats_wg * p.stats_vpt * pack;
         p.chunks = static_cast<std::uint32_t>((count + p.chunk_len - 1) / p.chunk_len);
     }
@@ -101,7 +104,8 @@ void WgpuNormalizer::submit(const WgpuPlan& pl, WGPUBindGroup const* groups, boo
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
     // Passes in one submit: WebGPU orders storage writes between passes.
     if (!pl.from_running) {
-        KernelVariant stats{KernelKind::Stats, pl.stats_wg, pl.stats_vpt, rms, pl.fused};
+        KernelVariant stats{pl.fused ? KernelKind::Stats : KernelKind::Partial, pl.stats_wg, pl.stats_vpt, rms,
+                            pl.fused};
         stats.vec4 = pl.vec4;
         encode_pass(enc, kernels_.pipeline(stats), groups[0], stats_grid);
         if (!pl.fused) encode_pass(enc, kernels_.pipeline({KernelKind::Merge, 64, 1, rms}), groups[1], merge_grid);

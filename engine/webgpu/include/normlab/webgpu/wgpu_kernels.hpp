@@ -13,7 +13,8 @@
 
 namespace normlab::webgpu {
 
-enum class KernelKind { Stats, Merge, Apply, GradReduce, GradMerge, GradApply };
+// Stats: fused statistics and y (norm_stats.wgsl); Partial: a chunk's partial (norm_partial.wgsl).
+enum class KernelKind { Stats, Partial, Merge, Apply, GradReduce, GradMerge, GradApply };
 
 struct KernelVariant {
     KernelKind kind = KernelKind::Apply;

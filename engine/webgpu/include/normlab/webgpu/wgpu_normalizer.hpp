@@ -1,10 +1,12 @@
 // WgpuNormalizer: runs a NormSpec on a tensor with the WGSL kernels and reads back y and every
 // statistic, as the Vulkan Normalizer does (the same NormResult, so stats_json serves both).
 // Driven only by StatLayout's strides. Kernel plan (plan()):
-//   - a statistic of ≤ kFusedMax elements: one workgroup reads it once into registers,
-//     reduces (shifted two-pass) and writes y (norm_stats.wgsl, fused);
-//   - larger statistics: chunks of kChunkLen elements, one workgroup each, write partials that
-//     norm_merge.wgsl combines with Chan's formula; norm_apply.wgsl writes y;
+//   - a statistic of ≤ 256 × kMaxVpt floats (8 vec4s per invocation): one workgroup reads it
+//     once into registers, reduces (shifted two-pass) and writes y (norm_stats.wgsl, fused);
+//   - larger statistics: chunks, one workgroup each, write partials (Welford per invocation,
+//     norm_partial.wgsl) that norm_merge.wgsl combines with Chan's formula; norm_apply.wgsl
+//     writes y;
+// Layouts whose runs are whole vec4s (normlab/vec4_runs.hpp) take 16-byte accesses (pack4.wgsl).
 //   - BatchNorm eval with running statistics: norm_apply.wgsl alone.
 // Tensors and buffers beyond maxStorageBufferBindingSize are refused with the limit named (the
 // Vulkan path's slabs are not here). SyncBN is not part of this backend. x and y stay on the
