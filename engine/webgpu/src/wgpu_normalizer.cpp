@@ -15,7 +15,7 @@ namespace {
 constexpr std::uint32_t kFusedWgMin = 32;
 // Split statistics (norm_partial.wgsl): workgroup size (capped by the device) and accesses per
 // invocation, a loop (Welford) rather than registers: few long invocations and two barriers per
-// chunk suit CPU-emulated adapters, and 64 × 32 vec4s (or 64 floats) still make many chunks.
+// chunk suit CPU-emulated adapters; chunks of 64 × 32 vec4s (or 64 × 64 floats) still make many.
 constexpr std::uint32_t kSplitWg = 64, kSplitVpt = 64;
 
 double ms_since(std::chrono::steady_clock::time_point t) {
