@@ -3,8 +3,9 @@
 // bindings and the layout functions. The same model as shaders/norm_common.glsl:
 //   statistic s covers element e at  s*stat_stride + (e/segment_len)*segment_stride + e%segment_len,
 //   its γ/β index is (s % pstat_mod)*pstat_mul + e/pelem_div (no element term when pelem_div = 0).
-// The host puts the kernel's constants (WG, VPT, RMS, FUSED, PARAM_PASS, COLUMNS, EVAL) in
-// front of this text.
+// The host puts the kernel's constants (WG, VPT, RMS, FUSED, PARAM_PASS, COLUMNS, EVAL) and
+// pack1.wgsl or pack4.wgsl (PACK elements per access of X and Y) in front of this text.
+// Element indices e of one access are multiples of PACK; X[element_offset(base, e) / PACK].
 //
 // WGSL may assume that no NaN or infinity occurs, so non-finite values are found by their bits
 // and a statistic that holds one is written as NaN explicitly (as PyTorch's result is).
@@ -34,8 +35,8 @@ struct Layout {
     pad1: u32,
 }
 
-@group(0) @binding(0) var<storage, read> X: array<f32>;
-@group(0) @binding(1) var<storage, read_write> Y: array<f32>;
+@group(0) @binding(0) var<storage, read> X: array<XE>;
+@group(0) @binding(1) var<storage, read_write> Y: array<XE>;
 @group(0) @binding(2) var<storage, read> W: array<f32>;
 @group(0) @binding(3) var<storage, read> B: array<f32>;
 // Per statistic: (shift K, mean of x−K, biased variance or mean square, 1/sqrt(var + eps)).
@@ -78,20 +79,44 @@ fn element_offset(base: u32, e: u32) -> u32 {
     return base + j * L.segment_stride + (e - j * L.segment_len);
 }
 
-fn param_index(s: u32, e: u32) -> u32 {
-    let pbase = (s % L.pstat_mod) * L.pstat_mul;
+// The γ/β index of element 0 of statistic s; param_index adds element e's term.
+fn param_base(s: u32) -> u32 { return (s % L.pstat_mod) * L.pstat_mul; }
+fn param_elem(pbase: u32, e: u32) -> u32 {
     if (L.pelem_div == 0u) { return pbase; }
+    if (L.pelem_div == 1u) { return pbase + e; }  // per element (layer, rms): no division
     return pbase + e / L.pelem_div;
 }
+fn param_index(s: u32, e: u32) -> u32 { return param_elem(param_base(s), e); }
 
-fn affine(xhat: f32, s: u32, e: u32) -> f32 {
+// γ·xhat + β for the PACK elements e, e+1, … of one access: one γ/β index, or (per element)
+// consecutive ones, as vec4_runs guarantees for PACK 4.
+fn affine4(xhat: vec4<f32>, pbase: u32, e: u32) -> vec4<f32> {
     var y = xhat;
     if (L.has_w != 0u || L.has_b != 0u) {
-        let p = param_index(s, e);
-        if (L.has_w != 0u) { y = y * W[p]; }
-        if (L.has_b != 0u) { y = y + B[p]; }
+        let p = param_elem(pbase, e);
+        if (PACK == 1u || L.pelem_div != 1u) {  // one γ/β for the access
+            if (L.has_w != 0u) { y = y * W[p]; }
+            if (L.has_b != 0u) { y = y + B[p]; }
+        } else {  // per element: 4 consecutive ones
+            if (L.has_w != 0u) { y = y * vec4<f32>(W[p], W[p + 1u], W[p + 2u], W[p + 3u]); }
+            if (L.has_b != 0u) { y = y + vec4<f32>(B[p], B[p + 1u], B[p + 2u], B[p + 3u]); }
+        }
     }
     return y;
+}
+
+// Chan's parallel formula: n = na + nb, δ = mb − ma, mean = ma + δ·nb/n,
+// M2 = M2a + M2b + δ²·na·nb/n (RMS: the count-weighted mean of the mean squares, the same mean
+// formula). // (n, mean, M2, flags) of a ∪ b.
+fn chan(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
+    let fl = f32(u32(a.w) | u32(b.w));
+    if (b.x == 0.0) { return vec4<f32>(a.xyz, fl); }
+    let n = a.x + b.x;
+    let delta = b.y - a.y;
+    let mean = a.y + delta * (b.x / n);
+    var m2 = 0.0;
+    if (!RMS) { m2 = a.z + b.z + delta * delta * (a.x * b.x / n); }
+    return vec4<f32>(n, mean, m2, fl);
 }
 
 // The statistic (K, mean, var, rstd) from its (count, mean, M2) and non-finite flags:
@@ -111,10 +136,25 @@ fn finish_stat(K: f32, n: f32, mean: f32, m2: f32, flags: u32) -> vec4<f32> {
     return vec4<f32>(K, mean, v, rstd);
 }
 
-// y of one element: xs = x − K (RMS: x), st = its statistic, bad = x is not finite.
-fn normalized(xs: f32, bad: bool, st: vec4<f32>, s: u32, e: u32) -> f32 {
-    if (nonfinite_flag(st.w) != 0u || (bad && st.w == 0.0)) { return quiet_nan(); }
+// Per component: v is an infinity or a NaN (by the bits).
+fn nonfinite4(v: vec4<f32>) -> vec4<bool> {
+    return (bitcast<vec4<u32>>(v) & vec4<u32>(0x7f800000u)) == vec4<u32>(0x7f800000u);
+}
+
+// The non-finite flags of an access's live components, or-ed.
+fn nonfinite_flags4(v: vec4<f32>) -> u32 {
+    let bad = nonfinite4(v) & PACK_LIVE;
+    if (!any(bad)) { return 0u; }
+    let nan = bad & ((bitcast<vec4<u32>>(v) & vec4<u32>(0x007fffffu)) != vec4<u32>(0u));
+    return select(0u, FLAG_NAN, any(nan)) | select(0u, FLAG_INF, any(bad & !nan));
+}
+
+// y of the PACK elements from e: xs = x − K (RMS: x), st = their statistic, pbase = its
+// param_base. NaN where the statistic is not finite, or where x is not finite and rstd is 0.
+fn normalized4(xs: vec4<f32>, x: vec4<f32>, st: vec4<f32>, pbase: u32, e: u32) -> vec4<f32> {
     var xhat = xs * st.w;
     if (!RMS) { xhat = (xs - st.y) * st.w; }
-    return affine(xhat, s, e);
+    let y = affine4(xhat, pbase, e);
+    let nan = (nonfinite4(x) & vec4<bool>(st.w == 0.0)) | vec4<bool>(nonfinite_flag(st.w) != 0u);
+    return select(y, vec4<f32>(quiet_nan()), nan);
 }

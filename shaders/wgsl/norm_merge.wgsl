@@ -1,21 +1,8 @@
 // Merges the per-chunk partials of each statistic (after norm_common.wgsl) with Chan's parallel
-// formula: n = na + nb, δ = mb − ma, mean = ma + δ·nb/n, M2 = M2a + M2b + δ²·na·nb/n (RMS: the
-// count-weighted mean of the mean squares, the same mean formula). One workgroup of 64 per
-// statistic: each invocation merges a strided share of the partials, a tree merges the shares.
+// formula (norm_common.wgsl's chan). One workgroup of 64 per statistic: each invocation merges a
+// strided share of the partials, a tree merges the shares.
 
 var<workgroup> shares: array<vec4<f32>, 64>;
-
-// (n, mean, M2, flags) of a ∪ b.
-fn chan(a: vec4<f32>, b: vec4<f32>) -> vec4<f32> {
-    let fl = f32(u32(a.w) | u32(b.w));
-    if (b.x == 0.0) { return vec4<f32>(a.xyz, fl); }
-    let n = a.x + b.x;
-    let delta = b.y - a.y;
-    let mean = a.y + delta * (b.x / n);
-    var m2 = 0.0;
-    if (!RMS) { m2 = a.z + b.z + delta * delta * (a.x * b.x / n); }
-    return vec4<f32>(n, mean, m2, fl);
-}
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {

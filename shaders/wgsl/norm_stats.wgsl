@@ -1,9 +1,9 @@
-// Statistics kernel for every method (after norm_common.wgsl). Workgroup o owns chunk
-// (o % chunks) of statistic (o / chunks). Each invocation keeps VPT values in registers, so x
-// is read once: K = x[first element of the statistic] (a shift that keeps float32 sums exact
-// for data far from 0), mean = Σ(x−K)/n, M2 = Σ(x−K−mean)² (an exact two-pass on registers).
-//   FUSED (one chunk per statistic): also writes the statistic and y = γ·(x−K−mean)·rstd + β;
-//   else writes a partial (n, mean, M2, flags) that norm_merge.wgsl combines (Chan's formula).
+// Fused statistics kernel for every method (after norm_common.wgsl), for statistics that fit
+// one workgroup's registers (longer ones: norm_partial.wgsl): workgroup s owns statistic s. Each
+// invocation keeps VPT accesses of PACK elements in registers, so x is read once:
+// K = x[first element of the statistic] (a shift that keeps float32 sums exact for data far
+// from 0), mean = Σ(x−K)/n, M2 = Σ(x−K−mean)² (an exact two-pass on registers); then it writes
+// the statistic and y = γ·(x−K−mean)·rstd + β.
 // RMS: no shift and no centering; the statistic is mean(x²) and y = γ·x·rstd.
 
 var<workgroup> flags: atomic<u32>;  // workgroup memory starts zeroed (WebGPU guarantees it)
@@ -22,52 +22,52 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     var K = 0.0;
     if (!RMS) { K = STATS[s].x; }
 
-    var v: array<f32, VPT>;
-    var acc = 0.0;
+    // v[j]: access j's x − K (RMS: x), 0 in the components past PACK and past the chunk's end.
+    var v: array<vec4<f32>, VPT>;
+    var acc = vec4<f32>(0.0);
     var bad = 0u;
     for (var j = 0u; j < VPT; j = j + 1u) {
-        let e = e0 + j * WG + lane;
-        v[j] = 0.0;
+        let e = e0 + (j * WG + lane) * PACK;
+        var t = vec4<f32>(0.0);
         if (e < e1) {
-            let x = X[element_offset(base, e)];
-            bad = bad | nonfinite_flag(x);
+            let x = xe_to4(X[element_offset(base, e) / PACK]);
+            bad = bad | nonfinite_flags4(x);
             if (RMS) {
-                v[j] = x;
+                t = x;
                 acc = acc + x * x;
             } else {
-                v[j] = x - K;
-                acc = acc + v[j];
+                t = (x - K) * PACK_MASK;
+                acc = acc + t;
             }
         }
+        v[j] = t;
     }
     if (bad != 0u) { atomicOr(&flags, bad); }
     let n = f32(e1 - e0);
-    let mean = workgroup_sum(lane, acc) / n;  // RMS: the mean square; its barriers order the flags too
+    // RMS: the mean square; its barriers order the flags too.
+    let mean = workgroup_sum(lane, (acc.x + acc.y) + (acc.z + acc.w)) / n;
     let f = atomicLoad(&flags);
     var m2 = 0.0;
     if (!RMS) {
-        var dev = 0.0;
+        var dev = vec4<f32>(0.0);
         for (var j = 0u; j < VPT; j = j + 1u) {
-            if (e0 + j * WG + lane < e1) {
-                let d = v[j] - mean;
+            if (e0 + (j * WG + lane) * PACK < e1) {
+                let d = (v[j] - mean) * PACK_MASK;
                 dev = dev + d * d;
             }
         }
-        m2 = workgroup_sum(lane, dev);
+        m2 = workgroup_sum(lane, (dev.x + dev.y) + (dev.z + dev.w));
     }
 
-    if (FUSED) {
-        let st = finish_stat(K, n, mean, m2, f);
-        for (var j = 0u; j < VPT; j = j + 1u) {
-            let e = e0 + j * WG + lane;
-            if (e < e1) {
-                var x = v[j];
-                if (!RMS) { x = x + K; }
-                Y[element_offset(base, e)] = normalized(v[j], nonfinite_flag(x) != 0u, st, s, e);
-            }
+    let st = finish_stat(K, n, mean, m2, f);
+    let pbase = param_base(s);
+    for (var j = 0u; j < VPT; j = j + 1u) {
+        let e = e0 + (j * WG + lane) * PACK;
+        if (e < e1) {
+            var x = v[j];
+            if (!RMS) { x = x + K; }
+            Y[element_offset(base, e) / PACK] = xe_from4(normalized4(v[j], x, st, pbase, e));
         }
-        if (lane == 0u) { STATS[s] = st; }
-    } else if (lane == 0u) {
-        PARTIALS[s * L.chunks + chunk] = vec4<f32>(n, mean, m2, f32(f));
     }
+    if (lane == 0u) { STATS[s] = st; }
 }

@@ -104,6 +104,7 @@ public:
             ++paths_["fused"];
         else
             ++paths_[plan.chunks > 16 ? "split_many_chunks" : "split"];
+        ++paths_[plan.vec4 ? "vec4" : "scalar"];  // 16-byte or one-float accesses
         ++methods_[method_name(spec.method)];
         Errors e;
         const auto t0 = std::chrono::steady_clock::now();

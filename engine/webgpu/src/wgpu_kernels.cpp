@@ -12,6 +12,7 @@ namespace {
 const char* file_of(KernelKind k) {
     switch (k) {
         case KernelKind::Stats: return "norm_stats.wgsl";
+        case KernelKind::Partial: return "norm_partial.wgsl";
         case KernelKind::Merge: return "norm_merge.wgsl";
         case KernelKind::Apply: return "norm_apply.wgsl";
         case KernelKind::GradReduce: return "grad_reduce.wgsl";
@@ -32,6 +33,8 @@ std::string kernel_source(const KernelVariant& v) {
     s += "const VPT: u32 = " + std::to_string(v.vpt) + "u;\n";
     s += flag("RMS", v.rms) + flag("FUSED", v.fused) + flag("PARAM_PASS", v.param_pass) + flag("COLUMNS", v.columns) +
          flag("EVAL", v.eval);
+    s += wgsl_file(v.vec4 ? "pack4.wgsl" : "pack1.wgsl");
+    s += "\n";
     s += wgsl_file("norm_common.wgsl");
     s += "\n";
     if (v.backward()) s += std::string(wgsl_file("grad_common.wgsl")) + "\n";

@@ -2,6 +2,7 @@
 
 #include "normlab/error.hpp"
 #include "normlab/pow2.hpp"
+#include "normlab/vec4_runs.hpp"
 #include "wgpu_dispatch.hpp"
 
 #include <algorithm>
@@ -12,7 +13,10 @@ namespace normlab::webgpu {
 namespace {
 
 constexpr std::uint32_t kFusedWgMin = 32;
-constexpr std::uint32_t kStatsWg = 256;  // split statistics: workgroup size (capped by the device)
+// Split statistics (norm_partial.wgsl): workgroup size (capped by the device) and accesses per
+// invocation, a loop (Welford) rather than registers: few long invocations and two barriers per
+// chunk suit CPU-emulated adapters; chunks of 64 × 32 vec4s (or 64 × 64 floats) still make many.
+constexpr std::uint32_t kSplitWg = 64, kSplitVpt = 64;
 
 double ms_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
@@ -68,23 +72,27 @@ void WgpuNormalizer::check_capacity(const Shape4& shape) const {
 WgpuPlan WgpuNormalizer::plan(const StatLayout& layout, const NormSpec& spec) const {
     WgpuPlan p;
     const std::uint64_t count = static_cast<std::uint64_t>(layout.count());
-    p.apply_chunk_len = kApplyWg * kApplyVpt;
+    p.vec4 = vec4_runs(layout);
+    const std::uint32_t pack = p.vec4 ? 4u : 1u;
+    const std::uint32_t max_vpt = p.vec4 ? kMaxVpt / 2 : kMaxVpt;  // registers per invocation: 8 vec4s or 16 floats
+    const std::uint64_t packs = count / pack;                      // vec4: count is a multiple of 4
+    p.apply_chunk_len = kApplyWg * kApplyVpt * pack;
     p.apply_chunks = static_cast<std::uint32_t>((count + p.apply_chunk_len - 1) / p.apply_chunk_len);
     if (!spec.uses_batch_stats()) {
         p.from_running = true;
         return p;
     }
-    if (count <= std::uint64_t{wg_max_} * kMaxVpt) {
+    if (packs <= std::uint64_t{wg_max_} * max_vpt) {
         // One workgroup per statistic, x read once.
         p.fused = true;
-        p.stats_wg = std::clamp<std::uint32_t>(pow2_ceil((count + 7) / 8), kFusedWgMin, wg_max_);
-        p.stats_vpt = std::clamp<std::uint32_t>(pow2_ceil((count + p.stats_wg - 1) / p.stats_wg), 1u, kMaxVpt);
+        p.stats_wg = std::clamp<std::uint32_t>(pow2_ceil((packs + 7) / 8), kFusedWgMin, wg_max_);
+        p.stats_vpt = std::clamp<std::uint32_t>(pow2_ceil((packs + p.stats_wg - 1) / p.stats_wg), 1u, max_vpt);
         p.chunk_len = static_cast<std::uint32_t>(count);
     } else {
         // Chunks per workgroup, merged with Chan's formula, then applied.
-        p.stats_wg = std::min(kStatsWg, wg_max_);
-        p.stats_vpt = kMaxVpt;
-        p.chunk_len = p.stats_wg * p.stats_vpt;
+        p.stats_wg = std::min(kSplitWg, wg_max_);
+        p.stats_vpt = p.vec4 ? kSplitVpt / 2 : kSplitVpt;
+        p.chunk_len = p.stats_wg * p.stats_vpt * pack;
         p.chunks = static_cast<std::uint32_t>((count + p.chunk_len - 1) / p.chunk_len);
     }
     return p;
@@ -96,12 +104,17 @@ void WgpuNormalizer::submit(const WgpuPlan& pl, WGPUBindGroup const* groups, boo
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
     // Passes in one submit: WebGPU orders storage writes between passes.
     if (!pl.from_running) {
-        encode_pass(enc, kernels_.pipeline({KernelKind::Stats, pl.stats_wg, pl.stats_vpt, rms, pl.fused}), groups[0],
-                    stats_grid);
+        KernelVariant stats{pl.fused ? KernelKind::Stats : KernelKind::Partial, pl.stats_wg, pl.stats_vpt, rms,
+                            pl.fused};
+        stats.vec4 = pl.vec4;
+        encode_pass(enc, kernels_.pipeline(stats), groups[0], stats_grid);
         if (!pl.fused) encode_pass(enc, kernels_.pipeline({KernelKind::Merge, 64, 1, rms}), groups[1], merge_grid);
     }
-    if (!pl.fused)
-        encode_pass(enc, kernels_.pipeline({KernelKind::Apply, kApplyWg, kApplyVpt, rms}), groups[2], apply_grid);
+    if (!pl.fused) {
+        KernelVariant apply{KernelKind::Apply, kApplyWg, kApplyVpt, rms};
+        apply.vec4 = pl.vec4;
+        encode_pass(enc, kernels_.pipeline(apply), groups[2], apply_grid);
+    }
     webgpu::submit(*ctx_, enc);
 }
 

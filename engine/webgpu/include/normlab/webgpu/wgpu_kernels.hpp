@@ -13,7 +13,8 @@
 
 namespace normlab::webgpu {
 
-enum class KernelKind { Stats, Merge, Apply, GradReduce, GradMerge, GradApply };
+// Stats: fused statistics and y (norm_stats.wgsl); Partial: a chunk's partial (norm_partial.wgsl).
+enum class KernelKind { Stats, Partial, Merge, Apply, GradReduce, GradMerge, GradApply };
 
 struct KernelVariant {
     KernelKind kind = KernelKind::Apply;
@@ -24,12 +25,15 @@ struct KernelVariant {
     bool param_pass = false;  // grad reduce/merge: the γ/β pass (ParamLayout) instead of the statistics pass
     bool columns = false;     // grad reduce: one invocation per γ/β index and chunk of rows (layer, rms)
     bool eval = false;        // grad apply: BatchNorm with running statistics (∂L/∂x = rstd·g)
-    auto key() const { return std::make_tuple(static_cast<int>(kind), wg, vpt, rms, fused, param_pass, columns, eval); }
+    bool vec4 = false;        // stats/apply: X and Y as vec4<f32> (pack4.wgsl; vpt counts vec4s)
+    auto key() const {
+        return std::make_tuple(static_cast<int>(kind), wg, vpt, rms, fused, param_pass, columns, eval, vec4);
+    }
     bool backward() const { return kind >= KernelKind::GradReduce; }
 };
 
-// The WGSL text of a variant: its constants, norm_common.wgsl, then the kernel's own file (and
-// workgroup_sum.wgsl after norm_stats.wgsl).
+// The WGSL text of a variant: its constants, pack1.wgsl or pack4.wgsl, norm_common.wgsl, then the
+// kernel's own file (and workgroup_sum.wgsl after norm_stats.wgsl).
 std::string kernel_source(const KernelVariant& v);
 
 class WgpuKernels {

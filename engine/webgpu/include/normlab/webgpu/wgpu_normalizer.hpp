@@ -1,10 +1,12 @@
 // WgpuNormalizer: runs a NormSpec on a tensor with the WGSL kernels and reads back y and every
 // statistic, as the Vulkan Normalizer does (the same NormResult, so stats_json serves both).
 // Driven only by StatLayout's strides. Kernel plan (plan()):
-//   - a statistic of ≤ kFusedMax elements: one workgroup reads it once into registers,
-//     reduces (shifted two-pass) and writes y (norm_stats.wgsl, fused);
-//   - larger statistics: chunks of kChunkLen elements, one workgroup each, write partials that
-//     norm_merge.wgsl combines with Chan's formula; norm_apply.wgsl writes y;
+//   - a statistic of ≤ 256 × kMaxVpt floats (8 vec4s per invocation): one workgroup reads it
+//     once into registers, reduces (shifted two-pass) and writes y (norm_stats.wgsl, fused);
+//   - larger statistics: chunks, one workgroup each, write partials (Welford per invocation,
+//     norm_partial.wgsl) that norm_merge.wgsl combines with Chan's formula; norm_apply.wgsl
+//     writes y;
+// Layouts whose runs are whole vec4s (normlab/vec4_runs.hpp) take 16-byte accesses (pack4.wgsl).
 //   - BatchNorm eval with running statistics: norm_apply.wgsl alone.
 // Tensors and buffers beyond maxStorageBufferBindingSize are refused with the limit named (the
 // Vulkan path's slabs are not here). SyncBN is not part of this backend. x and y stay on the
@@ -26,7 +28,8 @@ struct WgpuPlan {
     bool from_running = false;    // batch eval: apply kernel only
     bool fused = false;           // statistics and y in one kernel
     std::uint32_t stats_wg = 0;   // workgroup size of the statistics kernel
-    std::uint32_t stats_vpt = 0;  // values per invocation
+    std::uint32_t stats_vpt = 0;  // accesses (floats, or vec4s) per invocation
+    bool vec4 = false;            // 16-byte accesses (normlab/vec4_runs.hpp): chunk lengths count floats
     std::uint32_t chunks = 1;     // workgroups per statistic (statistics kernel)
     std::uint32_t chunk_len = 0;  // elements per chunk
     std::uint32_t apply_chunks = 1;
@@ -35,7 +38,7 @@ struct WgpuPlan {
 
 class WgpuNormalizer {
 public:
-    static constexpr std::uint32_t kMaxVpt = 16;
+    static constexpr std::uint32_t kMaxVpt = 16;  // floats per invocation (vec4s: half as many)
     static constexpr std::uint32_t kApplyWg = 256, kApplyVpt = 4;
     explicit WgpuNormalizer(WgpuContext& ctx);
 
