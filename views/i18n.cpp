@@ -23,6 +23,14 @@ const Entry kTable[] = {
     {"Experiments", "实验"},
     {"Help", "帮助"},
     {"Save scene…", "保存场景…"},
+    // The browser app's File menu (web/src/web_app.cpp): files opened in the page, downloads, the link.
+    {"Open a tensor or scene file (.npy, PNG, JPEG, .json)…", "打开张量或场景文件（.npy、PNG、JPEG、.json）…"},
+    {"Save scene", "保存场景"},
+    {"Save statistics (.json)", "保存统计量（.json）"},
+    {"Save y (.npy)", "保存 y（.npy）"},
+    {"Copy link", "复制链接"},
+    {"opened ", "已打开 "},
+    {"the link to this scene is in the address bar and on the clipboard", "此场景的链接已在地址栏中，并已复制到剪贴板"},
     {"Load scene…", "加载场景…"},
     // Exercises: a scene that hides or locks controls; a scene as one line (app_ui.cpp).
     {"Copy scene (one line)", "复制场景（一行文本）"},

@@ -16,6 +16,9 @@
 //     non-zero on y_k's 96-element statistic exactly);
 //   - an experiment: bn-train-eval from the Experiments menu (its state and bar), the key N three times
 //     (three train steps: the running statistics counted), E (eval), Esc closes it, ← the lesson's step 1;
+//   - the File menu: a .npy through Open… (the file chooser: its tensor, the method kept), a bad file
+//     dropped (one line, nothing changed), Save statistics (the download's JSON), Copy link (the line
+//     saying why a file's tensor has no link);
 //   - a cut scene pasted: one error line, the state shown stays; a smaller window and then
 //     devicePixelRatio 2: the canvas, the UI scale and the drawn heatmap follow; Chromium without
 //     WebGPU: today's message.
@@ -23,7 +26,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, sceneLine } from './browser.mjs';
+import { serve, launch, sceneLine, npyBytes, dropFile } from './browser.mjs';
 import { decodePng } from './png.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -161,12 +164,12 @@ async function language(page) {
   checkHeatmap(en, r, 'default state');
   const uploads = r.texture_uploads;
 
-  // The Language menu (the menu bar's first), then its second item, clicked as a user would.
+  // The Language menu, then its second item, clicked as a user would.
   const bar = Math.round(17 * r.ui_scale + 6 * r.ui_scale);  // font + 2 × FramePadding.y
-  await page.mouse.click(40, bar / 2);
+  await page.mouse.click(r.menus.language + 12, bar / 2);
   await frames(page);
   const open = await screenshot(page, 'app-menu-open.png');
-  await page.mouse.click(60, bar + 8 + 17 + 4 + 8);
+  await page.mouse.click(r.menus.language + 40, bar + 8 + 17 + 4 + 8);
   await page.waitForFunction(() => document.documentElement.lang === 'zh-Hans', { timeout: 5000 }).catch(() => {});
   await frames(page);
   r = await report(page);
@@ -320,11 +323,53 @@ async function experiment(page) {
     `← after the experiment: step ${r.step}, ${r.method} on ${r.shape}, heatmap mode ${r.heatmap_mode}`);
 }
 
+// The File menu: a .npy through Open… (the browser's file chooser), a bad file dropped on the page,
+// the statistics saved as a download, Copy link (a file's tensor has none: the line says why).
+async function files(page) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'normlab-app-files-'));
+  const cdp = await page.target().createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
+  const npy = path.join(dir, 'acts.npy');
+  fs.writeFileSync(npy, npyBytes([3, 4, 2, 5], Array.from({ length: 120 }, (_, i) => Math.sin(i * 1.7) * 2 + (i % 4))));
+  const [chooser] = await Promise.all([page.waitForFileChooser({ timeout: 15000 }),
+    chooseFromMenu(page, 'file', 0, 'app-file-menu.png')]);
+  await chooser.accept([npy]);
+  await page.waitForFunction(() => JSON.parse(document.getElementById('normlab-app-report').textContent).note !== '',
+    { timeout: 30000, polling: 100 }).catch(() => {});
+  await settle(page);
+  let r = await report(page);
+  await screenshot(page, 'app-file-opened.png');
+  console.log(`Open… acts.npy: ${r.method} on [${r.shape}], note "${r.note}", error "${r.error}", link "${r.link}"`);
+  check(r.shape.join(',') === '3,4,2,5' && r.method === 'BatchNorm2d' && r.note === 'opened acts.npy' &&
+    r.error === '' && r.link === '' && r.max_error < 1e-5,
+    `after opening acts.npy: ${r.method} on ${r.shape}, note "${r.note}", error "${r.error}", link "${r.link}"`);
+
+  await dropFile(page, 'broken.npy', Buffer.from('not a numpy file at all'));
+  await page.waitForFunction(() => JSON.parse(document.getElementById('normlab-app-report').textContent).error !== '',
+    { timeout: 30000, polling: 100 }).catch(() => {});
+  r = await report(page);
+  console.log(`dropped broken.npy: "${r.error}", ${r.method} on [${r.shape}]`);
+  check(/broken\.npy/.test(r.error) && !r.error.includes('\n') && r.shape.join(',') === '3,4,2,5',
+    `a bad file dropped: error "${r.error}", shape ${r.shape}`);
+
+  r = await chooseFromMenu(page, 'file', 2, 'app-file-menu-2.png');  // Save statistics (.json)
+  const saved = path.join(dir, 'normlab-stats.json');
+  for (let i = 0; i < 50 && !fs.existsSync(saved); ++i) await new Promise((done) => setTimeout(done, 100));
+  const stats = fs.existsSync(saved) ? JSON.parse(fs.readFileSync(saved, 'utf8')) : null;
+  console.log(`Save statistics: ${stats ? `${saved}, ${stats.torch_module} on [${stats.shape}], ${stats.rstd.length} statistics, device ${stats.device}` : 'no file'}`);
+  check(stats && stats.shape.join(',') === '3,4,2,5' && stats.rstd.length === r.stat_count && /WebGPU/.test(stats.device),
+    `the saved statistics: ${stats ? JSON.stringify(stats).slice(0, 120) : 'no file in ' + dir}`);
+
+  r = await chooseFromMenu(page, 'file', 4, 'app-file-menu-4.png');  // Copy link
+  console.log(`Copy link: "${r.note}"`);
+  check(/this tensor is the file 'acts\.npy'/.test(r.note), `Copy link with a file's tensor: "${r.note}"`);
+}
+
 // A cut scene pasted: one error line, the state shown stays; then a smaller window.
 async function cutSceneAndResize(page) {
-  // What the lesson's step 1 shows stays.
+  // What the opened file shows stays.
   let r = await pasteScene(page, 'normlab-scene:this-is-not*base64',
-    (r) => r.method === 'BatchNorm2d' && r.shape.join(',') === '4,6,4,4' && r.step === 1);
+    (r) => r.method === 'BatchNorm2d' && r.shape.join(',') === '3,4,2,5');
   console.log(`cut scene: "${r.error}", ${r.method} on [${r.shape.join(', ')}]`);
   check(/^the scene in the URL: the text after "normlab-scene:" is cut or changed$/.test(r.error),
     `cut scene: error line "${r.error}"`);
@@ -367,6 +412,7 @@ async function shell(browser, url) {
   await clickHighlight(page);
   await lesson(page);
   await experiment(page);
+  await files(page);
   await cutSceneAndResize(page);
   await page.close();
 }

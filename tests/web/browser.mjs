@@ -109,3 +109,23 @@ export async function openPage(browser, url, timeoutMs = 120000) {
   await page.close();
   return { ...read, console: console_ };
 }
+
+// A float32 .npy of `shape` (little endian, C order).
+export function npyBytes(shape, values) {
+  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  header += ' '.repeat(63 - ((header.length + 10) % 64)) + '\n';
+  const head = Buffer.alloc(10);
+  Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]).copy(head);
+  head.writeUInt16LE(header.length, 8);
+  return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(new Float32Array(values).buffer)]);
+}
+
+// Drops a file on the page as a user's drag and drop would (a DataTransfer in a drop event).
+export async function dropFile(page, name, bytes) {
+  await page.evaluate((name, b64) => {
+    const bin = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bin], name));
+    document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, name, Buffer.from(bytes).toString('base64'));
+}

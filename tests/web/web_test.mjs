@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, openPage, root, sceneLine } from './browser.mjs';
+import { serve, launch, openPage, root, sceneLine, npyBytes, dropFile } from './browser.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const problems = [];
@@ -200,16 +200,6 @@ async function lostDevice(browser, url) {
   await page.close();
 }
 
-// A float32 .npy of `shape` (little endian, C order).
-function npyBytes(shape, values) {
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
-  header += ' '.repeat(63 - ((header.length + 10) % 64)) + '\n';
-  const head = Buffer.alloc(10);
-  Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]).copy(head);
-  head.writeUInt16LE(header.length, 8);
-  return Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(new Float32Array(values).buffer)]);
-}
-
 // What the page shows once it has finished the current open.
 async function settled(page) {
   await page.waitForFunction(() => document.body.getAttribute('data-normlab-state') !== 'loading',
@@ -221,14 +211,9 @@ async function settled(page) {
   });
 }
 
-// Drops files on the page as a user's drag and drop would (a DataTransfer in a drop event).
+// Drops a file on the page (browser.mjs) and waits for what the page shows.
 async function drop(page, name, bytes) {
-  await page.evaluate((name, b64) => {
-    const bin = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const dt = new DataTransfer();
-    dt.items.add(new File([bin], name));
-    document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-  }, name, Buffer.from(bytes).toString('base64'));
+  await dropFile(page, name, bytes);
   return settled(page);
 }
 

@@ -3,7 +3,10 @@
 // (/usr/share/fonts/truetype/droid/), starts app.wasm on the canvas with the URL's scene
 // (#normlab-scene:…) as its argument (a scene pasted there later opens without a reload), and
 // gives the program the functions it calls
-// (web/src/page_bridge.hpp): status and error lines, the state, the shell's report.
+// (web/src/page_bridge.hpp): status and error lines, the state, the shell's report; and the File
+// menu's (web/src/web_app.cpp): the file picker and files dropped on the page (written into the
+// file system and opened with normlab_app_open_file), downloads, the address bar's scene, the
+// clipboard.
 'use strict';
 (function () {
   var site = window.normlabSite;
@@ -14,12 +17,64 @@
     site.show('normlab-error', 'normlab: ' + site.oneLine(line));
     site.done('error');
   };
+  // One wasm call at a time (an asynchronous ccall may wait for the GPU); the page says "loading" meanwhile.
+  var queue = Promise.resolve();
+  var run = function (call) {
+    queue = queue.then(function () {
+      document.body.setAttribute('data-normlab-state', 'loading');
+      return call();
+    }).then(function () { site.done('done'); }, function (e) { fail(e && e.message ? e.message : String(e)); });
+  };
+  var fileCount = 0;
+  var openFile = function (file) {
+    if (!file || !site.finished()) return;
+    run(function () {
+      return file.arrayBuffer().then(function (bytes) {
+        var dir = '/files/' + (++fileCount);
+        window.Module.FS.mkdirTree(dir);
+        var path = dir + '/' + file.name.replace(/[\/\\]/g, '_');
+        window.Module.FS.writeFile(path, new Uint8Array(bytes));
+        return window.Module.ccall('normlab_app_open_file', null, ['string', 'string'], [path, file.name], { async: true });
+      });
+    });
+  };
+  var picker = document.createElement('input');
+  picker.type = 'file';
+  picker.accept = '.npy,.json,.png,.jpg,.jpeg,image/png,image/jpeg,application/json';
+  picker.hidden = true;
+  picker.addEventListener('change', function () {
+    openFile(picker.files[0]);
+    picker.value = '';
+  });
+  document.body.appendChild(picker);
+  var baseUrl = function () { return location.href.split('#')[0]; };
+  var shownLink = null;  // the scene line the address bar holds (null before the first frame)
+
   window.normlabPage = {
     status: function (line) { site.show('normlab-status', line); },
     error: fail,
     note: function (line) { console.log('normlab: ' + line); },
     report: function (json) { site.byId('normlab-app-report').textContent = json; },
     done: site.done,
+    pickFile: function () { picker.click(); },
+    download: function (path, name) {
+      var blob = new Blob([window.Module.FS.readFile(path)], { type: 'application/octet-stream' });
+      var a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = name;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(function () { URL.revokeObjectURL(a.href); }, 60000);
+    },
+    // The shown state's scene line into the address bar (no reload, no hashchange); '' clears it.
+    link: function (line) {
+      shownLink = line;
+      history.replaceState(null, '', baseUrl() + (line ? '#' + line : ''));
+    },
+    copyLink: function (line) {
+      if (navigator.clipboard) navigator.clipboard.writeText(baseUrl() + '#' + line).catch(function () {});
+    },
   };
 
   var fontDir = '/usr/share/fonts/truetype/droid';
@@ -44,16 +99,20 @@
     }, fail);
   };
 
-  // A scene pasted into the address bar opens without a reload, one call after the other (an
-  // asynchronous ccall may wait for the GPU); the page says "loading" meanwhile.
-  var queue = Promise.resolve();
+  // A scene pasted into the address bar opens without a reload (the page's own replaceState fires
+  // no hashchange).
   window.addEventListener('hashchange', function () {
     if (!site.finished()) return;  // before the first frame: the program is still starting
     var args = site.sceneArguments();
-    queue = queue.then(function () {
-      document.body.setAttribute('data-normlab-state', 'loading');
+    if (shownLink !== null && (args[1] || '') === shownLink) return;
+    run(function () {
       return window.Module.ccall('normlab_app_open_scene', null, ['string'], [args[1] || ''], { async: true });
-    }).then(function () { site.done('done'); }, function (e) { fail(e && e.message ? e.message : String(e)); });
+    });
+  });
+  document.addEventListener('dragover', function (ev) { ev.preventDefault(); });
+  document.addEventListener('drop', function (ev) {
+    ev.preventDefault();
+    if (ev.dataTransfer && ev.dataTransfer.files.length) openFile(ev.dataTransfer.files[0]);
   });
 
   site.catchErrors(fail);

@@ -4,7 +4,7 @@
 //   --scene TEXT    the URL's scene (the text after '#'); none: the default State
 // main opens the window, the WebGPU device and the first result, starts the frame loop and
 // returns; the runtime stays, and app_page.js calls normlab_app_open_scene for a scene pasted into
-// the address bar. An error before the first frame is one line on the page.
+// the address bar and normlab_app_open_file for a file picked or dropped. An error before the first frame is one line on the page.
 #include "page_bridge.hpp"
 #include "web_app.hpp"
 #include "web_window.hpp"
@@ -75,4 +75,9 @@ int main(int argc, char** argv) {
 // A later scene (app_page.js, on hashchange; called with ccall's async, one at a time).
 extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_open_scene(const char* text) {
     if (shell.app) shell.app->open_scene(text);
+}
+
+// A file picked with File > Open… or dropped on the page, written by app_page.js at `path`.
+extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_open_file(const char* path, const char* name) {
+    if (shell.app) shell.app->open_file(path, name);
 }

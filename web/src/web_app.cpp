@@ -8,6 +8,7 @@
 #include "panel_windows.hpp"
 #include "wrapped_text.hpp"
 
+#include "normlab/atomic_file.hpp"
 #include "normlab/error.hpp"
 #include "normlab/state_edits.hpp"
 
@@ -18,6 +19,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 namespace normlab::web {
@@ -25,6 +27,12 @@ namespace {
 
 // clang-format off
 EM_JS(void, js_set_document_language, (const char* lang), { document.documentElement.lang = UTF8ToString(lang); });
+// app_page.js's file actions (window.normlabPage): the file picker, a download of a file the program
+// wrote, the address bar's scene, the clipboard.
+EM_JS(void, js_app_call, (const char* method, const char* a, const char* b), {
+    var page = window.normlabPage;
+    if (page && page[UTF8ToString(method)]) page[UTF8ToString(method)](UTF8ToString(a), UTF8ToString(b));
+});
 // clang-format on
 
 }  // namespace
@@ -50,11 +58,66 @@ bool WebApp::open_scene(const std::string& text) {
     try {
         page_.open_scene(text, "the scene in the URL");
         error_.clear();
+        experiment_ = nullptr;  // a scene ends an experiment, as loading one does on the desktop
         return true;
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
         error_ = e.what();
+        shown_link_ = "?";  // the address bar goes back to the shown state's scene
         return false;
     }
+}
+
+void WebApp::open_file(const std::string& path, const std::string& name) {
+    try {
+        page_.open_file(path, name);
+        error_.clear();
+        note_ = std::string(app::tr("opened ")) + name;
+        experiment_ = nullptr;  // a file's tensor ends an experiment, as a scene does on the desktop
+    } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
+        error_ = e.what();
+        note_.clear();
+    }
+}
+
+void WebApp::download(const std::string& kind) {
+    try {
+        auto [file, bytes] = page_.download(kind);
+        std::filesystem::create_directories("/downloads");
+        write_file_atomic("/downloads/" + file, bytes);
+        js_app_call("download", ("/downloads/" + file).c_str(), file.c_str());
+        note_ = std::string(app::tr("saved ")) + file;
+    } catch (const std::exception& e) {
+        error_ = e.what();
+    }
+}
+
+void WebApp::copy_link() {
+    const auto line = page_.link();
+    if (!line) {
+        note_ = page_.why_no_link();
+        return;
+    }
+    js_app_call("copyLink", line->c_str(), "");
+    note_ = app::tr("the link to this scene is in the address bar and on the clipboard");
+}
+
+void WebApp::keep_link() {
+    const auto line = page_.link();
+    const std::string now = line ? *line : "";
+    if (now == shown_link_) return;
+    shown_link_ = now;
+    js_app_call("link", now.c_str(), "");
+}
+
+void WebApp::file_menu() {
+    if (!ImGui::BeginMenu(app::tr_id("File", "file").c_str())) return;
+    if (ImGui::MenuItem(app::tr("Open a tensor or scene file (.npy, PNG, JPEG, .json)…")))
+        js_app_call("pickFile", "", "");
+    if (ImGui::MenuItem(app::tr("Save scene"))) download("scene");
+    if (ImGui::MenuItem(app::tr("Save statistics (.json)"))) download("stats");
+    if (ImGui::MenuItem(app::tr("Save y (.npy)"))) download("y");
+    if (ImGui::MenuItem(app::tr("Copy link"))) copy_link();
+    ImGui::EndMenu();
 }
 
 void WebApp::set_presenter(bool on) {
@@ -132,11 +195,14 @@ void WebApp::keys() {
 void WebApp::menu_bar() {
     if (!ImGui::BeginMainMenuBar()) return;
     // The desktop's menus; where each starts goes into the report (the tests click them).
-    menu_x_[0] = ImGui::GetCursorScreenPos().x;
+    auto at = [this](int i) { menu_x_[static_cast<std::size_t>(i)] = ImGui::GetCursorScreenPos().x; };
+    at(0);
+    file_menu();
+    at(1);
     if (auto lang = app::language_menu()) app::set_language(*lang);  // key L
-    menu_x_[1] = ImGui::GetCursorScreenPos().x;
+    at(2);
     if (auto go = lessons_.menu()) go_to_step(go->first, go->second);
-    menu_x_[2] = ImGui::GetCursorScreenPos().x;
+    at(3);
     if (ImGui::BeginMenu(app::tr_id("Experiments", "experiments").c_str())) {
         for (const auto& e : experiments())
             if (ImGui::MenuItem((app::tr(e.title) + "##" + e.id).c_str(), nullptr, experiment_ == &e))
@@ -144,7 +210,7 @@ void WebApp::menu_bar() {
         if (experiment_ && ImGui::MenuItem(app::tr("Close the experiment"), "Esc")) experiment_ = nullptr;
         ImGui::EndMenu();
     }
-    menu_x_[3] = ImGui::GetCursorScreenPos().x;
+    at(4);
     if (ImGui::BeginMenu(app::tr_id("View", "view").c_str())) {
         if (ImGui::MenuItem(app::tr("Presenter mode"), "F5 / P", presenter_)) set_presenter(!presenter_);
         if (ImGui::MenuItem(app::tr("Compare BN / LN / IN / GN"), "C", compare_on_)) compare_on_ = !compare_on_;
@@ -224,6 +290,11 @@ void WebApp::status_bar(const app::Rect& r) {
         ImGui::SameLine();
         ImGui::TextDisabled("|");
         ImGui::SameLine();
+    } else if (!note_.empty()) {
+        ImGui::TextUnformatted(note_.c_str());
+        ImGui::SameLine();
+        ImGui::TextDisabled("|");
+        ImGui::SameLine();
     }
     // WebGPU gives no GPU time here (no timestamp queries): the recompute's wall time only.
     ImGui::Text("%s  |  last recompute %.1f ms  |  max |y − float64 reference| = %.2e  |  %.0f fps",
@@ -238,6 +309,7 @@ void WebApp::draw() {
         if (auto err = pair_.follow(session())) error_ = *err;
     menu_bar();
     panels(ImGui::GetFrameHeight());
+    keep_link();
     report();
 }
 
@@ -262,6 +334,8 @@ void WebApp::report() {
         {"stat_count", s.layout().stat_count},
         {"max_error", s.max_error()},
         {"error", error_},
+        {"note", note_},
+        {"link", shown_link_},
         {"refused", controls_.error()},
         {"language", zh ? "zh" : "en"},
         {"presenter", presenter_},
@@ -282,7 +356,11 @@ void WebApp::report() {
         {"gradient", gradient_on_},
         {"gradient_nonzero", gradient_shown() ? gradient_.nonzero() : -1},
         {"menus",
-         {{"language", menu_x_[0]}, {"lessons", menu_x_[1]}, {"experiments", menu_x_[2]}, {"view", menu_x_[3]}}},
+         {{"file", menu_x_[0]},
+          {"language", menu_x_[1]},
+          {"lessons", menu_x_[2]},
+          {"experiments", menu_x_[3]},
+          {"view", menu_x_[4]}}},
         {"texture_uploads", image_->uploads()},
         {"fills", image_->fills()},
         {"view_fills", view_fills},

@@ -3,7 +3,7 @@
 // heatmap.wgsl and drawn as a WebGL texture, web_heatmap_image), histograms, Explain and statistics
 // table, laid out by the desktop's panel layout (normal and presenter mode, F5 or P), over the app's
 // model: a PageSession's Session on the WebGPU backend, whose every edit is Session::apply, as on the
-// desktop. The menu bar has the Language, Lessons, Experiments and View menus (keys L, →/← or Page
+// desktop. The menu bar has the File, Language, Lessons, Experiments and View menus (keys L, →/← or Page
 // Down/Up, Esc, F5/P, C, D and K for the compare view, the gradient view and the cube). A lesson step
 // is the desktop's (views/lesson_panel: its State, text and view), as are an experiment's bar
 // (views/experiment_bar) and the compare, pair and gradient views (views/compare_view, pair_view,
@@ -48,6 +48,10 @@ public:
     // A scene pasted into the address bar (empty: the default State): shown, or (false) its
     // one-line error in the status bar with what is shown kept.
     bool open_scene(const std::string& text);
+    // A file the page wrote into its file system at `path` (picked with File > Open… or dropped on
+    // the page; `name` is what the user opened): PageSession::open_file, or its one-line error in
+    // the status bar with what is shown kept.
+    void open_file(const std::string& path, const std::string& name);
     // One frame: the keys, the menu bar, the panels and the status bar, then the report.
     void draw();
     void set_startup(StartupTimes t) { startup_ = std::move(t); }
@@ -64,6 +68,12 @@ private:
     // As AppUi::gradient_view_shown: the gradient view in the heatmap's place (not the compare or pair view).
     bool gradient_shown() const { return gradient_on_ && !compare_on_ && !pair_experiment(); }
     void menu_bar();
+    void file_menu();
+    // File > Save …: PageSession::download written to /downloads and handed to the browser.
+    void download(const std::string& kind);
+    void copy_link();
+    // Keeps the address bar's #normlab-scene:… the shown state's (history.replaceState: no reload).
+    void keep_link();
     void panels(float top);
     void status_bar(const app::Rect& r);
     void set_presenter(bool on);
@@ -84,10 +94,12 @@ private:
     app::GradientView gradient_;
     app::LessonPanel lessons_;
     const Experiment* experiment_ = nullptr;  // the running experiment (its bar above the heatmap)
-    std::array<float, 4> menu_x_{};  // where the Language, Lessons, Experiments and View menus start (ImGui units)
+    std::array<float, 5> menu_x_{};  // where the File, Language, Lessons, Experiments and View menus start (ImGui units)
     bool presenter_ = false, cube_on_ = false, compare_on_ = false, gradient_on_ = false;
     float heat_chrome_ = 0;              // the heatmap panel's height minus its image's room (panel_layout.hpp)
     std::string error_;                  // the last open's error line ("" after a successful one)
+    std::string note_;                   // the last file action's line (not an error)
+    std::string shown_link_ = "?";       // the scene line the address bar holds
     std::string last_report_, missing_;  // missing_: Chinese glyphs the atlas lacks (drawn as '?')
     float glyphs_scale_ = 0;
     StartupTimes startup_;
