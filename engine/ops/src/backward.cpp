@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
-#include <thread>
 
 namespace normlab {
 namespace {
@@ -17,8 +16,10 @@ namespace {
 constexpr std::uint32_t kReduceVpt = 32, kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64, kColumnRows = 64, kRowsPer = 32;
 // grad_looped.comp: packs per lane in one tile of its second loop, the most statistics per owner
 // (its private means), and the owners a GPU needs busy before one owner per statistic beats
-// the split passes (a few per compute unit of a large GPU; a CPU device: per host thread).
-constexpr std::uint32_t kLoopedVpt = 8, kLoopedMaxRows = 64, kGpuLoopedOwners = 2048, kCpuOwnersPerThread = 2;
+// the split passes (a few per compute unit of a large GPU). A CPU device needs no more than one:
+// on lavapipe the looped kernel was as fast as the split passes or faster at 1, 2 and 4 owners
+// on 2 threads (docs/bench/lavapipe-backward.md).
+constexpr std::uint32_t kLoopedVpt = 8, kLoopedMaxRows = 64, kGpuLoopedOwners = 2048, kCpuLoopedOwners = 1;
 // The longest statistic a GPU owner loops over (x and dy: 2 × 64 KiB), so that the second read
 // finds it in the cache while all the owners in flight share it; a CPU device runs an owner on
 // one thread, whose cache holds it alone.
@@ -146,8 +147,7 @@ struct Backward::Passes {
         if (!(rows ? rows_per <= kLoopedMaxRows : one_gamma)) return;
         const auto owners = static_cast<std::uint64_t>((p.layout.stat_count + rows_per - 1) / rows_per);
         const bool cpu = n.context().barriers_expensive();  // a CPU device (lavapipe, SwiftShader)
-        const std::uint64_t threads = std::max(1u, std::thread::hardware_concurrency());
-        looped = cpu ? owners >= kCpuOwnersPerThread * threads
+        looped = cpu ? owners >= kCpuLoopedOwners
                      : owners >= kGpuLoopedOwners && static_cast<std::uint64_t>(p.layout.count()) <= kGpuLoopedElements;
         if (const char* f = std::getenv("NORMLAB_GRAD_LOOPED"); f && *f) looped = std::string(f) == "1";
         if (!looped) return;
