@@ -11,8 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 
 using namespace normlab;
 using namespace normlab::test;
@@ -138,6 +140,49 @@ TEST_CASE("backward: statistics on both sides of the fused kernel's limit, every
             CHECK(rel_err(g.gpu.dbias, g.ref.dbias) <= 1e-4);
         }
     }
+}
+
+TEST_CASE("backward: split statistics, looped kernel and split passes, forced and by the plan", "[gpu][grad]") {
+    // Where the forward splits a statistic, the backward loops over whole statistics per owner
+    // (grad_looped.comp) where the device has owners enough (a CPU device: 1; a GPU: 2048), else
+    // runs the reduce, merge and apply passes; NORMLAB_GRAD_LOOPED=1 / 0 forces either. Owners:
+    // one per statistic (InstanceNorm, one γ each), one per block of up to 32 statistics (layer/rms),
+    // here 1 and 2 of them (blocks of 1 and of 17 statistics).
+    std::mt19937_64 rng(2222);
+    const char* env = std::getenv("NORMLAB_GRAD_LOOPED");
+    const std::string old = env ? env : "";
+    for (Method m : {Method::Instance, Method::Layer, Method::Rms}) {
+        const bool rows = m != Method::Instance;
+        int tested = 0;  // the two shortest split lengths of the plan: a scalar one and a vec4 one
+        for (std::int64_t len : {1030, 2048, 16390, 16392}) {
+            if (tested == 2) break;
+            NormSpec spec = default_spec(m);
+            spec.affine = true;
+            if (rows) spec.normalized_shape = {1, len};
+            if (normalizer().plan(make_layout(spec, Shape4{1, 1, 1, len}), spec).fused) continue;
+            ++tested;
+            for (std::int64_t owners : {1, 2}) {
+                const std::int64_t S = rows ? 32 * (owners - 1) + 1 : owners;
+                const Shape4 s{1, S, 1, len};
+                const StatLayout L = make_layout(spec, s);
+                NormParams params;
+                params.weight = make_tensor({1, 1, 1, L.param_count}, Init::Randn, rng()).data;
+                if (spec.has_bias()) params.bias = make_tensor({1, 1, 1, L.param_count}, Init::Randn, rng()).data;
+                Tensor x = make_tensor(s, Init::Randn, rng()), dy = make_tensor(s, Init::Randn, rng());
+                for (const char* mode : {"", "0", "1"}) {
+                    *mode ? ::setenv("NORMLAB_GRAD_LOOPED", mode, 1) : ::unsetenv("NORMLAB_GRAD_LOOPED");
+                    auto g = compare_grad(x, dy, spec, params);
+                    INFO(describe(s, spec) << " NORMLAB_GRAD_LOOPED=" << mode);
+                    CHECK(rel_err(g.gpu.dx.data, g.ref.dx) <= 1e-4);
+                    CHECK(rel_err(g.gpu.dweight, g.ref.dweight) <= 1e-4);
+                    CHECK(rel_err(g.gpu.dbias, g.ref.dbias) <= 1e-4);
+                    CHECK(g.gpu.mean_g.size() == static_cast<std::size_t>(L.stat_count));
+                }
+            }
+        }
+        CHECK(tested == 2);
+    }
+    old.empty() ? ::unsetenv("NORMLAB_GRAD_LOOPED") : ::setenv("NORMLAB_GRAD_LOOPED", old.c_str(), 1);
 }
 
 TEST_CASE("backward: the reference matches a finite difference of the forward", "[grad]") {

@@ -3,14 +3,27 @@
 #include "normalizer_detail.hpp"
 #include "normlab/error.hpp"
 #include "normlab/param_layout.hpp"
+#include "normlab/pow2.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <functional>
+#include <string>
 
 namespace normlab {
 namespace {
 
 constexpr std::uint32_t kReduceVpt = 32, kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64, kColumnRows = 64, kRowsPer = 32;
+// grad_looped.comp: packs per lane in one tile of its second loop, the most statistics per owner
+// (its private means), and the owners a GPU needs busy before one owner per statistic beats
+// the split passes (a few per compute unit of a large GPU). A CPU device needs no more than one:
+// on lavapipe the looped kernel was as fast as the split passes or faster at 1, 2 and 4 owners
+// on 2 threads (docs/bench/lavapipe-backward.md).
+constexpr std::uint32_t kLoopedVpt = 8, kLoopedMaxRows = 64, kGpuLoopedOwners = 2048, kCpuLoopedOwners = 1;
+// The longest statistic a GPU owner loops over (x and dy: 2 × 64 KiB), so that the second read
+// finds it in the cache while all the owners in flight share it; a CPU device runs an owner on
+// one thread, whose cache holds it alone.
+constexpr std::uint64_t kGpuLoopedElements = 16384;
 
 }  // namespace
 
@@ -28,6 +41,8 @@ struct Backward::Passes {
     // workgroups; the γ/β pass of layer/rms walks columns (one invocation per γ/β index and chunk of rows).
     std::uint32_t wg = 0, chunk_len = 0, owners_per_wg = 1, param_chunk_len = 0;
     std::uint32_t apply_wg = kApplyWg;  // fewer lanes for small statistics (one workgroup per statistic chunk)
+    std::uint32_t looped_wg = 0;        // grad_looped.comp's lanes per owner
+    bool looped_sg = false;             // grad_looped.comp's owners are subgroups
     bool subgroup_owners = false, columns = false;
     bool vec4 = false, param_vec4 = false;  // 16-byte loads: the forward's layout, the γ/β layout
     // Every reduce chunk has one γ (one γ per statistic: batch, instance, group G = C; or GroupNorm's
@@ -38,6 +53,10 @@ struct Backward::Passes {
     // The forward fused (one window): grad_fused.comp reads x and dy once and writes ∂L/∂x; with
     // rows (layer/rms) each owner adds up ∂L/∂γ, ∂L/∂β partials over rows_per statistics.
     bool fused = false, rows = false, one_gamma = false;
+    // Split statistics in one window with few enough elements per owner, and owners enough to fill
+    // the device: grad_looped.comp, one owner per statistic (or per block of rows_per), in place of
+    // reduce + merge + apply (plan_looped).
+    bool looped = false;
     std::uint32_t rows_per = 1, row_blocks = 0;
     SlabPlan reduce_slabs, apply_slabs, param_slabs;
     ParamLayout pl;
@@ -73,7 +92,9 @@ struct Backward::Passes {
         stat_partial_bytes = S * 16 * std::max<std::uint32_t>(1, reduce_slabs.chunks_total);
         stat_mean_bytes = S * 16;
         // Layer/rms in one window: ∂L/∂γ, ∂L/∂β partials from the kernel that writes ∂L/∂x.
-        if (columns && (fused || (reduce_slabs.slabs.size() == 1 && apply_slabs.slabs.size() == 1))) plan_rows();
+        const bool one_window = reduce_slabs.slabs.size() == 1 && apply_slabs.slabs.size() == 1;
+        if (columns && (fused || one_window)) plan_rows();
+        if (!eval && !fused && one_window) plan_looped(lim);
         param_partial_bytes = P * 16 * std::max<std::uint32_t>({1, param_slabs.chunks_total, row_blocks});
         param_sum_bytes = P * 16;
         const vk::DeviceSize range = n.context().limits().maxStorageBufferRange;
@@ -117,6 +138,50 @@ struct Backward::Passes {
         const std::uint64_t blocks = std::clamp<std::uint64_t>((S + kRowsPer - 1) / kRowsPer, 1, cap);
         rows_per = u32((S + blocks - 1) / blocks);
         row_blocks = u32((S + rows_per - 1) / rows_per);
+    }
+
+    // The looped kernel where it gives ∂L/∂γ, ∂L/∂β too (rows, or one γ per statistic), the device
+    // has owners enough and (a GPU) the statistic is short enough to stay in its cache between
+    // the two loops. NORMLAB_GRAD_LOOPED=0 or 1 overrides the choice (tests, benches).
+    void plan_looped(const Normalizer::ReductionLimits& lim) {
+        if (!(rows ? rows_per <= kLoopedMaxRows : one_gamma)) return;
+        const auto owners = static_cast<std::uint64_t>((p.layout.stat_count + rows_per - 1) / rows_per);
+        const bool cpu = n.context().barriers_expensive();  // a CPU device (lavapipe, SwiftShader)
+        looped = cpu ? owners >= kCpuLoopedOwners
+                     : owners >= kGpuLoopedOwners && static_cast<std::uint64_t>(p.layout.count()) <= kGpuLoopedElements;
+        if (const char* f = std::getenv("NORMLAB_GRAD_LOOPED"); f && *f) looped = std::string(f) == "1";
+        if (!looped) return;
+        if (one_gamma) {  // the kernel writes PARTIALS[s] = (Σdy, Σdy·x̂, n), one γ each
+            params_from_stats = true;
+            chunks_per_gamma = 1;
+        }
+        // Lanes: one subgroup where the device allows; on a GPU more where that lets a statistic fit
+        // one tile of the second loop (kLoopedVpt packs per lane), so that its loops run back to
+        // back (a CPU device's barriers cost more than that saves: 2–2.5× the time of layer [H,W]).
+        const std::uint64_t pack = vec4 ? 4 : 1,
+                            packs = (static_cast<std::uint64_t>(p.layout.count()) + pack - 1) / pack;
+        const std::uint32_t cap = std::min(lim.wg_max, kApplyWg);
+        looped_wg = lim.subgroup_owners ? lim.subgroup : cap;
+        if (!cpu && packs > std::uint64_t{looped_wg} * kLoopedVpt && packs <= std::uint64_t{cap} * kLoopedVpt)
+            looped_wg = std::max(looped_wg, pow2_ceil((packs + kLoopedVpt - 1) / kLoopedVpt));
+        looped_sg = lim.subgroup_owners && looped_wg == lim.subgroup;
+    }
+    // The looped kernel (one owner per workgroup: a subgroup, else up to 256 lanes).
+    void looped_pass(vk::CommandBuffer cmd) {
+        auto& k = b.kernels_.get("grad_looped.comp",
+                                 constants({looped_wg, kLoopedVpt, p.rms ? 1u : 0u, looped_sg ? 1u : 0u, vec4 ? 1u : 0u,
+                                            rows ? 1u : 0u, one_gamma ? 1u : 0u, rows_per},
+                                           false));
+        const Slab& slab = reduce_slabs.slabs.front();
+        bind(k, slab, rows ? Sums::Rows : Sums::FusedStats);
+        Push push = p.push;
+        set_slab(push, slab, chunk_len, 1);
+        push.gstat_seg_mul = rows_per;
+        push.gstat_p_div = row_blocks;
+        GroupGrid g = group_grid((static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) + rows_per - 1) / rows_per,
+                                 n.context());
+        push.groups_x = g.x;
+        k.dispatch(cmd, &push, g.x, g.y);
     }
 
     std::uint32_t apply_chunk_len() const { return apply_wg * kApplyVpt * (vec4 ? 4u : 1u); }
@@ -209,7 +274,7 @@ struct Backward::Passes {
         auto& k = b.kernels_.get("grad_merge.comp", constants({0u, 1u, 1u}, false));
         bind(k, reduce_slabs.slabs.front(), Sums::StatsToParams);
         Push push = p.push;
-        set_slab(push, Slab{0, P, 0, 0, 0, 0, 0, 0}, chunk_len, fused ? 1u : reduce_slabs.chunks_total);
+        set_slab(push, Slab{0, P, 0, 0, 0, 0, 0, 0}, chunk_len, fused || looped ? 1u : reduce_slabs.chunks_total);
         push.e_lo = chunks_per_gamma;
         push.e_hi = u32(p.layout.stat_count / p.layout.param_stat_mod);  // statistics per γ/β group index
         GroupGrid g = group_grid((static_cast<std::uint64_t>(P) + kMergeWg - 1) / kMergeWg, n.context());
@@ -274,9 +339,12 @@ double Backward::dispatch(Passes& passes) {
     const bool from_stats = passes.params_from_stats;
     const bool one_window = passes.reduce_slabs.slabs.size() == 1 && passes.apply_slabs.slabs.size() == 1 &&
                             (from_stats || passes.param_slabs.slabs.size() == 1);
-    if (passes.fused) {
+    if (passes.fused || passes.looped) {
         submit([&](vk::CommandBuffer cmd) {
-            passes.fused_pass(cmd);
+            if (passes.fused)
+                passes.fused_pass(cmd);
+            else
+                passes.looped_pass(cmd);
             shader_to_shader(cmd);  // the γ/β partials written before the merge reads them
             if (passes.params_from_stats) return passes.merge_params_from_stats(cmd);
             if (passes.rows) return passes.merge(cmd, true, passes.row_blocks);

@@ -1,7 +1,9 @@
 // Backward: the gradients of L = Σ dy ⊙ y on the GPU for the Normalizer's last run, with that
 // run's x, statistics (K, mean, var, rstd) and γ/β still on the device (grad.hpp has the
 // formulas and the float64 reference). Where the forward fused (a statistic fits one owner, one
-// window), grad_fused.comp reads x and dy once and writes ∂L/∂x; elsewhere, over the forward's
+// window), grad_fused.comp reads x and dy once and writes ∂L/∂x; where it split them but the
+// device has owners enough for one per statistic (or block of them), grad_looped.comp walks
+// each statistic twice in one kernel, the second read from the cache; elsewhere, over the forward's
 // StatLayout, slabs and chunks: per statistic Σ dy·γ and Σ dy·γ·x̂ (grad_reduce.comp; where a
 // chunk has one γ it sums Σ dy and Σ dy·x̂ and grad_merge.comp, adding up the chunks' partials,
 // multiplies γ in), then the element-wise ∂L/∂x (grad_apply.comp); BatchNorm
