@@ -367,9 +367,14 @@ async function files(page) {
 
 // A cut scene pasted: one error line, the state shown stays; then a smaller window.
 async function cutSceneAndResize(page) {
-  // What the opened file shows stays.
-  let r = await pasteScene(page, 'normlab-scene:this-is-not*base64',
-    (r) => r.method === 'BatchNorm2d' && r.shape.join(',') === '3,4,2,5');
+  // The default state's scene pasted (a generated tensor again: the address bar holds its scene), then
+  // the cut scene: what is shown stays.
+  const classroom = '{"normlab_scene": 1, "tensor": {"source": "preset", "preset": "classroom"}, "norm": {"method": "batch"}}';
+  let r = await pasteScene(page, sceneLine(classroom),
+    (r) => r.method === 'BatchNorm2d' && r.shape.join(',') === '4,6,4,4' && r.error === '');
+  check(/^normlab-scene:/.test(r.link), `the default state's link is "${r.link}"`);
+  r = await pasteScene(page, 'normlab-scene:this-is-not*base64',
+    (r) => r.method === 'BatchNorm2d' && r.shape.join(',') === '4,6,4,4');
   console.log(`cut scene: "${r.error}", ${r.method} on [${r.shape.join(', ')}]`);
   check(/^the scene in the URL: the text after "normlab-scene:" is cut or changed$/.test(r.error),
     `cut scene: error line "${r.error}"`);

@@ -4,7 +4,8 @@
 //   --scene TEXT    the URL's scene (the text after '#'); none: the default State
 // main opens the window, the WebGPU device and the first result, starts the frame loop and
 // returns; the runtime stays, and app_page.js calls normlab_app_open_scene for a scene pasted into
-// the address bar and normlab_app_open_file for a file picked or dropped. An error before the first frame is one line on the page.
+// the address bar and normlab_app_open_file for a file picked or dropped. An error before the first frame is one line
+// on the page.
 #include "page_bridge.hpp"
 #include "web_app.hpp"
 #include "web_window.hpp"

@@ -72,7 +72,7 @@ void WebApp::open_file(const std::string& path, const std::string& name) {
         page_.open_file(path, name);
         error_.clear();
         note_ = std::string(app::tr("opened ")) + name;
-        experiment_ = nullptr;  // a file's tensor ends an experiment, as a scene does on the desktop
+        experiment_ = nullptr;           // a file's tensor ends an experiment, as a scene does on the desktop
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
         error_ = e.what();
         note_.clear();
@@ -86,6 +86,7 @@ void WebApp::download(const std::string& kind) {
         write_file_atomic("/downloads/" + file, bytes);
         js_app_call("download", ("/downloads/" + file).c_str(), file.c_str());
         note_ = std::string(app::tr("saved ")) + file;
+        error_.clear();
     } catch (const std::exception& e) {
         error_ = e.what();
     }
@@ -93,6 +94,7 @@ void WebApp::download(const std::string& kind) {
 
 void WebApp::copy_link() {
     const auto line = page_.link();
+    error_.clear();
     if (!line) {
         note_ = page_.why_no_link();
         return;

@@ -94,7 +94,8 @@ private:
     app::GradientView gradient_;
     app::LessonPanel lessons_;
     const Experiment* experiment_ = nullptr;  // the running experiment (its bar above the heatmap)
-    std::array<float, 5> menu_x_{};  // where the File, Language, Lessons, Experiments and View menus start (ImGui units)
+    std::array<float, 5>
+        menu_x_{};  // where the File, Language, Lessons, Experiments and View menus start (ImGui units)
     bool presenter_ = false, cube_on_ = false, compare_on_ = false, gradient_on_ = false;
     float heat_chrome_ = 0;              // the heatmap panel's height minus its image's room (panel_layout.hpp)
     std::string error_;                  // the last open's error line ("" after a successful one)

@@ -4,6 +4,7 @@
 #include "normalizer_detail.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/vec4_runs.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -83,19 +84,10 @@ std::int64_t Normalizer::binding_alignment() const {
     return std::lcm<std::int64_t>(a, 4);
 }
 
-namespace {
-bool vec4_layout(const StatLayout& L) {
-    // Every run of a statistic starts 16-byte aligned and holds whole vec4s, and the 4 elements
-    // of a pack share one γ/β (or, per element, use 4 consecutive ones).
-    return L.segment_len % 4 == 0 && L.stat_stride % 4 == 0 && (L.segments == 1 || L.segment_stride % 4 == 0) &&
-           (L.param_elem_div <= 1 || L.param_elem_div % 4 == 0) && (L.param_elem_div != 1 || L.param_stat_mul % 4 == 0);
-}
-}  // namespace
-
 KernelPlan Normalizer::plan(const StatLayout& layout, const NormSpec& spec, bool allow_fused) const {
     KernelPlan p;
     const std::uint64_t count = static_cast<std::uint64_t>(layout.count());
-    p.vec4 = vec4_layout(layout);
+    p.vec4 = vec4_runs(layout);
     const std::uint32_t pack = p.vec4 ? 4 : 1;
     const std::uint32_t max_vpt = p.vec4 ? kMaxVpt / 2 : kMaxVpt;
     p.apply_chunk_len = kApplyWg * kApplyVpt * pack;

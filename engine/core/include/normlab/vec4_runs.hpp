@@ -1,5 +1,6 @@
 // vec4_runs: whether a StatLayout suits kernels that read and write 16 bytes (4 floats) at a
-// time. Backend-neutral; the WebGPU plan (engine/webgpu) asks it.
+// time. Backend-neutral; the Vulkan plan (engine/ops' Normalizer) and the WebGPU plan
+// (engine/webgpu) ask it.
 #pragma once
 #include "normlab/stat_layout.hpp"
 
