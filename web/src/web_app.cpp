@@ -170,10 +170,9 @@ void WebApp::experiment_bar() {
     ImGui::Separator();
 }
 
-// The desktop's keys for what the browser has: L (language), F5 or P (presenter mode), C (the compare
-// view), D (the gradient view), K (the cube),
-// Esc (close the experiment), BatchNorm's train step and train ↔ eval (N, E), the lesson's next step
-// (→, Page Down, space) and previous step (←, Page Up).
+// The desktop's keys for what the browser has: L (language), F5 or P (presenter mode), C, D and K (the
+// compare view, the gradient view, the cube), Esc (close the experiment), BatchNorm's train step and
+// train ↔ eval (N, E), the lesson's next step (→, Page Down, space) and previous step (←, Page Up).
 void WebApp::keys() {
     for (const app::KeyPress& k : window_.take_key_presses()) {
         if (k.mods != 0 || ImGui::GetIO().WantTextInput) continue;
