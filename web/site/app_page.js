@@ -25,15 +25,10 @@
       return call();
     }).then(function () { site.done('done'); }, function (e) { fail(e && e.message ? e.message : String(e)); });
   };
-  var fileCount = 0;
   var openFile = function (file) {
     if (!file || !site.finished()) return;
     run(function () {
-      return file.arrayBuffer().then(function (bytes) {
-        var dir = '/files/' + (++fileCount);
-        window.Module.FS.mkdirTree(dir);
-        var path = dir + '/' + file.name.replace(/[\/\\]/g, '_');
-        window.Module.FS.writeFile(path, new Uint8Array(bytes));
+      return site.putFile(file).then(function (path) {
         return window.Module.ccall('normlab_app_open_file', null, ['string', 'string'], [path, file.name], { async: true });
       });
     });
@@ -57,16 +52,7 @@
     report: function (json) { site.byId('normlab-app-report').textContent = json; },
     done: site.done,
     pickFile: function () { picker.click(); },
-    download: function (path, name) {
-      var blob = new Blob([window.Module.FS.readFile(path)], { type: 'application/octet-stream' });
-      var a = document.createElement('a');
-      a.href = URL.createObjectURL(blob);
-      a.download = name;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(function () { URL.revokeObjectURL(a.href); }, 60000);
-    },
+    download: function (path, name) { site.saveFile(window.Module.FS.readFile(path), name); },
     // The shown state's scene line into the address bar (no reload, no hashchange); '' clears it.
     link: function (line) {
       shownLink = line;

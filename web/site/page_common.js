@@ -2,10 +2,11 @@
 // (a line shown in one, <body data-normlab-state> "loading" until done()), the check made before a
 // wasm program starts (a secure context, WebGPU in the browser and an adapter: when one is missing,
 // #normlab-no-webgpu says what is missing and which browsers run normlab, never a blank page or
-// canvas), loading the program, and script errors turned into the page's one error line.
+// canvas), loading the program, files opened and downloaded, and script errors turned into the page's one error line.
 'use strict';
 window.normlabSite = (function () {
   var finished = false;
+  var fileCount = 0;
   var byId = function (id) { return document.getElementById(id); };
   var show = function (id, text) {
     var el = byId(id);
@@ -41,6 +42,28 @@ window.normlabSite = (function () {
       }, function (e) {
         return noWebGpu('requestAdapter() failed (' + oneLine(e && e.message ? e.message : e) + ')');
       });
+    },
+    // Writes a file the user picked or dropped into the program's file system (a folder per file, so
+    // names never clash); resolves to its path there.
+    putFile: function (file) {
+      return file.arrayBuffer().then(function (bytes) {
+        var dir = '/files/' + (++fileCount);
+        window.Module.FS.mkdirTree(dir);
+        var path = dir + '/' + file.name.replace(/[\/\\]/g, '_');
+        window.Module.FS.writeFile(path, new Uint8Array(bytes));
+        return path;
+      });
+    },
+    // Hands `bytes` to the browser as a download named `name`.
+    saveFile: function (bytes, name) {
+      var blob = new Blob([bytes], { type: 'application/octet-stream' });
+      var a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = name;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(function () { URL.revokeObjectURL(a.href); }, 60000);
     },
     // The URL's scene (the text after '#') as the program's arguments.
     sceneArguments: function () {

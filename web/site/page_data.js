@@ -8,7 +8,6 @@
   var page = window.normlabPage;
   var queue = Promise.resolve();
   var shownLink = null;  // the scene line the address bar holds ('' none; null before the first result)
-  var fileCount = 0;
 
   var note = function (line) {
     var el = byId('normlab-note');
@@ -52,11 +51,7 @@
   var openFile = function (file) {
     if (!file) return;
     run(function () {
-      return file.arrayBuffer().then(function (bytes) {
-        var dir = '/files/' + (++fileCount);
-        Module.FS.mkdirTree(dir);
-        var path = dir + '/' + file.name.replace(/[\/\\]/g, '_');
-        Module.FS.writeFile(path, new Uint8Array(bytes));
+      return window.normlabSite.putFile(file).then(function (path) {
         return Module.ccall('normlab_open_file', null, ['string', 'string'], [path, file.name], { async: true });
       });
     });
@@ -66,14 +61,7 @@
     run(function () {
       var name = Module.ccall('normlab_download', 'string', ['string'], [kind]);
       if (!name) return;
-      var blob = new Blob([Module.FS.readFile('/downloads/' + name)], { type: 'application/octet-stream' });
-      var a = document.createElement('a');
-      a.href = URL.createObjectURL(blob);
-      a.download = name;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(function () { URL.revokeObjectURL(a.href); }, 60000);
+      window.normlabSite.saveFile(Module.FS.readFile('/downloads/' + name), name);
     });
   };
 
