@@ -19,25 +19,13 @@ void AppUi::go_to_step(int lesson, int step) {
 }
 
 bool AppUi::start_experiment(const std::string& id, std::optional<State> state) {
-    const Experiment* e = find_experiment(id);
-    if (!e) {
-        message("unknown experiment '" + id + "'", true);
+    const StartedExperiment started = app::start_experiment(id, std::move(state), session_, pair_);
+    if (!started.experiment) {
+        message(started.error, true);
         return false;
     }
-    State st = state ? *state : e->state;
-    st.exercise = {};  // an experiment ends a handed-out exercise
-    std::optional<std::string> err;
-    if (e->kind == ExperimentKind::Pair) {
-        err = pair_.start(*e, session_, st);
-    } else {
-        err = session_.replace(st, TensorChange::from_source());
-    }
-    if (err) {
-        message(*err, true);
-        return false;
-    }
-    experiment_ = e;
-    apply_view(e->view);
+    experiment_ = started.experiment;
+    apply_view(experiment_->view);
     return true;
 }
 

@@ -13,6 +13,18 @@
 
 namespace normlab::app {
 
+StartedExperiment start_experiment(const std::string& id, std::optional<State> state, Session& session,
+                                   PairView& pair) {
+    const Experiment* e = find_experiment(id);
+    if (!e) return {nullptr, "unknown experiment '" + id + "'"};
+    State st = state ? *state : e->state;
+    st.exercise = {};  // an experiment ends a handed-out exercise
+    auto err = e->kind == ExperimentKind::Pair ? pair.start(*e, session, st)
+                                               : session.replace(st, TensorChange::from_source());
+    if (err) return {nullptr, *err};
+    return {e, ""};
+}
+
 void experiment_heading(const Experiment& e) {
     wrapped_text_colored(ImVec4(0.94f, 0.89f, 0.26f, 1), tr(e.title));
     wrapped_text(tr(e.explanation));

@@ -5,6 +5,7 @@
 // of an edit the session refused (nothing changed then).
 #pragma once
 #include "compare_view.hpp"
+#include "pair_view.hpp"
 #include "normlab/experiments.hpp"
 #include "normlab/session.hpp"
 
@@ -12,6 +13,15 @@
 #include <string>
 
 namespace normlab::app {
+
+// Starts experiment `id` in `session`: its state (or `state`, a lesson step's), with a handed-out
+// exercise ended; a pair experiment's right side in `pair`. Returns the experiment, or the message of
+// why it cannot start (unknown id, a refused state; the session is unchanged then).
+struct StartedExperiment {
+    const Experiment* experiment = nullptr;
+    std::string error;
+};
+StartedExperiment start_experiment(const std::string& id, std::optional<State> state, Session& session, PairView& pair);
 
 void experiment_heading(const Experiment& e);
 // The continuum's G slider with its keys' hint; draws nothing unless GroupNorm is shown.

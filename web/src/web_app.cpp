@@ -104,6 +104,13 @@ void WebApp::copy_link() {
 }
 
 void WebApp::keep_link() {
+    // The scene changes only with the Session's generation (every apply) or its selection.
+    const Session& now_shown = page_.session();
+    if (shown_link_ != "?" && link_generation_ == now_shown.generation() &&
+        link_selection_ == now_shown.state().selection)
+        return;
+    link_generation_ = now_shown.generation();
+    link_selection_ = now_shown.state().selection;
     const auto line = page_.link();
     const std::string now = line ? *line : "";
     if (now == shown_link_) return;
@@ -135,17 +142,12 @@ void WebApp::go_to_step(int lesson, int step) {
     }
 }
 
-// The desktop's AppUi::start_experiment.
+// As AppUi::start_experiment (views/experiment_bar).
 std::optional<std::string> WebApp::start_experiment(const std::string& id, std::optional<State> state) {
-    const Experiment* e = find_experiment(id);
-    if (!e) return "unknown experiment '" + id + "'";
-    State st = state ? *state : e->state;
-    st.exercise = {};  // an experiment ends a handed-out exercise
-    auto err = e->kind == ExperimentKind::Pair ? pair_.start(*e, session(), st)
-                                               : session().replace(st, TensorChange::from_source());
-    if (err) return err;
-    experiment_ = e;
-    apply_view(e->view);
+    const app::StartedExperiment started = app::start_experiment(id, std::move(state), session(), pair_);
+    if (!started.experiment) return started.error;
+    experiment_ = started.experiment;
+    apply_view(experiment_->view);
     return std::nullopt;
 }
 

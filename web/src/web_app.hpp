@@ -27,6 +27,7 @@
 #include "web_window.hpp"
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -100,7 +101,9 @@ private:
     float heat_chrome_ = 0;              // the heatmap panel's height minus its image's room (panel_layout.hpp)
     std::string error_;                  // the last open's error line ("" after a successful one)
     std::string note_;                   // the last file action's line (not an error)
-    std::string shown_link_ = "?";       // the scene line the address bar holds
+    std::string shown_link_ = "?";       // the scene line the address bar holds ("?": to be sent again)
+    std::uint64_t link_generation_ = 0;  // the Session's generation and selection shown_link_ is of
+    std::optional<Index4> link_selection_;
     std::string last_report_, missing_;  // missing_: Chinese glyphs the atlas lacks (drawn as '?')
     float glyphs_scale_ = 0;
     StartupTimes startup_;
