@@ -97,8 +97,8 @@ std::vector<Action> AppUi::make_actions() {
                  .shortcut = "C",
                  .help_keys = "C",
                  .help_text = "compare view: BN, LN, IN, GN side by side",
-                 .checked = is(compare_on_),
-                 .run = toggle(compare_on_)});
+                 .checked = is(views_.compare),
+                 .run = toggle(views_.compare)});
     t.push_back({.id = "cube",
                  .keys = {plain(GLFW_KEY_K)},
                  .menus = kViewMenu,
@@ -106,8 +106,8 @@ std::vector<Action> AppUi::make_actions() {
                  .shortcut = "K",
                  .help_keys = "K",
                  .help_text = "cube drawing of the partition",
-                 .checked = is(cube_on_),
-                 .run = toggle(cube_on_)});
+                 .checked = is(views_.cube),
+                 .run = toggle(views_.cube)});
     t.push_back({.id = "gradient",
                  .keys = {plain(GLFW_KEY_D)},
                  .menus = kViewMenu,
@@ -115,8 +115,8 @@ std::vector<Action> AppUi::make_actions() {
                  .shortcut = "D",
                  .help_keys = "D",
                  .help_text = "gradient view (the backward pass)",
-                 .checked = is(gradient_on_),
-                 .run = toggle(gradient_on_)});
+                 .checked = is(views_.gradient),
+                 .run = toggle(views_.gradient)});
     t.push_back(
         {.id = "heatmap",
          .keys = {plain(GLFW_KEY_H)},
@@ -233,8 +233,7 @@ void AppUi::file_actions(std::vector<Action>& t) {
                  .help_keys = "T",
                  .help_text = "copy as PyTorch (clipboard)",
                  .run = [this](int) {
-                     torch_code_ = torch_code(session_.state(), session_.x().shape);
-                     ImGui::SetClipboardText(torch_code_.c_str());
+                     torch_code_ = copy_torch_code(session_);
                      torch_open_ = true;
                  }});
 }

@@ -1,4 +1,4 @@
-// AppUi's windows over the layout: save/load scene, the exercise editor, the PyTorch code;
+// AppUi's windows over the layout: save/load scene;
 // the one-line scene on the clipboard; the exports.
 #include "app_ui.hpp"
 
@@ -75,61 +75,6 @@ void AppUi::paste_scene() {
     } catch (const InputError& e) {
         message(e.what(), true);
     }
-}
-
-// The teacher's side of an exercise: which controls the scene hides or locks. Each change
-// is an edit of the exercise alone (no lock covers the exercise itself); save or copy the
-// scene after.
-void AppUi::exercise_window() {
-    const float em = ImGui::GetFontSize();
-    ImGui::SetNextWindowSize(ImVec2(em * 26, em * 33), ImGuiCond_Appearing);
-    bool open = true;
-    if (!ImGui::Begin(tr_id("Exercise: hide and lock controls", "exercise").c_str(), &open)) {
-        ImGui::End();
-        if (!open) exercise_open_ = false;
-        return;
-    }
-    wrapped_text(
-        tr("Hidden controls are not drawn; locked ones are greyed out. Neither can be changed, "
-           "by the panels or by the keys. Then save the scene (Ctrl+S) or copy it as one line "
-           "(Ctrl+Shift+C) for the class."));
-    Exercise ex = session_.state().exercise;
-    if (ImGui::BeginTable("controls", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
-        ImGui::TableSetupColumn(tr("control"));
-        ImGui::TableSetupColumn(tr("hide"));
-        ImGui::TableSetupColumn(tr("lock"));
-        ImGui::TableHeadersRow();
-        for (int i = 0; i < kControlCount; ++i) {
-            const auto c = static_cast<Control>(i);
-            ImGui::PushID(i);
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(control_name(c));
-            ImGui::TableNextColumn();
-            bool h = ex.hides(c), l = (ex.locked >> i) & 1u;
-            if (ImGui::Checkbox("##h", &h)) ex.hide(c, h);
-            ImGui::TableNextColumn();
-            if (!is_panel(c) && ImGui::Checkbox("##l", &l)) ex.lock(c, l);
-            ImGui::PopID();
-        }
-        ImGui::EndTable();
-    }
-    if (ImGui::Button(tr("clear"))) ex = {};
-    if (!(ex == session_.state().exercise)) edit(with_exercise(session_.state(), ex));
-    ImGui::End();
-    if (!open) exercise_open_ = false;
-}
-
-void AppUi::torch_window() {
-    const ImVec2 d = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowPos(ImVec2(d.x * 0.5f, d.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSize(ImVec2(d.x * 0.55f, d.y * 0.5f), ImGuiCond_Appearing);
-    ImGui::Begin(tr_id("PyTorch code (copied to the clipboard)", "torch").c_str(), &torch_open_,
-                 ImGuiWindowFlags_NoSavedSettings);
-    if (ImGui::Button(tr("Copy again"))) ImGui::SetClipboardText(torch_code_.c_str());
-    ImGui::Separator();
-    ImGui::TextUnformatted(torch_code_.c_str());
-    ImGui::End();
 }
 
 void AppUi::export_files() {

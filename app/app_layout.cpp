@@ -20,36 +20,25 @@
 namespace normlab::app {
 
 void AppUi::heatmap_area(const Rect& r) {
-    const std::string title = heatmap_window_title(session_, {compare_on_, pair_experiment(), gradient_on_});
+    const std::string title = heatmap_window_title(session_, {views_.compare, pair_experiment(), views_.gradient});
     begin_panel(title, r);
     heatmap_.show_controls = !presenter_;
     heatmap_.center = presenter_;
     if (presenter_) {  // one row: methods, then the heatmap modes (key H cycles them)
-        method_buttons();
-        if (!gradient_on_ && !compare_on_ && !pair_experiment()) {
-            const char* modes[] = {"input x", "output y", "y − x", "statistic groups"};
-            int m = static_cast<int>(heatmap_.mode);
-            const ImGuiStyle& st = ImGui::GetStyle();
-            for (int i = 0; i < 4; ++i) {
-                // After the method buttons on their last row when it has room (one row less on 720 lines).
-                same_line_if_fits(ImGui::GetFrameHeight() + st.ItemInnerSpacing.x +
-                                  ImGui::CalcTextSize(tr(modes[i])).x);
-                ImGui::RadioButton(tr(modes[i]), &m, i);
-            }
-            heatmap_.mode = static_cast<HeatmapMode>(m);
-        }
+        if (auto err = presenter_row(session_, heatmap_, !views_.gradient && !views_.compare && !pair_experiment()))
+            message(*err, true);
     }
     if (experiment_) {
         experiment_bar();
         ImGui::Separator();
     }
-    if (compare_on_) {
-        compare_.draw(session_, cube_on_);
+    if (views_.compare) {
+        compare_.draw(session_, views_.cube);
     } else if (pair_experiment()) {
-        pair_.draw(session_, gradient_on_);
-    } else if (gradient_on_) {
+        pair_.draw(session_, views_.gradient);
+    } else if (views_.gradient) {
         gradient_.draw(session_);
-    } else if (cube_on_) {
+    } else if (views_.cube) {
         heatmap_beside_cube(heatmap_, session_);
     } else if (session_.result().sync) {  // SyncBN: the heatmap above, the devices and modes below
         // The devices and modes get the height they need to show everything (last frame's
@@ -78,10 +67,10 @@ LayoutContent AppUi::layout_content() const {
     c.shape = session_.x().shape;
     c.pictures = pictures_shown();
     c.lessons = lessons_.active() || !lessons_.error().empty();
-    c.compare = compare_on_;
+    c.compare = views_.compare;
     c.pair = pair_experiment();
-    c.gradient = gradient_on_;
-    c.cube = cube_on_;
+    c.gradient = views_.gradient;
+    c.cube = views_.cube;
     c.sync = session_.result().sync.has_value();
     c.heat_chrome = heat_chrome_;
     c.sync_chrome = sync_chrome_;
@@ -122,14 +111,14 @@ void AppUi::layout(float top) {
         ImGui::End();
     }
     at(tr_id("Explain", "explain"), r.explain);
-    if (!hidden_panel(Control::Explain)) {
+    if (!hidden_panel(session_, Control::Explain)) {
         explain_.draw(session_);
         explain_gradient();
     }
     ImGui::End();
     if (r.stats) {
         at(tr_id("Statistics", "stats"), *r.stats);
-        if (!hidden_panel(Control::Statistics)) table_.draw(session_);
+        if (!hidden_panel(session_, Control::Statistics)) table_.draw(session_);
         ImGui::End();
     }
     status_bar(r.status);

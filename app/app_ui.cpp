@@ -79,31 +79,16 @@ void AppUi::set_language(Language lang) {
     if (!app::set_language(lang)) message(cjk_missing_message(), true);
 }
 
-ViewSettings AppUi::view() const {
-    ViewSettings v;
-    v.heatmap = kHeatmapModeIds[static_cast<int>(heatmap_.mode)];
-    v.colormap = kColormapIds[static_cast<int>(heatmap_.colormap)];
-    v.palette = kGroupPaletteIds[static_cast<int>(current_group_palette())];
-    v.compare = compare_on_;
-    v.cube = cube_on_;
-    v.gradient = gradient_on_;
-    if (experiment_) v.experiment = experiment_->id;
-    return v;
-}
+ViewSettings AppUi::view() const { return views_.view(heatmap_, experiment_); }
 
-void AppUi::apply_view(const ViewSettings& v) {
-    heatmap_.show_view(v);
-    compare_on_ = v.compare;
-    cube_on_ = v.cube;
-    gradient_on_ = v.gradient;
-}
+void AppUi::apply_view(const ViewSettings& v) { views_.show(v, heatmap_); }
 
 void AppUi::edit(const State& next) {
     if (auto err = session_.apply(next, TensorChange::keep())) message(*err, true);
 }
 
 void AppUi::set_method(Method m) {
-    if (session_.state().spec.method != m) edit(with_method(session_.state(), m, session_.x().shape.c));
+    if (auto err = app::set_method(session_, m)) message(*err, true);
 }
 
 void AppUi::menu_bar() {
@@ -141,29 +126,6 @@ void AppUi::menu_bar() {
     ImGui::EndMainMenuBar();
 }
 
-// A panel an exercise hides keeps its place and says so (the class is meant to work it out).
-bool AppUi::hidden_panel(Control c) const {
-    if (!session_.state().exercise.hides(c)) return false;
-    ImGui::TextDisabled("%s", tr("(hidden in this exercise)"));
-    return true;
-}
-
-void AppUi::method_buttons() {
-    if (session_.state().exercise.hides(Control::Method)) return;
-    const bool locked = session_.state().exercise.locks(Control::Method);
-    if (locked) ImGui::BeginDisabled();
-    int key = 1;
-    for (const MethodInfo& m : methods()) {
-        const bool on = session_.state().spec.method == m.id;
-        std::string label = std::to_string(key) + " " + m.label;
-        if (key++ > 1) same_line_if_fits(ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2);
-        if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.0f, 0.45f, 0.70f, 1));
-        if (ImGui::Button(label.c_str())) set_method(m.id);
-        if (on) ImGui::PopStyleColor();
-    }
-    if (locked) ImGui::EndDisabled();
-}
-
 void AppUi::draw(const std::vector<KeyPress>& keys) {
     shortcuts(keys);
     if (pair_experiment()) {
@@ -178,8 +140,12 @@ void AppUi::draw(const std::vector<KeyPress>& keys) {
     const float top = ImGui::GetFrameHeight();
     layout(top);
     scene_popups();
-    if (torch_open_) torch_window();
-    if (exercise_open_) exercise_window();
+    if (torch_open_) torch_window(torch_code_, torch_open_);
+    if (exercise_open_)
+        if (auto err =
+                exercise_window(session_, exercise_open_,
+                                "Then save the scene (Ctrl+S) or copy it as one line (Ctrl+Shift+C) for the class."))
+            message(*err, true);
     if (help_) help_overlay();
     ImGui::PopFont();
     if (blank_) {  // B or . : a black frame over everything, as presenters expect
@@ -199,8 +165,8 @@ std::string AppUi::state_json(int frame) const {
                         {"step", in_lesson ? lessons_.step() + 1 : 0},
                         {"language", language() == Language::Zh ? "zh" : "en"},
                         {"presenter", presenter_},
-                        {"compare", compare_on_},
-                        {"cube", cube_on_},
+                        {"compare", views_.compare},
+                        {"cube", views_.cube},
                         {"help", help_},
                         {"blank", blank_},
                         {"text_field", ImGui::GetIO().WantTextInput},
@@ -212,7 +178,7 @@ std::string AppUi::state_json(int frame) const {
 }
 
 // The gradient view replaces the heatmap and histograms unless the compare or pair view is up.
-bool AppUi::gradient_view_shown() const { return gradient_on_ && !compare_on_ && !pair_experiment(); }
+bool AppUi::gradient_view_shown() const { return views_.gradient && !views_.compare && !pair_experiment(); }
 
 // The backward formula with the selected element's numbers, under the forward's.
 void AppUi::explain_gradient() {

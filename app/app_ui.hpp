@@ -7,6 +7,8 @@
 #include "batch_noise_panel.hpp"
 #include "compare_view.hpp"
 #include "controls_panel.hpp"
+#include "exercise_ui.hpp"
+#include "method_buttons.hpp"
 #include "explain_panel.hpp"
 #include "gradient_view.hpp"
 #include "heatmap_view.hpp"
@@ -16,7 +18,9 @@
 #include "panel_layout.hpp"
 #include "picture_panel.hpp"
 #include "normlab/session.hpp"
+#include "shown_views.hpp"
 #include "stats_table.hpp"
+#include "torch_window.hpp"
 #include "window.hpp"
 
 #include "normlab/experiments.hpp"
@@ -60,7 +64,7 @@ public:
     void stop_experiment();
     void set_method(Method m);
     void show_help(bool on) { help_ = on; }
-    void set_gradient(bool on) { gradient_on_ = on; }  // the gradient view (key D)
+    void set_gradient(bool on) { views_.gradient = on; }  // the gradient view (key D)
     void message(std::string text, bool error = false);
     const HeatmapView& heatmap() const { return heatmap_; }
     // What the keys change, as one line of JSON (--state-file): method, groups, lesson id and
@@ -84,14 +88,10 @@ private:
     bool pictures_shown() const;
     void experiment_bar();
     void status_bar(const Rect& r);
-    void method_buttons();
     void scene_popups();
-    void torch_window();
-    void exercise_window();
     void open_scene(const State& st, const std::string& name);
     void copy_scene();
     void paste_scene();
-    bool hidden_panel(Control c) const;
     void export_files();
     void export_png();
     void edit(const State& next);  // an edit that keeps the tensor; a refusal becomes the status message
@@ -116,8 +116,8 @@ private:
     PicturePanel pictures_;
     const Experiment* experiment_ = nullptr;
 
-    bool presenter_ = false, gradient_on_ = false, compare_on_ = false, cube_on_ = false, help_ = false,
-         torch_open_ = false;
+    ShownViews views_;  // the compare view, the cube, the gradient view
+    bool presenter_ = false, help_ = false, torch_open_ = false;
     bool blank_ = false;  // B or . (a presentation clicker): a black screen until the next key
     ImGuiStyle normal_style_, presenter_style_;
     std::string msg_;

@@ -16,7 +16,6 @@
 #include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_vulkan.h>
-#include <stb_image_write.h>
 
 #include <algorithm>
 #include <cmath>
@@ -271,25 +270,10 @@ void Window::capture(const BeforePass& before_pass, const std::string& png_path,
     // Drawn again into an image compatible with the swapchain's render pass, so ImGui's and the
     // heatmap's pipelines draw into it as they do on screen.
     OffscreenTarget target(*ctx_, extent, static_cast<vk::Format>(wd.SurfaceFormat.format));
-    const std::vector<unsigned char> full = target.render(draw_data, before_pass);
-
-    int cx = 0, cy = 0, cw = static_cast<int>(extent.width), ch = static_cast<int>(extent.height);
-    if (crop[2] > 0 && crop[3] > 0) {
-        cx = std::clamp(crop[0], 0, cw - 1);
-        cy = std::clamp(crop[1], 0, ch - 1);
-        cw = std::min(crop[2], cw - cx);
-        ch = std::min(crop[3], ch - cy);
-    }
-    std::vector<unsigned char> rgba(static_cast<std::size_t>(cw) * static_cast<std::size_t>(ch) * 4);
-    for (int y = 0; y < ch; ++y) {
-        const auto row =
-            full.begin() + static_cast<std::ptrdiff_t>(
-                               (static_cast<std::size_t>(y + cy) * extent.width + static_cast<std::size_t>(cx)) * 4);
-        std::copy(
-            row, row + cw * 4,
-            rgba.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(y) * static_cast<std::size_t>(cw) * 4));
-    }
-    write_png_atomic(png_path, cw, ch, rgba);
+    const RgbaImage full{static_cast<int>(extent.width), static_cast<int>(extent.height),
+                         target.render(draw_data, before_pass)};
+    const RgbaImage shot = crop_image(full, crop);
+    write_png_atomic(png_path, shot.width, shot.height, shot.rgba);
 }
 
 }  // namespace normlab::app

@@ -26,6 +26,14 @@ void HeatmapPanel::show_view(const ViewSettings& v) {
         if (v.palette == kGroupPaletteIds[i]) set_group_palette(static_cast<GroupPalette>(i));
 }
 
+ViewSettings HeatmapPanel::view() const {
+    ViewSettings v;
+    v.heatmap = kHeatmapModeIds[static_cast<int>(mode)];
+    v.colormap = kColormapIds[static_cast<int>(colormap)];
+    v.palette = kGroupPaletteIds[static_cast<int>(current_group_palette())];
+    return v;
+}
+
 void HeatmapPanel::draw(ShownSource& source) {
     const ShownTensors& shown = source.shown();
     if (show_controls) draw_controls(shown.x().shape, shown.method());

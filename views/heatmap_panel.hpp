@@ -33,6 +33,8 @@ public:
     void draw(ShownSource& source);
     // The heatmap part of a scene's or lesson step's view: mode, colormap and group colours.
     void show_view(const ViewSettings& v);
+    // show_view's twin: the view's heatmap part as shown now (the rest of the view left at its defaults).
+    ViewSettings view() const;
 
     HeatmapMode mode = HeatmapMode::Statistics;
     Colormap colormap = Colormap::Diverging;

@@ -1,6 +1,6 @@
 # The app's panels that need Dear ImGui and a Session but no Vulkan and no window (heatmap_panel: the
 # heatmap's ImGui part; the Controls, statistics, Explain, lesson and histogram panels; the layout;
-# fonts, colour tables, the string table). One list for both builds: views/CMakeLists.txt compiles it
+# fonts, colour tables, the string table, PNG files). One list for both builds: views/CMakeLists.txt compiles it
 # into normlab_panels for the desktop, web/imgui.cmake into the browser edition.
 set(NORMLAB_PANEL_SOURCES
   colormap.cpp
@@ -10,14 +10,19 @@ set(NORMLAB_PANEL_SOURCES
   compare_view.cpp
   gradient_view.cpp
   pair_view.cpp
+  picture_panel.cpp
   experiment_bar.cpp
+  exercise_ui.cpp
+  method_buttons.cpp
   controls_panel.cpp
   image_controls.cpp
   stats_table.cpp
+  torch_window.cpp
   explain_panel.cpp
   lesson_panel.cpp
   panel_layout.cpp
   panel_windows.cpp
+  png_file.cpp
   i18n.cpp
   language_menu.cpp
   fonts.cpp

@@ -19,6 +19,8 @@ public:
     static bool wanted(const Session& s);
     // Inside the current window: the pictures in a row, each with its caption.
     void draw(const Session& s);
+    // How many pictures the last draw showed.
+    int count() const { return static_cast<int>(pictures_.size()); }
 
 private:
     struct Picture {
