@@ -230,7 +230,16 @@ bool ControlsPanel::preset_controls(Session& s) {
     return false;
 }
 
+bool ControlsPanel::chooser_controls(const Session& s, TensorSource::Kind kind) {
+    if (!pick_file) return false;
+    if (s.state().source.kind == kind && !s.state().source.path.empty())
+        ImGui::TextDisabled("%s", std::filesystem::path(s.state().source.path).filename().string().c_str());
+    if (ImGui::Button(tr("Open a file…"))) pick_file();
+    return true;
+}
+
 void ControlsPanel::file_controls(Session& s) {
+    if (chooser_controls(s, TensorSource::Kind::File)) return;
     char buf[512];
     std::snprintf(buf, sizeof(buf), "%s", path_edit_.c_str());
     if (ImGui::InputText(tr_id("path", "path").c_str(), buf, sizeof(buf))) path_edit_ = buf;

@@ -3,12 +3,15 @@
 // BatchNorm's mode, momentum, running statistics, train step and reset; an image as the
 // tensor and AdaIN's style image). Every edit builds
 // a new State and hands it to the Session; a rejected one leaves the previous state and
-// its reason is shown here.
+// its reason is shown here. Where the app has a file chooser of its own (the browser's), a .npy or
+// an image source shows the opened file's name and a button that opens the chooser instead of a
+// path field and the working folder's files.
 #pragma once
 #include "normlab/state_edits.hpp"
 #include "normlab/session.hpp"
 
 #include <array>
+#include <functional>
 #include <string>
 
 namespace normlab::app {
@@ -18,6 +21,8 @@ public:
     void draw(Session& session);
     // The last rejected edit's reason ("" when the last edit was accepted).
     const std::string& error() const { return error_; }
+    // Set by an app with its own file chooser (the browser's File > Open…), which it opens.
+    std::function<void()> pick_file;
 
 private:
     void tensor_section(Session& s);
@@ -27,6 +32,8 @@ private:
     bool generated_controls(Session& s);
     bool preset_controls(Session& s);
     void file_controls(Session& s);
+    // The opened file's name and a button for pick_file; returns false where there is no pick_file.
+    bool chooser_controls(const Session& s, TensorSource::Kind kind);
     void image_controls(Session& s);  // image_controls.cpp: open a PNG/JPEG as the tensor
     void style_controls(Session& s);  // image_controls.cpp: instance: AdaIN's style image
     void method_section(Session& s);

@@ -33,15 +33,21 @@ std::vector<std::string> image_choices() {
     return out;
 }
 
-// A path field with the image list under it; returns true when `path` should be loaded.
-bool image_picker(const char* id, std::string& path, const char* button) {
+// image_choices(), listed once.
+const std::vector<std::string>& images() {
     static const std::vector<std::string> choices = image_choices();
+    return choices;
+}
+
+// A path field (`field`: where the app has no file chooser of its own) with the image list under it;
+// returns true when `path` should be loaded.
+bool image_picker(const char* id, std::string& path, const char* button, bool field) {
     char buf[512];
     std::snprintf(buf, sizeof(buf), "%s", path.c_str());
     ImGui::PushID(id);
-    if (ImGui::InputText(tr("path"), buf, sizeof(buf))) path = buf;
+    if (field && ImGui::InputText(tr("path"), buf, sizeof(buf))) path = buf;
     bool load = ImGui::Button(button);
-    for (const auto& c : choices)
+    for (const auto& c : images())
         if (ImGui::Selectable(c.c_str(), c == path, ImGuiSelectableFlags_AllowDoubleClick)) {
             path = c;
             load = load || ImGui::IsMouseDoubleClicked(0);
@@ -53,8 +59,10 @@ bool image_picker(const char* id, std::string& path, const char* button) {
 }  // namespace
 
 void ControlsPanel::image_controls(Session& s) {
+    // With a file chooser: the opened file's name and the chooser's button, then the shipped images.
+    const bool chooser = chooser_controls(s, TensorSource::Kind::Image);
     if (s.state().source.kind == TensorSource::Kind::Image && image_edit_.empty()) image_edit_ = s.state().source.path;
-    if (image_picker("image", image_edit_, tr("load image"))) {
+    if (image_picker("image", image_edit_, tr("load image"), !chooser)) {
         pending_image_ = false;
         apply(s, with_source_image(s.state(), image_edit_), TensorChange::from_source());
     }
@@ -70,7 +78,7 @@ void ControlsPanel::style_controls(Session& s) {
         ImGui::TextDisabled("%s", st.style_image.c_str());
         if (ImGui::Button(tr("remove the style"))) return apply(s, with_style_image(st, ""), TensorChange::keep());
     }
-    if (image_picker("style", style_edit_, tr("use as style")))
+    if (image_picker("style", style_edit_, tr("use as style"), !pick_file))
         apply(s, with_style_image(st, style_edit_), TensorChange::keep());
 }
 

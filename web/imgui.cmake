@@ -15,7 +15,9 @@ add_library(imgui STATIC ${IMGUI_DIR}/imgui.cpp ${IMGUI_DIR}/imgui_draw.cpp ${IM
                          ${IMGUI_DIR}/imgui_widgets.cpp ${IMGUI_DIR}/backends/imgui_impl_glfw.cpp
                          ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp)
 target_include_directories(imgui SYSTEM PUBLIC ${IMGUI_DIR})
-target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3 IMGUI_DISABLE_DEMO_WINDOWS)
+# 32-bit indices: a panel drawn as many cells (the pictures: up to 3 × 160² rectangles) passes 65,536
+# vertices, and WebGL2 has no glDrawElementsBaseVertex for ImGui's 16-bit indices with vertex offsets.
+target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3 IMGUI_DISABLE_DEMO_WINDOWS "ImDrawIdx=unsigned int")
 target_compile_options(imgui PRIVATE -w)  # third-party code, warnings are not ours to fix
 
 # The Latin/Greek/math font compiled in, as in the desktop build (views/CMakeLists.txt).

@@ -19,9 +19,15 @@
 //   - the File menu: a .npy through Open… (the file chooser: its tensor, the method kept), a bad file
 //     dropped (one line, nothing changed), Save statistics (the download's JSON), Copy link (the line
 //     saying why a file's tensor has no link);
+//   - the classroom's parts: an exercise scene (statistics hidden, the method locked: the key 2 refused
+//     with one line), the Exercise window from the File menu, presenter mode's method buttons; Copy scene
+//     (the line on the clipboard, the heatmap's mode (key H) in its view), a scene line pasted into the
+//     page (Ctrl+V's paste event) and File > Paste scene (the clipboard read, the scene's view shown);
+//     the screenshot and figure downloads (PNGs of the canvas' and the figure's size, the figure pixel
+//     for pixel the screen's); an image with AdaIN's style (three pictures, a link that carries them);
 //   - a cut scene pasted: one error line, the state shown stays; a smaller window and then
 //     devicePixelRatio 2: the canvas, the UI scale and the drawn heatmap follow; Chromium without
-//     WebGPU: today's message.
+//     WebGPU: today's message; last, Copy as PyTorch (key T: the window, the code on the clipboard).
 // The screenshots are written to SHOTS_DIR (default: a temporary folder, printed) to be looked at.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -126,13 +132,18 @@ function barDiff(a, b, h) {
   return n;
 }
 
-// A scene put into the address bar (as a user pastes one); resolves to the report once it is shown.
+// A scene put into the address bar (as a user pastes one); resolves to the report once it is shown:
+// the report has changed and satisfies `shown` (a frame of the state before may still change it).
 async function pasteScene(page, hash, shown) {
-  const before = await page.$eval('#normlab-app-report', (el) => el.textContent);
+  const text = () => page.$eval('#normlab-app-report', (el) => el.textContent);
+  const before = await text();
   await page.evaluate((h) => { location.hash = h; }, hash);
-  await page.waitForFunction((b) => document.getElementById('normlab-app-report').textContent !== b &&
-    document.body.getAttribute('data-normlab-state') === 'done', { timeout: 30000, polling: 50 }, before)
-    .catch(() => {});
+  for (const deadline = Date.now() + 30000; Date.now() < deadline;) {
+    const now = await text();
+    const idle = await page.evaluate(() => document.body.getAttribute('data-normlab-state') === 'done');
+    if (now !== before && idle && shown(JSON.parse(now))) break;
+    await new Promise((done) => setTimeout(done, 50));
+  }
   await frames(page);
   const r = await report(page);
   check(shown(r), `after the scene "${hash.slice(0, 40)}…" the shell shows ${r.method} on ${r.shape} (${r.error})`);
@@ -225,13 +236,14 @@ async function clickHighlight(page) {
 
 // Item `item` (0: the first) of the menu bar's menu `menu` (a key of the report's "menus"), clicked
 // as a user would: the menu's title, then the item (rows of 17 + 4 pixels below the bar's padding).
-async function chooseFromMenu(page, menu, item, shot) {
+// `separators`: how many separators (5 pixels each) the menu has above the item.
+async function chooseFromMenu(page, menu, item, shot, separators = 0) {
   const r = await report(page);
   const bar = Math.round(17 * r.ui_scale + 6 * r.ui_scale);  // font + 2 × FramePadding.y
   await page.mouse.click(r.menus[menu] + 12, bar / 2);
   await frames(page);
   await screenshot(page, shot);
-  await page.mouse.click(r.menus[menu] + 40, bar + 8 + 21 * item + 17 / 2 + 2);
+  await page.mouse.click(r.menus[menu] + 40, bar + 8 + 21 * item + 5 * separators + 17 / 2 + 2);
   await settle(page);
   return report(page);
 }
@@ -323,12 +335,17 @@ async function experiment(page) {
     `← after the experiment: step ${r.step}, ${r.method} on ${r.shape}, heatmap mode ${r.heatmap_mode}`);
 }
 
+// A download's file in `dir` once the browser has written it (null after 5 s).
+async function downloaded(dir, name) {
+  const file = path.join(dir, name);
+  for (let i = 0; i < 50 && !fs.existsSync(file); ++i) await new Promise((done) => setTimeout(done, 100));
+  await new Promise((done) => setTimeout(done, 200));  // written whole
+  return fs.existsSync(file) ? fs.readFileSync(file) : null;
+}
+
 // The File menu: a .npy through Open… (the browser's file chooser), a bad file dropped on the page,
-// the statistics saved as a download, Copy link (a file's tensor has none: the line says why).
-async function files(page) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'normlab-app-files-'));
-  const cdp = await page.target().createCDPSession();
-  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
+// the statistics saved as a download (into `dir`), Copy link (a file's tensor has none: the line says why).
+async function files(page, dir) {
   const npy = path.join(dir, 'acts.npy');
   fs.writeFileSync(npy, npyBytes([3, 4, 2, 5], Array.from({ length: 120 }, (_, i) => Math.sin(i * 1.7) * 2 + (i % 4))));
   const [chooser] = await Promise.all([page.waitForFileChooser({ timeout: 15000 }),
@@ -354,8 +371,8 @@ async function files(page) {
 
   r = await chooseFromMenu(page, 'file', 2, 'app-file-menu-2.png');  // Save statistics (.json)
   const saved = path.join(dir, 'normlab-stats.json');
-  for (let i = 0; i < 50 && !fs.existsSync(saved); ++i) await new Promise((done) => setTimeout(done, 100));
-  const stats = fs.existsSync(saved) ? JSON.parse(fs.readFileSync(saved, 'utf8')) : null;
+  const bytes = await downloaded(dir, 'normlab-stats.json');
+  const stats = bytes ? JSON.parse(bytes.toString('utf8')) : null;
   console.log(`Save statistics: ${stats ? `${saved}, ${stats.torch_module} on [${stats.shape}], ${stats.rstd.length} statistics, device ${stats.device}` : 'no file'}`);
   check(stats && stats.shape.join(',') === '3,4,2,5' && stats.rstd.length === r.stat_count && /WebGPU/.test(stats.device),
     `the saved statistics: ${stats ? JSON.stringify(stats).slice(0, 120) : 'no file in ' + dir}`);
@@ -363,6 +380,125 @@ async function files(page) {
   r = await chooseFromMenu(page, 'file', 4, 'app-file-menu-4.png');  // Copy link
   console.log(`Copy link: "${r.note}"`);
   check(/this tensor is the file 'acts\.npy'/.test(r.note), `Copy link with a file's tensor: "${r.note}"`);
+}
+
+// The scene JSON a "normlab-scene:…" line carries.
+const sceneOf = (line) => JSON.parse(Buffer.from(line.replace(/^normlab-scene:/, ''), 'base64url').toString('utf8'));
+
+// Text pasted into the page as Ctrl+V does it: a paste event whose clipboardData holds the text.
+const pasteText = (page, text) => page.evaluate((t) => {
+  const data = new DataTransfer();
+  data.setData('text/plain', t);
+  document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+}, text);
+
+// Waits until the report satisfies `ok` (or 30 s), then returns it.
+async function reportWhen(page, ok) {
+  const deadline = Date.now() + 30000;
+  let r = await report(page);
+  while (!ok(r) && Date.now() < deadline) {
+    await new Promise((done) => setTimeout(done, 100));
+    r = await report(page);
+  }
+  await settle(page);
+  return report(page);
+}
+
+// An exercise, presenter mode's buttons, the scene line copied and pasted, the PNG downloads (into
+// `dir`) and an image with AdaIN.
+async function classroom(page, dir) {
+  const classroomScene = { normlab_scene: 1, tensor: { source: 'preset', preset: 'classroom' }, norm: { method: 'batch' } };
+  const exercise = { ...classroomScene, exercise: { hide: ['statistics'], lock: ['method'] } };
+  let r = await pasteScene(page, sceneLine(JSON.stringify(exercise)),
+    (r) => r.method === 'BatchNorm2d' && r.hide.join() === 'statistics' && r.lock.join() === 'method');
+  await page.keyboard.press('2');  // LayerNorm, which the exercise locks
+  await settle(page);
+  r = await report(page);
+  await screenshot(page, 'app-exercise.png');
+  console.log(`exercise (hide ${r.hide}, lock ${r.lock}): key 2 → ${r.method}, "${r.error}"`);
+  check(r.method === 'BatchNorm2d' && /method/.test(r.error) && /locked/.test(r.error) && !r.error.includes('\n'),
+    `the key 2 under an exercise that locks the method: ${r.method}, error "${r.error}"`);
+  r = await chooseFromMenu(page, 'file', 7, 'app-file-menu-7.png');  // Exercise: hide and lock controls…
+  checkNotBlank(await screenshot(page, 'app-exercise-window.png'), 'the Exercise window');
+  check(r.exercise_open, 'File > Exercise opened no Exercise window');
+  r = await chooseFromMenu(page, 'file', 7, 'app-file-menu-7b.png');
+  check(!r.exercise_open, 'File > Exercise again left the Exercise window open');
+  await page.keyboard.press('p');
+  await settle(page);
+  r = await report(page);
+  checkNotBlank(await screenshot(page, 'app-presenter-exercise.png'), 'presenter mode with an exercise');
+  check(r.presenter, 'P did not turn presenter mode on');
+  await page.keyboard.press('p');
+  await frames(page);
+
+  // Copy scene: the line on the clipboard, with the heatmap's mode (H: statistics → input) in its view.
+  r = await pasteScene(page, sceneLine(JSON.stringify(classroomScene)), (r) => r.method === 'BatchNorm2d' && r.lock.length === 0);
+  await page.keyboard.press('h');
+  await frames(page);
+  r = await chooseFromMenu(page, 'file', 5, 'app-file-menu-5.png');  // Copy scene (one line)
+  const copied = await page.evaluate(() => navigator.clipboard.readText()).catch((e) => `(no clipboard: ${e.message})`);
+  console.log(`H, Copy scene: heatmap ${r.heatmap_view}, note "${r.note}", clipboard "${copied.slice(0, 50)}…"`);
+  check(r.heatmap_view === 'input' && r.note === 'scene copied to the clipboard as one line' && copied === r.link,
+    `Copy scene: heatmap ${r.heatmap_view}, note "${r.note}", the clipboard ${copied === r.link ? 'holds' : 'lacks'} the link's line`);
+  check(/^normlab-scene:/.test(copied) && sceneOf(copied).view && sceneOf(copied).view.heatmap === 'input',
+    `the copied scene's view: ${/^normlab-scene:/.test(copied) ? JSON.stringify(sceneOf(copied).view) : copied}`);
+
+  // Ctrl+V on the page: LayerNorm's scene; then File > Paste scene reads the copied line back.
+  const layer = fs.readFileSync(path.join(here, 'scenes', 'layer.json'), 'utf8');
+  await pasteText(page, sceneLine(layer));
+  r = await reportWhen(page, (r) => r.method === 'LayerNorm');
+  console.log(`pasted layer.json: ${r.method} on [${r.shape}], note "${r.note}", heatmap ${r.heatmap_view}`);
+  check(r.method === 'LayerNorm' && r.note === 'scene pasted from the clipboard' && r.heatmap_view === 'stats',
+    `after pasting layer.json: ${r.method}, note "${r.note}", heatmap ${r.heatmap_view}`);
+  await chooseFromMenu(page, 'file', 6, 'app-file-menu-6.png');  // Paste scene
+  r = await reportWhen(page, (r) => r.method === 'BatchNorm2d');
+  console.log(`File > Paste scene: ${r.method} on [${r.shape}], heatmap ${r.heatmap_view}, note "${r.note}"`);
+  check(r.method === 'BatchNorm2d' && r.heatmap_view === 'input' && r.link === copied,
+    `File > Paste scene: ${r.method}, heatmap ${r.heatmap_view}, the link ${r.link === copied ? 'is' : 'is not'} the copied line`);
+
+  // The figure (heatmap + histograms) and the screenshot as PNG downloads.
+  await page.keyboard.press('h');  // output y
+  await settle(page);
+  const screen = await screenshot(page, 'app-before-png.png');
+  r = await chooseFromMenu(page, 'file', 8, 'app-file-menu-8.png', 1);  // Export heatmap + histograms (PNG)
+  const figureBytes = await downloaded(dir, 'normlab-batch-figure.png');
+  r = await chooseFromMenu(page, 'file', 9, 'app-file-menu-9.png', 1);  // Screenshot (PNG)
+  const screenBytes = await downloaded(dir, 'normlab-batch-screen.png');
+  const figure = figureBytes && decodePng(figureBytes), shot = screenBytes && decodePng(screenBytes);
+  const [fx, fy, fw, fh] = r.figure_rect;
+  let same = 0;
+  if (figure)
+    for (let y = 0; y < figure.height; ++y)
+      for (let x = 0; x < figure.width; ++x)
+        if (pixel(figure, [x, y]) === pixel(screen, [x + fx, y + fy])) ++same;
+  const share = figure ? same / (figure.width * figure.height) : 0;
+  console.log(`PNG downloads: figure ${figure ? `${figure.width}×${figure.height}` : 'none'} (rect ${r.figure_rect}, ` +
+    `${(share * 100).toFixed(1)}% of its pixels the screen's), screenshot ${shot ? `${shot.width}×${shot.height}` : 'none'}`);
+  check(figure && figure.width === fw && figure.height === fh && share > 0.95,
+    `the figure PNG: ${figure ? `${figure.width}×${figure.height}` : 'none'}, rect ${r.figure_rect}, ${share} of it the screen's`);
+  check(shot && shot.width === r.canvas[0] && shot.height === r.canvas[1], `the screenshot PNG: ${shot ? `${shot.width}×${shot.height}` : 'none'}`);
+  if (shot) checkNotBlank(shot, 'the screenshot download');
+  if (figure) checkNotBlank(figure, 'the figure download');
+
+  // An image with AdaIN's style: the content, the style and the result, from the site's own images.
+  const adain = { normlab_scene: 1, tensor: { source: 'image', path: 'images/content-checker.png' },
+    norm: { method: 'instance', style_image: 'images/style-sunset.png' } };
+  r = await pasteScene(page, sceneLine(JSON.stringify(adain)), (r) => r.method === 'InstanceNorm2d' && r.pictures === 3);
+  checkNotBlank(await screenshot(page, 'app-adain.png'), 'AdaIN pictures');
+  console.log(`AdaIN: ${r.pictures} pictures, ${r.method} on [${r.shape}], max error ${r.max_error}, link ${r.link.slice(0, 30)}…`);
+  check(r.pictures === 3 && r.max_error < 1e-4 && /^normlab-scene:/.test(r.link) &&
+    sceneOf(r.link).norm.style_image === 'images/style-sunset.png', `AdaIN: ${r.pictures} pictures, link "${r.link.slice(0, 40)}"`);
+}
+
+// Copy as PyTorch (key T): the window and the code on the clipboard.
+async function torchCode(page) {
+  await page.keyboard.press('t');
+  await settle(page);
+  const r = await report(page);
+  const code = await page.evaluate(() => navigator.clipboard.readText()).catch(() => '');
+  checkNotBlank(await screenshot(page, 'app-torch.png'), 'Copy as PyTorch');
+  console.log(`T: PyTorch window ${r.torch_open}, ${r.torch_lines} lines, clipboard ${code.split('\n').length} lines`);
+  check(r.torch_open && r.torch_lines > 5 && /import torch/.test(code), `Copy as PyTorch: window ${r.torch_open}, code "${code.slice(0, 60)}"`);
 }
 
 // A cut scene pasted: one error line, the state shown stays; then a smaller window.
@@ -411,14 +547,21 @@ async function cutSceneAndResize(page) {
 
 async function shell(browser, url) {
   const layer = fs.readFileSync(path.join(here, 'scenes', 'layer.json'), 'utf8');
+  await browser.defaultBrowserContext().overridePermissions(new URL(url).origin,
+    ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
   const { page } = await openShell(browser, url + 'app.html#' + sceneLine(layer), 1280, 800);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'normlab-app-files-'));  // the downloads
+  const cdp = await page.target().createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
   await urlScene(page);
   await language(page);
   await clickHighlight(page);
   await lesson(page);
   await experiment(page);
-  await files(page);
+  await files(page, dir);
+  await classroom(page, dir);
   await cutSceneAndResize(page);
+  await torchCode(page);
   await page.close();
 }
 

@@ -245,7 +245,7 @@ async function files(url, browser, cli) {
     `acts.npy: state ${r.state}, error ${r.error}, summary ${r.summary}`);
   const diffNpy = r.stats ? statsDiff(cliStats(cli, dir, ['--norm', 'batch', '--input', npy]), JSON.parse(r.stats)) : ['no stats'];
   check(diffNpy.length === 0, `acts.npy: the page's statistics differ from normlab-cli's: ${diffNpy.slice(0, 3)}`);
-  check(!r.url.includes('#') && r.note && /a link carries generated tensors and presets/.test(r.note),
+  check(!r.url.includes('#') && r.note && /a link carries generated tensors, presets and the site's images/.test(r.note),
     `acts.npy: the address ${r.url} or the note "${r.note}" claims a link`);
 
   // An image through "Open…": the tensor is its 1×3×H×W pixels.

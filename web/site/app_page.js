@@ -6,7 +6,8 @@
 // (web/src/page_bridge.hpp): status and error lines, the state, the shell's report; and the File
 // menu's (web/src/web_app.cpp): the file picker and files dropped on the page (written into the
 // file system and opened with normlab_app_open_file), downloads, the address bar's scene, the
-// clipboard.
+// clipboard (text pasted into the page goes to normlab_app_paste: into the app's text field, or opened
+// as a scene line).
 'use strict';
 (function () {
   var site = window.normlabSite;
@@ -17,10 +18,18 @@
     site.show('normlab-error', 'normlab: ' + site.oneLine(line));
     site.done('error');
   };
-  // One wasm call at a time (an asynchronous ccall may wait for the GPU); the page says "loading" meanwhile.
+  // One wasm call at a time (an asynchronous ccall may wait for the GPU), never while a frame that waits for
+  // the GPU is suspended (web_window.cpp: its stack must not be entered again); the page says "loading" meanwhile.
   var queue = Promise.resolve();
+  var noFrameUnderWay = function () {
+    return new Promise(function (done) {
+      (function poll() {
+        if (!window.normlabFrameUnderWay) done(); else setTimeout(poll, 4);
+      })();
+    });
+  };
   var run = function (call) {
-    queue = queue.then(function () {
+    queue = queue.then(noFrameUnderWay).then(function () {
       document.body.setAttribute('data-normlab-state', 'loading');
       return call();
     }).then(function () { site.done('done'); }, function (e) { fail(e && e.message ? e.message : String(e)); });
@@ -61,7 +70,25 @@
     copyLink: function (line) {
       if (navigator.clipboard) navigator.clipboard.writeText(baseUrl() + '#' + line).catch(function () {});
     },
+    // File > Paste scene: the clipboard's text, where the browser gives it (else the status line's
+    // hint stays: Ctrl+V on the page pastes without asking).
+    pasteScene: function () {
+      if (!navigator.clipboard || !navigator.clipboard.readText) return;
+      navigator.clipboard.readText().then(function (text) { paste(text, 1); }, function () {});
+    },
   };
+  var paste = function (text, fromMenu) {
+    if (!site.finished()) return;
+    run(function () {
+      return window.Module.ccall('normlab_app_paste', null, ['string', 'number'], [text, fromMenu], { async: true });
+    });
+  };
+  document.addEventListener('paste', function (ev) {
+    var text = ev.clipboardData ? ev.clipboardData.getData('text/plain') : '';
+    if (!text) return;
+    ev.preventDefault();
+    paste(text, 0);
+  });
 
   var fontDir = '/usr/share/fonts/truetype/droid';
   var fontName = 'DroidSansFallbackFull.ttf';

@@ -4,8 +4,8 @@
 //   --scene TEXT    the URL's scene (the text after '#'); none: the default State
 // main opens the window, the WebGPU device and the first result, starts the frame loop and
 // returns; the runtime stays, and app_page.js calls normlab_app_open_scene for a scene pasted into
-// the address bar and normlab_app_open_file for a file picked or dropped. An error before the first frame is one line
-// on the page.
+// the address bar, normlab_app_open_file for a file picked or dropped and normlab_app_paste for text pasted. An
+// error before the first frame is one line on the page.
 #include "page_bridge.hpp"
 #include "web_app.hpp"
 #include "web_window.hpp"
@@ -76,6 +76,12 @@ int main(int argc, char** argv) {
 // A later scene (app_page.js, on hashchange; called with ccall's async, one at a time).
 extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_open_scene(const char* text) {
     if (shell.app) shell.app->open_scene(text);
+}
+
+// Text pasted into the page (Ctrl+V; from_menu 0) or read from the clipboard for File > Paste scene
+// (from_menu 1), from app_page.js.
+extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_paste(const char* text, int from_menu) {
+    if (shell.app) shell.app->paste(text, from_menu != 0);
 }
 
 // A file picked with File > Open… or dropped on the page, written by app_page.js at `path`.

@@ -12,15 +12,25 @@
 namespace normlab::web {
 namespace {
 
-bool from_file(const State& s) {
-    return s.source.kind == TensorSource::Kind::File || s.source.kind == TensorSource::Kind::Image;
+// A file the user opened into the page (page_common.js puts each under /files/), not one the site
+// carries (the shipped images, "images/NAME.png"): no link can carry it.
+bool user_file(const std::string& path) { return path.rfind("/files/", 0) == 0; }
+
+// The file of the state's tensor or AdaIN style that is the user's ("" if none).
+std::string user_file_of(const State& s) {
+    const bool file = s.source.kind == TensorSource::Kind::File || s.source.kind == TensorSource::Kind::Image;
+    if (file && user_file(s.source.path)) return s.source.path;
+    return user_file(s.style_image) ? s.style_image : std::string();
 }
+
+bool from_file(const State& s) { return !user_file_of(s).empty(); }
 
 }  // namespace
 
 void PageSession::open_scene(const std::string& text, const std::string& name) {
     State next = text.empty() ? State{} : scene_from_line(text, name);
     check_page_scene(next, name);
+    parse_view(next.view_json, name);  // a bad view refuses the scene, as the desktop's open does
     // A generated tensor's shape is checked before gigabytes are made.
     if (next.source.kind == TensorSource::Kind::Generated) check_fits(next.source.shape);
     Tensor x = load_tensor(next.source, next.spec.method);
@@ -74,25 +84,29 @@ void PageSession::check_fits(const Shape4& shape) const {
     check_page_memory(shape);
 }
 
-std::optional<std::string> PageSession::link() const {
+std::optional<std::string> PageSession::link(const ViewSettings& view) const {
     if (from_file(state())) return std::nullopt;
-    return scene_to_line(state());
+    State s = state();
+    s.view_json = view == ViewSettings{} ? std::string() : view_to_json(view);
+    return scene_to_line(s);
 }
 
 std::string PageSession::why_no_link() const {
     if (!from_file(state())) return "";
-    return "a link carries generated tensors and presets; this tensor is the file '" +
-           std::filesystem::path(state().source.path).filename().string() +
+    return "a link carries generated tensors, presets and the site's images; this tensor is the file '" +
+           std::filesystem::path(user_file_of(state())).filename().string() +
            "' (Save scene and hand out the file beside it)";
 }
 
-std::pair<std::string, std::string> PageSession::download(const std::string& kind) const {
+std::pair<std::string, std::string> PageSession::download(const std::string& kind, const ViewSettings& view) const {
     if (!result_) throw InputError("nothing to save yet");
     if (kind == "scene") {
         State s = state();
+        s.view_json = view == ViewSettings{} ? std::string() : view_to_json(view);
         // The file by its name alone: normlab reads a relative path from the working directory,
         // so the scene works where the file lies beside it.
-        if (from_file(s)) s.source.path = std::filesystem::path(s.source.path).filename().string();
+        if (user_file(s.source.path)) s.source.path = std::filesystem::path(s.source.path).filename().string();
+        if (user_file(s.style_image)) s.style_image = std::filesystem::path(s.style_image).filename().string();
         return {"normlab-scene.normlab.json", scene_to_json(s)};
     }
     if (kind == "stats") return {"normlab-stats.json", result().stats_json};

@@ -8,6 +8,7 @@
 #pragma once
 #include "scene_page.hpp"
 
+#include "normlab/view_settings.hpp"
 #include "normlab/webgpu/wgpu_backend.hpp"
 
 #include <optional>
@@ -21,7 +22,8 @@ class PageSession {
 public:
     explicit PageSession(webgpu::WgpuBackend& backend) : backend_(&backend), session_(backend) {}
 
-    // text: a "normlab-scene:…" line or a scene's JSON; empty: the default State.
+    // text: a "normlab-scene:…" line or a scene's JSON; empty: the default State. A scene's view is
+    // checked here (a bad one refuses the scene) and kept in the state's view_json for the app to show.
     void open_scene(const std::string& text, const std::string& name);
     // A file the page wrote into its file system at `path`; `name` is what the user opened.
     // A .npy or an image keeps the method and its settings (what no longer fits the tensor goes
@@ -35,13 +37,15 @@ public:
     // The Session for the app's panels (the ImGui shell), which edit it as on the desktop: each edit
     // is Session::apply (the device's binding limit checked there). After an open only.
     Session& edit_session() { return session_; }
-    // The state as "normlab-scene:…" for the URL; nullopt when a link cannot carry it (the
-    // tensor is a file the user opened), with why_no_link() saying so.
-    std::optional<std::string> link() const;
+    // The state, with `view` (how the app shows it; the defaults for the results page), as
+    // "normlab-scene:…" for the URL; nullopt when a link cannot carry it (the tensor is a file the
+    // user opened), with why_no_link() saying so.
+    std::optional<std::string> link(const ViewSettings& view = {}) const;
     std::string why_no_link() const;
     // A download: "scene" (NAME.normlab.json), "stats" (.json) or "y" (.npy of the user's dims).
-    // Returns the file name and the bytes; throws InputError for another kind or before a result.
-    std::pair<std::string, std::string> download(const std::string& kind) const;
+    // The scene carries `view`. Returns the file name and the bytes; throws InputError for another
+    // kind or before a result.
+    std::pair<std::string, std::string> download(const std::string& kind, const ViewSettings& view = {}) const;
 
 private:
     void open_named(const std::string& path, const std::string& name);

@@ -1,6 +1,7 @@
 #include "scene_page.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/image_file.hpp"
 #include "normlab/state.hpp"
 #include "normlab/stats_json.hpp"
 
@@ -41,13 +42,28 @@ std::string format_g(double v) {
 
 }  // namespace
 
+namespace {
+
+// One of the images the site carries ("images/NAME.png", embedded where load_image looks), which a
+// scene may name; any other path is a file of the author's machine.
+bool site_image(const std::string& path) {
+    if (image_search_dir().empty() || path.empty() || std::filesystem::path(path).is_absolute()) return false;
+    std::error_code ec;
+    return std::filesystem::is_regular_file(std::filesystem::path(image_search_dir()) / path, ec);
+}
+
+}  // namespace
+
 void check_page_scene(const State& state, const std::string& name) {
-    if (state.source.kind == TensorSource::Kind::File || state.source.kind == TensorSource::Kind::Image)
+    const bool image = state.source.kind == TensorSource::Kind::Image;
+    if (state.source.kind == TensorSource::Kind::File || (image && !site_image(state.source.path)))
         throw InputError(name + " reads the file '" + state.source.path +
                          "', which a scene cannot bring into the browser: open the file itself (Open… or drop it "
                          "on the page)");
-    if (!state.style_image.empty())
-        throw InputError(name + " uses a style image (AdaIN), which the browser edition has not yet");
+    if (!state.style_image.empty() && !site_image(state.style_image))
+        throw InputError(name + " uses the style image '" + state.style_image +
+                         "' (AdaIN), which a scene cannot bring into the browser: the site's own images are " +
+                         (image_search_dir().empty() ? "in the app (app.html)" : "listed in the Controls panel"));
 }
 
 PageResult page_result(const Session& session) {

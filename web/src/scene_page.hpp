@@ -15,7 +15,8 @@ struct PageResult {
 };
 
 // Throws InputError for what the browser edition cannot open: a scene (`name` says where it
-// came from) whose tensor is a file path or that uses a style image (AdaIN).
+// came from) whose tensor or AdaIN style image is a file path, not one of the images the site
+// carries (the app page's "images/NAME.png"; the results page has none).
 void check_page_scene(const State& state, const std::string& name);
 // Throws InputError when a tensor of this shape does not fit the page's WebAssembly memory.
 void check_page_memory(const Shape4& shape);

@@ -2,14 +2,19 @@
 
 #include "compare_view.hpp"
 #include "cube_view.hpp"
+#include "exercise_ui.hpp"
 #include "i18n.hpp"
 #include "language_menu.hpp"
+#include "method_buttons.hpp"
 #include "page_bridge.hpp"
 #include "panel_windows.hpp"
+#include "png_file.hpp"
+#include "torch_window.hpp"
 #include "wrapped_text.hpp"
 
 #include "normlab/atomic_file.hpp"
 #include "normlab/error.hpp"
+#include "normlab/file_kind.hpp"
 #include "normlab/state_edits.hpp"
 
 #include <GLFW/glfw3.h>
@@ -17,6 +22,7 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -50,15 +56,17 @@ WebApp::WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::strin
       pair_(page_.edit_session(), make_image_),
       gradient_(page_.edit_session(), make_image_()),
       lessons_(std::move(lessons)) {
+    controls_.pick_file = [] { js_app_call("pickFile", "", ""); };  // the browser's file chooser (File > Open…)
     if (!scene_text.empty() && open_scene(scene_text)) return;
     page_.open_scene("", "the default state");  // no scene, or one that cannot be shown: the error stays
 }
 
-bool WebApp::open_scene(const std::string& text) {
+bool WebApp::open_scene(const std::string& text, const std::string& name) {
     try {
-        page_.open_scene(text, "the scene in the URL");
+        page_.open_scene(text, name);
         error_.clear();
         experiment_ = nullptr;  // a scene ends an experiment, as loading one does on the desktop
+        apply_view(parse_view(session().state().view_json, name));  // checked by open_scene
         return true;
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
         error_ = e.what();
@@ -72,16 +80,25 @@ void WebApp::open_file(const std::string& path, const std::string& name) {
         page_.open_file(path, name);
         error_.clear();
         note_ = std::string(app::tr("opened ")) + name;
-        experiment_ = nullptr;           // a file's tensor ends an experiment, as a scene does on the desktop
+        experiment_ = nullptr;  // a file's tensor ends an experiment, as a scene does on the desktop
+        if (file_kind(name) == FileKind::Scene) apply_view(parse_view(session().state().view_json, name));
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
         error_ = e.what();
         note_.clear();
     }
 }
 
+void WebApp::paste(const std::string& text, bool from_menu) {
+    WebWindow::set_pasted_text(text);
+    if (!from_menu && ImGui::GetIO().WantTextInput) return;  // Ctrl+V in a field: ImGui pastes it there
+    if (open_scene(text, "pasted scene")) note_ = app::tr("scene pasted from the clipboard");
+}
+
+ViewSettings WebApp::view() const { return views_.view(heatmap_, experiment_); }
+
 void WebApp::download(const std::string& kind) {
     try {
-        auto [file, bytes] = page_.download(kind);
+        auto [file, bytes] = page_.download(kind, view());
         std::filesystem::create_directories("/downloads");
         write_file_atomic("/downloads/" + file, bytes);
         js_app_call("download", ("/downloads/" + file).c_str(), file.c_str());
@@ -92,8 +109,38 @@ void WebApp::download(const std::string& kind) {
     }
 }
 
+void WebApp::save_png(bool figure) {
+    const std::string file =
+        std::string("normlab-") + method_name(session().state().spec.method) + (figure ? "-figure.png" : "-screen.png");
+    const std::array<int, 4> crop = figure ? figure_rect_ : std::array<int, 4>{};
+    window_.capture_next_frame([this, file, crop](app::RgbaImage full) {
+        try {
+            const app::RgbaImage shot = app::crop_image(full, crop);
+            std::filesystem::create_directories("/downloads");
+            write_file_atomic("/downloads/" + file, app::png_bytes(file, shot.width, shot.height, shot.rgba));
+            js_app_call("download", ("/downloads/" + file).c_str(), file.c_str());
+            note_ = std::string(app::tr("saved ")) + file;
+            error_.clear();
+        } catch (const std::exception& e) {
+            error_ = e.what();
+        }
+    });
+}
+
+// The scene as one line on the clipboard, as the desktop's File > Copy scene (a file's tensor has none).
+void WebApp::copy_scene() {
+    const auto line = page_.link(view());
+    error_.clear();
+    if (!line) {
+        note_ = page_.why_no_link();
+        return;
+    }
+    ImGui::SetClipboardText(line->c_str());  // the page's clipboard (web_window)
+    note_ = app::tr("scene copied to the clipboard as one line");
+}
+
 void WebApp::copy_link() {
-    const auto line = page_.link();
+    const auto line = page_.link(view());
     error_.clear();
     if (!line) {
         note_ = page_.why_no_link();
@@ -104,14 +151,16 @@ void WebApp::copy_link() {
 }
 
 void WebApp::keep_link() {
-    // The scene changes only with the Session's generation (every apply) or its selection.
+    // The scene changes only with the Session's generation (every apply), its selection or the view.
     const Session& now_shown = page_.session();
+    const ViewSettings v = view();
     if (shown_link_ != "?" && link_generation_ == now_shown.generation() &&
-        link_selection_ == now_shown.state().selection)
+        link_selection_ == now_shown.state().selection && link_view_ == v)
         return;
     link_generation_ = now_shown.generation();
     link_selection_ = now_shown.state().selection;
-    const auto line = page_.link();
+    link_view_ = v;
+    const auto line = page_.link(v);
     const std::string now = line ? *line : "";
     if (now == shown_link_) return;
     shown_link_ = now;
@@ -126,6 +175,18 @@ void WebApp::file_menu() {
     if (ImGui::MenuItem(app::tr("Save statistics (.json)"))) download("stats");
     if (ImGui::MenuItem(app::tr("Save y (.npy)"))) download("y");
     if (ImGui::MenuItem(app::tr("Copy link"))) copy_link();
+    if (ImGui::MenuItem(app::tr("Copy scene (one line)"))) copy_scene();
+    if (ImGui::MenuItem(app::tr("Paste scene"), "Ctrl+V")) {
+        note_ = app::tr("reading the clipboard (or press Ctrl+V on the page)");
+        js_app_call("pasteScene", "", "");
+    }
+    if (ImGui::MenuItem(app::tr("Exercise: hide and lock controls…"), nullptr, exercise_open_))
+        exercise_open_ = !exercise_open_;
+    ImGui::Separator();
+    if (ImGui::MenuItem(app::tr("Export heatmap + histograms (PNG)"))) save_png(true);
+    if (ImGui::MenuItem(app::tr("Screenshot (PNG)"))) save_png(false);
+    if (ImGui::MenuItem(app::tr("Copy as PyTorch"), "T"))
+        torch_code_ = app::copy_torch_code(session()), torch_open_ = true;
     ImGui::EndMenu();
 }
 
@@ -151,12 +212,7 @@ std::optional<std::string> WebApp::start_experiment(const std::string& id, std::
     return std::nullopt;
 }
 
-void WebApp::apply_view(const ViewSettings& v) {
-    heatmap_.show_view(v);
-    cube_on_ = v.cube;
-    compare_on_ = v.compare;
-    gradient_on_ = v.gradient;
-}
+void WebApp::apply_view(const ViewSettings& v) { views_.show(v, heatmap_); }
 
 // The experiment's bar above the heatmap: the desktop's shared parts (views/experiment_bar).
 void WebApp::experiment_bar() {
@@ -172,22 +228,34 @@ void WebApp::experiment_bar() {
     ImGui::Separator();
 }
 
-// The desktop's keys for what the browser has: L (language), F5 or P (presenter mode), C, D and K (the
-// compare view, the gradient view, the cube), Esc (close the experiment), BatchNorm's train step and
-// train ↔ eval (N, E), the lesson's next step (→, Page Down, space) and previous step (←, Page Up).
+// The desktop's keys for what the browser has: 1–5 (the method), H (the heatmap's mode), + and − (GroupNorm's
+// G), L (language), F5 or P (presenter mode), C, D and K (the compare view, the gradient view, the cube), T
+// (copy as PyTorch), Esc (close the experiment), BatchNorm's train step and train ↔ eval (N, E), the
+// lesson's next step (→, Page Down, space) and previous step (←, Page Up).
 void WebApp::keys() {
     for (const app::KeyPress& k : window_.take_key_presses()) {
         if (k.mods != 0 || ImGui::GetIO().WantTextInput) continue;
+        std::optional<std::string> err;
+        if (k.key >= GLFW_KEY_1 && k.key <= GLFW_KEY_5)
+            err = app::set_method(session(), methods()[static_cast<std::size_t>(k.key - GLFW_KEY_1)].id);
+        if (k.key == GLFW_KEY_H)
+            heatmap_.mode = static_cast<app::HeatmapMode>((static_cast<int>(heatmap_.mode) + 1) % 4);
+        if ((k.key == GLFW_KEY_EQUAL || k.key == GLFW_KEY_MINUS) && session().state().spec.method == Method::Group)
+            if (auto next =
+                    with_groups_step(session().state(), session().x().shape.c, k.key == GLFW_KEY_EQUAL ? 1 : -1))
+                err = session().apply(*next, TensorChange::keep());
+        if (k.key == GLFW_KEY_T) torch_code_ = app::copy_torch_code(session()), torch_open_ = true;
+        if (err) error_ = *err;
         if (k.key == GLFW_KEY_L) app::set_language(app::language() == Language::En ? Language::Zh : Language::En);
         if (k.key == GLFW_KEY_F5 || k.key == GLFW_KEY_P) set_presenter(!presenter_);
-        if (k.key == GLFW_KEY_K) cube_on_ = !cube_on_;
-        if (k.key == GLFW_KEY_C) compare_on_ = !compare_on_;
-        if (k.key == GLFW_KEY_D) gradient_on_ = !gradient_on_;
+        if (k.key == GLFW_KEY_K) views_.cube = !views_.cube;
+        if (k.key == GLFW_KEY_C) views_.compare = !views_.compare;
+        if (k.key == GLFW_KEY_D) views_.gradient = !views_.gradient;
         if (k.key == GLFW_KEY_ESCAPE) experiment_ = nullptr;
         if (session().state().spec.method == Method::Batch && (k.key == GLFW_KEY_N || k.key == GLFW_KEY_E)) {
-            auto err = k.key == GLFW_KEY_N ? session().train_step()
-                                           : session().apply(toggled_mode(session().state()), TensorChange::keep());
-            if (err) error_ = *err;
+            if (auto e = k.key == GLFW_KEY_N ? session().train_step()
+                                             : session().apply(toggled_mode(session().state()), TensorChange::keep()))
+                error_ = *e;
         }
         const bool next = k.key == GLFW_KEY_RIGHT || k.key == GLFW_KEY_PAGE_DOWN || k.key == GLFW_KEY_SPACE;
         const bool prev = k.key == GLFW_KEY_LEFT || k.key == GLFW_KEY_PAGE_UP;
@@ -216,9 +284,11 @@ void WebApp::menu_bar() {
     at(4);
     if (ImGui::BeginMenu(app::tr_id("View", "view").c_str())) {
         if (ImGui::MenuItem(app::tr("Presenter mode"), "F5 / P", presenter_)) set_presenter(!presenter_);
-        if (ImGui::MenuItem(app::tr("Compare BN / LN / IN / GN"), "C", compare_on_)) compare_on_ = !compare_on_;
-        if (ImGui::MenuItem(app::tr("Cube drawing (N, C, H·W)"), "K", cube_on_)) cube_on_ = !cube_on_;
-        if (ImGui::MenuItem(app::tr("Gradient view (backward pass)"), "D", gradient_on_)) gradient_on_ = !gradient_on_;
+        if (ImGui::MenuItem(app::tr("Compare BN / LN / IN / GN"), "C", views_.compare))
+            views_.compare = !views_.compare;
+        if (ImGui::MenuItem(app::tr("Cube drawing (N, C, H·W)"), "K", views_.cube)) views_.cube = !views_.cube;
+        if (ImGui::MenuItem(app::tr("Gradient view (backward pass)"), "D", views_.gradient))
+            views_.gradient = !views_.gradient;
         ImGui::EndMenu();
     }
     ImGui::EndMainMenuBar();
@@ -230,10 +300,11 @@ void WebApp::panels(float top) {
     c.shape = session().x().shape;
     c.heat_chrome = heat_chrome_;
     c.lessons = lessons_.active() || !lessons_.error().empty();
-    c.cube = cube_on_;
-    c.compare = compare_on_;
+    c.cube = views_.cube;
+    c.compare = views_.compare;
     c.pair = pair_experiment();
-    c.gradient = gradient_on_;
+    c.gradient = views_.gradient;
+    c.pictures = pictures_on_ = app::PicturePanel::wanted(session()) && !gradient_shown();
     const app::LayoutMetrics m = app::measure_layout(top);
     const app::PanelRects r = presenter_ ? app::presenter_layout(m, c) : app::normal_layout(m, c);
     if (r.controls) {
@@ -241,22 +312,34 @@ void WebApp::panels(float top) {
         controls_.draw(session());
         ImGui::End();
     }
-    app::begin_panel(app::heatmap_window_title(session(), {compare_on_, pair_experiment(), gradient_on_}), r.heatmap);
+    app::begin_panel(app::heatmap_window_title(session(), {views_.compare, pair_experiment(), views_.gradient}),
+                     r.heatmap);
     heatmap_.show_controls = !presenter_;
     heatmap_.center = presenter_;
+    if (presenter_)  // one row: the methods, then the heatmap's modes (key H cycles them)
+        if (auto err =
+                app::presenter_row(session(), heatmap_, !views_.gradient && !views_.compare && !pair_experiment()))
+            error_ = *err;
     if (experiment_) experiment_bar();
-    if (compare_on_)
-        compare_.draw(session(), cube_on_);
+    if (views_.compare)
+        compare_.draw(session(), views_.cube);
     else if (pair_experiment())
-        pair_.draw(session(), gradient_on_);
-    else if (gradient_on_)
+        pair_.draw(session(), views_.gradient);
+    else if (views_.gradient)
         gradient_.draw(session());
-    else if (cube_on_)
+    else if (views_.cube)
         app::heatmap_beside_cube(heatmap_, session());
     else
         heatmap_.draw(session());
     ImGui::End();
     if (r.measure_heat_chrome) heat_chrome_ = r.heatmap.h - heatmap_.image_room_h();
+    if (r.pictures) {  // the pictures across the width, the histograms under them
+        app::begin_panel(app::tr_id("Pictures", "pictures"), *r.pictures);
+        pictures_.draw(session());
+        ImGui::End();
+    }
+    figure_rect_ = {static_cast<int>(r.figure.x), static_cast<int>(r.figure.y), static_cast<int>(r.figure.w),
+                    static_cast<int>(r.figure.h)};
     if (r.histograms) {
         app::begin_panel(app::tr_id("Histograms (GPU)", "histograms"), *r.histograms);
         if (gradient_shown())
@@ -271,18 +354,26 @@ void WebApp::panels(float top) {
         ImGui::End();
     }
     app::begin_panel(app::tr_id("Explain", "explain"), r.explain);
-    explain_.draw(session());
-    if (const std::string text = gradient_shown() ? gradient_.explain(session()) : ""; !text.empty()) {
-        ImGui::Separator();
-        app::wrapped_text(text);
+    if (!app::hidden_panel(session(), Control::Explain)) {
+        explain_.draw(session());
+        if (const std::string text = gradient_shown() ? gradient_.explain(session()) : ""; !text.empty()) {
+            ImGui::Separator();
+            app::wrapped_text(text);
+        }
     }
     ImGui::End();
     if (r.stats) {
         app::begin_panel(app::tr_id("Statistics", "stats"), *r.stats);
-        table_.draw(session());
+        if (!app::hidden_panel(session(), Control::Statistics)) table_.draw(session());
         ImGui::End();
     }
     status_bar(r.status);
+    if (exercise_open_)
+        if (auto err = app::exercise_window(
+                session(), exercise_open_,
+                "Then save the scene (File > Save scene) or copy its link (File > Copy link) for the class."))
+            error_ = *err;
+    if (torch_open_) app::torch_window(torch_code_, torch_open_);
 }
 
 void WebApp::status_bar(const app::Rect& r) {
@@ -342,8 +433,8 @@ void WebApp::report() {
         {"refused", controls_.error()},
         {"language", zh ? "zh" : "en"},
         {"presenter", presenter_},
-        {"cube", cube_on_},
-        {"compare", compare_on_},
+        {"cube", views_.cube},
+        {"compare", views_.compare},
         {"cjk_font", app::cjk_font()},
         {"missing_glyphs", missing_},
         {"heatmap_mode", static_cast<int>(heatmap_.mode)},
@@ -356,8 +447,16 @@ void WebApp::report() {
         {"batches_tracked", s.state().params.num_batches_tracked},
         {"eval", s.state().spec.mode == Mode::Eval},
         {"pair", pair_experiment()},
-        {"gradient", gradient_on_},
+        {"gradient", views_.gradient},
         {"gradient_nonzero", gradient_shown() ? gradient_.nonzero() : -1},
+        {"hide", s.state().exercise.hidden_names()},
+        {"lock", s.state().exercise.locked_names()},
+        {"exercise_open", exercise_open_},
+        {"torch_open", torch_open_},
+        {"torch_lines", std::count(torch_code_.begin(), torch_code_.end(), '\n')},
+        {"pictures", pictures_on_ ? pictures_.count() : 0},
+        {"heatmap_view", view().heatmap},
+        {"figure_rect", figure_rect_},
         {"menus",
          {{"file", menu_x_[0]},
           {"language", menu_x_[1]},

@@ -7,9 +7,13 @@
 // Down/Up, Esc, F5/P, C, D and K for the compare view, the gradient view and the cube). A lesson step
 // is the desktop's (views/lesson_panel: its State, text and view), as are an experiment's bar
 // (views/experiment_bar) and the compare, pair and gradient views (views/compare_view, pair_view,
-// gradient_view: their heatmaps filled by heatmap.wgsl, the gradients from the WGSL backward). After each frame whose
-// report changed, a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests). Not in
-// the browser yet: the SyncBN view, pictures and AdaIN, exercises, the File menu.
+// gradient_view: their heatmaps filled by heatmap.wgsl, the gradients from the WGSL backward), the pictures of an
+// image tensor and AdaIN (views/picture_panel), the presenter's method buttons (views/method_buttons), exercises
+// (views/exercise_ui) and "Copy as PyTorch" (views/torch_window). The File menu opens files (the browser's file
+// chooser, or a drop), downloads the scene, statistics, y, a screenshot or the figure, copies the link or the scene
+// line; a scene line pasted into the page (Ctrl+V outside a text field) opens. After each frame whose report
+// changed, a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests). Not in the
+// browser yet: the SyncBN view, the batch-noise measurement.
 #pragma once
 #include "compare_view.hpp"
 #include "controls_panel.hpp"
@@ -22,6 +26,8 @@
 #include "page_session.hpp"
 #include "pair_view.hpp"
 #include "panel_layout.hpp"
+#include "picture_panel.hpp"
+#include "shown_views.hpp"
 #include "stats_table.hpp"
 #include "web_heatmap_image.hpp"
 #include "web_window.hpp"
@@ -48,7 +54,10 @@ public:
 
     // A scene pasted into the address bar (empty: the default State): shown, or (false) its
     // one-line error in the status bar with what is shown kept.
-    bool open_scene(const std::string& text);
+    bool open_scene(const std::string& text, const std::string& name = "the scene in the URL");
+    // Text pasted into the page (Ctrl+V) or read from the clipboard (File > Paste scene): into the
+    // text field that has the keyboard, which ImGui pastes it into, or else opened as a scene line.
+    void paste(const std::string& text, bool from_menu);
     // A file the page wrote into its file system at `path` (picked with File > Open… or dropped on
     // the page; `name` is what the user opened): PageSession::open_file, or its one-line error in
     // the status bar with what is shown kept.
@@ -67,12 +76,18 @@ private:
     void experiment_bar();
     bool pair_experiment() const { return experiment_ && experiment_->kind == ExperimentKind::Pair; }
     // As AppUi::gradient_view_shown: the gradient view in the heatmap's place (not the compare or pair view).
-    bool gradient_shown() const { return gradient_on_ && !compare_on_ && !pair_experiment(); }
+    bool gradient_shown() const { return views_.gradient && !views_.compare && !pair_experiment(); }
     void menu_bar();
     void file_menu();
     // File > Save …: PageSession::download written to /downloads and handed to the browser.
     void download(const std::string& kind);
     void copy_link();
+    void copy_scene();
+    // File > Screenshot / Export heatmap + histograms: the next frame's pixels (the figure's part, when
+    // `figure`) as a PNG download.
+    void save_png(bool figure);
+    // What the view shows now (heatmap mode, colours, compare, cube, gradient, experiment): the link's "view".
+    ViewSettings view() const;
     // Keeps the address bar's #normlab-scene:… the shown state's (history.replaceState: no reload).
     void keep_link();
     void panels(float top);
@@ -94,16 +109,21 @@ private:
     app::PairView pair_;
     app::GradientView gradient_;
     app::LessonPanel lessons_;
+    app::PicturePanel pictures_;
     const Experiment* experiment_ = nullptr;  // the running experiment (its bar above the heatmap)
     std::array<float, 5>
-        menu_x_{};  // where the File, Language, Lessons, Experiments and View menus start (ImGui units)
-    bool presenter_ = false, cube_on_ = false, compare_on_ = false, gradient_on_ = false;
+        menu_x_{};           // where the File, Language, Lessons, Experiments and View menus start (ImGui units)
+    app::ShownViews views_;  // the compare view, the cube, the gradient view
+    bool presenter_ = false, exercise_open_ = false, torch_open_ = false, pictures_on_ = false;
+    std::string torch_code_;
+    std::array<int, 4> figure_rect_{};   // the heatmap and histograms (canvas pixels), for the figure PNG
     float heat_chrome_ = 0;              // the heatmap panel's height minus its image's room (panel_layout.hpp)
     std::string error_;                  // the last open's error line ("" after a successful one)
     std::string note_;                   // the last file action's line (not an error)
     std::string shown_link_ = "?";       // the scene line the address bar holds ("?": to be sent again)
     std::uint64_t link_generation_ = 0;  // the Session's generation and selection shown_link_ is of
     std::optional<Index4> link_selection_;
+    ViewSettings link_view_;
     std::string last_report_, missing_;  // missing_: Chinese glyphs the atlas lacks (drawn as '?')
     float glyphs_scale_ = 0;
     StartupTimes startup_;

@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <utility>
 
 namespace normlab::web {
 namespace {
@@ -23,6 +25,27 @@ std::string g_glfw_error;
 void glfw_error(int code, const char* description) {
     g_glfw_error = description ? description : ("GLFW error " + std::to_string(code));
 }
+
+std::string g_clipboard;  // what ImGui pastes: the last text copied in the app or pasted into the page
+
+const char* get_clipboard(void*) { return g_clipboard.c_str(); }
+
+// clang-format off
+EM_JS(void, js_copy_text, (const char* text), {
+    if (navigator.clipboard) navigator.clipboard.writeText(UTF8ToString(text)).catch(function () {});
+});
+// clang-format on
+
+void set_clipboard(void*, const char* text) {
+    g_clipboard = text ? text : "";
+    js_copy_text(g_clipboard.c_str());
+}
+
+// Whether a frame is under way: a frame that waits for the GPU (Asyncify) returns to the browser
+// before it ends, and the page's calls into the program (app_page.js) wait until it has.
+// clang-format off
+EM_JS(void, js_frame_under_way, (int on), { window.normlabFrameUnderWay = !!on; });
+// clang-format on
 
 // Browser.setCanvasSize, what glfwSetWindowSize calls but without its fullscreen request when
 // the size equals the screen's; its resize listener tells GLFW (window and framebuffer size).
@@ -49,6 +72,8 @@ WebWindow::WebWindow(const WebWindowOptions& options) : canvas_(options.canvas),
     ImGui::GetIO().IniFilename = nullptr;  // the layout is computed, never restored from imgui.ini
     ImGui_ImplGlfw_InitForOpenGL(window_, true);
     imgui_glfw_ = true;
+    ImGui::GetIO().SetClipboardTextFn = set_clipboard;  // after the GLFW backend, which sets its own
+    ImGui::GetIO().GetClipboardTextFn = get_clipboard;
     keys_.install(window_);
     ImGui_ImplOpenGL3_Init("#version 300 es");
     imgui_gl_ = true;
@@ -134,18 +159,43 @@ void WebWindow::end_frame() {
     glClearColor(0.06f, 0.06f, 0.07f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (capture_ && frames_ >= capture_frame_) {
+        // Read in the frame's own task: without preserveDrawingBuffer the buffer is cleared once shown.
+        app::RgbaImage shot{width_, height_,
+                            std::vector<unsigned char>(static_cast<std::size_t>(width_) * height_ * 4)};
+        std::vector<unsigned char> rows(shot.rgba.size());
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rows.data());
+        const auto row_bytes = static_cast<std::size_t>(width_) * 4;
+        for (int y = 0; y < height_; ++y)  // GL's rows go bottom up, a PNG's top down
+            std::copy_n(
+                rows.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(height_ - 1 - y) * row_bytes),
+                row_bytes, shot.rgba.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(y) * row_bytes));
+        for (std::size_t i = 3; i < shot.rgba.size(); i += 4) shot.rgba[i] = 255;  // the canvas is opaque
+        auto done = std::exchange(capture_, nullptr);
+        done(std::move(shot));
+    }
     ++frames_;
 }
+
+void WebWindow::capture_next_frame(std::function<void(app::RgbaImage)> done) {
+    capture_ = std::move(done);
+    capture_frame_ = frames_ + 1;
+}
+
+void WebWindow::set_pasted_text(const std::string& text) { g_clipboard = text; }
 
 void WebWindow::run(std::function<void()> frame) {
     frame_ = std::move(frame);
     emscripten_set_main_loop_arg(
         [](void* self) {
             auto* w = static_cast<WebWindow*>(self);
+            js_frame_under_way(1);
             w->keys_.release_deferred();  // between frames: the events held back for this one
             w->begin_frame();
             w->frame_();
             w->end_frame();
+            js_frame_under_way(0);
         },
         this, 0, false);
 }

@@ -10,6 +10,7 @@
 #pragma once
 #include "fonts.hpp"
 #include "key_queue.hpp"
+#include "png_file.hpp"
 
 #include <functional>
 #include <memory>
@@ -57,6 +58,12 @@ public:
     int height() const { return height_; }
     // Frames drawn so far.
     long frames() const { return frames_; }
+    // After the next frame is drawn (a menu clicked in this one has closed by then), its pixels, read
+    // from the drawing buffer before the browser shows it, go to `done`.
+    void capture_next_frame(std::function<void(app::RgbaImage)> done);
+    // ImGui's clipboard is the page's: text ImGui copies (Ctrl+C in a field, SetClipboardText) also goes to
+    // the system clipboard (navigator.clipboard); the page's paste events set what ImGui pastes.
+    static void set_pasted_text(const std::string& text);
 
 private:
     void load_fonts(float scale);
@@ -69,7 +76,9 @@ private:
     long frames_ = 0;
     bool imgui_glfw_ = false, imgui_gl_ = false;
     std::function<void()> frame_;
-    app::KeyQueue keys_;  // chained after ImGui's GLFW key and char callbacks
+    std::function<void(app::RgbaImage)> capture_;
+    long capture_frame_ = -1;  // the frame whose pixels capture_ gets
+    app::KeyQueue keys_;       // chained after ImGui's GLFW key and char callbacks
 };
 
 }  // namespace normlab::web
