@@ -105,3 +105,14 @@ vec2 stat_affine(uint pbase) {
     if (PARAM_MODE != 0u) return vec2(1.0, 0.0);
     return vec2(HAS_W ? W[pbase] : 1.0, HAS_B ? B[pbase] : 0.0);
 }
+
+// (n, mean, M2) of the union of two parts with Chan's parallel formula (RMS: the count-weighted
+// average of the mean squares, no M2): norm_merge.comp and norm_stats.comp's LOOPED owners.
+vec3 chan_merge(vec3 a, vec3 b, bool rms) {
+    if (b.x == 0.0) return a;
+    float n = a.x + b.x;
+    float delta = b.y - a.y;
+    float mean = a.y + delta * (b.x / n);
+    float m2 = rms ? 0.0 : a.z + b.z + delta * delta * (a.x * b.x / n);
+    return vec3(n, mean, m2);
+}

@@ -14,15 +14,7 @@ layout(constant_id = 1) const bool PER_WG = false;
 
 shared vec3 share[64];
 
-// (n, mean, M2) of a ∪ b.
-vec3 chan(vec3 a, vec3 b) {
-    if (b.x == 0.0) return a;
-    float n = a.x + b.x;
-    float delta = b.y - a.y;
-    float mean = a.y + delta * (b.x / n);
-    float m2 = RMS ? 0.0 : a.z + b.z + delta * delta * (a.x * b.x / n);
-    return vec3(n, mean, m2);
-}
+vec3 chan(vec3 a, vec3 b) { return chan_merge(a, b, RMS); }
 
 void finish(uint s, vec3 t) {
     float var = RMS ? t.y : t.z / t.x;  // M2 is a sum of squares: never negative, NaN stays NaN

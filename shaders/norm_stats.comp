@@ -9,7 +9,11 @@
 // barrier) or by a workgroup (subgroupAdd + shared memory, or a shared-memory tree). Owner o
 // reduces chunk (o % chunks) of statistic (o / chunks):
 //   FUSED (one chunk per statistic): also writes the statistic and y = γ·(x−K−mean)·rstd + β;
-//   else writes a partial (n, mean, M2) that norm_merge.comp combines (Chan's formula).
+//   else writes a partial (n, mean, M2) that norm_merge.comp combines (Chan's formula);
+//   LOOPED (split statistics, one owner per statistic): the owner walks its statistic in chunks
+//   of chunk_len elements, merges their partials in order itself (Chan's formula, as
+//   norm_merge.comp), writes the statistic and walks the same elements again to write y, the
+//   second read from the cache that the first filled: no merge or apply kernel.
 // RMS: no shift and no centering; the statistic is mean(x²) and y = γ·x·rstd.
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint VPT = 8;
@@ -17,6 +21,7 @@ layout(constant_id = 2) const bool RMS = false;
 layout(constant_id = 3) const bool FUSED = true;
 layout(constant_id = 4) const bool SUBGROUP_STATS = false;
 layout(constant_id = 5) const bool VEC4 = false;
+layout(constant_id = 6) const bool LOOPED = false;
 #include "workgroup_sum.glsl"
 #include "norm_common.glsl"
 
@@ -109,6 +114,27 @@ void main() {
     uint base = s * pc.stat_stride - pc.flat_base;
 
     float K = RMS ? 0.0 : STATS[s].x;
+    if (LOOPED) {
+        vec3 t = vec3(0.0);
+        uint qe = pc.e_hi / PACK, step = pc.chunk_len / PACK;
+        for (uint c0 = q0; c0 < qe; c0 += step) {
+            uint c1 = min(c0 + step, qe);
+            float cn = float((c1 - c0) * PACK);
+            float cmean = owner_sum_a(load(base, K, c0, c1, lanes, lane)) / cn;
+            float cm2 = RMS ? 0.0 : owner_sum_b(deviations(cmean, c0, c1, lanes, lane));
+            // Every invocation has read this chunk's sums before the next chunk's sums overwrite them.
+            if (!SUBGROUP_STATS) barrier();
+            t = chan_merge(t, vec3(cn, cmean, cm2), RMS);
+        }
+        vec4 st = vec4(0.0);
+        for (uint c0 = q0; c0 < qe; c0 += step) {
+            uint c1 = min(c0 + step, qe);
+            load(base, K, c0, c1, lanes, lane);
+            st = finish(s, base, K, t.y, t.z, t.x, c0, c1, lanes, lane);
+        }
+        if (lane == 0u) STATS[s] = st;
+        return;
+    }
     float n = float((q1 - q0) * PACK);
     float mean = owner_sum_a(load(base, K, q0, q1, lanes, lane)) / n;  // RMS: mean square
     float m2 = RMS ? 0.0 : owner_sum_b(deviations(mean, q0, q1, lanes, lane));

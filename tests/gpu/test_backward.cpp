@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <functional>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -142,47 +143,72 @@ TEST_CASE("backward: statistics on both sides of the fused kernel's limit, every
     }
 }
 
+// Sets NORMLAB_GRAD_LOOPED for one scope ("" unsets it) and puts the old value back.
+struct LoopedEnv {
+    std::string old;
+    bool had = false;
+    explicit LoopedEnv(const char* mode) {
+        if (const char* e = std::getenv("NORMLAB_GRAD_LOOPED")) had = true, old = e;
+        *mode ? ::setenv("NORMLAB_GRAD_LOOPED", mode, 1) : ::unsetenv("NORMLAB_GRAD_LOOPED");
+    }
+    ~LoopedEnv() { had ? ::setenv("NORMLAB_GRAD_LOOPED", old.c_str(), 1) : ::unsetenv("NORMLAB_GRAD_LOOPED"); }
+    LoopedEnv(const LoopedEnv&) = delete;
+    LoopedEnv& operator=(const LoopedEnv&) = delete;
+};
+
 TEST_CASE("backward: split statistics, looped kernel and split passes, forced and by the plan", "[gpu][grad]") {
     // Where the forward splits a statistic, the backward loops over whole statistics per owner
     // (grad_looped.comp) where the device has owners enough (a CPU device: 1; a GPU: 2048), else
     // runs the reduce, merge and apply passes; NORMLAB_GRAD_LOOPED=1 / 0 forces either. Owners:
-    // one per statistic (InstanceNorm, one γ each), one per block of up to 32 statistics (layer/rms),
-    // here 1 and 2 of them (blocks of 1 and of 17 statistics).
+    // one per statistic (InstanceNorm, one γ each; GroupNorm 1 and 8, a γ per channel, summed
+    // channel by channel), one per block of up to 32 statistics (layer/rms), here 1 and 2 of them
+    // (blocks of 1 and of 17 statistics). GroupNorm with affine on and off.
     std::mt19937_64 rng(2222);
-    const char* env = std::getenv("NORMLAB_GRAD_LOOPED");
-    const std::string old = env ? env : "";
-    for (Method m : {Method::Instance, Method::Layer, Method::Rms}) {
-        const bool rows = m != Method::Instance;
+    struct Case {
+        Method m;
+        std::int64_t groups, channels;
+    };
+    for (auto [m, groups, C] : std::vector<Case>{{Method::Instance, 0, 1},
+                                                 {Method::Layer, 0, 1},
+                                                 {Method::Rms, 0, 1},
+                                                 {Method::Group, 1, 4},
+                                                 {Method::Group, 8, 16}}) {
+        const bool rows = m == Method::Layer || m == Method::Rms, group = m == Method::Group;
         int tested = 0;  // the two shortest split lengths of the plan: a scalar one and a vec4 one
         for (std::int64_t len : {1030, 2048, 16390, 16392}) {
             if (tested == 2) break;
             NormSpec spec = default_spec(m);
-            spec.affine = true;
+            spec.groups = groups;
             if (rows) spec.normalized_shape = {1, len};
-            if (normalizer().plan(make_layout(spec, Shape4{1, 1, 1, len}), spec).fused) continue;
+            spec.affine = true;
+            if (normalizer().plan(make_layout(spec, Shape4{1, C, 1, len}), spec).fused) continue;
             ++tested;
-            for (std::int64_t owners : {1, 2}) {
-                const std::int64_t S = rows ? 32 * (owners - 1) + 1 : owners;
-                const Shape4 s{1, S, 1, len};
-                const StatLayout L = make_layout(spec, s);
-                NormParams params;
-                params.weight = make_tensor({1, 1, 1, L.param_count}, Init::Randn, rng()).data;
-                if (spec.has_bias()) params.bias = make_tensor({1, 1, 1, L.param_count}, Init::Randn, rng()).data;
-                Tensor x = make_tensor(s, Init::Randn, rng()), dy = make_tensor(s, Init::Randn, rng());
-                for (const char* mode : {"", "0", "1"}) {
-                    *mode ? ::setenv("NORMLAB_GRAD_LOOPED", mode, 1) : ::unsetenv("NORMLAB_GRAD_LOOPED");
-                    auto g = compare_grad(x, dy, spec, params);
-                    INFO(describe(s, spec) << " NORMLAB_GRAD_LOOPED=" << mode);
-                    CHECK(rel_err(g.gpu.dx.data, g.ref.dx) <= 1e-4);
-                    CHECK(rel_err(g.gpu.dweight, g.ref.dweight) <= 1e-4);
-                    CHECK(rel_err(g.gpu.dbias, g.ref.dbias) <= 1e-4);
-                    CHECK(g.gpu.mean_g.size() == static_cast<std::size_t>(L.stat_count));
+            for (bool affine : group ? std::vector<bool>{true, false} : std::vector<bool>{true})
+                for (std::int64_t owners : {1, 2}) {
+                    spec.affine = affine;
+                    const std::int64_t S = rows ? 32 * (owners - 1) + 1 : owners;
+                    const Shape4 s = group ? Shape4{owners, C, 1, len} : Shape4{1, S, 1, len};
+                    const StatLayout L = make_layout(spec, s);
+                    NormParams params;
+                    if (affine) params.weight = make_tensor({1, 1, 1, L.param_count}, Init::Randn, rng()).data;
+                    if (spec.has_bias()) params.bias = make_tensor({1, 1, 1, L.param_count}, Init::Randn, rng()).data;
+                    Tensor x = make_tensor(s, Init::Randn, rng()), dy = make_tensor(s, Init::Randn, rng());
+                    for (const char* mode : {"", "0", "1"}) {
+                        LoopedEnv env(mode);
+                        auto g = compare_grad(x, dy, spec, params);
+                        INFO(describe(s, spec) << " NORMLAB_GRAD_LOOPED=" << mode);
+                        CHECK(rel_err(g.gpu.dx.data, g.ref.dx) <= 1e-4);
+                        CHECK(g.gpu.dweight.size() == g.ref.dweight.size());
+                        CHECK(g.gpu.dbias.size() == g.ref.dbias.size());
+                        CHECK(rel_err(g.gpu.dweight, g.ref.dweight) <= 1e-4);
+                        CHECK(rel_err(g.gpu.dbias, g.ref.dbias) <= 1e-4);
+                        CHECK(g.gpu.mean_g.size() == static_cast<std::size_t>(L.stat_count));
+                    }
                 }
-            }
         }
+        INFO(method_name(m) << " G=" << groups);
         CHECK(tested == 2);
     }
-    old.empty() ? ::unsetenv("NORMLAB_GRAD_LOOPED") : ::setenv("NORMLAB_GRAD_LOOPED", old.c_str(), 1);
 }
 
 TEST_CASE("backward: the reference matches a finite difference of the forward", "[grad]") {
@@ -254,7 +280,9 @@ TEST_CASE("backward: a grad-output of another shape is refused with both shapes 
     }
 }
 
-TEST_CASE("backward: PyTorch autograd golden fixtures", "[golden][gpu][grad]") {
+namespace {
+// Every PyTorch autograd fixture whose norm `take` accepts: ∂L/∂x, ∂L/∂γ, ∂L/∂β against autograd.
+void check_golden_grad(const std::function<bool(const std::string&)>& take) {
     using nlohmann::json;
     const std::string dir = std::string(NORMLAB_SOURCE_DIR) + "/tests/golden/grad/";
     std::ifstream in(dir + "cases.json");
@@ -277,6 +305,7 @@ TEST_CASE("backward: PyTorch autograd golden fixtures", "[golden][gpu][grad]") {
         return t;
     };
     for (const auto& c : cases) {
+        if (!take(c.at("norm").get<std::string>())) continue;
         const std::string name = c.at("name");
         const std::string d = dir + name + "/";
         INFO("case " << name);
@@ -314,6 +343,22 @@ TEST_CASE("backward: PyTorch autograd golden fixtures", "[golden][gpu][grad]") {
         // The float64 reference agrees with autograd to float64 precision.
         const auto ref = reference_backward(Reference(x, spec, p), dy);
         CHECK(rel_err(std::vector<double>(ref.dx), dx) <= 1e-9);
+    }
+}
+}  // namespace
+
+TEST_CASE("backward: PyTorch autograd golden fixtures", "[golden][gpu][grad]") {
+    check_golden_grad([](const std::string&) { return true; });
+}
+
+TEST_CASE("backward: GroupNorm's golden fixtures through the looped kernel and without it", "[golden][gpu][grad]") {
+    // NORMLAB_GRAD_LOOPED=1 takes grad_looped.comp also where the forward fuses (these fixtures are
+    // small): G = 1 and 1 < G < C sum ∂L/∂γ, ∂L/∂β channel by channel; G=2 with affine off; 0 the
+    // kernels of the plan without it.
+    for (const char* mode : {"1", "0"}) {
+        LoopedEnv env(mode);
+        INFO("NORMLAB_GRAD_LOOPED=" << mode);
+        check_golden_grad([](const std::string& norm) { return norm == "group"; });
     }
 }
 

@@ -56,8 +56,10 @@ struct Backward::Passes {
     // Split statistics in one window with few enough elements per owner, and owners enough to fill
     // the device: grad_looped.comp, one owner per statistic (or per block of rows_per), in place of
     // reduce + merge + apply (plan_looped).
-    bool looped = false;
-    std::uint32_t rows_per = 1, row_blocks = 0;
+    // GroupNorm with a γ per channel (1 < C/G): the looped kernel's first loop sums channel by channel
+    // (RUN_GAMMA), gamma_runs = C/G partials per statistic for the γ/β merge.
+    bool looped = false, run_gamma = false;
+    std::uint32_t rows_per = 1, row_blocks = 0, gamma_runs = 1;
     SlabPlan reduce_slabs, apply_slabs, param_slabs;
     ParamLayout pl;
     Push param_push{};
@@ -94,7 +96,8 @@ struct Backward::Passes {
         // Layer/rms in one window: ∂L/∂γ, ∂L/∂β partials from the kernel that writes ∂L/∂x.
         const bool one_window = reduce_slabs.slabs.size() == 1 && apply_slabs.slabs.size() == 1;
         if (columns && (fused || one_window)) plan_rows();
-        if (!eval && !fused && one_window) plan_looped(lim);
+        if (!eval && one_window) plan_looped(lim);
+        stat_partial_bytes = std::max<vk::DeviceSize>(stat_partial_bytes, S * 16 * gamma_runs);
         param_partial_bytes = P * 16 * std::max<std::uint32_t>({1, param_slabs.chunks_total, row_blocks});
         param_sum_bytes = P * 16;
         const vk::DeviceSize range = n.context().limits().maxStorageBufferRange;
@@ -140,20 +143,29 @@ struct Backward::Passes {
         row_blocks = u32((S + rows_per - 1) / rows_per);
     }
 
-    // The looped kernel where it gives ∂L/∂γ, ∂L/∂β too (rows, or one γ per statistic), the device
-    // has owners enough and (a GPU) the statistic is short enough to stay in its cache between
-    // the two loops. NORMLAB_GRAD_LOOPED=0 or 1 overrides the choice (tests, benches).
+    // The looped kernel where the forward splits a statistic and the looped kernel gives ∂L/∂γ,
+    // ∂L/∂β too (rows, one γ per statistic, or GroupNorm's γ per channel), the device has owners
+    // enough and (a GPU) the statistic is short enough to stay in its cache between the two loops.
+    // NORMLAB_GRAD_LOOPED=0 or 1 overrides the choice (tests, benches); 1 also where the forward
+    // fused, so that the small golden fixtures run through the looped kernel too.
     void plan_looped(const Normalizer::ReductionLimits& lim) {
-        if (!(rows ? rows_per <= kLoopedMaxRows : one_gamma)) return;
-        const auto owners = static_cast<std::uint64_t>((p.layout.stat_count + rows_per - 1) / rows_per);
+        const StatLayout& L = p.layout;
+        const bool channels = !rows && !one_gamma && L.param_elem_div > 1 && L.count() % L.param_elem_div == 0 &&
+                              (!vec4 || L.param_elem_div % 4 == 0);
+        if (!(rows ? rows_per <= kLoopedMaxRows : one_gamma || channels)) return;
+        const auto owners = static_cast<std::uint64_t>((L.stat_count + rows_per - 1) / rows_per);
         const bool cpu = n.context().barriers_expensive();  // a CPU device (lavapipe, SwiftShader)
-        looped = cpu ? owners >= kCpuLoopedOwners
-                     : owners >= kGpuLoopedOwners && static_cast<std::uint64_t>(p.layout.count()) <= kGpuLoopedElements;
+        looped =
+            !fused && (cpu ? owners >= kCpuLoopedOwners
+                           : owners >= kGpuLoopedOwners && static_cast<std::uint64_t>(L.count()) <= kGpuLoopedElements);
         if (const char* f = std::getenv("NORMLAB_GRAD_LOOPED"); f && *f) looped = std::string(f) == "1";
         if (!looped) return;
-        if (one_gamma) {  // the kernel writes PARTIALS[s] = (Σdy, Σdy·x̂, n), one γ each
+        fused = false;
+        if (one_gamma || channels) {  // the kernel writes PARTIALS[s·runs + r] = (Σdy, Σdy·x̂, n), one γ each
             params_from_stats = true;
             chunks_per_gamma = 1;
+            run_gamma = channels;
+            gamma_runs = channels ? u32(L.count() / L.param_elem_div) : 1u;
         }
         // Lanes: one subgroup where the device allows; on a GPU more where that lets a statistic fit
         // one tile of the second loop (kLoopedVpt packs per lane), so that its loops run back to
@@ -170,12 +182,12 @@ struct Backward::Passes {
     void looped_pass(vk::CommandBuffer cmd) {
         auto& k = b.kernels_.get("grad_looped.comp",
                                  constants({looped_wg, kLoopedVpt, p.rms ? 1u : 0u, looped_sg ? 1u : 0u, vec4 ? 1u : 0u,
-                                            rows ? 1u : 0u, one_gamma ? 1u : 0u, rows_per},
+                                            rows ? 1u : 0u, one_gamma ? 1u : 0u, rows_per, run_gamma ? 1u : 0u},
                                            false));
         const Slab& slab = reduce_slabs.slabs.front();
         bind(k, slab, rows ? Sums::Rows : Sums::FusedStats);
         Push push = p.push;
-        set_slab(push, slab, chunk_len, 1);
+        set_slab(push, slab, chunk_len, gamma_runs);  // chunks_total: the partials per statistic
         push.gstat_seg_mul = rows_per;
         push.gstat_p_div = row_blocks;
         GroupGrid g = group_grid((static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) + rows_per - 1) / rows_per,
@@ -186,7 +198,7 @@ struct Backward::Passes {
 
     std::uint32_t apply_chunk_len() const { return apply_wg * kApplyVpt * (vec4 ? 4u : 1u); }
 
-    // Specialization constants: the kernel's own (ids 0–6), then the layout's (ids 10–13).
+    // Specialization constants: the kernel's own (ids 0–9), then the layout's (ids 10–13).
     std::vector<std::uint32_t> constants(std::vector<std::uint32_t> own, bool param_pass) const {
         own.resize(10, 0u);
         if (param_pass)  // γ/β are not read; only the segmentation matters
@@ -274,7 +286,10 @@ struct Backward::Passes {
         auto& k = b.kernels_.get("grad_merge.comp", constants({0u, 1u, 1u}, false));
         bind(k, reduce_slabs.slabs.front(), Sums::StatsToParams);
         Push push = p.push;
-        set_slab(push, Slab{0, P, 0, 0, 0, 0, 0, 0}, chunk_len, fused || looped ? 1u : reduce_slabs.chunks_total);
+        set_slab(push, Slab{0, P, 0, 0, 0, 0, 0, 0}, chunk_len,
+                 looped  ? gamma_runs
+                 : fused ? 1u
+                         : reduce_slabs.chunks_total);
         push.e_lo = chunks_per_gamma;
         push.e_hi = u32(p.layout.stat_count / p.layout.param_stat_mod);  // statistics per γ/β group index
         GroupGrid g = group_grid((static_cast<std::uint64_t>(P) + kMergeWg - 1) / kMergeWg, n.context());

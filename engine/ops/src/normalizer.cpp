@@ -20,6 +20,12 @@ namespace {
 constexpr std::uint32_t kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64;
 // From this many partials per statistic on, norm_merge.comp gives each statistic a workgroup.
 constexpr std::uint32_t kMergePerWorkgroup = 16;
+// The looped forward (norm_stats.comp LOOPED): the owners a device needs before one owner per
+// statistic replaces partials + merge + apply, and on a GPU the longest statistic (x: 1 MiB; a
+// GPU fuses statistics up to 32K–64K elements) whose second read is left to the cache. A CPU
+// device: from 1 owner (lavapipe, docs/bench/lavapipe-forward-looped.md); the GPU bounds are a
+// guess, not measured.
+constexpr std::uint64_t kCpuNormLoopedOwners = 1, kGpuNormLoopedOwners = 2048, kGpuNormLoopedElements = 262144;
 
 }  // namespace
 
@@ -179,6 +185,14 @@ Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, 
         p.slabs = plan_slabs(layout, max_binding_elements(), binding_alignment(), p.plan.chunk_len);
     }
     p.apply_slabs = plan_slabs(layout, max_binding_elements(), binding_alignment(), p.plan.apply_chunk_len);
+    // Split statistics in one window: one owner loops over each (NORMLAB_NORM_LOOPED=1 / 0 forces it or not).
+    if (!p.plan.fused && !p.plan.stats_from_running && p.slabs.slabs.size() == 1 && p.apply_slabs.slabs.size() == 1) {
+        const auto S = static_cast<std::uint64_t>(layout.stat_count),
+                   count = static_cast<std::uint64_t>(layout.count());
+        p.looped = ctx_->barriers_expensive() ? S >= kCpuNormLoopedOwners
+                                              : S >= kGpuNormLoopedOwners && count <= kGpuNormLoopedElements;
+        if (const char* f = std::getenv("NORMLAB_NORM_LOOPED"); f && *f) p.looped = std::string(f) == "1";
+    }
     p.rms = spec.method == Method::Rms;
     fill_inputs(p, x, params);
     check_bindings(p);
@@ -257,7 +271,7 @@ struct Normalizer::Passes {
     const Prepared& p;
     Push push;
 
-    // Specialization constants: the kernel's own (ids 0–5), then the layout's (ids 10–13).
+    // Specialization constants: the kernel's own (ids 0–6), then the layout's (ids 10–13).
     std::vector<std::uint32_t> constants(std::vector<std::uint32_t> own) const {
         own.resize(10, 0u);
         own.insert(own.end(), p.layout_constants.begin(), p.layout_constants.end());
@@ -283,10 +297,11 @@ struct Normalizer::Passes {
         const KernelPlan& plan = p.plan;
         auto& k = n.kernels_.get("norm_stats.comp",
                                  constants({plan.stats_wg, plan.stats_vpt, p.rms ? 1u : 0u, plan.fused ? 1u : 0u,
-                                            plan.subgroup_stats ? 1u : 0u, plan.vec4 ? 1u : 0u}));
+                                            plan.subgroup_stats ? 1u : 0u, plan.vec4 ? 1u : 0u, p.looped ? 1u : 0u}));
         bind(k, slab);
         set_slab(slab, plan.chunk_len, p.slabs.chunks_total);
-        const std::uint64_t owners = static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * slab.chunks;
+        if (p.looped) push.chunks = 1;  // one owner per statistic walks all its chunks
+        const std::uint64_t owners = static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * push.chunks;
         GroupGrid g =
             group_grid(plan.subgroup_stats ? (owners + plan.stats_per_wg - 1) / plan.stats_per_wg : owners, *n.ctx_);
         push.groups_x = g.x;
@@ -342,7 +357,7 @@ double Normalizer::dispatch(const Prepared& p) {
                 return;
             }
             passes.stats(cmd, p.slabs.slabs.front());
-            if (plan.fused) return;
+            if (plan.fused || p.looped) return;
             shader_to_shader(cmd);  // the chunks' partial sums before their merge
             passes.merge(cmd);
             shader_to_shader(cmd);  // μ and σ² before the apply reads them
