@@ -1,5 +1,6 @@
-// The browser bench's driver (scripts/bench-web.sh, and the ctest "web: bench (quick)"): makes the
-// ONNX models for the bench's shape if they are missing (bench/web_models.py, Debian's python3-torch),
+// The browser bench's driver (scripts/bench-web.sh, and the ctest "web: bench (quick)"): the quick
+// shape's ONNX models are committed (tests/web/models-quick, so the test needs no PyTorch); the full
+// shape's are made if they are missing (bench/web_models.py, Debian's python3-torch);
 // serves build-web/site with onnxruntime-web's dist/ under ort/ and the models under models/, opens
 // bench.html in headless Chromium on WebGPU, writes the page's JSON to --out and prints a table.
 // --quick: the small shape; --check: fails (exit 1) unless every case has its figures and
@@ -14,7 +15,8 @@ const opt = (name, def) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] :
 const quick = argv.includes('--quick');
 const check = argv.includes('--check');
 const out = opt('--out', path.join(root, 'build', quick ? 'bench-web-quick.json' : 'bench-web.json'));
-const modelsDir = opt('--models', path.join(root, 'build', quick ? 'bench-web-models-quick' : 'bench-web-models'));
+const modelsDir = opt('--models', quick ? path.join(root, 'tests', 'web', 'models-quick')
+  : path.join(root, 'build', 'bench-web-models'));
 const dims = quick ? [2, 8, 16, 16] : [16, 64, 64, 64];  // bench_main.cpp's shapes
 const ortDist = path.join(root, 'web', 'node_modules', 'onnxruntime-web', 'dist');
 const tolerance = 1e-4;
