@@ -9,6 +9,7 @@
 
 #include "normlab/error.hpp"
 #include "normlab/state_edits.hpp"
+#include "normlab/vulkan_backend.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -55,7 +56,7 @@ AppUi::AppUi(const Window& window, Session& session, std::string export_dir)
       view_images_(window.context(), window.render_pass()),
       compare_(session, [this] { return view_images_.make(); }),
       pair_(session, [this] { return view_images_.make(); }),
-      noise_(window.context()),
+      noise_([&ctx = window.context()] { return std::make_unique<VulkanBackend>(ctx); }),
       gradient_(session, view_images_.make()) {
     normal_style_ = ImGui::GetStyle();
     presenter_style_ = make_presenter_style(normal_style_);

@@ -25,8 +25,9 @@ std::optional<std::string> exercise_window(Session& s, bool& open, const char* s
         ImGui::End();
         return std::nullopt;
     }
-    wrapped_text(tr("Hidden controls are not drawn; locked ones are greyed out. Neither can be changed, "
-                    "by the panels or by the keys."));
+    wrapped_text(
+        tr("Hidden controls are not drawn; locked ones are greyed out. Neither can be changed, "
+           "by the panels or by the keys."));
     wrapped_text(tr(save_hint));
     Exercise ex = s.state().exercise;
     if (ImGui::BeginTable("controls", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {

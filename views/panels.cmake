@@ -11,6 +11,7 @@ set(NORMLAB_PANEL_SOURCES
   gradient_view.cpp
   pair_view.cpp
   picture_panel.cpp
+  batch_noise_panel.cpp
   experiment_bar.cpp
   exercise_ui.cpp
   method_buttons.cpp

@@ -16,6 +16,7 @@
 #include "normlab/lesson_text.hpp"
 #include "normlab/partition_set.hpp"
 #include "normlab/presets.hpp"
+#include "normlab/vulkan_backend.hpp"
 #include "normlab/sync_bn.hpp"
 
 #include <cmath>
@@ -228,7 +229,8 @@ TEST_CASE("errata: SyncBN's variance, seed 000's scratch LayerNorm", "[classroom
 }
 
 TEST_CASE("batch noise measured on the GPU follows 1/√(N·L) and 1 − 1/(N·L)", "[classroom][batch-noise]") {
-    auto rows = measure_batch_noise(test::normalizer(), 4, 6, {16, 8, 4, 2}, 200, 1);
+    VulkanBackend backend(test::context());  // the app's backend, buffers of its own
+    auto rows = measure_batch_noise(backend, 4, 6, {16, 8, 4, 2}, 200, 1);
     REQUIRE(rows.size() == 4);
     for (const auto& r : rows) {
         INFO("N = " << r.n);
@@ -239,7 +241,7 @@ TEST_CASE("batch noise measured on the GPU follows 1/√(N·L) and 1 − 1/(N·L
         CHECK(r.mean_var == Approx(r.expected_mean_var).margin(0.05));
     }
     CHECK(rows[3].sd_mean > 2 * rows[0].sd_mean);  // N = 2 scatters about twice as much as N = 16 (√8 ≈ 2.8)
-    CHECK_THROWS_AS(measure_batch_noise(test::normalizer(), 4, 6, {1}, 10, 1), InputError);
+    CHECK_THROWS_AS(measure_batch_noise(backend, 4, 6, {1}, 10, 1), InputError);
 }
 
 TEST_CASE("issue 22: the numbers the fixed lessons list as literals", "[classroom][lesson-numbers]") {

@@ -16,6 +16,7 @@
 //     non-zero on y_k's 96-element statistic exactly);
 //   - an experiment: bn-train-eval from the Experiments menu (its state and bar), the key N three times
 //     (three train steps: the running statistics counted), E (eval), Esc closes it, ← the lesson's step 1;
+//   - the small-batch experiment's batch-noise measurement (its button: one row per N, on WebGPU);
 //   - the File menu: a .npy through Open… (the file chooser: its tensor, the method kept), a bad file
 //     dropped (one line, nothing changed), Save statistics (the download's JSON), Copy link (the line
 //     saying why a file's tensor has no link);
@@ -343,6 +344,22 @@ async function downloaded(dir, name) {
   return fs.existsSync(file) ? fs.readFileSync(file) : null;
 }
 
+// The small-batch experiment (the Experiments menu's 11th item): its button measures the batch noise on a
+// WebGPU backend of its own (one row per N, halved down to 2), the session's result unchanged; Esc closes it.
+async function batchNoise(page) {
+  let r = await chooseFromMenu(page, 'experiments', 10, 'app-experiments-menu-2.png');
+  const before = r.max_error;
+  check(r.experiment === 'small-batch' && r.noise_button[0] > 0, `after choosing small-batch: "${r.experiment}", button ${r.noise_button}`);
+  await page.mouse.click(r.noise_button[0] + 20, r.noise_button[1] + 8);
+  r = await reportWhen(page, (r) => r.noise_rows > 0 || r.noise_error !== '');
+  checkNotBlank(await screenshot(page, 'app-batch-noise.png'), 'the batch-noise table');
+  console.log(`small-batch: the batch noise measured in ${r.noise_rows} rows ("${r.noise_error}"), max error ${r.max_error}`);
+  check(r.noise_rows >= 2 && r.noise_error === '' && r.max_error === before,
+    `the batch-noise measurement: ${r.noise_rows} rows, error "${r.noise_error}", max error ${before} → ${r.max_error}`);
+  await page.keyboard.press('Escape');
+  await frames(page);
+}
+
 // The File menu: a .npy through Open… (the browser's file chooser), a bad file dropped on the page,
 // the statistics saved as a download (into `dir`), Copy link (a file's tensor has none: the line says why).
 async function files(page, dir) {
@@ -558,6 +575,7 @@ async function shell(browser, url) {
   await clickHighlight(page);
   await lesson(page);
   await experiment(page);
+  await batchNoise(page);
   await files(page, dir);
   await classroom(page, dir);
   await cutSceneAndResize(page);

@@ -55,7 +55,8 @@ WebApp::WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::strin
       compare_(page_.edit_session(), make_image_),
       pair_(page_.edit_session(), make_image_),
       gradient_(page_.edit_session(), make_image_()),
-      lessons_(std::move(lessons)) {
+      lessons_(std::move(lessons)),
+      noise_([&backend] { return std::make_unique<webgpu::WgpuBackend>(backend.context()); }) {
     controls_.pick_file = [] { js_app_call("pickFile", "", ""); };  // the browser's file chooser (File > Open…)
     if (!scene_text.empty() && open_scene(scene_text)) return;
     page_.open_scene("", "the default state");  // no scene, or one that cannot be shown: the error stays
@@ -218,6 +219,7 @@ void WebApp::apply_view(const ViewSettings& v) { views_.show(v, heatmap_); }
 void WebApp::experiment_bar() {
     const Experiment& e = *experiment_;
     app::experiment_heading(e);
+    if (app::BatchNoisePanel::applies(e, session())) noise_.draw(session(), e);
     std::optional<std::string> err;
     if (e.kind == ExperimentKind::Continuum && session().state().spec.method == Method::Group) {
         err = app::group_slider(session());
@@ -455,6 +457,9 @@ void WebApp::report() {
         {"torch_open", torch_open_},
         {"torch_lines", std::count(torch_code_.begin(), torch_code_.end(), '\n')},
         {"pictures", pictures_on_ ? pictures_.count() : 0},
+        {"noise_rows", noise_.rows().size()},
+        {"noise_error", noise_.error()},
+        {"noise_button", noise_.button_at()},
         {"heatmap_view", view().heatmap},
         {"figure_rect", figure_rect_},
         {"menus",

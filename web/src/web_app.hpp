@@ -9,12 +9,14 @@
 // (views/experiment_bar) and the compare, pair and gradient views (views/compare_view, pair_view,
 // gradient_view: their heatmaps filled by heatmap.wgsl, the gradients from the WGSL backward), the pictures of an
 // image tensor and AdaIN (views/picture_panel), the presenter's method buttons (views/method_buttons), exercises
-// (views/exercise_ui) and "Copy as PyTorch" (views/torch_window). The File menu opens files (the browser's file
+// (views/exercise_ui), "Copy as PyTorch" (views/torch_window) and the small-batch experiment's batch-noise
+// measurement (views/batch_noise_panel, on a WebGPU backend of its own). The File menu opens files (the browser's file
 // chooser, or a drop), downloads the scene, statistics, y, a screenshot or the figure, copies the link or the scene
 // line; a scene line pasted into the page (Ctrl+V outside a text field) opens. After each frame whose report
 // changed, a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests). Not in the
-// browser yet: the SyncBN view, the batch-noise measurement.
+// browser yet: the SyncBN view.
 #pragma once
+#include "batch_noise_panel.hpp"
 #include "compare_view.hpp"
 #include "controls_panel.hpp"
 #include "gradient_view.hpp"
@@ -110,6 +112,7 @@ private:
     app::GradientView gradient_;
     app::LessonPanel lessons_;
     app::PicturePanel pictures_;
+    app::BatchNoisePanel noise_;
     const Experiment* experiment_ = nullptr;  // the running experiment (its bar above the heatmap)
     std::array<float, 5>
         menu_x_{};           // where the File, Language, Lessons, Experiments and View menus start (ImGui units)

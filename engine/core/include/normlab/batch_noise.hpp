@@ -1,9 +1,10 @@
 // Batch noise: how far BatchNorm's batch statistics scatter as the batch shrinks, measured on
-// the GPU over many batches drawn from one population, N(0, 1) in every channel. Each batch is
+// the device (any ComputeBackend: Vulkan, WebGPU) over many batches drawn from one population,
+// N(0, 1) in every channel. Each batch is
 // an N×C×L tensor (BatchNorm1d's layout) normalized in train mode; the spread of its per-channel
 // means and the average of its biased variances are compared with 1/√(N·L) and 1 − 1/(N·L).
 #pragma once
-#include "normlab/normalizer.hpp"
+#include "normlab/compute_backend.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -20,9 +21,10 @@ struct BatchNoiseRow {
     double expected_mean_var = 0;  // 1 − 1/(N·L)
 };
 
-// One row per batch size; draws batches per size (seeds seed, seed + 1, ...), all on the GPU.
-// Throws InputError for sizes < 2 or draws < 1 (BatchNorm needs 2 values per channel).
-std::vector<BatchNoiseRow> measure_batch_noise(Normalizer& normalizer, std::int64_t channels, std::int64_t length,
+// One row per batch size; draws batches per size (seeds seed, seed + 1, ...), all on the device,
+// whose x and y are the last batch's afterwards. Throws InputError for sizes < 2 or draws < 1
+// (BatchNorm needs 2 values per channel).
+std::vector<BatchNoiseRow> measure_batch_noise(ComputeBackend& backend, std::int64_t channels, std::int64_t length,
                                                const std::vector<std::int64_t>& sizes, int draws, std::uint64_t seed);
 
 }  // namespace normlab

@@ -20,12 +20,14 @@ void BatchNoisePanel::draw(Session& session, const Experiment& e) {
     const Shape4& sh = session.x().shape;  // a pair shows its left side: the first k samples
     char label[128];
     std::snprintf(label, sizeof label, tr("Measure the batch noise over %d draws per N"), kDraws);
-    if (ImGui::Button(label)) {
+    const bool clicked = ImGui::Button(label);
+    button_at_ = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y};
+    if (clicked) {
         try {
             std::vector<std::int64_t> sizes;
             for (std::int64_t n = load_tensor(e.state.source).shape.n; n >= 2; n /= 2) sizes.push_back(n);
-            if (!normalizer_) normalizer_ = std::make_unique<Normalizer>(*ctx_);
-            rows_ = measure_batch_noise(*normalizer_, sh.c, sh.h * sh.w, sizes, kDraws, 1);
+            if (!backend_) backend_ = make_backend_();
+            rows_ = measure_batch_noise(*backend_, sh.c, sh.h * sh.w, sizes, kDraws, 1);
             measured_for_ = e.id;
             error_.clear();
         } catch (const std::runtime_error& e) {  // InputError or DeviceError, shown under the button

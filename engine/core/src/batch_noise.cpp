@@ -7,7 +7,7 @@
 
 namespace normlab {
 
-std::vector<BatchNoiseRow> measure_batch_noise(Normalizer& normalizer, std::int64_t channels, std::int64_t length,
+std::vector<BatchNoiseRow> measure_batch_noise(ComputeBackend& backend, std::int64_t channels, std::int64_t length,
                                                const std::vector<std::int64_t>& sizes, int draws, std::uint64_t seed) {
     if (draws < 1 || channels < 1 || length < 1) throw InputError("batch noise needs draws, C and L >= 1");
     const NormSpec spec = default_spec(Method::Batch);  // train mode: the batch's own statistics
@@ -21,7 +21,7 @@ std::vector<BatchNoiseRow> measure_batch_noise(Normalizer& normalizer, std::int6
         for (int k = 0; k < draws; ++k) {
             const Tensor x =
                 make_tensor(Shape4::seq(n, channels, length), Init::Randn, seed + static_cast<std::uint64_t>(k));
-            const NormResult r = normalizer.run(x, spec);
+            const NormResult r = backend.normalize(x, spec, {}, RunOptions{.read_y = false});
             for (std::int64_t c = 0; c < channels; ++c) {
                 const auto i = static_cast<std::size_t>(c);
                 sum_sq += r.mean[i] * r.mean[i];  // the population mean is 0
