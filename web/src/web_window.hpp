@@ -6,7 +6,9 @@
 // puts into emscripten's file system before the program starts), and the frame loop through
 // emscripten_set_main_loop with ImGui's DeltaTime kept above zero. Keys go through the desktop's
 // KeyQueue (views/key_queue.hpp), so a tap shorter than a frame is neither lost for ImGui nor for
-// the shortcuts.
+// the shortcuts. ImGui's clipboard is the page's (navigator.clipboard and the page's paste
+// events), a frame's pixels can be read back for a PNG, and the page knows when a frame that waits
+// for the GPU is suspended (its calls into the program wait).
 #pragma once
 #include "fonts.hpp"
 #include "key_queue.hpp"
