@@ -95,11 +95,11 @@ void AppUi::set_method(Method m) {
 void AppUi::menu_bar() {
     if (!ImGui::BeginMainMenuBar()) return;
     if (ImGui::BeginMenu(tr_id("File", "file").c_str())) {
-        menu_items(kFileMenu);
+        menu_items(actions_, kFileMenu);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu(tr_id("View", "view").c_str())) {
-        menu_items(kViewMenu);
+        menu_items(actions_, kViewMenu);
         ImGui::Separator();
         ImGui::TextDisabled("%s", tr("Value colormap"));
         for (int i = 0; i < 3; ++i)
@@ -121,7 +121,7 @@ void AppUi::menu_bar() {
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu(tr_id("Help", "help").c_str())) {
-        menu_items(kHelpMenu);
+        menu_items(actions_, kHelpMenu);
         ImGui::EndMenu();
     }
     ImGui::EndMainMenuBar();
@@ -147,12 +147,9 @@ void AppUi::draw(const std::vector<KeyPress>& keys) {
                 exercise_window(session_, exercise_open_,
                                 "Then save the scene (Ctrl+S) or copy it as one line (Ctrl+Shift+C) for the class."))
             message(*err, true);
-    if (help_) help_overlay();
+    help_overlay(actions_, help_);
     ImGui::PopFont();
-    if (blank_) {  // B or . : a black frame over everything, as presenters expect
-        const ImVec2 d = ImGui::GetIO().DisplaySize;
-        ImGui::GetForegroundDrawList()->AddRectFilled(ImVec2(0, 0), d, IM_COL32(0, 0, 0, 255));
-    }
+    blank_screen(blank_);
 }
 
 std::string AppUi::state_json(int frame) const {

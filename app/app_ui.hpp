@@ -76,11 +76,8 @@ public:
 private:
     // app_actions.cpp: the action table and what is generated from it.
     std::vector<Action> make_actions();
-    void file_actions(std::vector<Action>& table);
+    std::vector<Action> file_actions();  // the File menu's rows, in its order
     void shortcuts(const std::vector<KeyPress>& keys);
-    void shortcut(KeyPress k);
-    void menu_items(unsigned menu);  // the actions of one menu (MenuBits), in table order
-    void help_overlay();
     void menu_bar();
     void layout(float top);
     LayoutContent layout_content() const;

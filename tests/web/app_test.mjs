@@ -28,7 +28,8 @@
 //     for pixel the screen's); an image with AdaIN's style (three pictures, a link that carries them);
 //   - a cut scene pasted: one error line, the state shown stays; a smaller window and then
 //     devicePixelRatio 2: the canvas, the UI scale and the drawn heatmap follow; Chromium without
-//     WebGPU: today's message; last, Copy as PyTorch (key T: the window, the code on the clipboard).
+//     WebGPU: today's message; last, Copy as PyTorch (key T: the window, the code on the clipboard), Esc
+//     closing it, the F1 overlay (Esc closes it) and the blank screen (B; any key brings the picture back).
 // The screenshots are written to SHOTS_DIR (default: a temporary folder, printed) to be looked at.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -518,6 +519,35 @@ async function torchCode(page) {
   check(r.torch_open && r.torch_lines > 5 && /import torch/.test(code), `Copy as PyTorch: window ${r.torch_open}, code "${code.slice(0, 60)}"`);
 }
 
+// The shared action table's last rows (views/actions.hpp): Esc closes the PyTorch window, F1 opens the
+// shortcuts overlay and Esc closes it, B blanks the screen and any key brings the picture back.
+async function overlays(page) {
+  await page.keyboard.press('Escape');
+  await frames(page);
+  let r = await report(page);
+  check(!r.torch_open, 'Esc left the PyTorch window open');
+  await page.keyboard.press('F1');
+  await frames(page);
+  r = await report(page);
+  checkNotBlank(await screenshot(page, 'app-help.png'), 'the F1 overlay');
+  check(r.help, 'F1 opened no shortcuts overlay');
+  await page.keyboard.press('Escape');
+  await frames(page);
+  r = await report(page);
+  check(!r.help, 'Esc left the shortcuts overlay open');
+  await page.keyboard.press('b');
+  await frames(page);
+  r = await report(page);
+  const black = await screenshot(page, 'app-blank.png');
+  const all = colours(black, [0, 0, black.width, black.height]);
+  console.log(`F1: overlay ${r.help ? 'open' : 'shut'} after Esc; B: blank ${r.blank}, ${all.length} colour(s) on screen`);
+  check(r.blank && all.length === 1 && all[0][0] === 0, `B: blank ${r.blank}, ${all.length} colours, the commonest ${hex(all[0][0])}`);
+  await page.keyboard.press('x');
+  await frames(page);
+  r = await report(page);
+  check(!r.blank, 'a key after B did not bring the picture back');
+}
+
 // A cut scene pasted: one error line, the state shown stays; then a smaller window.
 async function cutSceneAndResize(page) {
   // The default state's scene pasted (a generated tensor again: the address bar holds its scene), then
@@ -580,6 +610,7 @@ async function shell(browser, url) {
   await classroom(page, dir);
   await cutSceneAndResize(page);
   await torchCode(page);
+  await overlays(page);
   await page.close();
 }
 

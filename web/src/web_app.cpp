@@ -186,8 +186,7 @@ void WebApp::file_menu() {
     ImGui::Separator();
     if (ImGui::MenuItem(app::tr("Export heatmap + histograms (PNG)"))) save_png(true);
     if (ImGui::MenuItem(app::tr("Screenshot (PNG)"))) save_png(false);
-    if (ImGui::MenuItem(app::tr("Copy as PyTorch"), "T"))
-        torch_code_ = app::copy_torch_code(session()), torch_open_ = true;
+    app::menu_items(actions_, app::kFileMenu);  // Copy as PyTorch (T), the table's one File row here
     ImGui::EndMenu();
 }
 
@@ -230,39 +229,26 @@ void WebApp::experiment_bar() {
     ImGui::Separator();
 }
 
-// The desktop's keys for what the browser has: 1–5 (the method), H (the heatmap's mode), + and − (GroupNorm's
-// G), L (language), F5 or P (presenter mode), C, D and K (the compare view, the gradient view, the cube), T
-// (copy as PyTorch), Esc (close the experiment), BatchNorm's train step and train ↔ eval (N, E), the
-// lesson's next step (→, Page Down, space) and previous step (←, Page Up).
-void WebApp::keys() {
-    for (const app::KeyPress& k : window_.take_key_presses()) {
-        if (k.mods != 0 || ImGui::GetIO().WantTextInput) continue;
-        std::optional<std::string> err;
-        if (k.key >= GLFW_KEY_1 && k.key <= GLFW_KEY_5)
-            err = app::set_method(session(), methods()[static_cast<std::size_t>(k.key - GLFW_KEY_1)].id);
-        if (k.key == GLFW_KEY_H)
-            heatmap_.mode = static_cast<app::HeatmapMode>((static_cast<int>(heatmap_.mode) + 1) % 4);
-        if ((k.key == GLFW_KEY_EQUAL || k.key == GLFW_KEY_MINUS) && session().state().spec.method == Method::Group)
-            if (auto next =
-                    with_groups_step(session().state(), session().x().shape.c, k.key == GLFW_KEY_EQUAL ? 1 : -1))
-                err = session().apply(*next, TensorChange::keep());
-        if (k.key == GLFW_KEY_T) torch_code_ = app::copy_torch_code(session()), torch_open_ = true;
-        if (err) error_ = *err;
-        if (k.key == GLFW_KEY_L) app::set_language(app::language() == Language::En ? Language::Zh : Language::En);
-        if (k.key == GLFW_KEY_F5 || k.key == GLFW_KEY_P) set_presenter(!presenter_);
-        if (k.key == GLFW_KEY_K) views_.cube = !views_.cube;
-        if (k.key == GLFW_KEY_C) views_.compare = !views_.compare;
-        if (k.key == GLFW_KEY_D) views_.gradient = !views_.gradient;
-        if (k.key == GLFW_KEY_ESCAPE) experiment_ = nullptr;
-        if (session().state().spec.method == Method::Batch && (k.key == GLFW_KEY_N || k.key == GLFW_KEY_E)) {
-            if (auto e = k.key == GLFW_KEY_N ? session().train_step()
-                                             : session().apply(toggled_mode(session().state()), TensorChange::keep()))
-                error_ = *e;
-        }
-        const bool next = k.key == GLFW_KEY_RIGHT || k.key == GLFW_KEY_PAGE_DOWN || k.key == GLFW_KEY_SPACE;
-        const bool prev = k.key == GLFW_KEY_LEFT || k.key == GLFW_KEY_PAGE_UP;
-        if (lessons_.active() && (next || prev)) go_to_step(lessons_.lesson_index(), lessons_.step() + (next ? 1 : -1));
-    }
+// The action table both apps share (views/actions.hpp), over this app's state: the keys 1–5, H, + and −, L,
+// F5 or P, C, D, K, T, B or ., N and E, → and ←, Esc and F1 (or ?), the View and Help menus' items and the
+// F1 overlay. The browser's File menu has its own items (file_menu).
+std::vector<app::Action> WebApp::make_actions() {
+    app::ActionTarget t;
+    t.session = [this]() -> Session& { return session(); };
+    t.heatmap = &heatmap_;
+    t.views = &views_;
+    t.lessons = &lessons_;
+    t.presenter = &presenter_;
+    t.help = &help_;
+    t.blank = &blank_;
+    t.torch_open = &torch_open_;
+    t.torch_code = &torch_code_;
+    t.set_presenter = [this](bool on) { set_presenter(on); };
+    t.set_language = [](Language l) { app::set_language(l); };
+    t.go_to_step = [this](int lesson, int step) { go_to_step(lesson, step); };
+    t.stop_experiment = [this] { experiment_ = nullptr; };
+    t.refused = [this](const std::string& line) { error_ = line; };
+    return app::app_actions(t, {});
 }
 
 void WebApp::menu_bar() {
@@ -285,12 +271,11 @@ void WebApp::menu_bar() {
     }
     at(4);
     if (ImGui::BeginMenu(app::tr_id("View", "view").c_str())) {
-        if (ImGui::MenuItem(app::tr("Presenter mode"), "F5 / P", presenter_)) set_presenter(!presenter_);
-        if (ImGui::MenuItem(app::tr("Compare BN / LN / IN / GN"), "C", views_.compare))
-            views_.compare = !views_.compare;
-        if (ImGui::MenuItem(app::tr("Cube drawing (N, C, H·W)"), "K", views_.cube)) views_.cube = !views_.cube;
-        if (ImGui::MenuItem(app::tr("Gradient view (backward pass)"), "D", views_.gradient))
-            views_.gradient = !views_.gradient;
+        app::menu_items(actions_, app::kViewMenu);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu(app::tr_id("Help", "help").c_str())) {
+        app::menu_items(actions_, app::kHelpMenu);
         ImGui::EndMenu();
     }
     ImGui::EndMainMenuBar();
@@ -376,6 +361,8 @@ void WebApp::panels(float top) {
                 "Then save the scene (File > Save scene) or copy its link (File > Copy link) for the class."))
             error_ = *err;
     if (torch_open_) app::torch_window(torch_code_, torch_open_);
+    app::help_overlay(actions_, help_);
+    app::blank_screen(blank_);
 }
 
 void WebApp::status_bar(const app::Rect& r) {
@@ -400,7 +387,7 @@ void WebApp::status_bar(const app::Rect& r) {
 }
 
 void WebApp::draw() {
-    keys();
+    app::run_shortcuts(actions_, window_.take_key_presses(), blank_);
     if (pair_experiment())
         if (auto err = pair_.follow(session())) error_ = *err;
     menu_bar();
@@ -454,6 +441,8 @@ void WebApp::report() {
         {"hide", s.state().exercise.hidden_names()},
         {"lock", s.state().exercise.locked_names()},
         {"exercise_open", exercise_open_},
+        {"help", help_},
+        {"blank", blank_},
         {"torch_open", torch_open_},
         {"torch_lines", std::count(torch_code_.begin(), torch_code_.end(), '\n')},
         {"pictures", pictures_on_ ? pictures_.count() : 0},

@@ -3,8 +3,8 @@
 // heatmap.wgsl and drawn as a WebGL texture, web_heatmap_image), histograms, Explain and statistics
 // table, laid out by the desktop's panel layout (normal and presenter mode, F5 or P), over the app's
 // model: a PageSession's Session on the WebGPU backend, whose every edit is Session::apply, as on the
-// desktop. The menu bar has the File, Language, Lessons, Experiments and View menus (keys L, →/← or Page
-// Down/Up, Esc, F5/P, C, D and K for the compare view, the gradient view and the cube). A lesson step
+// desktop. The menu bar has the File, Language, Lessons, Experiments, View and Help menus; the keys, the View
+// and Help items and the F1 overlay come from the action table both apps share (views/actions.hpp). A lesson step
 // is the desktop's (views/lesson_panel: its State, text and view), as are an experiment's bar
 // (views/experiment_bar) and the compare, pair and gradient views (views/compare_view, pair_view,
 // gradient_view: their heatmaps filled by heatmap.wgsl, the gradients from the WGSL backward), the pictures of an
@@ -16,6 +16,7 @@
 // changed, a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests). Not in the
 // browser yet: the SyncBN view.
 #pragma once
+#include "actions.hpp"
 #include "batch_noise_panel.hpp"
 #include "compare_view.hpp"
 #include "controls_panel.hpp"
@@ -70,7 +71,7 @@ public:
 
 private:
     Session& session() { return page_.edit_session(); }
-    void keys();
+    std::vector<app::Action> make_actions();
     // The desktop's AppUi::go_to_step, start_experiment and apply_view.
     void go_to_step(int lesson, int step);
     std::optional<std::string> start_experiment(const std::string& id, std::optional<State> state = std::nullopt);
@@ -117,7 +118,9 @@ private:
     std::array<float, 5>
         menu_x_{};           // where the File, Language, Lessons, Experiments and View menus start (ImGui units)
     app::ShownViews views_;  // the compare view, the cube, the gradient view
-    bool presenter_ = false, exercise_open_ = false, torch_open_ = false, pictures_on_ = false;
+    bool presenter_ = false, exercise_open_ = false, torch_open_ = false, pictures_on_ = false, help_ = false;
+    bool blank_ = false;  // B or . (a presentation clicker): a black screen until the next key
+    std::vector<app::Action> actions_ = make_actions();  // keys, View and Help items, the F1 rows
     std::string torch_code_;
     std::array<int, 4> figure_rect_{};   // the heatmap and histograms (canvas pixels), for the figure PNG
     float heat_chrome_ = 0;              // the heatmap panel's height minus its image's room (panel_layout.hpp)
