@@ -65,15 +65,14 @@ std::vector<Action> app_actions(const ActionTarget& t, std::vector<Action> file_
                         if (k < methods().size())
                             if (auto err = set_method(t.session(), methods()[k].id)) t.refused(*err);
                     }});
-    rows.push_back({.id = "step",  // → ← and a clicker's Page Down / Page Up
-                    .keys = {any_mods(GLFW_KEY_RIGHT), any_mods(GLFW_KEY_PAGE_DOWN), any_mods(GLFW_KEY_SPACE),
-                             any_mods(GLFW_KEY_LEFT), any_mods(GLFW_KEY_PAGE_UP), any_mods(GLFW_KEY_BACKSPACE)},
-                    .help_keys = "→  ←  (Page Down / Page Up, Space)",
-                    .help_text = "next / previous lesson step",
-                    .enabled = [t] { return t.lessons->active(); },
-                    .run = [t](int i) {
-                        t.go_to_step(t.lessons->lesson_index(), t.lessons->step() + (i < 3 ? 1 : -1));
-                    }});
+    rows.push_back(
+        {.id = "step",  // → ← and a clicker's Page Down / Page Up
+         .keys = {any_mods(GLFW_KEY_RIGHT), any_mods(GLFW_KEY_PAGE_DOWN), any_mods(GLFW_KEY_SPACE),
+                  any_mods(GLFW_KEY_LEFT), any_mods(GLFW_KEY_PAGE_UP), any_mods(GLFW_KEY_BACKSPACE)},
+         .help_keys = "→  ←  (Page Down / Page Up, Space)",
+         .help_text = "next / previous lesson step",
+         .enabled = [t] { return t.lessons->active(); },
+         .run = [t](int i) { t.go_to_step(t.lessons->lesson_index(), t.lessons->step() + (i < 3 ? 1 : -1)); }});
     rows.push_back({.id = "blank",  // a presentation clicker's "blank screen"
                     .keys = {plain(GLFW_KEY_B), plain(GLFW_KEY_PERIOD)},
                     .help_keys = "B  or  .",
@@ -120,13 +119,12 @@ std::vector<Action> app_actions(const ActionTarget& t, std::vector<Action> file_
                     .help_text = "gradient view (the backward pass)",
                     .checked = is(t.views->gradient),
                     .run = toggle(t.views->gradient)});
-    rows.push_back({.id = "heatmap",
-                    .keys = {plain(GLFW_KEY_H)},
-                    .help_keys = "H",
-                    .help_text = "heatmap: input → output → difference → groups",
-                    .run = [t](int) {
-                        t.heatmap->mode = static_cast<HeatmapMode>((static_cast<int>(t.heatmap->mode) + 1) % 4);
-                    }});
+    rows.push_back(
+        {.id = "heatmap",
+         .keys = {plain(GLFW_KEY_H)},
+         .help_keys = "H",
+         .help_text = "heatmap: input → output → difference → groups",
+         .run = [t](int) { t.heatmap->mode = static_cast<HeatmapMode>((static_cast<int>(t.heatmap->mode) + 1) % 4); }});
     rows.push_back({.id = "groups",  // + and − (= and -, or the keypad's)
                     .keys = {any_mods(GLFW_KEY_EQUAL), any_mods(GLFW_KEY_KP_ADD), any_mods(GLFW_KEY_MINUS),
                              any_mods(GLFW_KEY_KP_SUBTRACT)},
@@ -184,7 +182,7 @@ std::vector<Action> app_actions(const ActionTarget& t, std::vector<Action> file_
 
 void run_shortcuts(const std::vector<Action>& table, const std::vector<KeyPress>& keys, bool& blank) {
     if (ImGui::GetIO().WantTextInput) return;  // typed into a text field, not a shortcut
-    for (const KeyPress& k : keys) {  // in the order pressed (a press and release within one frame count once)
+    for (const KeyPress& k : keys) {           // in the order pressed (a press and release within one frame count once)
         if (is_modifier(k.key)) continue;
         if (blank) {  // any key brings the picture back, and does nothing else
             blank = false;
