@@ -51,11 +51,13 @@ void AppUi::scene_popups() {
     }
 }
 
-// A scene loaded or pasted: its state (with its exercise) and its view, or nothing at all.
+// A scene loaded or pasted: its state (with its exercise) and its view, or nothing at all. It ends an
+// open experiment and lesson, whose text would no longer describe what is shown.
 void AppUi::open_scene(const State& st, const std::string& name) {
     ViewSettings v = parse_view(st.view_json, name);
     if (auto err = session_.replace(st, TensorChange::from_source())) throw InputError(*err);
     experiment_ = nullptr;
+    lessons_.close();
     apply_view(v);
 }
 

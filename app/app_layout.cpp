@@ -41,19 +41,7 @@ void AppUi::heatmap_area(const Rect& r) {
     } else if (views_.cube) {
         heatmap_beside_cube(heatmap_, session_);
     } else if (session_.result().sync) {  // SyncBN: the heatmap above, the devices and modes below
-        // The devices and modes get the height they need to show everything (last frame's
-        // figure: it depends on the state and the width only), the heatmap the rest (a third
-        // of the room at least: below that, the devices show fewer channels).
-        const ImVec2 avail = ImGui::GetContentRegionAvail();
-        sync_chrome_ = r.h - avail.y;
-        const float below = sync_need_ > 0 ? sync_need_ : avail.y * 0.6f;
-        const float heat = std::floor(std::max(avail.y - below - ImGui::GetStyle().ItemSpacing.y, avail.y / 3));
-        ImGui::BeginChild("heat", ImVec2(avail.x, heat), false, ImGuiWindowFlags_NoScrollbar);
-        heatmap_.draw(session_);
-        ImGui::EndChild();
-        ImGui::BeginChild("syncbn", ImVec2(avail.x, 0), false);
-        sync_need_ = draw_sync_view(session_, presenter_);
-        ImGui::EndChild();
+        heatmap_above_sync_view(heatmap_, session_, presenter_, r.h, sync_area_);
     } else {
         heatmap_.draw(session_);
     }
@@ -73,8 +61,8 @@ LayoutContent AppUi::layout_content() const {
     c.cube = views_.cube;
     c.sync = session_.result().sync.has_value();
     c.heat_chrome = heat_chrome_;
-    c.sync_chrome = sync_chrome_;
-    c.sync_need = sync_need_;
+    c.sync_chrome = sync_area_.chrome;
+    c.sync_need = sync_area_.need;
     return c;
 }
 

@@ -20,6 +20,7 @@
 #include "normlab/session.hpp"
 #include "shown_views.hpp"
 #include "stats_table.hpp"
+#include "sync_view.hpp"
 #include "torch_window.hpp"
 #include "window.hpp"
 
@@ -123,8 +124,7 @@ private:
     std::optional<CaptureRequest> capture_;
     std::array<float, 4> figure_rect_{0, 0, 0, 0};  // heatmap + histograms, for the PNG export
     float heat_chrome_ = 0;                         // the heatmap panel's height minus the image's room, last frame
-    float sync_chrome_ = 0;                         // SyncBN: the heatmap panel's height above its heatmap, last frame
-    float sync_need_ = 0;  // SyncBN: the height of the devices and modes below the heatmap, last frame
+    SyncArea sync_area_;                            // SyncBN: the heights of last frame's heatmap panel and devices
     bool open_save_ = false, open_load_ = false, exercise_open_ = false;
     std::string scene_path_ = "scene.normlab.json";  // the extension of the MIME type (packaging/)
     std::string torch_code_;

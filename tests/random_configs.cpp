@@ -3,7 +3,10 @@
 #include "normlab/error.hpp"
 #include "normlab/stat_layout.hpp"
 #include "normlab/state_edits.hpp"
+#include "normlab/tensor_init.hpp"
 
+#include <cmath>
+#include <optional>
 #include <sstream>
 
 namespace normlab::test {
@@ -78,6 +81,34 @@ bool valid(Method, const Shape4& s, const NormSpec& spec) {
     } catch (const InputError&) {
         return false;
     }
+}
+
+SyncCase random_sync_case(int i, std::mt19937_64& rng) {
+    const std::int64_t K = std::int64_t{1} << (rng() % 3), C = 1 + static_cast<std::int64_t>(rng() % 5);
+    const std::int64_t N = K * (1 + static_cast<std::int64_t>(rng() % 3));
+    const std::int64_t H = 1 + static_cast<std::int64_t>(rng() % 4), W = 2 + static_cast<std::int64_t>(rng() % 5);
+    SyncCase c;
+    c.x = make_tensor(Shape4{N, C, H, W}, Init::Randn, 100 + i);
+    NormSpec& spec = c.spec;
+    spec = default_spec(Method::Batch);
+    spec.sync_devices = K;
+    spec.sync_mode = static_cast<SyncMode>(i % 3);
+    spec.mode = i % 4 == 3 ? Mode::Eval : Mode::Train;
+    spec.track_running_stats = i % 8 != 7;
+    spec.momentum = i % 5 == 4 ? std::nullopt : std::optional<double>(0.25);
+    NormParams& p = c.params;
+    std::normal_distribution<float> nd;
+    for (std::int64_t ch = 0; ch < C; ++ch) {
+        p.weight.push_back(1.0f + 0.3f * nd(rng));
+        p.bias.push_back(0.3f * nd(rng));
+        p.running_mean.push_back(0.1f * nd(rng));
+        p.running_var.push_back(1.0f + 0.1f * std::abs(nd(rng)));
+    }
+    p.num_batches_tracked = i % 3;
+    if (!spec.track_running_stats) p.running_mean.clear(), p.running_var.clear();
+    c.name =
+        c.x.shape.str() + " K " + std::to_string(K) + " " + sync_mode_name(spec.sync_mode) + " " + mode_name(spec.mode);
+    return c;
 }
 
 }  // namespace normlab::test

@@ -5,6 +5,7 @@
 #include "normlab/norm_params.hpp"
 #include "normlab/norm_spec.hpp"
 #include "normlab/shape.hpp"
+#include "normlab/tensor.hpp"
 
 #include <cstdint>
 #include <random>
@@ -24,5 +25,15 @@ std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt
 // Whether the configuration is accepted on shape s: NormSpec::validate, the product's own rule
 // (PyTorch's refusals of one value per statistic among them).
 bool valid(Method m, const Shape4& s, const NormSpec& spec);
+
+// SyncBN's random case i (of the series both GPU suites run from one rng seeded 12): K in 1, 2, 4,
+// N a multiple of K, the mode, train or eval, momentum, running statistics on or off, γ/β.
+struct SyncCase {
+    Tensor x;
+    NormSpec spec;
+    NormParams params;
+    std::string name;  // "[N, C, H, W] K 2 naive train"
+};
+SyncCase random_sync_case(int i, std::mt19937_64& rng);
 
 }  // namespace normlab::test

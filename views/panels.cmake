@@ -13,6 +13,7 @@ set(NORMLAB_PANEL_SOURCES
   picture_panel.cpp
   batch_noise_panel.cpp
   experiment_bar.cpp
+  sync_view.cpp
   exercise_ui.cpp
   method_buttons.cpp
   controls_panel.cpp

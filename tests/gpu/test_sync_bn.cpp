@@ -9,6 +9,7 @@
 #include "normlab/reference.hpp"
 #include "normlab/sync_bn.hpp"
 #include "normlab/tensor_init.hpp"
+#include "../random_configs.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -112,28 +113,11 @@ TEST_CASE("SyncBN: GPU against the float64 reference, random shapes, K, modes, t
     std::mt19937_64 rng(12);
     SyncBatchNorm sync(normalizer());
     for (int t = 0; t < 24; ++t) {
-        const std::int64_t K = std::int64_t{1} << (rng() % 3), C = 1 + static_cast<std::int64_t>(rng() % 5);
-        const std::int64_t N = K * (1 + static_cast<std::int64_t>(rng() % 3));
-        const std::int64_t H = 1 + static_cast<std::int64_t>(rng() % 4), W = 2 + static_cast<std::int64_t>(rng() % 5);
-        const Tensor x = make_tensor(Shape4{N, C, H, W}, Init::Randn, 100 + t);
-        NormSpec spec = default_spec(Method::Batch);
-        spec.sync_devices = K;
-        spec.sync_mode = static_cast<SyncMode>(t % 3);
-        spec.mode = t % 4 == 3 ? Mode::Eval : Mode::Train;
-        spec.track_running_stats = t % 8 != 7;
-        spec.momentum = t % 5 == 4 ? std::nullopt : std::optional<double>(0.25);
-        NormParams p;
-        std::normal_distribution<float> nd;
-        for (std::int64_t c = 0; c < C; ++c) {
-            p.weight.push_back(1.0f + 0.3f * nd(rng));
-            p.bias.push_back(0.3f * nd(rng));
-            p.running_mean.push_back(0.1f * nd(rng));
-            p.running_var.push_back(1.0f + 0.1f * std::abs(nd(rng)));
-        }
-        p.num_batches_tracked = t % 3;
-        if (!spec.track_running_stats) p.running_mean.clear(), p.running_var.clear();
-        INFO("N " << N << " C " << C << " H " << H << " W " << W << " K " << K << " mode "
-                  << sync_mode_name(spec.sync_mode) << " " << mode_name(spec.mode));
+        const SyncCase sc = random_sync_case(t, rng);
+        const Tensor& x = sc.x;
+        const NormSpec& spec = sc.spec;
+        const NormParams& p = sc.params;
+        INFO(sc.name);
         const NormResult r = sync.run(x, spec, p);
         const ReferenceResult ref = reference_sync(x, spec, p);
         CHECK(max_abs_error(r.y.data, ref.y) <= 1e-5);

@@ -26,6 +26,9 @@
 //     page (Ctrl+V's paste event) and File > Paste scene (the clipboard read, the scene's view shown);
 //     the screenshot and figure downloads (PNGs of the canvas' and the figure's size, the figure pixel
 //     for pixel the screen's); an image with AdaIN's style (three pictures, a link that carries them);
+//   - SyncBN on 2 simulated devices in naive mode (the SyncBN view under the heatmap: its devices, a
+//     naive error above 0, one tile colour per channel; the pasted scene closed the open lesson), in
+//     presenter mode, then local mode on 3 devices;
 //   - a cut scene pasted: one error line, the state shown stays; a smaller window and then
 //     devicePixelRatio 2: the canvas, the UI scale and the drawn heatmap follow; Chromium without
 //     WebGPU: today's message; last, Copy as PyTorch (key T: the window, the code on the clipboard), Esc
@@ -592,6 +595,35 @@ async function cutSceneAndResize(page) {
   checkHeatmap(hidpi, r, 'devicePixelRatio 2');
 }
 
+// SyncBN on 2 simulated devices (tests/web/scenes/sync_naive.json): the SyncBN view under the heatmap
+// (the devices and the modes' table, from the WebGPU backend's SyncBN), in presenter mode too, then
+// local mode on 3 devices.
+async function syncView(page) {
+  const naive = fs.readFileSync(path.join(here, 'scenes', 'sync_naive.json'), 'utf8');
+  let r = await pasteScene(page, sceneLine(naive), (r) => r.sync && r.sync.devices === 2);
+  console.log(`SyncBN: ${JSON.stringify(r.sync)}, ${r.stat_count} statistics, max error ${r.max_error}`);
+  check(r.sync && r.sync.mode === 'naive' && r.stat_count === 2 && r.error === '',
+    `SyncBN naive: the view shows ${JSON.stringify(r.sync)} with ${r.stat_count} statistics (${r.error})`);
+  check(r.sync && r.sync.naive_error > 1e-3 && r.sync.need > 100,
+    `SyncBN naive: naive error ${r.sync && r.sync.naive_error}, the view needs ${r.sync && r.sync.need} px`);
+  check(r.max_error < 1e-4, `SyncBN naive: max error against the float64 reference ${r.max_error}`);
+  check(r.lesson === '', `the pasted scene left the lesson "${r.lesson}" open`);
+  const img = await screenshot(page, 'app-syncbn.png');
+  checkNotBlank(img, 'SyncBN');
+  checkHeatmap(img, r, 'SyncBN');
+  await page.keyboard.press('p');
+  await settle(page);
+  r = await report(page);
+  check(r.presenter && r.sync && r.sync.devices === 2, `SyncBN in presenter mode: ${r.presenter}, ${JSON.stringify(r.sync)}`);
+  checkNotBlank(await screenshot(page, 'app-syncbn-presenter.png'), 'SyncBN in presenter mode');
+  await page.keyboard.press('p');
+  await settle(page);
+  const local = fs.readFileSync(path.join(here, 'scenes', 'sync_local.json'), 'utf8');
+  r = await pasteScene(page, sceneLine(local), (r) => r.sync && r.sync.devices === 3);
+  check(r.sync && r.sync.mode === 'local' && r.stat_count === 4 && r.max_error < 1e-4 && !r.presenter,
+    `SyncBN local: ${JSON.stringify(r.sync)}, ${r.stat_count} statistics, max error ${r.max_error}, presenter ${r.presenter}`);
+}
+
 async function shell(browser, url) {
   const layer = fs.readFileSync(path.join(here, 'scenes', 'layer.json'), 'utf8');
   await browser.defaultBrowserContext().overridePermissions(new URL(url).origin,
@@ -608,6 +640,7 @@ async function shell(browser, url) {
   await batchNoise(page);
   await files(page, dir);
   await classroom(page, dir);
+  await syncView(page);
   await cutSceneAndResize(page);
   await torchCode(page);
   await overlays(page);

@@ -42,6 +42,16 @@ async function kernels(url, browser) {
   histogram(k.histogram);
   heatmap(k.heatmap);
   session(k.session);
+  sync(k.sync);
+}
+
+// SyncBN on the WebGPU backend's simulated devices: tests/gpu/test_sync_bn.cpp's twin in the page.
+function sync(s) {
+  if (!s) return check(false, 'no sync report in the kernel test');
+  console.log(`sync: ${s.cases} cases, ${s.checks} checks in ${Math.round(s.ms)} ms`);
+  for (const f of s.failures) console.log(`  FAIL [sync] ${f.case}: ${f.what}`);
+  check(s.failures.length === 0, `${s.failures.length} SyncBN checks failed`);
+  check(s.cases >= 26 && s.checks >= 250, `only ${s.cases} SyncBN cases (${s.checks} checks) ran`);
 }
 
 // The app's model (engine/session) on the WebGPU backend: tests/session's twin in the page.

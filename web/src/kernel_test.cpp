@@ -3,6 +3,7 @@
 #include "heatmap_test.hpp"
 #include "histogram_test.hpp"
 #include "session_test.hpp"
+#include "sync_test.hpp"
 
 #include "normlab/grad.hpp"
 #include "normlab/reference.hpp"
@@ -366,6 +367,7 @@ std::string run_kernel_tests(webgpu::WgpuBackend& backend) {
     j["histogram"] = run_histogram_tests(normalizer);
     j["heatmap"] = run_heatmap_tests(normalizer);
     j["session"] = run_session_tests(backend);
+    j["sync"] = run_sync_tests(backend);
     j["ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return j.dump(1);
 }

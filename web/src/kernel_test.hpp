@@ -7,7 +7,7 @@
 // runs the WGSL backward against reference_backward (not the non-finite and constant inputs).
 // The report's "histogram" and "heatmap" parts are the WGSL histogram's and heatmap fill's
 // (histogram_test.hpp, heatmap_test.hpp); its "session" part is the app's model on this backend
-// (session_test.hpp).
+// (session_test.hpp), its "sync" part SyncBN on the backend's simulated devices (sync_test.hpp).
 #pragma once
 #include "normlab/grad.hpp"
 #include "normlab/webgpu/wgpu_backend.hpp"

@@ -1,5 +1,6 @@
 #include "session_test.hpp"
 
+#include "backend_checks.hpp"
 #include "generated_state.hpp"
 #include "kernel_test.hpp"
 
@@ -9,7 +10,6 @@
 #include "normlab/state_edits.hpp"
 #include "normlab/tensor_init.hpp"
 
-#include <chrono>
 #include <sstream>
 #include <vector>
 
@@ -18,40 +18,13 @@ namespace {
 
 using webgpu::WgpuBackend;
 
-class Checks {
-public:
-    explicit Checks(WgpuBackend& b) : b_(b) {}
-
-    void expect(bool ok, const std::string& what) {
-        ++checks_;
-        if (!ok) failures_.push_back({{"case", case_}, {"what", what}});
-    }
-    void start(const std::string& name) { case_ = name, ++cases_; }
-    // What a device tensor holds (its first n floats), read back from the device.
-    std::vector<float> on_device(const DeviceTensor& t, std::size_t n) {
-        std::vector<float> out(n);
-        webgpu::read_back(b_.context(), staging_, {{&webgpu::wgpu_buffer(t), out.data(), n * 4}});
-        return out;
-    }
-    nlohmann::json report(double ms) const {
-        return {{"cases", cases_}, {"checks", checks_}, {"failures", failures_}, {"ms", ms}};
-    }
-
-private:
-    WgpuBackend& b_;
-    std::string case_;
-    int cases_ = 0, checks_ = 0;
-    nlohmann::json failures_ = nlohmann::json::array();
-    std::vector<webgpu::WgpuBuffer> staging_;
-};
-
 std::string g(double v) {
     std::ostringstream os;
     os << v;
     return os.str();
 }
 
-void x_stays(WgpuBackend& b, Checks& t) {
+void x_stays(WgpuBackend& b, BackendChecks& t) {
     t.start("x stays on the device when the method, G or eps change");
     Session s(b);
     const State st = with_groups(test::generated_state(Method::Group, {3, 8, 6, 5}), 2);
@@ -78,7 +51,7 @@ void x_stays(WgpuBackend& b, Checks& t) {
     t.expect(s.generation() == gen && s.state().spec.method == Method::Layer, "a refused edit changed the state");
 }
 
-void views_on_engine(WgpuBackend& b, Checks& t) {
+void views_on_engine(WgpuBackend& b, BackendChecks& t) {
     t.start("a view's values on the session's backend, the session's x and y kept");
     Session engine(b);
     t.expect(!engine.apply(test::generated_state(Method::Batch, {2, 4, 3, 3}), TensorChange::from_source()).has_value(),
@@ -117,11 +90,10 @@ void views_on_engine(WgpuBackend& b, Checks& t) {
 }  // namespace
 
 nlohmann::json run_session_tests(WgpuBackend& backend) {
-    const auto t0 = std::chrono::steady_clock::now();
-    Checks t(backend);
+    BackendChecks t(backend);
     x_stays(backend, t);
     views_on_engine(backend, t);
-    return t.report(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    return t.report();
 }
 
 }  // namespace normlab::web

@@ -66,7 +66,8 @@ bool WebApp::open_scene(const std::string& text, const std::string& name) {
     try {
         page_.open_scene(text, name);
         error_.clear();
-        experiment_ = nullptr;  // a scene ends an experiment, as loading one does on the desktop
+        experiment_ = nullptr;  // a scene ends an experiment and a lesson, as loading one does on the desktop
+        lessons_.close();
         apply_view(parse_view(session().state().view_json, name));  // checked by open_scene
         return true;
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
@@ -82,7 +83,10 @@ void WebApp::open_file(const std::string& path, const std::string& name) {
         error_.clear();
         note_ = std::string(app::tr("opened ")) + name;
         experiment_ = nullptr;  // a file's tensor ends an experiment, as a scene does on the desktop
-        if (file_kind(name) == FileKind::Scene) apply_view(parse_view(session().state().view_json, name));
+        if (file_kind(name) == FileKind::Scene) {
+            lessons_.close();
+            apply_view(parse_view(session().state().view_json, name));
+        }
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
         error_ = e.what();
         note_.clear();
@@ -292,6 +296,9 @@ void WebApp::panels(float top) {
     c.pair = pair_experiment();
     c.gradient = views_.gradient;
     c.pictures = pictures_on_ = app::PicturePanel::wanted(session()) && !gradient_shown();
+    c.sync = session().result().sync.has_value();
+    c.sync_chrome = sync_area_.chrome;
+    c.sync_need = sync_area_.need;
     const app::LayoutMetrics m = app::measure_layout(top);
     const app::PanelRects r = presenter_ ? app::presenter_layout(m, c) : app::normal_layout(m, c);
     if (r.controls) {
@@ -316,8 +323,11 @@ void WebApp::panels(float top) {
         gradient_.draw(session());
     else if (views_.cube)
         app::heatmap_beside_cube(heatmap_, session());
+    else if (session().result().sync)  // SyncBN: the heatmap above, the devices and modes below
+        app::heatmap_above_sync_view(heatmap_, session(), presenter_, r.heatmap.h, sync_area_);
     else
         heatmap_.draw(session());
+    sync_shown_ = session().result().sync && !views_.compare && !pair_experiment() && !views_.gradient && !views_.cube;
     ImGui::End();
     if (r.measure_heat_chrome) heat_chrome_ = r.heatmap.h - heatmap_.image_room_h();
     if (r.pictures) {  // the pictures across the width, the histograms under them
@@ -397,6 +407,24 @@ void WebApp::draw() {
 }
 
 // The page's report: sent after the first frame and whenever it changes.
+namespace {
+
+// The SyncBN view as drawn: its devices, the applied mode, the largest naive error (sync σ² − naive σ²)
+// over the channels and the height the view needs; null when it is not shown.
+nlohmann::json sync_report(const Session& s, bool shown, const app::SyncArea& area) {
+    const NormResult& r = s.result();
+    if (!shown || !r.sync) return nullptr;
+    double naive_error = 0;
+    for (std::size_t c = 0; c < r.sync->sync_var.size(); ++c)
+        naive_error = std::max(naive_error, r.sync->sync_var[c] - r.sync->naive_var[c]);
+    return {{"devices", r.sync->devices},
+            {"mode", sync_mode_name(r.sync->mode)},
+            {"naive_error", naive_error},
+            {"need", area.need}};
+}
+
+}  // namespace
+
 void WebApp::report() {
     if (last_report_.empty()) startup_.emplace_back("first_frame", emscripten_get_now());
     const bool zh = app::language() == Language::Zh;
@@ -446,6 +474,7 @@ void WebApp::report() {
         {"torch_open", torch_open_},
         {"torch_lines", std::count(torch_code_.begin(), torch_code_.end(), '\n')},
         {"pictures", pictures_on_ ? pictures_.count() : 0},
+        {"sync", sync_report(s, sync_shown_, sync_area_)},
         {"noise_rows", noise_.rows().size()},
         {"noise_error", noise_.error()},
         {"noise_button", noise_.button_at()},

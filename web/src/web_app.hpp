@@ -10,11 +10,11 @@
 // gradient_view: their heatmaps filled by heatmap.wgsl, the gradients from the WGSL backward), the pictures of an
 // image tensor and AdaIN (views/picture_panel), the presenter's method buttons (views/method_buttons), exercises
 // (views/exercise_ui), "Copy as PyTorch" (views/torch_window) and the small-batch experiment's batch-noise
-// measurement (views/batch_noise_panel, on a WebGPU backend of its own). The File menu opens files (the browser's file
+// measurement (views/batch_noise_panel, on a WebGPU backend of its own) and the SyncBN view (views/sync_view, on the
+// WebGPU backend's SyncBN). The File menu opens files (the browser's file
 // chooser, or a drop), downloads the scene, statistics, y, a screenshot or the figure, copies the link or the scene
 // line; a scene line pasted into the page (Ctrl+V outside a text field) opens. After each frame whose report
-// changed, a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests). Not in the
-// browser yet: the SyncBN view.
+// changed, a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests).
 #pragma once
 #include "actions.hpp"
 #include "batch_noise_panel.hpp"
@@ -32,6 +32,7 @@
 #include "picture_panel.hpp"
 #include "shown_views.hpp"
 #include "stats_table.hpp"
+#include "sync_view.hpp"
 #include "web_heatmap_image.hpp"
 #include "web_window.hpp"
 
@@ -123,6 +124,8 @@ private:
     std::vector<app::Action> actions_ = make_actions();  // keys, View and Help items, the F1 rows
     std::string torch_code_;
     std::array<int, 4> figure_rect_{};   // the heatmap and histograms (canvas pixels), for the figure PNG
+    bool sync_shown_ = false;            // the SyncBN view drawn under the heatmap this frame
+    app::SyncArea sync_area_;            // SyncBN: the heights of last frame's heatmap panel and devices
     float heat_chrome_ = 0;              // the heatmap panel's height minus its image's room (panel_layout.hpp)
     std::string error_;                  // the last open's error line ("" after a successful one)
     std::string note_;                   // the last file action's line (not an error)

@@ -16,6 +16,7 @@ const WgpuBuffer& wgpu_buffer(const DeviceTensor& t) {
 WgpuBackend::WgpuBackend(WgpuContext& ctx)
     : ctx_(&ctx),
       normalizer_(ctx),
+      sync_(normalizer_),
       histogram_(ctx),
       backward_(normalizer_),
       x_(normalizer_.buffers().x),

@@ -124,8 +124,6 @@ StatLayout WgpuNormalizer::checked_layout(const Tensor& x, const NormSpec& spec,
     if (static_cast<std::int64_t>(x.data.size()) != numel)
         throw InputError("tensor data has " + std::to_string(x.data.size()) + " values, its shape " + x.shape.str() +
                          " needs " + std::to_string(numel));
-    if (spec.sync_devices > 0)
-        throw InputError("SyncBN (sync_devices) is not in the browser edition yet; normlab-cli and the app run it");
     const StatLayout layout = make_layout(spec, x.shape);
     params.validate(spec, layout);
     check_capacity(x.shape);

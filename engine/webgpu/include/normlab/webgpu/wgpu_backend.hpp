@@ -1,13 +1,14 @@
 // WgpuBackend: the ComputeBackend of the browser (engine/core/compute_backend.hpp) — one
-// WgpuNormalizer, one WgpuHistogram and the WgpuBackward on that normalizer, so the app's model
-// (engine/session's Session) runs on WebGPU as it runs on Vulkan. Its device tensors are
-// WgpuBuffers: wgpu_buffer() gives the browser's views (the WGSL heatmap fill) the buffer behind
-// one. SyncBN is refused here (the normalizer names it), as in WgpuNormalizer.
+// WgpuNormalizer, the WgpuSyncBatchNorm that runs on it (SyncBN on simulated devices), one
+// WgpuHistogram and the WgpuBackward on that normalizer, so the app's model (engine/session's
+// Session) runs on WebGPU as it runs on Vulkan. Its device tensors are WgpuBuffers: wgpu_buffer()
+// gives the browser's views (the WGSL heatmap fill) the buffer behind one.
 #pragma once
 #include "normlab/compute_backend.hpp"
 #include "normlab/webgpu/wgpu_backward.hpp"
 #include "normlab/webgpu/wgpu_histogram.hpp"
 #include "normlab/webgpu/wgpu_normalizer.hpp"
+#include "normlab/webgpu/wgpu_sync_bn.hpp"
 
 #include <memory>
 
@@ -38,7 +39,7 @@ public:
     std::uint64_t max_binding_bytes() const override;
     NormResult normalize(const Tensor& x, const NormSpec& spec, const NormParams& params,
                          const RunOptions& options) override {
-        return normalizer_.run(x, spec, params, options);
+        return sync_.run(x, spec, params, options);
     }
     void load_values(const Tensor& x, const Tensor& y) override { normalizer_.load_values(x, y); }
     const DeviceTensor& x_device() const override { return x_; }
@@ -57,6 +58,7 @@ public:
 private:
     WgpuContext* ctx_;
     WgpuNormalizer normalizer_;
+    WgpuSyncBatchNorm sync_;  // runs on normalizer_ (SyncBN on simulated devices)
     WgpuHistogram histogram_;
     WgpuBackward backward_;
     WgpuTensor x_, y_;  // the normalizer's x and y buffers

@@ -9,7 +9,8 @@
 // Layouts whose runs are whole vec4s (normlab/vec4_runs.hpp) take 16-byte accesses (pack4.wgsl).
 //   - BatchNorm eval with running statistics: norm_apply.wgsl alone.
 // Tensors and buffers beyond maxStorageBufferBindingSize are refused with the limit named (the
-// Vulkan path's slabs are not here). SyncBN is not part of this backend. x and y stay on the
+// Vulkan path's slabs are not here). One device: spec.sync_devices is plain BatchNorm here, as in the
+// Vulkan Normalizer; WgpuSyncBatchNorm runs SyncBN on this normalizer. x and y stay on the
 // device between runs (buffers()): a run with RunOptions::reuse_x does not upload x again, and
 // one with read_y false reads back only the statistics.
 #pragma once
@@ -75,7 +76,7 @@ public:
 private:
     std::optional<Last> last_;
     std::optional<Shape4> x_loaded_;  // the shape of the x now in x_ (reuse_x)
-    // The layout of a valid run (InputError otherwise: data size, SyncBN, parameters, capacity).
+    // The layout of a valid run (InputError otherwise: data size, parameters, capacity).
     StatLayout checked_layout(const Tensor& x, const NormSpec& spec, const NormParams& params) const;
     void ensure_buffers(std::uint64_t bytes, std::uint64_t param_bytes, std::uint64_t stat_bytes,
                         std::uint64_t partial_bytes);

@@ -234,4 +234,20 @@ float draw_sync_view(const Session& session, bool table_first) {
     return full;
 }
 
+void heatmap_above_sync_view(HeatmapPanel& heatmap, Session& session, bool presenter, float panel_h, SyncArea& area) {
+    // The devices and modes get the height they need to show everything (last frame's figure: it
+    // depends on the state and the width only), the heatmap the rest (a third of the room at
+    // least: below that, the devices show fewer channels).
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    area.chrome = panel_h - avail.y;
+    const float below = area.need > 0 ? area.need : avail.y * 0.6f;
+    const float heat = std::floor(std::max(avail.y - below - ImGui::GetStyle().ItemSpacing.y, avail.y / 3));
+    ImGui::BeginChild("heat", ImVec2(avail.x, heat), false, ImGuiWindowFlags_NoScrollbar);
+    heatmap.draw(session);
+    ImGui::EndChild();
+    ImGui::BeginChild("syncbn", ImVec2(avail.x, 0), false);
+    area.need = draw_sync_view(session, presenter);
+    ImGui::EndChild();
+}
+
 }  // namespace normlab::app
