@@ -218,6 +218,8 @@ const Entry kTable[] = {
     {"screenshot (PNG)", "截图（PNG）"},
     {"save / load scene", "保存 / 加载场景"},
     {"export tensors .npy, statistics CSV + JSON", "导出张量 .npy、统计量 CSV + JSON"},
+    {"save / open a scene or file", "保存 / 打开场景或文件"},
+    {"save the statistics (.json)", "保存统计量（.json）"},
     {"close help / experiment", "关闭帮助 / 实验"},
     {"this help", "本帮助"},
     {"Mouse: hover an element for its numbers, click to select its group, right click to clear.",

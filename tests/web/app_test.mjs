@@ -28,7 +28,8 @@
 //     for pixel the screen's); an image with AdaIN's style (three pictures, a link that carries them);
 //   - SyncBN on 2 simulated devices in naive mode (the SyncBN view under the heatmap: its devices, a
 //     naive error above 0, one tile colour per channel; the pasted scene closed the open lesson), in
-//     presenter mode, then local mode on 3 devices;
+//     presenter mode, then local mode on 3 devices; the File menu's Ctrl keys (S, E, P: downloads,
+//     Shift+C: the scene line on the clipboard, O: the file chooser);
 //   - a cut scene pasted: one error line, the state shown stays; a smaller window and then
 //     devicePixelRatio 2: the canvas, the UI scale and the drawn heatmap follow; Chromium without
 //     WebGPU: today's message; last, Copy as PyTorch (key T: the window, the code on the clipboard), Esc
@@ -624,6 +625,50 @@ async function syncView(page) {
     `SyncBN local: ${JSON.stringify(r.sync)}, ${r.stat_count} statistics, max error ${r.max_error}, presenter ${r.presenter}`);
 }
 
+// The File menu's Ctrl keys (the page keeps the browser's own action from running): Ctrl+S saves the
+// scene, Ctrl+E the statistics, Ctrl+P a screenshot (downloads into `dir`), Ctrl+Shift+C copies the
+// scene line, Ctrl+O opens the file chooser.
+async function ctrlKeys(page, dir) {
+  for (const f of ['normlab-scene.normlab.json', 'normlab-stats.json', 'normlab-batch-screen.png'])
+    fs.rmSync(path.join(dir, f), { force: true });
+  const chord = async (key, shift = false) => {
+    await page.keyboard.down('Control');
+    if (shift) await page.keyboard.down('Shift');
+    await page.keyboard.press(key);
+    if (shift) await page.keyboard.up('Shift');
+    await page.keyboard.up('Control');
+    await frames(page);
+  };
+  await page.evaluate(() => {
+    navigator.clipboard.writeText('before Ctrl+Shift+C');
+    window.ctrlKeysSeen = [];  // after the page's own listener (document before window in bubbling)
+    window.addEventListener('keydown', (ev) => { if (ev.ctrlKey) window.ctrlKeysSeen.push([ev.code, ev.defaultPrevented]); });
+  });
+  await chord('KeyS');
+  const scene = await downloaded(dir, 'normlab-scene.normlab.json');
+  await chord('KeyE');
+  const stats = await downloaded(dir, 'normlab-stats.json');
+  await chord('KeyP');
+  const shot = await downloaded(dir, 'normlab-batch-screen.png');
+  await chord('KeyC', true);
+  const line = await page.evaluate(() => navigator.clipboard.readText()).catch(() => '');
+  const [chooser] = await Promise.all([page.waitForFileChooser({ timeout: 10000 }).catch(() => null), chord('KeyO')]);
+  if (chooser) await chooser.cancel();
+  const r = await report(page);
+  const seen = await page.evaluate(() => window.ctrlKeysSeen);
+  const kept = seen.filter(([code, prevented]) => code.startsWith('Key') && !prevented).map(([code]) => code);
+  check(kept.length === 0 && seen.length >= 5, `the browser's own action ran for Ctrl+${kept.join(', Ctrl+')} (${JSON.stringify(seen)})`);
+  const saved = scene ? JSON.parse(scene.toString('utf8')) : null;
+  console.log(`Ctrl keys: S scene ${scene ? scene.length + ' bytes' : 'none'}, E statistics ${stats ? stats.length + ' bytes' : 'none'}, ` +
+    `P screenshot ${shot ? shot.length + ' bytes' : 'none'}, Shift+C "${line.slice(0, 30)}…", O chooser ${!!chooser}; error "${r.error}"`);
+  check(saved && saved.norm && saved.norm.method === 'batch' && saved.norm.sync_devices === 3,
+    `Ctrl+S: the scene download ${scene ? scene.toString('utf8').slice(0, 80) : 'is missing'}`);
+  check(stats && JSON.parse(stats.toString('utf8')).sync_devices === 3, 'Ctrl+E: no statistics download of the shown SyncBN state');
+  check(shot && decodePng(shot).width === 1280, 'Ctrl+P: no 1280-pixel screenshot download');
+  check(line.startsWith('normlab-scene:'), `Ctrl+Shift+C: the clipboard holds "${line.slice(0, 40)}"`);
+  check(chooser !== null, 'Ctrl+O opened no file chooser');
+}
+
 async function shell(browser, url) {
   const layer = fs.readFileSync(path.join(here, 'scenes', 'layer.json'), 'utf8');
   await browser.defaultBrowserContext().overridePermissions(new URL(url).origin,
@@ -641,6 +686,7 @@ async function shell(browser, url) {
   await files(page, dir);
   await classroom(page, dir);
   await syncView(page);
+  await ctrlKeys(page, dir);
   await cutSceneAndResize(page);
   await torchCode(page);
   await overlays(page);

@@ -97,6 +97,14 @@
     return r.ok ? r.arrayBuffer() : null;
   }).catch(function () { return null; });
 
+  // The File menu's keys (web_app.cpp's file_actions) are the page's, not the browser's: Ctrl (⌘ on a Mac)
+  // with S, O, E or P, and Ctrl+Shift+C, neither save the page, open a file, print, search nor inspect.
+  // The key still reaches the program (preventDefault stops the browser's action, not the event).
+  document.addEventListener('keydown', function (ev) {
+    if (!(ev.ctrlKey || ev.metaKey) || ev.altKey) return;
+    if (ev.shiftKey ? ev.code === 'KeyC' : ['KeyS', 'KeyO', 'KeyE', 'KeyP'].indexOf(ev.code) >= 0) ev.preventDefault();
+  });
+
   // A right click clears the heatmap's selection, as on the desktop: the browser's own menu stays shut.
   site.byId('canvas').addEventListener('contextmenu', function (e) { e.preventDefault(); });
 

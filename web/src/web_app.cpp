@@ -174,24 +174,77 @@ void WebApp::keep_link() {
 
 void WebApp::file_menu() {
     if (!ImGui::BeginMenu(app::tr_id("File", "file").c_str())) return;
-    if (ImGui::MenuItem(app::tr("Open a tensor or scene file (.npy, PNG, JPEG, .json)…")))
-        js_app_call("pickFile", "", "");
-    if (ImGui::MenuItem(app::tr("Save scene"))) download("scene");
-    if (ImGui::MenuItem(app::tr("Save statistics (.json)"))) download("stats");
-    if (ImGui::MenuItem(app::tr("Save y (.npy)"))) download("y");
-    if (ImGui::MenuItem(app::tr("Copy link"))) copy_link();
-    if (ImGui::MenuItem(app::tr("Copy scene (one line)"))) copy_scene();
-    if (ImGui::MenuItem(app::tr("Paste scene"), "Ctrl+V")) {
-        note_ = app::tr("reading the clipboard (or press Ctrl+V on the page)");
-        js_app_call("pasteScene", "", "");
-    }
-    if (ImGui::MenuItem(app::tr("Exercise: hide and lock controls…"), nullptr, exercise_open_))
-        exercise_open_ = !exercise_open_;
-    ImGui::Separator();
-    if (ImGui::MenuItem(app::tr("Export heatmap + histograms (PNG)"))) save_png(true);
-    if (ImGui::MenuItem(app::tr("Screenshot (PNG)"))) save_png(false);
-    app::menu_items(actions_, app::kFileMenu);  // Copy as PyTorch (T), the table's one File row here
+    app::menu_items(actions_, app::kFileMenu);  // the File rows below, then Copy as PyTorch (T)
     ImGui::EndMenu();
+}
+
+// The File menu's actions, in its order, with the desktop's Ctrl keys where the page can take them from the
+// browser (app_page.js keeps the browser's own action for these chords from running): Ctrl+O, Ctrl+S, Ctrl+E,
+// Ctrl+Shift+C, Ctrl+P; a scene is pasted with the page's own Ctrl+V.
+std::vector<app::Action> WebApp::file_actions() {
+    std::vector<app::Action> t;
+    t.push_back({.id = "open",
+                 .keys = {app::ctrl(GLFW_KEY_O)},
+                 .menus = app::kFileMenu,
+                 .menu_label = "Open a tensor or scene file (.npy, PNG, JPEG, .json)…",
+                 .shortcut = "Ctrl+O",
+                 .help_keys = "Ctrl+S  /  Ctrl+O",
+                 .help_text = "save / open a scene or file",
+                 .run = [](int) { js_app_call("pickFile", "", ""); }});
+    t.push_back({.id = "save",
+                 .keys = {app::ctrl(GLFW_KEY_S)},
+                 .menus = app::kFileMenu,
+                 .menu_label = "Save scene",
+                 .shortcut = "Ctrl+S",
+                 .run = [this](int) { download("scene"); }});
+    t.push_back({.id = "save-stats",
+                 .keys = {app::ctrl(GLFW_KEY_E)},
+                 .menus = app::kFileMenu,
+                 .menu_label = "Save statistics (.json)",
+                 .shortcut = "Ctrl+E",
+                 .help_keys = "Ctrl+E",
+                 .help_text = "save the statistics (.json)",
+                 .run = [this](int) { download("stats"); }});
+    t.push_back({.id = "save-y", .menus = app::kFileMenu, .menu_label = "Save y (.npy)", .run = [this](int) {
+                     download("y");
+                 }});
+    t.push_back(
+        {.id = "copy-link", .menus = app::kFileMenu, .menu_label = "Copy link", .run = [this](int) { copy_link(); }});
+    t.push_back({.id = "copy-scene",
+                 .keys = {app::ctrl_shift(GLFW_KEY_C)},
+                 .menus = app::kFileMenu,
+                 .menu_label = "Copy scene (one line)",
+                 .shortcut = "Ctrl+Shift+C",
+                 .help_keys = "Ctrl+Shift+C  /  Ctrl+V",
+                 .help_text = "copy / paste the scene as one line",
+                 .run = [this](int) { copy_scene(); }});
+    t.push_back({.id = "paste-scene",
+                 .menus = app::kFileMenu,
+                 .menu_label = "Paste scene",
+                 .shortcut = "Ctrl+V",
+                 .run = [this](int) {
+                     note_ = app::tr("reading the clipboard (or press Ctrl+V on the page)");
+                     js_app_call("pasteScene", "", "");
+                 }});
+    t.push_back({.id = "exercise",
+                 .menus = app::kFileMenu,
+                 .menu_label = "Exercise: hide and lock controls…",
+                 .checked = [this] { return exercise_open_; },
+                 .run = [this](int) { exercise_open_ = !exercise_open_; }});
+    t.push_back({.id = "export-png",
+                 .menus = app::kFileMenu,
+                 .menu_label = "Export heatmap + histograms (PNG)",
+                 .separator_before = true,
+                 .run = [this](int) { save_png(true); }});
+    t.push_back({.id = "screenshot",
+                 .keys = {app::ctrl(GLFW_KEY_P)},
+                 .menus = app::kFileMenu,
+                 .menu_label = "Screenshot (PNG)",
+                 .shortcut = "Ctrl+P",
+                 .help_keys = "Ctrl+P",
+                 .help_text = "screenshot (PNG)",
+                 .run = [this](int) { save_png(false); }});
+    return t;
 }
 
 void WebApp::set_presenter(bool on) {
@@ -252,7 +305,7 @@ std::vector<app::Action> WebApp::make_actions() {
     t.go_to_step = [this](int lesson, int step) { go_to_step(lesson, step); };
     t.stop_experiment = [this] { experiment_ = nullptr; };
     t.refused = [this](const std::string& line) { error_ = line; };
-    return app::app_actions(t, {});
+    return app::app_actions(t, file_actions());
 }
 
 void WebApp::menu_bar() {
@@ -397,7 +450,10 @@ void WebApp::status_bar(const app::Rect& r) {
 }
 
 void WebApp::draw() {
-    app::run_shortcuts(actions_, window_.take_key_presses(), blank_);
+    std::vector<app::KeyPress> keys = window_.take_key_presses();
+    for (app::KeyPress& k : keys)  // ⌘ on a Mac is the desktop's Ctrl (⌘S saves, ⌘O opens)
+        if (k.mods & GLFW_MOD_SUPER) k.mods |= GLFW_MOD_CONTROL;
+    app::run_shortcuts(actions_, keys, blank_);
     if (pair_experiment())
         if (auto err = pair_.follow(session())) error_ = *err;
     menu_bar();

@@ -73,6 +73,7 @@ public:
 private:
     Session& session() { return page_.edit_session(); }
     std::vector<app::Action> make_actions();
+    std::vector<app::Action> file_actions();
     // The desktop's AppUi::go_to_step, start_experiment and apply_view.
     void go_to_step(int lesson, int step);
     std::optional<std::string> start_experiment(const std::string& id, std::optional<State> state = std::nullopt);
