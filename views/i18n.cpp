@@ -351,7 +351,7 @@ const Entry kTable[] = {
     {"momentum", "动量"},
     {"running mean", "滑动均值"},
     {"running var", "滑动方差"},
-    // SyncBN on simulated devices (app/sync_view.cpp, the Controls' BatchNorm section).
+    // SyncBN on simulated devices (views/sync_view.cpp, the Controls' BatchNorm section).
     {"SyncBN devices K", "SyncBN 设备数 K"},
     {"off", "关"},
     {"sync", "同步"},
