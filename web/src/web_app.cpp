@@ -66,9 +66,7 @@ bool WebApp::open_scene(const std::string& text, const std::string& name) {
     try {
         page_.open_scene(text, name);
         error_.clear();
-        experiment_ = nullptr;  // a scene ends an experiment and a lesson, as loading one does on the desktop
-        lessons_.close();
-        apply_view(parse_view(session().state().view_json, name));  // checked by open_scene
+        scene_shown(name);
         return true;
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
         error_ = e.what();
@@ -77,16 +75,23 @@ bool WebApp::open_scene(const std::string& text, const std::string& name) {
     }
 }
 
+// A scene now shown ends an experiment and a lesson, as loading one does on the desktop, and brings
+// its view (checked by PageSession's open).
+void WebApp::scene_shown(const std::string& name) {
+    experiment_ = nullptr;
+    lessons_.close();
+    apply_view(parse_view(session().state().view_json, name));
+}
+
 void WebApp::open_file(const std::string& path, const std::string& name) {
     try {
         page_.open_file(path, name);
         error_.clear();
         note_ = std::string(app::tr("opened ")) + name;
-        experiment_ = nullptr;  // a file's tensor ends an experiment, as a scene does on the desktop
-        if (file_kind(name) == FileKind::Scene) {
-            lessons_.close();
-            apply_view(parse_view(session().state().view_json, name));
-        }
+        if (file_kind(name) == FileKind::Scene)
+            scene_shown(name);
+        else
+            experiment_ = nullptr;       // a file's tensor ends an experiment, as a scene does on the desktop
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
         error_ = e.what();
         note_.clear();
@@ -380,7 +385,6 @@ void WebApp::panels(float top) {
         app::heatmap_above_sync_view(heatmap_, session(), presenter_, r.heatmap.h, sync_area_);
     else
         heatmap_.draw(session());
-    sync_shown_ = session().result().sync && !views_.compare && !pair_experiment() && !views_.gradient && !views_.cube;
     ImGui::End();
     if (r.measure_heat_chrome) heat_chrome_ = r.heatmap.h - heatmap_.image_room_h();
     if (r.pictures) {  // the pictures across the width, the histograms under them
@@ -530,7 +534,7 @@ void WebApp::report() {
         {"torch_open", torch_open_},
         {"torch_lines", std::count(torch_code_.begin(), torch_code_.end(), '\n')},
         {"pictures", pictures_on_ ? pictures_.count() : 0},
-        {"sync", sync_report(s, sync_shown_, sync_area_)},
+        {"sync", sync_report(s, sync_view_shown(), sync_area_)},
         {"noise_rows", noise_.rows().size()},
         {"noise_error", noise_.error()},
         {"noise_button", noise_.button_at()},

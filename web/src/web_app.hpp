@@ -82,6 +82,12 @@ private:
     bool pair_experiment() const { return experiment_ && experiment_->kind == ExperimentKind::Pair; }
     // As AppUi::gradient_view_shown: the gradient view in the heatmap's place (not the compare or pair view).
     bool gradient_shown() const { return views_.gradient && !views_.compare && !pair_experiment(); }
+    // The SyncBN view under the heatmap (SyncBN's result, no other view in the heatmap's place).
+    bool sync_view_shown() const {
+        return page_.session().result().sync && !views_.compare && !pair_experiment() && !views_.gradient &&
+               !views_.cube;
+    }
+    void scene_shown(const std::string& name);
     void menu_bar();
     void file_menu();
     // File > Save …: PageSession::download written to /downloads and handed to the browser.
@@ -125,7 +131,6 @@ private:
     std::vector<app::Action> actions_ = make_actions();  // keys, View and Help items, the F1 rows
     std::string torch_code_;
     std::array<int, 4> figure_rect_{};   // the heatmap and histograms (canvas pixels), for the figure PNG
-    bool sync_shown_ = false;            // the SyncBN view drawn under the heatmap this frame
     app::SyncArea sync_area_;            // SyncBN: the heights of last frame's heatmap panel and devices
     float heat_chrome_ = 0;              // the heatmap panel's height minus its image's room (panel_layout.hpp)
     std::string error_;                  // the last open's error line ("" after a successful one)
