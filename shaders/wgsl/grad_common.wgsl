@@ -16,5 +16,5 @@ fn grad_xhat(x: f32, st: vec4<f32>) -> f32 {
 // γ of element e of statistic s (1 without a weight).
 fn grad_gamma(s: u32, e: u32) -> f32 {
     if (L.has_w == 0u) { return 1.0; }
-    return W[param_index(s, e)];
+    return w_at(param_index(s, e));
 }

@@ -14,12 +14,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     let pbase = param_base(s);
     for (var j = 0u; j < VPT; j = j + 1u) {
         let e = c.e0 + (j * WG + lid.x) * PACK;
-        if (e < c.e1) {
-            let i = element_offset(base, e) / PACK;
-            let x = xe_to4(X[i]);
-            var xs = x;
-            if (!RMS) { xs = x - st.x; }
-            Y[i] = xe_from4(normalized4(xs, x, st, pbase, e));
-        }
+        if (e < c.e1) { write_y(base, e, st, pbase); }
     }
 }

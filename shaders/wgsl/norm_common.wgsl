@@ -37,8 +37,10 @@ struct Layout {
 
 @group(0) @binding(0) var<storage, read> X: array<XE>;
 @group(0) @binding(1) var<storage, read_write> Y: array<XE>;
-@group(0) @binding(2) var<storage, read> W: array<f32>;
-@group(0) @binding(3) var<storage, read> B: array<f32>;
+// γ and β, 4 per vec4 (the host pads both to whole vec4s): per-element ones are read 16 bytes at
+// a time (affine4), single ones through w_at and b_at.
+@group(0) @binding(2) var<storage, read> W: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> B: array<vec4<f32>>;
 // Per statistic: (shift K, mean of x−K, biased variance or mean square, 1/sqrt(var + eps)).
 // K (the statistic's first element) is written by the host before the statistics pass.
 @group(0) @binding(4) var<storage, read_write> STATS: array<vec4<f32>>;
@@ -87,19 +89,21 @@ fn param_elem(pbase: u32, e: u32) -> u32 {
     return pbase + e / L.pelem_div;
 }
 fn param_index(s: u32, e: u32) -> u32 { return param_elem(param_base(s), e); }
+fn w_at(p: u32) -> f32 { return W[p >> 2u][p & 3u]; }
+fn b_at(p: u32) -> f32 { return B[p >> 2u][p & 3u]; }
 
 // γ·xhat + β for the PACK elements e, e+1, … of one access: one γ/β index, or (per element)
-// consecutive ones, as vec4_runs guarantees for PACK 4.
+// 4 consecutive ones from a multiple of 4, as vec4_runs guarantees for PACK 4.
 fn affine4(xhat: vec4<f32>, pbase: u32, e: u32) -> vec4<f32> {
     var y = xhat;
     if (L.has_w != 0u || L.has_b != 0u) {
         let p = param_elem(pbase, e);
         if (PACK == 1u || L.pelem_div != 1u) {  // one γ/β for the access
-            if (L.has_w != 0u) { y = y * W[p]; }
-            if (L.has_b != 0u) { y = y + B[p]; }
-        } else {  // per element: 4 consecutive ones
-            if (L.has_w != 0u) { y = y * vec4<f32>(W[p], W[p + 1u], W[p + 2u], W[p + 3u]); }
-            if (L.has_b != 0u) { y = y + vec4<f32>(B[p], B[p + 1u], B[p + 2u], B[p + 3u]); }
+            if (L.has_w != 0u) { y = y * w_at(p); }
+            if (L.has_b != 0u) { y = y + b_at(p); }
+        } else {  // per element: W[p / 4] holds γ of p … p + 3
+            if (L.has_w != 0u) { y = y * W[p >> 2u]; }
+            if (L.has_b != 0u) { y = y + B[p >> 2u]; }
         }
     }
     return y;
@@ -141,12 +145,14 @@ fn nonfinite4(v: vec4<f32>) -> vec4<bool> {
     return (bitcast<vec4<u32>>(v) & vec4<u32>(0x7f800000u)) == vec4<u32>(0x7f800000u);
 }
 
-// The non-finite flags of an access's live components, or-ed.
-fn nonfinite_flags4(v: vec4<f32>) -> u32 {
-    let bad = nonfinite4(v) & PACK_LIVE;
-    if (!any(bad)) { return 0u; }
-    let nan = bad & ((bitcast<vec4<u32>>(v) & vec4<u32>(0x007fffffu)) != vec4<u32>(0u));
-    return select(0u, FLAG_NAN, any(nan)) | select(0u, FLAG_INF, any(bad & !nan));
+// |v|'s bits per component: their maximum over a range tells its non-finite values apart
+// (flags_of_max_bits) with one and and one max per access, no branch. The components past PACK
+// are 0 (xe_to4).
+fn abs_bits4(v: vec4<f32>) -> vec4<u32> { return bitcast<vec4<u32>>(v) & vec4<u32>(0x7fffffffu); }
+// FLAG_NAN when the largest |x| bits are a NaN's, FLAG_INF when an infinity's, else 0.
+fn flags_of_max_bits(m: vec4<u32>) -> u32 {
+    let top = max(max(m.x, m.y), max(m.z, m.w));
+    return select(select(0u, FLAG_INF, top == 0x7f800000u), FLAG_NAN, top > 0x7f800000u);
 }
 
 // y of the PACK elements from e: xs = x − K (RMS: x), st = their statistic, pbase = its
@@ -155,6 +161,17 @@ fn normalized4(xs: vec4<f32>, x: vec4<f32>, st: vec4<f32>, pbase: u32, e: u32) -
     var xhat = xs * st.w;
     if (!RMS) { xhat = (xs - st.y) * st.w; }
     let y = affine4(xhat, pbase, e);
+    if (st.w != 0.0 && nonfinite_flag(st.w) == 0u) { return y; }  // uniform: no NaN to select
     let nan = (nonfinite4(x) & vec4<bool>(st.w == 0.0)) | vec4<bool>(nonfinite_flag(st.w) != 0u);
     return select(y, vec4<f32>(quiet_nan()), nan);
+}
+
+// Y of the access at element e of the statistic at base, from its finished statistic st
+// (K, mean, var, rstd) and param_base pbase: norm_apply.wgsl and norm_looped.wgsl.
+fn write_y(base: u32, e: u32, st: vec4<f32>, pbase: u32) {
+    let i = element_offset(base, e) / PACK;
+    let x = xe_to4(X[i]);
+    var xs = x;
+    if (!RMS) { xs = x - st.x; }
+    Y[i] = xe_from4(normalized4(xs, x, st, pbase, e));
 }

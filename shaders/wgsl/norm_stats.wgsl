@@ -25,13 +25,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
     // v[j]: access j's x − K (RMS: x), 0 in the components past PACK and past the chunk's end.
     var v: array<vec4<f32>, VPT>;
     var acc = vec4<f32>(0.0);
-    var bad = 0u;
+    var top = vec4<u32>(0u);  // the largest |x| bits (abs_bits4)
     for (var j = 0u; j < VPT; j = j + 1u) {
         let e = e0 + (j * WG + lane) * PACK;
         var t = vec4<f32>(0.0);
         if (e < e1) {
             let x = xe_to4(X[element_offset(base, e) / PACK]);
-            bad = bad | nonfinite_flags4(x);
+            top = max(top, abs_bits4(x));
             if (RMS) {
                 t = x;
                 acc = acc + x * x;
@@ -42,6 +42,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
         }
         v[j] = t;
     }
+    let bad = flags_of_max_bits(top);
     if (bad != 0u) { atomicOr(&flags, bad); }
     let n = f32(e1 - e0);
     // RMS: the mean square; its barriers order the flags too.

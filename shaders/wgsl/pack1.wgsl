@@ -4,6 +4,5 @@
 const PACK: u32 = 1u;
 alias XE = f32;
 const PACK_MASK = vec4<f32>(1.0, 0.0, 0.0, 0.0);  // 1 in the live components
-const PACK_LIVE = vec4<bool>(true, false, false, false);
 fn xe_to4(x: XE) -> vec4<f32> { return vec4<f32>(x, 0.0, 0.0, 0.0); }
 fn xe_from4(v: vec4<f32>) -> XE { return v.x; }

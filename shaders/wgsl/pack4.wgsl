@@ -4,6 +4,5 @@
 const PACK: u32 = 4u;
 alias XE = vec4<f32>;
 const PACK_MASK = vec4<f32>(1.0, 1.0, 1.0, 1.0);  // 1 in the live components
-const PACK_LIVE = vec4<bool>(true, true, true, true);
 fn xe_to4(x: XE) -> vec4<f32> { return x; }
 fn xe_from4(v: vec4<f32>) -> XE { return v; }

@@ -3,7 +3,8 @@
 // shape's are made if they are missing (bench/web_models.py, Debian's python3-torch);
 // serves build-web/site with onnxruntime-web's dist/ under ort/ and the models under models/, opens
 // bench.html in headless Chromium on WebGPU, writes the page's JSON to --out and prints a table.
-// --quick: the small shape; --check: fails (exit 1) unless every case has its figures and
+// --quick: the small shape; --cases a,b: only those cases (bench_main.cpp's names), without the
+// page's recompute; --check: fails (exit 1) unless every case has its figures and
 // onnxruntime-web's y equals normlab's within the tolerance.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { root, siteDir, serve, launch } from './browser.mjs';
 const argv = process.argv.slice(2);
 const opt = (name, def) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : def);
 const quick = argv.includes('--quick');
+const only = opt('--cases', '');  // e.g. layer-CHW,rms: only these cases, no page recompute
 const check = argv.includes('--check');
 const out = opt('--out', path.join(root, 'build', quick ? 'bench-web-quick.json' : 'bench-web.json'));
 const modelsDir = opt('--models', quick ? path.join(root, 'tests', 'web', 'models-quick')
@@ -51,7 +53,10 @@ try {
     if (m.text().startsWith('bench: ')) console.log(m.text());  // progress lines
   });
   page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
-  await page.goto(`${url}bench.html${quick ? '?quick=1' : ''}`, { waitUntil: 'load' });
+  const query = new URLSearchParams();
+  if (quick) query.set('quick', '1');
+  if (only) query.set('cases', only);
+  await page.goto(`${url}bench.html?${query}`, { waitUntil: 'load' });
   const start = Date.now();  // polled from here: one waitForFunction would outlast puppeteer's protocol timeout
   while ((await page.evaluate(() => document.body.getAttribute('data-normlab-state'))) === 'loading') {
     if (Date.now() - start > 900000) fail(`the bench did not finish within 900 s\n${log.join('\n')}`);
@@ -76,14 +81,16 @@ const diff = (v) => (typeof v === 'number' ? v.toExponential(1) : '–');
 console.log(`${result.device}, ${result.browser}, ${result.shape}, ` +
   `onnxruntime-web ${result.ort.version} (${result.ort.io}); ` +
   `adapter timestamp-query: ${result.adapter_timestamp_query ? 'offered (not used)' : 'not offered'}`);
-console.log('| case | plan | normlab ms | copy ms | efficiency | onnxruntime-web op | ORT ms | ORT / normlab | ' +
-  'max |y diff| |');
-console.log('|---|---|---:|---:|---:|---|---:|---:|---:|');
+console.log('| case | plan | normlab ms | other plan, ms | copy ms | efficiency | onnxruntime-web op | ORT ms | ' +
+  'ORT / normlab | max |y diff| |');
+console.log('|---|---|---:|---|---:|---:|---|---:|---:|---:|');
 for (const c of result.cases)
-  console.log(`| ${c.norm} | ${c.plan} | ${f(c.ms)} | ${f(c.copy_ms)} | ${f(c.efficiency)} | ${c.ort_op || '–'} | ` +
+  console.log(`| ${c.norm} | ${c.plan} | ${f(c.ms)} | ${c.alt_plan ? `${c.alt_plan} ${f(c.alt_ms)}` : '–'} | ` +
+    `${f(c.copy_ms)} | ${f(c.efficiency)} | ${c.ort_op || '–'} | ` +
     `${f(c.ort_ms)} | ${f(c.ort_over_normlab)} | ${diff(c.ort_max_abs_diff)} |`);
-console.log(`page recompute (PageSession::open_scene), ${result.e2e[0].shape}: ` +
-  result.e2e.map((e) => `${e.norm} ${f(e.ms, 1)} ms`).join(', '));
+if (result.e2e.length)
+  console.log(`page recompute (PageSession::open_scene), ${result.e2e[0].shape}: ` +
+    result.e2e.map((e) => `${e.norm} ${f(e.ms, 1)} ms`).join(', '));
 console.log(`wrote ${out}`);
 
 if (check) {

@@ -29,7 +29,7 @@ async function kernels(url, browser) {
   check(k.cases >= 500, `only ${k.cases} kernel cases ran`);
   for (const m of ['batch', 'layer', 'instance', 'group', 'rms'])
     check((k.methods[m] || 0) >= 50, `method ${m} ran ${k.methods[m] || 0} cases`);
-  for (const p of ['fused', 'split', 'split_many_chunks', 'running', 'vec4', 'scalar'])
+  for (const p of ['fused', 'split', 'split_many_chunks', 'looped', 'running', 'vec4', 'scalar'])
     check((k.paths[p] || 0) > 0, `kernel path ${p} never ran`);
   check(k.grad_cases >= 400, `only ${k.grad_cases} backward cases ran`);
   for (const p of ['rows', 'columns', 'eval', 'chunked'])

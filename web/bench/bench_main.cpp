@@ -3,8 +3,8 @@
 // Vulkan kernels) against a WGSL copy of the same bytes (wgsl_copy.hpp), median over interleaved
 // repetitions; then the page's end-to-end recompute at 8×32×32×32 (PageSession::open_scene, a
 // scene change to the new result). Arguments from bench_page.js: --quick (a small shape, few
-// repetitions). Hands x, each case's y and the JSON to the page (Module.normlabBench*), which adds
-// onnxruntime-web's figures and writes <pre id="normlab-bench">.
+// repetitions), --cases a,b (only those cases, no recompute). Hands x, each case's y and the JSON to the page
+// (Module.normlabBench*), which adds onnxruntime-web's figures and writes <pre id="normlab-bench">.
 #include "page_session.hpp"
 #include "wgsl_copy.hpp"
 
@@ -60,6 +60,7 @@ double median(std::vector<double> v) {
 
 std::string plan_name(const webgpu::WgpuPlan& p) {
     if (p.from_running) return "apply";
+    if (p.looped) return "looped";
     return p.fused ? "fused" : "split" + std::to_string(p.chunks);
 }
 
@@ -92,17 +93,33 @@ json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Te
     if (copied != x.data) throw DeviceError("the WGSL copy did not copy x");
     const double m = median(ms), cm = median(copy_ms);
     std::printf("bench: %s %.2f ms, copy %.2f ms\n", c.name, m, cm);
-    return {{"norm", c.name},
-            {"shape", x.shape.str()},
-            {"elements", x.shape.numel()},
-            {"ms", m},
-            {"copy_ms", cm},
-            {"efficiency", cm / m},
-            {"GBs", 2.0 * static_cast<double>(bytes) / (m * 1e6)},
-            {"plan", plan_name(norm.plan(make_layout(spec, x.shape), spec))},
-            {"ort_model", c.ort},
-            {"reps", reps},
-            {"dispatch_ms", median(dispatch_ms)}};
+    const webgpu::WgpuPlan plan = norm.plan(make_layout(spec, x.shape), spec);
+    json out = {{"norm", c.name},
+                {"shape", x.shape.str()},
+                {"elements", x.shape.numel()},
+                {"ms", m},
+                {"copy_ms", cm},
+                {"efficiency", cm / m},
+                {"GBs", 2.0 * static_cast<double>(bytes) / (m * 1e6)},
+                {"plan", plan_name(plan)},
+                {"ort_model", c.ort},
+                {"reps", reps},
+                {"dispatch_ms", median(dispatch_ms)}};
+    if (!plan.fused && !plan.from_running) {
+        // The other kernel for long statistics (split or looped), which this adapter's plan did not choose.
+        norm.set_long_stats(plan.looped ? webgpu::LongStats::Split : webgpu::LongStats::Looped);
+        std::vector<double> alt;
+        for (int i = 0; i < reps + 1; ++i) {
+            const double t = emscripten_get_now();
+            norm.run(x, spec, {}, on_device);
+            if (i > 0) alt.push_back(emscripten_get_now() - t);  // run 0 builds the pipelines
+        }
+        out["alt_plan"] = plan_name(norm.plan(make_layout(spec, x.shape), spec));
+        out["alt_ms"] = median(alt);
+        norm.set_long_stats(webgpu::LongStats::Auto);
+        std::printf("bench: %s %s %.2f ms\n", c.name, out["alt_plan"].get<std::string>().c_str(), median(alt));
+    }
+    return out;
 }
 
 // The page's recompute: each open is a scene change (the method differs from the last one's).
@@ -132,7 +149,8 @@ json bench_e2e(webgpu::WgpuBackend& backend, int rounds) {
     return out;
 }
 
-json run_bench(bool quick) {
+// `only`: the cases to run, comma-separated (all when empty; then the page's recompute too).
+json run_bench(bool quick, const std::string& only) {
     webgpu::WgpuContext ctx;
     webgpu::WgpuBackend backend(ctx);
     webbench::WgslCopy copy(ctx);
@@ -148,8 +166,13 @@ json run_bench(bool quick) {
         "wall clock from submit until a mapAsync readback of a few bytes after the kernel has finished "
         "(normlab: its statistics, as every page run; the copy: 16 bytes of its output); median of reps";
     out["cases"] = json::array();
-    for (const Case& c : cases()) out["cases"].push_back(bench_case(backend.normalizer(), copy, x, c, reps));
-    out["e2e"] = bench_e2e(backend, quick ? 1 : 7);
+    const auto wanted = [&](const Case& c) {
+        return only.empty() || ("," + only + ",").find(std::string(",") + c.name + ",") != std::string::npos;
+    };
+    for (const Case& c : cases())
+        if (wanted(c)) out["cases"].push_back(bench_case(backend.normalizer(), copy, x, c, reps));
+    if (out["cases"].empty()) throw InputError("bench: no case is named in --cases " + only);
+    out["e2e"] = only.empty() ? bench_e2e(backend, quick ? 1 : 7) : json::array();
     return out;
 }
 
@@ -158,10 +181,14 @@ json run_bench(bool quick) {
 int main(int argc, char** argv) {
     umask(022);  // emscripten starts with 0777 (docs: web.md)
     bool quick = false;
-    for (int i = 1; i < argc; ++i) quick = quick || std::string(argv[i]) == "--quick";
+    std::string only;
+    for (int i = 1; i < argc; ++i) {
+        quick = quick || std::string(argv[i]) == "--quick";
+        if (std::string(argv[i]) == "--cases" && i + 1 < argc) only = argv[++i];
+    }
     std::string text, error;
     try {
-        text = run_bench(quick).dump();
+        text = run_bench(quick, only).dump();
     } catch (const std::exception& e) {
         error = e.what();
     }

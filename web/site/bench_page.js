@@ -6,7 +6,9 @@
 'use strict';
 (function () {
   var site = window.normlabSite;
-  var quick = new URLSearchParams(location.search).get('quick') === '1';
+  var query = new URLSearchParams(location.search);
+  var quick = query.get('quick') === '1';
+  var only = query.get('cases');  // a comma-separated list of case names: only those, no recompute
   var arrays = {};  // x and each case's y, from bench.wasm
 
   var fail = function (line) {
@@ -108,7 +110,7 @@
   site.requestWebGpu().then(function (adapter) {
     if (!adapter) return;
     site.start('bench.js', {
-      arguments: quick ? ['--quick'] : [],
+      arguments: (quick ? ['--quick'] : []).concat(only ? ['--cases', only] : []),
       normlabBenchArray: function (name, values) { arrays[name] = values; },
       normlabBenchDone: function (text, error) {
         if (error) return fail(error);

@@ -4,6 +4,7 @@
 #include "normalizer_detail.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/looped_forward.hpp"
 #include "normlab/vec4_runs.hpp"
 
 #include <algorithm>
@@ -20,12 +21,6 @@ namespace {
 constexpr std::uint32_t kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64;
 // From this many partials per statistic on, norm_merge.comp gives each statistic a workgroup.
 constexpr std::uint32_t kMergePerWorkgroup = 16;
-// The looped forward (norm_stats.comp LOOPED): the owners a device needs before one owner per
-// statistic replaces partials + merge + apply, and on a GPU the longest statistic (x: 1 MiB; a
-// GPU fuses statistics up to 32K–64K elements) whose second read is left to the cache. A CPU
-// device: from 1 owner (lavapipe, docs/bench/lavapipe-forward-looped.md); the GPU bounds are a
-// guess, not measured.
-constexpr std::uint64_t kCpuNormLoopedOwners = 1, kGpuNormLoopedOwners = 2048, kGpuNormLoopedElements = 262144;
 
 }  // namespace
 
@@ -189,8 +184,7 @@ Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, 
     if (!p.plan.fused && !p.plan.stats_from_running && p.slabs.slabs.size() == 1 && p.apply_slabs.slabs.size() == 1) {
         const auto S = static_cast<std::uint64_t>(layout.stat_count),
                    count = static_cast<std::uint64_t>(layout.count());
-        p.looped = ctx_->barriers_expensive() ? S >= kCpuNormLoopedOwners
-                                              : S >= kGpuNormLoopedOwners && count <= kGpuNormLoopedElements;
+        p.looped = looped_forward(ctx_->barriers_expensive(), S, count);  // normlab/looped_forward.hpp
         if (const char* f = std::getenv("NORMLAB_NORM_LOOPED"); f && *f) p.looped = std::string(f) == "1";
     }
     p.rms = spec.method == Method::Rms;

@@ -150,7 +150,7 @@ GradResult WgpuBackward::run(const Tensor& dy) {
             bind_group(ctx, kernels.bind_layout(KernelKind::GradReduce),
                        {{0, &n_->buffers().x, p.bytes},
                         {1, &dx_, p.bytes},
-                        {2, &n_->buffers().weight, p.param_bytes},
+                        {2, &n_->buffers().weight, WgpuNormalizer::padded_params(p.param_bytes / 4) * 4},
                         {4, &n_->buffers().stats, p.stat_bytes},
                         {5, param_pass ? &param_partials_ : &stat_partials_,
                          param_pass ? p.param_partial_bytes : p.stat_partial_bytes},

@@ -30,6 +30,16 @@ EM_JS(char*, js_adapter_name, (WGPUAdapter adapter), {
     var name = info.description || [ info.vendor, info.architecture, info.device ].filter(Boolean).join(' ');
     return allocateUTF8((name || 'unknown adapter') + ' (WebGPU)');
 });
+// A CPU-emulated adapter: the browser's fallback adapter, or one whose name says it is a software
+// rasterizer (SwiftShader, llvmpipe, lavapipe, WARP).
+EM_JS(int, js_adapter_cpu, (WGPUAdapter adapter), {
+    var a = WebGPU.mgrAdapter.get(adapter);
+    if (!a) return 0;
+    var info = a.info || {};
+    if (info.isFallbackAdapter || a.isFallbackAdapter) return 1;
+    var text = [ info.vendor, info.architecture, info.device, info.description ].join(' ');
+    return /swiftshader|llvmpipe|lavapipe|warp|software/i.test(text) ? 1 : 0;
+});
 // clang-format on
 
 struct Pending {
@@ -103,6 +113,7 @@ WgpuContext::WgpuContext() : lost_(new Lost) {
     char* name = js_adapter_name(adapter_);
     name_ = name;
     std::free(name);
+    cpu_emulated_ = js_adapter_cpu(adapter_) != 0;
 
     // The device gets the adapter's own storage-binding limit (the default is 128 MiB); the
     // page's pre-js adds the adapter's maxBufferSize, a limit 3.1.6's WGPULimits lacks.

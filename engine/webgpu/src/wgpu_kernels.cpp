@@ -15,6 +15,7 @@ const char* file_of(KernelKind k) {
         case KernelKind::Partial: return "norm_partial.wgsl";
         case KernelKind::Merge: return "norm_merge.wgsl";
         case KernelKind::Apply: return "norm_apply.wgsl";
+        case KernelKind::Looped: return "norm_looped.wgsl";
         case KernelKind::GradReduce: return "grad_reduce.wgsl";
         case KernelKind::GradMerge: return "grad_merge.wgsl";
         case KernelKind::GradApply: return "grad_apply.wgsl";
@@ -40,6 +41,8 @@ std::string kernel_source(const KernelVariant& v) {
     if (v.backward()) s += std::string(wgsl_file("grad_common.wgsl")) + "\n";
     s += wgsl_file(file_of(v.kind));
     if (v.kind == KernelKind::Stats) s += "\n" + std::string(wgsl_file("workgroup_sum.wgsl"));
+    if (v.kind == KernelKind::Partial || v.kind == KernelKind::Looped)
+        s += "\n" + std::string(wgsl_file("norm_welford.wgsl"));
     return s;
 }
 

@@ -1,6 +1,7 @@
 #include "normlab/webgpu/wgpu_normalizer.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/looped_forward.hpp"
 #include "normlab/pow2.hpp"
 #include "normlab/vec4_runs.hpp"
 #include "wgpu_dispatch.hpp"
@@ -17,6 +18,8 @@ constexpr std::uint32_t kFusedWgMin = 32;
 // invocation, a loop (Welford) rather than registers: few long invocations and two barriers per
 // chunk suit CPU-emulated adapters; chunks of 64 × 32 vec4s (or 64 × 64 floats) still make many.
 constexpr std::uint32_t kSplitWg = 64, kSplitVpt = 64;
+// Looped statistics (norm_looped.wgsl): one workgroup per statistic.
+constexpr std::uint32_t kLoopedWg = 64;
 
 double ms_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
@@ -88,6 +91,14 @@ WgpuPlan WgpuNormalizer::plan(const StatLayout& layout, const NormSpec& spec) co
         p.stats_wg = std::clamp<std::uint32_t>(pow2_ceil((packs + 7) / 8), kFusedWgMin, wg_max_);
         p.stats_vpt = std::clamp<std::uint32_t>(pow2_ceil((packs + p.stats_wg - 1) / p.stats_wg), 1u, max_vpt);
         p.chunk_len = static_cast<std::uint32_t>(count);
+    } else if (long_stats_ == LongStats::Looped ||
+               (long_stats_ == LongStats::Auto &&
+                looped_forward(ctx_->cpu_emulated(), static_cast<std::uint64_t>(layout.stat_count), count))) {
+        // One workgroup per statistic, looping: the statistic, then y (normlab/looped_forward.hpp).
+        p.looped = true;
+        p.stats_wg = std::min(kLoopedWg, wg_max_);
+        p.stats_vpt = 1;  // unused: the loop runs to the statistic's end
+        p.chunk_len = static_cast<std::uint32_t>(count);
     } else {
         // Chunks per workgroup, merged with Chan's formula, then applied.
         p.stats_wg = std::min(kSplitWg, wg_max_);
@@ -103,14 +114,15 @@ void WgpuNormalizer::submit(const WgpuPlan& pl, WGPUBindGroup const* groups, boo
                apply_grid = grid(*ctx_, S * pl.apply_chunks);
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
     // Passes in one submit: WebGPU orders storage writes between passes.
+    const bool split = !pl.from_running && !pl.fused && !pl.looped;
     if (!pl.from_running) {
-        KernelVariant stats{pl.fused ? KernelKind::Stats : KernelKind::Partial, pl.stats_wg, pl.stats_vpt, rms,
-                            pl.fused};
+        const KernelKind kind = pl.fused ? KernelKind::Stats : pl.looped ? KernelKind::Looped : KernelKind::Partial;
+        KernelVariant stats{kind, pl.stats_wg, pl.stats_vpt, rms, pl.fused};
         stats.vec4 = pl.vec4;
         encode_pass(enc, kernels_.pipeline(stats), groups[0], stats_grid);
-        if (!pl.fused) encode_pass(enc, kernels_.pipeline({KernelKind::Merge, 64, 1, rms}), groups[1], merge_grid);
+        if (split) encode_pass(enc, kernels_.pipeline({KernelKind::Merge, 64, 1, rms}), groups[1], merge_grid);
     }
-    if (!pl.fused) {
+    if (split || pl.from_running) {
         KernelVariant apply{KernelKind::Apply, kApplyWg, kApplyVpt, rms};
         apply.vec4 = pl.vec4;
         encode_pass(enc, kernels_.pipeline(apply), groups[2], apply_grid);
@@ -171,6 +183,8 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     std::vector<float> w(static_cast<std::size_t>(layout.param_count), 1.0f), b(w.size(), 0.0f);
     if (spec.has_weight() && !params.weight.empty()) w = params.weight;
     if (spec.has_bias() && !params.bias.empty()) b = params.bias;
+    w.resize(padded_params(w.size()), 0.0f);  // whole vec4s (norm_common.wgsl's W and B)
+    b.resize(w.size(), 0.0f);
     const std::vector<float> stats_in = stats_inputs(x, layout, params, pl.from_running, eps);
     const std::uint64_t bytes = static_cast<std::uint64_t>(numel) * 4;
     const std::uint64_t param_bytes = w.size() * 4, stat_bytes = static_cast<std::uint64_t>(S) * 16;

@@ -35,6 +35,9 @@ public:
     const WgpuLimits& limits() const { return limits_; }
     // The adapter as the browser describes it, e.g. "google swiftshader (WebGPU)".
     const std::string& device_name() const { return name_; }
+    // The adapter runs on the CPU (the browser's fallback adapter, SwiftShader, llvmpipe, WARP):
+    // there an invocation costs more than a loop iteration, so the normalizer plans for it.
+    bool cpu_emulated() const { return cpu_emulated_; }
 
     // Blocks until done() is true, yielding to the event loop; throws DeviceError when the
     // device is lost meanwhile, or when `what` has not come after two minutes.
@@ -53,6 +56,7 @@ private:
     WGPUQueue queue_ = nullptr;
     WgpuLimits limits_;
     std::string name_;
+    bool cpu_emulated_ = false;
     struct Lost;  // the lost callback's state; outlives the context (wgpu_context.cpp)
     Lost* lost_;
 };

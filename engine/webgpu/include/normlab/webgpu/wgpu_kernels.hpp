@@ -13,8 +13,9 @@
 
 namespace normlab::webgpu {
 
-// Stats: fused statistics and y (norm_stats.wgsl); Partial: a chunk's partial (norm_partial.wgsl).
-enum class KernelKind { Stats, Partial, Merge, Apply, GradReduce, GradMerge, GradApply };
+// Stats: fused statistics and y (norm_stats.wgsl); Partial: a chunk's partial (norm_partial.wgsl);
+// Looped: a whole statistic and its y in one workgroup's loops (norm_looped.wgsl).
+enum class KernelKind { Stats, Partial, Merge, Apply, Looped, GradReduce, GradMerge, GradApply };
 
 struct KernelVariant {
     KernelKind kind = KernelKind::Apply;
@@ -33,7 +34,8 @@ struct KernelVariant {
 };
 
 // The WGSL text of a variant: its constants, pack1.wgsl or pack4.wgsl, norm_common.wgsl, then the
-// kernel's own file (and workgroup_sum.wgsl after norm_stats.wgsl).
+// kernel's own file (and workgroup_sum.wgsl after norm_stats.wgsl, norm_welford.wgsl after
+// norm_partial.wgsl and norm_looped.wgsl).
 std::string kernel_source(const KernelVariant& v);
 
 class WgpuKernels {

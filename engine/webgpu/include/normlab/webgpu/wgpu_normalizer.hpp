@@ -3,9 +3,12 @@
 // Driven only by StatLayout's strides. Kernel plan (plan()):
 //   - a statistic of ≤ 256 × kMaxVpt floats (8 vec4s per invocation): one workgroup reads it
 //     once into registers, reduces (shifted two-pass) and writes y (norm_stats.wgsl, fused);
-//   - larger statistics: chunks, one workgroup each, write partials (Welford per invocation,
-//     norm_partial.wgsl) that norm_merge.wgsl combines with Chan's formula; norm_apply.wgsl
-//     writes y;
+//   - larger statistics, split: chunks, one workgroup each, write partials (Welford per
+//     invocation, norm_partial.wgsl) that norm_merge.wgsl combines with Chan's formula;
+//     norm_apply.wgsl writes y (many workgroups fill a GPU);
+//   - or looped, as normlab/looped_forward.hpp decides (on a CPU-emulated adapter,
+//     WgpuContext::cpu_emulated, always; on a GPU for many statistics): one workgroup per
+//     statistic loops over it twice, Welford then y (norm_looped.wgsl);
 // Layouts whose runs are whole vec4s (normlab/vec4_runs.hpp) take 16-byte accesses (pack4.wgsl).
 //   - BatchNorm eval with running statistics: norm_apply.wgsl alone.
 // Tensors and buffers beyond maxStorageBufferBindingSize are refused with the limit named (the
@@ -25,9 +28,14 @@
 
 namespace normlab::webgpu {
 
+// How statistics too long for the fused kernel run: as the adapter suits (Auto), or forced to
+// one kernel (the page's kernel test runs both on every adapter, the bench times both).
+enum class LongStats { Auto, Split, Looped };
+
 struct WgpuPlan {
     bool from_running = false;    // batch eval: apply kernel only
     bool fused = false;           // statistics and y in one kernel
+    bool looped = false;          // statistics and y in one kernel, one workgroup looping per statistic
     std::uint32_t stats_wg = 0;   // workgroup size of the statistics kernel
     std::uint32_t stats_vpt = 0;  // accesses (floats, or vec4s) per invocation
     bool vec4 = false;            // 16-byte accesses (normlab/vec4_runs.hpp): chunk lengths count floats
@@ -41,6 +49,8 @@ class WgpuNormalizer {
 public:
     static constexpr std::uint32_t kMaxVpt = 16;  // floats per invocation (vec4s: half as many)
     static constexpr std::uint32_t kApplyWg = 256, kApplyVpt = 4;
+    // γ/β values on the device: P rounded up to whole vec4s (the kernels read them as vec4s).
+    static constexpr std::size_t padded_params(std::size_t P) { return (P + 3) / 4 * 4; }
     explicit WgpuNormalizer(WgpuContext& ctx);
 
     // Validates everything (InputError with PyTorch's wording), runs on the GPU, reads back.
@@ -49,6 +59,8 @@ public:
     // Puts two given tensors of one shape on the device as x and y, without normalizing.
     void load_values(const Tensor& x, const Tensor& y);
     WgpuPlan plan(const StatLayout& layout, const NormSpec& spec) const;
+    void set_long_stats(LongStats l) { long_stats_ = l; }
+    LongStats long_stats() const { return long_stats_; }
     // Throws InputError naming the limit when a tensor of this shape cannot be bound at once.
     void check_capacity(const Shape4& shape) const;
     const WgpuContext& context() const { return *ctx_; }
@@ -75,6 +87,7 @@ public:
 
 private:
     std::optional<Last> last_;
+    LongStats long_stats_ = LongStats::Auto;
     std::optional<Shape4> x_loaded_;  // the shape of the x now in x_ (reuse_x)
     // The layout of a valid run (InputError otherwise: data size, parameters, capacity).
     StatLayout checked_layout(const Tensor& x, const NormSpec& spec, const NormParams& params) const;
