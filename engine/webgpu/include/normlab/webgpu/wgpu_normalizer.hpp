@@ -60,7 +60,6 @@ public:
     void load_values(const Tensor& x, const Tensor& y);
     WgpuPlan plan(const StatLayout& layout, const NormSpec& spec) const;
     void set_long_stats(LongStats l) { long_stats_ = l; }
-    LongStats long_stats() const { return long_stats_; }
     // Throws InputError naming the limit when a tensor of this shape cannot be bound at once.
     void check_capacity(const Shape4& shape) const;
     const WgpuContext& context() const { return *ctx_; }
