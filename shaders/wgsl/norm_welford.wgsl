@@ -1,42 +1,112 @@
-// Welford's update and Chan's merge over a range of one statistic, shared by norm_partial.wgsl (a
-// chunk) and norm_looped.wgsl (the whole statistic): the host appends this file to theirs. Needs
-// the kernel's workgroup size WG (a power of two of at least MERGE_FAN). Each invocation walks the
-// accesses of PACK elements e0 + lane·PACK, + WG·PACK, … below e1 (a workgroup's loads are
-// contiguous) with Welford's update per component (stable; x read once, nothing kept), then its
-// components and the workgroup's invocations are merged with Chan's formula (norm_common.wgsl's
-// chan) in two levels, two barriers (on CPU-emulated adapters every barrier switches all
-// invocations). RMS: no shift; the mean is the mean square (M2 stays 0).
+// The statistic of a range of one statistic's elements, shared by norm_partial.wgsl (a chunk) and
+// norm_looped.wgsl (the whole statistic): the host appends this file to theirs. Needs the
+// kernel's workgroup size WG (a power of two of at least MERGE_FAN).
+// Each invocation walks the accesses of PACK elements lane·PACK, + WG·PACK, … of every contiguous
+// run of the range (a workgroup's loads are contiguous; runs found once per run, not per access).
+// It sums them in short runs of SUM_RUN accesses, shifted by the short run's first value: plain
+// sums cost least per access, and with a shift that is one of the summed values the cancellation
+// in Σd² − (Σd)²/n is bounded by SUM_RUN (the values' own spread, not their distance from the
+// statistic's K). Each short run is merged into the invocation's state with Chan's formula,
+// relative to K; then the components and the workgroup's invocations are merged in two levels,
+// two barriers (on CPU-emulated adapters every barrier switches all invocations).
+// RMS: no shift; the mean is the mean square (M2 stays 0).
 
 const MERGE_FAN: u32 = 16u;
+const SUM_RUN: u32 = 16u;
 var<workgroup> welford_flags: atomic<u32>;  // workgroup memory starts zeroed (WebGPU guarantees it)
 var<workgroup> lane_parts: array<vec4<f32>, WG>;
 var<workgroup> row_parts: array<vec4<f32>, WG / MERGE_FAN>;
+
+// Sums over one short run, per component: k its first value (RMS: 0), s = Σ(x − k)
+// (RMS: Σx²), q = Σ(x − k)², n accesses, top the largest |x| bits (abs_bits4).
+struct ShortRun {
+    k: vec4<f32>,
+    s: vec4<f32>,
+    q: vec4<f32>,
+    top: vec4<u32>,
+    n: f32,
+}
+// One invocation's state, per component: n values, their mean relative to K (RMS: mean square),
+// M2 = Σ(x − K − mean)², the largest |x| bits.
+struct LaneStat {
+    n: f32,
+    mean: vec4<f32>,
+    m2: vec4<f32>,
+    top: vec4<u32>,
+}
+
+// RMS finds non-finite values in the sum Σx² of each short run instead of in each x: a NaN
+// makes it NaN, an infinity (or a square past float's range, which gives the same statistic,
+// an infinite mean square) makes it +inf.
+fn short_run_start(x: vec4<f32>) -> ShortRun {
+    if (RMS) { return ShortRun(vec4<f32>(0.0), x * x, vec4<f32>(0.0), vec4<u32>(0u), 1.0); }
+    return ShortRun(x, vec4<f32>(0.0), vec4<f32>(0.0), abs_bits4(x), 1.0);
+}
+
+fn short_run_add(r: ptr<function, ShortRun>, x: vec4<f32>) {
+    if (RMS) {
+        (*r).s = (*r).s + x * x;
+    } else {
+        (*r).top = max((*r).top, abs_bits4(x));
+        let d = x - (*r).k;
+        (*r).s = (*r).s + d;
+        (*r).q = (*r).q + d * d;
+    }
+}
+
+// Chan's formula per component: the short run r joins the invocation's state a.
+fn lane_add(a: ptr<function, LaneStat>, r: ShortRun, K: f32) {
+    var top = r.top;
+    if (RMS) { top = abs_bits4(r.s); }
+    let n = (*a).n + r.n;
+    let ds = r.s / r.n;
+    var mean = ds;  // RMS: the short run's mean square
+    var m2 = vec4<f32>(0.0);
+    if (!RMS) {
+        mean = (r.k - K) + ds;
+        m2 = max(r.q - r.s * ds, vec4<f32>(0.0));
+    }
+    let delta = mean - (*a).mean;
+    (*a).mean = (*a).mean + delta * (r.n / n);
+    if (!RMS) { (*a).m2 = (*a).m2 + m2 + delta * delta * ((*a).n * r.n / n); }
+    (*a).n = n;
+    (*a).top = max((*a).top, top);
+}
+
+// The invocation's accesses of the len contiguous elements from flat offset off.
+fn lane_range(a: ptr<function, LaneStat>, off: u32, len: u32, lane: u32, K: f32) {
+    const STEP = WG * PACK;
+    for (var j = lane * PACK; j < len; j = j + SUM_RUN * STEP) {
+        var r = short_run_start(xe_to4(X[(off + j) / PACK]));
+        if (j + (SUM_RUN - 1u) * STEP < len) {  // a whole short run: no test per access
+            for (var t = 1u; t < SUM_RUN; t = t + 1u) { short_run_add(&r, xe_to4(X[(off + j + t * STEP) / PACK])); }
+            r.n = f32(SUM_RUN);
+        } else {
+            for (var t = 1u; t < SUM_RUN; t = t + 1u) {
+                let jt = j + t * STEP;
+                if (jt < len) {
+                    short_run_add(&r, xe_to4(X[(off + jt) / PACK]));
+                    r.n = r.n + 1.0;
+                }
+            }
+        }
+        lane_add(a, r, K);
+    }
+}
 
 // (n, mean of x−K, M2 = Σ(x−K−mean)², non-finite flags) of elements [e0, e1) of the statistic
 // whose first element is at base; every invocation gets it. Called once per kernel, in uniform
 // control flow.
 fn workgroup_welford(base: u32, K: f32, e0: u32, e1: u32, lane: u32) -> vec4<f32> {
-    var cnt = 0.0;  // accesses so far: each component has seen cnt values
-    var mean = vec4<f32>(0.0);
-    var m2 = vec4<f32>(0.0);
-    var top = vec4<u32>(0u);  // the largest |x| bits (abs_bits4)
-    for (var e = e0 + lane * PACK; e < e1; e = e + WG * PACK) {
-        let x = xe_to4(X[element_offset(base, e) / PACK]);
-        top = max(top, abs_bits4(x));
-        cnt = cnt + 1.0;
-        let r = 1.0 / cnt;
-        if (RMS) {
-            mean = mean + (x * x - mean) * r;
-        } else {
-            let d = x - K;
-            let delta = d - mean;
-            mean = mean + delta * r;
-            m2 = m2 + delta * (d - mean);
-        }
+    var a = LaneStat(0.0, vec4<f32>(0.0), vec4<f32>(0.0), vec4<u32>(0u));
+    let seg = L.segment_len;  // the statistic's runs (one when it is not segmented)
+    for (var r = e0 / seg; r * seg < e1; r = r + 1u) {
+        let lo = max(e0, r * seg);
+        lane_range(&a, base + r * L.segment_stride + (lo - r * seg), min(e1, r * seg + seg) - lo, lane, K);
     }
-    var t = vec4<f32>(cnt, mean.x, m2.x, 0.0);
-    for (var k = 1u; k < PACK; k = k + 1u) { t = chan(t, vec4<f32>(cnt, mean[k], m2[k], 0.0)); }
-    let bad = flags_of_max_bits(top);
+    var t = vec4<f32>(a.n, a.mean.x, a.m2.x, 0.0);
+    for (var k = 1u; k < PACK; k = k + 1u) { t = chan(t, vec4<f32>(a.n, a.mean[k], a.m2[k], 0.0)); }
+    let bad = flags_of_max_bits(a.top);
     if (bad != 0u) { atomicOr(&welford_flags, bad); }
 
     lane_parts[lane] = t;

@@ -24,6 +24,23 @@ TEST_CASE("x = 1e4 + 0.1 randn matches float64 within 1e-3 on every method", "[n
     }
 }
 
+TEST_CASE("a first element far from the rest (the shift K) matches float64 on every method", "[numerics][gpu]") {
+    for (Shape4 s : {Shape4{4, 8, 16, 16}, Shape4{2, 4, 96, 96}}) {  // fused and split statistics
+        Tensor x = make_tensor(s, Init::Randn, 506);
+        x.data[0] = 1e4f;
+        for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
+            NormSpec spec = default_spec(m);
+            if (m == Method::Group) spec.groups = 2;
+            auto r = compare(x, spec);
+            INFO(describe(s, spec) << " err " << r.y_err << " mean err " << r.mean_err);
+            CHECK(r.y_err <= 1e-3);
+            CHECK(r.var_err <= 1e-6);
+            // μ = K + mean(x − K) in float: its error is about |K − μ|·2⁻²⁴ times a few.
+            CHECK(r.mean_err <= 2e-3);
+        }
+    }
+}
+
 TEST_CASE("NaN and Inf propagate to their own statistic only, as in PyTorch", "[numerics][gpu]") {
     Tensor x = make_tensor({2, 4, 3, 3}, Init::Randn, 606);
     const float nan = std::numeric_limits<float>::quiet_NaN();

@@ -287,7 +287,7 @@ void every_flag(Suite& t) {
     }
 }
 
-// tests/gpu/test_numerics.cpp: far from 0, non-finite input, constant input.
+// tests/gpu/test_numerics.cpp: far from 0, an outlying first element, non-finite input, constant input.
 void numerics(Suite& t) {
     for (Shape4 s : {Shape4{4, 8, 16, 16}, Shape4{2, 4, 96, 96}}) {  // fused and split statistics
         Tensor x = make_tensor(s, Init::Randn, 505);
@@ -299,6 +299,18 @@ void numerics(Suite& t) {
             tol.y = 1e-3;
             tol.var = 1e-6;
             t.check("1e4 + 0.1 randn", x, spec, {}, tol, false, false);
+        }
+        Tensor outlier = make_tensor(s, Init::Randn, 506);  // K, the first element, far from the rest
+        outlier.data[0] = 1e4f;
+        for (Method m : kMethods) {
+            NormSpec spec = default_spec(m);
+            if (m == Method::Group) spec.groups = 2;
+            Tolerance tol;
+            tol.y = 1e-3;
+            tol.var = 1e-6;
+            tol.mean = 2e-3;  // μ = K + mean(x − K) in float: about |K − μ|·2⁻²⁴ times a few
+            tol.running = 2e-4;
+            t.check("outlier first element", outlier, spec, {}, tol, false, false);
         }
     }
     {
