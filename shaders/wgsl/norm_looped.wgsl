@@ -45,11 +45,13 @@ fn looped_y(base: u32, st: vec4<f32>, pbase: u32, lane: u32) {
             }
             return;
         }
-        for (var j = lane; j < n4; j = j + WG) {
-            let h = xhat4(xe_to4(X[x4 + j]), st);
-            let yw = select(h, h * W[p4 + j], hw);
-            Y[x4 + j] = xe_from4(select(yw, yw + B[p4 + j], hb));
+        if (hw) {  // γ and β (layer)
+            for (var j = lane; j < n4; j = j + WG) {
+                Y[x4 + j] = xe_from4(xhat4(xe_to4(X[x4 + j]), st) * W[p4 + j] + B[p4 + j]);
+            }
+            return;
         }
+        for (var j = lane; j < n4; j = j + WG) { Y[x4 + j] = xe_from4(xhat4(xe_to4(X[x4 + j]), st) + B[p4 + j]); }
         return;
     }
     if (finite && (!affine || L.pelem_div == 0u || (L.pelem_div > 1u && L.segmented == 0u))) {

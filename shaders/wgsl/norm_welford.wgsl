@@ -3,13 +3,13 @@
 // kernel's workgroup size WG (a power of two of at least MERGE_FAN).
 // Each invocation walks the accesses of PACK elements lane·PACK, + WG·PACK, … of every contiguous
 // run of the range (a workgroup's loads are contiguous; runs found once per run, not per access).
-// It sums them in short runs of SUM_RUN accesses, shifted by the short run's first value: plain
-// sums cost least per access, and with a shift that is one of the summed values the cancellation
-// in Σd² − (Σd)²/n is bounded by SUM_RUN (the values' own spread, not their distance from the
-// statistic's K). Each short run is merged into the invocation's state with Chan's formula,
-// relative to K; then the components and the workgroup's invocations are merged in two levels,
-// two barriers (on CPU-emulated adapters every barrier switches all invocations).
-// RMS: no shift; the mean is the mean square (M2 stays 0).
+// Its first SUM_RUN accesses go through Welford's update (stable whatever the values, a division
+// each); after them it sums short runs of SUM_RUN accesses shifted by its mean so far (plain sums
+// cost least per access, and a shift near the values keeps Σd² − (Σd)²/n from cancelling), each
+// short run merged into its state with Chan's formula, relative to K. Then the components and the
+// workgroup's invocations are merged in two levels, two barriers (on CPU-emulated adapters every
+// barrier switches all invocations).
+// RMS: no shift, plain sums of x² throughout; the mean is the mean square (M2 stays 0).
 
 const MERGE_FAN: u32 = 16u;
 const SUM_RUN: u32 = 16u;
@@ -17,8 +17,9 @@ var<workgroup> welford_flags: atomic<u32>;  // workgroup memory starts zeroed (W
 var<workgroup> lane_parts: array<vec4<f32>, WG>;
 var<workgroup> row_parts: array<vec4<f32>, WG / MERGE_FAN>;
 
-// Sums over one short run, per component: k its first value (RMS: 0), s = Σ(x − k)
-// (RMS: Σx²), q = Σ(x − k)², n accesses, top the largest |x| bits (abs_bits4).
+// Sums over one short run, per component: k the shift (RMS: 0), s = Σ(x − k) (RMS: Σx²),
+// q = Σ(x − k)², n accesses, top the largest |x| bits (abs_bits4; set by lane_range only when
+// the sums are not finite).
 struct ShortRun {
     k: vec4<f32>,
     s: vec4<f32>,
@@ -35,19 +36,24 @@ struct LaneStat {
     top: vec4<u32>,
 }
 
-// RMS finds non-finite values in the sum Σx² of each short run instead of in each x: a NaN
-// makes it NaN, an infinity (or a square past float's range, which gives the same statistic,
-// an infinite mean square) makes it +inf.
-fn short_run_start(x: vec4<f32>) -> ShortRun {
-    if (RMS) { return ShortRun(vec4<f32>(0.0), x * x, vec4<f32>(0.0), vec4<u32>(0u), 1.0); }
-    return ShortRun(x, vec4<f32>(0.0), vec4<f32>(0.0), abs_bits4(x), 1.0);
+// Welford's update of a by the access x (not RMS), the largest |x| bits kept.
+fn lane_welford(a: ptr<function, LaneStat>, x: vec4<f32>, K: f32) {
+    (*a).top = max((*a).top, abs_bits4(x));
+    (*a).n = (*a).n + 1.0;
+    let d = x - K;
+    let delta = d - (*a).mean;
+    (*a).mean = (*a).mean + delta / (*a).n;
+    (*a).m2 = (*a).m2 + delta * (d - (*a).mean);
 }
 
+// Non-finite values are found from each short run's sums, not from each x. RMS: a NaN makes
+// Σx² NaN, an infinity (or a square past float's range, which gives the same statistic, an
+// infinite mean square) makes it +inf. Else a NaN or an infinity among the x (or in the shift)
+// makes Σ(x − k)² NaN or +inf; only then are the short run's x read again for their |x| bits.
 fn short_run_add(r: ptr<function, ShortRun>, x: vec4<f32>) {
     if (RMS) {
         (*r).s = (*r).s + x * x;
     } else {
-        (*r).top = max((*r).top, abs_bits4(x));
         let d = x - (*r).k;
         (*r).s = (*r).s + d;
         (*r).q = (*r).q + d * d;
@@ -76,18 +82,32 @@ fn lane_add(a: ptr<function, LaneStat>, r: ShortRun, K: f32) {
 // The invocation's accesses of the len contiguous elements from flat offset off.
 fn lane_range(a: ptr<function, LaneStat>, off: u32, len: u32, lane: u32, K: f32) {
     const STEP = WG * PACK;
-    for (var j = lane * PACK; j < len; j = j + SUM_RUN * STEP) {
-        var r = short_run_start(xe_to4(X[(off + j) / PACK]));
+    var j = lane * PACK;
+    if (!RMS && (*a).n == 0.0) {  // the invocation's first accesses: Welford's update
+        for (var t = 0u; t < SUM_RUN && j < len; t = t + 1u) {
+            lane_welford(a, xe_to4(X[(off + j) / PACK]), K);
+            j = j + STEP;
+        }
+    }
+    for (; j < len; j = j + SUM_RUN * STEP) {
+        var r = ShortRun(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0), vec4<u32>(0u), 0.0);
+        if (!RMS) { r.k = K + (*a).mean; }  // near the values (any float will do: r.k − K is used)
         if (j + (SUM_RUN - 1u) * STEP < len) {  // a whole short run: no test per access
-            for (var t = 1u; t < SUM_RUN; t = t + 1u) { short_run_add(&r, xe_to4(X[(off + j + t * STEP) / PACK])); }
+            for (var t = 0u; t < SUM_RUN; t = t + 1u) { short_run_add(&r, xe_to4(X[(off + j + t * STEP) / PACK])); }
             r.n = f32(SUM_RUN);
         } else {
-            for (var t = 1u; t < SUM_RUN; t = t + 1u) {
+            for (var t = 0u; t < SUM_RUN; t = t + 1u) {
                 let jt = j + t * STEP;
                 if (jt < len) {
                     short_run_add(&r, xe_to4(X[(off + jt) / PACK]));
                     r.n = r.n + 1.0;
                 }
+            }
+        }
+        if (!RMS && any(abs_bits4(r.q) >= vec4<u32>(0x7f800000u))) {  // rare: no barrier follows here
+            for (var t = 0u; t < SUM_RUN; t = t + 1u) {
+                let jt = j + t * STEP;
+                if (jt < len) { r.top = max(r.top, abs_bits4(xe_to4(X[(off + jt) / PACK]))); }
             }
         }
         lane_add(a, r, K);
