@@ -10,6 +10,7 @@
 #include "normlab/staging.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <numeric>
 
 using namespace normlab;
@@ -140,6 +141,12 @@ TEST_CASE("x stays on the device: reuse_x gives the same results as a fresh uplo
     Tensor other = make_tensor({2, 8, 5, 7}, Init::Randn, 78);
     auto r = normalizer().run(other, layer, {}, RunOptions{.reuse_x = true, .read_y = true});
     CHECK(r.y.data == normalizer().run(other, layer).y.data);
+
+    // The count of non-finite inputs is the loaded x's, reused or not.
+    other.data[3] = std::numeric_limits<float>::quiet_NaN();
+    CHECK(normalizer().run(other, layer).nonfinite_inputs == 1);
+    CHECK(normalizer().run(other, group, {}, RunOptions{.reuse_x = true}).nonfinite_inputs == 1);
+    CHECK(normalizer().run(x, group, {}, RunOptions{.reuse_x = true}).nonfinite_inputs == 0);  // another shape
     CHECK(context().validation_messages() == 0);
 }
 

@@ -393,12 +393,13 @@ NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormPara
     NormResult r;
     r.layout = p.layout;
     r.stats_from_running = p.plan.stats_from_running;
-    r.nonfinite_inputs = count_nonfinite(x.data);
+    const bool reuse = options.reuse_x && x_loaded_ && *x_loaded_ == x.shape;
+    r.nonfinite_inputs = reuse ? x_nonfinite_ : count_nonfinite(x.data);
     r.y.shape = x.shape;
 
     auto t = std::chrono::steady_clock::now();
-    const bool reuse = options.reuse_x && x_loaded_ && *x_loaded_ == x.shape;
     upload(p, x, !reuse);
+    x_nonfinite_ = r.nonfinite_inputs;
     r.upload_ms = ms_since(t);
     t = std::chrono::steady_clock::now();
     r.gpu_ms = dispatch(p);
@@ -421,6 +422,7 @@ void Normalizer::load_values(const Tensor& x, const Tensor& y) {
     last_.reset();
     staging_.upload({{&x_, 0, x.data.data(), bytes}, {&y_, 0, y.data.data(), bytes}});
     x_loaded_ = x.shape;
+    x_nonfinite_ = count_nonfinite(x.data);
 }
 
 }  // namespace normlab

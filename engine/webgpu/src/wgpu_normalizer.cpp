@@ -168,6 +168,7 @@ void WgpuNormalizer::load_values(const Tensor& x, const Tensor& y) {
     x_.write(*ctx_, x.data.data(), bytes);
     y_.write(*ctx_, y.data.data(), bytes);
     x_loaded_ = x.shape;
+    x_nonfinite_ = count_nonfinite(x.data);
 }
 
 NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const NormParams& params,
@@ -197,17 +198,17 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     NormResult r;
     r.layout = layout;
     r.stats_from_running = pl.from_running;
-    r.nonfinite_inputs = count_nonfinite(x.data);
-    r.y.shape = x.shape;
-
     last_.reset();
     const bool upload_x = !(options.reuse_x && x_loaded_ == x.shape && x_.size() >= bytes);
+    r.nonfinite_inputs = upload_x ? count_nonfinite(x.data) : x_nonfinite_;
+    r.y.shape = x.shape;
     if (upload_x) x_loaded_.reset();
     ctx_->begin_errors();
     auto t = std::chrono::steady_clock::now();
     ensure_buffers(bytes, param_bytes, stat_bytes, partial_bytes);
     if (upload_x) x_.write(*ctx_, x.data.data(), bytes);
     x_loaded_ = x.shape;
+    x_nonfinite_ = r.nonfinite_inputs;
     w_.write(*ctx_, w.data(), param_bytes);
     b_.write(*ctx_, b.data(), param_bytes);
     stats_.write(*ctx_, stats_in.data(), stat_bytes);

@@ -106,6 +106,7 @@ private:
     KernelCache kernels_;
     GpuBuffer x_, y_, w_, b_, stats_, partials_;
     std::optional<Shape4> x_loaded_;        // the shape of the x now in x_ (reuse_x)
+    std::int64_t x_nonfinite_ = 0;          // that x's count_nonfinite (a reuse_x run does not count again)
     std::shared_ptr<const Prepared> last_;  // the last completed run (its statistics are in stats_)
     CommandRecorder recorder_;
     Staging staging_;

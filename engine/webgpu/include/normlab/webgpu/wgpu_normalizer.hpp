@@ -88,6 +88,7 @@ private:
     std::optional<Last> last_;
     LongStats long_stats_ = LongStats::Auto;
     std::optional<Shape4> x_loaded_;  // the shape of the x now in x_ (reuse_x)
+    std::int64_t x_nonfinite_ = 0;    // that x's count_nonfinite (a reuse_x run does not count again)
     // The layout of a valid run (InputError otherwise: data size, parameters, capacity).
     StatLayout checked_layout(const Tensor& x, const NormSpec& spec, const NormParams& params) const;
     void ensure_buffers(std::uint64_t bytes, std::uint64_t param_bytes, std::uint64_t stat_bytes,
