@@ -249,9 +249,10 @@ void Normalizer::upload(const Prepared& p, const Tensor& x, bool upload_x) {
     ensure(b_, p.param_bytes);
     ensure(stats_, p.stat_bytes);
     ensure(partials_, p.partial_bytes);
-    std::vector<HostToDevice> copies{{&w_, 0, p.w.data(), p.param_bytes},
-                                     {&b_, 0, p.b.data(), p.param_bytes},
-                                     {&stats_, 0, p.stats_in.data(), p.stat_bytes}};
+    std::vector<HostToDevice> copies{{&stats_, 0, p.stats_in.data(), p.stat_bytes}};
+    // The shaders read γ (β) only where the spec has them (HAS_W, HAS_B).
+    if (p.spec.has_weight()) copies.push_back({&w_, 0, p.w.data(), p.param_bytes});
+    if (p.spec.has_bias()) copies.push_back({&b_, 0, p.b.data(), p.param_bytes});
     if (upload_x) copies.push_back({&x_, 0, x.data.data(), p.bytes});
     x_loaded_.reset();  // until the upload has finished
     staging_.upload(copies);

@@ -209,8 +209,9 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     if (upload_x) x_.write(*ctx_, x.data.data(), bytes);
     x_loaded_ = x.shape;
     x_nonfinite_ = r.nonfinite_inputs;
-    w_.write(*ctx_, w.data(), param_bytes);
-    b_.write(*ctx_, b.data(), param_bytes);
+    // The kernels read γ (β) only where the spec has them (LayoutBlock's has_w, has_b).
+    if (spec.has_weight()) w_.write(*ctx_, w.data(), param_bytes);
+    if (spec.has_bias()) b_.write(*ctx_, b.data(), param_bytes);
     stats_.write(*ctx_, stats_in.data(), stat_bytes);
 
     const LayoutBlock base = layout_block(layout, spec);
