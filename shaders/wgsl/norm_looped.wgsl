@@ -2,7 +2,8 @@
 // longer than one workgroup holds in registers on adapters where an invocation costs more than a
 // loop iteration (CPU-emulated ones: WgpuNormalizer::plan): workgroup s owns statistic s, walks
 // all of it (short shifted sums merged with Chan's formula: norm_welford.wgsl), finishes the
-// statistic, then walks it again to write y (looped_y), as norm_apply.wgsl does. One pass: x read twice, y written once, no partials.
+// statistic, then walks it again to write y (looped_y), as norm_apply.wgsl does. One pass: x read
+// twice, y written once, no partials.
 // K is the statistic's first element (STATS[s].x, written by the host).
 
 @compute @workgroup_size(WG)
