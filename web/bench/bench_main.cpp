@@ -107,7 +107,8 @@ json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Te
                 {"dispatch_ms", median(dispatch_ms)}};
     if (!plan.fused && !plan.from_running) {
         // The other kernel for long statistics (split or looped), which this adapter's plan did not choose.
-        norm.set_long_stats(plan.looped ? webgpu::LongStats::Split : webgpu::LongStats::Looped);
+        const webgpu::ScopedLongStats other_plan(norm,
+                                                 plan.looped ? webgpu::LongStats::Split : webgpu::LongStats::Looped);
         std::vector<double> alt;
         for (int i = 0; i < reps + 1; ++i) {
             const double t = emscripten_get_now();
@@ -116,7 +117,6 @@ json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Te
         }
         out["alt_plan"] = plan_name(norm.plan(make_layout(spec, x.shape), spec));
         out["alt_ms"] = median(alt);
-        norm.set_long_stats(webgpu::LongStats::Auto);
         std::printf("bench: %s %s %.2f ms\n", c.name, out["alt_plan"].get<std::string>().c_str(), median(alt));
     }
     return out;

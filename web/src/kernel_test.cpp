@@ -117,11 +117,8 @@ public:
             e = compare(r, ref, spec);
             if (grad) check_grad(group, ref, plan, make_layout(spec, x.shape));
             if (!plan.fused && !plan.from_running) {
-                struct Restore {  // the adapter's own choice again, however this ends
-                    WgpuNormalizer& n;
-                    ~Restore() { n.set_long_stats(webgpu::LongStats::Auto); }
-                } restore{n_};
-                n_.set_long_stats(plan.looped ? webgpu::LongStats::Split : webgpu::LongStats::Looped);
+                const webgpu::ScopedLongStats other_plan(
+                    n_, plan.looped ? webgpu::LongStats::Split : webgpu::LongStats::Looped);
                 count_path(n_.plan(make_layout(spec, x.shape), spec));
                 const Errors other = compare(n_.run(x, spec, params), ref, spec);
                 e = {std::max(e.y, other.y), std::max(e.mean, other.mean), std::max(e.var, other.var),

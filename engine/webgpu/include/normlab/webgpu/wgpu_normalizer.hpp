@@ -102,4 +102,17 @@ private:
     std::vector<WgpuBuffer> staging_;
 };
 
+// set_long_stats(l) for this object's scope, the adapter's own choice (Auto) again however the
+// scope ends: the kernel test and the bench time or check the plan the adapter did not choose.
+class ScopedLongStats {
+public:
+    ScopedLongStats(WgpuNormalizer& n, LongStats l) : n_(n) { n_.set_long_stats(l); }
+    ~ScopedLongStats() { n_.set_long_stats(LongStats::Auto); }
+    ScopedLongStats(const ScopedLongStats&) = delete;
+    ScopedLongStats& operator=(const ScopedLongStats&) = delete;
+
+private:
+    WgpuNormalizer& n_;
+};
+
 }  // namespace normlab::webgpu
