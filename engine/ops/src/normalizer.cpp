@@ -413,6 +413,8 @@ NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormPara
     return r;
 }
 
+bool Normalizer::last_run_looped() const { return last_ && last_->looped; }
+
 void Normalizer::load_values(const Tensor& x, const Tensor& y) {
     if (x.shape != y.shape || x.data.size() != y.data.size())
         throw InputError("load_values: x " + x.shape.str() + " and y " + y.shape.str() + " differ in shape");

@@ -63,6 +63,9 @@ public:
 
     // allow_fused = false: never finish a statistic in the statistics kernel (slabs need it).
     KernelPlan plan(const StatLayout& layout, const NormSpec& spec, bool allow_fused = true) const;
+    // Whether the last completed run's split statistics ran looped (one owner per statistic
+    // walking all its chunks, normlab/looped_forward.hpp) instead of partials + merge + apply.
+    bool last_run_looped() const;
     // Throws InputError naming the limit when a tensor of this shape does not fit the device.
     void check_capacity(const Shape4& shape) const;
     const VulkanContext& context() const { return *ctx_; }
