@@ -232,6 +232,8 @@ async function clickHighlight(page) {
   check(pixel(after, inCell(first)) === pixel(before, inCell(first)), 'the clicked group changed its colour');
   check(pixel(after, inCell(last)) !== pixel(before, inCell(last)), 'another statistic was not dimmed');
   await page.mouse.click(...inCell(last), { button: 'right' });
+  // ImGui reads the cursor when its frame runs: the right click must be seen there before the move.
+  await settle(page);
   await page.mouse.move(4, 790);  // off the heatmap: no tooltip over the tiles in later screenshots
   await settle(page);
   r = await report(page);
