@@ -73,6 +73,7 @@ void read_back(const WgpuContext& ctx, std::vector<WgpuBuffer>& staging, const s
                 auto* m = static_cast<Mapped*>(user);
                 m->ok = status == WGPUBufferMapAsyncStatus_Success;
                 m->done = true;
+                WgpuContext::wake();
             },
             &mapped[i]);
     }

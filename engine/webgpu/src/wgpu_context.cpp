@@ -40,6 +40,26 @@ EM_JS(int, js_adapter_cpu, (WGPUAdapter adapter), {
     var text = [ info.vendor, info.architecture, info.device, info.description ].join(' ');
     return /swiftshader|llvmpipe|lavapipe|warp|software/i.test(text) ? 1 : 0;
 });
+// A wait's sleep (WgpuContext::wait): it ends when a WebGPU callback calls js_wake (in a
+// microtask, once the callback's wasm has returned), or after a timer as a fallback (a lost device,
+// a callback that does not wake). Polling with emscripten_sleep(1) alone noticed a callback up to
+// a timer's period late, and browsers clamp nested timers to 4 ms. Built with this function in
+// ASYNCIFY_IMPORTS (web/CMakeLists.txt), as Asyncify.handleSleep requires.
+EM_JS(void, js_sleep_until_woken, (), {
+    Asyncify.handleSleep(function (wakeUp) {
+        var woken = false;
+        var resume = function () {
+            if (woken) return;
+            woken = true;
+            clearTimeout(timer);
+            Module.normlabWake = null;
+            wakeUp();
+        };
+        var timer = setTimeout(resume, 4);
+        Module.normlabWake = function () { Promise.resolve().then(resume); };
+    });
+});
+EM_JS(void, js_wake, (), { if (Module.normlabWake) Module.normlabWake(); });
 // clang-format on
 
 struct Pending {
@@ -55,6 +75,7 @@ void on_adapter(WGPURequestAdapterStatus status, WGPUAdapter adapter, const char
     p->handle = adapter;
     if (message) p->message = message;
     p->done = true;
+    WgpuContext::wake();
 }
 
 void on_device(WGPURequestDeviceStatus status, WGPUDevice device, const char* message, void* user) {
@@ -63,6 +84,7 @@ void on_device(WGPURequestDeviceStatus status, WGPUDevice device, const char* me
     p->handle = device;
     if (message) p->message = message;
     p->done = true;
+    WgpuContext::wake();
 }
 
 void on_uncaptured(WGPUErrorType, const char* message, void*) {
@@ -80,6 +102,7 @@ void on_scope(WGPUErrorType type, const char* message, void* user) {
     e->type = type;
     if (message) e->message = message;
     e->done = true;
+    WgpuContext::wake();
 }
 
 std::string lost_text(const std::string& message) {
@@ -138,6 +161,7 @@ WgpuContext::WgpuContext() : lost_(new Lost) {
             l->lost = true;
             l->message = message ? message : "";
             if (l->handler) l->handler(lost_text(l->message));
+            WgpuContext::wake();
         },
         lost_);
 
@@ -175,10 +199,12 @@ void WgpuContext::wait(const std::function<bool()>& done, const char* what) cons
         if (emscripten_get_now() - start > kWaitLimitMs)
             throw DeviceError(std::string("WebGPU gave no answer for ") + what + " within " +
                               std::to_string(static_cast<int>(kWaitLimitMs / 1000)) + " s");
-        emscripten_sleep(1);
+        js_sleep_until_woken();
     }
     throw_if_lost();
 }
+
+void WgpuContext::wake() { js_wake(); }
 
 void WgpuContext::begin_errors() {
     wgpuDevicePushErrorScope(device_, WGPUErrorFilter_OutOfMemory);

@@ -42,6 +42,9 @@ public:
     // Blocks until done() is true, yielding to the event loop; throws DeviceError when the
     // device is lost meanwhile, or when `what` has not come after two minutes.
     void wait(const std::function<bool()>& done, const char* what) const;
+    // Called by every WebGPU callback that a wait may be waiting for: the wait checks done() at
+    // once instead of at its next timer.
+    static void wake();
     // Errors of everything between begin_errors() and end_errors() (validation, out of memory):
     // end_errors() throws DeviceError with WebGPU's message.
     void begin_errors();
