@@ -1,10 +1,12 @@
 // normlab's browser bench (bench.html; scripts/bench-web.sh drives it): each method's WGSL forward
 // (WgpuNormalizer::run with x already on the device and y left there, as normlab-bench times the
 // Vulkan kernels) against a WGSL copy of the same bytes (wgsl_copy.hpp), median over interleaved
-// repetitions; then the page's end-to-end recompute at 8×32×32×32 (PageSession::open_scene, a
-// scene change to the new result). Arguments from bench_page.js: --quick (a small shape, few
-// repetitions), --cases a,b (only those cases, no recompute). Hands x, each case's y and the JSON to the page
-// (Module.normlabBench*), which adds onnxruntime-web's figures and writes <pre id="normlab-bench">.
+// repetitions, each followed by one of onnxruntime-web's (ort_steps.hpp); then the page's end-to-end
+// recompute at 8×32×32×32 (PageSession::open_scene, a scene change to the new result). Arguments
+// from bench_page.js: --quick (a small shape, few repetitions), --cases a,b (only those cases, no
+// recompute). Hands x, each case's y and the JSON to the page (Module.normlabBench*), which adds
+// onnxruntime-web's figures and writes <pre id="normlab-bench">.
+#include "ort_steps.hpp"
 #include "page_session.hpp"
 #include "wgsl_copy.hpp"
 
@@ -70,13 +72,15 @@ void hand_over(const char* what, const std::vector<float>& v) {
 }
 
 // One case: y once (handed to the page for the check against onnxruntime-web), a warm-up, then
-// `reps` rounds of the forward and the copy in turn.
+// `reps` rounds of the forward, the copy and onnxruntime-web's model of the case in turn.
 json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Tensor& x, const Case& c, int reps) {
     const NormSpec spec = spec_of(c);
     const std::uint64_t bytes = static_cast<std::uint64_t>(x.shape.numel()) * 4;
     const NormResult first = norm.run(x, spec);
     hand_over(c.name, first.y.data);
     const RunOptions on_device{true, false};
+    const bool ort = *c.ort != '\0';
+    if (ort) webbench::ort_step("open", c.ort, c.name);
     for (int i = 0; i < 2; ++i) {
         norm.run(x, spec, {}, on_device);
         copy.time_ms(norm.buffers().x, bytes);
@@ -88,7 +92,9 @@ json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Te
         ms.push_back(emscripten_get_now() - t);
         dispatch_ms.push_back(r.dispatch_ms);  // submit to the statistics' readback
         copy_ms.push_back(copy.time_ms(norm.buffers().x, bytes));
+        if (ort) webbench::ort_step("run", c.ort, c.name);
     }
+    if (ort) webbench::ort_step("close", c.ort, c.name);
     const std::vector<float> copied = copy.read(bytes);
     if (copied != x.data) throw DeviceError("the WGSL copy did not copy x");
     const double m = median(ms), cm = median(copy_ms);
@@ -158,6 +164,7 @@ json run_bench(bool quick, const std::string& only) {
     const int reps = quick ? 5 : 15;
     const Tensor x = make_tensor(shape, Init::Randn, 1);
     hand_over("x", x.data);
+    webbench::ort_step("load", shape.str());
     json out;
     out["device"] = ctx.device_name();
     out["shape"] = shape.str();

@@ -1,8 +1,9 @@
 // The bench page's script (bench.html): starts bench.wasm (web/bench/bench_main.cpp: normlab's WGSL
-// kernels against a WGSL copy, and the page's recompute), then runs onnxruntime-web's WebGPU
-// execution provider on the same x and shape (ort/ and models/ come from scripts/bench-web.sh's
-// server: web/node_modules/onnxruntime-web/dist and bench/web_models.py's ONNX files), checks its
-// y against normlab's once, and writes the whole JSON into <pre id="normlab-bench">.
+// kernels against a WGSL copy, and the page's recompute), which runs onnxruntime-web's WebGPU
+// execution provider on the same x and shape through this page between its own repetitions (ort/
+// and models/ come from scripts/bench-web.sh's server: web/node_modules/onnxruntime-web/dist and
+// bench/web_models.py's ONNX files); y is checked against normlab's once, and the whole JSON
+// written into <pre id="normlab-bench">.
 'use strict';
 (function () {
   var site = window.normlabSite;
@@ -47,79 +48,113 @@
     try { return [await fn(), lines]; } finally { Object.assign(console, saved); }
   }
 
-  // One model: session.run with x in a GPU buffer and y left in one, each run followed by
-  // onSubmittedWorkDone on onnxruntime-web's device; y read back once for the check.
-  async function ortCase(ort, model, dims, reps) {
-    var made = await withLog(function () {
-      return ort.InferenceSession.create('models/' + model + '.onnx',
-        { executionProviders: ['webgpu'], preferredOutputLocation: 'gpu-buffer' });
-    });
-    var session = made[0];
-    var device = await ort.env.webgpu.device;
-    var x = arrays.x;
-    var buf = device.createBuffer({ size: x.byteLength,
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
-    device.queue.writeBuffer(buf, 0, x);
-    var feeds = { x: ort.Tensor.fromGpuBuffer(buf, { dataType: 'float32', dims: dims }) };
-    var once = async function () {
-      var t = performance.now();
-      var out = await session.run(feeds);
-      await device.queue.onSubmittedWorkDone();
-      return [performance.now() - t, out.y];
-    };
-    var first = await once();
-    var y = await first[1].getData();
-    first[1].dispose();
-    var ms = [];
-    for (var i = 0; i < reps + 2; ++i) {
-      var r = await once();
+  // onnxruntime-web, driven by bench.wasm between its own repetitions (web/bench/ort_steps.cpp):
+  // Module.normlabOrtStart(step, arg, caseName) starts one step, normlabOrtBusy() is 1 until it
+  // has finished, normlabOrtError() holds its failure. Steps: 'load' (the script; models.json must
+  // hold the shape arg), 'open' (a session of model arg, x in a GPU buffer of onnxruntime-web's
+  // device, y read back once, two warm-up runs), 'run' (one timed session.run, x and y in GPU
+  // buffers, then onSubmittedWorkDone on that device), 'close' (the session released, y compared
+  // with normlab's).
+  var ort = { busy: false, error: '', x: null, device: null, session: null, feeds: null, meta: null,
+    cases: {} };  // per case name: { model, ms: [], y, notes }
+  var ortOnce = async function () {
+    var t = performance.now();
+    var out = await ort.session.run(ort.feeds);
+    await ort.device.queue.onSubmittedWorkDone();
+    return [performance.now() - t, out.y];
+  };
+  var ortSteps = {
+    load: async function (shape) {
+      await loadScript('ort/ort.webgpu.min.js');
+      var lib = window.ort;
+      lib.env.wasm.wasmPaths = new URL('ort/', location.href).href;
+      lib.env.wasm.numThreads = 1;  // a plain static server: no cross-origin isolation, no threads
+      ort.meta = await (await fetch('models/models.json')).json();
+      var dims = JSON.parse(shape);  // Shape4::str(): [16, 64, 64, 64]
+      if (ort.meta.shape.join('x') !== dims.join('x'))
+        throw new Error('models/ holds models of ' + ort.meta.shape.join('x') + ', the bench runs ' + dims.join('x'));
+    },
+    open: async function (model, name) {
+      var lib = window.ort;
+      var made = await withLog(function () {
+        return lib.InferenceSession.create('models/' + model + '.onnx',
+          { executionProviders: ['webgpu'], preferredOutputLocation: 'gpu-buffer' });
+      });
+      ort.session = made[0];
+      ort.device = await lib.env.webgpu.device;
+      var x = arrays.x;  // on this session's device (onnxruntime-web may make a new one per session)
+      ort.x = ort.device.createBuffer({ size: x.byteLength,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+      ort.device.queue.writeBuffer(ort.x, 0, x);
+      ort.feeds = { x: lib.Tensor.fromGpuBuffer(ort.x, { dataType: 'float32', dims: ort.meta.shape }) };
+      var first = await ortOnce();
+      var c = { model: model, ms: [], y: await first[1].getData(),
+        notes: made[1].filter(function (l) { return /CPU|assigned|fallback|not supported/i.test(l); }) };
+      first[1].dispose();
+      for (var i = 0; i < 2; ++i) (await ortOnce())[1].dispose();
+      ort.cases[name] = c;
+    },
+    run: async function (model, name) {
+      var r = await ortOnce();
       r[1].dispose();
-      if (i >= 2) ms.push(r[0]);
-    }
-    await session.release();
-    buf.destroy();
-    var notes = made[1].filter(function (l) { return /CPU|assigned|fallback|not supported/i.test(l); });
-    return { ms: median(ms), y: y, notes: notes };
-  }
+      ort.cases[name].ms.push(r[0]);
+    },
+    close: async function (model, name) {
+      await ort.session.release();
+      ort.session = null;
+      ort.x.destroy();
+      var c = ort.cases[name];
+      c.max_abs_diff = maxAbsDiff(c.y, arrays[name]);
+      c.y = null;
+      console.log('bench: onnxruntime-web ' + model + ' ' + median(c.ms).toFixed(2) + ' ms');
+    },
+  };
+  var ortHooks = {
+    normlabOrtStart: function (step, model, name) {
+      ort.busy = true;
+      ort.error = '';
+      ortSteps[step](model, name).catch(function (e) {
+        ort.error = 'onnxruntime-web (' + step + ' ' + model + '): ' + (e && e.message ? e.message : String(e));
+      }).then(function () { ort.busy = false; });
+    },
+    normlabOrtBusy: function () { return ort.busy ? 1 : 0; },
+    normlabOrtError: function () { return ort.error; },
+  };
 
-  async function addOrt(result, adapter) {
-    var ort = window.ort;
-    ort.env.wasm.wasmPaths = new URL('ort/', location.href).href;
-    ort.env.wasm.numThreads = 1;  // a plain static server: no cross-origin isolation, no threads
-    var models = await (await fetch('models/models.json')).json();
-    if (models.shape.join('x') !== result.dims.join('x'))
-      throw new Error('models/ holds models of ' + models.shape.join('x') + ', the bench runs ' +
-        result.dims.join('x'));
-    result.ort = { version: ort.env.versions.web, execution_provider: 'webgpu', io: 'gpu-buffer input and output',
-      timing: 'wall clock of await session.run + await device.queue.onSubmittedWorkDone(); median of reps',
-      models: models.models };
+  // The page's part of the JSON: onnxruntime-web's figures beside normlab's, per case.
+  var addOrt = function (result, adapter) {
+    result.ort = { version: window.ort.env.versions.web, execution_provider: 'webgpu',
+      io: 'gpu-buffer input and output',
+      timing: 'wall clock of await session.run + await device.queue.onSubmittedWorkDone(); median of reps, ' +
+        "each rep right after normlab's and the copy's",
+      models: ort.meta.models };
     result.adapter_timestamp_query = adapter.features.has('timestamp-query');
     for (var c of result.cases) {
-      if (!c.ort_model) continue;
-      var r = await ortCase(ort, c.ort_model, result.dims, c.reps);
-      c.ort_op = models.models[c.ort_model];
-      c.ort_ms = r.ms;
-      c.ort_over_normlab = r.ms / c.ms;  // > 1: normlab is faster
-      c.ort_max_abs_diff = maxAbsDiff(r.y, arrays[c.norm]);
-      if (r.notes.length) c.ort_notes = r.notes;
-      console.log('bench: onnxruntime-web ' + c.ort_model + ' ' + r.ms.toFixed(2) + ' ms');
+      var o = ort.cases[c.norm];
+      if (!c.ort_model || !o) continue;
+      c.ort_op = ort.meta.models[c.ort_model];
+      c.ort_ms = median(o.ms);
+      c.ort_over_normlab = c.ort_ms / c.ms;  // > 1: normlab is faster
+      c.ort_max_abs_diff = o.max_abs_diff;
+      if (o.notes.length) c.ort_notes = o.notes;
     }
-  }
+  };
 
   site.catchErrors(fail);
   site.requestWebGpu().then(function (adapter) {
     if (!adapter) return;
-    site.start('bench.js', {
+    site.start('bench.js', Object.assign({
       arguments: (quick ? ['--quick'] : []).concat(only ? ['--cases', only] : []),
       normlabBenchArray: function (name, values) { arrays[name] = values; },
       normlabBenchDone: function (text, error) {
         if (error) return fail(error);
-        var result = JSON.parse(text);
-        loadScript('ort/ort.webgpu.min.js').then(function () { return addOrt(result, adapter); }).then(function () {
+        try {
+          var result = JSON.parse(text);
+          addOrt(result, adapter);
           site.show('normlab-bench', JSON.stringify(result, null, 1));
           site.done('done');
-        }).catch(function (e) { fail(e && e.message ? e.message : String(e)); });
+        } catch (e) { fail(e && e.message ? e.message : String(e)); }
       },
-    }, fail);
+    }, ortHooks), fail);
   });
 })();
