@@ -197,16 +197,16 @@ Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, 
     return p;
 }
 
-// γ, β, and per statistic either the running statistics (eval) or the shift K (its first element).
+// γ, β (only where the spec has them: the shaders read them only then), and per statistic either
+// the running statistics (eval) or the shift K (its first element).
 void Normalizer::fill_inputs(Prepared& p, const Tensor& x, const NormParams& params) const {
     const StatLayout& layout = p.layout;
     const NormSpec& spec = p.spec;
     const std::int64_t S = layout.stat_count;
     const double eps = spec.effective_eps();
-    p.w.assign(static_cast<std::size_t>(layout.param_count), 1.0f);
-    p.b.assign(p.w.size(), 0.0f);
-    if (spec.has_weight() && !params.weight.empty()) p.w = params.weight;
-    if (spec.has_bias() && !params.bias.empty()) p.b = params.bias;
+    const auto P = static_cast<std::size_t>(layout.param_count);
+    if (spec.has_weight()) p.w = params.weight.empty() ? std::vector<float>(P, 1.0f) : params.weight;
+    if (spec.has_bias()) p.b = params.bias.empty() ? std::vector<float>(P, 0.0f) : params.bias;
     p.stats_in.assign(static_cast<std::size_t>(S) * 4, 0.0f);
     for (std::int64_t st = 0; st < S; ++st) {
         float* v = &p.stats_in[static_cast<std::size_t>(st) * 4];
@@ -220,7 +220,7 @@ void Normalizer::fill_inputs(Prepared& p, const Tensor& x, const NormParams& par
             v[0] = x.data[static_cast<std::size_t>(layout.element_offset(st, 0))];
         }
     }
-    p.param_bytes = p.w.size() * 4;
+    p.param_bytes = P * 4;
     p.stat_bytes = static_cast<vk::DeviceSize>(S) * 16;
     p.partial_bytes = p.stat_bytes * std::max<std::uint32_t>(1, p.slabs.chunks_total);
 }

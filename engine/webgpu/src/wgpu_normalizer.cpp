@@ -180,15 +180,22 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     const double eps = spec.effective_eps();
     const std::int64_t S = layout.stat_count;
 
-    // γ/β, the statistics' inputs (the shift K, or the running statistics in eval).
-    std::vector<float> w(static_cast<std::size_t>(layout.param_count), 1.0f), b(w.size(), 0.0f);
-    if (spec.has_weight() && !params.weight.empty()) w = params.weight;
-    if (spec.has_bias() && !params.bias.empty()) b = params.bias;
-    w.resize(padded_params(w.size()), 0.0f);  // whole vec4s (norm_common.wgsl's W and B)
-    b.resize(w.size(), 0.0f);
+    // γ/β (only where the spec has them: the kernels read them only then; whole vec4s, as
+    // norm_common.wgsl's W and B), the statistics' inputs (the shift K, or the running statistics in eval).
+    const auto P = static_cast<std::size_t>(layout.param_count);
+    const std::size_t padded = padded_params(P);
+    std::vector<float> w, b;
+    if (spec.has_weight()) {
+        w = params.weight.empty() ? std::vector<float>(P, 1.0f) : params.weight;
+        w.resize(padded, 0.0f);
+    }
+    if (spec.has_bias()) {
+        b = params.bias;
+        b.resize(padded, 0.0f);  // β = 0 where none was given
+    }
     const std::vector<float> stats_in = stats_inputs(x, layout, params, pl.from_running, eps);
     const std::uint64_t bytes = static_cast<std::uint64_t>(numel) * 4;
-    const std::uint64_t param_bytes = w.size() * 4, stat_bytes = static_cast<std::uint64_t>(S) * 16;
+    const std::uint64_t param_bytes = padded * 4, stat_bytes = static_cast<std::uint64_t>(S) * 16;
     const std::uint64_t partial_bytes = stat_bytes * pl.chunks;
     auto fits = [&](std::uint64_t need, const std::string& what) { check_binding(*ctx_, need, what); };
     fits(param_bytes, "γ and β of shape " + dims_str(layout.param_shape));
