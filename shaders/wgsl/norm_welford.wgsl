@@ -79,36 +79,32 @@ fn lane_add(a: ptr<function, LaneStat>, r: ShortRun, K: f32) {
     (*a).top = max((*a).top, top);
 }
 
+const STEP: u32 = WG * PACK;  // elements between an invocation's accesses of one run
+
+// Access t of the short run that starts at element j of the run at flat offset off.
+fn run_access(off: u32, j: u32, t: u32) -> vec4<f32> { return xe_to4(X[(off + j + t * STEP) / PACK]); }
+
 // The invocation's accesses of the len contiguous elements from flat offset off.
 fn lane_range(a: ptr<function, LaneStat>, off: u32, len: u32, lane: u32, K: f32) {
-    const STEP = WG * PACK;
     var j = lane * PACK;
     if (!RMS && (*a).n == 0.0) {  // the invocation's first accesses: Welford's update
         for (var t = 0u; t < SUM_RUN && j < len; t = t + 1u) {
-            lane_welford(a, xe_to4(X[(off + j) / PACK]), K);
+            lane_welford(a, run_access(off, j, 0u), K);
             j = j + STEP;
         }
     }
     for (; j < len; j = j + SUM_RUN * STEP) {
         var r = ShortRun(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0), vec4<u32>(0u), 0.0);
         if (!RMS) { r.k = K + (*a).mean; }  // near the values (any float will do: r.k − K is used)
-        if (j + (SUM_RUN - 1u) * STEP < len) {  // a whole short run: no test per access
-            for (var t = 0u; t < SUM_RUN; t = t + 1u) { short_run_add(&r, xe_to4(X[(off + j + t * STEP) / PACK])); }
-            r.n = f32(SUM_RUN);
+        let n = min(SUM_RUN, (len - j + STEP - 1u) / STEP);  // the short run's accesses before len
+        if (n == SUM_RUN) {  // a whole short run: a loop of constant length
+            for (var t = 0u; t < SUM_RUN; t = t + 1u) { short_run_add(&r, run_access(off, j, t)); }
         } else {
-            for (var t = 0u; t < SUM_RUN; t = t + 1u) {
-                let jt = j + t * STEP;
-                if (jt < len) {
-                    short_run_add(&r, xe_to4(X[(off + jt) / PACK]));
-                    r.n = r.n + 1.0;
-                }
-            }
+            for (var t = 0u; t < n; t = t + 1u) { short_run_add(&r, run_access(off, j, t)); }
         }
+        r.n = f32(n);
         if (!RMS && any(abs_bits4(r.q) >= vec4<u32>(0x7f800000u))) {  // rare: no barrier follows here
-            for (var t = 0u; t < SUM_RUN; t = t + 1u) {
-                let jt = j + t * STEP;
-                if (jt < len) { r.top = max(r.top, abs_bits4(xe_to4(X[(off + jt) / PACK]))); }
-            }
+            for (var t = 0u; t < n; t = t + 1u) { r.top = max(r.top, abs_bits4(run_access(off, j, t))); }
         }
         lane_add(a, r, K);
     }
