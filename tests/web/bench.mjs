@@ -38,8 +38,14 @@ const haveModels = fs.existsSync(modelsJson) &&
   JSON.parse(fs.readFileSync(modelsJson, 'utf8')).shape.join() === dims.join();
 if (!haveModels) {
   const script = path.join(root, 'bench', 'web_models.py');
-  execFileSync('/usr/bin/python3', ['-W', 'ignore', script, modelsDir, ...dims.map(String)],
-    { stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    execFileSync('/usr/bin/python3', ['-W', 'ignore', script, modelsDir, ...dims.map(String)],
+      { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (e) {
+    const why = String(e.stderr || e.message).trim().split('\n').pop();
+    fail(`making the ONNX models (bench/web_models.py) failed: ${why}` +
+      (/No module named 'torch'/.test(why) ? ' (it needs Debian\'s python3-torch: apt-get install python3-torch)' : ''));
+  }
 }
 
 const { server, url } = await serve({ 'ort/': ortDist, 'models/': modelsDir });
