@@ -21,8 +21,10 @@ public:
     void draw(Session& session);
     // The last rejected edit's reason ("" when the last edit was accepted).
     const std::string& error() const { return error_; }
-    // Set by an app with its own file chooser (the browser's File > Open…), which it opens.
+    // Set by an app with its own file chooser (the browser's File > Open…), which it opens:
+    // for the tensor, and for AdaIN's style image.
     std::function<void()> pick_file;
+    std::function<void()> pick_style_file;
 
 private:
     void tensor_section(Session& s);

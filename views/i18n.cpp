@@ -25,11 +25,13 @@ const Entry kTable[] = {
     {"Save scene…", "保存场景…"},
     // The browser app's File menu (web/src/web_app.cpp): files opened in the page, downloads, the link.
     {"Open a tensor or scene file (.npy, PNG, JPEG, .json)…", "打开张量或场景文件（.npy、PNG、JPEG、.json）…"},
+    {"Open an image as AdaIN's style (PNG, JPEG)…", "打开图像作为 AdaIN 的风格（PNG、JPEG）…"},
     {"Save scene", "保存场景"},
     {"Save statistics (.json)", "保存统计量（.json）"},
     {"Save y (.npy)", "保存 y（.npy）"},
     {"Copy link", "复制链接"},
     {"Open a file…", "打开文件…"},
+    {"Open a style image…", "打开风格图像…"},
     {"reading the clipboard (or press Ctrl+V on the page)", "正在读取剪贴板（也可以在页面上按 Ctrl+V）"},
     {"opened ", "已打开 "},
     {"the link to this scene is in the address bar and on the clipboard", "此场景的链接已在地址栏中，并已复制到剪贴板"},

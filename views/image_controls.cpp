@@ -75,10 +75,14 @@ void ControlsPanel::style_controls(Session& s) {
     if (st.style_image.empty()) {
         ImGui::TextDisabled("%s", tr("(none: plain InstanceNorm)"));
     } else {
-        ImGui::TextDisabled("%s", st.style_image.c_str());
+        // With a file chooser the file's name (the page's copy lives in a folder of its own).
+        const std::string shown =
+            pick_style_file ? std::filesystem::path(st.style_image).filename().string() : st.style_image;
+        ImGui::TextDisabled("%s", shown.c_str());
         if (ImGui::Button(tr("remove the style"))) return apply(s, with_style_image(st, ""), TensorChange::keep());
     }
-    if (image_picker("style", style_edit_, tr("use as style"), !pick_file))
+    if (pick_style_file && ImGui::Button(tr("Open a style image…"))) return pick_style_file();
+    if (image_picker("style", style_edit_, tr("use as style"), !pick_style_file))
         apply(s, with_style_image(st, style_edit_), TensorChange::keep());
 }
 

@@ -25,7 +25,9 @@
 //     (the line on the clipboard, the heatmap's mode (key H) in its view), a scene line pasted into the
 //     page (Ctrl+V's paste event) and File > Paste scene (the clipboard read, the scene's view shown);
 //     the screenshot and figure downloads (PNGs of the canvas' and the figure's size, the figure pixel
-//     for pixel the screen's); an image with AdaIN's style (three pictures, a link that carries them);
+//     for pixel the screen's); an image with AdaIN's style (three pictures, a link that carries them),
+//     then the style from the user's own PNG (File > Open an image as AdaIN's style…: no link) and a
+//     .npy refused as a style (one line, the style kept);
 //   - SyncBN on 2 simulated devices in naive mode (the SyncBN view under the heatmap: its devices, a
 //     naive error above 0, one tile colour per channel; the pasted scene closed the open lesson), in
 //     presenter mode, then local mode on 3 devices; the File menu's Ctrl keys (S, E, P: downloads,
@@ -38,7 +40,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, sceneLine, npyBytes, dropFile } from './browser.mjs';
+import { root, serve, launch, sceneLine, npyBytes, dropFile } from './browser.mjs';
 import { decodePng } from './png.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -393,7 +395,7 @@ async function files(page, dir) {
   check(/broken\.npy/.test(r.error) && !r.error.includes('\n') && r.shape.join(',') === '3,4,2,5',
     `a bad file dropped: error "${r.error}", shape ${r.shape}`);
 
-  r = await chooseFromMenu(page, 'file', 2, 'app-file-menu-2.png');  // Save statistics (.json)
+  r = await chooseFromMenu(page, 'file', 3, 'app-file-menu-3.png');  // Save statistics (.json)
   const saved = path.join(dir, 'normlab-stats.json');
   const bytes = await downloaded(dir, 'normlab-stats.json');
   const stats = bytes ? JSON.parse(bytes.toString('utf8')) : null;
@@ -401,7 +403,7 @@ async function files(page, dir) {
   check(stats && stats.shape.join(',') === '3,4,2,5' && stats.rstd.length === r.stat_count && /WebGPU/.test(stats.device),
     `the saved statistics: ${stats ? JSON.stringify(stats).slice(0, 120) : 'no file in ' + dir}`);
 
-  r = await chooseFromMenu(page, 'file', 4, 'app-file-menu-4.png');  // Copy link
+  r = await chooseFromMenu(page, 'file', 5, 'app-file-menu-5.png');  // Copy link
   console.log(`Copy link: "${r.note}"`);
   check(/this tensor is the file 'acts\.npy'/.test(r.note), `Copy link with a file's tensor: "${r.note}"`);
 }
@@ -442,10 +444,10 @@ async function classroom(page, dir) {
   console.log(`exercise (hide ${r.hide}, lock ${r.lock}): key 2 → ${r.method}, "${r.error}"`);
   check(r.method === 'BatchNorm2d' && /method/.test(r.error) && /locked/.test(r.error) && !r.error.includes('\n'),
     `the key 2 under an exercise that locks the method: ${r.method}, error "${r.error}"`);
-  r = await chooseFromMenu(page, 'file', 7, 'app-file-menu-7.png');  // Exercise: hide and lock controls…
+  r = await chooseFromMenu(page, 'file', 8, 'app-file-menu-8.png');  // Exercise: hide and lock controls…
   checkNotBlank(await screenshot(page, 'app-exercise-window.png'), 'the Exercise window');
   check(r.exercise_open, 'File > Exercise opened no Exercise window');
-  r = await chooseFromMenu(page, 'file', 7, 'app-file-menu-7b.png');
+  r = await chooseFromMenu(page, 'file', 8, 'app-file-menu-8b.png');
   check(!r.exercise_open, 'File > Exercise again left the Exercise window open');
   await page.keyboard.press('p');
   await settle(page);
@@ -459,7 +461,7 @@ async function classroom(page, dir) {
   r = await pasteScene(page, sceneLine(JSON.stringify(classroomScene)), (r) => r.method === 'BatchNorm2d' && r.lock.length === 0);
   await page.keyboard.press('h');
   await frames(page);
-  r = await chooseFromMenu(page, 'file', 5, 'app-file-menu-5.png');  // Copy scene (one line)
+  r = await chooseFromMenu(page, 'file', 6, 'app-file-menu-6.png');  // Copy scene (one line)
   const copied = await page.evaluate(() => navigator.clipboard.readText()).catch((e) => `(no clipboard: ${e.message})`);
   console.log(`H, Copy scene: heatmap ${r.heatmap_view}, note "${r.note}", clipboard "${copied.slice(0, 50)}…"`);
   check(r.heatmap_view === 'input' && r.note === 'scene copied to the clipboard as one line' && copied === r.link,
@@ -474,7 +476,7 @@ async function classroom(page, dir) {
   console.log(`pasted layer.json: ${r.method} on [${r.shape}], note "${r.note}", heatmap ${r.heatmap_view}`);
   check(r.method === 'LayerNorm' && r.note === 'scene pasted from the clipboard' && r.heatmap_view === 'stats',
     `after pasting layer.json: ${r.method}, note "${r.note}", heatmap ${r.heatmap_view}`);
-  await chooseFromMenu(page, 'file', 6, 'app-file-menu-6.png');  // Paste scene
+  await chooseFromMenu(page, 'file', 7, 'app-file-menu-7.png');  // Paste scene
   r = await reportWhen(page, (r) => r.method === 'BatchNorm2d');
   console.log(`File > Paste scene: ${r.method} on [${r.shape}], heatmap ${r.heatmap_view}, note "${r.note}"`);
   check(r.method === 'BatchNorm2d' && r.heatmap_view === 'input' && r.link === copied,
@@ -484,9 +486,9 @@ async function classroom(page, dir) {
   await page.keyboard.press('h');  // output y
   await settle(page);
   const screen = await screenshot(page, 'app-before-png.png');
-  r = await chooseFromMenu(page, 'file', 8, 'app-file-menu-8.png', 1);  // Export heatmap + histograms (PNG)
+  r = await chooseFromMenu(page, 'file', 9, 'app-file-menu-9.png', 1);  // Export heatmap + histograms (PNG)
   const figureBytes = await downloaded(dir, 'normlab-batch-figure.png');
-  r = await chooseFromMenu(page, 'file', 9, 'app-file-menu-9.png', 1);  // Screenshot (PNG)
+  r = await chooseFromMenu(page, 'file', 10, 'app-file-menu-10.png', 1);  // Screenshot (PNG)
   const screenBytes = await downloaded(dir, 'normlab-batch-screen.png');
   const figure = figureBytes && decodePng(figureBytes), shot = screenBytes && decodePng(screenBytes);
   const [fx, fy, fw, fh] = r.figure_rect;
@@ -512,6 +514,29 @@ async function classroom(page, dir) {
   console.log(`AdaIN: ${r.pictures} pictures, ${r.method} on [${r.shape}], max error ${r.max_error}, link ${r.link.slice(0, 30)}…`);
   check(r.pictures === 3 && r.max_error < 1e-4 && /^normlab-scene:/.test(r.link) &&
     sceneOf(r.link).norm.style_image === 'images/style-sunset.png', `AdaIN: ${r.pictures} pictures, link "${r.link.slice(0, 40)}"`);
+
+  // The style from the user's own image (File > Open an image as AdaIN's style…): no link can carry
+  // it; then a file that is no image, refused in one line with the style kept.
+  const mine = path.join(dir, 'my-style.png');
+  fs.copyFileSync(path.join(root, 'assets', 'images', 'style-mosaic.png'), mine);
+  const pickStyle = async (file, shot) => {
+    const [chooser] = await Promise.all([page.waitForFileChooser({ timeout: 15000 }),
+      chooseFromMenu(page, 'file', 1, shot)]);
+    await chooser.accept([file]);
+  };
+  await pickStyle(mine, 'app-file-menu-1.png');
+  r = await reportWhen(page, (r) => r.style === 'my-style.png' || r.error !== '');
+  checkNotBlank(await screenshot(page, 'app-adain-own-style.png'), 'AdaIN with the user\'s style');
+  console.log(`AdaIN, own style: style "${r.style}", ${r.pictures} pictures, note "${r.note}", error "${r.error}", link "${r.link}"`);
+  check(r.style === 'my-style.png' && r.pictures === 3 && r.error === '' && r.note === 'opened my-style.png' &&
+    r.link === '' && r.max_error < 1e-4, `AdaIN with the user's style: style "${r.style}", error "${r.error}"`);
+  const notImage = path.join(dir, 'acts-as-style.npy');
+  fs.writeFileSync(notImage, npyBytes([1, 3, 4, 4], Array.from({ length: 48 }, (_, i) => i)));
+  await pickStyle(notImage, 'app-file-menu-1b.png');
+  r = await reportWhen(page, (r) => r.error !== '');
+  console.log(`AdaIN, a .npy as the style: "${r.error}", style "${r.style}"`);
+  check(r.error === "'acts-as-style.npy' is not a PNG or JPEG image" && r.style === 'my-style.png' && r.pictures === 3,
+    `a .npy as AdaIN's style: error "${r.error}", style "${r.style}"`);
 }
 
 // Copy as PyTorch (key T): the window and the code on the clipboard.

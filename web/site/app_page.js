@@ -5,7 +5,7 @@
 // gives the program the functions it calls
 // (web/src/page_bridge.hpp): status and error lines, the state, the shell's report; and the File
 // menu's (web/src/web_app.cpp): the file picker and files dropped on the page (written into the
-// file system and opened with normlab_app_open_file), downloads, the address bar's scene, the
+// file system and opened with normlab_app_open_file, or normlab_app_open_style for AdaIN's style), downloads, the address bar's scene, the
 // clipboard (text pasted into the page goes to normlab_app_paste: into the app's text field, or opened
 // as a scene line).
 'use strict';
@@ -34,20 +34,22 @@
       return call();
     }).then(function () { site.done('done'); }, function (e) { fail(e && e.message ? e.message : String(e)); });
   };
-  var openFile = function (file) {
+  // A file picked or dropped, opened by `call`: normlab_app_open_file (a tensor or scene) or
+  // normlab_app_open_style (AdaIN's style image).
+  var openFile = function (file, call) {
     if (!file || !site.finished()) return;
     run(function () {
       return site.putFile(file).then(function (path) {
-        return window.Module.ccall('normlab_app_open_file', null, ['string', 'string'], [path, file.name], { async: true });
+        return window.Module.ccall(call || 'normlab_app_open_file', null, ['string', 'string'], [path, file.name], { async: true });
       });
     });
   };
   var picker = document.createElement('input');
+  var pickedFor = '';  // pickFile's purpose: '' (a tensor or scene) or 'style'
   picker.type = 'file';
-  picker.accept = '.npy,.json,.png,.jpg,.jpeg,image/png,image/jpeg,application/json';
   picker.hidden = true;
   picker.addEventListener('change', function () {
-    openFile(picker.files[0]);
+    openFile(picker.files[0], pickedFor === 'style' ? 'normlab_app_open_style' : 'normlab_app_open_file');
     picker.value = '';
   });
   document.body.appendChild(picker);
@@ -60,7 +62,12 @@
     note: function (line) { console.log('normlab: ' + line); },
     report: function (json) { site.byId('normlab-app-report').textContent = json; },
     done: site.done,
-    pickFile: function () { picker.click(); },
+    pickFile: function (purpose) {
+      pickedFor = purpose;
+      picker.accept = purpose === 'style' ? '.png,.jpg,.jpeg,image/png,image/jpeg'
+        : '.npy,.json,.png,.jpg,.jpeg,image/png,image/jpeg,application/json';
+      picker.click();
+    },
     download: function (path, name) { site.saveFile(window.Module.FS.readFile(path), name); },
     // The shown state's scene line into the address bar (no reload, no hashchange); '' clears it.
     link: function (line) {

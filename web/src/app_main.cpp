@@ -88,3 +88,8 @@ extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_paste(const char* text, int fro
 extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_open_file(const char* path, const char* name) {
     if (shell.app) shell.app->open_file(path, name);
 }
+
+// An image picked as AdaIN's style (File > Open an image as AdaIN's style…, the Controls panel).
+extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_open_style(const char* path, const char* name) {
+    if (shell.app) shell.app->open_style(path, name);
+}

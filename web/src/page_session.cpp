@@ -42,8 +42,23 @@ void PageSession::open_scene(const std::string& text, const std::string& name) {
 }
 
 void PageSession::open_file(const std::string& path, const std::string& name) {
+    as_named(path, name, [&] { open_named(path, name); });
+}
+
+void PageSession::open_style(const std::string& path, const std::string& name) {
+    as_named(path, name, [&] {
+        if (file_kind(name) != FileKind::Image) throw InputError("'" + name + "' is not a PNG or JPEG image");
+        if (state().spec.method != Method::Instance)
+            throw InputError("AdaIN's style image is for InstanceNorm: choose the method instance first");
+        if (auto err = session_.apply(with_style_image(state(), path), TensorChange::keep())) throw InputError(*err);
+        result_ = page_result(session_);
+        result_generation_ = session_.generation();
+    });
+}
+
+void PageSession::as_named(const std::string& path, const std::string& name, const std::function<void()>& open) {
     try {
-        open_named(path, name);
+        open();
     } catch (const InputError& e) {
         // The error names the file as the user knows it, not the page's copy of it.
         std::string line = e.what();
@@ -93,9 +108,10 @@ std::optional<std::string> PageSession::link(const ViewSettings& view) const {
 
 std::string PageSession::why_no_link() const {
     if (!from_file(state())) return "";
-    return "a link carries generated tensors, presets and the site's images; this tensor is the file '" +
-           std::filesystem::path(user_file_of(state())).filename().string() +
-           "' (Save scene and hand out the file beside it)";
+    const std::string file = user_file_of(state());
+    return std::string("a link carries generated tensors, presets and the site's images; ") +
+           (file == state().style_image ? "AdaIN's style image" : "this tensor") + " is the file '" +
+           std::filesystem::path(file).filename().string() + "' (Save scene and hand out the file beside it)";
 }
 
 std::pair<std::string, std::string> PageSession::download(const std::string& kind, const ViewSettings& view) const {

@@ -11,6 +11,7 @@
 #include "normlab/view_settings.hpp"
 #include "normlab/webgpu/wgpu_backend.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -29,6 +30,9 @@ public:
     // A .npy or an image keeps the method and its settings (what no longer fits the tensor goes
     // back to its default); a scene (.json) replaces the state.
     void open_file(const std::string& path, const std::string& name);
+    // An image the page wrote at `path` as AdaIN's style (method instance); InputError, with the
+    // state kept, for another file or method.
+    void open_style(const std::string& path, const std::string& name);
 
     bool has_result() const { return result_.has_value(); }
     // The summary and statistics of what the Session shows now (made again after an edit).
@@ -49,6 +53,8 @@ public:
 
 private:
     void open_named(const std::string& path, const std::string& name);
+    // open(), its InputError naming the file `name` where it says `path` (the page's copy).
+    static void as_named(const std::string& path, const std::string& name, const std::function<void()>& open);
     const State& state() const { return session_.state(); }
     // Throws InputError naming the limit when a tensor of this shape fits neither the device's
     // binding (WgpuNormalizer's check) nor the page's memory.

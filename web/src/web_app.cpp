@@ -58,6 +58,7 @@ WebApp::WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::strin
       lessons_(std::move(lessons)),
       noise_([&backend] { return std::make_unique<webgpu::WgpuBackend>(backend.context()); }) {
     controls_.pick_file = [] { js_app_call("pickFile", "", ""); };  // the browser's file chooser (File > Open…)
+    controls_.pick_style_file = [] { js_app_call("pickFile", "style", ""); };
     if (!scene_text.empty() && open_scene(scene_text)) return;
     page_.open_scene("", "the default state");  // no scene, or one that cannot be shown: the error stays
 }
@@ -92,6 +93,17 @@ void WebApp::open_file(const std::string& path, const std::string& name) {
             scene_shown(name);
         else
             experiment_ = nullptr;       // a file's tensor ends an experiment, as a scene does on the desktop
+    } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
+        error_ = e.what();
+        note_.clear();
+    }
+}
+
+void WebApp::open_style(const std::string& path, const std::string& name) {
+    try {
+        page_.open_style(path, name);
+        error_.clear();
+        note_ = std::string(app::tr("opened ")) + name;
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
         error_ = e.what();
         note_.clear();
@@ -196,6 +208,10 @@ std::vector<app::Action> WebApp::file_actions() {
                  .help_keys = "Ctrl+S  /  Ctrl+O",
                  .help_text = "save / open a scene or file",
                  .run = [](int) { js_app_call("pickFile", "", ""); }});
+    t.push_back({.id = "open-style",
+                 .menus = app::kFileMenu,
+                 .menu_label = "Open an image as AdaIN's style (PNG, JPEG)…",
+                 .run = [](int) { js_app_call("pickFile", "style", ""); }});
     t.push_back({.id = "save",
                  .keys = {app::ctrl(GLFW_KEY_S)},
                  .menus = app::kFileMenu,
@@ -257,6 +273,10 @@ void WebApp::set_presenter(bool on) {
     ImGui::GetIO().FontDefault = on ? window_.fonts().large : window_.fonts().normal;
 }
 
+void WebApp::set_language(Language lang) {
+    if (!app::set_language(lang)) error_ = app::cjk_missing_message();
+}
+
 void WebApp::go_to_step(int lesson, int step) {
     auto start = [this](const std::string& id, const State& st) { return start_experiment(id, st); };
     if (auto view = lessons_.go(lesson, step, session(), start)) {
@@ -306,7 +326,7 @@ std::vector<app::Action> WebApp::make_actions() {
     t.torch_open = &torch_open_;
     t.torch_code = &torch_code_;
     t.set_presenter = [this](bool on) { set_presenter(on); };
-    t.set_language = [](Language l) { app::set_language(l); };
+    t.set_language = [this](Language l) { set_language(l); };
     t.go_to_step = [this](int lesson, int step) { go_to_step(lesson, step); };
     t.stop_experiment = [this] { experiment_ = nullptr; };
     t.refused = [this](const std::string& line) { error_ = line; };
@@ -320,7 +340,7 @@ void WebApp::menu_bar() {
     at(0);
     file_menu();
     at(1);
-    if (auto lang = app::language_menu()) app::set_language(*lang);  // key L
+    if (auto lang = app::language_menu()) set_language(*lang);  // key L
     at(2);
     if (auto go = lessons_.menu()) go_to_step(go->first, go->second);
     at(3);
@@ -534,6 +554,7 @@ void WebApp::report() {
         {"torch_open", torch_open_},
         {"torch_lines", std::count(torch_code_.begin(), torch_code_.end(), '\n')},
         {"pictures", pictures_on_ ? pictures_.count() : 0},
+        {"style", std::filesystem::path(s.state().style_image).filename().string()},
         {"sync", sync_report(s, sync_view_shown(), sync_area_)},
         {"noise_rows", noise_.rows().size()},
         {"noise_error", noise_.error()},

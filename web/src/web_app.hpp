@@ -66,6 +66,9 @@ public:
     // the page; `name` is what the user opened): PageSession::open_file, or its one-line error in
     // the status bar with what is shown kept.
     void open_file(const std::string& path, const std::string& name);
+    // An image picked as AdaIN's style (File > Open an image as AdaIN's style…, or the Controls
+    // panel's button): PageSession::open_style, or its one line with what is shown kept.
+    void open_style(const std::string& path, const std::string& name);
     // One frame: the keys, the menu bar, the panels and the status bar, then the report.
     void draw();
     void set_startup(StartupTimes t) { startup_ = std::move(t); }
@@ -104,6 +107,8 @@ private:
     void panels(float top);
     void status_bar(const app::Rect& r);
     void set_presenter(bool on);
+    // The language of the panels; where the CJK font is missing, its one line in the status bar.
+    void set_language(Language lang);
     void report();
 
     WebWindow& window_;
