@@ -30,13 +30,14 @@ bool from_file(const State& s) { return !user_file_of(s).empty(); }
 void PageSession::open_scene(const std::string& text, const std::string& name) {
     State next = text.empty() ? State{} : scene_from_line(text, name);
     check_page_scene(next, name);
-    parse_view(next.view_json, name);  // a bad view refuses the scene, as the desktop's open does
+    ViewSettings view = parse_view(next.view_json, name);  // a bad view refuses the scene, as the desktop's open does
     // A generated tensor's shape is checked before gigabytes are made.
     if (next.source.kind == TensorSource::Kind::Generated) check_fits(next.source.shape);
     Tensor x = load_tensor(next.source, next.spec.method);
     check_fits(x.shape);
     validate_selection(next.selection, x.shape);  // a scene's selection is its author's: refused, not dropped
     if (auto err = session_.replace(std::move(next), TensorChange::given(std::move(x)))) throw InputError(*err);
+    scene_view_ = view;
     result_ = page_result(session_);
     result_generation_ = session_.generation();
 }

@@ -26,6 +26,8 @@ public:
     // text: a "normlab-scene:…" line or a scene's JSON; empty: the default State. A scene's view is
     // checked here (a bad one refuses the scene) and kept in the state's view_json for the app to show.
     void open_scene(const std::string& text, const std::string& name);
+    // The view of the scene opened last (parsed by open_scene), for the app to show.
+    const ViewSettings& scene_view() const { return scene_view_; }
     // A file the page wrote into its file system at `path`; `name` is what the user opened.
     // A .npy or an image keeps the method and its settings (what no longer fits the tensor goes
     // back to its default); a scene (.json) replaces the state.
@@ -62,6 +64,7 @@ private:
 
     webgpu::WgpuBackend* backend_;
     Session session_;
+    ViewSettings scene_view_;
     mutable std::optional<PageResult> result_;     // of session_'s state, after the first open
     mutable std::uint64_t result_generation_ = 0;  // session_.generation() result_ was made at
 };

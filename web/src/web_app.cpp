@@ -67,7 +67,7 @@ bool WebApp::open_scene(const std::string& text, const std::string& name) {
     try {
         page_.open_scene(text, name);
         error_.clear();
-        scene_shown(name);
+        scene_shown();
         return true;
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
         error_ = e.what();
@@ -77,11 +77,11 @@ bool WebApp::open_scene(const std::string& text, const std::string& name) {
 }
 
 // A scene now shown ends an experiment and a lesson, as loading one does on the desktop, and brings
-// its view (checked by PageSession's open).
-void WebApp::scene_shown(const std::string& name) {
+// its view (parsed and checked by PageSession's open).
+void WebApp::scene_shown() {
     experiment_ = nullptr;
     lessons_.close();
-    apply_view(parse_view(session().state().view_json, name));
+    apply_view(page_.scene_view());
 }
 
 void WebApp::open_file(const std::string& path, const std::string& name) {
@@ -90,7 +90,7 @@ void WebApp::open_file(const std::string& path, const std::string& name) {
         error_.clear();
         note_ = std::string(app::tr("opened ")) + name;
         if (file_kind(name) == FileKind::Scene)
-            scene_shown(name);
+            scene_shown();
         else
             experiment_ = nullptr;       // a file's tensor ends an experiment, as a scene does on the desktop
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays

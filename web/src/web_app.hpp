@@ -90,7 +90,7 @@ private:
         return page_.session().result().sync && !views_.compare && !pair_experiment() && !views_.gradient &&
                !views_.cube;
     }
-    void scene_shown(const std::string& name);
+    void scene_shown();
     void menu_bar();
     void file_menu();
     // File > Save …: PageSession::download written to /downloads and handed to the browser.
