@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -141,25 +142,39 @@ void variance_bars(const SyncStats& st, std::int64_t c, float width) {
     ImGui::Dummy(ImVec2(width, 2 * bh + 1));
 }
 
+// The modes table's headers; the last one is the bars' column.
+std::array<const char*, 8> modes_heads() {
+    return {"c", tr("sync σ²"), tr("naive σ²"), tr("error"), "var(μ_k)", tr("|Δy| naive"), tr("|Δy| local"),
+            tr("sync vs naive")};
+}
+
+float modes_cell_pad() { return 2 * ImGui::GetStyle().CellPadding.x + 2; }
+
+// The width of the modes table's 7 columns of numbers: each as wide as its header or a number.
+float modes_width() {
+    float need = 0;
+    for (int i = 0; i < 7; ++i)
+        need += std::max(ImGui::CalcTextSize(modes_heads()[static_cast<std::size_t>(i)]).x,
+                         ImGui::CalcTextSize("-0.0000").x) +
+                modes_cell_pad();
+    return need;
+}
+
 // Per channel, the three modes side by side: the variances sync and naive apply, the naive
 // error beside the variance of the shard means, and how far naive's and local's y lie from sync's.
 void modes_table(const SyncStats& st, const Shape4& s, const ModeDiffs& diffs, float height) {
     const std::int64_t K = st.devices, C = s.c;
-    // Every column as wide as its header or a number; the bars only where the panel has room for
-    // them, so no header or number is cut (a scroll bar is the last resort).
-    const char* heads[] = {"c",        tr("sync σ²"),    tr("naive σ²"),   tr("error"),
-                           "var(μ_k)", tr("|Δy| naive"), tr("|Δy| local"), tr("sync vs naive")};
-    const float pad = 2 * ImGui::GetStyle().CellPadding.x + 2, bars_w = 5 * ImGui::GetFontSize();
-    float need = 0;
-    for (int i = 0; i < 7; ++i)
-        need += std::max(ImGui::CalcTextSize(heads[i]).x, ImGui::CalcTextSize("-0.0000").x) + pad;
-    const bool bars = need + bars_w + pad <= ImGui::GetContentRegionAvail().x;
+    // The bars only where the panel has room for them, so no header or number is cut (a scroll
+    // bar is the last resort).
+    const auto heads = modes_heads();
+    const float pad = modes_cell_pad(), bars_w = 5 * ImGui::GetFontSize();
+    const bool bars = modes_width() + bars_w + pad <= ImGui::GetContentRegionAvail().x;
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                   ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX;
     if (!ImGui::BeginTable("##sync", bars ? 8 : 7, flags, ImVec2(0, std::max(height, 2 * ImGui::GetFrameHeight()))))
         return;
     ImGui::TableSetupScrollFreeze(1, 1);
-    for (int i = 0; i < (bars ? 8 : 7); ++i) ImGui::TableSetupColumn(heads[i]);
+    for (int i = 0; i < (bars ? 8 : 7); ++i) ImGui::TableSetupColumn(heads[static_cast<std::size_t>(i)]);
     ImGui::TableHeadersRow();
     if (ImGui::TableGetColumnFlags(3) & ImGuiTableColumnFlags_IsHovered)
         ImGui::SetTooltip("%s", tr("naive error = sync σ² − naive σ²"));
@@ -218,9 +233,11 @@ float draw_sync_view(const Session& session, bool table_first) {
         wrapped_text_disabled(tr("eval mode: every mode applies the running statistics, so y is the same"));
     }
     // The table: the header and one row per channel, exactly (a taller table would leave empty
-    // rows, and the heatmap above takes whatever room this view leaves).
+    // rows, and the heatmap above takes whatever room this view leaves), and the horizontal scroll
+    // bar where its columns are wider than the panel (presenter mode's large font).
     const float row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
-    const float table_h = row * (static_cast<float>(C) + 1) + 4, gap = ImGui::GetStyle().ItemSpacing.y;
+    const float scroll_bar = modes_width() > ImGui::GetContentRegionAvail().x ? ImGui::GetStyle().ScrollbarSize : 0;
+    const float table_h = row * (static_cast<float>(C) + 1) + 4 + scroll_bar, gap = ImGui::GetStyle().ItemSpacing.y;
     // Everything shown: the lines above, the table and every channel in the boxes.
     const float full = ImGui::GetCursorPosY() - top + table_h + gap + device_boxes(K).height(C, C) + gap;
     const float avail = ImGui::GetContentRegionAvail().y;
