@@ -144,8 +144,8 @@ void variance_bars(const SyncStats& st, std::int64_t c, float width) {
 
 // The modes table's headers; the last one is the bars' column.
 std::array<const char*, 8> modes_heads() {
-    return {"c", tr("sync σ²"), tr("naive σ²"), tr("error"), "var(μ_k)", tr("|Δy| naive"), tr("|Δy| local"),
-            tr("sync vs naive")};
+    return {"c",        tr("sync σ²"),    tr("naive σ²"),   tr("error"),
+            "var(μ_k)", tr("|Δy| naive"), tr("|Δy| local"), tr("sync vs naive")};
 }
 
 float modes_cell_pad() { return 2 * ImGui::GetStyle().CellPadding.x + 2; }
