@@ -152,23 +152,23 @@ float modes_cell_pad() { return 2 * ImGui::GetStyle().CellPadding.x + 2; }
 
 // The width of the modes table's 7 columns of numbers: each as wide as its header or a number.
 float modes_width() {
+    const auto heads = modes_heads();
+    const float number = ImGui::CalcTextSize("-0.0000").x;
     float need = 0;
-    for (int i = 0; i < 7; ++i)
-        need += std::max(ImGui::CalcTextSize(modes_heads()[static_cast<std::size_t>(i)]).x,
-                         ImGui::CalcTextSize("-0.0000").x) +
-                modes_cell_pad();
+    for (std::size_t i = 0; i < 7; ++i) need += std::max(ImGui::CalcTextSize(heads[i]).x, number) + modes_cell_pad();
     return need;
 }
 
 // Per channel, the three modes side by side: the variances sync and naive apply, the naive
 // error beside the variance of the shard means, and how far naive's and local's y lie from sync's.
-void modes_table(const SyncStats& st, const Shape4& s, const ModeDiffs& diffs, float height) {
+// `width`: modes_width().
+void modes_table(const SyncStats& st, const Shape4& s, const ModeDiffs& diffs, float height, float width) {
     const std::int64_t K = st.devices, C = s.c;
     // The bars only where the panel has room for them, so no header or number is cut (a scroll
     // bar is the last resort).
     const auto heads = modes_heads();
     const float pad = modes_cell_pad(), bars_w = 5 * ImGui::GetFontSize();
-    const bool bars = modes_width() + bars_w + pad <= ImGui::GetContentRegionAvail().x;
+    const bool bars = width + bars_w + pad <= ImGui::GetContentRegionAvail().x;
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                   ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX;
     if (!ImGui::BeginTable("##sync", bars ? 8 : 7, flags, ImVec2(0, std::max(height, 2 * ImGui::GetFrameHeight()))))
@@ -236,18 +236,19 @@ float draw_sync_view(const Session& session, bool table_first) {
     // rows, and the heatmap above takes whatever room this view leaves), and the horizontal scroll
     // bar where its columns are wider than the panel (presenter mode's large font).
     const float row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
-    const float scroll_bar = modes_width() > ImGui::GetContentRegionAvail().x ? ImGui::GetStyle().ScrollbarSize : 0;
+    const float width = modes_width();
+    const float scroll_bar = width > ImGui::GetContentRegionAvail().x ? ImGui::GetStyle().ScrollbarSize : 0;
     const float table_h = row * (static_cast<float>(C) + 1) + 4 + scroll_bar, gap = ImGui::GetStyle().ItemSpacing.y;
     // Everything shown: the lines above, the table and every channel in the boxes.
     const float full = ImGui::GetCursorPosY() - top + table_h + gap + device_boxes(K).height(C, C) + gap;
     const float avail = ImGui::GetContentRegionAvail().y;
     if (table_first) {  // presenter: the naive error first, the devices below
-        modes_table(st, s, mode_diffs(session), std::min(avail * 0.5f, table_h));
+        modes_table(st, s, mode_diffs(session), std::min(avail * 0.5f, table_h), width);
         devices_row(st, s, ImGui::GetContentRegionAvail().y);
         return full;
     }
     devices_row(st, s, std::max(avail * 0.5f, avail - table_h - gap));
-    modes_table(st, s, mode_diffs(session), std::min(ImGui::GetContentRegionAvail().y, table_h));
+    modes_table(st, s, mode_diffs(session), std::min(ImGui::GetContentRegionAvail().y, table_h), width);
     return full;
 }
 

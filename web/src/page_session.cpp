@@ -38,8 +38,7 @@ void PageSession::open_scene(const std::string& text, const std::string& name) {
     validate_selection(next.selection, x.shape);  // a scene's selection is its author's: refused, not dropped
     if (auto err = session_.replace(std::move(next), TensorChange::given(std::move(x)))) throw InputError(*err);
     scene_view_ = view;
-    result_ = page_result(session_);
-    result_generation_ = session_.generation();
+    remake_result();
 }
 
 void PageSession::open_file(const std::string& path, const std::string& name) {
@@ -52,8 +51,7 @@ void PageSession::open_style(const std::string& path, const std::string& name) {
         if (state().spec.method != Method::Instance)
             throw InputError("AdaIN's style image is for InstanceNorm: choose the method instance first");
         if (auto err = session_.apply(with_style_image(state(), path), TensorChange::keep())) throw InputError(*err);
-        result_ = page_result(session_);
-        result_generation_ = session_.generation();
+        remake_result();
     });
 }
 
@@ -83,16 +81,17 @@ void PageSession::open_named(const std::string& path, const std::string& name) {
     Tensor x = load_tensor(next.source, next.spec.method);
     check_fits(x.shape);
     if (auto err = session_.apply(std::move(next), TensorChange::given(std::move(x)))) throw InputError(*err);
-    result_ = page_result(session_);
-    result_generation_ = session_.generation();
+    remake_result();
 }
 
 const PageResult& PageSession::result() const {
-    if (result_ && result_generation_ != session_.generation()) {  // the panels edited the Session
-        result_ = page_result(session_);
-        result_generation_ = session_.generation();
-    }
+    if (result_ && result_generation_ != session_.generation()) remake_result();  // the panels edited the Session
     return *result_;
+}
+
+void PageSession::remake_result() const {
+    result_ = page_result(session_);
+    result_generation_ = session_.generation();
 }
 
 void PageSession::check_fits(const Shape4& shape) const {

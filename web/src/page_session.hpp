@@ -55,6 +55,8 @@ public:
 
 private:
     void open_named(const std::string& path, const std::string& name);
+    // result_ made from the Session's state now.
+    void remake_result() const;
     // open(), its InputError naming the file `name` where it says `path` (the page's copy).
     static void as_named(const std::string& path, const std::string& name, const std::function<void()>& open);
     const State& state() const { return session_.state(); }

@@ -85,23 +85,22 @@ void WebApp::scene_shown() {
 }
 
 void WebApp::open_file(const std::string& path, const std::string& name) {
-    try {
+    opened(name, [&] {
         page_.open_file(path, name);
-        error_.clear();
-        note_ = std::string(app::tr("opened ")) + name;
         if (file_kind(name) == FileKind::Scene)
             scene_shown();
         else
-            experiment_ = nullptr;       // a file's tensor ends an experiment, as a scene does on the desktop
-    } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
-        error_ = e.what();
-        note_.clear();
-    }
+            experiment_ = nullptr;  // a file's tensor ends an experiment, as a scene does on the desktop
+    });
 }
 
 void WebApp::open_style(const std::string& path, const std::string& name) {
+    opened(name, [&] { page_.open_style(path, name); });
+}
+
+void WebApp::opened(const std::string& name, const std::function<void()>& open) {
     try {
-        page_.open_style(path, name);
+        open();
         error_.clear();
         note_ = std::string(app::tr("opened ")) + name;
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays

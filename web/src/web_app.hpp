@@ -38,6 +38,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -69,6 +70,8 @@ public:
     // An image picked as AdaIN's style (File > Open an image as AdaIN's style…, or the Controls
     // panel's button): PageSession::open_style, or its one line with what is shown kept.
     void open_style(const std::string& path, const std::string& name);
+    // open(), then "opened NAME" in the status bar, or its error's one line with what is shown kept.
+    void opened(const std::string& name, const std::function<void()>& open);
     // One frame: the keys, the menu bar, the panels and the status bar, then the report.
     void draw();
     void set_startup(StartupTimes t) { startup_ = std::move(t); }
