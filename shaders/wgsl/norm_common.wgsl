@@ -3,7 +3,8 @@
 // bindings and the layout functions. The same model as shaders/norm_common.glsl:
 //   statistic s covers element e at  s*stat_stride + (e/segment_len)*segment_stride + e%segment_len,
 //   its γ/β index is (s % pstat_mod)*pstat_mul + e/pelem_div (no element term when pelem_div = 0).
-// The host puts the kernel's constants (WG, VPT, RMS, FUSED, PARAM_PASS, COLUMNS, EVAL) and
+// The host puts the kernel's constants (WG, VPT, LANE_SPAN, RMS, FUSED, PARAM_PASS, COLUMNS,
+// EVAL) and
 // pack1.wgsl or pack4.wgsl (PACK elements per access of X and Y) in front of this text.
 // Element indices e of one access are multiples of PACK; X[element_offset(base, e) / PACK].
 //
@@ -50,6 +51,20 @@ struct Layout {
 
 const FLAG_NAN: u32 = 1u;
 const FLAG_INF: u32 = 2u;
+
+// The accesses of PACK elements that invocation lane takes in a contiguous run of len elements:
+// elements x, x + LANE_SPAN·PACK, … below y. Each LANE_SPAN neighbouring invocations (the host's
+// constant, a power of two dividing WG) take neighbouring accesses in one contiguous span of the
+// run, the workgroup's WG / LANE_SPAN spans in order. LANE_SPAN = WG: the whole workgroup walks
+// the run together (a GPU's coalesced loads); 4 on CPU-emulated adapters: each SIMD group of
+// lanes streams through its own span (normlab/looped_forward.hpp).
+fn lane_span(len: u32, lane: u32) -> vec2<u32> {
+    let accesses = (len + PACK - 1u) / PACK;
+    let spans = WG / LANE_SPAN;
+    let per = ((accesses + spans - 1u) / spans + LANE_SPAN - 1u) / LANE_SPAN * LANE_SPAN;
+    let g = lane / LANE_SPAN;
+    return vec2<u32>((g * per + lane % LANE_SPAN) * PACK, min(len, (g + 1u) * per * PACK));
+}
 
 fn linear_workgroup(wid: vec3<u32>) -> u32 { return wid.x + wid.y * L.groups_x; }
 

@@ -39,20 +39,22 @@ fn looped_y(base: u32, st: vec4<f32>, pbase: u32, lane: u32) {
     if (finite && PACK == 4u && affine && L.pelem_div == 1u && L.segmented == 0u) {
         let x4 = base / 4u;
         let p4 = pbase / 4u;  // a multiple of 4 (vec4_runs)
-        let n4 = L.count / 4u;
+        let sp = lane_span(L.count, lane);
+        let j0 = sp.x / 4u;
+        let n4 = sp.y / 4u;
         if (!hb) {  // γ only (rms): no read of β
-            for (var j = lane; j < n4; j = j + WG) {
+            for (var j = j0; j < n4; j = j + LANE_SPAN) {
                 Y[x4 + j] = xe_from4(xhat4(xe_to4(X[x4 + j]), st) * W[p4 + j]);
             }
             return;
         }
         if (hw) {  // γ and β (layer)
-            for (var j = lane; j < n4; j = j + WG) {
+            for (var j = j0; j < n4; j = j + LANE_SPAN) {
                 Y[x4 + j] = xe_from4(xhat4(xe_to4(X[x4 + j]), st) * W[p4 + j] + B[p4 + j]);
             }
             return;
         }
-        for (var j = lane; j < n4; j = j + WG) { Y[x4 + j] = xe_from4(xhat4(xe_to4(X[x4 + j]), st) + B[p4 + j]); }
+        for (var j = j0; j < n4; j = j + LANE_SPAN) { Y[x4 + j] = xe_from4(xhat4(xe_to4(X[x4 + j]), st) + B[p4 + j]); }
         return;
     }
     if (finite && (!affine || L.pelem_div == 0u || (L.pelem_div > 1u && L.segmented == 0u))) {
@@ -71,7 +73,8 @@ fn looped_y(base: u32, st: vec4<f32>, pbase: u32, lane: u32) {
             if (hw) { w = w_at(p); }
             if (hb) { b = b_at(p); }
             let off = base + r * rs;
-            for (var j = lane * PACK; j < rl; j = j + WG * PACK) {
+            let sp = lane_span(rl, lane);
+            for (var j = sp.x; j < sp.y; j = j + LANE_SPAN * PACK) {
                 let i = (off + j) / PACK;
                 let h = xhat4(xe_to4(X[i]), st);
                 let yw = select(h, h * w, hw);
@@ -80,5 +83,6 @@ fn looped_y(base: u32, st: vec4<f32>, pbase: u32, lane: u32) {
         }
         return;
     }
-    for (var e = lane * PACK; e < L.count; e = e + WG * PACK) { write_y(base, e, st, pbase); }
+    let sp = lane_span(L.count, lane);
+    for (var e = sp.x; e < sp.y; e = e + LANE_SPAN * PACK) { write_y(base, e, st, pbase); }
 }

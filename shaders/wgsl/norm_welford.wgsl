@@ -1,8 +1,9 @@
 // The statistic of a range of one statistic's elements, shared by norm_partial.wgsl (a chunk) and
 // norm_looped.wgsl (the whole statistic): the host appends this file to theirs. Needs the
 // kernel's workgroup size WG (a power of two of at least MERGE_FAN).
-// Each invocation walks the accesses of PACK elements lane·PACK, + WG·PACK, … of every contiguous
-// run of the range (a workgroup's loads are contiguous; runs found once per run, not per access).
+// Each invocation walks its accesses of PACK elements in every contiguous run of the range
+// (lane_span in norm_common.wgsl: the workgroup's loads contiguous on a GPU, each SIMD group's
+// on a CPU-emulated adapter; runs found once per run, not per access).
 // Its first SUM_RUN accesses go through Welford's update (stable whatever the values, a division
 // each); after them it sums short runs of SUM_RUN accesses shifted by its mean so far (plain sums
 // cost least per access, and a shift near the values keeps Σd² − (Σd)²/n from cancelling), each
@@ -79,14 +80,16 @@ fn lane_add(a: ptr<function, LaneStat>, r: ShortRun, K: f32) {
     (*a).top = max((*a).top, top);
 }
 
-const STEP: u32 = WG * PACK;  // elements between an invocation's accesses of one run
+const STEP: u32 = LANE_SPAN * PACK;  // elements between an invocation's accesses of one run
 
 // Access t of the short run that starts at element j of the run at flat offset off.
 fn run_access(off: u32, j: u32, t: u32) -> vec4<f32> { return xe_to4(X[(off + j + t * STEP) / PACK]); }
 
 // The invocation's accesses of the len contiguous elements from flat offset off.
-fn lane_range(a: ptr<function, LaneStat>, off: u32, len: u32, lane: u32, K: f32) {
-    var j = lane * PACK;
+fn lane_range(a: ptr<function, LaneStat>, off: u32, run_len: u32, lane: u32, K: f32) {
+    let sp = lane_span(run_len, lane);
+    var j = sp.x;
+    let len = sp.y;
     if (!RMS && (*a).n == 0.0) {  // the invocation's first accesses: Welford's update
         for (var t = 0u; t < SUM_RUN && j < len; t = t + 1u) {
             lane_welford(a, run_access(off, j, 0u), K);

@@ -32,6 +32,7 @@ std::string kernel_source(const KernelVariant& v) {
     std::string s = "// " + std::string(file_of(v.kind)) + " variant\n";
     s += "const WG: u32 = " + std::to_string(v.wg) + "u;\n";
     s += "const VPT: u32 = " + std::to_string(v.vpt) + "u;\n";
+    s += "const LANE_SPAN: u32 = " + std::to_string(v.lane_span != 0 ? v.lane_span : v.wg) + "u;\n";
     s += flag("RMS", v.rms) + flag("FUSED", v.fused) + flag("PARAM_PASS", v.param_pass) + flag("COLUMNS", v.columns) +
          flag("EVAL", v.eval);
     s += wgsl_file(v.vec4 ? "pack4.wgsl" : "pack1.wgsl");

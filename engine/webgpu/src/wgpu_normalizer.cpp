@@ -98,6 +98,7 @@ WgpuPlan WgpuNormalizer::plan(const StatLayout& layout, const NormSpec& spec) co
         p.looped = true;
         p.stats_wg = std::min(kLoopedWg, wg_max_);
         p.stats_vpt = 1;  // unused: the loop runs to the statistic's end
+        if (ctx_->cpu_emulated()) p.lane_span = std::min(kCpuLoopedLaneSpan, p.stats_wg);
         p.chunk_len = static_cast<std::uint32_t>(count);
     } else {
         // Chunks per workgroup, merged with Chan's formula, then applied.
@@ -119,6 +120,7 @@ void WgpuNormalizer::submit(const WgpuPlan& pl, WGPUBindGroup const* groups, boo
         const KernelKind kind = pl.fused ? KernelKind::Stats : pl.looped ? KernelKind::Looped : KernelKind::Partial;
         KernelVariant stats{kind, pl.stats_wg, pl.stats_vpt, rms, pl.fused};
         stats.vec4 = pl.vec4;
+        stats.lane_span = pl.lane_span;
         encode_pass(enc, kernels_.pipeline(stats), groups[0], stats_grid);
         if (split) encode_pass(enc, kernels_.pipeline({KernelKind::Merge, 64, 1, rms}), groups[1], merge_grid);
     }

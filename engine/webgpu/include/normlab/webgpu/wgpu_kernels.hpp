@@ -27,8 +27,11 @@ struct KernelVariant {
     bool columns = false;     // grad reduce: one invocation per γ/β index and chunk of rows (layer, rms)
     bool eval = false;        // grad apply: BatchNorm with running statistics (∂L/∂x = rstd·g)
     bool vec4 = false;        // stats/apply: X and Y as vec4<f32> (pack4.wgsl; vpt counts vec4s)
+    // Looped and split statistics: invocations that walk one contiguous span of a run together
+    // (LANE_SPAN, norm_common.wgsl's lane_span); 0: the whole workgroup.
+    std::uint32_t lane_span = 0;
     auto key() const {
-        return std::make_tuple(static_cast<int>(kind), wg, vpt, rms, fused, param_pass, columns, eval, vec4);
+        return std::make_tuple(static_cast<int>(kind), wg, vpt, rms, fused, param_pass, columns, eval, vec4, lane_span);
     }
     bool backward() const { return kind >= KernelKind::GradReduce; }
 };

@@ -38,6 +38,7 @@ struct WgpuPlan {
     bool looped = false;          // statistics and y in one kernel, one workgroup looping per statistic
     std::uint32_t stats_wg = 0;   // workgroup size of the statistics kernel
     std::uint32_t stats_vpt = 0;  // accesses (floats, or vec4s) per invocation
+    std::uint32_t lane_span = 0;  // looped: invocations that walk one span together (0: the workgroup)
     bool vec4 = false;            // 16-byte accesses (normlab/vec4_runs.hpp): chunk lengths count floats
     std::uint32_t chunks = 1;     // workgroups per statistic (statistics kernel)
     std::uint32_t chunk_len = 0;  // elements per chunk
