@@ -80,7 +80,7 @@ json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Te
     hand_over(c.name, first.y.data);
     const RunOptions on_device{true, false};
     const bool ort = *c.ort != '\0';
-    if (ort) webbench::ort_step("open", c.ort, c.name);
+    if (ort) webbench::ort_step(norm.context(), "open", c.ort, c.name);
     for (int i = 0; i < 2; ++i) {
         norm.run(x, spec, {}, on_device);
         copy.time_ms(norm.buffers().x, bytes);
@@ -92,9 +92,9 @@ json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Te
         ms.push_back(emscripten_get_now() - t);
         dispatch_ms.push_back(r.dispatch_ms);  // submit to the statistics' readback
         copy_ms.push_back(copy.time_ms(norm.buffers().x, bytes));
-        if (ort) webbench::ort_step("run", c.ort, c.name);
+        if (ort) webbench::ort_step(norm.context(), "run", c.ort, c.name);
     }
-    if (ort) webbench::ort_step("close", c.ort, c.name);
+    if (ort) webbench::ort_step(norm.context(), "close", c.ort, c.name);
     const std::vector<float> copied = copy.read(bytes);
     if (copied != x.data) throw DeviceError("the WGSL copy did not copy x");
     const double m = median(ms), cm = median(copy_ms);
@@ -164,7 +164,7 @@ json run_bench(bool quick, const std::string& only) {
     const int reps = quick ? 5 : 15;
     const Tensor x = make_tensor(shape, Init::Randn, 1);
     hand_over("x", x.data);
-    webbench::ort_step("load", shape.str());
+    webbench::ort_step(ctx, "load", shape.str());
     json out;
     out["device"] = ctx.device_name();
     out["shape"] = shape.str();

@@ -21,9 +21,9 @@ EM_JS(char*, js_ort_error, (), { return allocateUTF8(Module.normlabOrtError()); 
 
 }  // namespace
 
-void ort_step(const char* step, const std::string& arg, const std::string& name) {
+void ort_step(const webgpu::WgpuContext& ctx, const char* step, const std::string& arg, const std::string& name) {
     js_ort_start(step, arg.c_str(), name.c_str());
-    while (js_ort_busy() != 0) emscripten_sleep(1);  // the page's promise settles between sleeps
+    ctx.wait([] { return js_ort_busy() == 0; }, "onnxruntime-web's step");  // the page wakes it
     char* error = js_ort_error();
     const std::string line = error ? error : "";
     std::free(error);

@@ -50,11 +50,11 @@
 
   // onnxruntime-web, driven by bench.wasm between its own repetitions (web/bench/ort_steps.cpp):
   // Module.normlabOrtStart(step, arg, caseName) starts one step, normlabOrtBusy() is 1 until it
-  // has finished, normlabOrtError() holds its failure. Steps: 'load' (the script; models.json must
-  // hold the shape arg), 'open' (a session of model arg, x in a GPU buffer of onnxruntime-web's
-  // device, y read back once, two warm-up runs), 'run' (one timed session.run, x and y in GPU
-  // buffers, then onSubmittedWorkDone on that device), 'close' (the session released, y compared
-  // with normlab's).
+  // has finished (then the page wakes bench.wasm's wait), normlabOrtError() holds its failure.
+  // Steps: 'load' (the script; models.json must hold the shape arg), 'open' (a session of model
+  // arg, x in a GPU buffer of onnxruntime-web's device, y read back once, two warm-up runs), 'run'
+  // (one timed session.run, x and y in GPU buffers, then onSubmittedWorkDone on that device),
+  // 'close' (the session released, y compared with normlab's).
   var ort = { busy: false, error: '', x: null, device: null, session: null, feeds: null, meta: null,
     cases: {} };  // per case name: { model, ms: [], y, notes }
   var ortOnce = async function () {
@@ -115,7 +115,10 @@
       ort.error = '';
       ortSteps[step](model, name).catch(function (e) {
         ort.error = 'onnxruntime-web (' + step + ' ' + model + '): ' + (e && e.message ? e.message : String(e));
-      }).then(function () { ort.busy = false; });
+      }).then(function () {
+        ort.busy = false;
+        if (Module.normlabWake) Module.normlabWake();  // WgpuContext::wait in ort_steps.cpp
+      });
     },
     normlabOrtBusy: function () { return ort.busy ? 1 : 0; },
     normlabOrtError: function () { return ort.error; },
