@@ -20,6 +20,12 @@ constexpr std::uint32_t kFusedWgMin = 32;
 constexpr std::uint32_t kSplitWg = 64, kSplitVpt = 64;
 // Looped statistics (norm_looped.wgsl): one workgroup per statistic.
 constexpr std::uint32_t kLoopedWg = 64;
+// Accesses per statistic from which the looped kernel beats the fused one on a CPU-emulated
+// adapter: kLoopedWg invocations with one whole short run each (norm_welford.wgsl's SUM_RUN = 16).
+// SwiftShader: 1024 vec4s (InstanceNorm at 16×64×64×64) 93 ms looped against 158 fused, 2048
+// (GroupNorm G=8 at 16×64×32×32) 25 against 84; 512 about even, 256 and fewer faster fused
+// (docs/bench/web.md).
+constexpr std::uint64_t kCpuLoopedMinAccesses = 1024;
 
 double ms_since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
@@ -85,7 +91,10 @@ WgpuPlan WgpuNormalizer::plan(const StatLayout& layout, const NormSpec& spec) co
         p.from_running = true;
         return p;
     }
-    if (packs <= std::uint64_t{wg_max_} * max_vpt) {
+    // On a CPU-emulated adapter a statistic that fits the fused kernel still loops from
+    // kCpuLoopedMinAccesses on (unless the split plan, the GPU's, is forced).
+    const bool cpu_loops = ctx_->cpu_emulated() && long_stats_ != LongStats::Split && packs >= kCpuLoopedMinAccesses;
+    if (packs <= std::uint64_t{wg_max_} * max_vpt && !cpu_loops) {
         // One workgroup per statistic, x read once.
         p.fused = true;
         p.stats_wg = std::clamp<std::uint32_t>(pow2_ceil((packs + 7) / 8), kFusedWgMin, wg_max_);

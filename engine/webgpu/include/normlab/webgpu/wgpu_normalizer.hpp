@@ -28,8 +28,10 @@
 
 namespace normlab::webgpu {
 
-// How statistics too long for the fused kernel run: as the adapter suits (Auto), or forced to
-// one kernel (the page's kernel test runs both on every adapter, the bench times both).
+// How long statistics run: as the adapter suits (Auto; a CPU-emulated adapter loops also over
+// statistics of 1024 accesses or more that fit the fused kernel), or forced: Split, the GPU's
+// plan (fused where a statistic fits, else split), or Looped (statistics too long for the fused
+// kernel). The page's kernel test runs both plans on every adapter, the bench times both.
 enum class LongStats { Auto, Split, Looped };
 
 struct WgpuPlan {
