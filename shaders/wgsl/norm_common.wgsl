@@ -56,7 +56,7 @@ const FLAG_INF: u32 = 2u;
 // constant, a power of two dividing WG) take neighbouring accesses in one contiguous span of the
 // run, the workgroup's WG / LANE_SPAN spans in order. LANE_SPAN = WG: the whole workgroup walks
 // the run together (a GPU's coalesced loads); 4 on CPU-emulated adapters: each SIMD group of
-// lanes streams through its own span (normlab/looped_forward.hpp).
+// lanes streams through its own span (kCpuLoopedLaneSpan, engine/webgpu's wgpu_normalizer.cpp).
 fn lane_span(len: u32, lane: u32) -> vec2<u32> {
     let accesses = (len + PACK - 1u) / PACK;
     let spans = WG / LANE_SPAN;

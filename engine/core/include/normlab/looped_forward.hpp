@@ -13,12 +13,6 @@ namespace normlab {
 // statistic (x: 1 MiB) whose second read is left to the cache; a guess, not measured.
 constexpr std::uint64_t kCpuNormLoopedOwners = 1, kGpuNormLoopedOwners = 2048, kGpuNormLoopedElements = 262144;
 
-// The looped WGSL kernel on a CPU-emulated adapter: invocations that walk one contiguous span of
-// a statistic together (norm_common.wgsl's lane_span), SwiftShader's SIMD width. Each group of
-// lanes then streams through its own span instead of the workgroup striding 1 KiB between one
-// invocation's accesses: LayerNorm 53 → 38 ms, RMSNorm 35 → 30 at 16×64×64×64 (docs/bench/web.md).
-constexpr std::uint32_t kCpuLoopedLaneSpan = 4;
-
 inline bool looped_forward(bool cpu_device, std::uint64_t stat_count, std::uint64_t count) {
     return cpu_device ? stat_count >= kCpuNormLoopedOwners
                       : stat_count >= kGpuNormLoopedOwners && count <= kGpuNormLoopedElements;
