@@ -85,21 +85,22 @@ const STEP: u32 = LANE_SPAN * PACK;  // elements between an invocation's accesse
 // Access t of the short run that starts at element j of the run at flat offset off.
 fn run_access(off: u32, j: u32, t: u32) -> vec4<f32> { return xe_to4(X[(off + j + t * STEP) / PACK]); }
 
-// The invocation's accesses of the len contiguous elements from flat offset off.
-fn lane_range(a: ptr<function, LaneStat>, off: u32, run_len: u32, lane: u32, K: f32) {
-    let sp = lane_span(run_len, lane);
+// The invocation's accesses of the len contiguous elements from flat offset off: elements j,
+// j + STEP, … of its span (lane_span) below end.
+fn lane_range(a: ptr<function, LaneStat>, off: u32, len: u32, lane: u32, K: f32) {
+    let sp = lane_span(len, lane);
     var j = sp.x;
-    let len = sp.y;
+    let end = sp.y;
     if (!RMS && (*a).n == 0.0) {  // the invocation's first accesses: Welford's update
-        for (var t = 0u; t < SUM_RUN && j < len; t = t + 1u) {
+        for (var t = 0u; t < SUM_RUN && j < end; t = t + 1u) {
             lane_welford(a, run_access(off, j, 0u), K);
             j = j + STEP;
         }
     }
-    for (; j < len; j = j + SUM_RUN * STEP) {
+    for (; j < end; j = j + SUM_RUN * STEP) {
         var r = ShortRun(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0), vec4<u32>(0u), 0.0);
         if (!RMS) { r.k = K + (*a).mean; }  // near the values (any float will do: r.k − K is used)
-        let n = min(SUM_RUN, (len - j + STEP - 1u) / STEP);  // the short run's accesses before len
+        let n = min(SUM_RUN, (end - j + STEP - 1u) / STEP);  // the short run's accesses before end
         if (n == SUM_RUN) {  // a whole short run: a loop of constant length
             for (var t = 0u; t < SUM_RUN; t = t + 1u) { short_run_add(&r, run_access(off, j, t)); }
         } else {
