@@ -143,7 +143,8 @@ void variance_bars(const SyncStats& st, std::int64_t c, float width) {
 }
 
 // The modes table's headers; the last one is the bars' column.
-std::array<const char*, 8> modes_heads() {
+using ModesHeads = std::array<const char*, 8>;
+ModesHeads modes_heads() {
     return {"c",        tr("sync σ²"),    tr("naive σ²"),   tr("error"),
             "var(μ_k)", tr("|Δy| naive"), tr("|Δy| local"), tr("sync vs naive")};
 }
@@ -151,8 +152,7 @@ std::array<const char*, 8> modes_heads() {
 float modes_cell_pad() { return 2 * ImGui::GetStyle().CellPadding.x + 2; }
 
 // The width of the modes table's 7 columns of numbers: each as wide as its header or a number.
-float modes_width() {
-    const auto heads = modes_heads();
+float modes_width(const ModesHeads& heads) {
     const float number = ImGui::CalcTextSize("-0.0000").x;
     float need = 0;
     for (std::size_t i = 0; i < 7; ++i) need += std::max(ImGui::CalcTextSize(heads[i]).x, number) + modes_cell_pad();
@@ -161,12 +161,12 @@ float modes_width() {
 
 // Per channel, the three modes side by side: the variances sync and naive apply, the naive
 // error beside the variance of the shard means, and how far naive's and local's y lie from sync's.
-// `width`: modes_width().
-void modes_table(const SyncStats& st, const Shape4& s, const ModeDiffs& diffs, float height, float width) {
+// `heads`: modes_heads(); `width`: modes_width(heads).
+void modes_table(const SyncStats& st, const Shape4& s, const ModeDiffs& diffs, float height, const ModesHeads& heads,
+                 float width) {
     const std::int64_t K = st.devices, C = s.c;
     // The bars only where the panel has room for them, so no header or number is cut (a scroll
     // bar is the last resort).
-    const auto heads = modes_heads();
     const float pad = modes_cell_pad(), bars_w = 5 * ImGui::GetFontSize();
     const bool bars = width + bars_w + pad <= ImGui::GetContentRegionAvail().x;
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
@@ -236,19 +236,20 @@ float draw_sync_view(const Session& session, bool table_first) {
     // rows, and the heatmap above takes whatever room this view leaves), and the horizontal scroll
     // bar where its columns are wider than the panel (presenter mode's large font).
     const float row = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
-    const float width = modes_width();
+    const ModesHeads heads = modes_heads();
+    const float width = modes_width(heads);
     const float scroll_bar = width > ImGui::GetContentRegionAvail().x ? ImGui::GetStyle().ScrollbarSize : 0;
     const float table_h = row * (static_cast<float>(C) + 1) + 4 + scroll_bar, gap = ImGui::GetStyle().ItemSpacing.y;
     // Everything shown: the lines above, the table and every channel in the boxes.
     const float full = ImGui::GetCursorPosY() - top + table_h + gap + device_boxes(K).height(C, C) + gap;
     const float avail = ImGui::GetContentRegionAvail().y;
     if (table_first) {  // presenter: the naive error first, the devices below
-        modes_table(st, s, mode_diffs(session), std::min(avail * 0.5f, table_h), width);
+        modes_table(st, s, mode_diffs(session), std::min(avail * 0.5f, table_h), heads, width);
         devices_row(st, s, ImGui::GetContentRegionAvail().y);
         return full;
     }
     devices_row(st, s, std::max(avail * 0.5f, avail - table_h - gap));
-    modes_table(st, s, mode_diffs(session), std::min(ImGui::GetContentRegionAvail().y, table_h), width);
+    modes_table(st, s, mode_diffs(session), std::min(ImGui::GetContentRegionAvail().y, table_h), heads, width);
     return full;
 }
 
