@@ -70,14 +70,14 @@ public:
     // An image picked as AdaIN's style (File > Open an image as AdaIN's style…, or the Controls
     // panel's button): PageSession::open_style, or its one line with what is shown kept.
     void open_style(const std::string& path, const std::string& name);
-    // open(), then "opened NAME" in the status bar, or its error's one line with what is shown kept.
-    void opened(const std::string& name, const std::function<void()>& open);
     // One frame: the keys, the menu bar, the panels and the status bar, then the report.
     void draw();
     void set_startup(StartupTimes t) { startup_ = std::move(t); }
 
 private:
     Session& session() { return page_.edit_session(); }
+    // open(), then "opened NAME" in the status bar, or its error's one line with what is shown kept.
+    void opened(const std::string& name, const std::function<void()>& open);
     std::vector<app::Action> make_actions();
     std::vector<app::Action> file_actions();
     // The desktop's AppUi::go_to_step, start_experiment and apply_view.
