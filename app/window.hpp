@@ -54,10 +54,8 @@ public:
     const VulkanContext& context() const { return *ctx_; }
     vk::RenderPass render_pass() const;
     const FontSet& fonts() const { return fonts_; }
-    // HiDPI: how much larger than at 96 dpi the UI is drawn (fonts, style, presenter layout),
-    // and framebuffer pixels per window unit (2 on a Retina or Wayland 2× output, else 1).
+    // HiDPI: how much larger than at 96 dpi the UI is drawn (fonts, style, presenter layout).
     float ui_scale() const { return ui_scale_; }
-    float framebuffer_scale() const { return fb_scale_; }
 
 private:
     void open_context();

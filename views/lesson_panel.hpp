@@ -46,7 +46,6 @@ public:
     void close() { lesson_ = -1, memory_.clear(); }
     // What the class did to the parts the lesson leaves to it (lesson_step_state()).
     LessonMemory& memory() { return memory_; }
-    void set_error(std::string e) { error_ = std::move(e); }
     const std::string& error() const { return error_; }
     const std::vector<std::string>& load_errors() const { return set_.errors; }
     // All lesson text (for the font atlas's glyphs).

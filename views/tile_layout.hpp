@@ -57,8 +57,6 @@ struct TileLayout {
         return {static_cast<float>(c) * (tile_w() + gap) + static_cast<float>(w) * cell,
                 static_cast<float>(n) * (tile_h() + gap) + static_cast<float>(h) * cell};
     }
-    // Top-left pixel of tile (n, c).
-    std::array<float, 2> tile_pos(std::int64_t n, std::int64_t c) const { return element_pos(n, c, 0, 0); }
 };
 
 }  // namespace normlab::app

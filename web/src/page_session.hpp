@@ -36,7 +36,6 @@ public:
     // state kept, for another file or method.
     void open_style(const std::string& path, const std::string& name);
 
-    bool has_result() const { return result_.has_value(); }
     // The summary and statistics of what the Session shows now (made again after an edit).
     const PageResult& result() const;
     const Session& session() const { return session_; }

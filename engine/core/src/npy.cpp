@@ -86,10 +86,6 @@ public:
         }
         return dims;
     }
-    bool at_end() {
-        skip_ws();
-        return i_ >= h_.size();
-    }
 
 private:
     std::string_view h_;

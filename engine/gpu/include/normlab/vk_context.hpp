@@ -71,7 +71,6 @@ public:
     bool barriers_expensive() const { return cpu_device_; }
     bool timestamps() const { return timestamp_valid_bits_ > 0; }
     double timestamp_period_ns() const { return timestamp_period_; }
-    bool validation_enabled() const { return validation_; }
     // Number of validation messages (warnings and errors) seen so far.
     std::uint64_t validation_messages() const { return validation_count_.load(); }
     // Memory type index for the given requirements, preferring `preferred` flags.
