@@ -218,7 +218,7 @@ FrameStats render_loop(Window& window, AppUi& ui, Session& session, const AppOpt
                 window.capture(before, cap->path, cap->crop);
                 ui.captured(cap->path, "");
             } catch (const std::exception& e) {
-                ui.captured(cap->path, e.what());
+                ui.captured(cap->path, error_line(e));
             }
         }
         auto now = std::chrono::steady_clock::now();

@@ -63,7 +63,7 @@ void reported(const std::function<void()>& open, bool shows_result) {
             "float64 check of this tensor do not fit)");
         mark_done("error");
     } catch (const std::exception& e) {
-        show_error(e.what());
+        show_error(error_line(e));
         mark_done("error");
     } catch (...) {
         show_error("an unknown error stopped normlab");

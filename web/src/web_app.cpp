@@ -70,7 +70,7 @@ bool WebApp::open_scene(const std::string& text, const std::string& name) {
         scene_shown();
         return true;
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
-        error_ = e.what();
+        error_ = error_line(e);
         shown_link_ = "?";  // the address bar goes back to the shown state's scene
         return false;
     }
@@ -104,7 +104,7 @@ void WebApp::opened(const std::string& name, const std::function<void()>& open) 
         error_.clear();
         note_ = std::string(app::tr("opened ")) + name;
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
-        error_ = e.what();
+        error_ = error_line(e);
         note_.clear();
     }
 }
@@ -126,7 +126,7 @@ void WebApp::download(const std::string& kind) {
         note_ = std::string(app::tr("saved ")) + file;
         error_.clear();
     } catch (const std::exception& e) {
-        error_ = e.what();
+        error_ = error_line(e);
     }
 }
 
@@ -143,7 +143,7 @@ void WebApp::save_png(bool figure) {
             note_ = std::string(app::tr("saved ")) + file;
             error_.clear();
         } catch (const std::exception& e) {
-            error_ = e.what();
+            error_ = error_line(e);
         }
     });
 }

@@ -21,12 +21,21 @@ bool is_vulkan(const std::system_error& e) { return std::string_view(e.code().ca
 
 }  // namespace
 
+std::string internal_error_line(const std::string& what) { return "internal error: " + what + ", please report"; }
+
+std::string error_line(const std::exception& e) {
+    if (dynamic_cast<const InternalError*>(&e)) return internal_error_line(e.what());
+    return e.what();
+}
+
 int report_exception(std::exception_ptr e) {
     if (!e) return kExitOk;
     try {
         std::rethrow_exception(e);
     } catch (const InputError& x) {
         return fail(kExitInput, x.what());
+    } catch (const InternalError& x) {
+        return fail(kExitFailure, internal_error_line(x.what()));
     } catch (const DeviceError& x) {
         return fail(kExitDevice, x.what());
     } catch (const std::system_error& x) {

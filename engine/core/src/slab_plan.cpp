@@ -69,7 +69,7 @@ SlabPlan plan_slabs(const StatLayout& L, std::int64_t max_elements, std::int64_t
             slab.extent = (hi - 1) * L.stat_stride + last - base + 1;
             slab.chunk_base = chunk_base;
             slab.chunks = chunks;
-            if (slab.extent > max_elements) throw InputError("internal error: a slab exceeds the storage-buffer range");
+            if (slab.extent > max_elements) throw InternalError("a slab exceeds the storage-buffer range");
             plan.slabs.push_back(slab);
             s = hi;
         }

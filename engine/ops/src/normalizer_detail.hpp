@@ -1,7 +1,8 @@
 // Internal to normlab_ops: the push constants of the normalization kernels, the magic numbers
-// for their divisions, what one forward run prepares, and the small helpers both passes use
+// for their divisions, what one forward run prepares, and the barrier both passes use
 // (shared by normalizer.cpp and backward.cpp).
 #pragma once
+#include "normlab/backend_helpers.hpp"
 #include "normlab/normalizer.hpp"
 
 #include <chrono>
@@ -9,12 +10,6 @@
 #include <vector>
 
 namespace normlab {
-
-inline std::uint32_t u32(std::int64_t v) { return static_cast<std::uint32_t>(v); }
-
-inline double ms_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // Orders one pass's shader writes before the next pass's shader reads.
 inline void shader_to_shader(vk::CommandBuffer cmd) {

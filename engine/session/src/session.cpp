@@ -166,7 +166,7 @@ std::optional<std::string> Session::recompute(State next, TensorChange change) {
     };
     try {
         if (change.kind == TensorChange::Kind::Keep && generation_ > 0 && !same_source(next.source, state_.source))
-            throw InputError("internal: an edit that keeps the tensor changed its source");
+            throw InternalError("an edit that keeps the tensor changed its source");
         if (next.spec.method != Method::Instance) next.style_image.clear();  // AdaIN is InstanceNorm's
         const bool keep = keeps_x(change, next);
         std::optional<Tensor> loaded;  // the new x; none: x_ stays, on the device too
