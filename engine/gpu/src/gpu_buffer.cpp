@@ -36,6 +36,7 @@ GpuBuffer::GpuBuffer(const VulkanContext& ctx, vk::DeviceSize bytes, BufferRole 
     } catch (const vk::SystemError& e) {
         throw DeviceError("cannot map " + std::to_string(req.size) + " bytes of device memory (" + e.what() + ")");
     }
+    generation_ = next_buffer_generation();
 }
 
 bool ensure_compute_buffer(const VulkanContext& ctx, GpuBuffer& buf, vk::DeviceSize bytes) {

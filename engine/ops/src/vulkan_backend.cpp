@@ -4,13 +4,11 @@
 
 namespace normlab {
 
-std::uint64_t VulkanTensor::identity() const {
-    return reinterpret_cast<std::uint64_t>(static_cast<VkBuffer>(buffer_->handle()));
-}
+std::uint64_t VulkanTensor::identity() const { return buffer_->generation(); }
 
 const GpuBuffer& vulkan_buffer(const DeviceTensor& t) {
     const auto* v = dynamic_cast<const VulkanTensor*>(&t);
-    if (!v) throw DeviceError("internal: a device tensor of another backend reached the Vulkan backend");
+    if (!v) throw InternalError("a device tensor of another backend reached the Vulkan backend");
     return v->buffer();
 }
 
@@ -32,7 +30,7 @@ void VulkanBackend::upload(const std::vector<TensorUpload>& copies) {
     for (const TensorUpload& c : copies) {
         auto* t = dynamic_cast<VulkanTensor*>(c.dst);
         if (!t || &t->buffer() != &t->own())
-            throw DeviceError("internal: an upload to a device tensor this backend did not make");
+            throw InternalError("an upload to a device tensor this backend did not make");
         const vk::DeviceSize bytes = c.values->size() * 4;
         ensure_compute_buffer(*ctx_, t->own(), bytes);
         up.push_back({&t->own(), 0, c.values->data(), bytes});

@@ -9,7 +9,7 @@ namespace normlab::webgpu {
 
 const WgpuBuffer& wgpu_buffer(const DeviceTensor& t) {
     const auto* w = dynamic_cast<const WgpuTensor*>(&t);
-    if (!w) throw DeviceError("internal: a device tensor of another backend reached the WebGPU backend");
+    if (!w) throw InternalError("a device tensor of another backend reached the WebGPU backend");
     return w->buffer();
 }
 
@@ -30,7 +30,7 @@ void WgpuBackend::upload(const std::vector<TensorUpload>& copies) {
     for (const TensorUpload& c : copies) {
         auto* t = dynamic_cast<WgpuTensor*>(c.dst);
         if (!t || &t->buffer() != &t->own())
-            throw DeviceError("internal: an upload to a device tensor this backend did not make");
+            throw InternalError("an upload to a device tensor this backend did not make");
         const std::uint64_t bytes = c.values->size() * 4;
         if (bytes > max_binding_bytes())
             throw InputError("a tensor of " + std::to_string(bytes) + " bytes is more than this WebGPU device binds (" +

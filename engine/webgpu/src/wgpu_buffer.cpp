@@ -14,6 +14,7 @@ WgpuBuffer::WgpuBuffer(const WgpuContext& ctx, std::uint64_t bytes, WGPUBufferUs
     d.size = bytes;
     buffer_ = wgpuDeviceCreateBuffer(ctx.device(), &d);
     if (!buffer_) throw DeviceError("WebGPU could not create a buffer of " + std::to_string(bytes) + " bytes");
+    generation_ = next_buffer_generation();
 }
 
 WgpuBuffer::~WgpuBuffer() {
@@ -24,13 +25,16 @@ WgpuBuffer::~WgpuBuffer() {
 }
 
 WgpuBuffer::WgpuBuffer(WgpuBuffer&& o) noexcept
-    : buffer_(std::exchange(o.buffer_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+    : buffer_(std::exchange(o.buffer_, nullptr)),
+      bytes_(std::exchange(o.bytes_, 0)),
+      generation_(std::exchange(o.generation_, 0)) {}
 
 WgpuBuffer& WgpuBuffer::operator=(WgpuBuffer&& o) noexcept {
     if (this != &o) {
         WgpuBuffer old(std::move(*this));
         buffer_ = std::exchange(o.buffer_, nullptr);
         bytes_ = std::exchange(o.bytes_, 0);
+        generation_ = std::exchange(o.generation_, 0);
     }
     return *this;
 }

@@ -28,7 +28,8 @@ struct RunOptions {
 class DeviceTensor {
 public:
     virtual ~DeviceTensor() = default;
-    // Changes when the buffer behind it is re-created (a view binding it binds it again).
+    // The generation of the buffer behind it (normlab/buffer_generation.hpp): changes whenever
+    // that buffer is re-created, even into the same handle (a view binding it binds it again).
     virtual std::uint64_t identity() const = 0;
 };
 

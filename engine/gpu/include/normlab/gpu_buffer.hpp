@@ -2,6 +2,7 @@
 // buffers device-local (mapped only where that memory is also host-cached: integrated GPUs,
 // lavapipe), upload and readback staging buffers host-visible and mapped.
 #pragma once
+#include "normlab/buffer_generation.hpp"
 #include "normlab/memory_plan.hpp"
 #include "normlab/vk_context.hpp"
 
@@ -17,6 +18,9 @@ public:
     GpuBuffer& operator=(GpuBuffer&&) noexcept = default;
 
     vk::Buffer handle() const { return *buffer_; }
+    // This buffer's number (normlab/buffer_generation.hpp): a re-created buffer has a new one even
+    // where the driver hands back the old handle. 0 for no buffer.
+    std::uint64_t generation() const { return generation_; }
     vk::DeviceSize size() const { return size_; }
     BufferRole role() const { return role_; }
     bool mappable() const { return mapped_ != nullptr; }
@@ -29,6 +33,7 @@ private:
     vk::DeviceSize size_ = 0;
     BufferRole role_ = BufferRole::Compute;
     void* mapped_ = nullptr;
+    std::uint64_t generation_ = 0;
 };
 
 // Makes buf a compute buffer of at least max(bytes, 16) bytes: re-created (its old memory freed

@@ -19,7 +19,7 @@ class WgpuTensor : public DeviceTensor {
 public:
     WgpuTensor() : buffer_(&own_) {}
     explicit WgpuTensor(const WgpuBuffer& borrowed) : buffer_(&borrowed) {}
-    std::uint64_t identity() const override { return reinterpret_cast<std::uintptr_t>(buffer_->handle()); }
+    std::uint64_t identity() const override { return buffer_->generation(); }
     const WgpuBuffer& buffer() const { return *buffer_; }
     WgpuBuffer& own() { return own_; }
 

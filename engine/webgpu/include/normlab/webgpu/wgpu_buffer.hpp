@@ -1,6 +1,7 @@
 // WgpuBuffer: one WebGPU buffer (storage, uniform or readback), released on destruction, and
 // a blocking readback of device buffers into host memory.
 #pragma once
+#include "normlab/buffer_generation.hpp"
 #include "normlab/webgpu/wgpu_context.hpp"
 
 #include <cstdint>
@@ -19,6 +20,9 @@ public:
     WgpuBuffer& operator=(const WgpuBuffer&) = delete;
 
     WGPUBuffer handle() const { return buffer_; }
+    // This buffer's number (normlab/buffer_generation.hpp): a re-created buffer has a new one even
+    // where the browser hands back the old handle. 0 for no buffer.
+    std::uint64_t generation() const { return generation_; }
     std::uint64_t size() const { return bytes_; }
     explicit operator bool() const { return buffer_ != nullptr; }
 
@@ -28,6 +32,7 @@ public:
 private:
     WGPUBuffer buffer_ = nullptr;
     std::uint64_t bytes_ = 0;
+    std::uint64_t generation_ = 0;
 };
 
 // Grows `buf` to at least `bytes` (at least 16); its contents are lost when it grows.
