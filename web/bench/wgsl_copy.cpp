@@ -31,7 +31,7 @@ double WgslCopy::time_ms(const WgpuBuffer& src, std::uint64_t bytes) {
     const Grid g = grid(*ctx_, (n4 + 1023) / 1024);
     const std::uint32_t params[4] = {u32(static_cast<std::int64_t>(n4)), g.x, 0, 0};
     uniform_.write(*ctx_, params, sizeof(params));
-    WGPUBindGroup group = bind_group(*ctx_, bind_, {{0, &src, bytes}, {1, &dst_, bytes}, {2, &uniform_, 16}});
+    const BindGroup group = bind_group(*ctx_, bind_, {{0, &src, bytes}, {1, &dst_, bytes}, {2, &uniform_, 16}});
     float probe[4];
     const double t = emscripten_get_now();
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
@@ -39,7 +39,6 @@ double WgslCopy::time_ms(const WgpuBuffer& src, std::uint64_t bytes) {
     submit(*ctx_, enc);
     read_back(*ctx_, staging_, {{&dst_, probe, sizeof(probe)}});  // the readback follows the copy's pass
     const double ms = emscripten_get_now() - t;
-    wgpuBindGroupRelease(group);
     return ms;
 }
 

@@ -11,10 +11,6 @@
 namespace normlab::webgpu {
 namespace {
 
-double ms_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-
 // One reduction of grad_reduce.wgsl over `groups` groups of `count` elements.
 struct Reduce {
     std::uint32_t wg = 0, vpt = 1, chunk_len = 0, chunks = 1;
@@ -91,7 +87,7 @@ WgpuBackward::WgpuBackward(WgpuNormalizer& n) : n_(&n), uniforms_(5) {
                           std::to_string(WgpuKernels::kGradStorage));
 }
 
-void WgpuBackward::encode(const Plan& p, WGPUBindGroup const* groups, bool rms, bool eval) {
+void WgpuBackward::encode(const Plan& p, const BindGroup* groups, bool rms, bool eval) {
     const WgpuContext& ctx = n_->context();
     WgpuKernels& kernels = n_->kernels();
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx.device(), nullptr);
@@ -132,7 +128,7 @@ GradResult WgpuBackward::run(const Tensor& dy) {
     const bool rms = last.spec.method == Method::Rms, eval = last.from_running;
     GradResult r;
 
-    n_->context().begin_errors();
+    ErrorScope errors(n_->context());
     auto t = std::chrono::steady_clock::now();
     ensure(dy_, ctx, p.bytes, kStorage);
     ensure(dx_, ctx, p.bytes, kStorage);
@@ -141,7 +137,7 @@ GradResult WgpuBackward::run(const Tensor& dy) {
     ensure(param_partials_, ctx, p.param_partial_bytes, kStorage);
     ensure(param_sums_, ctx, p.param_bytes * 4, kStorage);
     dy_.write(ctx, dy.data.data(), p.bytes);
-    WGPUBindGroup groups[5];
+    BindGroup groups[5];
     for (int i = 0; i < 5; ++i) {
         ensure(uniforms_[static_cast<std::size_t>(i)], ctx, sizeof(LayoutBlock), kUniform);
         uniforms_[static_cast<std::size_t>(i)].write(ctx, &p.blocks[i], sizeof(LayoutBlock));
@@ -162,7 +158,6 @@ GradResult WgpuBackward::run(const Tensor& dy) {
 
     t = std::chrono::steady_clock::now();
     encode(p, groups, rms, eval);
-    for (WGPUBindGroup g : groups) wgpuBindGroupRelease(g);
 
     const auto P = static_cast<std::size_t>(last.layout.param_count),
                S = static_cast<std::size_t>(last.layout.stat_count);
@@ -173,7 +168,7 @@ GradResult WgpuBackward::run(const Tensor& dy) {
     if (!eval) reads.push_back({&stat_means_, means.data(), S * 16});
     read_back(ctx, n_->staging(), reads);
     r.dispatch_ms = ms_since(t);  // submit to readback, one wait (no timestamps here)
-    n_->context().end_errors("the backward of " + shape.str() + " on WebGPU");
+    errors.check("the backward of " + shape.str() + " on WebGPU");
 
     if (last.spec.has_bias())
         for (std::size_t i = 0; i < P; ++i) r.dbias.push_back(sums[i * 4]);

@@ -91,18 +91,39 @@ void on_uncaptured(WGPUErrorType, const char* message, void*) {
     emscripten_log(EM_LOG_ERROR, "WebGPU error: %s", message ? message : "(no message)");
 }
 
-struct ErrorScope {
-    bool done = false;
+// One popped error scope's answer, on the heap: its callback may come after the wait for it has
+// given up (a lost device, the time limit), and then deletes it (abandoned).
+struct PoppedScope {
+    bool done = false, abandoned = false;
     WGPUErrorType type = WGPUErrorType_NoError;
     std::string message;
 };
 
 void on_scope(WGPUErrorType type, const char* message, void* user) {
-    auto* e = static_cast<ErrorScope*>(user);
+    auto* e = static_cast<PoppedScope*>(user);
+    if (e->abandoned) {
+        delete e;
+        return;
+    }
     e->type = type;
     if (message) e->message = message;
     e->done = true;
     WgpuContext::wake();
+}
+
+// Pops one scope whose answer nobody reads.
+void pop_unread(WGPUDevice device) {
+    auto* e = new PoppedScope;
+    e->abandoned = true;
+    wgpuDevicePopErrorScope(device, on_scope, e);
+}
+
+// Frees a popped scope now (answered) or when its answer comes.
+void release(PoppedScope* e) {
+    if (e->done)
+        delete e;
+    else
+        e->abandoned = true;
 }
 
 std::string lost_text(const std::string& message) {
@@ -206,21 +227,37 @@ void WgpuContext::wait(const std::function<bool()>& done, const char* what) cons
 
 void WgpuContext::wake() { js_wake(); }
 
-void WgpuContext::begin_errors() {
-    wgpuDevicePushErrorScope(device_, WGPUErrorFilter_OutOfMemory);
-    wgpuDevicePushErrorScope(device_, WGPUErrorFilter_Validation);
+ErrorScope::ErrorScope(const WgpuContext& ctx) : ctx_(&ctx) {
+    wgpuDevicePushErrorScope(ctx.device(), WGPUErrorFilter_OutOfMemory);
+    wgpuDevicePushErrorScope(ctx.device(), WGPUErrorFilter_Validation);
 }
 
-void WgpuContext::end_errors(const std::string& what) {
-    ErrorScope validation, memory;
-    wgpuDevicePopErrorScope(device_, on_scope, &validation);
-    wgpuDevicePopErrorScope(device_, on_scope, &memory);
-    wait([&] { return validation.done && memory.done; }, "WebGPU's error scopes");
-    if (memory.type != WGPUErrorType_NoError)
+ErrorScope::~ErrorScope() {
+    if (!open_) return;
+    pop_unread(ctx_->device());
+    pop_unread(ctx_->device());
+}
+
+void ErrorScope::check(const std::string& what) {
+    open_ = false;
+    auto* validation = new PoppedScope;
+    auto* memory = new PoppedScope;
+    wgpuDevicePopErrorScope(ctx_->device(), on_scope, validation);
+    wgpuDevicePopErrorScope(ctx_->device(), on_scope, memory);
+    try {
+        ctx_->wait([&] { return validation->done && memory->done; }, "WebGPU's error scopes");
+    } catch (...) {
+        release(validation);
+        release(memory);
+        throw;
+    }
+    const PoppedScope v = *validation, m = *memory;
+    delete validation;
+    delete memory;
+    if (m.type != WGPUErrorType_NoError)
         throw DeviceError(what + ": the WebGPU device ran out of memory" +
-                          (memory.message.empty() ? "" : " (" + memory.message + ")"));
-    if (validation.type != WGPUErrorType_NoError)
-        throw DeviceError(what + ": WebGPU refused it: " + validation.message);
+                          (m.message.empty() ? "" : " (" + m.message + ")"));
+    if (v.type != WGPUErrorType_NoError) throw DeviceError(what + ": WebGPU refused it: " + v.message);
 }
 
 }  // namespace normlab::webgpu

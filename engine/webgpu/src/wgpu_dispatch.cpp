@@ -99,7 +99,7 @@ LayoutBlock for_pass(LayoutBlock base, std::uint32_t chunks, std::uint32_t chunk
     return base;
 }
 
-WGPUBindGroup bind_group(const WgpuContext& ctx, WGPUBindGroupLayout layout, const std::vector<Binding>& bindings) {
+BindGroup bind_group(const WgpuContext& ctx, WGPUBindGroupLayout layout, const std::vector<Binding>& bindings) {
     std::vector<WGPUBindGroupEntry> e(bindings.size());
     for (std::size_t i = 0; i < bindings.size(); ++i) {
         e[i] = WGPUBindGroupEntry{};
@@ -112,7 +112,7 @@ WGPUBindGroup bind_group(const WgpuContext& ctx, WGPUBindGroupLayout layout, con
     d.layout = layout;
     d.entryCount = static_cast<std::uint32_t>(e.size());
     d.entries = e.data();
-    return wgpuDeviceCreateBindGroup(ctx.device(), &d);
+    return BindGroup(wgpuDeviceCreateBindGroup(ctx.device(), &d));
 }
 
 void submit(const WgpuContext& ctx, WGPUCommandEncoder enc) {
@@ -122,10 +122,10 @@ void submit(const WgpuContext& ctx, WGPUCommandEncoder enc) {
     wgpuCommandEncoderRelease(enc);
 }
 
-void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, WGPUBindGroup group, Grid g) {
+void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, const BindGroup& group, Grid g) {
     WGPUComputePassEncoder cp = wgpuCommandEncoderBeginComputePass(enc, nullptr);
     wgpuComputePassEncoderSetPipeline(cp, pipeline);
-    wgpuComputePassEncoderSetBindGroup(cp, 0, group, 0, nullptr);
+    wgpuComputePassEncoderSetBindGroup(cp, 0, group.get(), 0, nullptr);
     wgpuComputePassEncoderDispatch(cp, g.x, g.y, 1);  // dispatchWorkgroups (the pre-js maps it)
     wgpuComputePassEncoderEnd(cp);
     wgpuComputePassEncoderRelease(cp);

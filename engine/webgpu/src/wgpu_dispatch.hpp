@@ -3,6 +3,7 @@
 // and pipeline layouts, compute pipelines, dispatch grids within maxComputeWorkgroupsPerDimension,
 // bind groups and one compute pass per dispatch (WebGPU orders storage writes between passes).
 #pragma once
+#include "normlab/backend_helpers.hpp"
 #include "normlab/norm_spec.hpp"
 #include "normlab/stat_layout.hpp"
 #include "normlab/webgpu/wgpu_buffer.hpp"
@@ -30,8 +31,6 @@ static_assert(sizeof(LayoutBlock) == 80);
 inline constexpr WGPUBufferUsageFlags kStorage =
     WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
 inline constexpr WGPUBufferUsageFlags kUniform = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst;
-
-inline std::uint32_t u32(std::int64_t v) { return static_cast<std::uint32_t>(v); }
 
 // The block of `layout` under `spec`, with no pass set (chunks, chunk_len, groups_x are 0).
 LayoutBlock layout_block(const StatLayout& layout, const NormSpec& spec);
@@ -66,12 +65,30 @@ struct Binding {
     const WgpuBuffer* buffer;
     std::uint64_t bytes;
 };
-WGPUBindGroup bind_group(const WgpuContext& ctx, WGPUBindGroupLayout layout, const std::vector<Binding>& bindings);
+// A bind group, released when it goes (also when an exception leaves the scope that made it).
+class BindGroup {
+public:
+    BindGroup() = default;
+    explicit BindGroup(WGPUBindGroup group) : group_(group) {}
+    ~BindGroup() {
+        if (group_) wgpuBindGroupRelease(group_);
+    }
+    BindGroup(BindGroup&& o) noexcept : group_(std::exchange(o.group_, nullptr)) {}
+    BindGroup& operator=(BindGroup&& o) noexcept {
+        std::swap(group_, o.group_);
+        return *this;
+    }
+    WGPUBindGroup get() const { return group_; }
+
+private:
+    WGPUBindGroup group_ = nullptr;
+};
+BindGroup bind_group(const WgpuContext& ctx, WGPUBindGroupLayout layout, const std::vector<Binding>& bindings);
 
 // Finishes `enc`, submits it to the queue and releases both.
 void submit(const WgpuContext& ctx, WGPUCommandEncoder enc);
 
 // One compute pass with one dispatch of grid g (dispatchWorkgroups; the pre-js maps the name).
-void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, WGPUBindGroup group, Grid g);
+void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, const BindGroup& group, Grid g);
 
 }  // namespace normlab::webgpu

@@ -35,7 +35,7 @@ std::vector<std::uint32_t> WgpuHeatmap::fill(const WgpuBuffer& x, const WgpuBuff
     const std::uint64_t pixel_bytes = std::uint64_t{size[0]} * size[1] * 4;
     check_binding(*ctx_, pixel_bytes,
                   "the heatmap image of " + std::to_string(size[0]) + "×" + std::to_string(size[1]) + " pixels");
-    ctx_->begin_errors();
+    ErrorScope errors(*ctx_);
     ensure(palette_, *ctx_, palette.size() * 4, kStorage);
     ensure(lut_, *ctx_, lut.size() * 4, kStorage);
     ensure(pixels_, *ctx_, pixel_bytes, kStorage);
@@ -44,20 +44,19 @@ std::vector<std::uint32_t> WgpuHeatmap::fill(const WgpuBuffer& x, const WgpuBuff
     std::uint8_t padded[64] = {};
     std::memcpy(padded, block, kBlockBytes);
     uniform_.write(*ctx_, padded, sizeof(padded));
-    WGPUBindGroup group = bind_group(*ctx_, bind_layout_,
-                                     {{0, &x, x.size()},
-                                      {1, &y, y.size()},
-                                      {2, &palette_, palette.size() * 4},
-                                      {3, &lut_, lut.size() * 4},
-                                      {4, &pixels_, pixel_bytes},
-                                      {5, &uniform_, 64}});
+    const BindGroup group = bind_group(*ctx_, bind_layout_,
+                                       {{0, &x, x.size()},
+                                        {1, &y, y.size()},
+                                        {2, &palette_, palette.size() * 4},
+                                        {3, &lut_, lut.size() * 4},
+                                        {4, &pixels_, pixel_bytes},
+                                        {5, &uniform_, 64}});
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
     encode_pass(enc, pipeline_, group, Grid{(size[0] + kTile - 1) / kTile, (size[1] + kTile - 1) / kTile});
     submit(*ctx_, enc);
-    wgpuBindGroupRelease(group);
     std::vector<std::uint32_t> out(static_cast<std::size_t>(pixel_bytes / 4));
     read_back(*ctx_, staging_, {{&pixels_, out.data(), pixel_bytes}});
-    ctx_->end_errors("the heatmap fill on WebGPU");
+    errors.check("the heatmap fill on WebGPU");
     return out;
 }
 

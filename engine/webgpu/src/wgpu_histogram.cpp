@@ -73,20 +73,20 @@ HistogramResult WgpuHistogram::run(const WgpuBuffer& values, const ElementSet& s
                           g.x,
                           {0, 0, 0}};
 
-    ctx_->begin_errors();
+    ErrorScope errors(*ctx_);
     const auto t = std::chrono::steady_clock::now();
     ensure(partials_, *ctx_, part_bytes, kStorage);
     uniform_.write(*ctx_, &block, sizeof(block));
     const std::vector<std::uint32_t> zeros(kHistogramMaxBins, 0u);
     bins_.write(*ctx_, zeros.data(), zeros.size() * 4);  // queue writes land before the submit below
     const WgpuBuffer& sub = diff ? *subtract : values;
-    WGPUBindGroup group = bind_group(*ctx_, bind_layout_,
-                                     {{0, &values, values.size()},
-                                      {1, &partials_, part_bytes},
-                                      {2, &result_, 32},
-                                      {3, &bins_, kHistogramMaxBins * 4},
-                                      {4, &sub, sub.size()},
-                                      {5, &uniform_, sizeof(HistBlock)}});
+    const BindGroup group = bind_group(*ctx_, bind_layout_,
+                                       {{0, &values, values.size()},
+                                        {1, &partials_, part_bytes},
+                                        {2, &result_, 32},
+                                        {3, &bins_, kHistogramMaxBins * 4},
+                                        {4, &sub, sub.size()},
+                                        {5, &uniform_, sizeof(HistBlock)}});
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
     // One pass per kernel: WebGPU orders the partials (0) before the merge (1), and the merged
     // min/max (1) before the binning (2) reads them.
@@ -94,12 +94,11 @@ HistogramResult WgpuHistogram::run(const WgpuBuffer& values, const ElementSet& s
     encode_pass(enc, pipeline(1, diff), group, Grid{});
     encode_pass(enc, pipeline(2, diff), group, g);
     submit(*ctx_, enc);
-    wgpuBindGroupRelease(group);
 
     float res[8];
     std::vector<std::uint32_t> counts(bins);
     read_back(*ctx_, staging_, {{&result_, res, 32}, {&bins_, counts.data(), bins * 4ull}});
-    ctx_->end_errors("the histogram on WebGPU");
+    errors.check("the histogram on WebGPU");
     r = unpack_histogram(res, counts.data(), bins);
     // Submit to readback, one wait (no timestamps in this backend, as WgpuNormalizer's dispatch_ms).
     r.gpu_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();

@@ -32,10 +32,6 @@ constexpr std::uint64_t kCpuLoopedMinAccesses = 1024;
 // invocation's accesses: LayerNorm 53 → 38 ms, RMSNorm 35 → 30 at 16×64×64×64 (docs/bench/web.md).
 constexpr std::uint32_t kCpuLoopedLaneSpan = 4;
 
-double ms_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-
 // The statistics buffer before the statistics pass: the shift K (each statistic's first
 // element), or in BatchNorm eval the running statistics (K = running mean, var, rstd).
 std::vector<float> stats_inputs(const Tensor& x, const StatLayout& layout, const NormParams& params, bool from_running,
@@ -124,7 +120,7 @@ WgpuPlan WgpuNormalizer::plan(const StatLayout& layout, const NormSpec& spec) co
     return p;
 }
 
-void WgpuNormalizer::submit(const WgpuPlan& pl, WGPUBindGroup const* groups, bool rms, std::uint64_t S) {
+void WgpuNormalizer::submit(const WgpuPlan& pl, const BindGroup* groups, bool rms, std::uint64_t S) {
     const Grid stats_grid = grid(*ctx_, S * pl.chunks), merge_grid = grid(*ctx_, S),
                apply_grid = grid(*ctx_, S * pl.apply_chunks);
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
@@ -187,6 +183,28 @@ void WgpuNormalizer::load_values(const Tensor& x, const Tensor& y) {
     x_nonfinite_ = count_nonfinite(x.data);
 }
 
+namespace {
+
+// γ and β as the kernels read them: only where the spec has them (the kernels read them only then),
+// padded to whole vec4s (norm_common.wgsl's W and B); γ = 1 and β = 0 where none were given.
+struct HostParams {
+    std::vector<float> w, b;
+};
+HostParams host_params(const NormSpec& spec, const NormParams& params, std::size_t count, std::size_t padded) {
+    HostParams h;
+    if (spec.has_weight()) {
+        h.w = params.weight.empty() ? std::vector<float>(count, 1.0f) : params.weight;
+        h.w.resize(padded, 0.0f);
+    }
+    if (spec.has_bias()) {
+        h.b = params.bias;
+        h.b.resize(padded, 0.0f);
+    }
+    return h;
+}
+
+}  // namespace
+
 NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const NormParams& params,
                                const RunOptions& options) {
     const StatLayout layout = checked_layout(x, spec, params);
@@ -196,27 +214,16 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     const double eps = spec.effective_eps();
     const std::int64_t S = layout.stat_count;
 
-    // γ/β (only where the spec has them: the kernels read them only then; whole vec4s, as
-    // norm_common.wgsl's W and B), the statistics' inputs (the shift K, or the running statistics in eval).
-    const auto P = static_cast<std::size_t>(layout.param_count);
-    const std::size_t padded = padded_params(P);
-    std::vector<float> w, b;
-    if (spec.has_weight()) {
-        w = params.weight.empty() ? std::vector<float>(P, 1.0f) : params.weight;
-        w.resize(padded, 0.0f);
-    }
-    if (spec.has_bias()) {
-        b = params.bias;
-        b.resize(padded, 0.0f);  // β = 0 where none was given
-    }
+    // γ/β and the statistics' inputs (the shift K, or the running statistics in eval).
+    const std::size_t padded = padded_params(static_cast<std::size_t>(layout.param_count));
+    const HostParams host = host_params(spec, params, static_cast<std::size_t>(layout.param_count), padded);
     const std::vector<float> stats_in = stats_inputs(x, layout, params, pl.from_running, eps);
     const std::uint64_t bytes = static_cast<std::uint64_t>(numel) * 4;
     const std::uint64_t param_bytes = padded * 4, stat_bytes = static_cast<std::uint64_t>(S) * 16;
     const std::uint64_t partial_bytes = stat_bytes * pl.chunks;
-    auto fits = [&](std::uint64_t need, const std::string& what) { check_binding(*ctx_, need, what); };
-    fits(param_bytes, "γ and β of shape " + dims_str(layout.param_shape));
-    fits(stat_bytes, "the " + std::to_string(S) + " statistics");
-    fits(partial_bytes, "the partial sums of the " + std::to_string(S) + " statistics");
+    check_binding(*ctx_, param_bytes, "γ and β of shape " + dims_str(layout.param_shape));
+    check_binding(*ctx_, stat_bytes, "the " + std::to_string(S) + " statistics");
+    check_binding(*ctx_, partial_bytes, "the partial sums of the " + std::to_string(S) + " statistics");
 
     NormResult r;
     r.layout = layout;
@@ -226,15 +233,15 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     r.nonfinite_inputs = upload_x ? count_nonfinite(x.data) : x_nonfinite_;
     r.y.shape = x.shape;
     if (upload_x) x_loaded_.reset();
-    ctx_->begin_errors();
+    ErrorScope errors(*ctx_);
     auto t = std::chrono::steady_clock::now();
     ensure_buffers(bytes, param_bytes, stat_bytes, partial_bytes);
     if (upload_x) x_.write(*ctx_, x.data.data(), bytes);
     x_loaded_ = x.shape;
     x_nonfinite_ = r.nonfinite_inputs;
     // The kernels read γ (β) only where the spec has them (LayoutBlock's has_w, has_b).
-    if (spec.has_weight()) w_.write(*ctx_, w.data(), param_bytes);
-    if (spec.has_bias()) b_.write(*ctx_, b.data(), param_bytes);
+    if (spec.has_weight()) w_.write(*ctx_, host.w.data(), param_bytes);
+    if (spec.has_bias()) b_.write(*ctx_, host.b.data(), param_bytes);
     stats_.write(*ctx_, stats_in.data(), stat_bytes);
 
     const LayoutBlock base = layout_block(layout, spec);
@@ -246,7 +253,7 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
                                    for_pass(base, pl.chunks, pl.chunk_len, merge_grid),
                                    for_pass(base, pl.apply_chunks, pl.apply_chunk_len, apply_grid)};
     const WgpuBuffer* uniforms[3] = {&uniform_stats_, &uniform_merge_, &uniform_apply_};
-    WGPUBindGroup groups[3];
+    BindGroup groups[3];
     for (int i = 0; i < 3; ++i) {
         uniforms[i]->write(*ctx_, &blocks[i], sizeof(LayoutBlock));
         groups[i] = bind_group(*ctx_, kernels_.bind_layout(KernelKind::Stats),
@@ -262,7 +269,6 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
 
     t = std::chrono::steady_clock::now();
     submit(pl, groups, rms, static_cast<std::uint64_t>(S));
-    for (WGPUBindGroup g : groups) wgpuBindGroupRelease(g);
 
     std::vector<float> st(static_cast<std::size_t>(S) * 4);
     std::vector<Readback> reads{{&stats_, st.data(), stat_bytes}};
@@ -272,7 +278,7 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     }
     read_back(*ctx_, staging_, reads);
     r.dispatch_ms = ms_since(t);  // submit to readback, one wait: no timestamps here, gpu_ms stays 0
-    ctx_->end_errors("normalizing " + x.shape.str() + " on WebGPU");
+    errors.check("normalizing " + x.shape.str() + " on WebGPU");
 
     unpack_stats(r, st.data(), rms);
     last_ = Last{layout, spec, pl.from_running};

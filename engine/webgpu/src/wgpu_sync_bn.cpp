@@ -40,21 +40,20 @@ std::vector<float> WgpuSyncBatchNorm::all_reduce(const std::vector<float>& shard
             make_pipeline(ctx, std::string(wgsl_file("sync_reduce.wgsl")), "sync_reduce.wgsl", pipeline_layout_);
     const Grid g = grid(ctx, static_cast<std::uint64_t>((C + 63) / 64));
     const ReduceBlock block{u32(K), u32(C), static_cast<float>(eps), g.x};
-    ctx.begin_errors();
+    ErrorScope errors(ctx);
     ensure(shards_, ctx, in_bytes, kStorage);
     ensure(out_, ctx, out_bytes, kStorage);
     ensure(uniform_, ctx, sizeof(ReduceBlock), kUniform);
     shards_.write(ctx, shards.data(), in_bytes);
     uniform_.write(ctx, &block, sizeof(block));  // queue writes land before the submit below
-    WGPUBindGroup group =
+    const BindGroup group =
         bind_group(ctx, bind_layout_, {{0, &shards_, in_bytes}, {1, &out_, out_bytes}, {2, &uniform_, sizeof(block)}});
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx.device(), nullptr);
     encode_pass(enc, pipeline_, group, g);
     submit(ctx, enc);
-    wgpuBindGroupRelease(group);
     std::vector<float> out(static_cast<std::size_t>(C) * 8);
     read_back(ctx, n_->staging(), {{&out_, out.data(), out_bytes}});
-    ctx.end_errors("SyncBN's all-reduce on WebGPU");
+    errors.check("SyncBN's all-reduce on WebGPU");
     return out;
 }
 

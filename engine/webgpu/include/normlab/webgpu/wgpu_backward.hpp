@@ -12,6 +12,8 @@
 
 namespace normlab::webgpu {
 
+class BindGroup;  // wgpu_dispatch.hpp
+
 class WgpuBackward {
 public:
     static constexpr std::uint32_t kReduceVpt = 8, kColumnRows = 64;
@@ -24,7 +26,7 @@ public:
 private:
     struct Plan;
     // Records and submits the passes (statistics reduce and merge, ∂L/∂x, γ/β reduce and merge).
-    void encode(const Plan& p, WGPUBindGroup const* groups, bool rms, bool eval);
+    void encode(const Plan& p, const BindGroup* groups, bool rms, bool eval);
     WgpuNormalizer* n_;
     WgpuBuffer dy_, dx_, stat_partials_, stat_means_, param_partials_, param_sums_;
     std::vector<WgpuBuffer> uniforms_;

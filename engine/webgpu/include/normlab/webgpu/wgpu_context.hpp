@@ -45,10 +45,6 @@ public:
     // Called by every WebGPU callback that a wait may be waiting for: the wait checks done() at
     // once instead of at its next timer.
     static void wake();
-    // Errors of everything between begin_errors() and end_errors() (validation, out of memory):
-    // end_errors() throws DeviceError with WebGPU's message.
-    void begin_errors();
-    void end_errors(const std::string& what);
     void throw_if_lost() const;
     // Called once when the device is lost (also after a run has finished), with the reason.
     void on_lost(std::function<void(const std::string&)> handler);
@@ -62,6 +58,23 @@ private:
     bool cpu_emulated_ = false;
     struct Lost;  // the lost callback's state; outlives the context (wgpu_context.cpp)
     Lost* lost_;
+};
+
+// The errors (validation, out of memory) of everything done on `ctx`'s device while it is open:
+// check() closes it and throws DeviceError with WebGPU's message. A scope that an exception
+// leaves unchecked is closed by the destructor, its errors dropped (the exception says what failed).
+class ErrorScope {
+public:
+    explicit ErrorScope(const WgpuContext& ctx);
+    ~ErrorScope();
+    ErrorScope(const ErrorScope&) = delete;
+    ErrorScope& operator=(const ErrorScope&) = delete;
+    // Waits for WebGPU's answer; `what` names the work in the error.
+    void check(const std::string& what);
+
+private:
+    const WgpuContext* ctx_;
+    bool open_ = true;
 };
 
 }  // namespace normlab::webgpu

@@ -28,6 +28,8 @@
 
 namespace normlab::webgpu {
 
+class BindGroup;  // wgpu_dispatch.hpp
+
 // How long statistics run: as the adapter suits (Auto; a CPU-emulated adapter loops also over
 // statistics of 1024 accesses or more that fit the fused kernel), or forced: Split, the GPU's
 // plan (fused where a statistic fits, else split), or Looped (statistics too long for the fused
@@ -97,7 +99,7 @@ private:
     void ensure_buffers(std::uint64_t bytes, std::uint64_t param_bytes, std::uint64_t stat_bytes,
                         std::uint64_t partial_bytes);
     // Records the plan's passes over the three bind groups (statistics, merge, apply) and submits.
-    void submit(const WgpuPlan& pl, WGPUBindGroup const* groups, bool rms, std::uint64_t S);
+    void submit(const WgpuPlan& pl, const BindGroup* groups, bool rms, std::uint64_t S);
     WgpuContext* ctx_;
     WgpuKernels kernels_;
     std::uint32_t wg_max_ = 256;
