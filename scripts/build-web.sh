@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds normlab for the browser into build-web/site/ (index.html, page.js, page_data.js, normlab.js,
-# normlab.wasm; the ImGui shell app.html, app.js, app.wasm and fonts/) with Debian's emscripten, and
+# normlab.wasm; the in-browser tests tests.js, tests.wasm; the ImGui shell app.html, app.js, app.wasm
+# and fonts/) with Debian's emscripten, and
 # installs what the build and the web tests need when it is missing: the Debian packages emscripten,
 # chromium, dpkg-dev (apt-get source) and fonts-droid-fallback (the site's CJK font), Dear ImGui
 # 1.86's sources (scripts/web-imgui-sources.sh: apt-get source imgui, kept in build-web/imgui/) and
@@ -42,14 +43,22 @@ export NODE_PATH=/usr/share/nodejs  # emscripten's linker needs acorn from Debia
 gen=()
 if command -v ninja >/dev/null 2>&1 && [ ! -f "$out/cmake/Makefile" ]; then gen=(-G Ninja); fi
 mkdir -p "$out/cmake"
-if ! emcmake cmake -S "$root/web" -B "$out/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+# A build folder configured from another source folder (web/ alone, as before the root project
+# added it) is made anew.
+cache="$out/cmake/CMakeCache.txt"
+if [ -f "$cache" ] && ! grep -qx "CMAKE_HOME_DIRECTORY:INTERNAL=$root" "$cache"; then
+  rm -rf "$out/cmake"
+  mkdir -p "$out/cmake"
+fi
+if ! emcmake cmake -S "$root" -B "$out/cmake" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DNORMLAB_WEB_INCLUDE="$out/include" -DSITE_DIR="$out/site" -DIMGUI_DIR="$imgui_dir" \
   -DCJK_FONT="$cjk_font" "$@" >"$out/cmake/configure.log" 2>&1; then
   cat "$out/cmake/configure.log" >&2
   exit 1
 fi
 cmake --build "$out/cmake" --parallel "${NORMLAB_WEB_JOBS:-$(nproc)}"
-for f in index.html page.js page_data.js page_common.js normlab.js normlab.wasm app.html app_page.js app.js app.wasm \
+for f in index.html page.js page_data.js page_common.js normlab.js normlab.wasm tests.js tests.wasm \
+  app.html app_page.js app.js app.wasm \
   bench.html bench_page.js bench.js bench.wasm \
   fonts/DroidSansFallbackFull.ttf; do
   [ -s "$out/site/$f" ] || { echo "build-web: $out/site/$f is missing" >&2; exit 1; }

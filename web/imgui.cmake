@@ -32,7 +32,7 @@ list(REMOVE_ITEM NORMLAB_PANEL_SOURCES ${NORMLAB_ROOT}/views/colormap.cpp)  # in
 add_library(normlab_web_ui STATIC ${NORMLAB_PANEL_SOURCES} ${NORMLAB_ROOT}/views/key_queue.cpp
                                   ${NORMLAB_ROOT}/views/actions.cpp)
 target_include_directories(normlab_web_ui PUBLIC ${NORMLAB_ROOT}/views)
-target_link_libraries(normlab_web_ui PUBLIC imgui normlab_session)
+target_link_libraries(normlab_web_ui PUBLIC imgui normlab_session normlab_web_headers)
 
 # Chinese: a CJK font from a Debian package (fonts-droid-fallback), served as a file of the site and
 # written into emscripten's file system by app_page.js where views/fonts.cpp looks for it.

@@ -1,7 +1,7 @@
 // The results page's script: checks for WebGPU (page_common.js: a clear message when it is
-// missing, never a blank page), reads the URL (?stats=1, ?test=kernels, #normlab-scene:…), starts
-// normlab.wasm with those as arguments, and gives the wasm program the functions that fill the page
-// (web/src/page_bridge.hpp calls them).
+// missing, never a blank page), reads the URL (?stats=1, #normlab-scene:…), starts normlab.wasm with
+// those as arguments (?test=kernels: the in-browser tests' tests.wasm instead), and gives the wasm
+// program the functions that fill the page (web/src/page_bridge.hpp calls them).
 'use strict';
 (function () {
   var site = window.normlabSite;
@@ -26,8 +26,8 @@
   site.requestWebGpu().then(function (adapter) {
     if (!adapter) return;
     var query = new URLSearchParams(location.search);
+    if (query.get('test') === 'kernels') return site.start('tests.js', { arguments: [] }, fail);
     var args = [];
-    if (query.get('test') === 'kernels') args.push('--kernel-test');
     if (query.get('stats') === '1') args.push('--stats');
     site.start('normlab.js', { arguments: args.concat(site.sceneArguments()) }, fail);
   });
