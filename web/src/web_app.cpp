@@ -32,7 +32,6 @@ namespace normlab::web {
 namespace {
 
 // clang-format off
-EM_JS(void, js_set_document_language, (const char* lang), { document.documentElement.lang = UTF8ToString(lang); });
 // app_page.js's file actions (window.normlabPage): the file picker, a download of a file the program
 // wrote, the address bar's scene, the clipboard.
 EM_JS(void, js_app_call, (const char* method, const char* a, const char* b), {
@@ -483,120 +482,6 @@ void WebApp::draw() {
     panels(ImGui::GetFrameHeight());
     keep_link();
     report();
-}
-
-// The page's report: sent after the first frame and whenever it changes.
-namespace {
-
-// The SyncBN view as drawn: its devices, the applied mode, the largest naive error (sync σ² − naive σ²)
-// over the channels and the height the view needs; null when it is not shown.
-nlohmann::json sync_report(const Session& s, bool shown, const app::SyncArea& area) {
-    const NormResult& r = s.result();
-    if (!shown || !r.sync) return nullptr;
-    double naive_error = 0;
-    for (std::size_t c = 0; c < r.sync->sync_var.size(); ++c)
-        naive_error = std::max(naive_error, r.sync->sync_var[c] - r.sync->naive_var[c]);
-    return {{"devices", r.sync->devices},
-            {"mode", sync_mode_name(r.sync->mode)},
-            {"naive_error", naive_error},
-            {"need", area.need}};
-}
-
-}  // namespace
-
-void WebApp::report() {
-    if (last_report_.empty()) startup_.emplace_back("first_frame", emscripten_get_now());
-    const bool zh = app::language() == Language::Zh;
-    if (glyphs_scale_ != window_.ui_scale()) {  // the atlas is made again when the scale changes
-        glyphs_scale_ = window_.ui_scale();
-        missing_ = app::missing_glyphs(window_.fonts().normal, app::all_chinese_text().c_str());
-    }
-    const Session& s = page_.session();
-    const app::TileLayout& t = heatmap_.layout();
-    const float px = heatmap_.pixel_scale();
-    const auto sel = s.selected_stat();
-    int view_fills = 0;
-    for (const WebHeatmapImage* i : view_images_) view_fills += i->fills();
-    nlohmann::json j = {
-        {"device", s.backend().device_name()},
-        {"method", method_torch_name(s.state().spec.method, s.x().shape)},
-        {"shape", s.layout().shape.dims()},
-        {"stat_count", s.layout().stat_count},
-        {"max_error", s.max_error()},
-        {"error", error_},
-        {"note", note_},
-        {"link", shown_link_},
-        {"refused", controls_.error()},
-        {"language", zh ? "zh" : "en"},
-        {"presenter", presenter_},
-        {"cube", views_.cube},
-        {"compare", views_.compare},
-        {"cjk_font", app::cjk_font()},
-        {"missing_glyphs", missing_},
-        {"heatmap_mode", static_cast<int>(heatmap_.mode)},
-        {"selected_stat", sel ? *sel : -1},
-        {"lesson", lessons_.active() ? lessons_.lesson()->id : std::string()},
-        {"step", lessons_.active() ? lessons_.step() + 1 : 0},
-        {"lesson_count", lessons_.count()},
-        {"lesson_error", lessons_.error()},
-        {"experiment", experiment_ ? experiment_->id : std::string()},
-        {"batches_tracked", s.state().params.num_batches_tracked},
-        {"eval", s.state().spec.mode == Mode::Eval},
-        {"pair", pair_experiment()},
-        {"gradient", views_.gradient},
-        {"gradient_nonzero", gradient_shown() ? gradient_.nonzero() : -1},
-        {"hide", s.state().exercise.hidden_names()},
-        {"lock", s.state().exercise.locked_names()},
-        {"exercise_open", exercise_open_},
-        {"help", help_},
-        {"blank", blank_},
-        {"torch_open", torch_open_},
-        {"torch_lines", std::count(torch_code_.begin(), torch_code_.end(), '\n')},
-        {"pictures", pictures_on_ ? pictures_.count() : 0},
-        {"style", std::filesystem::path(s.state().style_image).filename().string()},
-        {"sync", sync_report(s, sync_view_shown(), sync_area_)},
-        {"noise_rows", noise_.rows().size()},
-        {"noise_error", noise_.error()},
-        {"noise_button", noise_.button_at()},
-        {"heatmap_view", view().heatmap},
-        {"figure_rect", figure_rect_},
-        {"menus",
-         {{"file", menu_x_[0]},
-          {"language", menu_x_[1]},
-          {"lessons", menu_x_[2]},
-          {"experiments", menu_x_[3]},
-          {"view", menu_x_[4]}}},
-        {"texture_uploads", image_->uploads()},
-        {"fills", image_->fills()},
-        {"view_fills", view_fills},
-        {"image", {{"width", t.width}, {"height", t.height}}},
-        {"heatmap_rect", {heatmap_.origin_x(), heatmap_.origin_y(), t.width / px, t.height / px}},
-        {"cell", t.cell / px},
-        {"canvas", {window_.width(), window_.height()}},
-        {"ui_scale", window_.ui_scale()},
-        {"raster_scale", window_.raster_scale()},
-        {"font_atlas", {ImGui::GetIO().Fonts->TexWidth, ImGui::GetIO().Fonts->TexHeight}},
-        {"first_frame_ms", startup_.back().second},
-        {"startup_ms", startup_},
-    };
-    // Where each element's cell starts (canvas pixels) and its statistic, for a few elements: the
-    // tests click them.
-    nlohmann::json probes = nlohmann::json::array();
-    const Shape4& sh = s.x().shape;
-    for (std::int64_t i : {std::int64_t{0}, sh.numel() / 2, sh.numel() - 1}) {
-        const auto e = unravel(sh, i);
-        const auto p = t.element_pos(e[0], e[1], e[2], e[3]);
-        probes.push_back({{"index", i},
-                          {"stat", s.layout().stat_of(i)},
-                          {"at", {heatmap_.origin_x() + p[0] / px, heatmap_.origin_y() + p[1] / px}}});
-    }
-    j["probes"] = probes;
-    std::string text = j.dump();
-    if (text == last_report_) return;
-    js_set_document_language(zh ? "zh-Hans" : "en");
-    show_report(text);
-    if (last_report_.empty()) mark_done("done");
-    last_report_ = std::move(text);
 }
 
 }  // namespace normlab::web

@@ -36,6 +36,8 @@
 #include "web_heatmap_image.hpp"
 #include "web_window.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -113,6 +115,8 @@ private:
     // The language of the panels; where the CJK font is missing, its one line in the status bar.
     void set_language(Language lang);
     void report();
+    nlohmann::json state_report() const;
+    nlohmann::json layout_report() const;
 
     WebWindow& window_;
     PageSession page_;
