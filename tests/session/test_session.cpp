@@ -70,9 +70,9 @@ TEST_CASE("x stays on the GPU when only the method, G, eps or γ change", "[gpu]
     REQUIRE_FALSE(session.apply(session.state(), load).has_value());
     CHECK(session.last_x_upload_bytes() == 0);
 
-    const State other = with_source_seed(session.state(), 12);  // a new tensor is uploaded
+    const State other = with_source_seed(session.state(), 12);   // a new tensor is uploaded
     CHECK_THROWS_AS(session.apply(other, keep), InternalError);  // a bug of the caller's, not the user's input
-    CHECK(session.x_generation() == x_gen);                       // nothing changed
+    CHECK(session.x_generation() == x_gen);                      // nothing changed
     REQUIRE_FALSE(session.apply(other, load).has_value());
     CHECK(session.last_x_upload_bytes() == x_bytes);
     CHECK(session.last_x_histogram_recomputed());

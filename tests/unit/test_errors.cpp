@@ -44,7 +44,7 @@ TEST_CASE("each kind of error has its exit status and one error: line", "[error]
     CHECK(reported(std::runtime_error("odd")) == std::pair<int, std::string>{kExitFailure, "error: odd\n"});
     // A broken invariant is normlab's bug, not the user's input: exit 1 and a request to report it.
     CHECK(reported(InternalError("a slab exceeds the storage-buffer range")) ==
-          std::pair<int, std::string>{kExitFailure,
-                                      "error: internal error: a slab exceeds the storage-buffer range, please report\n"});
+          std::pair<int, std::string>{
+              kExitFailure, "error: internal error: a slab exceeds the storage-buffer range, please report\n"});
     CHECK(reported(std::exception_ptr()).first == kExitOk);
 }
