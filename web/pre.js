@@ -1,5 +1,5 @@
 // normlab's --pre-js: maps the WebGPU calls of emscripten 3.1.6's library_webgpu.js (a 2022
-// snapshot) onto today's API (docs: ../shared/docs/web.md, "Emscripten 3.1.6's WebGPU layer"):
+// snapshot) onto today's API (docs/browser.md, "Emscripten 3.1.6's WebGPU layer"):
 //   pass.dispatch(x, y, z)        -> pass.dispatchWorkgroups(x, y, z)
 //   a pipeline with a null layout -> layout: 'auto' (normlab passes explicit layouts; kept for safety)
 //   requestDevice's limits        -> maxBufferSize added from the adapter (3.1.6's WGPULimits has

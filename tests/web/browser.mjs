@@ -1,6 +1,6 @@
 // The web tests' browser: build-web/site served on 127.0.0.1 (a free port) by a tiny static
 // server, and Debian's /usr/bin/chromium driven by puppeteer-core with the flags of
-// ../shared/docs/web.md (WebGPU on SwiftShader, headless), a fresh profile per launch.
+// docs/browser.md (WebGPU on SwiftShader, headless), a fresh profile per launch.
 import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -186,7 +186,7 @@ json run_bench(bool quick, const std::string& only) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    umask(022);  // emscripten starts with 0777 (docs: web.md)
+    umask(022);  // emscripten starts with 0777 (docs/browser.md)
     bool quick = false;
     std::string only;
     for (int i = 1; i < argc; ++i) {

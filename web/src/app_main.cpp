@@ -41,7 +41,7 @@ Shell shell;
 }  // namespace
 
 int main(int argc, char** argv) {
-    umask(022);                                // emscripten starts with 0777 (docs: web.md)
+    umask(022);                                // emscripten starts with 0777 (docs/browser.md)
     normlab::set_image_search_dir("/assets");  // the shipped images, embedded at /assets/images
     std::string scene;
     for (int i = 1; i < argc; ++i)
