@@ -300,7 +300,7 @@ TEST_CASE("issue 22: the numbers the fixed lessons list as literals", "[classroo
 TEST_CASE("errata 2: BN backward, the unified framework, scale invariance, rounding, the G table",
           "[classroom][lesson-numbers]") {
     const Lesson& l = lesson("seed-errata-formulas");
-    REQUIRE(l.steps.size() == 6);
+    REQUIRE(l.steps.size() == 11);
     // Step 1: ∂y_0/∂x from the backward shaders, and the seed's formula (γ twice) giving γ times it.
     const State& s0 = l.steps[0].state;
     const Tensor x = load_tensor(s0.source);
@@ -391,7 +391,7 @@ TEST_CASE("four partitions: each step writes the S_i the Explain panel shows", "
 
 TEST_CASE("claims lesson: scale invariance, elementwise_affine=False, bias=False", "[classroom][lesson-numbers]") {
     const Lesson& l = lesson("claims-and-options");
-    REQUIRE(l.steps.size() == 6);
+    REQUIRE(l.steps.size() == 10);
     // Step 1: channel 1 = 10 × channel 0, the same x̂ up to ε.
     const Tensor x = load_tensor(l.steps[0].state.source);
     const NormResult r = run(l.steps[0].state);
