@@ -60,7 +60,7 @@ double CopyBench::time_ms(std::uint64_t bytes, const std::string& variant) {
         const std::uint64_t count = bytes / 16;
         const std::uint64_t need = (count + 256ull * vec4s - 1) / (256ull * vec4s);
         const std::uint64_t groups = grid ? std::min<std::uint64_t>(need, std::stoull(variant.substr(11))) : need;
-        GroupGrid g = group_grid(groups, *ctx_);
+        DispatchGrid g = group_grid(groups, *ctx_);
         const std::uint32_t push[2] = {static_cast<std::uint32_t>(count), g.x};
         k->dispatch(cmd, push, g.x, g.y);
     }

@@ -28,7 +28,7 @@ double WgslCopy::time_ms(const WgpuBuffer& src, std::uint64_t bytes) {
     ensure(dst_, *ctx_, bytes, kStorage);
     ensure(uniform_, *ctx_, 16, kUniform);
     const std::uint64_t n4 = bytes / 16;
-    const Grid g = grid(*ctx_, (n4 + 1023) / 1024);
+    const DispatchGrid g = grid(*ctx_, (n4 + 1023) / 1024);
     const std::uint32_t params[4] = {u32(static_cast<std::int64_t>(n4)), g.x, 0, 0};
     uniform_.write(*ctx_, params, sizeof(params));
     const BindGroup group = bind_group(*ctx_, bind_, {{0, &src, bytes}, {1, &dst_, bytes}, {2, &uniform_, 16}});

@@ -56,22 +56,8 @@ void ComputeKernel::dispatch(const vk::CommandBuffer& cmd, const void* push, std
     cmd.dispatch(gx, gy, 1);
 }
 
-GroupGrid group_grid(std::uint64_t groups, const VulkanContext& ctx) {
-    std::uint64_t max_x = ctx.limits().maxComputeWorkGroupCount[0];
-    std::uint64_t max_y = ctx.limits().maxComputeWorkGroupCount[1];
-    if (groups == 0) groups = 1;
-    GroupGrid g;
-    if (groups <= max_x) {
-        g.x = static_cast<std::uint32_t>(groups);
-        return g;
-    }
-    std::uint64_t y = (groups + max_x - 1) / max_x;
-    if (y > max_y)
-        throw InputError("the tensor needs " + std::to_string(groups) +
-                         " workgroups, more than the device can launch (" + std::to_string(max_x * max_y) + ")");
-    g.x = static_cast<std::uint32_t>((groups + y - 1) / y);
-    g.y = static_cast<std::uint32_t>(y);
-    return g;
+DispatchGrid group_grid(std::uint64_t groups, const VulkanContext& ctx) {
+    return dispatch_grid(groups, ctx.limits().maxComputeWorkGroupCount[0], ctx.limits().maxComputeWorkGroupCount[1]);
 }
 
 }  // namespace normlab

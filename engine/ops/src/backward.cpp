@@ -190,8 +190,8 @@ struct Backward::Passes {
         set_slab(push, slab, chunk_len, gamma_runs);  // chunks_total: the partials per statistic
         push.gstat_seg_mul = rows_per;
         push.gstat_p_div = row_blocks;
-        GroupGrid g = group_grid((static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) + rows_per - 1) / rows_per,
-                                 n.context());
+        DispatchGrid g = group_grid((static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) + rows_per - 1) / rows_per,
+                                    n.context());
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     }
@@ -243,7 +243,7 @@ struct Backward::Passes {
         push.gstat_p_div = row_blocks;
         const std::uint64_t owners =
             (static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) + rows_per - 1) / rows_per;
-        GroupGrid g = group_grid((owners + plan.stats_per_wg - 1) / plan.stats_per_wg, n.context());
+        DispatchGrid g = group_grid((owners + plan.stats_per_wg - 1) / plan.stats_per_wg, n.context());
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     }
@@ -260,7 +260,7 @@ struct Backward::Passes {
         set_slab(push, slab, param_pass ? param_chunk_len : chunk_len,
                  param_pass ? param_slabs.chunks_total : reduce_slabs.chunks_total);
         const std::uint64_t owners = static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * slab.chunks;
-        GroupGrid g = group_grid((owners + per_wg - 1) / per_wg, n.context());
+        DispatchGrid g = group_grid((owners + per_wg - 1) / per_wg, n.context());
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     }
@@ -276,7 +276,7 @@ struct Backward::Passes {
         set_slab(push, Slab{0, S, 0, 0, 0, 0, 0, 0}, param_pass ? param_chunk_len : chunk_len,
                  chunks ? chunks : plan.chunks_total);
         push.flat_base = u32(plan.slabs.front().flat_base);
-        GroupGrid g = group_grid((static_cast<std::uint64_t>(S) + kMergeWg - 1) / kMergeWg, n.context());
+        DispatchGrid g = group_grid((static_cast<std::uint64_t>(S) + kMergeWg - 1) / kMergeWg, n.context());
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     }
@@ -292,7 +292,7 @@ struct Backward::Passes {
                          : reduce_slabs.chunks_total);
         push.e_lo = chunks_per_gamma;
         push.e_hi = u32(p.layout.stat_count / p.layout.param_stat_mod);  // statistics per γ/β group index
-        GroupGrid g = group_grid((static_cast<std::uint64_t>(P) + kMergeWg - 1) / kMergeWg, n.context());
+        DispatchGrid g = group_grid((static_cast<std::uint64_t>(P) + kMergeWg - 1) / kMergeWg, n.context());
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     }
@@ -308,7 +308,7 @@ struct Backward::Passes {
         push.gstat_p_div = row_blocks;
         const std::uint64_t blocks =
             (static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) + rows_per - 1) / rows_per;
-        GroupGrid g = group_grid(blocks * slab.chunks, n.context());
+        DispatchGrid g = group_grid(blocks * slab.chunks, n.context());
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     }

@@ -297,7 +297,7 @@ struct Normalizer::Passes {
         set_slab(slab, plan.chunk_len, p.slabs.chunks_total);
         if (p.looped) push.chunks = 1;  // one owner per statistic walks all its chunks
         const std::uint64_t owners = static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * push.chunks;
-        GroupGrid g =
+        DispatchGrid g =
             group_grid(plan.subgroup_stats ? (owners + plan.stats_per_wg - 1) / plan.stats_per_wg : owners, *n.ctx_);
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
@@ -312,7 +312,7 @@ struct Normalizer::Passes {
         set_slab(Slab{0, S, 0, 0, 0, 0, 0, 0}, p.plan.chunk_len, p.slabs.chunks_total);
         push.flat_base = u32(p.slabs.slabs.front().flat_base);
         const std::uint64_t groups = per_wg ? static_cast<std::uint64_t>(S) : (S + kMergeWg - 1) / kMergeWg;
-        GroupGrid g = group_grid(groups, *n.ctx_);
+        DispatchGrid g = group_grid(groups, *n.ctx_);
         push.groups_x = g.x;
         m.dispatch(cmd, &push, g.x, g.y);
     }
@@ -321,7 +321,7 @@ struct Normalizer::Passes {
             n.kernels_.get("norm_apply.comp", constants({kApplyWg, kApplyVpt, p.rms ? 1u : 0u, p.plan.vec4 ? 1u : 0u}));
         bind(k, slab);
         set_slab(slab, p.plan.apply_chunk_len, p.apply_slabs.chunks_total);
-        GroupGrid g = group_grid(static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * slab.chunks, *n.ctx_);
+        DispatchGrid g = group_grid(static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * slab.chunks, *n.ctx_);
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     }

@@ -15,7 +15,7 @@ namespace {
 struct Reduce {
     std::uint32_t wg = 0, vpt = 1, chunk_len = 0, chunks = 1;
     bool columns = false;
-    Grid grid;
+    DispatchGrid grid;
 };
 
 Reduce reduce_plan(const WgpuContext& ctx, std::uint64_t groups, std::uint64_t count, std::uint32_t wg_max,
@@ -43,7 +43,7 @@ struct WgpuBackward::Plan {
     ParamLayout pl;
     Reduce stats, params;
     std::uint32_t apply_chunks = 1, apply_chunk_len = 0;
-    Grid stat_merge, param_merge, apply;
+    DispatchGrid stat_merge, param_merge, apply;
     std::uint64_t bytes = 0, param_bytes = 0, stat_bytes = 0, stat_partial_bytes = 0, param_partial_bytes = 0;
     LayoutBlock blocks[5];  // stats reduce, stats merge, apply, γ/β reduce, γ/β merge
 

@@ -86,13 +86,11 @@ void check_binding(const WgpuContext& ctx, std::uint64_t need, const std::string
                          "once (maxStorageBufferBindingSize = " + std::to_string(bind_max) + " bytes)");
 }
 
-Grid grid(const WgpuContext& ctx, std::uint64_t groups) {
-    const std::uint64_t max_x = std::max<std::uint32_t>(1, ctx.limits().max_groups_per_dim);
-    const std::uint64_t gx = std::min(std::max<std::uint64_t>(groups, 1), max_x);
-    return Grid{static_cast<std::uint32_t>(gx), static_cast<std::uint32_t>((groups + gx - 1) / gx)};
+DispatchGrid grid(const WgpuContext& ctx, std::uint64_t groups) {
+    return dispatch_grid(groups, ctx.limits().max_groups_per_dim, ctx.limits().max_groups_per_dim);
 }
 
-LayoutBlock for_pass(LayoutBlock base, std::uint32_t chunks, std::uint32_t chunk_len, Grid g) {
+LayoutBlock for_pass(LayoutBlock base, std::uint32_t chunks, std::uint32_t chunk_len, DispatchGrid g) {
     base.chunks = chunks;
     base.chunk_len = chunk_len;
     base.groups_x = g.x;
@@ -122,7 +120,7 @@ void submit(const WgpuContext& ctx, WGPUCommandEncoder enc) {
     wgpuCommandEncoderRelease(enc);
 }
 
-void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, const BindGroup& group, Grid g) {
+void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, const BindGroup& group, DispatchGrid g) {
     WGPUComputePassEncoder cp = wgpuCommandEncoderBeginComputePass(enc, nullptr);
     wgpuComputePassEncoderSetPipeline(cp, pipeline);
     wgpuComputePassEncoderSetBindGroup(cp, 0, group.get(), 0, nullptr);

@@ -4,6 +4,7 @@
 // bind groups and one compute pass per dispatch (WebGPU orders storage writes between passes).
 #pragma once
 #include "normlab/backend_helpers.hpp"
+#include "normlab/dispatch_grid.hpp"
 #include "normlab/norm_spec.hpp"
 #include "normlab/stat_layout.hpp"
 #include "normlab/webgpu/wgpu_buffer.hpp"
@@ -49,15 +50,12 @@ WGPUComputePipeline make_pipeline(const WgpuContext& ctx, const std::string& sou
 // Throws InputError "<what> need N bytes, more than this WebGPU device binds at once (…)".
 void check_binding(const WgpuContext& ctx, std::uint64_t need, const std::string& what);
 
-struct Grid {
-    std::uint32_t x = 1, y = 1;
-};
-// `groups` workgroups as a 2-D grid no wider than the device allows (kernels linearize it).
-Grid grid(const WgpuContext& ctx, std::uint64_t groups);
+// `groups` workgroups as a 2-D grid within the device's limits (dispatch_grid; kernels linearize it).
+DispatchGrid grid(const WgpuContext& ctx, std::uint64_t groups);
 
 // `base` for one pass: `chunks` workgroups (or owners) per statistic of `chunk_len` elements,
 // dispatched on grid g.
-LayoutBlock for_pass(LayoutBlock base, std::uint32_t chunks, std::uint32_t chunk_len, Grid g);
+LayoutBlock for_pass(LayoutBlock base, std::uint32_t chunks, std::uint32_t chunk_len, DispatchGrid g);
 
 // Binding `index` of a bind group: the first `bytes` of `buffer` (at least 16).
 struct Binding {
@@ -89,6 +87,6 @@ BindGroup bind_group(const WgpuContext& ctx, WGPUBindGroupLayout layout, const s
 void submit(const WgpuContext& ctx, WGPUCommandEncoder enc);
 
 // One compute pass with one dispatch of grid g (dispatchWorkgroups; the pre-js maps the name).
-void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, const BindGroup& group, Grid g);
+void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, const BindGroup& group, DispatchGrid g);
 
 }  // namespace normlab::webgpu

@@ -121,8 +121,8 @@ WgpuPlan WgpuNormalizer::plan(const StatLayout& layout, const NormSpec& spec) co
 }
 
 void WgpuNormalizer::submit(const WgpuPlan& pl, const BindGroup* groups, bool rms, std::uint64_t S) {
-    const Grid stats_grid = grid(*ctx_, S * pl.chunks), merge_grid = grid(*ctx_, S),
-               apply_grid = grid(*ctx_, S * pl.apply_chunks);
+    const DispatchGrid stats_grid = grid(*ctx_, S * pl.chunks), merge_grid = grid(*ctx_, S),
+                       apply_grid = grid(*ctx_, S * pl.apply_chunks);
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
     // Passes in one submit: WebGPU orders storage writes between passes.
     const bool split = !pl.from_running && !pl.fused && !pl.looped;
@@ -245,9 +245,9 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     stats_.write(*ctx_, stats_in.data(), stat_bytes);
 
     const LayoutBlock base = layout_block(layout, spec);
-    const Grid stats_grid = grid(*ctx_, static_cast<std::uint64_t>(S) * pl.chunks);
-    const Grid merge_grid = grid(*ctx_, static_cast<std::uint64_t>(S));
-    const Grid apply_grid = grid(*ctx_, static_cast<std::uint64_t>(S) * pl.apply_chunks);
+    const DispatchGrid stats_grid = grid(*ctx_, static_cast<std::uint64_t>(S) * pl.chunks);
+    const DispatchGrid merge_grid = grid(*ctx_, static_cast<std::uint64_t>(S));
+    const DispatchGrid apply_grid = grid(*ctx_, static_cast<std::uint64_t>(S) * pl.apply_chunks);
     // The merge reads the statistics pass's chunks, one workgroup per statistic.
     const LayoutBlock blocks[3] = {for_pass(base, pl.chunks, pl.chunk_len, stats_grid),
                                    for_pass(base, pl.chunks, pl.chunk_len, merge_grid),

@@ -38,7 +38,7 @@ std::vector<float> WgpuSyncBatchNorm::all_reduce(const std::vector<float>& shard
     if (!pipeline_)
         pipeline_ =
             make_pipeline(ctx, std::string(wgsl_file("sync_reduce.wgsl")), "sync_reduce.wgsl", pipeline_layout_);
-    const Grid g = grid(ctx, static_cast<std::uint64_t>((C + 63) / 64));
+    const DispatchGrid g = grid(ctx, static_cast<std::uint64_t>((C + 63) / 64));
     const ReduceBlock block{u32(K), u32(C), static_cast<float>(eps), g.x};
     ErrorScope errors(ctx);
     ensure(shards_, ctx, in_bytes, kStorage);

@@ -1,6 +1,7 @@
 // ComputeKernel: one compute pipeline (a shader from shaders/ with its macros and
 // specialization constants), its descriptor set of storage buffers and its push constants.
 #pragma once
+#include "normlab/dispatch_grid.hpp"
 #include "normlab/shader_library.hpp"
 #include "normlab/vk_context.hpp"
 
@@ -36,10 +37,7 @@ private:
     vk::raii::DescriptorSet set_{nullptr};
 };
 
-// Splits a workgroup count over x and y so that neither exceeds the device limit.
-struct GroupGrid {
-    std::uint32_t x = 1, y = 1;
-};
-GroupGrid group_grid(std::uint64_t groups, const VulkanContext& ctx);
+// Splits a workgroup count over x and y so that neither exceeds the device limit (dispatch_grid).
+DispatchGrid group_grid(std::uint64_t groups, const VulkanContext& ctx);
 
 }  // namespace normlab
