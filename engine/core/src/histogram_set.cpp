@@ -47,4 +47,23 @@ HistogramResult unpack_histogram(const float* res, const std::uint32_t* bins, st
     return r;
 }
 
+HistogramPlan plan_histogram(const ElementSet& set, std::uint32_t bins, std::uint64_t max_x, std::uint64_t max_y) {
+    const auto u32 = [](std::int64_t v) { return static_cast<std::uint32_t>(v); };
+    HistogramPlan p;
+    const std::uint32_t chunks = u32((set.count() + kHistogramChunkLen - 1) / kHistogramChunkLen);
+    p.grid = dispatch_grid(chunks, max_x, max_y);
+    p.params = {u32(set.base),
+                u32(set.segments),
+                u32(set.segment_len),
+                u32(set.segment_stride),
+                u32(set.count()),
+                kHistogramChunkLen,
+                chunks,
+                bins,
+                p.grid.x,
+                {0, 0, 0}};
+    p.partial_bytes = std::uint64_t{chunks} * 32;
+    return p;
+}
+
 }  // namespace normlab

@@ -6,14 +6,8 @@
 namespace normlab {
 namespace {
 
-// Mirrors `Push` in shaders/histogram.comp.
-struct Push {
-    std::uint32_t base, segments, segment_len, segment_stride, count, chunk_len, chunks, bins, groups_x;
-};
-
-constexpr std::uint32_t kWg = 256;
-constexpr std::uint32_t kChunkLen = kHistogramChunkLen;
-static_assert(kChunkLen % kWg == 0);
+constexpr std::uint32_t kWg = 256;  // histogram.comp's local size
+static_assert(kHistogramChunkLen % kWg == 0);
 
 }  // namespace
 
@@ -31,7 +25,7 @@ ComputeKernel& Histogram::kernel(int pass, bool diff) {
         m.emplace_back("PASS", std::to_string(pass));
         if (diff) m.emplace_back("DIFF", "1");
         k = std::make_unique<ComputeKernel>(*ctx_, "histogram.comp", m, std::vector<std::uint32_t>{kWg}, 5,
-                                            static_cast<std::uint32_t>(sizeof(Push)));
+                                            kHistogramPushBytes);
     }
     return *k;
 }
@@ -45,22 +39,15 @@ HistogramResult Histogram::run(const GpuBuffer& values, const ElementSet& set, s
     r.bins.assign(bins, 0);
     if (set.count() == 0) return r;
 
-    const std::uint32_t chunks = static_cast<std::uint32_t>((set.count() + kChunkLen - 1) / kChunkLen);
-    const vk::DeviceSize part_bytes = static_cast<vk::DeviceSize>(chunks) * 32;
+    const HistogramPlan plan = plan_histogram(set, bins, ctx_->limits().maxComputeWorkGroupCount[0],
+                                              ctx_->limits().maxComputeWorkGroupCount[1]);
+    const vk::DeviceSize part_bytes = plan.partial_bytes;
     if (!partials_ || partials_.size() < part_bytes) {
         partials_ = GpuBuffer();
         partials_ = GpuBuffer(*ctx_, part_bytes, BufferRole::Compute);
     }
-    GroupGrid g = group_grid(chunks, *ctx_);
-    Push push{static_cast<std::uint32_t>(set.base),
-              static_cast<std::uint32_t>(set.segments),
-              static_cast<std::uint32_t>(set.segment_len),
-              static_cast<std::uint32_t>(set.segment_stride),
-              static_cast<std::uint32_t>(set.count()),
-              kChunkLen,
-              chunks,
-              bins,
-              g.x};
+    const DispatchGrid g = plan.grid;
+    const HistogramParams& push = plan.params;
     const std::vector<vk::Buffer> bindings{values.handle(), partials_.handle(), result_.handle(), bins_.handle(),
                                            (diff ? *subtract : values).handle()};
 

@@ -9,13 +9,6 @@
 namespace normlab::webgpu {
 namespace {
 
-// Mirrors `Hist` in shaders/wgsl/histogram.wgsl (48 bytes: uniforms are 16-byte multiples).
-struct HistBlock {
-    std::uint32_t base, segments, segment_len, segment_stride, count, chunk_len, chunks, bins, groups_x;
-    std::uint32_t pad[3];
-};
-static_assert(sizeof(HistBlock) == 48);
-
 constexpr std::uint32_t kWg = 256;  // histogram.wgsl's WG
 static_assert(kHistogramChunkLen % kWg == 0);
 
@@ -29,7 +22,7 @@ WgpuHistogram::WgpuHistogram(WgpuContext& ctx) : ctx_(&ctx) {
     pipeline_layout_ = make_pipeline_layout(ctx, bind_layout_);
     ensure(result_, ctx, 32, kStorage);
     ensure(bins_, ctx, kHistogramMaxBins * 4, kStorage);
-    ensure(uniform_, ctx, sizeof(HistBlock), kUniform);
+    ensure(uniform_, ctx, sizeof(HistogramParams), kUniform);
 }
 
 WgpuHistogram::~WgpuHistogram() {
@@ -57,21 +50,12 @@ HistogramResult WgpuHistogram::run(const WgpuBuffer& values, const ElementSet& s
     r.bins.assign(bins, 0);
     if (set.count() == 0) return r;
     const bool diff = subtract != nullptr;
-    const std::uint32_t chunks =
-        static_cast<std::uint32_t>((set.count() + kHistogramChunkLen - 1) / kHistogramChunkLen);
-    const std::uint64_t part_bytes = std::uint64_t{chunks} * 32;
-    check_binding(*ctx_, part_bytes, "the histogram's " + std::to_string(chunks) + " partial sums");
-    const Grid g = grid(*ctx_, chunks);
-    const HistBlock block{u32(set.base),
-                          u32(set.segments),
-                          u32(set.segment_len),
-                          u32(set.segment_stride),
-                          u32(set.count()),
-                          kHistogramChunkLen,
-                          chunks,
-                          bins,
-                          g.x,
-                          {0, 0, 0}};
+    const HistogramPlan plan =
+        plan_histogram(set, bins, ctx_->limits().max_groups_per_dim, ctx_->limits().max_groups_per_dim);
+    const std::uint64_t part_bytes = plan.partial_bytes;
+    check_binding(*ctx_, part_bytes, "the histogram's " + std::to_string(plan.params.chunks) + " partial sums");
+    const DispatchGrid g = plan.grid;
+    const HistogramParams& block = plan.params;
 
     ErrorScope errors(*ctx_);
     const auto t = std::chrono::steady_clock::now();
@@ -86,12 +70,12 @@ HistogramResult WgpuHistogram::run(const WgpuBuffer& values, const ElementSet& s
                                         {2, &result_, 32},
                                         {3, &bins_, kHistogramMaxBins * 4},
                                         {4, &sub, sub.size()},
-                                        {5, &uniform_, sizeof(HistBlock)}});
+                                        {5, &uniform_, sizeof(HistogramParams)}});
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
     // One pass per kernel: WebGPU orders the partials (0) before the merge (1), and the merged
     // min/max (1) before the binning (2) reads them.
     encode_pass(enc, pipeline(0, diff), group, g);
-    encode_pass(enc, pipeline(1, diff), group, Grid{});
+    encode_pass(enc, pipeline(1, diff), group, DispatchGrid{});
     encode_pass(enc, pipeline(2, diff), group, g);
     submit(*ctx_, enc);
 

@@ -2,8 +2,10 @@
 // Histogram, shaders/histogram.comp; the WebGPU WgpuHistogram, shaders/wgsl/histogram.wgsl): the
 // set of elements (the whole tensor, or one StatLayout statistic's runs), the result (count, mean,
 // biased variance, min, max and equal-width bins over [min, max]; non-finite values skipped), the
-// checks of a request and the unpacking of the kernels' read-back result block.
+// checks of a request, the plan of its three passes (made once here; each backend only encodes
+// it) and the unpacking of the kernels' read-back result block.
 #pragma once
+#include "normlab/dispatch_grid.hpp"
 #include "normlab/stat_layout.hpp"
 
 #include <cstdint>
@@ -38,6 +40,26 @@ inline constexpr std::uint32_t kHistogramChunkLen = 256 * 16;
 // `value_bytes`, or a subtracted buffer of `subtract_bytes` (0: none) smaller than the values.
 void check_histogram(const ElementSet& set, std::uint32_t bins, std::uint64_t value_bytes,
                      std::uint64_t subtract_bytes);
+
+// The three passes' parameter block: shaders/histogram.comp's Push (the first 36 bytes, a push
+// constant) and shaders/wgsl/histogram.wgsl's Hist (all 48: a uniform is a multiple of 16 bytes).
+struct HistogramParams {
+    std::uint32_t base, segments, segment_len, segment_stride, count, chunk_len, chunks, bins, groups_x;
+    std::uint32_t pad[3];
+};
+static_assert(sizeof(HistogramParams) == 48);
+inline constexpr std::uint32_t kHistogramPushBytes = 36;  // the fields before pad
+
+// A histogram as both backends run it: pass 0 (each chunk's count, sums, min and max) on `grid`,
+// pass 1 (the merge, which also finds the bins' range) on one workgroup, pass 2 (the binning) on
+// `grid`; the chunks' partial sums take `partial_bytes` (32 per chunk). For a non-empty set.
+struct HistogramPlan {
+    HistogramParams params;
+    DispatchGrid grid;
+    std::uint64_t partial_bytes = 0;
+};
+// The plan of `bins` bins over `set` on a device that launches at most max_x × max_y workgroups.
+HistogramPlan plan_histogram(const ElementSet& set, std::uint32_t bins, std::uint64_t max_x, std::uint64_t max_y);
 
 // The result from the kernels' block: res = (count, mean, var, K, min, max, …), then `bins` counts.
 HistogramResult unpack_histogram(const float* res, const std::uint32_t* bins, std::uint32_t bin_count);
