@@ -1,42 +1,28 @@
-// The heatmap fill (shaders/heatmap.comp) as its callers see it: the modes, the push constants, the
+// The heatmap fill (shaders/heatmap.comp) as its callers see it: its parameters from a tile layout
+// (the block itself, HeatmapFillParams, is the engine's: normlab/heatmap_fill_params.hpp), the
 // bindings and the dispatch size. HeatmapView runs it every time the image changes; the shader tests
 // (tests/shaders/test_heatmap.cpp) run the same kernel with the same push constants without a window.
 #pragma once
 #include "tile_layout.hpp"
 
+#include "normlab/heatmap_fill_params.hpp"
 #include "normlab/stat_layout.hpp"
 
 #include <cstdint>
 
 namespace normlab::app {
 
-enum class HeatmapMode { Input = 0, Output = 1, Difference = 2, Statistics = 3 };
-
 inline constexpr const char* kFillShader = "heatmap.comp";
 // Storage-buffer bindings of heatmap.comp, in this order: x, y (floats), the statistic palette (one vec4
 // per statistic), the colour lookup table (lut_size vec4s) and the pixels (one packed RGBA8 uint each).
 inline constexpr std::uint32_t kFillBindings = 5;
-inline constexpr std::uint32_t kFillTile = 16;  // local_size_x and local_size_y of heatmap.comp
-
-// Mirrors `Push` in shaders/heatmap.comp.
-struct FillPush {
-    std::uint32_t n, c, h, w, img_w, img_h;
-    float cell, gap;
-    std::uint32_t mode;
-    float vmin, vmax;
-    std::uint32_t stat_count, stat_stride;
-    std::int32_t sel_stat;  // -1: no statistic selected
-    std::uint32_t lut_size;
-    bool operator==(const FillPush&) const = default;
-};
-static_assert(sizeof(FillPush) == 60);
 
 // The push constants that draw `tiles` (geometry and image size) in `mode` with the value range
 // [vmin, vmax], the statistics of `stats` and the selected statistic `sel_stat` (−1: none).
-inline FillPush fill_push(const TileLayout& tiles, HeatmapMode mode, float vmin, float vmax, const StatLayout& stats,
-                          std::int64_t sel_stat, std::uint32_t lut_size) {
+inline HeatmapFillParams fill_push(const TileLayout& tiles, HeatmapMode mode, float vmin, float vmax,
+                                   const StatLayout& stats, std::int64_t sel_stat, std::uint32_t lut_size) {
     const Shape4& s = tiles.shape;
-    FillPush p{};
+    HeatmapFillParams p{};
     p.n = static_cast<std::uint32_t>(s.n);
     p.c = static_cast<std::uint32_t>(s.c);
     p.h = static_cast<std::uint32_t>(s.h);
@@ -57,7 +43,7 @@ inline FillPush fill_push(const TileLayout& tiles, HeatmapMode mode, float vmin,
 
 // Workgroups along one image side of `pixels` pixels.
 inline std::uint32_t fill_workgroups(int pixels) {
-    return (static_cast<std::uint32_t>(pixels) + kFillTile - 1) / kFillTile;
+    return (static_cast<std::uint32_t>(pixels) + kHeatmapFillTile - 1) / kHeatmapFillTile;
 }
 
 }  // namespace normlab::app

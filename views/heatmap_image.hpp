@@ -24,7 +24,7 @@ struct HeatmapPicture {
     std::uint64_t generation = ~0ull, buffer_epoch = ~0ull;  // of `shown`: its data and device buffers
     Colormap colormap = Colormap::Diverging;
     GroupPalette palette = GroupPalette::OkabeIto;
-    FillPush push{};
+    HeatmapFillParams push{};
     bool operator==(const HeatmapPicture&) const = default;
 };
 

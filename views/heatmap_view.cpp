@@ -28,7 +28,7 @@ vk::raii::ShaderModule module(const VulkanContext& ctx, const char* name) {
 }  // namespace
 
 VulkanHeatmapImage::VulkanHeatmapImage(const VulkanContext& ctx, vk::RenderPass render_pass)
-    : ctx_(&ctx), fill_(ctx, kFillShader, {}, {}, kFillBindings, sizeof(FillPush)), recorder_(ctx) {
+    : ctx_(&ctx), fill_(ctx, kFillShader, {}, {}, kFillBindings, sizeof(HeatmapFillParams)), recorder_(ctx) {
     const auto& dev = ctx.device();
     vk::DescriptorSetLayoutBinding b(0, vk::DescriptorType::eStorageBuffer, 1, vk::ShaderStageFlagBits::eFragment);
     set_layout_ = vk::raii::DescriptorSetLayout(dev, vk::DescriptorSetLayoutCreateInfo({}, b));
@@ -105,7 +105,7 @@ void VulkanHeatmapImage::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent)
     frame_extent_ = extent;
     if (!asked_.shown || asked_ == computed_) return;
     const ShownTensors& s = *asked_.shown;
-    const FillPush& push = asked_.push;
+    const HeatmapFillParams& push = asked_.push;
     const vk::DeviceSize bytes = static_cast<vk::DeviceSize>(push.img_w) * static_cast<vk::DeviceSize>(push.img_h) * 4;
     bool rebind = asked_.generation != computed_.generation || asked_.buffer_epoch != computed_.buffer_epoch ||
                   asked_.colormap != computed_.colormap || asked_.palette != computed_.palette;

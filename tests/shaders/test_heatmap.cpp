@@ -68,7 +68,7 @@ public:
     Filler()
         : rec_(context()),
           staging_(context(), rec_),
-          fill_(context(), kFillShader, {}, {}, kFillBindings, sizeof(FillPush)) {}
+          fill_(context(), kFillShader, {}, {}, kFillBindings, sizeof(HeatmapFillParams)) {}
 
     std::vector<std::uint32_t> run(const Scene& s) {
         VulkanContext& ctx = context();
@@ -85,7 +85,7 @@ public:
                          {&lb, 0, lut.data(), lut.size() * 4},
                          {&px, 0, out.data(), pixels * 4}});  // unwritten pixels keep kUnwritten
         fill_.bind({xb.handle(), yb.handle(), pb.handle(), lb.handle(), px.handle()});
-        const FillPush push = fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, s.sel, kLut);
+        const HeatmapFillParams push = fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, s.sel, kLut);
         vk::CommandBuffer cmd = rec_.begin();
         fill_.dispatch(cmd, &push, fill_workgroups(s.tiles.width), fill_workgroups(s.tiles.height));
         // Makes the pixels visible to the readback (a copy when staged, the host where mapped).
@@ -356,7 +356,7 @@ TEST_CASE("heatmap fill push constants are the view's: TileLayout, mode, range a
     const Shape4 shape{3, 4, 5, 6};
     const StatLayout l = make_layout(spec_of(Method::Group, 2), shape);
     const TileLayout t = TileLayout::fit(shape, 400.0f, 300.0f);
-    const FillPush p = fill_push(t, HeatmapMode::Difference, -1.5f, 2.5f, l, 3, kLut);
+    const HeatmapFillParams p = fill_push(t, HeatmapMode::Difference, -1.5f, 2.5f, l, 3, kLut);
     CHECK(p.n == 3);
     CHECK(p.c == 4);
     CHECK(p.h == 5);

@@ -8,10 +8,9 @@ void WebHeatmapImage::draw(const app::HeatmapPicture& picture, ImVec2 origin, Im
     if (!picture.shown || picture.push.img_w == 0 || picture.push.img_h == 0) return;
     if (!(picture == filled_)) {
         const ShownTensors& s = *picture.shown;
-        const std::vector<std::uint32_t> pixels =
-            fill_.fill(webgpu::wgpu_buffer(s.x_device()), webgpu::wgpu_buffer(s.y_device()),
-                       app::palette_rgba(s.layout().stat_count, picture.palette), app::lut_rgba(picture.colormap),
-                       &picture.push, sizeof picture.push);
+        const std::vector<std::uint32_t> pixels = fill_.fill(
+            webgpu::wgpu_buffer(s.x_device()), webgpu::wgpu_buffer(s.y_device()),
+            app::palette_rgba(s.layout().stat_count, picture.palette), app::lut_rgba(picture.colormap), picture.push);
         texture_.set(static_cast<int>(picture.push.img_w), static_cast<int>(picture.push.img_h), pixels);
         filled_ = picture;
         ++fills_;

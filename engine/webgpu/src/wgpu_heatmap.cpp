@@ -26,23 +26,20 @@ WgpuHeatmap::~WgpuHeatmap() {
 
 std::vector<std::uint32_t> WgpuHeatmap::fill(const WgpuBuffer& x, const WgpuBuffer& y,
                                              const std::vector<float>& palette, const std::vector<float>& lut,
-                                             const void* block, std::size_t block_bytes) {
-    if (block_bytes != kBlockBytes)
-        throw InputError("the heatmap block has " + std::to_string(block_bytes) + " bytes, heatmap.wgsl reads " +
-                         std::to_string(kBlockBytes));
-    std::uint32_t size[2];  // img_w, img_h: words 4 and 5 of FillPush
-    std::memcpy(size, static_cast<const char*>(block) + 16, sizeof(size));
-    const std::uint64_t pixel_bytes = std::uint64_t{size[0]} * size[1] * 4;
-    check_binding(*ctx_, pixel_bytes,
-                  "the heatmap image of " + std::to_string(size[0]) + "×" + std::to_string(size[1]) + " pixels");
+                                             const HeatmapFillParams& params) {
+    const std::uint64_t pixel_bytes = std::uint64_t{params.img_w} * params.img_h * 4;
+    check_binding(
+        *ctx_, pixel_bytes,
+        "the heatmap image of " + std::to_string(params.img_w) + "×" + std::to_string(params.img_h) + " pixels");
     ErrorScope errors(*ctx_);
     ensure(palette_, *ctx_, palette.size() * 4, kStorage);
     ensure(lut_, *ctx_, lut.size() * 4, kStorage);
     ensure(pixels_, *ctx_, pixel_bytes, kStorage);
     palette_.write(*ctx_, palette.data(), palette.size() * 4);
     lut_.write(*ctx_, lut.data(), lut.size() * 4);
-    std::uint8_t padded[64] = {};
-    std::memcpy(padded, block, kBlockBytes);
+    std::uint8_t padded[64] = {};  // a uniform block is a multiple of 16 bytes
+    static_assert(sizeof(HeatmapFillParams) <= sizeof(padded));
+    std::memcpy(padded, &params, sizeof(HeatmapFillParams));
     uniform_.write(*ctx_, padded, sizeof(padded));
     const BindGroup group = bind_group(*ctx_, bind_layout_,
                                        {{0, &x, x.size()},
@@ -52,7 +49,9 @@ std::vector<std::uint32_t> WgpuHeatmap::fill(const WgpuBuffer& x, const WgpuBuff
                                         {4, &pixels_, pixel_bytes},
                                         {5, &uniform_, 64}});
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
-    encode_pass(enc, pipeline_, group, Grid{(size[0] + kTile - 1) / kTile, (size[1] + kTile - 1) / kTile});
+    encode_pass(enc, pipeline_, group,
+                DispatchGrid{(params.img_w + kHeatmapFillTile - 1) / kHeatmapFillTile,
+                             (params.img_h + kHeatmapFillTile - 1) / kHeatmapFillTile});
     submit(*ctx_, enc);
     std::vector<std::uint32_t> out(static_cast<std::size_t>(pixel_bytes / 4));
     read_back(*ctx_, staging_, {{&pixels_, out.data(), pixel_bytes}});

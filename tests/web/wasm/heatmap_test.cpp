@@ -39,11 +39,11 @@ public:
         ++modes_[std::to_string(static_cast<int>(s.mode))];
         try {
             const std::vector<Color> lut = app::colormap_lut(map), palette = palette_of(s.stats.stat_count, pal);
-            const app::FillPush push =
+            const HeatmapFillParams push =
                 app::fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, s.sel, static_cast<std::uint32_t>(lut.size()));
             const auto b = n_.buffers();
             const std::vector<std::uint32_t> got =
-                fill_.fill(b.x, b.y, test::as_vec4s(palette), test::as_vec4s(lut), &push, sizeof(push));
+                fill_.fill(b.x, b.y, test::as_vec4s(palette), test::as_vec4s(lut), push);
             const test::PixelReference ref(s, lut, palette);
             int bad = 0;
             std::ostringstream first;
@@ -126,9 +126,8 @@ bool negative_control(WgpuNormalizer& n, WgpuHeatmap& fill) {
     s.sel = 1;
     const auto lut = app::colormap_lut(Colormap::Viridis);
     const auto palette = palette_of(s.stats.stat_count, GroupPalette::OkabeIto);
-    const app::FillPush push = app::fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, 2, 256);
-    const auto got =
-        fill.fill(n.buffers().x, n.buffers().y, test::as_vec4s(palette), test::as_vec4s(lut), &push, sizeof(push));
+    const HeatmapFillParams push = app::fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, 2, 256);
+    const auto got = fill.fill(n.buffers().x, n.buffers().y, test::as_vec4s(palette), test::as_vec4s(lut), push);
     const test::PixelReference ref(s, lut, palette);
     for (int py = 0; py < s.tiles.height; ++py)
         for (int px = 0; px < s.tiles.width; ++px) {

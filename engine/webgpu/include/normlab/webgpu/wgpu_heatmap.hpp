@@ -1,10 +1,11 @@
 // WgpuHeatmap: the heatmap image on WebGPU (shaders/wgsl/heatmap.wgsl, the twin of
 // shaders/heatmap.comp): one packed RGBA8 value per pixel of an N×C grid of H×W tiles, from the
 // device's x and y (e.g. the WgpuNormalizer's buffers()), in value mode through a colour table
-// or in statistics mode through a palette. The parameters are views/heatmap_fill.hpp's FillPush
-// as fill_push() makes it (the engine does not include views/: the block arrives as its bytes,
-// which heatmap.wgsl's struct Fill mirrors); the table and the palette come from views/colormap.
+// or in statistics mode through a palette. The parameters are the engine's HeatmapFillParams
+// (normlab/heatmap_fill_params.hpp, heatmap.wgsl's struct Fill), as both backends take them; the
+// table and the palette come from views/colormap.
 #pragma once
+#include "normlab/heatmap_fill_params.hpp"
 #include "normlab/webgpu/wgpu_buffer.hpp"
 
 #include <cstddef>
@@ -15,18 +16,16 @@ namespace normlab::webgpu {
 
 class WgpuHeatmap {
 public:
-    static constexpr std::size_t kBlockBytes = 60;  // sizeof(FillPush)
-    static constexpr std::uint32_t kTile = 16;      // heatmap.wgsl's workgroup is kTile × kTile
     explicit WgpuHeatmap(WgpuContext& ctx);
     ~WgpuHeatmap();
     WgpuHeatmap(const WgpuHeatmap&) = delete;
     WgpuHeatmap& operator=(const WgpuHeatmap&) = delete;
 
-    // Fills the image (img_w × img_h of `block`) and reads it back, row by row. `palette` holds
-    // one RGBA (4 floats) per statistic, `lut` lut_size RGBAs. InputError when the block is not
-    // kBlockBytes long or the image does not fit one binding.
+    // Fills the image (img_w × img_h of `params`) and reads it back, row by row. `palette` holds
+    // one RGBA (4 floats) per statistic, `lut` lut_size RGBAs. InputError when the image does not
+    // fit one binding.
     std::vector<std::uint32_t> fill(const WgpuBuffer& x, const WgpuBuffer& y, const std::vector<float>& palette,
-                                    const std::vector<float>& lut, const void* block, std::size_t block_bytes);
+                                    const std::vector<float>& lut, const HeatmapFillParams& params);
     // The last image on the device (a storage buffer of img_w·img_h packed pixels).
     const WgpuBuffer& pixels() const { return pixels_; }
 
