@@ -10,6 +10,8 @@
 #include <GLFW/glfw3.h>  // key codes only (ImGui 1.86 indexes keys by the backend's codes)
 #include <imgui.h>
 
+#include <string_view>
+
 namespace normlab::app {
 
 namespace {
@@ -46,137 +48,190 @@ const Action* find_action(const std::vector<Action>& table, int key, int mods, i
     return nullptr;
 }
 
-std::vector<Action> app_actions(const ActionTarget& t, std::vector<Action> file_rows) {
-    const auto toggle = [](bool& flag) { return [&flag](int) { flag = !flag; }; };
-    const auto is = [](const bool& flag) { return [&flag] { return flag; }; };
-    const auto method_is = [t](Method m) { return [t, m] { return t.session().state().spec.method == m; }; };
-    const auto edit = [t](const State& next) {
-        if (auto err = t.session().apply(next, TensorChange::keep())) t.refused(*err);
-    };
-    std::vector<Action> rows;
-    rows.push_back({.id = "method",  // keys 1–5, in the order of the method table
-                    .keys = {any_mods(GLFW_KEY_1), any_mods(GLFW_KEY_2), any_mods(GLFW_KEY_3), any_mods(GLFW_KEY_4),
-                             any_mods(GLFW_KEY_5), any_mods(GLFW_KEY_KP_1), any_mods(GLFW_KEY_KP_2),
-                             any_mods(GLFW_KEY_KP_3), any_mods(GLFW_KEY_KP_4), any_mods(GLFW_KEY_KP_5)},
-                    .help_keys = "1 2 3 4 5",
-                    .help_text = "method: BatchNorm, LayerNorm, InstanceNorm, GroupNorm, RMSNorm",
-                    .run = [t](int i) {
-                        const auto k = static_cast<std::size_t>(i % 5);
-                        if (k < methods().size())
-                            if (auto err = set_method(t.session(), methods()[k].id)) t.refused(*err);
-                    }});
-    rows.push_back(
+namespace {
+
+using Target = const ActionTarget&;
+
+void edit(Target t, const State& next) {
+    if (auto err = t.session().apply(next, TensorChange::keep())) t.refused(*err);
+}
+bool is_group(Target t) { return t.session().state().spec.method == Method::Group; }
+bool is_batch(Target t) { return t.session().state().spec.method == Method::Batch; }
+
+// One row of the shared table: an Action with its enabled / checked / run as functions of the
+// app's ActionTarget. A row with id "file" stands for the app's own File menu rows.
+struct ActionRow {
+    const char* id = "";
+    std::vector<Chord> keys;
+    unsigned menus = kNoMenu;
+    const char* menu_label = nullptr;
+    const char* shortcut = nullptr;
+    const char* help_keys = nullptr;
+    const char* help_text = nullptr;
+    bool (*enabled)(Target) = nullptr;
+    bool (*checked)(Target) = nullptr;
+    void (*run)(Target, int) = nullptr;
+};
+
+// The rows both apps have, in the help overlay's order.
+const std::vector<ActionRow>& shared_rows() {
+    static const std::vector<ActionRow> rows{
+        {.id = "method",  // keys 1–5, in the order of the method table
+         .keys = {any_mods(GLFW_KEY_1), any_mods(GLFW_KEY_2), any_mods(GLFW_KEY_3), any_mods(GLFW_KEY_4),
+                  any_mods(GLFW_KEY_5), any_mods(GLFW_KEY_KP_1), any_mods(GLFW_KEY_KP_2), any_mods(GLFW_KEY_KP_3),
+                  any_mods(GLFW_KEY_KP_4), any_mods(GLFW_KEY_KP_5)},
+         .help_keys = "1 2 3 4 5",
+         .help_text = "method: BatchNorm, LayerNorm, InstanceNorm, GroupNorm, RMSNorm",
+         .run =
+             [](Target t, int i) {
+                 const auto k = static_cast<std::size_t>(i % 5);
+                 if (k < methods().size())
+                     if (auto err = set_method(t.session(), methods()[k].id)) t.refused(*err);
+             }},
         {.id = "step",  // → ← and a clicker's Page Down / Page Up
          .keys = {any_mods(GLFW_KEY_RIGHT), any_mods(GLFW_KEY_PAGE_DOWN), any_mods(GLFW_KEY_SPACE),
                   any_mods(GLFW_KEY_LEFT), any_mods(GLFW_KEY_PAGE_UP), any_mods(GLFW_KEY_BACKSPACE)},
          .help_keys = "→  ←  (Page Down / Page Up, Space)",
          .help_text = "next / previous lesson step",
-         .enabled = [t] { return t.lessons->active(); },
-         .run = [t](int i) { t.go_to_step(t.lessons->lesson_index(), t.lessons->step() + (i < 3 ? 1 : -1)); }});
-    rows.push_back({.id = "blank",  // a presentation clicker's "blank screen"
-                    .keys = {plain(GLFW_KEY_B), plain(GLFW_KEY_PERIOD)},
-                    .help_keys = "B  or  .",
-                    .help_text = "black screen; any key brings the picture back",
-                    .run = [t](int) { *t.blank = true; }});
-    rows.push_back({.id = "presenter",
-                    .keys = {any_mods(GLFW_KEY_F5), plain(GLFW_KEY_P)},
-                    .menus = kViewMenu,
-                    .menu_label = "Presenter mode",
-                    .shortcut = "F5 / P",
-                    .help_keys = "F5  or  P",
-                    .help_text = "presenter mode on / off",
-                    .checked = is(*t.presenter),
-                    .run = [t](int) { t.set_presenter(!*t.presenter); }});
-    rows.push_back({.id = "language",  // the Language menu lists both languages
-                    .keys = {plain(GLFW_KEY_L)},
-                    .help_keys = "L",
-                    .help_text = "language: English / 中文",
-                    .run = [t](int) { t.set_language(language() == Language::En ? Language::Zh : Language::En); }});
-    rows.push_back({.id = "compare",
-                    .keys = {plain(GLFW_KEY_C)},
-                    .menus = kViewMenu,
-                    .menu_label = "Compare BN / LN / IN / GN",
-                    .shortcut = "C",
-                    .help_keys = "C",
-                    .help_text = "compare view: BN, LN, IN, GN side by side",
-                    .checked = is(t.views->compare),
-                    .run = toggle(t.views->compare)});
-    rows.push_back({.id = "cube",
-                    .keys = {plain(GLFW_KEY_K)},
-                    .menus = kViewMenu,
-                    .menu_label = "Cube drawing (N, C, H·W)",
-                    .shortcut = "K",
-                    .help_keys = "K",
-                    .help_text = "cube drawing of the partition",
-                    .checked = is(t.views->cube),
-                    .run = toggle(t.views->cube)});
-    rows.push_back({.id = "gradient",
-                    .keys = {plain(GLFW_KEY_D)},
-                    .menus = kViewMenu,
-                    .menu_label = "Gradient view (backward pass)",
-                    .shortcut = "D",
-                    .help_keys = "D",
-                    .help_text = "gradient view (the backward pass)",
-                    .checked = is(t.views->gradient),
-                    .run = toggle(t.views->gradient)});
-    rows.push_back(
+         .enabled = [](Target t) { return t.lessons->active(); },
+         .run = [](Target t, int i) { t.go_to_step(t.lessons->lesson_index(), t.lessons->step() + (i < 3 ? 1 : -1)); }},
+        {.id = "blank",  // a presentation clicker's "blank screen"
+         .keys = {plain(GLFW_KEY_B), plain(GLFW_KEY_PERIOD)},
+         .help_keys = "B  or  .",
+         .help_text = "black screen; any key brings the picture back",
+         .run = [](Target t, int) { *t.blank = true; }},
+        {.id = "presenter",
+         .keys = {any_mods(GLFW_KEY_F5), plain(GLFW_KEY_P)},
+         .menus = kViewMenu,
+         .menu_label = "Presenter mode",
+         .shortcut = "F5 / P",
+         .help_keys = "F5  or  P",
+         .help_text = "presenter mode on / off",
+         .checked = [](Target t) { return *t.presenter; },
+         .run = [](Target t, int) { t.set_presenter(!*t.presenter); }},
+        {.id = "language",  // the Language menu lists both languages
+         .keys = {plain(GLFW_KEY_L)},
+         .help_keys = "L",
+         .help_text = "language: English / 中文",
+         .run = [](Target t, int) { t.set_language(language() == Language::En ? Language::Zh : Language::En); }},
+        {.id = "compare",
+         .keys = {plain(GLFW_KEY_C)},
+         .menus = kViewMenu,
+         .menu_label = "Compare BN / LN / IN / GN",
+         .shortcut = "C",
+         .help_keys = "C",
+         .help_text = "compare view: BN, LN, IN, GN side by side",
+         .checked = [](Target t) { return t.views->compare; },
+         .run = [](Target t, int) { t.views->compare = !t.views->compare; }},
+        {.id = "cube",
+         .keys = {plain(GLFW_KEY_K)},
+         .menus = kViewMenu,
+         .menu_label = "Cube drawing (N, C, H·W)",
+         .shortcut = "K",
+         .help_keys = "K",
+         .help_text = "cube drawing of the partition",
+         .checked = [](Target t) { return t.views->cube; },
+         .run = [](Target t, int) { t.views->cube = !t.views->cube; }},
+        {.id = "gradient",
+         .keys = {plain(GLFW_KEY_D)},
+         .menus = kViewMenu,
+         .menu_label = "Gradient view (backward pass)",
+         .shortcut = "D",
+         .help_keys = "D",
+         .help_text = "gradient view (the backward pass)",
+         .checked = [](Target t) { return t.views->gradient; },
+         .run = [](Target t, int) { t.views->gradient = !t.views->gradient; }},
         {.id = "heatmap",
          .keys = {plain(GLFW_KEY_H)},
          .help_keys = "H",
          .help_text = "heatmap: input → output → difference → groups",
-         .run = [t](int) { t.heatmap->mode = static_cast<HeatmapMode>((static_cast<int>(t.heatmap->mode) + 1) % 4); }});
-    rows.push_back({.id = "groups",  // + and − (= and -, or the keypad's)
-                    .keys = {any_mods(GLFW_KEY_EQUAL), any_mods(GLFW_KEY_KP_ADD), any_mods(GLFW_KEY_MINUS),
-                             any_mods(GLFW_KEY_KP_SUBTRACT)},
-                    .help_keys = "+  −",
-                    .help_text = "GroupNorm: next / previous G (divisors of C)",
-                    .enabled = method_is(Method::Group),
-                    .run = [t, edit](int i) {
-                        const Session& s = t.session();
-                        if (auto next = with_groups_step(s.state(), s.x().shape.c, i < 2 ? 1 : -1)) edit(*next);
-                    }});
-    rows.push_back({.id = "batch",
-                    .keys = {plain(GLFW_KEY_N), plain(GLFW_KEY_E)},
-                    .help_keys = "N  /  E",
-                    .help_text = "BatchNorm: train step / switch train ↔ eval",
-                    .enabled = method_is(Method::Batch),
-                    .run = [t, edit](int i) {
-                        if (i == 1) return edit(toggled_mode(t.session().state()));
-                        if (auto err = t.session().train_step()) t.refused(*err);
-                    }});
-    for (Action& a : file_rows) rows.push_back(std::move(a));
-    rows.push_back({.id = "torch",
-                    .keys = {plain(GLFW_KEY_T)},
-                    .menus = kFileMenu,
-                    .menu_label = "Copy as PyTorch",
-                    .shortcut = "T",
-                    .help_keys = "T",
-                    .help_text = "copy as PyTorch (clipboard)",
-                    .run = [t](int) {
-                        *t.torch_code = copy_torch_code(t.session());
-                        *t.torch_open = true;
-                    }});
-    rows.push_back({.id = "close",
-                    .keys = {any_mods(GLFW_KEY_ESCAPE)},
-                    .help_keys = "Esc",
-                    .help_text = "close help / experiment",
-                    .run = [t](int) {
-                        if (*t.help)
-                            *t.help = false;
-                        else if (*t.torch_open)
-                            *t.torch_open = false;
-                        else
-                            t.stop_experiment();
-                    }});
-    rows.push_back({.id = "help",
-                    .keys = {any_mods(GLFW_KEY_F1), shifted(GLFW_KEY_SLASH)},
-                    .menus = kHelpMenu,
-                    .menu_label = "Keyboard shortcuts",
-                    .shortcut = "F1",
-                    .help_keys = "F1",
-                    .help_text = "this help",
-                    .checked = is(*t.help),
-                    .run = toggle(*t.help)});
+         .run = [](Target t,
+                   int) { t.heatmap->mode = static_cast<HeatmapMode>((static_cast<int>(t.heatmap->mode) + 1) % 4); }},
+        {.id = "groups",  // + and − (= and -, or the keypad's)
+         .keys = {any_mods(GLFW_KEY_EQUAL), any_mods(GLFW_KEY_KP_ADD), any_mods(GLFW_KEY_MINUS),
+                  any_mods(GLFW_KEY_KP_SUBTRACT)},
+         .help_keys = "+  −",
+         .help_text = "GroupNorm: next / previous G (divisors of C)",
+         .enabled = is_group,
+         .run =
+             [](Target t, int i) {
+                 const Session& s = t.session();
+                 if (auto next = with_groups_step(s.state(), s.x().shape.c, i < 2 ? 1 : -1)) edit(t, *next);
+             }},
+        {.id = "batch",
+         .keys = {plain(GLFW_KEY_N), plain(GLFW_KEY_E)},
+         .help_keys = "N  /  E",
+         .help_text = "BatchNorm: train step / switch train ↔ eval",
+         .enabled = is_batch,
+         .run =
+             [](Target t, int i) {
+                 if (i == 1) return edit(t, toggled_mode(t.session().state()));
+                 if (auto err = t.session().train_step()) t.refused(*err);
+             }},
+        {.id = "file"},  // the app's File menu rows
+        {.id = "torch",
+         .keys = {plain(GLFW_KEY_T)},
+         .menus = kFileMenu,
+         .menu_label = "Copy as PyTorch",
+         .shortcut = "T",
+         .help_keys = "T",
+         .help_text = "copy as PyTorch (clipboard)",
+         .run =
+             [](Target t, int) {
+                 *t.torch_code = copy_torch_code(t.session());
+                 *t.torch_open = true;
+             }},
+        {.id = "close",
+         .keys = {any_mods(GLFW_KEY_ESCAPE)},
+         .help_keys = "Esc",
+         .help_text = "close help / experiment",
+         .run =
+             [](Target t, int) {
+                 if (*t.help)
+                     *t.help = false;
+                 else if (*t.torch_open)
+                     *t.torch_open = false;
+                 else
+                     t.stop_experiment();
+             }},
+        {.id = "help",
+         .keys = {any_mods(GLFW_KEY_F1), shifted(GLFW_KEY_SLASH)},
+         .menus = kHelpMenu,
+         .menu_label = "Keyboard shortcuts",
+         .shortcut = "F1",
+         .help_keys = "F1",
+         .help_text = "this help",
+         .checked = [](Target t) { return *t.help; },
+         .run = [](Target t, int) { *t.help = !*t.help; }},
+    };
+    return rows;
+}
+
+// `row` acting on `t`.
+Action bound(const ActionRow& row, const ActionTarget& t) {
+    Action a{.id = row.id,
+             .keys = row.keys,
+             .menus = row.menus,
+             .menu_label = row.menu_label,
+             .shortcut = row.shortcut,
+             .help_keys = row.help_keys,
+             .help_text = row.help_text};
+    if (row.enabled) a.enabled = [t, f = row.enabled] { return f(t); };
+    if (row.checked) a.checked = [t, f = row.checked] { return f(t); };
+    a.run = [t, f = row.run](int chord) { f(t, chord); };
+    return a;
+}
+
+}  // namespace
+
+std::vector<Action> app_actions(const ActionTarget& t, std::vector<Action> file_rows) {
+    std::vector<Action> rows;
+    for (const ActionRow& r : shared_rows()) {
+        if (std::string_view(r.id) == "file")
+            for (Action& a : file_rows) rows.push_back(std::move(a));
+        else
+            rows.push_back(bound(r, t));
+    }
     return rows;
 }
 

@@ -1,9 +1,10 @@
 // Actions: the one table of what the keys, the menus and the F1 help can do. Each row has an
 // id, its key chords, where it appears in the menu bar, its row in the help overlay, when it is
 // enabled or checked, and what it runs; the key handling, the menu items and the help overlay are
-// generated from it, so the three cannot drift apart. app_actions() makes the rows both apps have
-// (the desktop's AppUi and the browser's WebApp) over an ActionTarget, each app's own state; the
-// desktop adds its File menu's rows. GLFW key codes: compiled by the app and the browser shell only.
+// generated from it, so the three cannot drift apart. The rows both apps have (the desktop's AppUi
+// and the browser's WebApp) are data, a table in actions.cpp whose functions take an ActionTarget
+// (each app's own state); app_actions() binds them to one, with the app's File menu rows. GLFW key
+// codes: compiled by the app and the browser shell only.
 #pragma once
 #include "heatmap_panel.hpp"
 #include "key_queue.hpp"
@@ -73,8 +74,8 @@ struct ActionTarget {
     std::function<void(const std::string&)> refused;  // an edit's refusal, as the status line's error
 };
 
-// The rows both apps have, in the help overlay's order, with `file_rows` (an app's File menu)
-// before Esc and F1.
+// The shared table's rows bound to `t`, in the help overlay's order, with `file_rows` (an app's File
+// menu) before T, Esc and F1.
 std::vector<Action> app_actions(const ActionTarget& t, std::vector<Action> file_rows);
 
 // The key presses of one frame, in order (none while a text field has the keyboard); with `blank`
