@@ -17,6 +17,7 @@ set(NORMLAB_PANEL_SOURCES
   exercise_ui.cpp
   method_buttons.cpp
   controls_panel.cpp
+  controls_tensor.cpp
   image_controls.cpp
   stats_table.cpp
   torch_window.cpp

@@ -362,7 +362,8 @@ void WebApp::menu_bar() {
 }
 
 // The panels at the desktop layout's rectangles (panel_layout.hpp), as AppUi::layout places them.
-void WebApp::panels(float top) {
+// What the layout has to place (as AppUi::layout_content).
+app::LayoutContent WebApp::layout_content() {
     app::LayoutContent c;
     c.shape = session().x().shape;
     c.heat_chrome = heat_chrome_;
@@ -375,15 +376,13 @@ void WebApp::panels(float top) {
     c.sync = session().result().sync.has_value();
     c.sync_chrome = sync_area_.chrome;
     c.sync_need = sync_area_.need;
-    const app::LayoutMetrics m = app::measure_layout(top);
-    const app::PanelRects r = presenter_ ? app::presenter_layout(m, c) : app::normal_layout(m, c);
-    if (r.controls) {
-        app::begin_panel(app::tr_id("Tensor & method", "controls"), *r.controls);
-        controls_.draw(session());
-        ImGui::End();
-    }
-    app::begin_panel(app::heatmap_window_title(session(), {views_.compare, pair_experiment(), views_.gradient}),
-                     r.heatmap);
+    return c;
+}
+
+// The heatmap panel: the presenter's row, the experiment's bar, then the heatmap or the view in its
+// place (as AppUi::heatmap_area).
+void WebApp::heatmap_area(const app::Rect& r) {
+    app::begin_panel(app::heatmap_window_title(session(), {views_.compare, pair_experiment(), views_.gradient}), r);
     heatmap_.show_controls = !presenter_;
     heatmap_.center = presenter_;
     if (presenter_)  // one row: the methods, then the heatmap's modes (key H cycles them)
@@ -400,10 +399,22 @@ void WebApp::panels(float top) {
     else if (views_.cube)
         app::heatmap_beside_cube(heatmap_, session());
     else if (session().result().sync)  // SyncBN: the heatmap above, the devices and modes below
-        app::heatmap_above_sync_view(heatmap_, session(), presenter_, r.heatmap.h, sync_area_);
+        app::heatmap_above_sync_view(heatmap_, session(), presenter_, r.h, sync_area_);
     else
         heatmap_.draw(session());
     ImGui::End();
+}
+
+void WebApp::panels(float top) {
+    const app::LayoutContent c = layout_content();
+    const app::LayoutMetrics m = app::measure_layout(top);
+    const app::PanelRects r = presenter_ ? app::presenter_layout(m, c) : app::normal_layout(m, c);
+    if (r.controls) {
+        app::begin_panel(app::tr_id("Tensor & method", "controls"), *r.controls);
+        controls_.draw(session());
+        ImGui::End();
+    }
+    heatmap_area(r.heatmap);
     if (r.measure_heat_chrome) heat_chrome_ = r.heatmap.h - heatmap_.image_room_h();
     if (r.pictures) {  // the pictures across the width, the histograms under them
         app::begin_panel(app::tr_id("Pictures", "pictures"), *r.pictures);

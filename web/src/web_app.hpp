@@ -109,6 +109,8 @@ private:
     ViewSettings view() const;
     // Keeps the address bar's #normlab-scene:… the shown state's (history.replaceState: no reload).
     void keep_link();
+    app::LayoutContent layout_content();
+    void heatmap_area(const app::Rect& r);
     void panels(float top);
     void status_bar(const app::Rect& r);
     void set_presenter(bool on);
