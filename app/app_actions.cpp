@@ -1,6 +1,5 @@
-// AppUi's action table (views/actions.hpp: the rows both apps have, over AppUi's state) with the
-// desktop's File menu rows, and what is generated from it: the keyboard shortcuts, the menu bar's
-// action items and the F1 help overlay.
+// The desktop's File menu rows of the shell's action table (views/actions.hpp): scene files, the
+// one-line scene on the clipboard, the exercise window, exports and screenshots.
 #include "actions.hpp"
 #include "app_ui.hpp"
 #include "exporter.hpp"
@@ -15,27 +14,8 @@
 
 namespace normlab::app {
 
-std::vector<Action> AppUi::make_actions() {
-    ActionTarget t;
-    t.session = [this]() -> Session& { return session_; };
-    t.heatmap = &heatmap_;
-    t.views = &views_;
-    t.lessons = &lessons_;
-    t.presenter = &presenter_;
-    t.help = &help_;
-    t.blank = &blank_;
-    t.torch_open = &torch_open_;
-    t.torch_code = &torch_code_;
-    t.set_presenter = [this](bool on) { set_presenter(on); };
-    t.set_language = [this](Language l) { set_language(l); };
-    t.go_to_step = [this](int lesson, int step) { go_to_step(lesson, step); };
-    t.stop_experiment = [this] { stop_experiment(); };
-    t.refused = [this](const std::string& line) { message(line, true); };
-    return app_actions(t, file_actions());
-}
-
 // The File menu's actions, in its order.
-std::vector<Action> AppUi::file_actions() {
+std::vector<Action> AppUi::file_actions(Shell& shell) {
     std::vector<Action> t;
     t.push_back({.id = "save",
                  .keys = {ctrl(GLFW_KEY_S)},
@@ -68,8 +48,8 @@ std::vector<Action> AppUi::file_actions() {
     t.push_back({.id = "exercise",
                  .menus = kFileMenu,
                  .menu_label = "Exercise: hide and lock controls…",
-                 .checked = [this] { return exercise_open_; },
-                 .run = [this](int) { exercise_open_ = !exercise_open_; }});
+                 .checked = [&shell] { return shell.exercise_open(); },
+                 .run = [&shell](int) { shell.exercise_open() = !shell.exercise_open(); }});
     t.push_back({.id = "export-png",
                  .menus = kFileMenu,
                  .menu_label = "Export heatmap + histograms (PNG)",
@@ -97,7 +77,5 @@ std::vector<Action> AppUi::file_actions() {
 
     return t;
 }
-
-void AppUi::shortcuts(const std::vector<KeyPress>& keys) { run_shortcuts(actions_, keys, blank_); }
 
 }  // namespace normlab::app

@@ -35,7 +35,7 @@ void AppUi::scene_popups() {
             try {
                 if (which == 0) {
                     State st = session_.state();
-                    st.view_json = view_to_json(view());
+                    st.view_json = view_to_json(shell_.view());
                     save_scene(st, scene_path_);
                     message(std::string(tr("saved ")) + scene_path_);
                 } else {
@@ -56,15 +56,13 @@ void AppUi::scene_popups() {
 void AppUi::open_scene(const State& st, const std::string& name) {
     ViewSettings v = parse_view(st.view_json, name);
     if (auto err = session_.replace(st, TensorChange::from_source())) throw InputError(*err);
-    experiment_ = nullptr;
-    lessons_.close();
-    apply_view(v);
+    shell_.scene_shown(v);
 }
 
 // The whole state and view as one line of text on the clipboard (scene_to_line).
 void AppUi::copy_scene() {
     State st = session_.state();
-    st.view_json = view_to_json(view());
+    st.view_json = view_to_json(shell_.view());
     ImGui::SetClipboardText(scene_to_line(st).c_str());
     message(tr("scene copied to the clipboard as one line"));
 }
@@ -91,7 +89,7 @@ void AppUi::export_files() {
 void AppUi::export_png() {
     std::error_code ec;
     std::filesystem::create_directories(export_dir_, ec);
-    const auto& r = figure_rect_;
+    const auto& r = shell_.figure_rect();
     capture_ = CaptureRequest{
         (std::filesystem::path(export_dir_) / (export_stem(session_) + "-figure.png")).string(),
         {static_cast<int>(r[0]), static_cast<int>(r[1]), static_cast<int>(r[2]), static_cast<int>(r[3])}};

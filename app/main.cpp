@@ -118,7 +118,7 @@ void open_file_argument(AppOptions& ao) {
     slot = ao.file;
 }
 
-void dump_layout(const HeatmapView& h, const Session& s) {
+void dump_layout(const HeatmapPanel& h, const Session& s) {
     const TileLayout& t = h.layout();
     std::printf(
         "{\"origin\": [%.1f, %.1f], \"cell\": %.4f, \"gap\": %.1f, \"tile\": [%.4f, %.4f], \"image\": [%d, %d], "
@@ -163,32 +163,33 @@ LessonPanel load_lessons(const AppOptions& ao, int& from_file) {
 // The start-up state of the UI: the scene's view, the command line's view options, the
 // language, an experiment, a lesson step, presenter mode and the help overlay.
 void start_ui(AppUi& ui, const AppOptions& ao, const ViewSettings& scene_view, const State& scene_state, int lesson) {
-    ui.apply_view(scene_view);
-    ViewSettings v = ui.view();
+    ui.shell().apply_view(scene_view);
+    ViewSettings v = ui.shell().view();
     if (!ao.heatmap.empty()) v.heatmap = ao.heatmap;
     if (!ao.colormap.empty()) v.colormap = ao.colormap;
     if (!ao.palette.empty()) v.palette = ao.palette;
-    ui.apply_view(v);
-    if (ao.lang == "zh") ui.set_language(Language::Zh);
-    if (!scene_view.experiment.empty()) ui.start_experiment(scene_view.experiment, scene_state);
-    if (!ao.experiment.empty() && !ui.start_experiment(ao.experiment))
+    ui.shell().apply_view(v);
+    if (ao.lang == "zh") ui.shell().set_language(Language::Zh);
+    if (!scene_view.experiment.empty()) ui.shell().start_experiment(scene_view.experiment, scene_state);
+    if (!ao.experiment.empty() && !ui.shell().start_experiment(ao.experiment))
         throw InputError("unknown --experiment '" + ao.experiment + "'");
     if (!ao.lesson_id.empty()) {
-        for (int i = 0; i < ui.lessons().count(); ++i)
-            if (ui.lessons().lessons()[static_cast<std::size_t>(i)].id == ao.lesson_id) lesson = i;
+        for (int i = 0; i < ui.shell().lessons().count(); ++i)
+            if (ui.shell().lessons().lessons()[static_cast<std::size_t>(i)].id == ao.lesson_id) lesson = i;
         if (lesson < 0) throw InputError("no lesson with id '" + ao.lesson_id + "'");
     }
-    if (lesson >= 0) ui.go_to_step(lesson, ao.step - 1);
-    if (!ui.lessons().error().empty()) std::fprintf(stderr, "warning: %s\n", ui.lessons().error().c_str());
+    if (lesson >= 0) ui.shell().go_to_step(lesson, ao.step - 1);
+    if (!ui.shell().lessons().error().empty())
+        std::fprintf(stderr, "warning: %s\n", ui.shell().lessons().error().c_str());
     if (ao.compare || ao.cube) {  // after the lesson step, whose view would turn them off
-        ViewSettings w = ui.view();
+        ViewSettings w = ui.shell().view();
         w.compare = w.compare || ao.compare;
         w.cube = w.cube || ao.cube;
-        ui.apply_view(w);
+        ui.shell().apply_view(w);
     }
-    ui.set_presenter(ao.presenter);
-    ui.show_help(ao.help);
-    if (ao.gradient) ui.set_gradient(true);  // else the lesson step's or scene's view decides
+    ui.shell().set_presenter(ao.presenter);
+    ui.shell().show_help(ao.help);
+    if (ao.gradient) ui.shell().set_gradient(true);  // else the lesson step's or scene's view decides
 }
 
 struct FrameStats {
@@ -304,7 +305,7 @@ int run_app(int argc, char** argv) {
     if (auto err = session.apply(loaded.state, TensorChange::given(std::move(loaded.x)))) throw InputError(*err);
     AppUi ui(window, session, ao.export_dir);
     IdleOnExit idle_on_exit{ctx};
-    ui.lessons() = std::move(lessons);
+    ui.shell().lessons() = std::move(lessons);
     start_ui(ui, ao, scene_view, loaded.state, lesson_from_file);
     // Runs without a person ignore the pointer (Xvfb leaves it mid-screen, over the heatmap).
     if (!ao.screenshot.empty() || ao.frames > 0) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NoMouse;
@@ -318,7 +319,7 @@ int run_app(int argc, char** argv) {
         std::printf("screenshot: %s (%dx%d)\n", ao.screenshot.c_str(), ao.width, ao.height);
     }
     if (ao.frames > 0) print_frame_times(fs, session);
-    if (ao.dump_layout) dump_layout(ui.heatmap(), session);
+    if (ao.dump_layout) dump_layout(ui.shell().heatmap(), session);
     const int status = soak && !soak->report() ? kExitFailure : kExitOk;
     return validation_status(ctx.validation_messages(), status);
 }

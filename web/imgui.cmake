@@ -25,12 +25,12 @@ set(NORMLAB_FONT_FILE ${NORMLAB_ROOT}/assets/fonts/DejaVuSans-subset.ttf)
 set_source_files_properties(${NORMLAB_ROOT}/views/embedded_font.cpp PROPERTIES
   COMPILE_DEFINITIONS "NORMLAB_FONT_FILE=\"${NORMLAB_FONT_FILE}\"" OBJECT_DEPENDS ${NORMLAB_FONT_FILE})
 # The app's panels (views/panels.cmake: the same list the desktop compiles into normlab_panels) and the
-# desktop's key queue (views/key_queue.cpp: GLFW only), so quick key taps reach ImGui and the shortcuts, and
-# the action table (views/actions.cpp: GLFW key codes) both apps' keys, menu items and F1 help come from.
+# one shell both apps show (views/shell.cmake: the shell, its action table and the key queue, as the
+# desktop's normlab_shell).
 include(${NORMLAB_ROOT}/views/panels.cmake)
+include(${NORMLAB_ROOT}/views/shell.cmake)
 list(REMOVE_ITEM NORMLAB_PANEL_SOURCES ${NORMLAB_ROOT}/views/colormap.cpp)  # in normlab_web_shared already
-add_library(normlab_web_ui STATIC ${NORMLAB_PANEL_SOURCES} ${NORMLAB_ROOT}/views/key_queue.cpp
-                                  ${NORMLAB_ROOT}/views/actions.cpp)
+add_library(normlab_web_ui STATIC ${NORMLAB_PANEL_SOURCES} ${NORMLAB_SHELL_SOURCES})
 target_include_directories(normlab_web_ui PUBLIC ${NORMLAB_ROOT}/views)
 target_link_libraries(normlab_web_ui PUBLIC imgui normlab_session normlab_web_headers)
 

@@ -29,14 +29,14 @@ using namespace normlab;
 
 // Everything the page keeps for its lifetime (never destroyed: the frame loop outlives main),
 // made in this order: the window (WebGL2, ImGui, fonts), the WebGPU device, the first result.
-struct Shell {
+struct Program {
     std::unique_ptr<web::WebWindow> window;
     std::unique_ptr<webgpu::WgpuContext> ctx;
     std::unique_ptr<webgpu::WgpuBackend> backend;
     std::unique_ptr<web::WebApp> app;
 };
 
-Shell shell;
+Program program;
 
 }  // namespace
 
@@ -52,20 +52,20 @@ int main(int argc, char** argv) {
         web::show_status("starting WebGL2 and WebGPU…");
         app::LessonPanel lessons;  // the built-in lessons, embedded at /assets/lessons
         lessons.load_dir("/assets/lessons");
-        shell.window = std::make_unique<web::WebWindow>(
+        program.window = std::make_unique<web::WebWindow>(
             web::WebWindowOptions{.glyph_text = app::all_chinese_text() + lessons.all_text()});
         t.emplace_back("window", emscripten_get_now());
-        shell.ctx = std::make_unique<webgpu::WgpuContext>();
-        shell.ctx->on_lost([](const std::string& line) {
+        program.ctx = std::make_unique<webgpu::WgpuContext>();
+        program.ctx->on_lost([](const std::string& line) {
             web::show_error(line);
             web::mark_done("error");
         });
-        shell.backend = std::make_unique<webgpu::WgpuBackend>(*shell.ctx);
+        program.backend = std::make_unique<webgpu::WgpuBackend>(*program.ctx);
         t.emplace_back("device", emscripten_get_now());
-        shell.app = std::make_unique<web::WebApp>(*shell.window, *shell.backend, scene, std::move(lessons));
+        program.app = std::make_unique<web::WebApp>(*program.window, *program.backend, scene, std::move(lessons));
         t.emplace_back("result", emscripten_get_now());
-        shell.app->set_startup(std::move(t));
-        shell.window->run([] { shell.app->draw(); });
+        program.app->set_startup(std::move(t));
+        program.window->run([] { program.app->draw(); });
     } catch (const std::exception& e) {
         web::show_error(e.what());
         web::mark_done("error");
@@ -75,21 +75,21 @@ int main(int argc, char** argv) {
 
 // A later scene (app_page.js, on hashchange; called with ccall's async, one at a time).
 extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_open_scene(const char* text) {
-    if (shell.app) shell.app->open_scene(text);
+    if (program.app) program.app->open_scene(text);
 }
 
 // Text pasted into the page (Ctrl+V; from_menu 0) or read from the clipboard for File > Paste scene
 // (from_menu 1), from app_page.js.
 extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_paste(const char* text, int from_menu) {
-    if (shell.app) shell.app->paste(text, from_menu != 0);
+    if (program.app) program.app->paste(text, from_menu != 0);
 }
 
 // A file picked with File > Open… or dropped on the page, written by app_page.js at `path`.
 extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_open_file(const char* path, const char* name) {
-    if (shell.app) shell.app->open_file(path, name);
+    if (program.app) program.app->open_file(path, name);
 }
 
 // An image picked as AdaIN's style (File > Open an image as AdaIN's style…, the Controls panel).
 extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_open_style(const char* path, const char* name) {
-    if (shell.app) shell.app->open_style(path, name);
+    if (program.app) program.app->open_style(path, name);
 }

@@ -52,63 +52,66 @@ nlohmann::json WebApp::state_report() const {
         {"error", error_},
         {"note", note_},
         {"link", shown_link_},
-        {"refused", controls_.error()},
+        {"refused", shell_.controls().error()},
         {"language", zh ? "zh" : "en"},
-        {"presenter", presenter_},
-        {"cube", views_.cube},
-        {"compare", views_.compare},
+        {"presenter", shell_.presenter()},
+        {"cube", shell_.views().cube},
+        {"compare", shell_.views().compare},
         {"cjk_font", app::cjk_font()},
         {"missing_glyphs", missing_},
-        {"heatmap_mode", static_cast<int>(heatmap_.mode)},
+        {"heatmap_mode", static_cast<int>(shell_.heatmap().mode)},
         {"selected_stat", sel ? *sel : -1},
-        {"lesson", lessons_.active() ? lessons_.lesson()->id : std::string()},
-        {"step", lessons_.active() ? lessons_.step() + 1 : 0},
-        {"lesson_count", lessons_.count()},
-        {"lesson_error", lessons_.error()},
-        {"experiment", experiment_ ? experiment_->id : std::string()},
+        {"lesson", shell_.lessons().active() ? shell_.lessons().lesson()->id : std::string()},
+        {"step", shell_.lessons().active() ? shell_.lessons().step() + 1 : 0},
+        {"lesson_count", shell_.lessons().count()},
+        {"lesson_error", shell_.lessons().error()},
+        {"experiment", shell_.experiment() ? shell_.experiment()->id : std::string()},
         {"batches_tracked", s.state().params.num_batches_tracked},
         {"eval", s.state().spec.mode == Mode::Eval},
-        {"pair", pair_experiment()},
-        {"gradient", views_.gradient},
-        {"gradient_nonzero", gradient_shown() ? gradient_.nonzero() : -1},
+        {"pair", shell_.pair_experiment()},
+        {"gradient", shell_.views().gradient},
+        {"gradient_nonzero", shell_.gradient_shown() ? shell_.gradient().nonzero() : -1},
         {"hide", s.state().exercise.hidden_names()},
         {"lock", s.state().exercise.locked_names()},
-        {"exercise_open", exercise_open_},
-        {"help", help_},
-        {"blank", blank_},
-        {"torch_open", torch_open_},
-        {"torch_lines", std::count(torch_code_.begin(), torch_code_.end(), '\n')},
-        {"pictures", pictures_on_ ? pictures_.count() : 0},
+        {"exercise_open", shell_.exercise_open()},
+        {"help", shell_.help()},
+        {"blank", shell_.blank()},
+        {"torch_open", shell_.torch_open()},
+        {"torch_lines", std::count(shell_.torch_code().begin(), shell_.torch_code().end(), '\n')},
+        {"pictures", shell_.pictures_shown() ? shell_.pictures().count() : 0},
         {"style", std::filesystem::path(s.state().style_image).filename().string()},
-        {"sync", sync_report(s, sync_view_shown(), sync_area_)},
-        {"noise_rows", noise_.rows().size()},
-        {"noise_error", noise_.error()},
-        {"noise_button", noise_.button_at()},
-        {"heatmap_view", view().heatmap},
+        {"sync", sync_report(s, shell_.sync_view_shown(), shell_.sync_area())},
+        {"noise_rows", shell_.noise().rows().size()},
+        {"noise_error", shell_.noise().error()},
+        {"noise_button", shell_.noise().button_at()},
+        {"heatmap_view", shell_.view().heatmap},
     };
 }
 
 // Where things are drawn (canvas pixels), the images' uploads and fills, the startup times, and
 // where a few elements' cells start with their statistic: the tests click them.
 nlohmann::json WebApp::layout_report() const {
+    const auto& f = shell_.figure_rect();  // whole canvas pixels, as the figure's PNG crops them
+    const std::array<int, 4> figure_rect{static_cast<int>(f[0]), static_cast<int>(f[1]), static_cast<int>(f[2]),
+                                         static_cast<int>(f[3])};
     const Session& s = page_.session();
-    const app::TileLayout& t = heatmap_.layout();
-    const float px = heatmap_.pixel_scale();
+    const app::TileLayout& t = shell_.heatmap().layout();
+    const float px = shell_.heatmap().pixel_scale();
     int view_fills = 0;
-    for (const WebHeatmapImage* i : view_images_) view_fills += i->fills();
+    for (std::size_t i = 1; i < images_.size(); ++i) view_fills += images_[i]->fills();
     nlohmann::json j = {
-        {"figure_rect", figure_rect_},
+        {"figure_rect", figure_rect},
         {"menus",
-         {{"file", menu_x_[0]},
-          {"language", menu_x_[1]},
-          {"lessons", menu_x_[2]},
-          {"experiments", menu_x_[3]},
-          {"view", menu_x_[4]}}},
-        {"texture_uploads", image_->uploads()},
-        {"fills", image_->fills()},
+         {{"file", shell_.menu_x()[0]},
+          {"language", shell_.menu_x()[1]},
+          {"lessons", shell_.menu_x()[2]},
+          {"experiments", shell_.menu_x()[3]},
+          {"view", shell_.menu_x()[4]}}},
+        {"texture_uploads", images_.front()->uploads()},
+        {"fills", images_.front()->fills()},
         {"view_fills", view_fills},
         {"image", {{"width", t.width}, {"height", t.height}}},
-        {"heatmap_rect", {heatmap_.origin_x(), heatmap_.origin_y(), t.width / px, t.height / px}},
+        {"heatmap_rect", {shell_.heatmap().origin_x(), shell_.heatmap().origin_y(), t.width / px, t.height / px}},
         {"cell", t.cell / px},
         {"canvas", {window_.width(), window_.height()}},
         {"ui_scale", window_.ui_scale()},
@@ -124,7 +127,7 @@ nlohmann::json WebApp::layout_report() const {
         const auto p = t.element_pos(e[0], e[1], e[2], e[3]);
         probes.push_back({{"index", i},
                           {"stat", s.layout().stat_of(i)},
-                          {"at", {heatmap_.origin_x() + p[0] / px, heatmap_.origin_y() + p[1] / px}}});
+                          {"at", {shell_.heatmap().origin_x() + p[0] / px, shell_.heatmap().origin_y() + p[1] / px}}});
     }
     j["probes"] = probes;
     return j;

@@ -1,0 +1,9 @@
+# The one shell both apps show (shell.hpp) with its action table and the key queue: GLFW key codes,
+# so only the desktop app and the browser's app compile them (normlab-cli does not). One list for both
+# builds: views/CMakeLists.txt makes it normlab_shell, web/imgui.cmake compiles it into normlab_web_ui.
+set(NORMLAB_SHELL_SOURCES
+  key_queue.cpp
+  actions.cpp
+  shell.cpp
+  shell_layout.cpp)
+list(TRANSFORM NORMLAB_SHELL_SOURCES PREPEND ${CMAKE_CURRENT_LIST_DIR}/)

@@ -1,0 +1,174 @@
+// Shell: the frame, the menu bar, the action table over the shell's state, lessons and experiments.
+// Its layout is in shell_layout.cpp.
+#include "shell.hpp"
+
+#include "exercise_ui.hpp"
+#include "experiment_bar.hpp"
+#include "i18n.hpp"
+#include "language_menu.hpp"
+#include "method_buttons.hpp"
+#include "torch_window.hpp"
+
+#include <imgui.h>
+
+#include <utility>
+
+namespace normlab::app {
+
+Shell::Shell(ShellPlatform& platform, Session& session, LessonPanel lessons)
+    : platform_(platform),
+      session_(session),
+      heatmap_(platform.make_heatmap_image()),
+      lessons_(std::move(lessons)),
+      compare_(session, [&platform] { return platform.make_heatmap_image(); }),
+      pair_(session, [&platform] { return platform.make_heatmap_image(); }),
+      noise_([&platform] { return platform.make_backend(); }),
+      gradient_(session, platform.make_heatmap_image()) {
+    make_actions({});
+}
+
+void Shell::set_file_actions(std::vector<Action> rows) { make_actions(std::move(rows)); }
+
+void Shell::draw(const std::vector<KeyPress>& keys) {
+    run_shortcuts(actions_, keys, blank_);
+    if (pair_experiment())
+        if (auto err = pair_.follow(session_)) message(*err);
+    menu_bar();
+    layout(ImGui::GetFrameHeight());
+    platform_.own_windows();
+    if (torch_open_) torch_window(torch_code_, torch_open_);
+    if (exercise_open_)
+        if (auto err = exercise_window(session_, exercise_open_, platform_.exercise_hint())) message(*err);
+    help_overlay(actions_, help_);
+    blank_screen(blank_);
+}
+
+void Shell::set_presenter(bool on) {
+    presenter_ = on;
+    platform_.presenter_look(on);
+}
+
+void Shell::set_language(Language lang) {
+    if (!app::set_language(lang)) message(cjk_missing_message());
+}
+
+ViewSettings Shell::view() const { return views_.view(heatmap_, experiment_); }
+
+void Shell::apply_view(const ViewSettings& v) { views_.show(v, heatmap_); }
+
+void Shell::scene_shown(const ViewSettings& v) {
+    experiment_ = nullptr;
+    lessons_.close();
+    apply_view(v);
+}
+
+bool Shell::sync_view_shown() const {
+    return session_.result().sync && !views_.compare && !pair_experiment() && !views_.gradient && !views_.cube;
+}
+
+void Shell::go_to_step(int lesson, int step) {
+    auto start = [this](const std::string& id, const State& st) { return try_experiment(id, st); };
+    if (auto view = lessons_.go(lesson, step, session_, start)) {
+        if (view->experiment.empty()) experiment_ = nullptr;
+        apply_view(*view);
+    }
+}
+
+std::optional<std::string> Shell::try_experiment(const std::string& id, std::optional<State> state) {
+    const StartedExperiment started = app::start_experiment(id, std::move(state), session_, pair_);
+    if (!started.experiment) return started.error;
+    experiment_ = started.experiment;
+    apply_view(experiment_->view);
+    return std::nullopt;
+}
+
+bool Shell::start_experiment(const std::string& id, std::optional<State> state) {
+    auto err = try_experiment(id, std::move(state));
+    if (err) message(*err);
+    return !err;
+}
+
+// The experiment's bar above the heatmap (views/experiment_bar).
+void Shell::experiment_bar() {
+    const Experiment& e = *experiment_;
+    experiment_heading(e);
+    if (BatchNoisePanel::applies(e, session_)) noise_.draw(session_, e);
+    auto report = [this](std::optional<std::string> err) {
+        if (err) message(*err);
+    };
+    if (e.kind == ExperimentKind::Continuum && session_.state().spec.method == Method::Group) {
+        report(group_slider(session_));
+        continuum_identities(compare_, session_);
+    }
+    if (e.kind == ExperimentKind::TrainEval) report(train_eval_bar(session_));
+    ImGui::Separator();
+}
+
+// The action table (actions.hpp) over the shell's state, with the platform's File rows.
+void Shell::make_actions(std::vector<Action> file_rows) {
+    ActionTarget t;
+    t.session = [this]() -> Session& { return session_; };
+    t.heatmap = &heatmap_;
+    t.views = &views_;
+    t.lessons = &lessons_;
+    t.presenter = &presenter_;
+    t.help = &help_;
+    t.blank = &blank_;
+    t.torch_open = &torch_open_;
+    t.torch_code = &torch_code_;
+    t.set_presenter = [this](bool on) { set_presenter(on); };
+    t.set_language = [this](Language l) { set_language(l); };
+    t.go_to_step = [this](int lesson, int step) { go_to_step(lesson, step); };
+    t.stop_experiment = [this] { stop_experiment(); };
+    t.refused = [this](const std::string& line) { message(line); };
+    actions_ = app_actions(t, std::move(file_rows));
+}
+
+void Shell::menu_bar() {
+    if (!ImGui::BeginMainMenuBar()) return;
+    // Where each menu starts (the browser's report gives it: its tests click them).
+    auto at = [this](int i) { menu_x_[static_cast<std::size_t>(i)] = ImGui::GetCursorScreenPos().x; };
+    at(0);
+    if (ImGui::BeginMenu(tr_id("File", "file").c_str())) {
+        menu_items(actions_, kFileMenu);
+        ImGui::EndMenu();
+    }
+    at(4);
+    view_menu();
+    at(1);
+    if (auto lang = language_menu()) set_language(*lang);
+    at(2);
+    if (auto go = lessons_.menu()) go_to_step(go->first, go->second);
+    at(3);
+    experiments_menu();
+    if (ImGui::BeginMenu(tr_id("Help", "help").c_str())) {
+        menu_items(actions_, kHelpMenu);
+        ImGui::EndMenu();
+    }
+    ImGui::EndMainMenuBar();
+}
+
+void Shell::view_menu() {
+    if (!ImGui::BeginMenu(tr_id("View", "view").c_str())) return;
+    menu_items(actions_, kViewMenu);
+    ImGui::Separator();
+    ImGui::TextDisabled("%s", tr("Value colormap"));
+    for (int i = 0; i < 3; ++i)
+        if (ImGui::MenuItem(tr(kColormapNames[i]), nullptr, static_cast<int>(heatmap_.colormap) == i))
+            heatmap_.colormap = static_cast<Colormap>(i);
+    ImGui::TextDisabled("%s", tr("Group colors"));
+    for (int i = 0; i < 2; ++i)
+        if (ImGui::MenuItem(tr(kGroupPaletteNames[i]), nullptr, static_cast<int>(current_group_palette()) == i))
+            set_group_palette(static_cast<GroupPalette>(i));
+    ImGui::EndMenu();
+}
+
+void Shell::experiments_menu() {
+    if (!ImGui::BeginMenu(tr_id("Experiments", "experiments").c_str())) return;
+    for (const auto& e : experiments())
+        if (ImGui::MenuItem((tr(e.title) + "##" + e.id).c_str(), nullptr, experiment_ == &e)) start_experiment(e.id);
+    if (experiment_ && ImGui::MenuItem(tr("Close the experiment"), "Esc")) stop_experiment();
+    ImGui::EndMenu();
+}
+
+}  // namespace normlab::app

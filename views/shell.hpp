@@ -1,0 +1,160 @@
+// Shell: the one app both programs show — the desktop's normlab (app/, AppUi) and the browser's
+// app.html (web/src, WebApp) — over a small platform interface (ShellPlatform) that each of them
+// implements. The shell holds every panel, the view flags, the action table (keys, menus, F1
+// help), the menu bar, the layout (panel_layout.hpp: normal and presenter mode), lessons and
+// experiments, and draws one frame of them; the platform gives it the heatmap pictures' device,
+// a backend for the batch-noise panel, its File menu rows, the status bar, messages and the
+// presenter mode's look (fonts, style).
+#pragma once
+#include "actions.hpp"
+#include "batch_noise_panel.hpp"
+#include "compare_view.hpp"
+#include "controls_panel.hpp"
+#include "explain_panel.hpp"
+#include "gradient_view.hpp"
+#include "heatmap_panel.hpp"
+#include "histogram_view.hpp"
+#include "lesson_panel.hpp"
+#include "pair_view.hpp"
+#include "panel_layout.hpp"
+#include "picture_panel.hpp"
+#include "shown_views.hpp"
+#include "stats_table.hpp"
+#include "sync_view.hpp"
+
+#include "normlab/experiments.hpp"
+#include "normlab/session.hpp"
+#include "normlab/view_settings.hpp"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace normlab::app {
+
+class Shell;
+
+// What differs between the desktop and the browser.
+class ShellPlatform {
+public:
+    virtual ~ShellPlatform() = default;
+    // A picture for a heatmap panel on this platform's device (the main heatmap's and each view's).
+    virtual std::unique_ptr<HeatmapImage> make_heatmap_image() = 0;
+    // A compute backend of its own, for the batch-noise panel's many small runs.
+    virtual std::unique_ptr<ComputeBackend> make_backend() = 0;
+    // One line for the status bar: an error (a refused edit, a failed open) or a note.
+    virtual void message(const std::string& text, bool error) = 0;
+    // The File menu's rows (the table's "file" rows: saving, opening, exporting on this platform).
+    virtual std::vector<Action> file_actions(Shell& shell) = 0;
+    // Presenter mode's fonts and style.
+    virtual void presenter_look(bool on) = 0;
+    // The status bar at the layout's rectangle.
+    virtual void status_bar(const Rect& r) = 0;
+    // What the exercise window tells the teacher to do with the scene.
+    virtual const char* exercise_hint() const = 0;
+    // After the panels, before the overlays: the platform's own windows (the desktop's file dialogs).
+    virtual void own_windows() {}
+};
+
+class Shell {
+public:
+    Shell(ShellPlatform& platform, Session& session, LessonPanel lessons = {});
+    Shell(const Shell&) = delete;
+    Shell& operator=(const Shell&) = delete;
+
+    // One frame below the menu bar's top: the key presses since the last frame (in order), the
+    // menu bar, every panel at the layout's rectangles, the windows and overlays.
+    void draw(const std::vector<KeyPress>& keys);
+
+    Session& session() { return session_; }
+    const Session& session() const { return session_; }
+    // Start-up settings (command line, a scene or a link) and what the keys and menus trigger.
+    void set_presenter(bool on);
+    bool presenter() const { return presenter_; }
+    void set_language(Language lang);
+    void apply_view(const ViewSettings& v);
+    // What the view shows now (heatmap mode, colours, compare, cube, gradient, experiment).
+    ViewSettings view() const;
+    void go_to_step(int lesson, int step);
+    // The experiment `id` (with `state`, a scene's, instead of its own); false, with its message, when it cannot start.
+    bool start_experiment(const std::string& id, std::optional<State> state = std::nullopt);
+    void stop_experiment() { experiment_ = nullptr; }
+    // A scene now shown (its view `v`): an experiment and a lesson no longer describe it.
+    void scene_shown(const ViewSettings& v);
+    void show_help(bool on) { help_ = on; }
+    void set_gradient(bool on) { views_.gradient = on; }
+    // The File menu's rows, from the platform (call once the platform is made).
+    void set_file_actions(std::vector<Action> rows);
+
+    // What is shown, for the platform's status bar, report and exports.
+    const Experiment* experiment() const { return experiment_; }
+    bool pair_experiment() const { return experiment_ && experiment_->kind == ExperimentKind::Pair; }
+    // The gradient view in the heatmap's place (not under the compare or pair view).
+    bool gradient_shown() const { return views_.gradient && !views_.compare && !pair_experiment(); }
+    // The SyncBN view under the heatmap (SyncBN's result, no other view in the heatmap's place).
+    bool sync_view_shown() const;
+    bool pictures_shown() const { return PicturePanel::wanted(session_) && !gradient_shown(); }
+    const ShownViews& views() const { return views_; }
+    HeatmapPanel& heatmap() { return heatmap_; }
+    const HeatmapPanel& heatmap() const { return heatmap_; }
+    ControlsPanel& controls() { return controls_; }
+    const ControlsPanel& controls() const { return controls_; }
+    LessonPanel& lessons() { return lessons_; }
+    const LessonPanel& lessons() const { return lessons_; }
+    const GradientView& gradient() const { return gradient_; }
+    const PicturePanel& pictures() const { return pictures_; }
+    const BatchNoisePanel& noise() const { return noise_; }
+    const SyncArea& sync_area() const { return sync_area_; }
+    const std::string& torch_code() const { return torch_code_; }
+    bool help() const { return help_; }
+    bool blank() const { return blank_; }
+    bool torch_open() const { return torch_open_; }
+    bool& exercise_open() { return exercise_open_; }
+    bool exercise_open() const { return exercise_open_; }
+    // The heatmap and histograms (x, y, w, h in ImGui units), for the figure export.
+    const std::array<float, 4>& figure_rect() const { return figure_rect_; }
+    // Where the File, Language, Lessons, Experiments and View menus start (ImGui units).
+    const std::array<float, 5>& menu_x() const { return menu_x_; }
+
+private:
+    void menu_bar();
+    void view_menu();
+    void experiments_menu();
+    LayoutContent layout_content() const;
+    void layout(float top);
+    void heatmap_area(const Rect& r);
+    void experiment_bar();
+    void explain_area();
+    void make_actions(std::vector<Action> file_rows);
+    // Starts the experiment, or says why not (without a message: a lesson step shows it itself).
+    std::optional<std::string> try_experiment(const std::string& id, std::optional<State> state);
+    void message(const std::string& text, bool error = true) { platform_.message(text, error); }
+
+    ShellPlatform& platform_;
+    Session& session_;
+    ControlsPanel controls_;
+    HeatmapPanel heatmap_;
+    HistogramView histograms_;
+    StatsTable table_;
+    ExplainPanel explain_;
+    LessonPanel lessons_;
+    CompareView compare_;
+    PairView pair_;
+    BatchNoisePanel noise_;
+    GradientView gradient_;
+    PicturePanel pictures_;
+    const Experiment* experiment_ = nullptr;  // the running experiment (its bar above the heatmap)
+    ShownViews views_;                        // the compare view, the cube, the gradient view
+    bool presenter_ = false, help_ = false, torch_open_ = false, exercise_open_ = false;
+    bool blank_ = false;  // B or . (a presentation clicker): a black screen until the next key
+    std::string torch_code_;
+    std::array<float, 4> figure_rect_{0, 0, 0, 0};
+    std::array<float, 5> menu_x_{};
+    float heat_chrome_ = 0;        // the heatmap panel's height minus its image's room, last frame (panel_layout.hpp)
+    SyncArea sync_area_;           // SyncBN: the heights of last frame's heatmap panel and devices
+    std::vector<Action> actions_;  // keys, menu items and help rows (actions.hpp)
+};
+
+}  // namespace normlab::app

@@ -1,0 +1,107 @@
+// Shell's layout (ImGui 1.86 has no docking): every panel at the rectangles of the normal layout or
+// presenter mode (panel_layout.hpp), the heatmap area with the view in its place, and the status bar.
+#include "shell.hpp"
+
+#include "cube_view.hpp"
+#include "exercise_ui.hpp"
+#include "i18n.hpp"
+#include "method_buttons.hpp"
+#include "panel_windows.hpp"
+#include "wrapped_text.hpp"
+
+#include <imgui.h>
+
+namespace normlab::app {
+
+LayoutContent Shell::layout_content() const {
+    LayoutContent c;
+    c.shape = session_.x().shape;
+    c.pictures = pictures_shown();
+    c.lessons = lessons_.active() || !lessons_.error().empty();
+    c.compare = views_.compare;
+    c.pair = pair_experiment();
+    c.gradient = views_.gradient;
+    c.cube = views_.cube;
+    c.sync = session_.result().sync.has_value();
+    c.heat_chrome = heat_chrome_;
+    c.sync_chrome = sync_area_.chrome;
+    c.sync_need = sync_area_.need;
+    return c;
+}
+
+void Shell::layout(float top) {
+    const LayoutMetrics m = measure_layout(top);
+    const LayoutContent c = layout_content();
+    const PanelRects r = presenter_ ? presenter_layout(m, c) : normal_layout(m, c);
+    if (r.controls) {
+        begin_panel(tr_id("Tensor & method", "controls"), *r.controls);
+        controls_.draw(session_);
+        ImGui::End();
+    }
+    heatmap_area(r.heatmap);
+    if (r.measure_heat_chrome) heat_chrome_ = r.heatmap.h - heatmap_.image_room_h();
+    if (r.pictures) {  // the pictures across the width, the histograms under them
+        begin_panel(tr_id("Pictures", "pictures"), *r.pictures);
+        pictures_.draw(session_);
+        ImGui::End();
+    }
+    if (r.histograms) {
+        begin_panel(tr_id("Histograms (GPU)", "histograms"), *r.histograms);
+        if (gradient_shown())
+            gradient_.draw_histograms(session_, presenter_);
+        else if (auto bins = histograms_.draw(session_.histograms(), session_.bins(), presenter_))
+            session_.set_bins(*bins);
+        ImGui::End();
+    }
+    figure_rect_ = {r.figure.x, r.figure.y, r.figure.w, r.figure.h};
+    if (r.lesson) {
+        begin_panel(tr_id("Lesson", "lesson"), *r.lesson);
+        if (auto go = lessons_.draw(presenter_, session_.x(), session_.result())) go_to_step(go->first, go->second);
+        ImGui::End();
+    }
+    begin_panel(tr_id("Explain", "explain"), r.explain);
+    explain_area();
+    ImGui::End();
+    if (r.stats) {
+        begin_panel(tr_id("Statistics", "stats"), *r.stats);
+        if (!hidden_panel(session_, Control::Statistics)) table_.draw(session_);
+        ImGui::End();
+    }
+    platform_.status_bar(r.status);
+}
+
+// The heatmap panel: the presenter's row, the experiment's bar, then the heatmap or the view in its place.
+void Shell::heatmap_area(const Rect& r) {
+    begin_panel(heatmap_window_title(session_, {views_.compare, pair_experiment(), views_.gradient}), r);
+    heatmap_.show_controls = !presenter_;
+    heatmap_.center = presenter_;
+    if (presenter_)  // one row: the methods, then the heatmap's modes (key H cycles them)
+        if (auto err = presenter_row(session_, heatmap_, !views_.gradient && !views_.compare && !pair_experiment()))
+            message(*err);
+    if (experiment_) experiment_bar();
+    if (views_.compare)
+        compare_.draw(session_, views_.cube);
+    else if (pair_experiment())
+        pair_.draw(session_, views_.gradient);
+    else if (views_.gradient)
+        gradient_.draw(session_);
+    else if (views_.cube)
+        heatmap_beside_cube(heatmap_, session_);
+    else if (session_.result().sync)  // SyncBN: the heatmap above, the devices and modes below
+        heatmap_above_sync_view(heatmap_, session_, presenter_, r.h, sync_area_);
+    else
+        heatmap_.draw(session_);
+    ImGui::End();
+}
+
+// The formula with the selected element's numbers; in the gradient view the backward's under it.
+void Shell::explain_area() {
+    if (hidden_panel(session_, Control::Explain)) return;
+    explain_.draw(session_);
+    const std::string text = gradient_shown() ? gradient_.explain(session_) : "";
+    if (text.empty()) return;
+    ImGui::Separator();
+    wrapped_text(text);
+}
+
+}  // namespace normlab::app
