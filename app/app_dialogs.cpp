@@ -1,18 +1,13 @@
-// AppUi's windows over the layout: save/load scene;
-// the one-line scene on the clipboard; the exports.
+// AppUi's File menu actions: the save and load scene windows, the one-line scene on the
+// clipboard, the exports and the screenshot's file.
 #include "app_ui.hpp"
 
-#include "cube_view.hpp"
 #include "exporter.hpp"
 #include "i18n.hpp"
-#include "sync_view.hpp"
-#include "wrapped_text.hpp"
 
 #include "normlab/error.hpp"
 #include "normlab/state_edits.hpp"
 
-#include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <utility>
 

@@ -1,30 +1,19 @@
+// WebApp: the browser's platform for the shell — opening files and scenes, downloads, the link and
+// the clipboard, the File menu's rows, the status bar. Its report is in web_app_report.cpp.
 #include "web_app.hpp"
 
-#include "compare_view.hpp"
-#include "cube_view.hpp"
-#include "exercise_ui.hpp"
 #include "i18n.hpp"
-#include "language_menu.hpp"
-#include "method_buttons.hpp"
-#include "page_bridge.hpp"
 #include "panel_windows.hpp"
 #include "png_file.hpp"
-#include "torch_window.hpp"
-#include "wrapped_text.hpp"
 
 #include "normlab/atomic_file.hpp"
 #include "normlab/error.hpp"
 #include "normlab/file_kind.hpp"
-#include "normlab/state_edits.hpp"
 
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
 #include <imgui.h>
-#include <nlohmann/json.hpp>
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <memory>
 
