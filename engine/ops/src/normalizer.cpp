@@ -4,6 +4,7 @@
 #include "normalizer_detail.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/forward_inputs.hpp"
 #include "normlab/looped_forward.hpp"
 #include "normlab/vec4_runs.hpp"
 
@@ -159,18 +160,12 @@ Push layout_push(const StatLayout& layout, double eps) {
 }
 
 Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, const NormParams& params) const {
-    x.shape.validate();
-    const std::int64_t numel = x.shape.numel();
-    if (static_cast<std::int64_t>(x.data.size()) != numel)
-        throw InputError("tensor data has " + std::to_string(x.data.size()) + " values, its shape " + x.shape.str() +
-                         " needs " + std::to_string(numel));
     Prepared p;
     p.spec = spec;
-    p.layout = make_layout(spec, x.shape);
+    p.layout = checked_forward_layout(x, spec, params);
     const StatLayout& layout = p.layout;
-    params.validate(spec, layout);
     check_capacity(x.shape);
-    p.bytes = static_cast<std::uint64_t>(numel) * 4;
+    p.bytes = static_cast<std::uint64_t>(x.shape.numel()) * 4;
     p.plan = plan(layout, spec);
     // Tensors beyond one binding's range run in slabs; a statistic split over several slabs
     // cannot be finished by one kernel, so the plan switches to partials + merge + apply.
@@ -198,28 +193,15 @@ Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, 
 }
 
 // γ, β (only where the spec has them: the shaders read them only then), and per statistic either
-// the running statistics (eval) or the shift K (its first element).
+// the running statistics (eval) or the shift K (its first element): normlab/forward_inputs.hpp.
 void Normalizer::fill_inputs(Prepared& p, const Tensor& x, const NormParams& params) const {
     const StatLayout& layout = p.layout;
-    const NormSpec& spec = p.spec;
     const std::int64_t S = layout.stat_count;
-    const double eps = spec.effective_eps();
     const auto P = static_cast<std::size_t>(layout.param_count);
-    if (spec.has_weight()) p.w = params.weight.empty() ? std::vector<float>(P, 1.0f) : params.weight;
-    if (spec.has_bias()) p.b = params.bias.empty() ? std::vector<float>(P, 0.0f) : params.bias;
-    p.stats_in.assign(static_cast<std::size_t>(S) * 4, 0.0f);
-    for (std::int64_t st = 0; st < S; ++st) {
-        float* v = &p.stats_in[static_cast<std::size_t>(st) * 4];
-        if (p.plan.stats_from_running) {
-            double rm = params.running_mean.empty() ? 0.0 : params.running_mean[static_cast<std::size_t>(st)];
-            double rv = params.running_var.empty() ? 1.0 : params.running_var[static_cast<std::size_t>(st)];
-            v[0] = static_cast<float>(rm);
-            v[2] = static_cast<float>(rv);
-            v[3] = static_cast<float>(1.0 / std::sqrt(rv + eps));
-        } else if (!p.rms) {
-            v[0] = x.data[static_cast<std::size_t>(layout.element_offset(st, 0))];
-        }
-    }
+    ForwardParams wb = forward_params(p.spec, params, layout, P);
+    p.w = std::move(wb.weight);
+    p.b = std::move(wb.bias);
+    p.stats_in = statistics_inputs(x, layout, params, p.plan.stats_from_running, p.spec.effective_eps());
     p.param_bytes = P * 4;
     p.stat_bytes = static_cast<vk::DeviceSize>(S) * 16;
     p.partial_bytes = p.stat_bytes * std::max<std::uint32_t>(1, p.slabs.chunks_total);

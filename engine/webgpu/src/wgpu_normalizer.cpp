@@ -1,6 +1,7 @@
 #include "normlab/webgpu/wgpu_normalizer.hpp"
 
 #include "normlab/error.hpp"
+#include "normlab/forward_inputs.hpp"
 #include "normlab/looped_forward.hpp"
 #include "normlab/pow2.hpp"
 #include "normlab/vec4_runs.hpp"
@@ -31,28 +32,6 @@ constexpr std::uint64_t kCpuLoopedMinAccesses = 1024;
 // lanes then streams through its own span instead of the workgroup striding 1 KiB between one
 // invocation's accesses: LayerNorm 53 → 38 ms, RMSNorm 35 → 30 at 16×64×64×64 (docs/bench/web.md).
 constexpr std::uint32_t kCpuLoopedLaneSpan = 4;
-
-// The statistics buffer before the statistics pass: the shift K (each statistic's first
-// element), or in BatchNorm eval the running statistics (K = running mean, var, rstd).
-std::vector<float> stats_inputs(const Tensor& x, const StatLayout& layout, const NormParams& params, bool from_running,
-                                double eps) {
-    const std::int64_t S = layout.stat_count;
-    const bool rms = layout.method == Method::Rms;
-    std::vector<float> stats_in(static_cast<std::size_t>(S) * 4, 0.0f);
-    for (std::int64_t s = 0; s < S; ++s) {
-        float* v = &stats_in[static_cast<std::size_t>(s) * 4];
-        if (from_running) {
-            const double rm = params.running_mean.empty() ? 0.0 : params.running_mean[static_cast<std::size_t>(s)];
-            const double rv = params.running_var.empty() ? 1.0 : params.running_var[static_cast<std::size_t>(s)];
-            v[0] = static_cast<float>(rm);
-            v[2] = static_cast<float>(rv);
-            v[3] = static_cast<float>(1.0 / std::sqrt(rv + eps));
-        } else if (!rms) {
-            v[0] = x.data[static_cast<std::size_t>(layout.element_offset(s, 0))];
-        }
-    }
-    return stats_in;
-}
 
 }  // namespace
 
@@ -143,13 +122,7 @@ void WgpuNormalizer::submit(const WgpuPlan& pl, const BindGroup* groups, bool rm
 }
 
 StatLayout WgpuNormalizer::checked_layout(const Tensor& x, const NormSpec& spec, const NormParams& params) const {
-    x.shape.validate();
-    const std::int64_t numel = x.shape.numel();
-    if (static_cast<std::int64_t>(x.data.size()) != numel)
-        throw InputError("tensor data has " + std::to_string(x.data.size()) + " values, its shape " + x.shape.str() +
-                         " needs " + std::to_string(numel));
-    const StatLayout layout = make_layout(spec, x.shape);
-    params.validate(spec, layout);
+    const StatLayout layout = checked_forward_layout(x, spec, params);
     check_capacity(x.shape);
     return layout;
 }
@@ -183,28 +156,6 @@ void WgpuNormalizer::load_values(const Tensor& x, const Tensor& y) {
     x_nonfinite_ = count_nonfinite(x.data);
 }
 
-namespace {
-
-// γ and β as the kernels read them: only where the spec has them (the kernels read them only then),
-// padded to whole vec4s (norm_common.wgsl's W and B); γ = 1 and β = 0 where none were given.
-struct HostParams {
-    std::vector<float> w, b;
-};
-HostParams host_params(const NormSpec& spec, const NormParams& params, std::size_t count, std::size_t padded) {
-    HostParams h;
-    if (spec.has_weight()) {
-        h.w = params.weight.empty() ? std::vector<float>(count, 1.0f) : params.weight;
-        h.w.resize(padded, 0.0f);
-    }
-    if (spec.has_bias()) {
-        h.b = params.bias;
-        h.b.resize(padded, 0.0f);
-    }
-    return h;
-}
-
-}  // namespace
-
 NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const NormParams& params,
                                const RunOptions& options) {
     const StatLayout layout = checked_layout(x, spec, params);
@@ -216,8 +167,8 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
 
     // γ/β and the statistics' inputs (the shift K, or the running statistics in eval).
     const std::size_t padded = padded_params(static_cast<std::size_t>(layout.param_count));
-    const HostParams host = host_params(spec, params, static_cast<std::size_t>(layout.param_count), padded);
-    const std::vector<float> stats_in = stats_inputs(x, layout, params, pl.from_running, eps);
+    const ForwardParams host = forward_params(spec, params, layout, padded);
+    const std::vector<float> stats_in = statistics_inputs(x, layout, params, pl.from_running, eps);
     const std::uint64_t bytes = static_cast<std::uint64_t>(numel) * 4;
     const std::uint64_t param_bytes = padded * 4, stat_bytes = static_cast<std::uint64_t>(S) * 16;
     const std::uint64_t partial_bytes = stat_bytes * pl.chunks;
@@ -240,8 +191,8 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     x_loaded_ = x.shape;
     x_nonfinite_ = r.nonfinite_inputs;
     // The kernels read γ (β) only where the spec has them (LayoutBlock's has_w, has_b).
-    if (spec.has_weight()) w_.write(*ctx_, host.w.data(), param_bytes);
-    if (spec.has_bias()) b_.write(*ctx_, host.b.data(), param_bytes);
+    if (spec.has_weight()) w_.write(*ctx_, host.weight.data(), param_bytes);
+    if (spec.has_bias()) b_.write(*ctx_, host.bias.data(), param_bytes);
     stats_.write(*ctx_, stats_in.data(), stat_bytes);
 
     const LayoutBlock base = layout_block(layout, spec);

@@ -1,0 +1,56 @@
+#include "normlab/forward_inputs.hpp"
+
+#include "normlab/error.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace normlab {
+
+StatLayout checked_forward_layout(const Tensor& x, const NormSpec& spec, const NormParams& params) {
+    x.shape.validate();
+    const std::int64_t numel = x.shape.numel();
+    if (static_cast<std::int64_t>(x.data.size()) != numel)
+        throw InputError("tensor data has " + std::to_string(x.data.size()) + " values, its shape " + x.shape.str() +
+                         " needs " + std::to_string(numel));
+    StatLayout layout = make_layout(spec, x.shape);
+    params.validate(spec, layout);
+    return layout;
+}
+
+ForwardParams forward_params(const NormSpec& spec, const NormParams& params, const StatLayout& layout,
+                             std::size_t padded) {
+    const auto count = static_cast<std::size_t>(layout.param_count);
+    ForwardParams p;
+    if (spec.has_weight()) {
+        p.weight = params.weight.empty() ? std::vector<float>(count, 1.0f) : params.weight;
+        p.weight.resize(padded, 0.0f);
+    }
+    if (spec.has_bias()) {
+        p.bias = params.bias.empty() ? std::vector<float>(count, 0.0f) : params.bias;
+        p.bias.resize(padded, 0.0f);
+    }
+    return p;
+}
+
+std::vector<float> statistics_inputs(const Tensor& x, const StatLayout& layout, const NormParams& params,
+                                     bool from_running, double eps) {
+    const std::int64_t S = layout.stat_count;
+    const bool rms = layout.method == Method::Rms;
+    std::vector<float> in(static_cast<std::size_t>(S) * 4, 0.0f);
+    for (std::int64_t s = 0; s < S; ++s) {
+        float* v = &in[static_cast<std::size_t>(s) * 4];
+        if (from_running) {
+            const double rm = params.running_mean.empty() ? 0.0 : params.running_mean[static_cast<std::size_t>(s)];
+            const double rv = params.running_var.empty() ? 1.0 : params.running_var[static_cast<std::size_t>(s)];
+            v[0] = static_cast<float>(rm);
+            v[2] = static_cast<float>(rv);
+            v[3] = static_cast<float>(1.0 / std::sqrt(rv + eps));
+        } else if (!rms) {
+            v[0] = x.data[static_cast<std::size_t>(layout.element_offset(s, 0))];
+        }
+    }
+    return in;
+}
+
+}  // namespace normlab
