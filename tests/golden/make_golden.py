@@ -17,121 +17,29 @@ import json
 import os
 import shutil
 import sys
-import zlib
-
 import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CASES_DIR = os.path.join(HERE, "cases")
-FLT_EPS = float(np.finfo(np.float32).eps)  # 1.1920928955078125e-07 == torch.finfo(torch.float32).eps
-
-torch.set_num_threads(1)
-torch.use_deterministic_algorithms(True)
-
-
-# --------------------------------------------------------------------------------------------
-# helpers
-# --------------------------------------------------------------------------------------------
-def dump_json(obj, path):
-    """Indented JSON, but lists of scalars stay on one line."""
-    def enc(o, ind):
-        pad = " " * ind
-        if isinstance(o, dict):
-            if not o:
-                return "{}"
-            items = ["%s %s: %s" % (pad, json.dumps(k), enc(v, ind + 1)) for k, v in o.items()]
-            return "{\n" + ",\n".join(items) + "\n" + pad + "}"
-        if isinstance(o, list) and any(isinstance(v, (dict, list)) for v in o):
-            items = ["%s %s" % (pad, enc(v, ind + 1)) for v in o]
-            return "[\n" + ",\n".join(items) + "\n" + pad + "]"
-        return json.dumps(o)
-    with open(path, "w") as fh:
-        fh.write(enc(obj, 0) + "\n")
-
-
-def rng_for(name):
-    return np.random.default_rng(zlib.crc32(name.encode("utf-8")))
-
-
-def f32(a):
-    return np.ascontiguousarray(np.asarray(a, dtype="<f4"))
-
-
-def make_x(rng, shape, offset=None):
-    if offset is None:
-        return f32(rng.standard_normal(shape) * 1.5 + rng.uniform(-1.0, 1.0))
-    # near-constant data far from zero: stresses the E[x^2] - E[x]^2 cancellation
-    return f32(offset + 0.1 * rng.standard_normal(shape))
-
-
-def rand_weight(rng, shape):
-    # random, sign-mixed, never ones
-    return f32(rng.uniform(0.5, 1.5, shape) * rng.choice([-1.0, 1.0], shape))
-
-
-def rand_bias(rng, shape):
-    return f32(rng.uniform(-1.0, 1.0, shape))
-
-
-def t64(a):
-    return torch.from_numpy(np.asarray(a, dtype=np.float64).copy())
-
-
-def flat(t):
-    if isinstance(t, torch.Tensor):
-        t = t.detach().cpu().numpy()
-    return [float(v) for v in np.asarray(t, dtype=np.float64).reshape(-1)]
-
-
-def stats(x64, dims):
-    mean = x64.mean(dim=dims)
-    var = torch.var(x64, dim=dims, unbiased=False)
-    return mean, var
-
-
-def write_case(entry, arrays, y, expected):
-    d = os.path.join(CASES_DIR, entry["name"])
-    os.makedirs(d)
-    files = []
-    for fname in ("x.npy", "weight.npy", "bias.npy", "running_mean.npy", "running_var.npy"):
-        if fname in arrays:
-            a = arrays[fname]
-            assert a.dtype == np.dtype("<f4") and a.flags["C_CONTIGUOUS"], fname
-            np.save(os.path.join(d, fname), a)
-            files.append(fname)
-    y = np.ascontiguousarray(np.asarray(y, dtype="<f8"))
-    assert y.shape == arrays["x.npy"].shape
-    assert np.all(np.isfinite(y))
-    np.save(os.path.join(d, "y.npy"), y)
-    dump_json(expected, os.path.join(d, "expected.json"))
-    entry["files"] = files
-    return entry
-
-
-def check_close(a, b, what, tol=1e-10):
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
-    err = np.max(np.abs(a - b) / (1.0 + np.abs(b)))
-    if not err < tol:
-        raise AssertionError("%s: self-check failed, rel err %g" % (what, err))
-
-
-def reference_normalize(x64, mean, var, eps, dims, w=None, b=None, wshape=None):
-    """Independent float64 formula used to cross-check torch's output."""
-    keep = list(x64.shape)
-    for d in dims:
-        keep[d] = 1
-    m = mean.reshape(keep) if mean.dim() else mean
-    v = var.reshape(keep) if var.dim() else var
-    y = (x64 - m) / torch.sqrt(v + eps)
-    if w is not None:
-        y = y * w.reshape(wshape)
-    if b is not None:
-        y = y + b.reshape(wshape)
-    return y
+from golden_common import (
+    dump_json,
+    rng_for,
+    f32,
+    make_x,
+    rand_weight,
+    rand_bias,
+    t64,
+    flat,
+    stats,
+    write_case,
+    check_close,
+    reference_normalize,
+    HERE,
+    CASES_DIR,
+    FLT_EPS,
+)
+from golden_errors import record_errors
 
 
 # --------------------------------------------------------------------------------------------
@@ -360,148 +268,6 @@ def rms_case(name, shape, normalized_shape, eps, affine=True, offset=None, desc=
     if eps == FLT_EPS:
         entry["eps_note"] = "torch.finfo(torch.float32).eps = 2**-23, the value eps=None means"
     return write_case(entry, arrays, y, expected)
-
-
-# --------------------------------------------------------------------------------------------
-# errors
-# --------------------------------------------------------------------------------------------
-def record_errors():
-    out = []
-
-    def rec(entry, fn):
-        try:
-            fn()
-        except Exception as e:  # noqa: BLE001 - we want whatever torch raises
-            entry["exception"] = type(e).__name__
-            entry["message"] = str(e).split("\n")[0]
-        else:
-            entry["exception"] = None
-            entry["message"] = None
-        out.append(entry)
-
-    torch.manual_seed(0)
-    x = torch.randn(1, 3, 1, 1)
-    rec({"norm": "batch", "shape": [1, 3, 1, 1], "mode": "train",
-         "torch_call": "nn.BatchNorm2d(3).train()(x)",
-         "note": "The size is printed via str(torch.Size), so the text is "
-                 "'torch.Size([1, 3, 1, 1])', not '[1, 3, 1, 1]' as in semantics.md. "
-                 "Raised by Python-side F.batch_norm (_verify_batch_size: N*H*W == 1); "
-                 "the ATen op torch.batch_norm does not check. Eval mode does not raise."},
-        lambda: nn.BatchNorm2d(3).train()(x))
-
-    x = torch.randn(2, 3, 1, 1)
-    rec({"norm": "instance", "shape": [2, 3, 1, 1], "mode": "train",
-         "torch_call": "nn.InstanceNorm2d(3).train()(x)",
-         "note": "Also printed as 'torch.Size([2, 3, 1, 1])' (semantics.md has '[2, 3, 1, 1]'). "
-                 "Raised by Python-side F.instance_norm (_verify_spatial_size: H*W == 1); "
-                 "the ATen op torch.instance_norm does not check."},
-        lambda: nn.InstanceNorm2d(3).train()(x))
-    rec({"norm": "instance", "shape": [2, 3, 1, 1], "mode": "eval",
-         "torch_call": "nn.InstanceNorm2d(3).eval()(x)",
-         "note": "Fires in eval mode too, despite saying 'when training': with the default "
-                 "track_running_stats=False, eval uses instance statistics, so the check "
-                 "runs. (InstanceNorm2d(3, track_running_stats=True).eval() does not raise.)"},
-        lambda: nn.InstanceNorm2d(3).eval()(x))
-
-    x = torch.randn(2, 6, 4, 4)
-    rec({"norm": "group", "shape": [2, 6, 4, 4], "groups": 4,
-         "torch_call": "nn.GroupNorm(4, 6)",
-         "note": "The nn.GroupNorm constructor raises this ValueError before any input is "
-                 "seen; the semantics.md text comes from the functional/ATen path (next entry)."},
-        lambda: nn.GroupNorm(4, 6)(x))
-    rec({"norm": "group", "shape": [2, 6, 4, 4], "groups": 4,
-         "torch_call": "F.group_norm(x, 4)",
-         "note": "Same text from torch.group_norm(x, 4)."},
-        lambda: F.group_norm(x, 4))
-    rec({"norm": "group", "shape": [2, 6, 4, 4], "groups": 0,
-         "torch_call": "nn.GroupNorm(0, 6)",
-         "note": "Constructor raises ZeroDivisionError (6 % 0)."},
-        lambda: nn.GroupNorm(0, 6))
-    rec({"norm": "group", "shape": [2, 6, 4, 4], "groups": 0,
-         "torch_call": "F.group_norm(x, 0)",
-         "note": "F.group_norm also raises ZeroDivisionError: its Python-side "
-                 "_verify_batch_size computes N*C // num_groups before calling ATen."},
-        lambda: F.group_norm(x, 0))
-    rec({"norm": "group", "shape": [2, 6, 4, 4], "groups": 0,
-         "torch_call": "torch.group_norm(x, 0)",
-         "note": "Only the ATen op (torch.group_norm / torch.native_group_norm) gives the "
-                 "semantics.md text."},
-        lambda: torch.group_norm(x, 0))
-
-    x = torch.randn(1, 3, 1, 1)
-    rec({"norm": "group", "shape": [1, 3, 1, 1], "groups": 3,
-         "torch_call": "nn.GroupNorm(3, 3)(x)",
-         "note": "Extra record (not in semantics.md). F.group_norm reuses BatchNorm's "
-                 "_verify_batch_size on [N*C//G, G, H, W], so it raises only when "
-                 "N*(C/G)*H*W == 1, i.e. N=1, G=C, H=W=1 - in any mode (GroupNorm has no "
-                 "train/eval difference). One element per group with N>1 (e.g. [2,3,1,1], "
-                 "G=3) does NOT raise: variance 0, output = beta."},
-        lambda: nn.GroupNorm(3, 3)(x))
-
-    x = torch.randn(2, 3, 4, 4)
-    rec({"norm": "layer", "shape": [2, 3, 4, 4], "normalized_shape": [5],
-         "torch_call": "nn.LayerNorm([5])(x)",
-         "note": "No space between 'size' and '[' - matches semantics.md."},
-        lambda: nn.LayerNorm([5])(x))
-    rec({"norm": "layer", "shape": [2, 3, 4, 4], "normalized_shape": [3, 5],
-         "torch_call": "nn.LayerNorm([3, 5])(x)"},
-        lambda: nn.LayerNorm([3, 5])(x))
-
-    x = torch.randn(2, 5, 4)
-    rec({"norm": "layer", "shape": [2, 5, 4], "normalized_shape": [8],
-         "torch_call": "nn.LayerNorm(8)(x)",
-         "note": "3-D (N, L, D) input whose D is not normalized_shape."},
-        lambda: nn.LayerNorm(8)(x))
-    x = torch.randn(1, 3, 1)
-    rec({"norm": "batch", "shape": [1, 3, 1], "mode": "train",
-         "torch_call": "nn.BatchNorm1d(3).train()(x)",
-         "note": "BatchNorm1d on (N, C, L) with N*L == 1."},
-        lambda: nn.BatchNorm1d(3).train()(x))
-    x = torch.randn(2, 3, 1)
-    rec({"norm": "instance", "shape": [2, 3, 1],
-         "torch_call": "nn.InstanceNorm1d(3)(x)",
-         "note": "InstanceNorm1d on (N, C, L) with L == 1."},
-        lambda: nn.InstanceNorm1d(3)(x))
-
-    # ---- ranks: 2-D and 5-D refusals, 1-D and 6-D tensors
-    x = torch.randn(1, 3)
-    rec({"norm": "batch", "shape": [1, 3], "mode": "train", "torch_call": "nn.BatchNorm1d(3).train()(x)",
-         "note": "BatchNorm1d on (N, C) with N == 1."},
-        lambda: nn.BatchNorm1d(3).train()(x))
-    x = torch.randn(3, 1)
-    rec({"norm": "instance", "shape": [3, 1], "torch_call": "nn.InstanceNorm1d(3)(x)",
-         "note": "A 2-D input is one unbatched (C, L) sample to InstanceNorm1d; the size printed is "
-                 "the batched [1, C, L]."},
-        lambda: nn.InstanceNorm1d(3)(x))
-    x = torch.randn(1, 2, 1, 1, 1)
-    rec({"norm": "batch", "shape": [1, 2, 1, 1, 1], "mode": "train",
-         "torch_call": "nn.BatchNorm3d(2).train()(x)"},
-        lambda: nn.BatchNorm3d(2).train()(x))
-    rec({"norm": "instance", "shape": [1, 2, 1, 1, 1], "torch_call": "nn.InstanceNorm3d(2)(x)"},
-        lambda: nn.InstanceNorm3d(2)(x))
-    x = torch.randn(1, 4)
-    rec({"norm": "group", "shape": [1, 4], "groups": 4, "torch_call": "nn.GroupNorm(4, 4)(x)"},
-        lambda: nn.GroupNorm(4, 4)(x))
-    x = torch.randn(2, 3, 4, 4, 5)
-    rec({"norm": "layer", "shape": [2, 3, 4, 4, 5], "normalized_shape": [4, 4],
-         "torch_call": "nn.LayerNorm([4, 4])(x)"},
-        lambda: nn.LayerNorm([4, 4])(x))
-    x = torch.randn(3)
-    rec({"norm": "batch", "shape": [3], "mode": "train", "torch_call": "nn.BatchNorm1d(3)(x)",
-         "note": "1-D: BatchNorm1d's rank check."},
-        lambda: nn.BatchNorm1d(3)(x))
-    rec({"norm": "instance", "shape": [3], "torch_call": "nn.InstanceNorm1d(3)(x)"},
-        lambda: nn.InstanceNorm1d(3)(x))
-    rec({"norm": "group", "shape": [3], "groups": 1, "torch_call": "nn.GroupNorm(1, 3)(x)",
-         "note": "GroupNorm reads input.size(1) of a 1-D tensor."},
-        lambda: nn.GroupNorm(1, 3)(x))
-    x = torch.randn(2, 3, 2, 2, 2, 2)
-    rec({"norm": "batch", "shape": [2, 3, 2, 2, 2, 2], "mode": "train", "torch_call": "nn.BatchNorm3d(3)(x)",
-         "note": "6-D: no BatchNorm takes it; BatchNorm3d's rank check."},
-        lambda: nn.BatchNorm3d(3)(x))
-    rec({"norm": "instance", "shape": [2, 3, 2, 2, 2, 2], "torch_call": "nn.InstanceNorm3d(3)(x)"},
-        lambda: nn.InstanceNorm3d(3)(x))
-    return out
 
 
 # --------------------------------------------------------------------------------------------
