@@ -5,8 +5,8 @@
 #include "exporter.hpp"
 #include "i18n.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/state_edits.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/state_edits.hpp"
 
 #include <filesystem>
 #include <utility>

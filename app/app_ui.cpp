@@ -2,7 +2,7 @@
 
 #include "i18n.hpp"
 
-#include "normlab/vulkan_backend.hpp"
+#include "normlab/ops/vulkan_backend.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -9,8 +9,8 @@
 #include "shell.hpp"
 #include "window.hpp"
 
-#include "normlab/session.hpp"
-#include "normlab/view_settings.hpp"
+#include "normlab/session/session.hpp"
+#include "normlab/classroom/view_settings.hpp"
 
 #include <imgui.h>
 

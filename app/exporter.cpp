@@ -1,11 +1,11 @@
 #include "exporter.hpp"
 
-#include "normlab/stats_json.hpp"
+#include "normlab/core/stats_json.hpp"
 
-#include "normlab/atomic_file.hpp"
-#include "normlab/error.hpp"
-#include "normlab/npy.hpp"
-#include "normlab/torch_code.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/npy.hpp"
+#include "normlab/classroom/torch_code.hpp"
 
 #include <cmath>
 #include <ctime>

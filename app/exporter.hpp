@@ -1,8 +1,8 @@
 // Export of what the app shows, for slides and notebooks: the tensors x, y and the group
 // map as .npy, the statistics as CSV and JSON, the scene, the PyTorch code. Every file is
-// written atomically (normlab/atomic_file.hpp); names are <dir>/<stem>-<what>.<ext>.
+// written atomically (normlab/core/atomic_file.hpp); names are <dir>/<stem>-<what>.<ext>.
 #pragma once
-#include "normlab/session.hpp"
+#include "normlab/session/session.hpp"
 
 #include <string>
 #include <vector>

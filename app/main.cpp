@@ -2,22 +2,22 @@
 // normlab-cli (plus --select, --scene), normalized on the GPU; classroom options choose
 // presenter mode, language, a lesson step or an experiment at start; --screenshot and
 // --frames render without a person (tests, figures, frame-time measurement).
-// Exit status as normlab-cli's (normlab/error.hpp): 2 bad options or input, 3 no display or
+// Exit status as normlab-cli's (normlab/core/error.hpp): 2 bad options or input, 3 no display or
 // usable Vulkan device, 4 validation messages; 1 when --soak saw memory grow.
 #include "app_ui.hpp"
 #include "assets_dir.hpp"
 #include "i18n.hpp"
-#include "normlab/file_kind.hpp"
-#include "normlab/session.hpp"
-#include "normlab/vulkan_backend.hpp"
+#include "normlab/core/file_kind.hpp"
+#include "normlab/session/session.hpp"
+#include "normlab/ops/vulkan_backend.hpp"
 #include "soak_driver.hpp"
 #include "state_options.hpp"
 #include "window.hpp"
 
-#include "normlab/atomic_file.hpp"
-#include "normlab/error.hpp"
-#include "normlab/experiments.hpp"
-#include "normlab/presets.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/classroom/experiments.hpp"
+#include "normlab/core/presets.hpp"
 
 #include <CLI/CLI.hpp>
 #include <imgui.h>

@@ -1,6 +1,6 @@
 #include "soak_driver.hpp"
 
-#include "normlab/session.hpp"
+#include "normlab/session/session.hpp"
 
 #include <algorithm>
 #include <array>

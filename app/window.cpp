@@ -4,10 +4,10 @@
 #include "key_queue.hpp"
 #include "vk_check.hpp"
 
-#include "normlab/command_recorder.hpp"
+#include "normlab/gpu/command_recorder.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/gpu_buffer.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/gpu/gpu_buffer.hpp"
 #include "png_file.hpp"
 
 #define GLFW_INCLUDE_NONE

@@ -5,7 +5,7 @@
 #include "key_queue.hpp"
 #include "offscreen.hpp"
 #include "fonts.hpp"
-#include "normlab/vk_context.hpp"
+#include "normlab/gpu/vk_context.hpp"
 
 #include <array>
 #include <functional>

@@ -1,6 +1,6 @@
 #include "copy_bench.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <cstring>
 

@@ -6,9 +6,9 @@
 // bus's yardstick for transfers: vkCmdCopyBuffer between a host-visible staging buffer and a
 // compute buffer, each way.
 #pragma once
-#include "normlab/command_recorder.hpp"
-#include "normlab/compute_kernel.hpp"
-#include "normlab/gpu_buffer.hpp"
+#include "normlab/gpu/command_recorder.hpp"
+#include "normlab/gpu/compute_kernel.hpp"
+#include "normlab/gpu/gpu_buffer.hpp"
 
 #include <map>
 #include <memory>

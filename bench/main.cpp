@@ -2,14 +2,14 @@
 // device (GPU timestamps, warm-up, median over interleaved repetitions), plus the end-to-end
 // recompute the app does (upload, dispatch, readback); and each case's backward pass (reads x
 // and dy, writes dx: three streams, scored against 1.5 copies) unless --no-backward. Exit status as normlab-cli's
-// (normlab/error.hpp): 2 bad options, 3 no usable device or a device fault, 4 validation messages.
+// (normlab/core/error.hpp): 2 bad options, 3 no usable device or a device fault, 4 validation messages.
 #include "copy_bench.hpp"
 
-#include "normlab/atomic_file.hpp"
-#include "normlab/backward.hpp"
-#include "normlab/error.hpp"
-#include "normlab/normalizer.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/ops/backward.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/ops/normalizer.hpp"
+#include "normlab/core/tensor_init.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>

@@ -1,21 +1,21 @@
 // normlab-cli: runs one normalization headless on the Vulkan device and writes y, the
 // statistics and the group map; with --grad-output, the backward pass and the gradients.
-// Exit status (normlab/error.hpp): 0 ok, 2 invalid input, 3 no usable Vulkan device or a device fault, 4
+// Exit status (normlab/core/error.hpp): 0 ok, 2 invalid input, 3 no usable Vulkan device or a device fault, 4
 // validation-layer messages (NORMLAB_VALIDATION=1).
 #include "assets_dir.hpp"
 #include "state_options.hpp"
 
-#include "normlab/adain.hpp"
-#include "normlab/atomic_file.hpp"
-#include "normlab/backward.hpp"
-#include "normlab/error.hpp"
-#include "normlab/image_file.hpp"
-#include "normlab/normalizer.hpp"
-#include "normlab/npy.hpp"
-#include "normlab/presets.hpp"
-#include "normlab/reference.hpp"
-#include "normlab/stats_json.hpp"
-#include "normlab/sync_bn.hpp"
+#include "normlab/core/adain.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/ops/backward.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/image_file.hpp"
+#include "normlab/ops/normalizer.hpp"
+#include "normlab/core/npy.hpp"
+#include "normlab/core/presets.hpp"
+#include "normlab/core/reference.hpp"
+#include "normlab/core/stats_json.hpp"
+#include "normlab/ops/sync_bn.hpp"
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -30,8 +30,8 @@
 #ifdef NORMLAB_HAVE_FIGURE
 #include "figure.hpp"
 #include "png_file.hpp"
-#include "normlab/session.hpp"
-#include "normlab/vulkan_backend.hpp"
+#include "normlab/session/session.hpp"
+#include "normlab/ops/vulkan_backend.hpp"
 #endif
 
 using namespace normlab;

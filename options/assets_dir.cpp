@@ -1,7 +1,7 @@
 #include "assets_dir.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/image_file.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/image_file.hpp"
 
 #include <cstdlib>
 #include <string>

@@ -1,9 +1,9 @@
 #include "state_options.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/image_file.hpp"
-#include "normlab/npy.hpp"
-#include "normlab/presets.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/image_file.hpp"
+#include "normlab/core/npy.hpp"
+#include "normlab/core/presets.hpp"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 // The state options shared by normlab-cli and the app (--norm, --shape, --preset, --groups,
 // ...): registered on a CLI11 app and resolved into a State, so both parse identically.
 #pragma once
-#include "normlab/state.hpp"
+#include "normlab/core/state.hpp"
 
 #include <CLI/CLI.hpp>
 

@@ -7,7 +7,7 @@
 // With a selected statistic, elements of every other statistic are dimmed.
 layout(local_size_x = 16, local_size_y = 16) in;
 
-// normlab/heatmap_fill_params.hpp's HeatmapFillParams.
+// normlab/core/heatmap_fill_params.hpp's HeatmapFillParams.
 layout(push_constant) uniform Push {
     uint N, C, H, W;
     uint img_w, img_h;

@@ -11,7 +11,7 @@
 layout(local_size_x_id = 0) in;
 #include "workgroup_sum.glsl"
 
-// The first 36 bytes of normlab/histogram_set.hpp's HistogramParams (plan_histogram).
+// The first 36 bytes of normlab/core/histogram_set.hpp's HistogramParams (plan_histogram).
 layout(push_constant) uniform Push {
     uint base;
     uint segments;

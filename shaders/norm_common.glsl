@@ -1,5 +1,5 @@
 // Shared by the normalization kernels: the push constants that carry a StatLayout
-// (engine/core/include/normlab/stat_layout.hpp), the buffer bindings and the layout functions.
+// (engine/core/include/normlab/core/stat_layout.hpp), the buffer bindings and the layout functions.
 //
 // Statistic s covers elements e at  s*stat_stride + (e/segment_len)*segment_stride + e%segment_len;
 // its γ/β index is (s % pstat_mod) * pstat_mul + e / pelem_div (no element term when pelem_div = 0).
@@ -15,7 +15,7 @@ layout(constant_id = 11) const uint PARAM_MODE = 0u;
 layout(constant_id = 12) const bool HAS_W = false;
 layout(constant_id = 13) const bool HAS_B = false;
 
-// One dispatch covers one slab (engine/core/include/normlab/slab_plan.hpp): statistics
+// One dispatch covers one slab (engine/core/include/normlab/core/slab_plan.hpp): statistics
 // [stat_lo, stat_lo + slab_stats) over their elements [e_lo, e_hi), with x and y bound as a
 // window that starts at flat element flat_base (tensors beyond one binding's range).
 layout(push_constant) uniform Push {

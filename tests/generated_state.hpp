@@ -1,7 +1,7 @@
 // A State over a generated tensor (randn, seed 11) under one method's defaults: the starting point
 // of the Session tests on Vulkan (tests/session) and on WebGPU (web/src/session_test.cpp).
 #pragma once
-#include "normlab/state.hpp"
+#include "normlab/core/state.hpp"
 
 namespace normlab::test {
 

@@ -6,7 +6,7 @@
 #pragma once
 #include "heatmap_fill.hpp"
 
-#include "normlab/tensor.hpp"
+#include "normlab/core/tensor.hpp"
 
 #include <array>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // given offsets, in the kernels' float32 bin arithmetic, and the comparison with a device's result.
 // Backend-neutral: depends on engine/core only.
 #pragma once
-#include "normlab/histogram_set.hpp"
+#include "normlab/core/histogram_set.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,9 +1,9 @@
 #include "random_configs.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/stat_layout.hpp"
-#include "normlab/state_edits.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/stat_layout.hpp"
+#include "normlab/core/state_edits.hpp"
+#include "normlab/core/tensor_init.hpp"
 
 #include <cmath>
 #include <optional>

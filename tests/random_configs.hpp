@@ -2,10 +2,10 @@
 // random shapes of every rank, flags, eps, G, normalized_shape, γ/β and running statistics.
 // Backend-neutral: depends on engine/core only.
 #pragma once
-#include "normlab/norm_params.hpp"
-#include "normlab/norm_spec.hpp"
-#include "normlab/shape.hpp"
-#include "normlab/tensor.hpp"
+#include "normlab/core/norm_params.hpp"
+#include "normlab/core/norm_spec.hpp"
+#include "normlab/core/shape.hpp"
+#include "normlab/core/tensor.hpp"
 
 #include <cstdint>
 #include <random>

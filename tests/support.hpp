@@ -1,10 +1,10 @@
 // Test support: one VulkanContext + Normalizer per test process (created on first use),
 // random configurations, and comparisons against the float64 reference.
 #pragma once
-#include "normlab/backward.hpp"
-#include "normlab/normalizer.hpp"
-#include "normlab/reference.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/ops/backward.hpp"
+#include "normlab/ops/normalizer.hpp"
+#include "normlab/core/reference.hpp"
+#include "normlab/core/tensor_init.hpp"
 #include "random_configs.hpp"
 
 #include <random>

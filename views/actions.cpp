@@ -4,7 +4,7 @@
 #include "method_buttons.hpp"
 #include "torch_window.hpp"
 
-#include "normlab/state_edits.hpp"
+#include "normlab/core/state_edits.hpp"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>  // key codes only (ImGui 1.86 indexes keys by the backend's codes)

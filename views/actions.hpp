@@ -11,7 +11,7 @@
 #include "lesson_panel.hpp"
 #include "shown_views.hpp"
 
-#include "normlab/session.hpp"
+#include "normlab/session/session.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -2,7 +2,7 @@
 
 #include "i18n.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <imgui.h>
 

@@ -3,10 +3,10 @@
 // statistics scatter as N shrinks (N = the experiment's whole batch, halved down to 2), over many batches drawn from
 // N(0, 1) with the tensor's C and L = H·W, and shows the measured spread beside 1/√(N·L).
 #pragma once
-#include "normlab/session.hpp"
+#include "normlab/session/session.hpp"
 
-#include "normlab/batch_noise.hpp"
-#include "normlab/experiments.hpp"
+#include "normlab/core/batch_noise.hpp"
+#include "normlab/classroom/experiments.hpp"
 
 #include <array>
 #include <functional>

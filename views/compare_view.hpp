@@ -8,8 +8,8 @@
 // in the browser: heatmap_image.hpp).
 #pragma once
 #include "heatmap_panel.hpp"
-#include "normlab/session.hpp"
-#include "normlab/shown_values.hpp"
+#include "normlab/session/session.hpp"
+#include "normlab/session/shown_values.hpp"
 
 #include <array>
 #include <memory>

@@ -1,11 +1,11 @@
 #include "controls_panel.hpp"
 #include "controls_widgets.hpp"
 
-#include "normlab/experiments.hpp"
-#include "normlab/file_kind.hpp"
+#include "normlab/classroom/experiments.hpp"
+#include "normlab/core/file_kind.hpp"
 
-#include "normlab/presets.hpp"
-#include "normlab/stat_layout.hpp"
+#include "normlab/core/presets.hpp"
+#include "normlab/core/stat_layout.hpp"
 
 #include "i18n.hpp"
 #include "wrapped_text.hpp"

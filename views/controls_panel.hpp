@@ -7,8 +7,8 @@
 // an image source shows the opened file's name and a button that opens the chooser instead of a
 // path field and the working folder's files.
 #pragma once
-#include "normlab/state_edits.hpp"
-#include "normlab/session.hpp"
+#include "normlab/core/state_edits.hpp"
+#include "normlab/session/session.hpp"
 
 #include <array>
 #include <functional>

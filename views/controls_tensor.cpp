@@ -3,8 +3,8 @@
 #include "controls_panel.hpp"
 #include "controls_widgets.hpp"
 
-#include "normlab/file_kind.hpp"
-#include "normlab/presets.hpp"
+#include "normlab/core/file_kind.hpp"
+#include "normlab/core/presets.hpp"
 
 #include "i18n.hpp"
 #include "wrapped_text.hpp"

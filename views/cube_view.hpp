@@ -5,8 +5,8 @@
 // Plain ImDrawList polygons; H·W is cut into at most 6 strips of whole rows.
 #pragma once
 #include "heatmap_panel.hpp"
-#include "normlab/session.hpp"
-#include "normlab/stat_layout.hpp"
+#include "normlab/session/session.hpp"
+#include "normlab/core/stat_layout.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -1,8 +1,8 @@
 // The app's exercise parts, for the desktop and the browser alike: a panel an exercise hides and the
 // teacher's Exercise window, which hides and locks controls as one edit of the scene's exercise.
 #pragma once
-#include "normlab/exercise.hpp"
-#include "normlab/session.hpp"
+#include "normlab/core/exercise.hpp"
+#include "normlab/session/session.hpp"
 
 #include <optional>
 #include <string>

@@ -3,7 +3,7 @@
 #include "i18n.hpp"
 #include "wrapped_text.hpp"
 
-#include "normlab/state_edits.hpp"
+#include "normlab/core/state_edits.hpp"
 
 #include <imgui.h>
 

@@ -6,8 +6,8 @@
 #pragma once
 #include "compare_view.hpp"
 #include "pair_view.hpp"
-#include "normlab/experiments.hpp"
-#include "normlab/session.hpp"
+#include "normlab/classroom/experiments.hpp"
+#include "normlab/session/session.hpp"
 
 #include <optional>
 #include <string>

@@ -1,8 +1,8 @@
 #include "explain_panel.hpp"
 
 #include "i18n.hpp"
-#include "normlab/partition_set.hpp"
-#include "normlab/stat_layout.hpp"
+#include "normlab/core/partition_set.hpp"
+#include "normlab/core/stat_layout.hpp"
 #include "wrapped_text.hpp"
 
 #include <imgui.h>

@@ -1,9 +1,9 @@
 // ExplainPanel: says in words which axes the method reduces and why (with the actual
 // sizes), and writes the normalization formula for the selected element with its numbers:
 // y = γ·(x − μ)/√(σ² + ε) + β = … (μ, σ², y from the Normalizer's shaders), after the
-// element's S_i in the Group Normalization paper's set notation (normlab/partition_set.hpp).
+// element's S_i in the Group Normalization paper's set notation (normlab/core/partition_set.hpp).
 #pragma once
-#include "normlab/session.hpp"
+#include "normlab/session/session.hpp"
 
 #include <string>
 

@@ -7,11 +7,11 @@
 #include "offscreen.hpp"
 #include "i18n.hpp"
 #include "png_file.hpp"
-#include "normlab/session.hpp"
-#include "normlab/vulkan_backend.hpp"
+#include "normlab/session/session.hpp"
+#include "normlab/ops/vulkan_backend.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/partition_set.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/partition_set.hpp"
 
 #include <imgui.h>
 #include <backends/imgui_impl_vulkan.h>  // NewFrame

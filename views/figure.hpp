@@ -3,9 +3,9 @@
 // PNG, with no window and no display. normlab-cli --figure uses it for handouts and tests;
 // the panels are the app's own (HeatmapView, HistogramView), so the figure looks like it.
 #pragma once
-#include "normlab/local_text.hpp"
-#include "normlab/state.hpp"
-#include "normlab/vk_context.hpp"
+#include "normlab/core/local_text.hpp"
+#include "normlab/core/state.hpp"
+#include "normlab/gpu/vk_context.hpp"
 
 #include <string>
 

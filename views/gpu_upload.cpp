@@ -1,6 +1,6 @@
 #include "gpu_upload.hpp"
 
-#include "normlab/staging.hpp"
+#include "normlab/gpu/staging.hpp"
 
 namespace normlab::app {
 

@@ -1,7 +1,7 @@
 // Copies host data into a small device buffer the app's views own (palettes, colormap
 // tables): through the engine's Staging (a memcpy where compute buffers are mapped).
 #pragma once
-#include "normlab/gpu_buffer.hpp"
+#include "normlab/gpu/gpu_buffer.hpp"
 
 #include <cstddef>
 

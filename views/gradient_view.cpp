@@ -3,8 +3,8 @@
 #include "i18n.hpp"
 #include "wrapped_text.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/tensor_init.hpp"
 
 #include <imgui.h>
 

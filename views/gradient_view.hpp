@@ -10,8 +10,8 @@
 #pragma once
 #include "heatmap_panel.hpp"
 #include "histogram_view.hpp"
-#include "normlab/session.hpp"
-#include "normlab/shown_values.hpp"
+#include "normlab/session/session.hpp"
+#include "normlab/session/shown_values.hpp"
 
 #include <string>
 

@@ -1,12 +1,12 @@
 // The heatmap fill (shaders/heatmap.comp) as its callers see it: its parameters from a tile layout
-// (the block itself, HeatmapFillParams, is the engine's: normlab/heatmap_fill_params.hpp), the
+// (the block itself, HeatmapFillParams, is the engine's: normlab/core/heatmap_fill_params.hpp), the
 // bindings and the dispatch size. HeatmapView runs it every time the image changes; the shader tests
 // (tests/shaders/test_heatmap.cpp) run the same kernel with the same push constants without a window.
 #pragma once
 #include "tile_layout.hpp"
 
-#include "normlab/heatmap_fill_params.hpp"
-#include "normlab/stat_layout.hpp"
+#include "normlab/core/heatmap_fill_params.hpp"
+#include "normlab/core/stat_layout.hpp"
 
 #include <cstdint>
 

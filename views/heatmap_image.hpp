@@ -7,7 +7,7 @@
 #pragma once
 #include "colormap.hpp"
 #include "heatmap_fill.hpp"
-#include "normlab/shown_tensors.hpp"
+#include "normlab/session/shown_tensors.hpp"
 
 #include <imgui.h>
 

@@ -2,7 +2,7 @@
 
 #include "i18n.hpp"
 #include "wrapped_text.hpp"
-#include "normlab/partition_set.hpp"
+#include "normlab/core/partition_set.hpp"
 
 #include <imgui.h>
 

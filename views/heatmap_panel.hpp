@@ -10,8 +10,8 @@
 #include "colormap.hpp"
 #include "heatmap_fill.hpp"
 #include "heatmap_image.hpp"
-#include "normlab/shown_tensors.hpp"
-#include "normlab/view_settings.hpp"
+#include "normlab/session/shown_tensors.hpp"
+#include "normlab/classroom/view_settings.hpp"
 #include "tile_layout.hpp"
 
 #include <memory>

@@ -1,8 +1,8 @@
 #include "heatmap_view.hpp"
 
 #include "gpu_upload.hpp"
-#include "normlab/shader_library.hpp"
-#include "normlab/vulkan_backend.hpp"
+#include "normlab/gpu/shader_library.hpp"
+#include "normlab/ops/vulkan_backend.hpp"
 
 #include <imgui.h>
 

@@ -7,9 +7,9 @@
 #include "heatmap_image.hpp"
 #include "heatmap_panel.hpp"
 
-#include "normlab/command_recorder.hpp"
-#include "normlab/compute_kernel.hpp"
-#include "normlab/gpu_buffer.hpp"
+#include "normlab/gpu/command_recorder.hpp"
+#include "normlab/gpu/compute_kernel.hpp"
+#include "normlab/gpu/gpu_buffer.hpp"
 
 #include <memory>
 #include <vector>

@@ -1,9 +1,9 @@
 // HistogramView: input and output distributions side by side, for the whole tensor and for
 // the selected statistic group, with μ and μ ± σ markers and an adjustable bin count. The
-// bins, μ and σ come from the GPU histogram (normlab/histogram.hpp); ImDrawList draws them.
+// bins, μ and σ come from the GPU histogram (normlab/ops/histogram.hpp); ImDrawList draws them.
 // It draws a ShownTensors' Histograms; the owner computes them again for another bin count.
 #pragma once
-#include "normlab/shown_tensors.hpp"
+#include "normlab/session/shown_tensors.hpp"
 
 #include <optional>
 

@@ -3,7 +3,7 @@
 // Chinese needs a CJK font (fonts-droid-fallback); without it the app stays in English
 // and says why.
 #pragma once
-#include "normlab/local_text.hpp"
+#include "normlab/core/local_text.hpp"
 
 #include <string>
 

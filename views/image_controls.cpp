@@ -5,8 +5,8 @@
 
 #include "i18n.hpp"
 
-#include "normlab/file_kind.hpp"
-#include "normlab/image_file.hpp"
+#include "normlab/core/file_kind.hpp"
+#include "normlab/core/image_file.hpp"
 
 #include <imgui.h>
 

@@ -2,8 +2,8 @@
 
 #include "vk_check.hpp"
 
-#include "normlab/command_recorder.hpp"
-#include "normlab/error.hpp"
+#include "normlab/gpu/command_recorder.hpp"
+#include "normlab/core/error.hpp"
 
 #include <imgui.h>
 #include <backends/imgui_impl_vulkan.h>

@@ -7,7 +7,7 @@
 #pragma once
 #include "fonts.hpp"
 
-#include "normlab/vk_context.hpp"
+#include "normlab/gpu/vk_context.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 // The menu bar's Language menu, the desktop app's and the browser app's: English and 中文 (简体)
 // with the key L beside them, Chinese disabled with the reason when no CJK font was found.
 #pragma once
-#include "normlab/local_text.hpp"
+#include "normlab/core/local_text.hpp"
 
 #include <optional>
 

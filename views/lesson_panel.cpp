@@ -3,8 +3,8 @@
 #include "i18n.hpp"
 #include "wrapped_text.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/lesson_text.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/classroom/lesson_text.hpp"
 
 #include <imgui.h>
 

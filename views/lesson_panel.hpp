@@ -1,10 +1,10 @@
-// LessonPanel: the guided lessons of assets/lessons/ (normlab/lesson.hpp): which lesson,
+// LessonPanel: the guided lessons of assets/lessons/ (normlab/classroom/lesson.hpp): which lesson,
 // which step, the step's text in the current language, previous/next. Files that cannot
 // be read are listed with their error; the app keeps running and keeps its state. A step's
-// placeholders ({mean[1]:.2f}, normlab/lesson_text.hpp) show the current result's numbers.
+// placeholders ({mean[1]:.2f}, normlab/classroom/lesson_text.hpp) show the current result's numbers.
 #pragma once
-#include "normlab/lesson.hpp"
-#include "normlab/session.hpp"
+#include "normlab/classroom/lesson.hpp"
+#include "normlab/session/session.hpp"
 
 #include <functional>
 #include <optional>

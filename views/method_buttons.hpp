@@ -3,7 +3,7 @@
 #pragma once
 #include "heatmap_panel.hpp"
 
-#include "normlab/session.hpp"
+#include "normlab/session/session.hpp"
 
 #include <optional>
 #include <string>

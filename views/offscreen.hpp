@@ -4,8 +4,8 @@
 // The render pass matches Dear ImGui's swapchain pass (one subpass, the same dependency), so
 // pipelines made for the window's pass draw here too.
 #pragma once
-#include "normlab/command_recorder.hpp"
-#include "normlab/gpu_buffer.hpp"
+#include "normlab/gpu/command_recorder.hpp"
+#include "normlab/gpu/gpu_buffer.hpp"
 
 #include <functional>
 #include <vector>

@@ -3,8 +3,8 @@
 #include "i18n.hpp"
 #include "wrapped_text.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/state_edits.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/state_edits.hpp"
 
 #include <imgui.h>
 

@@ -10,10 +10,10 @@
 #pragma once
 #include "gradient_view.hpp"
 #include "heatmap_panel.hpp"
-#include "normlab/session.hpp"
-#include "normlab/shown_values.hpp"
+#include "normlab/session/session.hpp"
+#include "normlab/session/shown_values.hpp"
 
-#include "normlab/experiments.hpp"
+#include "normlab/classroom/experiments.hpp"
 
 #include <memory>
 

@@ -4,7 +4,7 @@
 // lesson, explain). AppUi measures, calls one of them and places each window at its rectangle;
 // tests/app/test_panel_layout.cpp checks both over display sizes and content.
 #pragma once
-#include "normlab/shape.hpp"
+#include "normlab/core/shape.hpp"
 
 #include <optional>
 

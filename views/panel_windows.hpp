@@ -3,7 +3,7 @@
 #pragma once
 #include "panel_layout.hpp"
 
-#include "normlab/session.hpp"
+#include "normlab/session/session.hpp"
 
 #include <imgui.h>
 

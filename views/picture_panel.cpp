@@ -2,7 +2,7 @@
 
 #include "i18n.hpp"
 
-#include "normlab/image_file.hpp"
+#include "normlab/core/image_file.hpp"
 
 #include <imgui.h>
 

@@ -4,7 +4,7 @@
 // aspect kept, drawn as ImDrawList cells (at most kMaxCells per side; a larger image is
 // sampled), since ImGui 1.86's Vulkan backend ignores texture ids.
 #pragma once
-#include "normlab/session.hpp"
+#include "normlab/session/session.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 #include "png_file.hpp"
 
-#include "normlab/atomic_file.hpp"
-#include "normlab/error.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/core/error.hpp"
 
 #include <stb_image_write.h>
 

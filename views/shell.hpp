@@ -22,9 +22,9 @@
 #include "stats_table.hpp"
 #include "sync_view.hpp"
 
-#include "normlab/experiments.hpp"
-#include "normlab/session.hpp"
-#include "normlab/view_settings.hpp"
+#include "normlab/classroom/experiments.hpp"
+#include "normlab/session/session.hpp"
+#include "normlab/classroom/view_settings.hpp"
 
 #include <array>
 #include <memory>

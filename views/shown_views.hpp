@@ -4,8 +4,8 @@
 #pragma once
 #include "heatmap_panel.hpp"
 
-#include "normlab/experiments.hpp"
-#include "normlab/view_settings.hpp"
+#include "normlab/classroom/experiments.hpp"
+#include "normlab/classroom/view_settings.hpp"
 
 namespace normlab::app {
 

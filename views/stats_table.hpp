@@ -2,7 +2,7 @@
 // RMSNorm: mean(x²) and 1/√(mean(x²)+ε)), all from the Normalizer's shaders. Clicking a row
 // selects that group in the heatmap; a selection made in the heatmap scrolls to its row.
 #pragma once
-#include "normlab/session.hpp"
+#include "normlab/session/session.hpp"
 
 #include <optional>
 

@@ -6,7 +6,7 @@
 // how far each mode's y lies from sync's. Every number comes from the GPU run (NormResult::sync).
 #pragma once
 #include "heatmap_panel.hpp"
-#include "normlab/session.hpp"
+#include "normlab/session/session.hpp"
 
 namespace normlab::app {
 

@@ -2,7 +2,7 @@
 // tiles, as in the Group Normalization paper's figure — in pixels of the heatmap image.
 // The compute shader (shaders/heatmap.comp) and the mouse hit test use this one geometry.
 #pragma once
-#include "normlab/shape.hpp"
+#include "normlab/core/shape.hpp"
 
 #include <algorithm>
 #include <array>

@@ -2,7 +2,7 @@
 
 #include "i18n.hpp"
 
-#include "normlab/torch_code.hpp"
+#include "normlab/classroom/torch_code.hpp"
 
 #include <imgui.h>
 

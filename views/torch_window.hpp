@@ -1,7 +1,7 @@
 // The "Copy as PyTorch" window, for the desktop and the browser alike: the PyTorch code of the shown
-// state (normlab/torch_code.hpp), put on the clipboard when the window opens and again by its button.
+// state (normlab/classroom/torch_code.hpp), put on the clipboard when the window opens and again by its button.
 #pragma once
-#include "normlab/session.hpp"
+#include "normlab/session/session.hpp"
 
 #include <string>
 

@@ -1,10 +1,10 @@
 // check_vk: the one check of a VkResult from a plain Vulkan C call (Dear ImGui's Vulkan
 // backend, the window's swapchain frames, the headless figure). A failure (VkResult < 0)
 // throws DeviceError naming the VkResult, which the programs report as exit status 3
-// (normlab/error.hpp); success and positive status codes (VK_SUBOPTIMAL_KHR, …) return.
+// (normlab/core/error.hpp); success and positive status codes (VK_SUBOPTIMAL_KHR, …) return.
 // Its type is Dear ImGui's ImGui_ImplVulkan_InitInfo::CheckVkResultFn, void(VkResult).
 #pragma once
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <vulkan/vulkan.hpp>
 

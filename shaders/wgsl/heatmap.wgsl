@@ -1,5 +1,5 @@
 // Heatmap image of an N×C×H×W tensor, the WGSL twin of shaders/heatmap.comp (the same parameters,
-// normlab/heatmap_fill_params.hpp's HeatmapFillParams, as a uniform; the same bindings; the same pixel
+// normlab/core/heatmap_fill_params.hpp's HeatmapFillParams, as a uniform; the same bindings; the same pixel
 // rule): an N (rows) × C (columns) grid of H×W tiles (views/tile_layout.hpp), one packed RGBA8 value per pixel of the image.
 // mode 0/1/2: input x, output y, or y − x through a color lookup table over [vmin, vmax],
 //   averaged over the elements a pixel covers when an element is smaller than a pixel;

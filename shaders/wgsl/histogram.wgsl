@@ -9,7 +9,7 @@
 // Non-finite values (NaN, ±Inf, found by their bits) are skipped by all three passes.
 // DIFF: the values are X − XB (e.g. y − x) instead of X. The host appends workgroup_sum.wgsl.
 
-// normlab/histogram_set.hpp's HistogramParams (plan_histogram fills it for both backends).
+// normlab/core/histogram_set.hpp's HistogramParams (plan_histogram fills it for both backends).
 struct Hist {
     base: u32,
     segments: u32,

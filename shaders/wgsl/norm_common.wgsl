@@ -1,5 +1,5 @@
 // Shared by the WGSL normalization kernels (the browser's WebGPU backend, engine/webgpu): the
-// uniform block that carries a StatLayout (engine/core/include/normlab/stat_layout.hpp), the
+// uniform block that carries a StatLayout (engine/core/include/normlab/core/stat_layout.hpp), the
 // bindings and the layout functions. The same model as shaders/norm_common.glsl:
 //   statistic s covers element e at  s*stat_stride + (e/segment_len)*segment_stride + e%segment_len,
 //   its γ/β index is (s % pstat_mod)*pstat_mul + e/pelem_div (no element term when pelem_div = 0).

@@ -1,5 +1,5 @@
 // 16-byte element access for the normalization kernels (norm_stats.wgsl, norm_apply.wgsl): X
-// and Y hold vec4<f32>, for layouts whose runs are whole vec4s (normlab/vec4_runs.hpp). The host
+// and Y hold vec4<f32>, for layouts whose runs are whole vec4s (normlab/core/vec4_runs.hpp). The host
 // puts this or pack1.wgsl in front of norm_common.wgsl.
 const PACK: u32 = 4u;
 alias XE = vec4<f32>;

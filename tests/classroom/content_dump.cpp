@@ -1,9 +1,9 @@
 #include "content_dump.hpp"
 
-#include "normlab/experiments.hpp"
-#include "normlab/presets.hpp"
-#include "normlab/state.hpp"
-#include "normlab/view_settings.hpp"
+#include "normlab/classroom/experiments.hpp"
+#include "normlab/core/presets.hpp"
+#include "normlab/core/state.hpp"
+#include "normlab/classroom/view_settings.hpp"
 
 namespace normlab::test {
 

@@ -3,10 +3,10 @@
 // "<file>: <what is wrong>", through the same reader as scenes and lessons.
 #include <catch2/catch.hpp>
 
-#include "normlab/atomic_file.hpp"
-#include "normlab/error.hpp"
-#include "normlab/experiments.hpp"
-#include "normlab/presets.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/classroom/experiments.hpp"
+#include "normlab/core/presets.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -6,7 +6,7 @@
 
 #include "content_dump.hpp"
 
-#include "normlab/atomic_file.hpp"
+#include "normlab/core/atomic_file.hpp"
 
 #include <bit>
 #include <cstdint>

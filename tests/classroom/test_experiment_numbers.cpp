@@ -6,11 +6,11 @@
 
 #include "../support.hpp"
 
-#include "normlab/backward.hpp"
-#include "normlab/batch_sampler.hpp"
-#include "normlab/experiments.hpp"
-#include "normlab/normalizer.hpp"
-#include "normlab/presets.hpp"
+#include "normlab/ops/backward.hpp"
+#include "normlab/classroom/batch_sampler.hpp"
+#include "normlab/classroom/experiments.hpp"
+#include "normlab/ops/normalizer.hpp"
+#include "normlab/core/presets.hpp"
 
 #include <cmath>
 

@@ -2,11 +2,11 @@
 // helpers (channels-last permutation, first samples, divisors) do what they say.
 #include <catch2/catch.hpp>
 
-#include "normlab/experiments.hpp"
-#include "normlab/state_edits.hpp"
-#include "normlab/presets.hpp"
-#include "normlab/stat_layout.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/classroom/experiments.hpp"
+#include "normlab/core/state_edits.hpp"
+#include "normlab/core/presets.hpp"
+#include "normlab/core/stat_layout.hpp"
+#include "normlab/core/tensor_init.hpp"
 
 using namespace normlab;
 

@@ -1,6 +1,6 @@
 // Every number a lesson states, checked on the GPU: each step of every shipped lesson is run
 // through the shaders with the state the lesson gives it; in both languages every placeholder
-// ({mean[1]:.2f}, normlab/lesson_text.hpp) must have a value, and every number the text states
+// ({mean[1]:.2f}, normlab/classroom/lesson_text.hpp) must have a value, and every number the text states
 // literally must be one of the engine's numbers for that step (x, y, μ, σ², unbiased σ², 1/σ,
 // mean(x²), running statistics, counts) at the precision it is written with, rounded, unless the
 // step lists it under "literals" (shapes, ε, momentum, section numbers). English and Chinese
@@ -12,15 +12,15 @@
 
 #include "../support.hpp"
 
-#include "normlab/adain.hpp"
-#include "normlab/batch_sampler.hpp"
-#include "normlab/experiments.hpp"
-#include "normlab/image_file.hpp"
-#include "normlab/lesson.hpp"
-#include "normlab/lesson_text.hpp"
-#include "normlab/normalizer.hpp"
-#include "normlab/presets.hpp"
-#include "normlab/sync_bn.hpp"
+#include "normlab/core/adain.hpp"
+#include "normlab/classroom/batch_sampler.hpp"
+#include "normlab/classroom/experiments.hpp"
+#include "normlab/core/image_file.hpp"
+#include "normlab/classroom/lesson.hpp"
+#include "normlab/classroom/lesson_text.hpp"
+#include "normlab/ops/normalizer.hpp"
+#include "normlab/core/presets.hpp"
+#include "normlab/ops/sync_bn.hpp"
 
 #include <algorithm>
 #include <cmath>

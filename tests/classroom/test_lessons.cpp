@@ -4,10 +4,10 @@
 // names it; lesson text placeholders parse, round and refuse typos.
 #include <catch2/catch.hpp>
 
-#include "normlab/error.hpp"
-#include "normlab/atomic_file.hpp"
-#include "normlab/lesson.hpp"
-#include "normlab/lesson_text.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/classroom/lesson.hpp"
+#include "normlab/classroom/lesson_text.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -8,16 +8,16 @@
 
 #include "../support.hpp"
 
-#include "normlab/backward.hpp"
-#include "normlab/batch_noise.hpp"
-#include "normlab/error.hpp"
-#include "normlab/experiments.hpp"
-#include "normlab/lesson.hpp"
-#include "normlab/lesson_text.hpp"
-#include "normlab/partition_set.hpp"
-#include "normlab/presets.hpp"
-#include "normlab/vulkan_backend.hpp"
-#include "normlab/sync_bn.hpp"
+#include "normlab/ops/backward.hpp"
+#include "normlab/core/batch_noise.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/classroom/experiments.hpp"
+#include "normlab/classroom/lesson.hpp"
+#include "normlab/classroom/lesson_text.hpp"
+#include "normlab/core/partition_set.hpp"
+#include "normlab/core/presets.hpp"
+#include "normlab/ops/vulkan_backend.hpp"
+#include "normlab/ops/sync_bn.hpp"
 
 #include <cmath>
 #include <string>

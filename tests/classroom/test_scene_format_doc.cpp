@@ -3,12 +3,12 @@
 // example of each.
 #include <catch2/catch.hpp>
 
-#include "normlab/atomic_file.hpp"
-#include "normlab/error.hpp"
-#include "normlab/experiments.hpp"
-#include "normlab/lesson.hpp"
-#include "normlab/presets.hpp"
-#include "normlab/state.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/classroom/experiments.hpp"
+#include "normlab/classroom/lesson.hpp"
+#include "normlab/core/presets.hpp"
+#include "normlab/core/state.hpp"
 
 #include <map>
 #include <sstream>

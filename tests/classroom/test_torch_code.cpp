@@ -1,8 +1,8 @@
 // "Copy as PyTorch": the module, its arguments, non-default parameters and the mode.
 #include <catch2/catch.hpp>
 
-#include "normlab/experiments.hpp"
-#include "normlab/torch_code.hpp"
+#include "normlab/classroom/experiments.hpp"
+#include "normlab/classroom/torch_code.hpp"
 
 using namespace normlab;
 

@@ -1,7 +1,7 @@
 // Running normlab-cli from a test as a user would: a private temporary folder, the command's
 // exit status, stdout and stderr, and small file and check helpers.
 #pragma once
-#include "normlab/npy.hpp"
+#include "normlab/core/npy.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
-#include "normlab/npy.hpp"
+#include "normlab/core/npy.hpp"
 
 #include <nlohmann/json.hpp>
 

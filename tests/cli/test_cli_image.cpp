@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
-#include "normlab/image_file.hpp"
-#include "normlab/npy.hpp"
+#include "normlab/core/image_file.hpp"
+#include "normlab/core/npy.hpp"
 
 #include <nlohmann/json.hpp>
 #include <stb_image_write.h>

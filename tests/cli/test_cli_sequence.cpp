@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
-#include "normlab/npy.hpp"
-#include "normlab/reference.hpp"
-#include "normlab/stat_layout.hpp"
+#include "normlab/core/npy.hpp"
+#include "normlab/core/reference.hpp"
+#include "normlab/core/stat_layout.hpp"
 
 #include <nlohmann/json.hpp>
 

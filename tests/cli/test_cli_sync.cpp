@@ -4,9 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
-#include "normlab/npy.hpp"
-#include "normlab/reference.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/npy.hpp"
+#include "normlab/core/reference.hpp"
+#include "normlab/core/tensor_init.hpp"
 
 #include <nlohmann/json.hpp>
 

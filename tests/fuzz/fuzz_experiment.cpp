@@ -1,8 +1,8 @@
 // libFuzzer target: experiment_from_json on arbitrary text. Only InputError may escape; an
 // experiment that loads carries its id in its view and has labels when it is a pair.
 // Built by scripts/fuzz.sh (tests/fuzz/CMakeLists.txt).
-#include "normlab/error.hpp"
-#include "normlab/experiments.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/classroom/experiments.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 // libFuzzer target: lesson_from_json on arbitrary text. Only InputError may escape.
 // Built by scripts/fuzz.sh (tests/fuzz/CMakeLists.txt).
-#include "normlab/error.hpp"
-#include "normlab/lesson.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/classroom/lesson.hpp"
 
 #include <cstdint>
 #include <string>

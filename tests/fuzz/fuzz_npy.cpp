@@ -1,8 +1,8 @@
 // libFuzzer target: parse_npy on arbitrary bytes. Any exception other than InputError, any
 // crash, leak or sanitizer report is a finding. Built by scripts/fuzz.sh.
-#include "normlab/error.hpp"
-#include "normlab/npy.hpp"
-#include "normlab/shape.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/npy.hpp"
+#include "normlab/core/shape.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,9 +1,9 @@
 // libFuzzer target: preset_from_json on arbitrary text. Only InputError may escape; a preset
 // that loads holds a tensor of its shape within the size limit, and its method and γ/β fit
 // that shape. Built by scripts/fuzz.sh (tests/fuzz/CMakeLists.txt).
-#include "normlab/error.hpp"
-#include "normlab/presets.hpp"
-#include "normlab/stat_layout.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/presets.hpp"
+#include "normlab/core/stat_layout.hpp"
 
 #include <cstdint>
 #include <cstdio>

@@ -1,8 +1,8 @@
 // libFuzzer target: scene_from_json and scene_from_line (the pasted one-line form) on
 // arbitrary text. Only InputError may escape; a scene that loads must survive a save/load
 // round trip, and one through the one-line form, unchanged. Built by scripts/fuzz.sh.
-#include "normlab/error.hpp"
-#include "normlab/state.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/state.hpp"
 
 #include <cstdint>
 #include <cstdio>

@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
-#include "normlab/backward.hpp"
-#include "normlab/npy.hpp"
+#include "normlab/ops/backward.hpp"
+#include "normlab/core/npy.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -5,11 +5,11 @@
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
-#include "normlab/atomic_file.hpp"
-#include "normlab/cache_file.hpp"
-#include "normlab/pipeline_cache.hpp"
-#include "normlab/shader_library.hpp"
-#include "normlab/spirv_cache.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/gpu/cache_file.hpp"
+#include "normlab/gpu/pipeline_cache.hpp"
+#include "normlab/gpu/shader_library.hpp"
+#include "normlab/gpu/spirv_cache.hpp"
 
 #include <atomic>
 #include <cstdlib>

@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
-#include "normlab/gpu_buffer.hpp"
-#include "normlab/shader_library.hpp"
+#include "normlab/gpu/gpu_buffer.hpp"
+#include "normlab/gpu/shader_library.hpp"
 
 using namespace normlab;
 

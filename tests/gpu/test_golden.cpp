@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
-#include "normlab/npy.hpp"
+#include "normlab/core/npy.hpp"
 
 #include <nlohmann/json.hpp>
 

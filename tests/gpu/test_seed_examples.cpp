@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
-#include "normlab/presets.hpp"
+#include "normlab/core/presets.hpp"
 
 using namespace normlab;
 using namespace normlab::test;

@@ -7,7 +7,7 @@
 
 #include "../support.hpp"
 
-#include "normlab/staging.hpp"
+#include "normlab/gpu/staging.hpp"
 
 #include <cstdint>
 #include <limits>

@@ -4,11 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
-#include "normlab/error.hpp"
-#include "normlab/npy.hpp"
-#include "normlab/reference.hpp"
-#include "normlab/sync_bn.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/npy.hpp"
+#include "normlab/core/reference.hpp"
+#include "normlab/ops/sync_bn.hpp"
+#include "normlab/core/tensor_init.hpp"
 #include "../random_configs.hpp"
 
 #include <nlohmann/json.hpp>

@@ -5,13 +5,13 @@
 
 #include "../generated_state.hpp"
 #include "../support.hpp"
-#include "normlab/session.hpp"
-#include "normlab/shown_values.hpp"
-#include "normlab/vulkan_backend.hpp"
+#include "normlab/session/session.hpp"
+#include "normlab/session/shown_values.hpp"
+#include "normlab/ops/vulkan_backend.hpp"
 
-#include "normlab/atomic_file.hpp"
-#include "normlab/npy.hpp"
-#include "normlab/state_edits.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/core/npy.hpp"
+#include "normlab/core/state_edits.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -11,10 +11,10 @@
 
 #include "heatmap_fill.hpp"
 
-#include "normlab/command_recorder.hpp"
-#include "normlab/compute_kernel.hpp"
-#include "normlab/staging.hpp"
-#include "normlab/state.hpp"
+#include "normlab/gpu/command_recorder.hpp"
+#include "normlab/gpu/compute_kernel.hpp"
+#include "normlab/gpu/staging.hpp"
+#include "normlab/core/state.hpp"
 
 #include <algorithm>
 #include <array>

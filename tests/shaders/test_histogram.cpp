@@ -1,4 +1,4 @@
-// histogram.comp (normlab/histogram.hpp, Histogram::run) against a CPU reference of the same rules: count,
+// histogram.comp (normlab/ops/histogram.hpp, Histogram::run) against a CPU reference of the same rules: count,
 // mean, biased variance, min, max and every bin count, for whole tensors, one statistic's elements (batch
 // layouts: several segments), strided samples (segments of length 1), y − x, 1 and 256 bins, values on bin
 // edges and at the maximum, NaN/±Inf (skipped, not counted), constant and empty sets, and bad bin counts.
@@ -8,8 +8,8 @@
 #include "../histogram_reference.hpp"
 #include "../support.hpp"
 
-#include "normlab/histogram.hpp"
-#include "normlab/staging.hpp"
+#include "normlab/ops/histogram.hpp"
+#include "normlab/gpu/staging.hpp"
 
 #include <cmath>
 #include <cstdint>

@@ -1,7 +1,7 @@
-// The one mapping from an error to an exit status and its `error:` line (normlab/error.hpp).
+// The one mapping from an error to an exit status and its `error:` line (normlab/core/error.hpp).
 #include <catch2/catch.hpp>
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <cstdio>
 #include <new>

@@ -2,9 +2,9 @@
 // the scene file's "exercise" object, which changes a lock refuses, and the clipboard line.
 #include <catch2/catch.hpp>
 
-#include "normlab/error.hpp"
-#include "normlab/exercise.hpp"
-#include "normlab/state.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/exercise.hpp"
+#include "normlab/core/state.hpp"
 
 #include <functional>
 

@@ -2,9 +2,9 @@
 // be refused with an InputError (or load and round-trip), never escape as another exception.
 #include <catch2/catch.hpp>
 
-#include "normlab/error.hpp"
-#include "normlab/npy.hpp"
-#include "normlab/state.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/npy.hpp"
+#include "normlab/core/state.hpp"
 
 using namespace normlab;
 

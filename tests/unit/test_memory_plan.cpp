@@ -8,7 +8,7 @@
 // read on this project's build machine).
 #include <catch2/catch.hpp>
 
-#include "normlab/memory_plan.hpp"
+#include "normlab/gpu/memory_plan.hpp"
 
 #include <initializer_list>
 #include <utility>

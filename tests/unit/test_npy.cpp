@@ -1,8 +1,8 @@
 // .npy reading and writing: round trips and every malformed file the reader must refuse.
 #include <catch2/catch.hpp>
 
-#include "normlab/error.hpp"
-#include "normlab/npy.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/npy.hpp"
 
 #include <cstring>
 

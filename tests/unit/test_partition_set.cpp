@@ -3,8 +3,8 @@
 // gives element i's statistic.
 #include <catch2/catch.hpp>
 
-#include "normlab/partition_set.hpp"
-#include "normlab/stat_layout.hpp"
+#include "normlab/core/partition_set.hpp"
+#include "normlab/core/stat_layout.hpp"
 
 using namespace normlab;
 

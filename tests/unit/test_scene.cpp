@@ -2,9 +2,9 @@
 // the JSON reader every loader shares.
 #include <catch2/catch.hpp>
 
-#include "normlab/error.hpp"
-#include "normlab/json_reader.hpp"
-#include "normlab/state.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/json_reader.hpp"
+#include "normlab/core/state.hpp"
 
 #include <functional>
 

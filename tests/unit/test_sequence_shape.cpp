@@ -2,11 +2,11 @@
 // scenes that keep the rank.
 #include <catch2/catch.hpp>
 
-#include "normlab/error.hpp"
-#include "normlab/reference.hpp"
-#include "normlab/stat_layout.hpp"
-#include "normlab/state.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/reference.hpp"
+#include "normlab/core/stat_layout.hpp"
+#include "normlab/core/state.hpp"
+#include "normlab/core/tensor_init.hpp"
 
 #include <cmath>
 

@@ -2,7 +2,7 @@
 // binding limit, and each statistic's chunks are numbered without gaps or overlaps.
 #include <catch2/catch.hpp>
 
-#include "normlab/slab_plan.hpp"
+#include "normlab/core/slab_plan.hpp"
 
 #include <map>
 

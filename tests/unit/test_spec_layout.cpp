@@ -1,10 +1,10 @@
 // NormSpec validation (PyTorch's error texts) and the StatLayout model of every method.
 #include <catch2/catch.hpp>
 
-#include "normlab/error.hpp"
-#include "normlab/reference.hpp"
-#include "normlab/stat_layout.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/reference.hpp"
+#include "normlab/core/stat_layout.hpp"
+#include "normlab/core/tensor_init.hpp"
 
 using namespace normlab;
 

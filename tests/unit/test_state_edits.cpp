@@ -1,9 +1,9 @@
 // The named edits (state_edits.hpp): what each keeps and resets, whichever widget makes it.
 #include <catch2/catch.hpp>
 
-#include "normlab/file_kind.hpp"
-#include "normlab/presets.hpp"
-#include "normlab/state_edits.hpp"
+#include "normlab/core/file_kind.hpp"
+#include "normlab/core/presets.hpp"
+#include "normlab/core/state_edits.hpp"
 
 using namespace normlab;
 

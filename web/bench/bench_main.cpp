@@ -10,8 +10,8 @@
 #include "page_session.hpp"
 #include "wgsl_copy.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/tensor_init.hpp"
 #include "normlab/webgpu/wgpu_backend.hpp"
 
 #include <emscripten.h>

@@ -1,7 +1,7 @@
 // onnxruntime-web's steps through the bench page (ort_steps.hpp).
 #include "ort_steps.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <emscripten.h>
 

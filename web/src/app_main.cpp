@@ -12,7 +12,7 @@
 
 #include "i18n.hpp"
 
-#include "normlab/image_file.hpp"
+#include "normlab/core/image_file.hpp"
 #include "normlab/webgpu/wgpu_context.hpp"
 #include "normlab/webgpu/wgpu_backend.hpp"
 

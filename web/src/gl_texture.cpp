@@ -1,6 +1,6 @@
 #include "gl_texture.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <GLES3/gl3.h>
 

@@ -2,8 +2,8 @@
 
 #include "page_bridge.hpp"
 
-#include "normlab/atomic_file.hpp"
-#include "normlab/error.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/core/error.hpp"
 
 #include <emscripten.h>
 

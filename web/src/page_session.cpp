@@ -1,11 +1,11 @@
 #include "page_session.hpp"
 
-#include "normlab/atomic_file.hpp"
-#include "normlab/error.hpp"
-#include "normlab/file_kind.hpp"
-#include "normlab/npy.hpp"
-#include "normlab/stat_layout.hpp"
-#include "normlab/state_edits.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/file_kind.hpp"
+#include "normlab/core/npy.hpp"
+#include "normlab/core/stat_layout.hpp"
+#include "normlab/core/state_edits.hpp"
 
 #include <filesystem>
 

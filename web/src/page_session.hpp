@@ -8,7 +8,7 @@
 #pragma once
 #include "scene_page.hpp"
 
-#include "normlab/view_settings.hpp"
+#include "normlab/classroom/view_settings.hpp"
 #include "normlab/webgpu/wgpu_backend.hpp"
 
 #include <functional>

@@ -1,9 +1,9 @@
 #include "scene_page.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/image_file.hpp"
-#include "normlab/state.hpp"
-#include "normlab/stats_json.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/image_file.hpp"
+#include "normlab/core/state.hpp"
+#include "normlab/core/stats_json.hpp"
 
 #include <cstdio>
 #include <filesystem>

@@ -2,8 +2,8 @@
 // AdaIN, tensors larger than its memory) and the shown result of a Session on the WebGPU backend
 // — a short summary and the statistics JSON of normlab-cli --stats (engine/core's stats_json).
 #pragma once
-#include "normlab/session.hpp"
-#include "normlab/state.hpp"
+#include "normlab/session/session.hpp"
+#include "normlab/core/state.hpp"
 
 #include <string>
 

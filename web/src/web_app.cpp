@@ -6,9 +6,9 @@
 #include "panel_windows.hpp"
 #include "png_file.hpp"
 
-#include "normlab/atomic_file.hpp"
-#include "normlab/error.hpp"
-#include "normlab/file_kind.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/file_kind.hpp"
 
 #include <GLFW/glfw3.h>
 #include <emscripten.h>

@@ -6,7 +6,7 @@
 #include "i18n.hpp"
 #include "page_bridge.hpp"
 
-#include "normlab/state_edits.hpp"
+#include "normlab/core/state_edits.hpp"
 
 #include <emscripten.h>
 #include <imgui.h>

@@ -2,7 +2,7 @@
 
 #include "i18n.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <GLES3/gl3.h>
 #include <GLFW/glfw3.h>

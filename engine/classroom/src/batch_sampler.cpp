@@ -1,6 +1,6 @@
-#include "normlab/batch_sampler.hpp"
+#include "normlab/classroom/batch_sampler.hpp"
 
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/tensor_init.hpp"
 
 #include <cmath>
 #include <vector>

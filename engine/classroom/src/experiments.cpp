@@ -1,8 +1,8 @@
-#include "normlab/experiments.hpp"
+#include "normlab/classroom/experiments.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/json_reader.hpp"
-#include "normlab/presets.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/json_reader.hpp"
+#include "normlab/core/presets.hpp"
 
 #include <nlohmann/json.hpp>
 

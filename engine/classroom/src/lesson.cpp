@@ -1,12 +1,12 @@
-#include "normlab/lesson.hpp"
+#include "normlab/classroom/lesson.hpp"
 
-#include "normlab/atomic_file.hpp"
-#include "normlab/error.hpp"
-#include "normlab/experiments.hpp"
-#include "normlab/json_reader.hpp"
-#include "normlab/lesson_text.hpp"
-#include "normlab/presets.hpp"
-#include "normlab/stat_layout.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/classroom/experiments.hpp"
+#include "normlab/core/json_reader.hpp"
+#include "normlab/classroom/lesson_text.hpp"
+#include "normlab/core/presets.hpp"
+#include "normlab/core/stat_layout.hpp"
 
 #include <nlohmann/json.hpp>
 

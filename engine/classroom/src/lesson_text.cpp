@@ -1,6 +1,6 @@
-#include "normlab/lesson_text.hpp"
+#include "normlab/classroom/lesson_text.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <algorithm>
 #include <cmath>

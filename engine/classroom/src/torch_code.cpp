@@ -1,4 +1,4 @@
-#include "normlab/torch_code.hpp"
+#include "normlab/classroom/torch_code.hpp"
 
 #include <cstdio>
 #include <sstream>

@@ -1,7 +1,7 @@
-#include "normlab/view_settings.hpp"
+#include "normlab/classroom/view_settings.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/json_reader.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/json_reader.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "normlab/adain.hpp"
+#include "normlab/core/adain.hpp"
 
 #include <cmath>
 

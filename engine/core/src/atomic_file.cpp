@@ -1,6 +1,6 @@
-#include "normlab/atomic_file.hpp"
+#include "normlab/core/atomic_file.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <cerrno>
 #include <cstdio>

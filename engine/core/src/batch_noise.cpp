@@ -1,7 +1,7 @@
-#include "normlab/batch_noise.hpp"
+#include "normlab/core/batch_noise.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/tensor_init.hpp"
 
 #include <cmath>
 

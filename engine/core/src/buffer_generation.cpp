@@ -1,4 +1,4 @@
-#include "normlab/buffer_generation.hpp"
+#include "normlab/core/buffer_generation.hpp"
 
 #include <atomic>
 

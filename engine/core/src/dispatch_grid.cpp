@@ -1,6 +1,6 @@
-#include "normlab/dispatch_grid.hpp"
+#include "normlab/core/dispatch_grid.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <algorithm>
 #include <string>

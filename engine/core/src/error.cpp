@@ -1,4 +1,4 @@
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <cstdio>
 #include <new>

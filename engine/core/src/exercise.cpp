@@ -1,7 +1,7 @@
-#include "normlab/exercise.hpp"
+#include "normlab/core/exercise.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/state.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/state.hpp"
 
 #include <array>
 

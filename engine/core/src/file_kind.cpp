@@ -1,4 +1,4 @@
-#include "normlab/file_kind.hpp"
+#include "normlab/core/file_kind.hpp"
 
 #include <algorithm>
 #include <cctype>

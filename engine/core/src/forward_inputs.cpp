@@ -1,6 +1,6 @@
-#include "normlab/forward_inputs.hpp"
+#include "normlab/core/forward_inputs.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <cmath>
 #include <string>

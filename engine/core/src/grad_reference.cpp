@@ -1,7 +1,7 @@
 // Float64 backward by explicit loops: per statistic Σg and Σg·x̂, then every element's ∂L/∂x;
 // ∂L/∂γ and ∂L/∂β summed per γ/β index. Statistics and indices come from Reference (by definition).
-#include "normlab/error.hpp"
-#include "normlab/grad.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/grad.hpp"
 
 #include <cmath>
 #include <limits>

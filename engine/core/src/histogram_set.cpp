@@ -1,6 +1,6 @@
-#include "normlab/histogram_set.hpp"
+#include "normlab/core/histogram_set.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <string>
 

@@ -1,8 +1,8 @@
 // The one stb_image implementation in normlab (the app's views and the CLI link it from here).
-#include "normlab/image_file.hpp"
+#include "normlab/core/image_file.hpp"
 
-#include "normlab/atomic_file.hpp"
-#include "normlab/error.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/core/error.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
-#include "normlab/json_reader.hpp"
+#include "normlab/core/json_reader.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/stat_layout.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/stat_layout.hpp"
 
 #include <cmath>
 

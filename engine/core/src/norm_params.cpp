@@ -1,6 +1,6 @@
-#include "normlab/norm_params.hpp"
+#include "normlab/core/norm_params.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 namespace normlab {
 namespace {

@@ -1,6 +1,6 @@
-#include "normlab/norm_spec.hpp"
+#include "normlab/core/norm_spec.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <cmath>
 #include <sstream>

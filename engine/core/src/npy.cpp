@@ -1,10 +1,10 @@
 // .npy format: "\x93NUMPY", major, minor, header length (2 bytes in v1, 4 in v2/v3),
 // a Python dict literal {'descr': .., 'fortran_order': .., 'shape': (..)}, padding, data.
-#include "normlab/npy.hpp"
+#include "normlab/core/npy.hpp"
 
-#include "normlab/atomic_file.hpp"
-#include "normlab/error.hpp"
-#include "normlab/shape.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/shape.hpp"
 
 #include <cstring>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "normlab/param_layout.hpp"
+#include "normlab/core/param_layout.hpp"
 
 namespace normlab {
 

@@ -1,7 +1,7 @@
-#include "normlab/partition_set.hpp"
+#include "normlab/core/partition_set.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/stat_layout.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/stat_layout.hpp"
 
 namespace normlab {
 

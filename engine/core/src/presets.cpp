@@ -1,8 +1,8 @@
-#include "normlab/presets.hpp"
+#include "normlab/core/presets.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/json_reader.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/json_reader.hpp"
+#include "normlab/core/tensor_init.hpp"
 
 #include <cmath>
 #include <set>

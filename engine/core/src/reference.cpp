@@ -1,7 +1,7 @@
 // Float64 reference: each method's statistics by explicit loops over its reduced axes.
-#include "normlab/reference.hpp"
+#include "normlab/core/reference.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <cmath>
 #include <limits>

@@ -1,7 +1,7 @@
 // A scene as one line for the clipboard (state.hpp): "normlab-scene:" + base64url of the
 // scene's compact JSON, so a chat program cannot turn its quotes into curly ones.
-#include "normlab/error.hpp"
-#include "normlab/state.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/state.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
-#include "normlab/shape.hpp"
+#include "normlab/core/shape.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/tensor.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/tensor.hpp"
 
 #include <cerrno>
 #include <cmath>

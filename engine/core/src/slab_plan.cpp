@@ -1,6 +1,6 @@
-#include "normlab/slab_plan.hpp"
+#include "normlab/core/slab_plan.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <algorithm>
 

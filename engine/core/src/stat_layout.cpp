@@ -1,4 +1,4 @@
-#include "normlab/stat_layout.hpp"
+#include "normlab/core/stat_layout.hpp"
 
 #include <algorithm>
 

@@ -1,11 +1,11 @@
-#include "normlab/state.hpp"
+#include "normlab/core/state.hpp"
 
-#include "normlab/atomic_file.hpp"
-#include "normlab/error.hpp"
-#include "normlab/image_file.hpp"
-#include "normlab/json_reader.hpp"
-#include "normlab/npy.hpp"
-#include "normlab/presets.hpp"
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/image_file.hpp"
+#include "normlab/core/json_reader.hpp"
+#include "normlab/core/npy.hpp"
+#include "normlab/core/presets.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
-#include "normlab/state_edits.hpp"
+#include "normlab/core/state_edits.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/presets.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/presets.hpp"
 
 #include <algorithm>
 #include <utility>

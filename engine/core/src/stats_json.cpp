@@ -1,4 +1,4 @@
-#include "normlab/stats_json.hpp"
+#include "normlab/core/stats_json.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-#include "normlab/sync_batch_norm.hpp"
+#include "normlab/core/sync_batch_norm.hpp"
 
-#include "normlab/stat_layout.hpp"
+#include "normlab/core/stat_layout.hpp"
 
 #include <chrono>
 #include <utility>

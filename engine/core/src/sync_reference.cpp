@@ -1,6 +1,6 @@
-#include "normlab/reference.hpp"
+#include "normlab/core/reference.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <cmath>
 

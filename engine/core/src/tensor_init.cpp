@@ -1,4 +1,4 @@
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/tensor_init.hpp"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 // The cache folder and the frame of every cache entry (cache_file.hpp).
-#include "normlab/cache_file.hpp"
+#include "normlab/gpu/cache_file.hpp"
 
-#include "normlab/atomic_file.hpp"
+#include "normlab/core/atomic_file.hpp"
 
 #include <cerrno>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "normlab/command_recorder.hpp"
+#include "normlab/gpu/command_recorder.hpp"
 
 namespace normlab {
 

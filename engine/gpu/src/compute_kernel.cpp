@@ -1,6 +1,6 @@
-#include "normlab/compute_kernel.hpp"
+#include "normlab/gpu/compute_kernel.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 namespace normlab {
 

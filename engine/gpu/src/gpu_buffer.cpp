@@ -1,8 +1,8 @@
-#include "normlab/gpu_buffer.hpp"
+#include "normlab/gpu/gpu_buffer.hpp"
 
 #include <algorithm>
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 namespace normlab {
 

@@ -1,4 +1,4 @@
-#include "normlab/kernel_cache.hpp"
+#include "normlab/gpu/kernel_cache.hpp"
 
 namespace normlab {
 

@@ -1,4 +1,4 @@
-#include "normlab/memory_plan.hpp"
+#include "normlab/gpu/memory_plan.hpp"
 
 #include <functional>
 

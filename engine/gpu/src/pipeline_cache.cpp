@@ -1,5 +1,5 @@
 // The persistent VkPipelineCache (pipeline_cache.hpp).
-#include "normlab/pipeline_cache.hpp"
+#include "normlab/gpu/pipeline_cache.hpp"
 
 #include <cstdio>
 #include <cstring>

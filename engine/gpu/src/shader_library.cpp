@@ -1,7 +1,7 @@
-#include "normlab/shader_library.hpp"
+#include "normlab/gpu/shader_library.hpp"
 
-#include "normlab/cache_file.hpp"
-#include "normlab/spirv_cache.hpp"
+#include "normlab/gpu/cache_file.hpp"
+#include "normlab/gpu/spirv_cache.hpp"
 
 #include <glslang/build_info.h>
 #include <shaderc/shaderc.hpp>

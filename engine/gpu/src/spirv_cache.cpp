@@ -1,5 +1,5 @@
 // SPIR-V cache entries (spirv_cache.hpp).
-#include "normlab/spirv_cache.hpp"
+#include "normlab/gpu/spirv_cache.hpp"
 
 #include <cstring>
 #include <set>

@@ -1,4 +1,4 @@
-#include "normlab/staging.hpp"
+#include "normlab/gpu/staging.hpp"
 
 #include <algorithm>
 #include <array>

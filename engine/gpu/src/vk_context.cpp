@@ -1,8 +1,8 @@
 // Vulkan instance/device setup with reasoned device selection and counted validation.
-#include "normlab/vk_context.hpp"
+#include "normlab/gpu/vk_context.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/pipeline_cache.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/gpu/pipeline_cache.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,9 +1,9 @@
-#include "normlab/backward.hpp"
+#include "normlab/ops/backward.hpp"
 
 #include "normalizer_detail.hpp"
-#include "normlab/error.hpp"
-#include "normlab/param_layout.hpp"
-#include "normlab/pow2.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/param_layout.hpp"
+#include "normlab/core/pow2.hpp"
 
 #include <chrono>
 #include <cstdlib>

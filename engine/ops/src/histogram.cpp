@@ -1,4 +1,4 @@
-#include "normlab/histogram.hpp"
+#include "normlab/ops/histogram.hpp"
 
 #include <algorithm>
 #include <string>

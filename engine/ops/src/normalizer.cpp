@@ -1,12 +1,12 @@
-#include "normlab/normalizer.hpp"
-#include "normlab/pow2.hpp"
+#include "normlab/ops/normalizer.hpp"
+#include "normlab/core/pow2.hpp"
 
 #include "normalizer_detail.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/forward_inputs.hpp"
-#include "normlab/looped_forward.hpp"
-#include "normlab/vec4_runs.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/forward_inputs.hpp"
+#include "normlab/core/looped_forward.hpp"
+#include "normlab/core/vec4_runs.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -179,7 +179,7 @@ Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, 
     if (!p.plan.fused && !p.plan.stats_from_running && p.slabs.slabs.size() == 1 && p.apply_slabs.slabs.size() == 1) {
         const auto S = static_cast<std::uint64_t>(layout.stat_count),
                    count = static_cast<std::uint64_t>(layout.count());
-        p.looped = looped_forward(ctx_->barriers_expensive(), S, count);  // normlab/looped_forward.hpp
+        p.looped = looped_forward(ctx_->barriers_expensive(), S, count);  // normlab/core/looped_forward.hpp
         if (const char* f = std::getenv("NORMLAB_NORM_LOOPED"); f && *f) p.looped = std::string(f) == "1";
     }
     p.rms = spec.method == Method::Rms;
@@ -193,7 +193,7 @@ Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, 
 }
 
 // γ, β (only where the spec has them: the shaders read them only then), and per statistic either
-// the running statistics (eval) or the shift K (its first element): normlab/forward_inputs.hpp.
+// the running statistics (eval) or the shift K (its first element): normlab/core/forward_inputs.hpp.
 void Normalizer::fill_inputs(Prepared& p, const Tensor& x, const NormParams& params) const {
     const StatLayout& layout = p.layout;
     const std::int64_t S = layout.stat_count;

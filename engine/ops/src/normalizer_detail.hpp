@@ -2,8 +2,8 @@
 // for their divisions, what one forward run prepares, and the barrier both passes use
 // (shared by normalizer.cpp and backward.cpp).
 #pragma once
-#include "normlab/backend_helpers.hpp"
-#include "normlab/normalizer.hpp"
+#include "normlab/core/backend_helpers.hpp"
+#include "normlab/ops/normalizer.hpp"
 
 #include <chrono>
 #include <cstdint>

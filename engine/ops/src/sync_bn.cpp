@@ -1,4 +1,4 @@
-#include "normlab/sync_bn.hpp"
+#include "normlab/ops/sync_bn.hpp"
 
 namespace normlab {
 namespace {

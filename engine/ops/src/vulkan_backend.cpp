@@ -1,6 +1,6 @@
-#include "normlab/vulkan_backend.hpp"
+#include "normlab/ops/vulkan_backend.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 namespace normlab {
 

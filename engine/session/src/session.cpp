@@ -1,10 +1,10 @@
-#include "normlab/session.hpp"
+#include "normlab/session/session.hpp"
 
-#include "normlab/batch_sampler.hpp"
-#include "normlab/error.hpp"
-#include "normlab/image_file.hpp"
-#include "normlab/reference.hpp"
-#include "normlab/state_edits.hpp"
+#include "normlab/classroom/batch_sampler.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/image_file.hpp"
+#include "normlab/core/reference.hpp"
+#include "normlab/core/state_edits.hpp"
 
 #include <chrono>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "normlab/shown_tensors.hpp"
+#include "normlab/session/shown_tensors.hpp"
 
 namespace normlab {
 

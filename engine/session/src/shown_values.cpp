@@ -1,4 +1,4 @@
-#include "normlab/shown_values.hpp"
+#include "normlab/session/shown_values.hpp"
 
 namespace normlab {
 

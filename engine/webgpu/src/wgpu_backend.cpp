@@ -1,6 +1,6 @@
 #include "normlab/webgpu/wgpu_backend.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 #include "wgpu_dispatch.hpp"
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 #include "normlab/webgpu/wgpu_backward.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/param_layout.hpp"
-#include "normlab/pow2.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/param_layout.hpp"
+#include "normlab/core/pow2.hpp"
 #include "wgpu_dispatch.hpp"
 
 #include <algorithm>

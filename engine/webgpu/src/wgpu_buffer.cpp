@@ -1,6 +1,6 @@
 #include "normlab/webgpu/wgpu_buffer.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -1,6 +1,6 @@
 #include "normlab/webgpu/wgpu_context.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <emscripten.h>
 

@@ -1,6 +1,6 @@
 #include "wgpu_dispatch.hpp"
 
-#include "normlab/error.hpp"
+#include "normlab/core/error.hpp"
 
 #include <algorithm>
 #include <string_view>

@@ -3,10 +3,10 @@
 // and pipeline layouts, compute pipelines, dispatch grids within maxComputeWorkgroupsPerDimension,
 // bind groups and one compute pass per dispatch (WebGPU orders storage writes between passes).
 #pragma once
-#include "normlab/backend_helpers.hpp"
-#include "normlab/dispatch_grid.hpp"
-#include "normlab/norm_spec.hpp"
-#include "normlab/stat_layout.hpp"
+#include "normlab/core/backend_helpers.hpp"
+#include "normlab/core/dispatch_grid.hpp"
+#include "normlab/core/norm_spec.hpp"
+#include "normlab/core/stat_layout.hpp"
 #include "normlab/webgpu/wgpu_buffer.hpp"
 
 #include <cstdint>

@@ -1,10 +1,10 @@
 #include "normlab/webgpu/wgpu_normalizer.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/forward_inputs.hpp"
-#include "normlab/looped_forward.hpp"
-#include "normlab/pow2.hpp"
-#include "normlab/vec4_runs.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/forward_inputs.hpp"
+#include "normlab/core/looped_forward.hpp"
+#include "normlab/core/pow2.hpp"
+#include "normlab/core/vec4_runs.hpp"
 #include "wgpu_dispatch.hpp"
 
 #include <algorithm>
@@ -83,7 +83,7 @@ WgpuPlan WgpuNormalizer::plan(const StatLayout& layout, const NormSpec& spec) co
     } else if (long_stats_ == LongStats::Looped ||
                (long_stats_ == LongStats::Auto &&
                 looped_forward(ctx_->cpu_emulated(), static_cast<std::uint64_t>(layout.stat_count), count))) {
-        // One workgroup per statistic, looping: the statistic, then y (normlab/looped_forward.hpp).
+        // One workgroup per statistic, looping: the statistic, then y (normlab/core/looped_forward.hpp).
         p.looped = true;
         p.stats_wg = std::min(kLoopedWg, wg_max_);
         p.stats_vpt = 1;  // unused: the loop runs to the statistic's end

@@ -2,7 +2,7 @@
 
 #include "colormap.hpp"
 #include "heatmap_reference.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/tensor_init.hpp"
 #include "normlab/webgpu/wgpu_heatmap.hpp"
 #include "random_configs.hpp"
 

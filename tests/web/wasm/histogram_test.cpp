@@ -1,7 +1,7 @@
 #include "histogram_test.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/tensor_init.hpp"
 #include "normlab/webgpu/wgpu_histogram.hpp"
 #include "histogram_reference.hpp"
 #include "random_configs.hpp"

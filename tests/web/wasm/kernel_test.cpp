@@ -5,10 +5,10 @@
 #include "session_test.hpp"
 #include "sync_test.hpp"
 
-#include "normlab/grad.hpp"
-#include "normlab/reference.hpp"
-#include "normlab/state_edits.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/grad.hpp"
+#include "normlab/core/reference.hpp"
+#include "normlab/core/state_edits.hpp"
+#include "normlab/core/tensor_init.hpp"
 #include "random_configs.hpp"
 
 #include <nlohmann/json.hpp>

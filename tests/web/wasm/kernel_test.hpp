@@ -9,7 +9,7 @@
 // (histogram_test.hpp, heatmap_test.hpp); its "session" part is the app's model on this backend
 // (session_test.hpp), its "sync" part SyncBN on the backend's simulated devices (sync_test.hpp).
 #pragma once
-#include "normlab/grad.hpp"
+#include "normlab/core/grad.hpp"
 #include "normlab/webgpu/wgpu_backend.hpp"
 
 #include <string>

@@ -4,11 +4,11 @@
 #include "generated_state.hpp"
 #include "kernel_test.hpp"
 
-#include "normlab/reference.hpp"
-#include "normlab/session.hpp"
-#include "normlab/shown_values.hpp"
-#include "normlab/state_edits.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/reference.hpp"
+#include "normlab/session/session.hpp"
+#include "normlab/session/shown_values.hpp"
+#include "normlab/core/state_edits.hpp"
+#include "normlab/core/tensor_init.hpp"
 
 #include <sstream>
 #include <vector>

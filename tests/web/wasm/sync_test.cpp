@@ -3,9 +3,9 @@
 #include "backend_checks.hpp"
 #include "random_configs.hpp"
 
-#include "normlab/error.hpp"
-#include "normlab/reference.hpp"
-#include "normlab/tensor_init.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/core/reference.hpp"
+#include "normlab/core/tensor_init.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -4,7 +4,7 @@
 // Session) runs on WebGPU as it runs on Vulkan. Its device tensors are WgpuBuffers: wgpu_buffer()
 // gives the browser's views (the WGSL heatmap fill) the buffer behind one.
 #pragma once
-#include "normlab/compute_backend.hpp"
+#include "normlab/core/compute_backend.hpp"
 #include "normlab/webgpu/wgpu_backward.hpp"
 #include "normlab/webgpu/wgpu_histogram.hpp"
 #include "normlab/webgpu/wgpu_normalizer.hpp"

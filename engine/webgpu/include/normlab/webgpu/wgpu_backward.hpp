@@ -5,7 +5,7 @@
 // over the ParamLayout (engine/core/param_layout.hpp). BatchNorm eval has no statistics pass.
 // Like the forward here, no slabs: every buffer must fit one binding (refused with the limit named).
 #pragma once
-#include "normlab/grad.hpp"
+#include "normlab/core/grad.hpp"
 #include "normlab/webgpu/wgpu_normalizer.hpp"
 
 #include <vector>

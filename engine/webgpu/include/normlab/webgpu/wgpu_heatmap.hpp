@@ -2,10 +2,10 @@
 // shaders/heatmap.comp): one packed RGBA8 value per pixel of an N×C grid of H×W tiles, from the
 // device's x and y (e.g. the WgpuNormalizer's buffers()), in value mode through a colour table
 // or in statistics mode through a palette. The parameters are the engine's HeatmapFillParams
-// (normlab/heatmap_fill_params.hpp, heatmap.wgsl's struct Fill), as both backends take them; the
+// (normlab/core/heatmap_fill_params.hpp, heatmap.wgsl's struct Fill), as both backends take them; the
 // table and the palette come from views/colormap.
 #pragma once
-#include "normlab/heatmap_fill_params.hpp"
+#include "normlab/core/heatmap_fill_params.hpp"
 #include "normlab/webgpu/wgpu_buffer.hpp"
 
 #include <cstddef>

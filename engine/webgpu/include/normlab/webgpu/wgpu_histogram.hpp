@@ -4,7 +4,7 @@
 // Chan merge, the binning), then one readback. The values are a device buffer, e.g. the
 // WgpuNormalizer's x or y (buffers()); with `subtract`, the histogram is of values − subtract.
 #pragma once
-#include "normlab/histogram_set.hpp"
+#include "normlab/core/histogram_set.hpp"
 #include "normlab/webgpu/wgpu_buffer.hpp"
 
 #include <map>

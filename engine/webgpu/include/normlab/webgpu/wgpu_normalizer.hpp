@@ -6,10 +6,10 @@
 //   - larger statistics, split: chunks, one workgroup each, write partials (Welford per
 //     invocation, norm_partial.wgsl) that norm_merge.wgsl combines with Chan's formula;
 //     norm_apply.wgsl writes y (many workgroups fill a GPU);
-//   - or looped, as normlab/looped_forward.hpp decides (on a CPU-emulated adapter,
+//   - or looped, as normlab/core/looped_forward.hpp decides (on a CPU-emulated adapter,
 //     WgpuContext::cpu_emulated, always; on a GPU for many statistics): one workgroup per
 //     statistic loops over it twice, Welford then y (norm_looped.wgsl);
-// Layouts whose runs are whole vec4s (normlab/vec4_runs.hpp) take 16-byte accesses (pack4.wgsl).
+// Layouts whose runs are whole vec4s (normlab/core/vec4_runs.hpp) take 16-byte accesses (pack4.wgsl).
 //   - BatchNorm eval with running statistics: norm_apply.wgsl alone.
 // Tensors and buffers beyond maxStorageBufferBindingSize are refused with the limit named (the
 // Vulkan path's slabs are not here). One device: spec.sync_devices is plain BatchNorm here, as in the
@@ -17,8 +17,8 @@
 // device between runs (buffers()): a run with RunOptions::reuse_x does not upload x again, and
 // one with read_y false reads back only the statistics.
 #pragma once
-#include "normlab/compute_backend.hpp"  // RunOptions
-#include "normlab/norm_params.hpp"
+#include "normlab/core/compute_backend.hpp"  // RunOptions
+#include "normlab/core/norm_params.hpp"
 #include "normlab/webgpu/wgpu_buffer.hpp"
 #include "normlab/webgpu/wgpu_kernels.hpp"
 
@@ -43,7 +43,7 @@ struct WgpuPlan {
     std::uint32_t stats_wg = 0;   // workgroup size of the statistics kernel
     std::uint32_t stats_vpt = 0;  // accesses (floats, or vec4s) per invocation
     std::uint32_t lane_span = 0;  // looped: invocations that walk one span together (0: the workgroup)
-    bool vec4 = false;            // 16-byte accesses (normlab/vec4_runs.hpp): chunk lengths count floats
+    bool vec4 = false;            // 16-byte accesses (normlab/core/vec4_runs.hpp): chunk lengths count floats
     std::uint32_t chunks = 1;     // workgroups per statistic (statistics kernel)
     std::uint32_t chunk_len = 0;  // elements per chunk
     std::uint32_t apply_chunks = 1;

@@ -1,0 +1,52 @@
+// Lesson text with numbers bound to the engine's result: a placeholder such as {mean[1]:.2f}
+// is replaced, when a step is shown, by that value of the current NormResult, rounded (printf
+// rounding to nearest, never truncation) and written with a true minus sign (−).
+//
+// Syntax: '{' NAME [ '[' i (',' i)* ']' ] [ ':.' D 'f' ] '}', D in 0..6, default 2.
+//   mean[s] var[s] uvar[s] rstd[s] ms[s]  statistic s: μ, biased σ², unbiased σ², 1/√(σ²+ε), mean(x²)
+//   rmean[c] rvar[c]                      BatchNorm's running mean / variance of channel c (as used
+//                                         in eval, or after this forward's update in train)
+//   x[n,c,h,w] y[n,c,h,w]                 input / output element
+//   count stats                           elements per statistic / number of statistics (integers)
+//   shard_mean[k,c] shard_var[k,c]        SyncBN (sync devices): device k's μ / biased σ² of channel c
+//   sync_mean[c] sync_var[c]              SyncBN: the exact all-reduce (BatchNorm over the whole batch)
+//   naive_mean[c] naive_var[c]            SyncBN: the mean of the shard means / of the shard variances
+//   y_sync[n,c,h,w] y_local[…] y_naive[…] SyncBN: y under each mode; devices: K (an integer)
+// A '{' followed by a lower-case letter always starts a placeholder; any other '{' is text.
+#pragma once
+#include "normlab/core/norm_params.hpp"
+#include "normlab/core/tensor.hpp"
+
+#include <string>
+#include <vector>
+
+namespace normlab {
+
+struct LessonPlaceholder {
+    std::size_t begin = 0, end = 0;  // byte range in the text, braces included
+    std::string name;
+    std::vector<std::int64_t> index;
+    int decimals = 2;
+};
+
+// The placeholders of `text`; throws InputError("<what is wrong>") on a malformed one.
+std::vector<LessonPlaceholder> parse_placeholders(const std::string& text);
+inline void check_lesson_text(const std::string& text) { (void)parse_placeholders(text); }
+
+// The value a placeholder names in (x, r); false when the index lies outside (or the value does
+// not exist for this method, e.g. rmean without running statistics).
+bool placeholder_value(const LessonPlaceholder& p, const Tensor& x, const NormResult& r, double& value);
+
+// v rounded to `decimals` places, "−" for negatives, no "−0.00".
+std::string format_lesson_number(double v, int decimals);
+
+// The text with every placeholder replaced by its value ("?" where it has none).
+std::string render_lesson_text(const std::string& text, const Tensor& x, const NormResult& r);
+
+// Numbers stated literally in `text`, placeholders left out: signed decimals such as "1.5",
+// "−0.73", "64" (returned with "-" for "−" and "-"), not counting digits that are part of a word
+// ("BatchNorm2d"). An entry of `skip` that is one number ("4", "−1") leaves that number out; any
+// other entry ("§7.4.5", "2×2") is removed from the text first.
+std::vector<std::string> literal_numbers(const std::string& text, const std::vector<std::string>& skip = {});
+
+}  // namespace normlab

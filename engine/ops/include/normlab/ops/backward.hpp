@@ -1,0 +1,46 @@
+// Backward: the gradients of L = Σ dy ⊙ y on the GPU for the Normalizer's last run, with that
+// run's x, statistics (K, mean, var, rstd) and γ/β still on the device (grad.hpp has the
+// formulas and the float64 reference). Where the forward fused (a statistic fits one owner, one
+// window), grad_fused.comp reads x and dy once and writes ∂L/∂x; where it split them but the
+// device has owners enough for one per statistic (or block of them), grad_looped.comp walks
+// each statistic twice in one kernel, the second read from the cache; elsewhere, over the forward's
+// StatLayout, slabs and chunks: per statistic Σ dy·γ and Σ dy·γ·x̂ (grad_reduce.comp; where a
+// chunk has one γ it sums Σ dy and Σ dy·x̂ and grad_merge.comp, adding up the chunks' partials,
+// multiplies γ in), then the element-wise ∂L/∂x (grad_apply.comp); BatchNorm
+// eval needs only the last. ∂L/∂γ and ∂L/∂β come from partials of those same passes where
+// they allow it (chunks with one γ; layer/rms in one window: per-element sums over blocks of
+// statistics), else from a reduce + merge over a layout whose groups are the γ/β indices.
+#pragma once
+#include "normlab/core/grad.hpp"
+#include "normlab/gpu/kernel_cache.hpp"
+#include "normlab/ops/normalizer.hpp"
+
+namespace normlab {
+
+class Backward {
+public:
+    explicit Backward(Normalizer& normalizer);
+
+    // The backward of the normalizer's last run. Throws InputError when there was none, or when
+    // dy's shape differs from that run's input (the message names both shapes).
+    // read_dx = false: ∂L/∂x stays on the device (dx_buffer()), r.dx empty.
+    GradResult run(const Tensor& dy, bool read_dx = true);
+    const GpuBuffer& dx_buffer() const { return dx_; }
+
+private:
+    struct Passes;  // backward.cpp
+    void check(const Normalizer::Prepared& p, const Tensor& dy) const;
+    void upload(const Passes& passes, const Tensor& dy);
+    double dispatch(Passes& passes);
+    void read_back(const Passes& passes, GradResult& r, bool read_dx);
+
+    Normalizer* n_;
+    KernelCache kernels_;
+    GpuBuffer dy_, dx_, stat_partials_, stat_means_, param_partials_, param_sums_;
+};
+
+// Runs the forward of (x, spec, params) without reading y back, then the backward for dy.
+GradResult run_backward(Normalizer& n, Backward& b, const Tensor& x, const Tensor& dy, const NormSpec& spec,
+                        const NormParams& params = {});
+
+}  // namespace normlab

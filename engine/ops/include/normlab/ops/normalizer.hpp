@@ -1,0 +1,118 @@
+// Normalizer: runs a NormSpec on a tensor with the compute shaders and reads back y and
+// every statistic. Kernels, buffers and command buffers are kept between runs, so the app
+// can recompute on every state change without re-creating anything of the same size.
+//
+// Kernel plan (chosen from the StatLayout, never from the benchmark shapes):
+//   - a statistic of ≤ subgroup size × kMaxVpt elements (on devices with a fixed subgroup
+//     size): one subgroup per statistic, subgroupAdd only, no barriers (SUBGROUP_STATS);
+//   - a statistic of ≤ max_fused_count() elements: one workgroup reads it once into
+//     registers, reduces and writes y (norm_stats.comp, FUSED);
+//   - larger statistics: many workgroups per statistic write partials, norm_merge.comp
+//     combines them with Chan's formula, norm_apply.comp writes y (x read twice);
+//   - BatchNorm eval with running statistics: norm_apply.comp alone.
+// Tensors beyond maxStorageBufferRange run in slabs (slab_plan.hpp), one submit per slab.
+//
+// x and y stay on the device between runs (x_buffer(), y_buffer()): the app's heatmap and
+// histogram shaders read them there, and a run with RunOptions::reuse_x does not upload x
+// again. A run reads back the statistics, and y unless RunOptions::read_y is false.
+#pragma once
+#include "normlab/gpu/command_recorder.hpp"
+#include "normlab/core/compute_backend.hpp"  // RunOptions
+#include "normlab/gpu/compute_kernel.hpp"
+#include "normlab/gpu/kernel_cache.hpp"
+#include "normlab/gpu/gpu_buffer.hpp"
+#include "normlab/core/norm_params.hpp"
+#include "normlab/core/slab_plan.hpp"
+#include "normlab/gpu/staging.hpp"
+#include "normlab/gpu/vk_context.hpp"
+
+#include <optional>
+#include <memory>
+
+namespace normlab {
+
+struct KernelPlan {
+    bool fused = false;               // statistics and y in one kernel
+    bool subgroup_stats = false;      // fused, each subgroup owning whole statistics
+    bool vec4 = false;                // the layout allows 16-byte loads and stores
+    std::uint32_t stats_per_wg = 1;   // statistics per workgroup (subgroup_stats)
+    bool stats_from_running = false;  // batch eval: apply kernel only
+    std::uint32_t stats_wg = 0;       // workgroup size of the statistics kernel
+    std::uint32_t stats_vpt = 0;      // packs (floats, or vec4s) per invocation
+    std::uint32_t chunks = 1;         // workgroups per statistic
+    std::uint32_t chunk_len = 0;      // elements per chunk
+    std::uint32_t apply_chunks = 1;   // workgroups per statistic in norm_apply.comp
+    std::uint32_t apply_chunk_len = 0;
+};
+
+class Normalizer {
+public:
+    static constexpr std::uint32_t kMaxVpt = 32;
+    explicit Normalizer(const VulkanContext& ctx);
+
+    // Validates everything (throws InputError with PyTorch's wording), runs on the GPU.
+    NormResult run(const Tensor& x, const NormSpec& spec, const NormParams& params = {},
+                   const RunOptions& options = {});
+    // Puts two given tensors of one shape on the device as x and y, without normalizing.
+    void load_values(const Tensor& x, const Tensor& y);
+
+    // The device buffers of the last run's x and y (at least numel·4 bytes; they may be
+    // re-created by the next run or load_values).
+    const GpuBuffer& x_buffer() const { return x_; }
+    const GpuBuffer& y_buffer() const { return y_; }
+
+    // allow_fused = false: never finish a statistic in the statistics kernel (slabs need it).
+    KernelPlan plan(const StatLayout& layout, const NormSpec& spec, bool allow_fused = true) const;
+    // Whether the last completed run's split statistics ran looped (one owner per statistic
+    // walking all its chunks, normlab/core/looped_forward.hpp) instead of partials + merge + apply.
+    bool last_run_looped() const;
+    // Throws InputError naming the limit when a tensor of this shape does not fit the device.
+    void check_capacity(const Shape4& shape) const;
+    const VulkanContext& context() const { return *ctx_; }
+
+    // For the ops that work on a run's buffers (Backward): what the last completed run prepared
+    // (layout, plan, slabs, push constants; normalizer_detail.hpp), null when there was none.
+    struct Prepared;
+    const Prepared* last_run() const { return last_.get(); }
+    // The device buffers of the last run: x, y, γ, β and the statistics (K, mean − K, var, rstd).
+    struct Buffers {
+        const GpuBuffer &x, &y, &weight, &bias, &stats;
+    };
+    Buffers buffers() const { return {x_, y_, w_, b_, stats_}; }
+    // The reductions' limits every plan is made under: the largest workgroup (a power of two,
+    // NORMLAB_WG_MAX applied), the subgroup size, and whether subgroups may own statistics or chunks.
+    struct ReductionLimits {
+        std::uint32_t wg_max = 1, subgroup = 1;
+        bool subgroup_owners = false;
+    };
+    ReductionLimits reduction_limits() const;
+    std::int64_t max_binding_elements() const;  // maxStorageBufferRange in floats (or the tests' override)
+    std::int64_t binding_alignment() const;     // window start alignment in floats
+    const ShaderMacros& macros() const { return kernels_.macros(); }
+    // The normalizer's command recorder and staging buffers, shared by the ops on its buffers.
+    CommandRecorder& recorder() { return recorder_; }
+    Staging& staging() { return staging_; }
+
+private:
+    struct Passes;  // records the statistics, merge and apply passes of one run (normalizer.cpp)
+    Prepared prepare(const Tensor& x, const NormSpec& spec, const NormParams& params) const;
+    void fill_inputs(Prepared& p, const Tensor& x, const NormParams& params) const;
+    void check_bindings(const Prepared& p) const;
+    void upload(const Prepared& p, const Tensor& x, bool upload_x);
+    double dispatch(const Prepared& p);
+    void read_back(const Prepared& p, NormResult& r, bool read_y);
+    GpuBuffer& ensure(GpuBuffer& buf, vk::DeviceSize bytes);
+
+    const VulkanContext* ctx_;
+    bool subgroup_owners_ = true;  // subgroups may own statistics or chunks
+    std::uint32_t wg_cap_ = 256;   // largest reduction workgroup (NORMLAB_WG_MAX)
+    KernelCache kernels_;
+    GpuBuffer x_, y_, w_, b_, stats_, partials_;
+    std::optional<Shape4> x_loaded_;        // the shape of the x now in x_ (reuse_x)
+    std::int64_t x_nonfinite_ = 0;          // that x's count_nonfinite (a reuse_x run does not count again)
+    std::shared_ptr<const Prepared> last_;  // the last completed run (its statistics are in stats_)
+    CommandRecorder recorder_;
+    Staging staging_;
+};
+
+}  // namespace normlab
