@@ -28,8 +28,13 @@ def record_errors():
          "note": "The size is printed via str(torch.Size), so the text is "
                  "'torch.Size([1, 3, 1, 1])', not '[1, 3, 1, 1]' as in semantics.md. "
                  "Raised by Python-side F.batch_norm (_verify_batch_size: N*H*W == 1); "
-                 "the ATen op torch.batch_norm does not check. Eval mode does not raise."},
+                 "the ATen op torch.batch_norm does not check. Eval mode with running statistics does not raise."},
         lambda: nn.BatchNorm2d(3).train()(x))
+    rec({"norm": "batch", "shape": [1, 3, 1, 1], "mode": "eval", "track_running_stats": False,
+         "torch_call": "nn.BatchNorm2d(3, track_running_stats=False).eval()(x)",
+         "note": "Without running statistics eval mode normalizes with the batch's (bn_training is "
+                 "True), so F.batch_norm checks the batch size as in train mode."},
+        lambda: nn.BatchNorm2d(3, track_running_stats=False).eval()(x))
 
     x = torch.randn(2, 3, 1, 1)
     rec({"norm": "instance", "shape": [2, 3, 1, 1], "mode": "train",

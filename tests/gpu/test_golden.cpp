@@ -157,6 +157,7 @@ TEST_CASE("error messages match PyTorch's (tests/golden/errors.json)", "[golden]
         if (e.contains("normalized_shape"))
             spec.normalized_shape = e["normalized_shape"].get<std::vector<std::int64_t>>();
         if (e.contains("mode")) spec.mode = *parse_mode(e["mode"]);
+        if (e.contains("track_running_stats")) spec.track_running_stats = e["track_running_stats"];
         const auto dims = e["shape"].get<std::vector<std::int64_t>>();
         std::string got = rank_error(spec.method, dims);  // 1-D and 6-D: the refusal of the rank
         if (got.empty()) {

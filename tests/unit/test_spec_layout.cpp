@@ -25,6 +25,9 @@ TEST_CASE("PyTorch's error messages", "[spec]") {
           "Expected more than 1 value per channel when training, got input size [1, 3, 1, 1]");
     b.mode = Mode::Eval;
     CHECK(error_of(b, {1, 3, 1, 1}).empty());
+    b.track_running_stats = false;  // eval then normalizes with the batch's statistics, as in train mode
+    CHECK(error_of(b, {1, 3, 1, 1}) ==
+          "Expected more than 1 value per channel when training, got input size [1, 3, 1, 1]");
     NormSpec i = default_spec(Method::Instance);
     CHECK(error_of(i, {2, 3, 1, 1}) ==
           "Expected more than 1 spatial element when training, got input size [2, 3, 1, 1]");

@@ -162,7 +162,8 @@ void NormSpec::validate(const Shape4& s) const {
     if (sync_devices != 0) validate_sync(*this, s);
     switch (method) {
         case Method::Batch:
-            if (uses_batch_stats() && mode == Mode::Train && s.n * s.h * s.w == 1)
+            // Also in eval mode without running statistics: PyTorch normalizes with the batch's then.
+            if (uses_batch_stats() && s.n * s.h * s.w == 1)
                 throw InputError("Expected more than 1 value per channel when training, got input size " + s.str());
             break;
         case Method::Instance:
