@@ -1,7 +1,8 @@
-// Presets: the worked examples and experiments of the source texts (../shared/seeds) as
-// ready-made tensors with the method and parameters they were shown with. Each is a JSON
-// file in assets/presets/ (format in docs/scene-format.md), embedded into the binaries at
-// build time (cmake/embed_text.cmake), so no assets folder is needed at run time.
+// Presets: the worked examples and experiments of the course notes normlab was made for ("seed
+// 000" to "seed 004" in the lessons, docs/classroom.md) as ready-made tensors with the method and
+// parameters they were shown with. Each is a JSON file in assets/presets/ (format in
+// docs/scene-format.md), embedded into the binaries at build time (cmake/embed_text.cmake), so no
+// assets folder is needed at run time.
 #pragma once
 #include "normlab/core/norm_params.hpp"
 #include "normlab/core/norm_spec.hpp"
