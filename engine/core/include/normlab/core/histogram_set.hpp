@@ -8,6 +8,7 @@
 #include "normlab/core/dispatch_grid.hpp"
 #include "normlab/core/stat_layout.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -48,7 +49,8 @@ struct HistogramParams {
     std::uint32_t pad[3];
 };
 static_assert(sizeof(HistogramParams) == 48);
-inline constexpr std::uint32_t kHistogramPushBytes = 36;  // the fields before pad
+inline constexpr std::uint32_t kHistogramPushBytes = offsetof(HistogramParams, pad);  // the fields before pad
+static_assert(kHistogramPushBytes == 9 * 4);  // histogram.comp's Push: nine uints
 
 // A histogram as both backends run it: pass 0 (each chunk's count, sums, min and max) on `grid`,
 // pass 1 (the merge, which also finds the bins' range) on one workgroup, pass 2 (the binning) on
