@@ -84,10 +84,8 @@ void AppUi::export_files() {
 void AppUi::export_png() {
     std::error_code ec;
     std::filesystem::create_directories(export_dir_, ec);
-    const auto& r = shell_.figure_rect();
-    capture_ = CaptureRequest{
-        (std::filesystem::path(export_dir_) / (export_stem(session_) + "-figure.png")).string(),
-        {static_cast<int>(r[0]), static_cast<int>(r[1]), static_cast<int>(r[2]), static_cast<int>(r[3])}};
+    capture_ = CaptureRequest{(std::filesystem::path(export_dir_) / (export_stem(session_) + "-figure.png")).string(),
+                              shell_.figure_rect()};
 }
 
 void AppUi::captured(const std::string& path, const std::string& error) {

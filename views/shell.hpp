@@ -113,8 +113,8 @@ public:
     bool torch_open() const { return torch_open_; }
     bool& exercise_open() { return exercise_open_; }
     bool exercise_open() const { return exercise_open_; }
-    // The heatmap and histograms (x, y, w, h in ImGui units), for the figure export.
-    const std::array<float, 4>& figure_rect() const { return figure_rect_; }
+    // The heatmap and histograms (x, y, w, h in whole ImGui units), the figure export's crop.
+    const std::array<int, 4>& figure_rect() const { return figure_rect_; }
     // Where the File, Language, Lessons, Experiments and View menus start (ImGui units).
     const std::array<float, 5>& menu_x() const { return menu_x_; }
 
@@ -150,7 +150,7 @@ private:
     bool presenter_ = false, help_ = false, torch_open_ = false, exercise_open_ = false;
     bool blank_ = false;  // B or . (a presentation clicker): a black screen until the next key
     std::string torch_code_;
-    std::array<float, 4> figure_rect_{0, 0, 0, 0};
+    std::array<int, 4> figure_rect_{0, 0, 0, 0};
     std::array<float, 5> menu_x_{};
     float heat_chrome_ = 0;        // the heatmap panel's height minus its image's room, last frame (panel_layout.hpp)
     SyncArea sync_area_;           // SyncBN: the heights of last frame's heatmap panel and devices

@@ -53,7 +53,8 @@ void Shell::layout(float top) {
             session_.set_bins(*bins);
         ImGui::End();
     }
-    figure_rect_ = {r.figure.x, r.figure.y, r.figure.w, r.figure.h};
+    figure_rect_ = {static_cast<int>(r.figure.x), static_cast<int>(r.figure.y), static_cast<int>(r.figure.w),
+                    static_cast<int>(r.figure.h)};
     if (r.lesson) {
         begin_panel(tr_id("Lesson", "lesson"), *r.lesson);
         if (auto go = lessons_.draw(presenter_, session_.x(), session_.result())) go_to_step(go->first, go->second);

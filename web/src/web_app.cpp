@@ -121,10 +121,7 @@ void WebApp::download(const std::string& kind) {
 void WebApp::save_png(bool figure) {
     const std::string file = std::string("normlab-") + method_name(page_.session().state().spec.method) +
                              (figure ? "-figure.png" : "-screen.png");
-    const auto& f = shell_.figure_rect();
-    const std::array<int, 4> crop = figure ? std::array<int, 4>{static_cast<int>(f[0]), static_cast<int>(f[1]),
-                                                                static_cast<int>(f[2]), static_cast<int>(f[3])}
-                                           : std::array<int, 4>{};
+    const std::array<int, 4> crop = figure ? shell_.figure_rect() : std::array<int, 4>{};
     window_.capture_next_frame([this, file, crop](app::RgbaImage full) {
         try {
             const app::RgbaImage shot = app::crop_image(full, crop);

@@ -91,16 +91,13 @@ nlohmann::json WebApp::state_report() const {
 // Where things are drawn (canvas pixels), the images' uploads and fills, the startup times, and
 // where a few elements' cells start with their statistic: the tests click them.
 nlohmann::json WebApp::layout_report() const {
-    const auto& f = shell_.figure_rect();  // whole canvas pixels, as the figure's PNG crops them
-    const std::array<int, 4> figure_rect{static_cast<int>(f[0]), static_cast<int>(f[1]), static_cast<int>(f[2]),
-                                         static_cast<int>(f[3])};
     const Session& s = page_.session();
     const app::TileLayout& t = shell_.heatmap().layout();
     const float px = shell_.heatmap().pixel_scale();
     int view_fills = 0;
     for (std::size_t i = 1; i < images_.size(); ++i) view_fills += images_[i]->fills();
     nlohmann::json j = {
-        {"figure_rect", figure_rect},
+        {"figure_rect", shell_.figure_rect()},
         {"menus",
          {{"file", shell_.menu_x()[0]},
           {"language", shell_.menu_x()[1]},
