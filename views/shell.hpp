@@ -68,8 +68,6 @@ public:
     // menu bar, every panel at the layout's rectangles, the windows and overlays.
     void draw(const std::vector<KeyPress>& keys);
 
-    Session& session() { return session_; }
-    const Session& session() const { return session_; }
     // Start-up settings (command line, a scene or a link) and what the keys and menus trigger.
     void set_presenter(bool on);
     bool presenter() const { return presenter_; }
