@@ -13,8 +13,7 @@ namespace normlab::app {
 
 void AppUi::status_bar(const Rect& r) {
     begin_panel("##status", r, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-    const bool recent =
-        !msg_.empty() && std::chrono::steady_clock::now() - msg_time_ < std::chrono::seconds(msg_error_ ? 20 : 8);
+    const bool recent = !msg_.empty() && std::chrono::steady_clock::now() - msg_time_ < message_shown(msg_error_);
     if (recent) {
         ImGui::TextColored(msg_error_ ? ImVec4(1, 0.45f, 0.45f, 1) : ImVec4(0.45f, 0.85f, 0.5f, 1), "%s", msg_.c_str());
         ImGui::SameLine();

@@ -56,6 +56,7 @@ void AppUi::message(const std::string& text, bool error) {
     msg_ = text;
     msg_error_ = error;
     msg_time_ = std::chrono::steady_clock::now();
+    shell_.pacer().wake_at(msg_time_ + message_shown(error));  // a frame without it when it goes
     if (error) std::fprintf(stderr, "warning: %s\n", msg_.c_str());
 }
 

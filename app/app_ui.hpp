@@ -28,6 +28,9 @@ struct CaptureRequest {
     std::array<int, 4> crop{0, 0, 0, 0};  // x, y, w, h; zero: the whole window
 };
 
+// How long the status bar shows a message: an error 20 s, a note 8 s.
+inline std::chrono::seconds message_shown(bool error) { return std::chrono::seconds(error ? 20 : 8); }
+
 class AppUi : public ShellPlatform {
 public:
     AppUi(const Window& window, Session& session, std::string export_dir);

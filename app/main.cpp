@@ -206,9 +206,21 @@ FrameStats render_loop(Window& window, AppUi& ui, Session& session, const AppOpt
     fs.warmup = std::min(3, std::max(0, frames - 1));
     auto last = std::chrono::steady_clock::now();
     const auto min_frame = std::chrono::duration<double>(ao.max_fps > 0 ? 1.0 / ao.max_fps : 0.0);
+    // A person's app draws only when something changes (FramePacer); a run without a person, a
+    // soak and --max-fps draw every frame.
+    const bool every_frame = headless_run || soak || ao.max_fps > 0;
+    FramePacer& pacer = ui.shell().pacer();
     while (!window.should_close()) {
+        if (every_frame || pacer.due()) {
+            window.poll();
+        } else {
+            const auto wait = pacer.wait();
+            window.wait_events(wait ? std::optional<double>(std::chrono::duration<double>(*wait).count())
+                                    : std::nullopt);
+            pacer.wake();                             // an event, or a timer that is due
+            last = std::chrono::steady_clock::now();  // the frame time leaves out the wait
+        }
         const auto frame_start = std::chrono::steady_clock::now();
-        window.poll(!headless_run, 0.05);
         if (soak) soak->before_frame(fs.rendered, session);
         window.new_frame();
         ui.draw(window.take_key_presses());
@@ -227,6 +239,7 @@ FrameStats render_loop(Window& window, AppUi& ui, Session& session, const AppOpt
         last = now;
         ui.frame_ms = ui.frame_ms == 0 ? ms : 0.9 * ui.frame_ms + 0.1 * ms;
         ++fs.rendered;
+        pacer.drew();
         if (!ao.state_file.empty()) write_file_atomic(ao.state_file, ui.state_json(fs.rendered) + "\n");
         if (soak) soak->after_frame(fs.rendered - 1);
         if (headless_run) {

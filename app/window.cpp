@@ -169,12 +169,19 @@ std::vector<KeyPress> Window::take_key_presses() { return impl_->keys.take(); }
 
 bool Window::should_close() const { return glfwWindowShouldClose(window_); }
 
-void Window::poll(bool wait, double timeout_s) {
+void Window::poll() {
     impl_->keys.release_deferred();
-    if (wait && !impl_->keys.holding())  // held keys: the next frame without waiting for events
-        glfwWaitEventsTimeout(timeout_s);
-    else
+    glfwPollEvents();
+}
+
+void Window::wait_events(std::optional<double> timeout_s) {
+    impl_->keys.release_deferred();
+    if (impl_->keys.holding())  // held keys: the next frame without waiting for events
         glfwPollEvents();
+    else if (timeout_s)
+        glfwWaitEventsTimeout(std::max(*timeout_s, 0.0));
+    else
+        glfwWaitEvents();
 }
 
 void Window::new_frame() {

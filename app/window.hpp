@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <optional>
 #include <vector>
 
 struct GLFWwindow;
@@ -39,8 +40,11 @@ public:
     Window& operator=(const Window&) = delete;
 
     bool should_close() const;
-    // Polls events, or waits up to `timeout_s` for one when `wait` (idle app).
-    void poll(bool wait, double timeout_s);
+    // Takes the events that arrived, without waiting.
+    void poll();
+    // Waits for an event (at most `timeout_s` when given), then takes the events; returns at once
+    // while a key is held back for the next frame (key_queue.hpp).
+    void wait_events(std::optional<double> timeout_s);
     // The key presses polled since the last call, in order (see key_queue.hpp).
     std::vector<KeyPress> take_key_presses();
     // Rebuilds the swapchain after a resize and starts an ImGui frame.

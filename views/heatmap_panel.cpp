@@ -56,18 +56,29 @@ void HeatmapPanel::draw(ShownSource& source) {
 // Mode buttons, the colormap choice and the help line.
 void HeatmapPanel::draw_controls(const Shape4& shape, Method method) {
     int m = static_cast<int>(mode);
-    for (int i = 0; i < 4; ++i) {
-        if (i) ImGui::SameLine();
-        ImGui::RadioButton(tr(kModeNames[i]), &m, i);
+    const ImGuiStyle& st = ImGui::GetStyle();
+    if (compact) {  // a phone: one row, the modes in a list
+        const char* modes[] = {tr(kModeNames[0]), tr(kModeNames[1]), tr(kModeNames[2]), tr(kModeNames[3])};
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
+        ImGui::Combo("##mode", &m, modes, 4);
+    } else {
+        for (int i = 0; i < 4; ++i) {
+            if (i)
+                same_line_if_fits(ImGui::GetFrameHeight() + st.ItemInnerSpacing.x +
+                                  ImGui::CalcTextSize(tr(kModeNames[i])).x);
+            ImGui::RadioButton(tr(kModeNames[i]), &m, i);
+        }
     }
     mode = static_cast<HeatmapMode>(m);
     if (mode != HeatmapMode::Statistics) {
-        ImGui::SameLine(0, 24);
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
+        const float w = ImGui::GetFontSize() * (compact ? 9 : 13);
+        same_line_if_fits(w);
+        ImGui::SetNextItemWidth(w);
         int cm = static_cast<int>(colormap);
         const char* names[] = {tr(kColormapNames[0]), tr(kColormapNames[1]), tr(kColormapNames[2])};
         if (ImGui::Combo("##colormap", &cm, names, 3)) colormap = static_cast<Colormap>(cm);
     }
+    if (compact) return;                                                   // a phone: tap, long press (touch_input.hpp)
     const bool tokens = method == Method::Layer || method == Method::Rms;  // (N, L, D); else (N, C, L)
     if (shape.rank == 3 && !tokens)
         wrapped_text_disabled(

@@ -41,6 +41,7 @@ public:
     bool show_controls = true;  // mode buttons, colormap choice and the help line
     bool show_legend = true;    // the color legend under the image
     bool center = false;        // the image centered in the width it is given (else at the left)
+    bool compact = false;       // a phone: the mode buttons wrap to the width, no help line
     std::string legend_label;   // replaces "x", "y", "y - x" in the legend when set
     // When set, the value colormap spans [first, second] (values beyond it saturate), not the data's range.
     std::optional<std::pair<float, float>> fixed_range;

@@ -124,6 +124,8 @@ std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const Tenso
     ImGui::SameLine();
     if (!can_next) ImGui::BeginDisabled();
     if (ImGui::ArrowButton("##next", ImGuiDir_Right)) go = {lesson_, step_ + 1};
+    next_at_ = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x,
+                ImGui::GetItemRectSize().y};
     if (!can_next) ImGui::EndDisabled();
     if (!s.title.en.empty()) {  // beside the arrows when it fits, else wrapped on the lines below
         const std::string title = render_lesson_text(s.title.in(lang), x, result);

@@ -7,6 +7,7 @@
 #include "normlab/session/session.hpp"
 
 #include <functional>
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,7 +52,11 @@ public:
     // All lesson text (for the font atlas's glyphs).
     std::string all_text() const;
 
+    // Where the ▶ (next step) button was drawn last: x, y, w, h (the browser's report: its tests tap it).
+    std::array<float, 4> next_button() const { return next_at_; }
+
 private:
+    std::array<float, 4> next_at_{-1, -1, 0, 0};
     LessonSet set_;
     int lesson_ = -1, step_ = 0;
     std::string error_;

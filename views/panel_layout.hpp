@@ -1,8 +1,11 @@
 // PanelLayout: where each of the app's panels goes, as a pure function of the display's size,
-// the font's metrics and what is shown (no ImGui call): the normal layout (controls | heatmap
-// over histograms | lesson, explain, statistics) and presenter mode (heatmap and histograms |
-// lesson, explain). AppUi measures, calls one of them and places each window at its rectangle;
-// tests/app/test_panel_layout.cpp checks both over display sizes and content.
+// the font's metrics and what is shown (no ImGui call), for each form of screen: the normal layout
+// (controls | heatmap over histograms | lesson, explain, statistics) and presenter mode (heatmap and
+// histograms | lesson, explain) on a laptop, a landscape tablet or a projector; a portrait tablet
+// (the heatmap across the top, the histograms under it, then controls | lesson, explain,
+// statistics); a phone in portrait (one panel at a time above a bar of tabs, the heatmap first,
+// with the lesson or the explanation under it). The shell measures, calls layout_for and places each
+// window at its rectangle; tests/app/test_panel_layout.cpp checks them over display sizes and content.
 #pragma once
 #include "normlab/core/shape.hpp"
 
@@ -23,6 +26,12 @@ struct LayoutMetrics {
     float padding_x = 0, padding_y = 0, item_spacing_y = 0;  // the style's window padding, item spacing
 };
 
+// The forms of screen, from the display's size in font sizes (screen_form).
+enum class ScreenForm { Wide, Tablet, Phone };
+// A phone's tabs: the panel it shows.
+enum class PhoneTab { Heatmap, Controls, Histograms, Explain, Stats, Lesson };
+inline constexpr int kPhoneTabs = 6;
+
 // What is shown, and what the panels measured of themselves last frame (0: not measured yet).
 struct LayoutContent {
     Shape4 shape;  // the tensor (presenter mode sizes the heatmap to its tiles)
@@ -31,20 +40,37 @@ struct LayoutContent {
     float heat_chrome = 0;  // the heatmap panel's height minus its image's room
     float sync_chrome = 0;  // SyncBN: the panel's height above its heatmap
     float sync_need = 0;    // SyncBN: the height of the devices and modes below the heatmap
+    bool presenter = false;
+    PhoneTab tab = PhoneTab::Heatmap;  // a phone's
 };
 
 struct PanelRects {
-    std::optional<Rect> controls;  // normal layout only
-    Rect heatmap;
+    ScreenForm form = ScreenForm::Wide;
+    std::optional<Rect> controls;  // not in presenter mode
+    std::optional<Rect> heatmap;   // on a phone only on its tab
     std::optional<Rect> pictures, histograms, lesson;
-    Rect explain;
-    std::optional<Rect> stats;  // normal layout only
+    std::optional<Rect> explain;
+    std::optional<Rect> stats;  // not in presenter mode
+    std::optional<Rect> tabs;   // a phone's bar of tabs
     Rect status;
     Rect figure;                       // heatmap and histograms: the PNG export's rectangle
     bool measure_heat_chrome = false;  // the caller records heat_chrome after drawing the heatmap
 };
 
+// A screen in portrait under 36 font sizes wide (612 px at 17 px: phones) is a phone, one under 64
+// (1088 px: portrait tablets) a tablet; the rest (landscape, laptops, projectors) is wide.
+ScreenForm screen_form(const LayoutMetrics& m);
+// The height of a control a finger hits (40 px at 17-px text), on a phone or a tablet.
+float touch_target_height(const LayoutMetrics& m);
+
+// The layout of the screen's form (presenter mode on a wide screen: presenter_layout).
+PanelRects layout_for(const LayoutMetrics& m, const LayoutContent& c);
 PanelRects normal_layout(const LayoutMetrics& m, const LayoutContent& c);
 PanelRects presenter_layout(const LayoutMetrics& m, const LayoutContent& c);
+PanelRects tablet_layout(const LayoutMetrics& m, const LayoutContent& c);
+PanelRects phone_layout(const LayoutMetrics& m, const LayoutContent& c);
+// A phone's bar of tabs: its rows of kPhoneTabsPerRow tabs.
+inline constexpr int kPhoneTabsPerRow = 3;
+float phone_tabs_height(const LayoutMetrics& m, bool lessons);
 
 }  // namespace normlab::app

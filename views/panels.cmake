@@ -24,6 +24,7 @@ set(NORMLAB_PANEL_SOURCES
   explain_panel.cpp
   lesson_panel.cpp
   panel_layout.cpp
+  screen_layouts.cpp
   panel_windows.cpp
   png_file.cpp
   i18n.cpp

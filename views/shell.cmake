@@ -5,5 +5,7 @@ set(NORMLAB_SHELL_SOURCES
   key_queue.cpp
   actions.cpp
   shell.cpp
-  shell_layout.cpp)
+  shell_layout.cpp
+  frame_pacer.cpp
+  touch_input.cpp)
 list(TRANSFORM NORMLAB_SHELL_SOURCES PREPEND ${CMAKE_CURRENT_LIST_DIR}/)

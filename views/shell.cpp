@@ -24,6 +24,7 @@ Shell::Shell(ShellPlatform& platform, Session& session, LessonPanel lessons)
       pair_(session, [&platform] { return platform.make_heatmap_image(); }),
       noise_([&platform] { return platform.make_backend(); }),
       gradient_(session, platform.make_heatmap_image()) {
+    ImGui::GetIO().ConfigInputTextCursorBlink = false;  // an idle app draws no frame to blink in
     make_actions({});
 }
 
@@ -33,14 +34,17 @@ void Shell::draw(const std::vector<KeyPress>& keys) {
     run_shortcuts(actions_, keys, blank_);
     if (pair_experiment())
         if (auto err = pair_.follow(session_)) message(*err);
+    const int touch_vars = push_touch_style();
     menu_bar();
-    layout(ImGui::GetFrameHeight());
+    menu_bar_h_ = ImGui::GetFrameHeight();
+    layout(menu_bar_h_);
     platform_.own_windows();
     if (torch_open_) torch_window(torch_code_, torch_open_);
     if (exercise_open_)
         if (auto err = exercise_window(session_, exercise_open_, platform_.exercise_hint())) message(*err);
     help_overlay(actions_, help_);
     blank_screen(blank_);
+    ImGui::PopStyleVar(touch_vars);
 }
 
 void Shell::set_presenter(bool on) {
@@ -67,6 +71,7 @@ bool Shell::sync_view_shown() const {
 }
 
 void Shell::go_to_step(int lesson, int step) {
+    phone_tab_ = PhoneTab::Heatmap;  // a phone shows the step under the heatmap
     auto start = [this](const std::string& id, const State& st) { return try_experiment(id, st); };
     if (auto view = lessons_.go(lesson, step, session_, start)) {
         if (view->experiment.empty()) experiment_ = nullptr;
@@ -124,10 +129,35 @@ void Shell::make_actions(std::vector<Action> file_rows) {
     actions_ = app_actions(t, std::move(file_rows));
 }
 
+// The menus side by side, or folded into one Menu when they do not fit the screen's width (a phone).
 void Shell::menu_bar() {
     if (!ImGui::BeginMainMenuBar()) return;
+    menus_folded_ = !menus_fit();
+    if (!menus_folded_) {
+        menus();
+    } else {
+        const float x = ImGui::GetCursorScreenPos().x;
+        menu_x_.fill(x);
+        if (ImGui::BeginMenu(tr_id("Menu", "menu").c_str())) {
+            menus();
+            ImGui::EndMenu();
+        }
+    }
+    ImGui::EndMainMenuBar();
+}
+
+bool Shell::menus_fit() const {
+    float w = 0;
+    for (const char* name : {"File", "View", "Language", "Lessons", "Experiments", "Help"})
+        w += ImGui::CalcTextSize(tr(name)).x + 2 * ImGui::GetStyle().ItemSpacing.x;
+    return w <= ImGui::GetIO().DisplaySize.x;
+}
+
+void Shell::menus() {
     // Where each menu starts (the browser's report gives it: its tests click them).
-    auto at = [this](int i) { menu_x_[static_cast<std::size_t>(i)] = ImGui::GetCursorScreenPos().x; };
+    auto at = [this](int i) {
+        if (!menus_folded_) menu_x_[static_cast<std::size_t>(i)] = ImGui::GetCursorScreenPos().x;
+    };
     at(0);
     if (ImGui::BeginMenu(tr_id("File", "file").c_str())) {
         menu_items(actions_, kFileMenu);
@@ -145,7 +175,6 @@ void Shell::menu_bar() {
         menu_items(actions_, kHelpMenu);
         ImGui::EndMenu();
     }
-    ImGui::EndMainMenuBar();
 }
 
 void Shell::view_menu() {

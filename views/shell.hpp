@@ -11,6 +11,7 @@
 #include "compare_view.hpp"
 #include "controls_panel.hpp"
 #include "explain_panel.hpp"
+#include "frame_pacer.hpp"
 #include "gradient_view.hpp"
 #include "heatmap_panel.hpp"
 #include "histogram_view.hpp"
@@ -67,6 +68,8 @@ public:
     // One frame below the menu bar's top: the key presses since the last frame (in order), the
     // menu bar, every panel at the layout's rectangles, the windows and overlays.
     void draw(const std::vector<KeyPress>& keys);
+    // When the next frame must be drawn: an idle app draws none (frame_pacer.hpp).
+    FramePacer& pacer() { return pacer_; }
 
     // Start-up settings (command line, a scene or a link) and what the keys and menus trigger.
     void set_presenter(bool on);
@@ -111,6 +114,13 @@ public:
     bool torch_open() const { return torch_open_; }
     bool& exercise_open() { return exercise_open_; }
     bool exercise_open() const { return exercise_open_; }
+    // The form of screen the last frame was laid out for, a phone's tab, whether the menus were
+    // folded into one (a narrow screen) and the menu bar's height (ImGui units).
+    ScreenForm form() const { return form_; }
+    PhoneTab phone_tab() const { return phone_tab_; }
+    void set_phone_tab(PhoneTab t) { phone_tab_ = t; }
+    bool menus_folded() const { return menus_folded_; }
+    float menu_bar_height() const { return menu_bar_h_; }
     // The heatmap and histograms (x, y, w, h in whole ImGui units), the figure export's crop.
     const std::array<int, 4>& figure_rect() const { return figure_rect_; }
     // Where the File, Language, Lessons, Experiments and View menus start (ImGui units).
@@ -125,6 +135,12 @@ private:
     void heatmap_area(const Rect& r);
     void experiment_bar();
     void explain_area();
+    void phone_tabs(const Rect& r);
+    // On a phone or a tablet: controls a finger hits (touch_target_height); returns the style
+    // variables pushed.
+    int push_touch_style();
+    bool menus_fit() const;
+    void menus();
     void make_actions(std::vector<Action> file_rows);
     // Starts the experiment, or says why not (without a message: a lesson step shows it itself).
     std::optional<std::string> try_experiment(const std::string& id, std::optional<State> state);
@@ -153,6 +169,11 @@ private:
     float heat_chrome_ = 0;        // the heatmap panel's height minus its image's room, last frame (panel_layout.hpp)
     SyncArea sync_area_;           // SyncBN: the heights of last frame's heatmap panel and devices
     std::vector<Action> actions_;  // keys, menu items and help rows (actions.hpp)
+    FramePacer pacer_;
+    ScreenForm form_ = ScreenForm::Wide;
+    PhoneTab phone_tab_ = PhoneTab::Heatmap;
+    bool menus_folded_ = false;
+    float menu_bar_h_ = 0;
 };
 
 }  // namespace normlab::app

@@ -11,6 +11,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace normlab::app {
 
 LayoutContent Shell::layout_content() const {
@@ -26,20 +29,25 @@ LayoutContent Shell::layout_content() const {
     c.heat_chrome = heat_chrome_;
     c.sync_chrome = sync_area_.chrome;
     c.sync_need = sync_area_.need;
+    c.presenter = presenter_;
+    c.tab = phone_tab_;
     return c;
 }
 
 void Shell::layout(float top) {
     const LayoutMetrics m = measure_layout(top);
     const LayoutContent c = layout_content();
-    const PanelRects r = presenter_ ? presenter_layout(m, c) : normal_layout(m, c);
+    const PanelRects r = layout_for(m, c);
+    form_ = r.form;
     if (r.controls) {
         begin_panel(tr_id("Tensor & method", "controls"), *r.controls);
         controls_.draw(session_);
         ImGui::End();
     }
-    heatmap_area(r.heatmap);
-    if (r.measure_heat_chrome) heat_chrome_ = r.heatmap.h - heatmap_.image_room_h();
+    if (r.heatmap) {
+        heatmap_area(*r.heatmap);
+        if (r.measure_heat_chrome) heat_chrome_ = r.heatmap->h - heatmap_.image_room_h();
+    }
     if (r.pictures) {  // the pictures across the width, the histograms under them
         begin_panel(tr_id("Pictures", "pictures"), *r.pictures);
         pictures_.draw(session_);
@@ -60,21 +68,59 @@ void Shell::layout(float top) {
         if (auto go = lessons_.draw(presenter_, session_.x(), session_.result())) go_to_step(go->first, go->second);
         ImGui::End();
     }
-    begin_panel(tr_id("Explain", "explain"), r.explain);
-    explain_area();
-    ImGui::End();
+    if (r.explain) {
+        begin_panel(tr_id("Explain", "explain"), *r.explain);
+        explain_area();
+        ImGui::End();
+    }
     if (r.stats) {
         begin_panel(tr_id("Statistics", "stats"), *r.stats);
         if (!hidden_panel(session_, Control::Statistics)) table_.draw(session_);
         ImGui::End();
     }
+    if (r.tabs) phone_tabs(*r.tabs);
     platform_.status_bar(r.status);
+}
+
+// A phone's tabs: rows of buttons as tall as a finger, the shown panel's highlighted.
+void Shell::phone_tabs(const Rect& r) {
+    static constexpr const char* kNames[kPhoneTabs] = {"Heatmap", "Controls",   "Histograms",
+                                                       "Explain", "Statistics", "Lesson"};
+    begin_panel("##tabs", r, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+    const bool lessons = lessons_.active() || !lessons_.error().empty();
+    const int n = lessons ? kPhoneTabs : kPhoneTabs - 1;
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const float w = std::floor((ImGui::GetContentRegionAvail().x - gap * (kPhoneTabsPerRow - 1)) / kPhoneTabsPerRow);
+    const float h = std::max(ImGui::GetFrameHeight(), touch_target_height(measure_layout(0)));
+    for (int i = 0; i < n; ++i) {
+        if (i % kPhoneTabsPerRow) ImGui::SameLine();
+        const bool shown = static_cast<int>(phone_tab_) == i;
+        if (shown) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::Button(tr_id(kNames[i], kNames[i]).c_str(), ImVec2(w, h))) phone_tab_ = static_cast<PhoneTab>(i);
+        if (shown) ImGui::PopStyleColor();
+    }
+    ImGui::End();
+}
+
+// Phones and tablets: every control at least a finger's height, scrollbars a finger can hold.
+int Shell::push_touch_style() {
+    const LayoutMetrics m = measure_layout(0);
+    if (screen_form(m) == ScreenForm::Wide) return 0;
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float target = touch_target_height(m);
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding,
+                        ImVec2(st.FramePadding.x, std::max(st.FramePadding.y, std::ceil((target - m.font_size) / 2))));
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(st.ItemSpacing.x, std::max(st.ItemSpacing.y, target / 5)));
+    ImGui::PushStyleVar(ImGuiStyleVar_ScrollbarSize, std::max(st.ScrollbarSize, target / 2));
+    ImGui::PushStyleVar(ImGuiStyleVar_GrabMinSize, std::max(st.GrabMinSize, target / 2));
+    return 4;
 }
 
 // The heatmap panel: the presenter's row, the experiment's bar, then the heatmap or the view in its place.
 void Shell::heatmap_area(const Rect& r) {
     begin_panel(heatmap_window_title(session_, {views_.compare, pair_experiment(), views_.gradient}), r);
     heatmap_.show_controls = !presenter_;
+    heatmap_.compact = form_ == ScreenForm::Phone;
     heatmap_.center = presenter_;
     if (presenter_)  // one row: the methods, then the heatmap's modes (key H cycles them)
         if (auto err = presenter_row(session_, heatmap_, !views_.gradient && !views_.compare && !pair_experiment()))

@@ -32,8 +32,8 @@ LayoutMetrics metrics(float width, float height, float px) {
 }
 
 std::vector<Rect> panels(const PanelRects& r) {
-    std::vector<Rect> v{r.heatmap, r.explain, r.status};
-    for (const auto& o : {r.controls, r.pictures, r.histograms, r.lesson, r.stats})
+    std::vector<Rect> v{r.status};
+    for (const auto& o : {r.heatmap, r.explain, r.controls, r.pictures, r.histograms, r.lesson, r.stats, r.tabs})
         if (o) v.push_back(*o);
     return v;
 }
@@ -62,7 +62,7 @@ void check_tiles(const PanelRects& r, const LayoutMetrics& m, const std::string&
     const float want = m.width * (m.height - m.top);
     CHECK(std::abs(area - want) <= 0.001f * want);  // no gap: the panels cover the display
     // The PNG export's rectangle holds the heatmap and the histograms.
-    CHECK(overlap(r.figure, r.heatmap) >= r.heatmap.w * r.heatmap.h - 1);
+    if (r.heatmap) CHECK(overlap(r.figure, *r.heatmap) >= r.heatmap->w * r.heatmap->h - 1);
     if (r.histograms) CHECK(overlap(r.figure, *r.histograms) >= r.histograms->w * r.histograms->h - 1);
 }
 
@@ -97,7 +97,7 @@ TEST_CASE("the panels tile the display in both layouts, whatever is shown", "[la
                 CHECK_FALSE(presenter.stats.has_value());
                 // On a projector the heatmap keeps at least about a third of the body.
                 const float body = m.height - m.status_h - m.top;
-                CHECK(presenter.heatmap.h >= std::min(body * 0.38f, 2 * m.text_line_h + m.font_size * 6) - 1);
+                CHECK(presenter.heatmap->h >= std::min(body * 0.38f, 2 * m.text_line_h + m.font_size * 6) - 1);
             }
 }
 
@@ -108,17 +108,80 @@ TEST_CASE("presenter mode sizes a lone heatmap to its tiles and measures its chr
     wide.shape = Shape4{2, 16, 4, 4};  // a wide grid: half the body is enough
     const PanelRects a = presenter_layout(m, wide);
     CHECK(a.measure_heat_chrome);
-    CHECK(a.heatmap.h == std::floor(body * 0.5f));
+    CHECK(a.heatmap->h == std::floor(body * 0.5f));
     LayoutContent tall;
     tall.shape = Shape4{16, 2, 4, 4};  // a tall grid: as high as leaves the histograms their lines
     const PanelRects b = presenter_layout(m, tall);
-    CHECK(b.heatmap.h > a.heatmap.h);
+    CHECK(b.heatmap->h > a.heatmap->h);
     REQUIRE(b.histograms.has_value());
     CHECK(b.histograms->h >= m.frame_h + 6.5f * m.line_spacing_h - 1);
     LayoutContent compare = wide;
     compare.compare = true;  // the compare view takes the whole height, no histograms
     const PanelRects c = presenter_layout(m, compare);
-    CHECK(c.heatmap.h == body);
+    CHECK(c.heatmap->h == body);
     CHECK_FALSE(c.histograms.has_value());
     CHECK_FALSE(c.measure_heat_chrome);
+}
+
+namespace {
+
+// Every content combination of the tests above on a phone's or a tablet's screen, each phone tab.
+void check_touch_screens(float w, float h, float px, ScreenForm form) {
+    const LayoutMetrics m = metrics(w, h, px);
+    REQUIRE(screen_form(m) == form);
+    for (unsigned bits = 0; bits < 128; ++bits)
+        for (int tab = 0; tab < (form == ScreenForm::Phone ? kPhoneTabs : 1); ++tab) {
+            LayoutContent c;
+            c.shape = Shape4{8, 6, 4, 4};
+            c.pictures = bits & 1;
+            c.lessons = bits & 2;
+            c.compare = bits & 4;
+            c.pair = bits & 8;
+            c.gradient = bits & 16;
+            c.cube = bits & 32;
+            c.sync = bits & 64;
+            c.tab = static_cast<PhoneTab>(tab);
+            const PanelRects r = layout_for(m, c);
+            const std::string what = std::to_string(int(w)) + "x" + std::to_string(int(h)) + " content " +
+                                     std::to_string(bits) + " tab " + std::to_string(tab);
+            INFO(what);
+            CHECK(r.form == form);
+            check_tiles(r, m, what);
+            const float css = px / 17.0f;  // canvas pixels per CSS pixel
+            if (form == ScreenForm::Tablet) {
+                REQUIRE(r.heatmap.has_value());
+                CHECK(r.heatmap->w == m.width);  // across the top
+                CHECK(r.controls.has_value());
+                CHECK(r.stats.has_value());
+                CHECK(r.lesson.has_value() == c.lessons);
+                CHECK(r.heatmap->h >= 250 * css);
+            } else {
+                REQUIRE(r.tabs.has_value());
+                CHECK(r.tabs->h >= 2 * touch_target_height(m));  // two rows of tabs a finger hits
+                const bool heatmap_tab = c.tab == PhoneTab::Heatmap || (c.tab == PhoneTab::Lesson && !c.lessons);
+                CHECK(r.heatmap.has_value() == heatmap_tab);
+                if (heatmap_tab) {  // the heatmap first: the whole width, at least 150 CSS px high
+                    CHECK(r.heatmap->w == m.width);
+                    CHECK(r.heatmap->h >= 150 * css);
+                    CHECK((c.lessons ? r.lesson : r.explain).has_value());
+                }
+                CHECK(panels(r).size() <= 4);  // one panel (or the heatmap and one under it) and the bars
+            }
+        }
+}
+
+}  // namespace
+
+TEST_CASE("phones and portrait tablets get their own layouts; landscape and laptops the normal one", "[layout]") {
+    for (float px : {17.0f, 34.0f, 51.0f}) {  // devicePixelRatio 1, 2, 3
+        const float s = px / 17.0f;
+        check_touch_screens(390 * s, 844 * s, px, ScreenForm::Phone);
+        check_touch_screens(360 * s, 640 * s, px, ScreenForm::Phone);
+        check_touch_screens(820 * s, 1180 * s, px, ScreenForm::Tablet);
+        check_touch_screens(768 * s, 1024 * s, px, ScreenForm::Tablet);
+        CHECK(screen_form(metrics(1180 * s, 820 * s, px)) == ScreenForm::Wide);  // a landscape tablet
+        CHECK(screen_form(metrics(844 * s, 390 * s, px)) == ScreenForm::Wide);   // a landscape phone
+        CHECK(screen_form(metrics(1280 * s, 720 * s, px)) == ScreenForm::Wide);
+    }
+    CHECK(screen_form(metrics(1080, 1920, 17)) == ScreenForm::Tablet);  // a portrait monitor: the tablet layout
 }

@@ -73,7 +73,8 @@ export const gapColour = (26 << 16) | (26 << 8) | 28;  // heatmap.wgsl's BG (0.1
 
 // The heatmap region: exactly stat_count tile colours and the gaps', nothing blended.
 export function checkHeatmap(img, r, what) {
-  const inset = [r.heatmap_rect[0] + 1, r.heatmap_rect[1] + 1, r.heatmap_rect[2] - 2, r.heatmap_rect[3] - 2];
+  const h = r.heatmap_rect_px;  // canvas pixels, as the screenshot has them
+  const inset = [h[0] + 1, h[1] + 1, h[2] - 2, h[3] - 2];
   const all = colours(img, inset);
   const total = all.reduce((s, [, n]) => s + n, 0);
   // The tiles' colours: each covers a good share of the region (the values printed in large cells and

@@ -318,12 +318,16 @@ async function cutSceneAndResize(page) {
   const small = r;
   r = await report(page);
   console.log(`devicePixelRatio 2: canvas ${r.canvas.join('×')}, ui scale ${r.ui_scale}, fonts rasterized at ` +
-    `${r.raster_scale}, atlas ${r.font_atlas.join('×')}, heatmap ${r.heatmap_rect.map(Math.round)}`);
+    `${r.raster_scale}, atlas ${r.font_atlas.join('×')}, heatmap ${r.heatmap_rect_px.map(Math.round)} canvas px, ` +
+    `${r.heatmap_rect.map(Math.round)} CSS px`);
   check(r.canvas[0] === 2200 && r.canvas[1] === 1440 && r.ui_scale === 2,
     `at devicePixelRatio 2 the canvas is ${r.canvas} at UI scale ${r.ui_scale}`);
   // About twice as large (the text's widths, and so the layout's wrapping, are not exactly proportional).
-  const grown = r.heatmap_rect[2] / small.heatmap_rect[2];
-  check(grown > 1.8 && grown < 2.6, `the heatmap did not grow with the pixels (${small.heatmap_rect[2]} → ${r.heatmap_rect[2]})`);
+  const grown = r.heatmap_rect_px[2] / small.heatmap_rect_px[2];
+  check(grown > 1.8 && grown < 2.6,
+    `the heatmap did not grow with the pixels (${small.heatmap_rect_px[2]} → ${r.heatmap_rect_px[2]})`);
+  const css = r.heatmap_rect[2] / small.heatmap_rect[2];  // in CSS pixels about the same size
+  check(css > 0.9 && css < 1.3, `the heatmap's CSS width changed ${small.heatmap_rect[2]} → ${r.heatmap_rect[2]}`);
   const hidpi = await screenshot(page, 'app-hidpi.png');
   checkNotBlank(hidpi, 'devicePixelRatio 2');
   checkHeatmap(hidpi, r, 'devicePixelRatio 2');

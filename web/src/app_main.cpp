@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
         program.app = std::make_unique<web::WebApp>(*program.window, *program.backend, scene, std::move(lessons));
         t.emplace_back("result", emscripten_get_now());
         program.app->set_startup(std::move(t));
-        program.window->run([] { program.app->draw(); });
+        program.window->run([] { program.app->draw(); }, program.app->shell().pacer());
     } catch (const std::exception& e) {
         web::show_error(e.what());
         web::mark_done("error");
@@ -75,21 +75,29 @@ int main(int argc, char** argv) {
 
 // A later scene (app_page.js, on hashchange; called with ccall's async, one at a time).
 extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_open_scene(const char* text) {
-    if (program.app) program.app->open_scene(text);
+    if (!program.app) return;
+    program.app->open_scene(text);
+    program.window->wake();
 }
 
 // Text pasted into the page (Ctrl+V; from_menu 0) or read from the clipboard for File > Paste scene
 // (from_menu 1), from app_page.js.
 extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_paste(const char* text, int from_menu) {
-    if (program.app) program.app->paste(text, from_menu != 0);
+    if (!program.app) return;
+    program.app->paste(text, from_menu != 0);
+    program.window->wake();
 }
 
 // A file picked with File > Open… or dropped on the page, written by app_page.js at `path`.
 extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_open_file(const char* path, const char* name) {
-    if (program.app) program.app->open_file(path, name);
+    if (!program.app) return;
+    program.app->open_file(path, name);
+    program.window->wake();
 }
 
 // An image picked as AdaIN's style (File > Open an image as AdaIN's style…, the Controls panel).
 extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_open_style(const char* path, const char* name) {
-    if (program.app) program.app->open_style(path, name);
+    if (!program.app) return;
+    program.app->open_style(path, name);
+    program.window->wake();
 }

@@ -53,6 +53,7 @@ public:
     // One frame: the keys, the shell, then the address bar's link and the report.
     void draw();
     void set_startup(StartupTimes t) { startup_ = std::move(t); }
+    app::Shell& shell() { return shell_; }
 
     // ShellPlatform.
     std::unique_ptr<app::HeatmapImage> make_heatmap_image() override;

@@ -10,6 +10,7 @@
 
 #include <emscripten.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // the open menus' windows
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -34,6 +35,18 @@ nlohmann::json sync_report(const Session& s, bool shown, const app::SyncArea& ar
             {"mode", sync_mode_name(r.sync->mode)},
             {"naive_error", naive_error},
             {"need", area.need}};
+}
+
+// A rectangle (x, y, w, h) from canvas to CSS pixels.
+nlohmann::json css_rect(float x, float y, float w, float h, float css) { return {x / css, y / css, w / css, h / css}; }
+
+// The menus and other popups open this frame (CSS pixels), outermost first: the tests tap their rows.
+nlohmann::json popup_rects(float css) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+        if ((w->Flags & ImGuiWindowFlags_Popup) && w->Active && !(w->Flags & ImGuiWindowFlags_Tooltip))
+            out.push_back(css_rect(w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, css));
+    return out;
 }
 
 }  // namespace
@@ -96,6 +109,11 @@ nlohmann::json WebApp::layout_report() const {
     const float px = shell_.heatmap().pixel_scale();
     int view_fills = 0;
     for (std::size_t i = 1; i < images_.size(); ++i) view_fills += images_[i]->fills();
+    const std::array<float, 4> heat{shell_.heatmap().origin_x(), shell_.heatmap().origin_y(), t.width / px,
+                                    t.height / px};  // canvas pixels
+    const float css = static_cast<float>(window_.css_scale());
+    static constexpr const char* kForms[] = {"wide", "tablet", "phone"};
+    const std::array<float, 4> next = shell_.lessons().next_button();
     nlohmann::json j = {
         {"figure_rect", shell_.figure_rect()},
         {"menus",
@@ -108,7 +126,15 @@ nlohmann::json WebApp::layout_report() const {
         {"fills", images_.front()->fills()},
         {"view_fills", view_fills},
         {"image", {{"width", t.width}, {"height", t.height}}},
-        {"heatmap_rect", {shell_.heatmap().origin_x(), shell_.heatmap().origin_y(), t.width / px, t.height / px}},
+        {"heatmap_rect_px", heat},
+        {"heatmap_rect", {heat[0] / css, heat[1] / css, heat[2] / css, heat[3] / css}},  // CSS pixels
+        {"form", kForms[static_cast<int>(shell_.form())]},
+        {"phone_tab", static_cast<int>(shell_.phone_tab())},
+        {"menus_folded", shell_.menus_folded()},
+        {"menu_bar_h", shell_.menu_bar_height()},
+        {"css_scale", css},
+        {"lesson_next", css_rect(next[0], next[1], next[2], next[3], css)},
+        {"popups", popup_rects(css)},
         {"cell", t.cell / px},
         {"canvas", {window_.width(), window_.height()}},
         {"ui_scale", window_.ui_scale()},

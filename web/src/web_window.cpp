@@ -11,8 +11,10 @@
 #include <emscripten.h>
 #include <emscripten/html5.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // the active item: a slider held by a finger
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <utility>
@@ -44,7 +46,59 @@ void set_clipboard(void*, const char* text) {
 // Whether a frame is under way: a frame that waits for the GPU (Asyncify) returns to the browser
 // before it ends, and the page's calls into the program (app_page.js) wait until it has.
 // clang-format off
-EM_JS(void, js_frame_under_way, (int on), { window.normlabFrameUnderWay = !!on; });
+EM_JS(void, js_frame_under_way, (int on), {
+    window.normlabFrameUnderWay = !!on;
+    if (!on) window.normlabFrames = (window.normlabFrames || 0) + 1;  // frames drawn (the idle test counts them)
+});
+// clang-format on
+
+// Every input the page gets (also while a frame waits for the GPU: the call only marks frames due)
+// wakes the frame loop, and so do the canvas changing size (the window resized, zoomed, rotated) and
+// devicePixelRatio changing. Touches on the canvas go to TouchInput (normlab_window_touch: kind 0
+// start, 1 move, 2 end; canvas pixels), not to the browser (no scrolling, zooming or emulated mouse
+// events) nor to emscripten's GLFW (which would press the mouse at a stale position); a real
+// mouse gives ImGui its pointer back (normlab_window_mouse).
+// clang-format off
+EM_JS(void, js_wake_on_input, (const char* canvas), {
+    const wake = function () { _normlab_window_wake(); };
+    ['pointerdown', 'pointerup', 'pointermove', 'pointercancel', 'mousedown', 'mouseup', 'mousemove', 'wheel',
+     'keydown', 'keyup', 'focus', 'blur', 'resize', 'paste', 'visibilitychange'].forEach(function (type) {
+        window.addEventListener(type, wake, { capture: true, passive: true });
+    });
+    const element = document.querySelector(UTF8ToString(canvas));
+    if (element && window.ResizeObserver) new ResizeObserver(wake).observe(element);
+    // devicePixelRatio (browser zoom, a window moved to another screen, device emulation) fires no
+    // event every browser sends: one comparison four times a second, no frame unless it changed.
+    let ratio = window.devicePixelRatio;
+    setInterval(function () {
+        if (window.devicePixelRatio !== ratio) {
+            ratio = window.devicePixelRatio;
+            wake();
+        }
+    }, 250);
+    ['mousemove', 'mousedown'].forEach(function (type) {
+        window.addEventListener(type, function (e) {
+            if (!e.sourceCapabilities || !e.sourceCapabilities.firesTouchEvents) _normlab_window_mouse();
+        }, { capture: true, passive: true });
+    });
+    if (!element) return;
+    element.style.touchAction = 'none';
+    const kinds = { touchstart: 0, touchmove: 1, touchend: 2, touchcancel: 2 };
+    Object.keys(kinds).forEach(function (type) {
+        window.addEventListener(type, function (e) {
+            if (e.target !== element) return;
+            e.preventDefault();
+            e.stopPropagation();
+            const rect = element.getBoundingClientRect();
+            for (let i = 0; i < e.changedTouches.length; ++i) {
+                const t = e.changedTouches[i];
+                _normlab_window_touch(kinds[type], t.identifier, (t.clientX - rect.left) * element.width / rect.width,
+                                      (t.clientY - rect.top) * element.height / rect.height);
+            }
+        }, { capture: true, passive: false });
+    });
+});
+EM_JS(void, js_wake_after, (double ms), { setTimeout(function () { _normlab_window_wake(); }, ms); });
 // clang-format on
 
 // Browser.setCanvasSize, what glfwSetWindowSize calls but without its fullscreen request when
@@ -132,6 +186,7 @@ void WebWindow::follow_canvas() {
     double css_w = 0, css_h = 0;
     emscripten_get_element_css_size(canvas_.c_str(), &css_w, &css_h);
     const double dpr = emscripten_get_device_pixel_ratio();
+    css_scale_ = dpr > 0 ? dpr : 1;
     const int w = std::max(1, static_cast<int>(std::lround(css_w * dpr)));
     const int h = std::max(1, static_cast<int>(std::lround(css_h * dpr)));
     if (w != width_ || h != height_) {
@@ -150,7 +205,16 @@ void WebWindow::begin_frame() {
     // Emscripten's GLFW clock can give two frames the same time: ImGui asserts on a DeltaTime of 0.
     ImGuiIO& io = ImGui::GetIO();
     if (!(io.DeltaTime > 0.0f)) io.DeltaTime = 1.0f / 1000.0f;
+    const auto touch = touch_.frame(emscripten_get_now() / 1000.0);
+    if (touch) {  // a finger is ImGui's mouse (touch_input.hpp)
+        io.MousePos = ImVec2(touch->x, touch->y);
+        io.MouseDown[0] = touch->left;
+        io.MouseDown[1] = touch->right;
+        io.MouseWheel += touch->wheel_y;
+        io.MouseWheelH += touch->wheel_x;
+    }
     ImGui::NewFrame();
+    if (touch && touch->cancel_press) ImGui::ClearActiveID();  // a press that became a scroll does not act
 }
 
 void WebWindow::end_frame() {
@@ -181,23 +245,79 @@ void WebWindow::end_frame() {
 void WebWindow::capture_next_frame(std::function<void(app::RgbaImage)> done) {
     capture_ = std::move(done);
     capture_frame_ = frames_ + 1;
+    wake();
 }
 
 void WebWindow::set_pasted_text(const std::string& text) { g_clipboard = text; }
 
-void WebWindow::run(std::function<void()> frame) {
+// The one window of the page (the frame loop's, and the input listeners' wake target).
+WebWindow* g_window = nullptr;
+
+void WebWindow::tick() {
+    if (!pacer_->due()) {  // idle: no frame until an event, a call or the timer wakes the loop
+        emscripten_pause_main_loop();
+        paused_ = true;
+        if (const auto wait = pacer_->wait()) js_wake_after(std::chrono::duration<double, std::milli>(*wait).count());
+        return;
+    }
+    js_frame_under_way(1);
+    keys_.release_deferred();  // between frames: the events held back for this one
+    begin_frame();
+    frame_();
+    end_frame();
+    pacer_->drew();
+    // A slider held by a finger is dragged, not scrolled (ImGui's sliders and drags ask for ←/→).
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    touch_.set_slider_active(g.ActiveId != 0 &&
+                             (g.ActiveIdUsingNavDirMask & ((1u << ImGuiDir_Left) | (1u << ImGuiDir_Right))) != 0);
+    if (touch_.busy()) pacer_->wake();  // a finger down, or steps still to give
+    js_frame_under_way(0);
+}
+
+void WebWindow::touch(int kind, int id, float x, float y) {
+    const double t = emscripten_get_now() / 1000.0;
+    if (kind == 0) {
+        touch_.set_options({10 * ui_scale_, 0.5, 5 * app::kNormalFontPx * ui_scale_});
+        touch_.start(id, x, y, t);
+    } else if (kind == 1) {
+        touch_.move(id, x, y, t);
+    } else {
+        touch_.end(id, x, y, t);
+    }
+    wake();
+    if (const auto at = touch_.long_press_at())  // a frame when the finger becomes a long press
+        pacer_->wake_at(app::FramePacer::Clock::now() + std::chrono::duration_cast<app::FramePacer::Clock::duration>(
+                                                            std::chrono::duration<double>(*at - t + 0.01)));
+}
+
+void WebWindow::wake() {
+    if (!pacer_) return;
+    pacer_->wake();
+    if (paused_) {
+        paused_ = false;
+        emscripten_resume_main_loop();
+    }
+}
+
+void WebWindow::run(std::function<void()> frame, app::FramePacer& pacer) {
     frame_ = std::move(frame);
-    emscripten_set_main_loop_arg(
-        [](void* self) {
-            auto* w = static_cast<WebWindow*>(self);
-            js_frame_under_way(1);
-            w->keys_.release_deferred();  // between frames: the events held back for this one
-            w->begin_frame();
-            w->frame_();
-            w->end_frame();
-            js_frame_under_way(0);
-        },
-        this, 0, false);
+    pacer_ = &pacer;
+    g_window = this;
+    js_wake_on_input(canvas_.c_str());
+    emscripten_set_main_loop_arg([](void* self) { static_cast<WebWindow*>(self)->tick(); }, this, 0, false);
 }
 
 }  // namespace normlab::web
+
+// The page's input listeners and the pacer's timer (js_wake_on_input, js_wake_after).
+extern "C" EMSCRIPTEN_KEEPALIVE void normlab_window_wake() {
+    if (normlab::web::g_window) normlab::web::g_window->wake();
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void normlab_window_touch(int kind, int id, float x, float y) {
+    if (normlab::web::g_window) normlab::web::g_window->touch(kind, id, x, y);
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void normlab_window_mouse() {
+    if (normlab::web::g_window) normlab::web::g_window->mouse_used();
+}

@@ -11,7 +11,9 @@
 // for the GPU is suspended (its calls into the program wait).
 #pragma once
 #include "fonts.hpp"
+#include "frame_pacer.hpp"
 #include "key_queue.hpp"
+#include "touch_input.hpp"
 #include "png_file.hpp"
 
 #include <functional>
@@ -36,10 +38,17 @@ public:
     WebWindow(const WebWindow&) = delete;
     WebWindow& operator=(const WebWindow&) = delete;
 
-    // Calls frame() once per animation frame of the browser, between begin_frame() and
-    // end_frame(), for as long as the page lives; returns at once (the runtime stays after main).
-    // The window must outlive the page (allocate it once, never destroy it while looping).
-    void run(std::function<void()> frame);
+    // Calls frame() once per animation frame of the browser while `pacer` has a frame due, between
+    // begin_frame() and end_frame(), for as long as the page lives; returns at once (the runtime
+    // stays after main). An idle page pauses the loop: the page's input events (pointer, touch,
+    // keys, wheel, focus, the canvas resized), wake() and the pacer's timer resume it. The window
+    // and the pacer must outlive the page (allocate them once, never destroy them while looping).
+    void run(std::function<void()> frame, app::FramePacer& pacer);
+    // Something changed outside the page's input (a call into the program): draw the next frames.
+    void wake();
+    // A finger on the canvas (kind 0 start, 1 move, 2 end; canvas pixels), and a real mouse used.
+    void touch(int kind, int id, float x, float y);
+    void mouse_used() { touch_.mouse_used(); }
     // Resizes the drawing buffer to the canvas' CSS size × devicePixelRatio (fonts and style are
     // made again when the ratio changes, so text stays crisp), then starts an ImGui frame.
     void begin_frame();
@@ -56,6 +65,8 @@ public:
     float ui_scale() const { return ui_scale_; }
     // The fonts' raster scale: ui_scale(), or less when the atlas would not fit WebGL's largest texture.
     float raster_scale() const { return raster_scale_; }
+    // Canvas pixels per CSS pixel (devicePixelRatio).
+    double css_scale() const { return css_scale_; }
     int width() const { return width_; }
     int height() const { return height_; }
     // Frames drawn so far.
@@ -70,17 +81,22 @@ public:
 private:
     void load_fonts(float scale);
     void follow_canvas();
+    void tick();
     GLFWwindow* window_ = nullptr;
     std::string canvas_, glyph_text_;
     app::FontSet fonts_;
     float ui_scale_ = 0, raster_scale_ = 0;
+    double css_scale_ = 1;
     int width_ = 0, height_ = 0;
     long frames_ = 0;
     bool imgui_glfw_ = false, imgui_gl_ = false;
     std::function<void()> frame_;
+    app::FramePacer* pacer_ = nullptr;
+    bool paused_ = false;  // the loop waits for wake()
     std::function<void(app::RgbaImage)> capture_;
     long capture_frame_ = -1;  // the frame whose pixels capture_ gets
     app::KeyQueue keys_;       // chained after ImGui's GLFW key and char callbacks
+    app::TouchInput touch_;    // fingers as ImGui's mouse
 };
 
 }  // namespace normlab::web

@@ -1,0 +1,68 @@
+// TouchInput: a finger on the screen as Dear ImGui 1.86 understands a mouse, one frame at a time.
+// ImGui 1.86 keeps only per-frame mouse state and the browser's own touch-to-mouse mapping reaches
+// it late or at a stale position, so a tap selected nothing or only showed a tooltip. Here a touch
+// moves the pointer to the finger for one frame before the button goes down (ImGui sees what is
+// under it first), holds the button while the finger stays, and releases it in a later frame:
+// - a tap selects (the pointer stays where the finger was, so the heatmap's tooltip shows the
+//   numbers of what was tapped);
+// - a long press (0.5 s without moving) is a right click (the heatmap clears its selection);
+// - a finger that moves on a slider ImGui made active drags it; anywhere else it scrolls the panel
+//   under it (as a mouse wheel, the content following the finger), and the button it pressed first
+//   is let go without acting.
+// A second finger at once is ignored (no pinch). The browser's window (web/src/web_window) feeds it the
+// page's touch events and applies frame() to ImGui's mouse; tests/app/test_touch_input.cpp checks it.
+#pragma once
+#include <deque>
+#include <optional>
+
+namespace normlab::app {
+
+// The mouse ImGui sees in one frame.
+struct PointerFrame {
+    float x = 0, y = 0;  // ImGui units
+    bool left = false, right = false;
+    float wheel_x = 0, wheel_y = 0;  // wheel notches (ImGui: positive scrolls up / left)
+    bool cancel_press = false;       // a press became a scroll: what it made active must not act on release
+};
+
+class TouchInput {
+public:
+    struct Options {
+        float slop = 10;            // ImGui units a finger may move and still tap
+        double long_press_s = 0.5;  // a finger held this long without moving: a right click
+        float wheel_units = 85;     // ImGui units of finger travel per wheel notch (ImGui scrolls 5 lines a notch)
+    };
+    TouchInput() = default;
+    explicit TouchInput(Options o) : o_(o) {}
+    void set_options(Options o) { o_ = o; }
+
+    // The page's touch events: finger `id` at (x, y) in ImGui units, at `t` seconds.
+    void start(int id, float x, float y, double t);
+    void move(int id, float x, float y, double t);
+    void end(int id, float x, float y, double t);
+    // A real mouse moved or clicked: its pointer is ImGui's again.
+    void mouse_used() { owned_ = false; }
+    // After each frame: whether ImGui had a slider (or drag) active, which a moving finger then drags
+    // instead of scrolling.
+    void set_slider_active(bool active) { item_active_ = active; }
+
+    // The mouse for the frame at `t`: nullopt when no finger has touched since the mouse was last used.
+    std::optional<PointerFrame> frame(double t);
+    // When a finger that stays becomes a long press (the frame loop draws a frame then).
+    std::optional<double> long_press_at() const;
+    // Steps not yet given to a frame (the frame loop keeps drawing while there are any).
+    bool busy() const { return !steps_.empty() || finger_; }
+
+private:
+    Options o_;
+    std::deque<PointerFrame> steps_;  // frames to give in order before the finger's own state
+    bool finger_ = false;             // the primary finger is down
+    int id_ = -1;
+    float x0_ = 0, y0_ = 0, x_ = 0, y_ = 0, wheel_x_ = 0, wheel_y_ = 0;
+    double t0_ = 0;
+    bool moved_ = false, scrolling_ = false, long_fired_ = false, owned_ = false, item_active_ = false;
+    bool cancel_ = false;  // the next frame cancels the press (a scroll began)
+    PointerFrame last_;
+};
+
+}  // namespace normlab::app
