@@ -23,10 +23,12 @@
 #include "sync_view.hpp"
 
 #include "normlab/classroom/experiments.hpp"
+#include "normlab/session/app_link.hpp"
 #include "normlab/session/session.hpp"
 #include "normlab/classroom/view_settings.hpp"
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,6 +58,12 @@ public:
     virtual const char* exercise_hint() const = 0;
     // After the panels, before the overlays: the platform's own windows (the desktop's file dialogs).
     virtual void own_windows() {}
+    // Whether a CJK font can be loaded when Chinese is asked for (the browser fetches it then), and
+    // loading it: the platform calls Shell::cjk_font_loaded once it is in.
+    virtual bool cjk_font_loadable() const { return false; }
+    virtual void load_cjk_font() {}
+    // The keys the platform leaves to its host (the browser keeps F5, its reload): no action takes them.
+    virtual std::vector<int> host_keys() const { return {}; }
 };
 
 class Shell {
@@ -72,6 +80,9 @@ public:
     void set_presenter(bool on);
     bool presenter() const { return presenter_; }
     void set_language(Language lang);
+    // The platform's CJK font is in (ShellPlatform::load_cjk_font): Chinese, if it is still the
+    // language asked for.
+    void cjk_font_loaded();
     void apply_view(const ViewSettings& v);
     // What the view shows now (heatmap mode, colours, compare, cube, gradient, experiment).
     ViewSettings view() const;
@@ -79,8 +90,18 @@ public:
     // The experiment `id` (with `state`, a scene's, instead of its own); false, with its message, when it cannot start.
     bool start_experiment(const std::string& id, std::optional<State> state = std::nullopt);
     void stop_experiment() { experiment_ = nullptr; }
-    // A scene now shown (its view `v`): an experiment and a lesson no longer describe it.
-    void scene_shown(const ViewSettings& v);
+    // A scene now shown (its view `v`): an experiment and a lesson no longer describe it (unless
+    // `in_lesson`: a link's scene of the lesson step it names); the experiment its view names starts
+    // on its state.
+    void scene_shown(const ViewSettings& v, bool in_lesson = false);
+    // What a link carries besides the scene: the lesson and step shown, the language, presenter mode.
+    AppLink link_parts() const;
+    // Opens a link (app_link.hpp): its presenter mode, language and lesson step, then its scene —
+    // also the empty one (the default state) when it names no lesson — through `open_scene`, the
+    // platform's (it replaces the Session's state and returns the scene's view, or says why not and
+    // returns nothing), shown by scene_shown.
+    using OpenScene = std::function<std::optional<ViewSettings>(const std::string& scene)>;
+    void open_link(const AppLink& link, const OpenScene& open_scene);
     void show_help(bool on) { help_ = on; }
     void set_gradient(bool on) { views_.gradient = on; }
     // The File menu's rows, from the platform (call once the platform is made).
@@ -95,6 +116,8 @@ public:
     bool sync_view_shown() const;
     bool pictures_shown() const { return PicturePanel::wanted(session_) && !gradient_shown(); }
     const ShownViews& views() const { return views_; }
+    // The action table (keys, menu items, the F1 help's rows).
+    const std::vector<Action>& actions() const { return actions_; }
     HeatmapPanel& heatmap() { return heatmap_; }
     const HeatmapPanel& heatmap() const { return heatmap_; }
     ControlsPanel& controls() { return controls_; }
@@ -153,6 +176,7 @@ private:
     float heat_chrome_ = 0;        // the heatmap panel's height minus its image's room, last frame (panel_layout.hpp)
     SyncArea sync_area_;           // SyncBN: the heights of last frame's heatmap panel and devices
     std::vector<Action> actions_;  // keys, menu items and help rows (actions.hpp)
+    std::optional<Language> wanted_language_;  // asked for while the platform loads its font
 };
 
 }  // namespace normlab::app
