@@ -48,25 +48,47 @@ void AppUi::scene_popups() {
 
 // A scene loaded or pasted: its state (with its exercise) and its view, or nothing at all. It ends an
 // open experiment and lesson, whose text would no longer describe what is shown.
-void AppUi::open_scene(const State& st, const std::string& name) {
+void AppUi::open_scene(const State& st, const std::string& name) { shell_.scene_shown(replace_scene(st, name)); }
+
+ViewSettings AppUi::replace_scene(const State& st, const std::string& name) {
     ViewSettings v = parse_view(st.view_json, name);
     if (auto err = session_.replace(st, TensorChange::from_source())) throw InputError(*err);
-    shell_.scene_shown(v);
+    return v;
 }
 
-// The whole state and view as one line of text on the clipboard (scene_to_line).
+// The link of what is shown (the lesson step, language, presenter mode and the scene with its view:
+// normlab/session/app_link.hpp) as one line on the clipboard, as the browser's address carries it.
 void AppUi::copy_scene() {
     State st = session_.state();
     st.view_json = view_to_json(shell_.view());
-    ImGui::SetClipboardText(scene_to_line(st).c_str());
+    AppLink link = shell_.link_parts();
+    link.scene = scene_to_line(st);
+    ImGui::SetClipboardText(link_text(link).c_str());
     message(tr("scene copied to the clipboard as one line"));
 }
 
+// A link or a scene line (or a scene's JSON) from the clipboard; a bad one changes nothing.
 void AppUi::paste_scene() {
     const char* text = ImGui::GetClipboardText();
+    const std::string name = "pasted scene";
     try {
-        open_scene(scene_from_line(text ? text : "", "pasted scene"), "pasted scene");
-        message(tr("scene pasted from the clipboard"));
+        const AppLink link = parse_link(text ? text : "", name);
+        // Refused before anything changes; a link without a lesson needs a scene.
+        if (!link.scene.empty() || !link.lesson)
+            scene_from_line(link.scene.empty() ? (text ? text : "") : link.scene, name);
+        std::string error;
+        shell_.open_link(link, [&](const std::string& scene) -> std::optional<ViewSettings> {
+            try {
+                return replace_scene(scene.empty() ? State{} : scene_from_line(scene, name), name);
+            } catch (const InputError& e) {
+                error = e.what();
+                return std::nullopt;
+            }
+        });
+        if (error.empty())
+            message(tr("scene pasted from the clipboard"));
+        else
+            message(error, true);
     } catch (const InputError& e) {
         message(e.what(), true);
     }

@@ -63,6 +63,8 @@ private:
     // app_dialogs.cpp: the File menu's windows and actions.
     void scene_popups();
     void open_scene(const State& st, const std::string& name);
+    // The Session's state replaced by the scene's; its view (InputError when either is refused).
+    ViewSettings replace_scene(const State& st, const std::string& name);
     void copy_scene();
     void paste_scene();
     void export_files();

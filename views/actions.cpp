@@ -10,6 +10,8 @@
 #include <GLFW/glfw3.h>  // key codes only (ImGui 1.86 indexes keys by the backend's codes)
 #include <imgui.h>
 
+#include <algorithm>
+#include <set>
 #include <string_view>
 
 namespace normlab::app {
@@ -112,7 +114,7 @@ const std::vector<ActionRow>& shared_rows() {
         {.id = "language",  // the Language menu lists both languages
          .keys = {plain(GLFW_KEY_L)},
          .help_keys = "L",
-         .help_text = "language: English / 中文",
+         .help_text = "language: English / Chinese",  // no CJK glyph: the font may come later
          .run = [](Target t, int) { t.set_language(language() == Language::En ? Language::Zh : Language::En); }},
         {.id = "compare",
          .keys = {plain(GLFW_KEY_C)},
@@ -207,6 +209,36 @@ const std::vector<ActionRow>& shared_rows() {
     return rows;
 }
 
+// A key's name as the help shows it (letters, digits, F1–F25); "?" for others.
+std::string key_name(int key) {
+    if (key >= GLFW_KEY_A && key <= GLFW_KEY_Z) return std::string(1, static_cast<char>('A' + key - GLFW_KEY_A));
+    if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) return std::string(1, static_cast<char>('0' + key - GLFW_KEY_0));
+    if (key >= GLFW_KEY_F1 && key <= GLFW_KEY_F25) return "F" + std::to_string(key - GLFW_KEY_F1 + 1);
+    return "?";
+}
+
+// A label made at run time, kept for the program's life (Action's labels are C strings).
+const char* kept(const std::string& s) {
+    static std::set<std::string> labels;
+    return labels.insert(s).first->c_str();
+}
+
+// `a` without the chords of `host_keys`; when it lost one, its labels name the keys it keeps.
+void without_host_keys(Action& a, const std::vector<int>& host_keys) {
+    const auto host = [&](const Chord& c) {
+        return std::find(host_keys.begin(), host_keys.end(), c.key) != host_keys.end();
+    };
+    if (std::none_of(a.keys.begin(), a.keys.end(), host)) return;
+    std::erase_if(a.keys, host);
+    std::string shortcut, help;
+    for (const Chord& c : a.keys) {
+        shortcut += (shortcut.empty() ? "" : " / ") + key_name(c.key);
+        help += (help.empty() ? "" : "  or  ") + key_name(c.key);
+    }
+    if (a.shortcut) a.shortcut = kept(shortcut);
+    if (a.help_keys) a.help_keys = kept(help);
+}
+
 // `row` acting on `t`.
 Action bound(const ActionRow& row, const ActionTarget& t) {
     Action a{.id = row.id,
@@ -224,7 +256,8 @@ Action bound(const ActionRow& row, const ActionTarget& t) {
 
 }  // namespace
 
-std::vector<Action> app_actions(const ActionTarget& t, std::vector<Action> file_rows) {
+std::vector<Action> app_actions(const ActionTarget& t, std::vector<Action> file_rows,
+                                const std::vector<int>& host_keys) {
     std::vector<Action> rows;
     for (const ActionRow& r : shared_rows()) {
         if (std::string_view(r.id) == "file")
@@ -232,6 +265,7 @@ std::vector<Action> app_actions(const ActionTarget& t, std::vector<Action> file_
         else
             rows.push_back(bound(r, t));
     }
+    for (Action& a : rows) without_host_keys(a, host_keys);
     return rows;
 }
 

@@ -75,8 +75,10 @@ struct ActionTarget {
 };
 
 // The shared table's rows bound to `t`, in the help overlay's order, with `file_rows` (an app's File
-// menu) before T, Esc and F1.
-std::vector<Action> app_actions(const ActionTarget& t, std::vector<Action> file_rows);
+// menu) before T, Esc and F1. No row takes a key of `host_keys` (the browser's own, F5): a row that
+// loses one names only the keys it keeps, beside its menu item and in the help overlay.
+std::vector<Action> app_actions(const ActionTarget& t, std::vector<Action> file_rows,
+                                const std::vector<int>& host_keys = {});
 
 // The key presses of one frame, in order (none while a text field has the keyboard); with `blank`
 // set, a key only brings the picture back.

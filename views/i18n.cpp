@@ -212,7 +212,7 @@ const Entry kTable[] = {
     {"next / previous lesson step", "课程的下一步 / 上一步"},
     {"black screen; any key brings the picture back", "黑屏；按任意键恢复画面"},
     {"presenter mode on / off", "打开 / 关闭演示模式"},
-    {"language: English / 中文", "语言：English / 中文"},
+    {"language: English / Chinese", "语言：English / 中文"},
     {"compare view: BN, LN, IN, GN side by side", "对比视图：BN、LN、IN、GN 并排"},
     {"cube drawing of the partition", "划分的立方体示意图"},
     {"gradient view (the backward pass)", "梯度视图（反向传播）"},

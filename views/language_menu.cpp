@@ -6,13 +6,15 @@
 
 namespace normlab::app {
 
-std::optional<Language> language_menu() {
+std::optional<Language> language_menu(bool loadable) {
     std::optional<Language> picked;
     if (!ImGui::BeginMenu(tr_id("Language", "lang").c_str())) return picked;
     if (ImGui::MenuItem("English", "L", language() == Language::En)) picked = Language::En;
-    if (!cjk_font()) ImGui::BeginDisabled();
-    if (ImGui::MenuItem("中文 (简体)", "L", language() == Language::Zh)) picked = Language::Zh;
-    if (!cjk_font()) {
+    const bool off = !cjk_font() && !loadable;
+    if (off) ImGui::BeginDisabled();
+    if (ImGui::MenuItem(cjk_font() ? "中文 (简体)" : "Chinese (Simplified)", "L", language() == Language::Zh))
+        picked = Language::Zh;
+    if (off) {
         ImGui::EndDisabled();
         ImGui::TextDisabled("%s", cjk_missing_message().c_str());
     }

@@ -53,17 +53,51 @@ void Shell::set_presenter(bool on) {
 }
 
 void Shell::set_language(Language lang) {
-    if (!app::set_language(lang)) message(cjk_missing_message());
+    wanted_language_.reset();
+    if (app::set_language(lang)) return;
+    if (!platform_.cjk_font_loadable()) return message(cjk_missing_message());
+    wanted_language_ = lang;
+    message(tr("loading the Chinese font…"), false);
+    platform_.load_cjk_font();
+}
+
+void Shell::cjk_font_loaded() {
+    if (wanted_language_) set_language(*wanted_language_);
 }
 
 ViewSettings Shell::view() const { return views_.view(heatmap_, experiment_); }
 
 void Shell::apply_view(const ViewSettings& v) { views_.show(v, heatmap_); }
 
-void Shell::scene_shown(const ViewSettings& v) {
+void Shell::scene_shown(const ViewSettings& v, bool in_lesson) {
     experiment_ = nullptr;
-    lessons_.close();
-    apply_view(v);
+    if (!in_lesson) lessons_.close();
+    if (!v.experiment.empty()) start_experiment(v.experiment, session_.state());
+    apply_view(v);  // after the experiment's own view: the scene's is what was shown
+}
+
+AppLink Shell::link_parts() const {
+    AppLink link;
+    if (const Lesson* l = lessons_.lesson()) {
+        link.lesson = l->id;
+        link.step = lessons_.step() + 1;
+    }
+    link.language = language();
+    link.presenter = presenter_;
+    return link;
+}
+
+void Shell::open_link(const AppLink& link, const OpenScene& open_scene) {
+    if (link.presenter) set_presenter(*link.presenter);
+    if (link.language) set_language(*link.language);
+    int lesson = -1;
+    for (int i = 0; link.lesson && i < lessons_.count(); ++i)
+        if (lessons_.lessons()[static_cast<std::size_t>(i)].id == *link.lesson) lesson = i;
+    if (lesson >= 0) go_to_step(lesson, link.step.value_or(1) - 1);
+    if (!link.scene.empty() || lesson < 0)
+        if (auto view = open_scene(link.scene)) scene_shown(*view, lesson >= 0);
+    if (link.lesson && lesson < 0)  // after the scene, whose opening clears the last error
+        message("the link's lesson '" + *link.lesson + "' is not one of this app's lessons");
 }
 
 bool Shell::sync_view_shown() const {
@@ -126,7 +160,7 @@ void Shell::make_actions(std::vector<Action> file_rows) {
     t.go_to_step = [this](int lesson, int step) { go_to_step(lesson, step); };
     t.stop_experiment = [this] { stop_experiment(); };
     t.refused = [this](const std::string& line) { message(line); };
-    actions_ = app_actions(t, std::move(file_rows));
+    actions_ = app_actions(t, std::move(file_rows), platform_.host_keys());
 }
 
 // The menus side by side, or folded into one Menu when they do not fit the screen's width (a phone).
@@ -166,7 +200,7 @@ void Shell::menus() {
     at(4);
     view_menu();
     at(1);
-    if (auto lang = language_menu()) set_language(*lang);
+    if (auto lang = language_menu(platform_.cjk_font_loadable())) set_language(*lang);
     at(2);
     if (auto go = lessons_.menu()) go_to_step(go->first, go->second);
     at(3);

@@ -24,10 +24,12 @@
 #include "sync_view.hpp"
 
 #include "normlab/classroom/experiments.hpp"
+#include "normlab/session/app_link.hpp"
 #include "normlab/session/session.hpp"
 #include "normlab/classroom/view_settings.hpp"
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,6 +59,12 @@ public:
     virtual const char* exercise_hint() const = 0;
     // After the panels, before the overlays: the platform's own windows (the desktop's file dialogs).
     virtual void own_windows() {}
+    // Whether a CJK font can be loaded when Chinese is asked for (the browser fetches it then), and
+    // loading it: the platform calls Shell::cjk_font_loaded once it is in.
+    virtual bool cjk_font_loadable() const { return false; }
+    virtual void load_cjk_font() {}
+    // The keys the platform leaves to its host (the browser keeps F5, its reload): no action takes them.
+    virtual std::vector<int> host_keys() const { return {}; }
 };
 
 class Shell {
@@ -75,6 +83,9 @@ public:
     void set_presenter(bool on);
     bool presenter() const { return presenter_; }
     void set_language(Language lang);
+    // The platform's CJK font is in (ShellPlatform::load_cjk_font): Chinese, if it is still the
+    // language asked for.
+    void cjk_font_loaded();
     void apply_view(const ViewSettings& v);
     // What the view shows now (heatmap mode, colours, compare, cube, gradient, experiment).
     ViewSettings view() const;
@@ -82,8 +93,18 @@ public:
     // The experiment `id` (with `state`, a scene's, instead of its own); false, with its message, when it cannot start.
     bool start_experiment(const std::string& id, std::optional<State> state = std::nullopt);
     void stop_experiment() { experiment_ = nullptr; }
-    // A scene now shown (its view `v`): an experiment and a lesson no longer describe it.
-    void scene_shown(const ViewSettings& v);
+    // A scene now shown (its view `v`): an experiment and a lesson no longer describe it (unless
+    // `in_lesson`: a link's scene of the lesson step it names); the experiment its view names starts
+    // on its state.
+    void scene_shown(const ViewSettings& v, bool in_lesson = false);
+    // What a link carries besides the scene: the lesson and step shown, the language, presenter mode.
+    AppLink link_parts() const;
+    // Opens a link (app_link.hpp): its presenter mode, language and lesson step, then its scene —
+    // also the empty one (the default state) when it names no lesson — through `open_scene`, the
+    // platform's (it replaces the Session's state and returns the scene's view, or says why not and
+    // returns nothing), shown by scene_shown.
+    using OpenScene = std::function<std::optional<ViewSettings>(const std::string& scene)>;
+    void open_link(const AppLink& link, const OpenScene& open_scene);
     void show_help(bool on) { help_ = on; }
     void set_gradient(bool on) { views_.gradient = on; }
     // The File menu's rows, from the platform (call once the platform is made).
@@ -98,6 +119,8 @@ public:
     bool sync_view_shown() const;
     bool pictures_shown() const { return PicturePanel::wanted(session_) && !gradient_shown(); }
     const ShownViews& views() const { return views_; }
+    // The action table (keys, menu items, the F1 help's rows).
+    const std::vector<Action>& actions() const { return actions_; }
     HeatmapPanel& heatmap() { return heatmap_; }
     const HeatmapPanel& heatmap() const { return heatmap_; }
     ControlsPanel& controls() { return controls_; }
@@ -174,6 +197,7 @@ private:
     PhoneTab phone_tab_ = PhoneTab::Heatmap;
     bool menus_folded_ = false;
     float menu_bar_h_ = 0;
+    std::optional<Language> wanted_language_;  // asked for while the platform loads its font
 };
 
 }  // namespace normlab::app

@@ -24,6 +24,8 @@
   app_test.py exercise APP WORKDIR [app args...]    a scene that hides and locks controls: locks
                                                       hold against the keys; copy, load another
                                                       scene, paste (Ctrl+Shift+C/V) restores it
+  app_test.py link APP WORKDIR [app args...]        a lesson step's link copied (Ctrl+Shift+C), the
+                                                      state changed, pasted (Ctrl+Shift+V): all back
   app_test.py uploads APP WORKDIR [app args...]     G and the method changed by key upload 0 bytes
                                                       of x (NORMLAB_APP_TIMING=1's 'x upload' lines)
 Every run has NORMLAB_VALIDATION=1; any validation message fails the test.
@@ -364,6 +366,27 @@ def exercise(app, workdir, args):
     tapping(app, workdir, ["--scene", handout] + args, script, "exercise")
 
 
+def link(app, workdir, args):
+    """The link (Ctrl+Shift+C / V, the browser's address): a lesson step in 中文 with G changed and
+    presenter mode on, copied; the language, presenter mode and the step changed; pasted: all back."""
+
+    def script(tap, state, fail, xdotool):
+        s = state()
+        if (s["lesson"], s["step"], s["language"], s["groups"]) != ("groupnorm-continuum", 2, "zh", 1):
+            fail(f"--lesson-id groupnorm-continuum --step 2 --lang zh opened {s}")
+        tap("equal", {"groups": 2})  # the continuum's next G: the experiment's setting, in the link's scene
+        tap("p", {"presenter": True})
+        tap("ctrl+shift+c", {}, ["lesson", "step", "groups"])
+        tap("p", {"presenter": False})
+        tap("l", {"language": "en"})
+        tap("Right", {"step": 3, "groups": 4})
+        tap("ctrl+shift+v", {"lesson": "groupnorm-continuum", "step": 2, "language": "zh", "groups": 2,
+                             "presenter": True})
+
+    tapping(app, workdir, ["--lesson-id", "groupnorm-continuum", "--step", "2", "--lang", "zh"] + args, script,
+            "link")
+
+
 def uploads(app, workdir, args):
     """Edits by key keep the tensor on the GPU: with NORMLAB_APP_TIMING=1 every recompute prints
     'x upload: N bytes'; the first (the tensor loaded) uploads x, each edit after it 0 bytes and
@@ -436,6 +459,8 @@ def main():
         keys(app, sys.argv[3], sys.argv[4:])
     elif mode == "exercise":
         exercise(app, sys.argv[3], sys.argv[4:])
+    elif mode == "link":
+        link(app, sys.argv[3], sys.argv[4:])
     elif mode == "uploads":
         uploads(app, sys.argv[3], sys.argv[4:])
     elif mode == "pictures":

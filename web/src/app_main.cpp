@@ -3,9 +3,10 @@
 // app_page.js:
 //   --scene TEXT    the URL's scene (the text after '#'); none: the default State
 // main opens the window, the WebGPU device and the first result, starts the frame loop and
-// returns; the runtime stays, and app_page.js calls normlab_app_open_scene for a scene pasted into
-// the address bar, normlab_app_open_file for a file picked or dropped and normlab_app_paste for text pasted. An
-// error before the first frame is one line on the page.
+// returns; the runtime stays, and app_page.js calls normlab_app_open_link for a link pasted into
+// the address bar, normlab_app_cjk_font once the CJK font it fetched is in the file system, normlab_app_open_file for a
+// file picked or dropped and normlab_app_paste for text pasted. An error before the first frame is one line on the
+// page.
 #include "page_bridge.hpp"
 #include "web_app.hpp"
 #include "web_window.hpp"
@@ -43,9 +44,12 @@ Program program;
 int main(int argc, char** argv) {
     umask(022);                                // emscripten starts with 0777 (docs/browser.md)
     normlab::set_image_search_dir("/assets");  // the shipped images, embedded at /assets/images
-    std::string scene;
-    for (int i = 1; i < argc; ++i)
-        if (std::string(argv[i]) == "--scene" && i + 1 < argc) scene = argv[++i];
+    std::string link, query;
+    for (int i = 1; i + 1 < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--link") link = argv[++i];
+        if (arg == "--query") query = argv[++i];
+    }
     try {
         web::StartupTimes t;  // milliseconds since the page's navigation started, per step
         t.emplace_back("main", emscripten_get_now());
@@ -62,7 +66,7 @@ int main(int argc, char** argv) {
         });
         program.backend = std::make_unique<webgpu::WgpuBackend>(*program.ctx);
         t.emplace_back("device", emscripten_get_now());
-        program.app = std::make_unique<web::WebApp>(*program.window, *program.backend, scene, std::move(lessons));
+        program.app = std::make_unique<web::WebApp>(*program.window, *program.backend, query, link, std::move(lessons));
         t.emplace_back("result", emscripten_get_now());
         program.app->set_startup(std::move(t));
         program.window->run([] { program.app->draw(); }, program.app->shell().pacer());
@@ -73,10 +77,17 @@ int main(int argc, char** argv) {
     return 0;
 }
 
-// A later scene (app_page.js, on hashchange; called with ccall's async, one at a time).
-extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_open_scene(const char* text) {
+// A later link (app_page.js, on hashchange; called with ccall's async, one at a time).
+extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_open_link(const char* text) {
     if (!program.app) return;
-    program.app->open_scene(text);
+    program.app->open_link(text);
+    program.window->wake();
+}
+
+// The CJK font app_page.js fetched when Chinese was asked for is in the file system (ok 1), or not.
+extern "C" EMSCRIPTEN_KEEPALIVE void normlab_app_cjk_font(int ok) {
+    if (!program.app) return;
+    program.app->cjk_font_fetched(ok != 0);
     program.window->wake();
 }
 

@@ -6,6 +6,7 @@
 #include "normlab/core/npy.hpp"
 #include "normlab/core/stat_layout.hpp"
 #include "normlab/core/state_edits.hpp"
+#include "normlab/session/app_link.hpp"
 
 #include <filesystem>
 
@@ -28,7 +29,8 @@ bool from_file(const State& s) { return !user_file_of(s).empty(); }
 }  // namespace
 
 void PageSession::open_scene(const std::string& text, const std::string& name) {
-    State next = text.empty() ? State{} : scene_from_line(text, name);
+    const std::string scene = parse_link(text, name).scene;  // the app's link: its scene (the results page's too)
+    State next = scene.empty() ? State{} : scene_from_line(scene, name);
     check_page_scene(next, name);
     ViewSettings view = parse_view(next.view_json, name);  // a bad view refuses the scene, as the desktop's open does
     // A generated tensor's shape is checked before gigabytes are made.

@@ -23,7 +23,8 @@ class PageSession {
 public:
     explicit PageSession(webgpu::WgpuBackend& backend) : backend_(&backend), session_(backend) {}
 
-    // text: a "normlab-scene:…" line or a scene's JSON; empty: the default State. A scene's view is
+    // text: a "normlab-scene:…" line, a scene's JSON or an app's link (its scene; app_link.hpp); empty
+    // or a link without a scene: the default State. A scene's view is
     // checked here (a bad one refuses the scene) and kept in the state's view_json for the app to show.
     void open_scene(const std::string& text, const std::string& name);
     // The view of the scene opened last (parsed by open_scene), for the app to show.

@@ -31,13 +31,20 @@ EM_JS(void, js_app_call, (const char* method, const char* a, const char* b), {
 
 }  // namespace
 
-WebApp::WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::string& scene_text, app::LessonPanel lessons)
+WebApp::WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::string& query, const std::string& link,
+               app::LessonPanel lessons)
     : window_(window), backend_(backend), page_(backend), shell_(*this, page_.edit_session(), std::move(lessons)) {
     shell_.set_file_actions(file_actions(shell_));
     shell_.controls().pick_file = [] { js_app_call("pickFile", "", ""); };  // the browser's file chooser
     shell_.controls().pick_style_file = [] { js_app_call("pickFile", "style", ""); };
-    if (!scene_text.empty() && open_scene(scene_text)) return;
-    page_.open_scene("", "the default state");  // no scene, or one that cannot be shown: the error stays
+    try {
+        const AppLink l =
+            parse_link(query, "the link in the URL", true).merged(parse_link(link, "the link in the URL"));
+        if (open(l, "the scene in the URL")) return;
+    } catch (const std::exception& e) {
+        error_ = error_line(e);
+    }
+    page_.open_scene("", "the default state");  // no link, or one that cannot be shown: the error stays
 }
 
 std::unique_ptr<app::HeatmapImage> WebApp::make_heatmap_image() {
@@ -61,17 +68,31 @@ void WebApp::presenter_look(bool on) {
     ImGui::GetIO().FontDefault = on ? window_.fonts().large : window_.fonts().normal;
 }
 
-bool WebApp::open_scene(const std::string& text, const std::string& name) {
+bool WebApp::open_link(const std::string& text, const std::string& name) {
     try {
-        page_.open_scene(text, name);
-        error_.clear();
-        shell_.scene_shown(page_.scene_view());  // as loading one does on the desktop
-        return true;
+        return open(parse_link(text, name), name == "the link in the URL" ? "the scene in the URL" : name);
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
         error_ = error_line(e);
-        shown_link_ = "?";  // the address bar goes back to the shown state's scene
+        shown_link_ = "?";  // the address bar goes back to the shown state's link
         return false;
     }
+}
+
+bool WebApp::open(const AppLink& link, const std::string& scene_name) {
+    bool ok = true;
+    shell_.open_link(link, [&](const std::string& scene) -> std::optional<ViewSettings> {
+        try {
+            page_.open_scene(scene, scene_name);
+            error_.clear();
+            return page_.scene_view();
+        } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
+            error_ = error_line(e);
+            ok = false;
+            return std::nullopt;
+        }
+    });
+    if (!ok) shown_link_ = "?";
+    return ok;
 }
 
 void WebApp::open_file(const std::string& path, const std::string& name) {
@@ -102,7 +123,7 @@ void WebApp::opened(const std::string& name, const std::function<void()>& open) 
 void WebApp::paste(const std::string& text, bool from_menu) {
     WebWindow::set_pasted_text(text);
     if (!from_menu && ImGui::GetIO().WantTextInput) return;  // Ctrl+V in a field: ImGui pastes it there
-    if (open_scene(text, "pasted scene")) note_ = app::tr("scene pasted from the clipboard");
+    if (open_link(text, "pasted scene")) note_ = app::tr("scene pasted from the clipboard");
 }
 
 void WebApp::download(const std::string& kind) {
@@ -136,44 +157,87 @@ void WebApp::save_png(bool figure) {
     });
 }
 
-// The scene as one line on the clipboard, as the desktop's File > Copy scene (a file's tensor has none).
+std::string WebApp::link_now() const {
+    const auto scene = page_.link(shell_.view());
+    if (!scene) return "";
+    AppLink link = shell_.link_parts();
+    link.scene = *scene;
+    return link_text(link);
+}
+
+// The link as one line on the clipboard, as the desktop's File > Copy scene (a file's tensor has none).
 void WebApp::copy_scene() {
-    const auto line = page_.link(shell_.view());
+    const std::string line = link_now();
     error_.clear();
-    if (!line) {
+    if (line.empty()) {
         note_ = page_.why_no_link();
         return;
     }
-    ImGui::SetClipboardText(line->c_str());  // the page's clipboard (web_window)
+    ImGui::SetClipboardText(line.c_str());  // the page's clipboard (web_window)
     note_ = app::tr("scene copied to the clipboard as one line");
 }
 
+// The note says the link is on the clipboard only while it is the link of what is shown (keep_link).
 void WebApp::copy_link() {
-    const auto line = page_.link(shell_.view());
+    const std::string line = link_now();
     error_.clear();
-    if (!line) {
+    if (line.empty()) {
         note_ = page_.why_no_link();
         return;
     }
-    js_app_call("copyLink", line->c_str(), "");
+    js_app_call("copyLink", line.c_str(), "");
     note_ = app::tr("the link to this scene is in the address bar and on the clipboard");
+    copied_link_ = line;
 }
 
 void WebApp::keep_link() {
-    // The scene changes only with the Session's generation (every apply), its selection or the view.
+    // The link changes only with the Session's generation (every apply), its selection, the view or
+    // the shell's parts (lesson step, language, presenter mode).
     const Session& now_shown = page_.session();
     const ViewSettings v = shell_.view();
+    const AppLink parts = shell_.link_parts();
     if (shown_link_ != "?" && link_generation_ == now_shown.generation() &&
-        link_selection_ == now_shown.state().selection && link_view_ == v)
+        link_selection_ == now_shown.state().selection && link_view_ == v && link_parts_ == parts)
         return;
     link_generation_ = now_shown.generation();
     link_selection_ = now_shown.state().selection;
     link_view_ = v;
-    const auto line = page_.link(v);
-    const std::string now = line ? *line : "";
+    link_parts_ = parts;
+    const std::string now = link_now();
+    if (!copied_link_.empty() && now != copied_link_) {  // what was copied is no longer what is shown
+        if (note_ == app::tr("the link to this scene is in the address bar and on the clipboard")) note_.clear();
+        copied_link_.clear();
+    }
     if (now == shown_link_) return;
     shown_link_ = now;
     js_app_call("link", now.c_str(), "");
+}
+
+bool WebApp::cjk_font_loadable() const { return !font_failed_; }
+
+void WebApp::load_cjk_font() {
+    if (font_fetching_ || font_failed_) return;
+    font_fetching_ = true;
+    js_app_call("loadFont", "", "");  // app_page.js calls normlab_app_cjk_font once it is in
+}
+
+// F5 is the browser's reload: presenter mode is P in the page.
+std::vector<int> WebApp::host_keys() const { return {GLFW_KEY_F5}; }
+
+void WebApp::cjk_font_fetched(bool ok) {
+    font_fetching_ = false;
+    if (!ok) {
+        font_failed_ = true;
+        note_.clear();
+        error_ = "the Chinese font (fonts/DroidSansFallbackFull.ttf) could not be loaded from this site";
+        app::set_cjk_font(false, error_ + "; staying in English");
+        return;
+    }
+    window_.reload_fonts();  // between frames (app_page.js calls in only then): the atlas with CJK glyphs
+    presenter_look(shell_.presenter());
+    glyphs_scale_ = 0;  // the report checks the new atlas' glyphs
+    if (note_ == app::tr("loading the Chinese font…")) note_.clear();
+    shell_.cjk_font_loaded();
 }
 
 // The File menu's actions, in its order, with the desktop's Ctrl keys where the page can take them from the

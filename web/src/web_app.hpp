@@ -5,8 +5,10 @@
 // the browser's file chooser (or a drop), downloads of the scene, statistics, y, a screenshot or the
 // figure, the link and the one-line scene on the clipboard, a scene line pasted into the page. The
 // app's model is a PageSession's Session on the WebGPU backend, whose every edit is Session::apply, as
-// on the desktop. The address bar always holds the shown scene; after each frame whose report changed,
-// a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests).
+// on the desktop. The address bar always holds the link of what is shown (normlab/session/app_link.hpp:
+// the lesson step, language, presenter mode and the scene with its view); the CJK font is fetched
+// only when Chinese is asked for (the page does it, then the atlas is made again); after each frame whose report
+// changed, a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests).
 #pragma once
 #include "actions.hpp"
 #include "page_session.hpp"
@@ -31,15 +33,20 @@ using StartupTimes = std::vector<std::pair<std::string, double>>;
 
 class WebApp : public app::ShellPlatform {
 public:
-    // Normalizes the scene `scene_text` (empty: the default State). A scene that cannot be shown
-    // leaves its one-line error in the status bar and the default State on screen. Throws
-    // DeviceError / InputError only when the default State cannot run either. `lessons`: the
-    // built-in lessons (loaded before the window, whose font atlas needs their Chinese glyphs).
-    WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::string& scene_text, app::LessonPanel lessons);
+    // Opens the address's link: `query` (the text after '?', its link keys; others are skipped) under
+    // `link` (the text after '#'); none: the default State. A link that cannot be shown leaves its
+    // one-line error in the status bar and the default State on screen. Throws DeviceError /
+    // InputError only when the default State cannot run either. `lessons`: the built-in lessons
+    // (loaded before the window, whose font atlas needs their Chinese glyphs).
+    WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::string& query, const std::string& link,
+           app::LessonPanel lessons);
 
-    // A scene pasted into the address bar (empty: the default State): shown, or (false) its
-    // one-line error in the status bar with what is shown kept.
-    bool open_scene(const std::string& text, const std::string& name = "the scene in the URL");
+    // A link (or a scene line) pasted into the address bar (empty: the default State): shown, or
+    // (false) its one-line error in the status bar with what is shown kept.
+    bool open_link(const std::string& text, const std::string& name = "the link in the URL");
+    // The CJK font the page fetched (ShellPlatform::load_cjk_font) is in its file system (`ok`), or
+    // could not be fetched.
+    void cjk_font_fetched(bool ok);
     // Text pasted into the page (Ctrl+V) or read from the clipboard (File > Paste scene): into the
     // text field that has the keyboard, which ImGui pastes it into, or else opened as a scene line.
     void paste(const std::string& text, bool from_menu);
@@ -65,8 +72,15 @@ public:
     const char* exercise_hint() const override {
         return "Then save the scene (File > Save scene) or copy its link (File > Copy link) for the class.";
     }
+    bool cjk_font_loadable() const override;
+    void load_cjk_font() override;
+    std::vector<int> host_keys() const override;
 
 private:
+    // `scene_name`: how the scene's errors name it ("the scene in the URL", "pasted scene").
+    bool open(const AppLink& link, const std::string& scene_name);
+    // The link of what is shown ("": none, the tensor being a file the user opened).
+    std::string link_now() const;
     // open(), then "opened NAME" in the status bar, or its error's one line with what is shown kept.
     void opened(const std::string& name, const std::function<void()>& open);
     // File > Save …: PageSession::download written to /downloads and handed to the browser.
@@ -88,12 +102,15 @@ private:
     PageSession page_;
     std::vector<WebHeatmapImage*> images_;  // the heatmap's (first), then the views'; owned by their panels
     app::Shell shell_;
-    std::string error_;                  // the last open's error line ("" after a successful one)
-    std::string note_;                   // the last file action's line (not an error)
-    std::string shown_link_ = "?";       // the scene line the address bar holds ("?": to be sent again)
-    std::uint64_t link_generation_ = 0;  // the Session's generation and selection shown_link_ is of
+    std::string error_;             // the last open's error line ("" after a successful one)
+    std::string note_;              // the last file action's line (not an error)
+    std::string shown_link_ = "?";  // the link the address bar holds ("?": to be sent again)
+    std::string copied_link_;       // the link Copy link put on the clipboard, while it is shown
+    bool font_fetching_ = false, font_failed_ = false;
+    std::uint64_t link_generation_ = 0;  // the Session's generation, selection and shell parts shown_link_ is of
     std::optional<Index4> link_selection_;
     ViewSettings link_view_;
+    AppLink link_parts_;
     std::string last_report_, missing_;  // missing_: Chinese glyphs the atlas lacks (drawn as '?')
     float glyphs_scale_ = 0;
     StartupTimes startup_;

@@ -54,11 +54,15 @@ nlohmann::json popup_rects(float css) {
 // What the app shows: the state, the panels and windows open, the messages.
 nlohmann::json WebApp::state_report() const {
     const Session& s = page_.session();
+    nlohmann::json help_keys = nlohmann::json::array();  // the F1 overlay's key column
+    for (const app::Action& a : shell_.actions())
+        if (a.help_keys) help_keys.push_back(a.help_keys);
     const auto sel = s.selected_stat();
     const bool zh = app::language() == Language::Zh;
     return {
         {"device", s.backend().device_name()},
         {"method", method_torch_name(s.state().spec.method, s.x().shape)},
+        {"groups", s.state().spec.groups},
         {"shape", s.layout().shape.dims()},
         {"stat_count", s.layout().stat_count},
         {"max_error", s.max_error()},
@@ -71,6 +75,7 @@ nlohmann::json WebApp::state_report() const {
         {"cube", shell_.views().cube},
         {"compare", shell_.views().compare},
         {"cjk_font", app::cjk_font()},
+        {"font_fetching", font_fetching_},
         {"missing_glyphs", missing_},
         {"heatmap_mode", static_cast<int>(shell_.heatmap().mode)},
         {"selected_stat", sel ? *sel : -1},
@@ -88,6 +93,7 @@ nlohmann::json WebApp::state_report() const {
         {"lock", s.state().exercise.locked_names()},
         {"exercise_open", shell_.exercise_open()},
         {"help", shell_.help()},
+        {"help_keys", help_keys},
         {"blank", shell_.blank()},
         {"torch_open", shell_.torch_open()},
         {"torch_lines", std::count(shell_.torch_code().begin(), shell_.torch_code().end(), '\n')},
@@ -159,9 +165,11 @@ nlohmann::json WebApp::layout_report() const {
 void WebApp::report() {
     if (last_report_.empty()) startup_.emplace_back("first_frame", emscripten_get_now());
     const bool zh = app::language() == Language::Zh;
-    if (glyphs_scale_ != window_.ui_scale()) {  // the atlas is made again when the scale changes
+    // The atlas is made again when the scale changes and when the CJK font comes (without it, English
+    // draws no Chinese glyph: none missing).
+    if (glyphs_scale_ != window_.ui_scale()) {
         glyphs_scale_ = window_.ui_scale();
-        missing_ = app::missing_glyphs(window_.fonts().normal, app::all_chinese_text().c_str());
+        missing_ = app::cjk_font() ? app::missing_glyphs(window_.fonts().normal, app::all_chinese_text().c_str()) : "";
     }
     nlohmann::json j = state_report();
     j.update(layout_report());

@@ -3,7 +3,8 @@
 // buffer follows the canvas' size on the page times devicePixelRatio, the Dear ImGui context with
 // its GLFW and OpenGL3 ("#version 300 es") backends, the app's fonts as the desktop loads them
 // (views/fonts.hpp: the embedded Latin font, the CJK font the site carries, which app_page.js
-// puts into emscripten's file system before the program starts), and the frame loop through
+// puts into emscripten's file system when Chinese is asked for: before the program starts, or later
+// with the atlas made again), and the frame loop through
 // emscripten_set_main_loop with ImGui's DeltaTime kept above zero. Keys go through the desktop's
 // KeyQueue (views/key_queue.hpp), so a tap shorter than a frame is neither lost for ImGui nor for
 // the shortcuts. ImGui's clipboard is the page's (navigator.clipboard and the page's paste
@@ -60,6 +61,9 @@ public:
     std::vector<app::KeyPress> take_key_presses() { return keys_.take(); }
 
     const app::FontSet& fonts() const { return fonts_; }
+    // The fonts and their atlas made again (a CJK font written into the file system since); between
+    // frames only.
+    void reload_fonts() { load_fonts(ui_scale_); }
     // ImGui's units are the canvas' pixels: the UI is drawn ui_scale() (devicePixelRatio, at
     // least 1) times larger than at 96 dpi.
     float ui_scale() const { return ui_scale_; }
