@@ -1,4 +1,5 @@
-// The ImGui shell's script (app.html): checks for WebGPU (page_common.js), fetches the CJK font the
+// The ImGui shell's script (app.html): checks for WebGPU (page_common.js; without it the program runs
+// on the CPU backend), fetches the CJK font the
 // site carries and writes it into emscripten's file system where views/fonts.cpp looks for it
 // (/usr/share/fonts/truetype/droid/), starts app.wasm on the canvas with the URL's scene
 // (#normlab-scene:…) as its argument (a scene pasted there later opens without a reload), and
@@ -115,10 +116,10 @@
   // A right click clears the heatmap's selection, as on the desktop: the browser's own menu stays shut.
   site.byId('canvas').addEventListener('contextmenu', function (e) { e.preventDefault(); });
 
-  var start = function (fontBytes) {
+  var start = function (fontBytes, backend) {
     site.start('app.js', {
       canvas: site.byId('canvas'),
-      arguments: site.sceneArguments(),
+      arguments: backend.concat(site.sceneArguments()),
       preRun: [function () {
         if (!fontBytes) return;
         window.Module.FS.mkdirTree(fontDir);
@@ -144,7 +145,7 @@
   });
 
   site.catchErrors(fail);
-  site.requestWebGpu().then(function (adapter) {
-    if (adapter) return font.then(start);
+  site.backendArguments().then(function (backend) {
+    return font.then(function (bytes) { start(bytes, backend); });
   });
 })();

@@ -2,10 +2,12 @@
 // ImGui shell (web_window.hpp). Arguments come from
 // app_page.js:
 //   --scene TEXT    the URL's scene (the text after '#'); none: the default State
-// main opens the window, the WebGPU device and the first result, starts the frame loop and
-// returns; the runtime stays, and app_page.js calls normlab_app_open_scene for a scene pasted into
-// the address bar, normlab_app_open_file for a file picked or dropped and normlab_app_paste for text pasted. An
-// error before the first frame is one line on the page.
+//   --cpu REASON    the browser has no WebGPU (page_common.js says why): compute on the CPU backend
+// main opens the window, the backend (page_backend.hpp: WebGPU, or the CPU) and the first result, starts the frame loop
+// and returns; the runtime stays, and app_page.js calls normlab_app_open_scene for a scene pasted into the address bar,
+// normlab_app_open_file for a file picked or dropped and normlab_app_paste for text pasted. An error before the first
+// frame is one line on the page.
+#include "page_backend.hpp"
 #include "page_bridge.hpp"
 #include "web_app.hpp"
 #include "web_window.hpp"
@@ -13,8 +15,6 @@
 #include "i18n.hpp"
 
 #include "normlab/core/image_file.hpp"
-#include "normlab/webgpu/wgpu_context.hpp"
-#include "normlab/webgpu/wgpu_backend.hpp"
 
 #include <emscripten.h>
 #include <sys/stat.h>
@@ -28,11 +28,10 @@ namespace {
 using namespace normlab;
 
 // Everything the page keeps for its lifetime (never destroyed: the frame loop outlives main),
-// made in this order: the window (WebGL2, ImGui, fonts), the WebGPU device, the first result.
+// made in this order: the window (WebGL2, ImGui, fonts), the backend (WebGPU or the CPU), the first result.
 struct Program {
     std::unique_ptr<web::WebWindow> window;
-    std::unique_ptr<webgpu::WgpuContext> ctx;
-    std::unique_ptr<webgpu::WgpuBackend> backend;
+    web::PageBackend backend;
     std::unique_ptr<web::WebApp> app;
 };
 
@@ -43,26 +42,27 @@ Program program;
 int main(int argc, char** argv) {
     umask(022);                                // emscripten starts with 0777 (docs/browser.md)
     normlab::set_image_search_dir("/assets");  // the shipped images, embedded at /assets/images
-    std::string scene;
-    for (int i = 1; i < argc; ++i)
-        if (std::string(argv[i]) == "--scene" && i + 1 < argc) scene = argv[++i];
+    std::string scene, no_webgpu;
+    for (int i = 1; i + 1 < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--scene") scene = argv[++i];
+        if (a == "--cpu") no_webgpu = argv[++i];
+    }
     try {
         web::StartupTimes t;  // milliseconds since the page's navigation started, per step
         t.emplace_back("main", emscripten_get_now());
-        web::show_status("starting WebGL2 and WebGPU…");
+        web::show_status(no_webgpu.empty() ? "starting WebGL2 and WebGPU…" : "starting WebGL2…");
         app::LessonPanel lessons;  // the built-in lessons, embedded at /assets/lessons
         lessons.load_dir("/assets/lessons");
         program.window = std::make_unique<web::WebWindow>(
             web::WebWindowOptions{.glyph_text = app::all_chinese_text() + lessons.all_text()});
         t.emplace_back("window", emscripten_get_now());
-        program.ctx = std::make_unique<webgpu::WgpuContext>();
-        program.ctx->on_lost([](const std::string& line) {
+        program.backend = web::make_page_backend(no_webgpu, [](const std::string& line) {
             web::show_error(line);
             web::mark_done("error");
         });
-        program.backend = std::make_unique<webgpu::WgpuBackend>(*program.ctx);
         t.emplace_back("device", emscripten_get_now());
-        program.app = std::make_unique<web::WebApp>(*program.window, *program.backend, scene, std::move(lessons));
+        program.app = std::make_unique<web::WebApp>(*program.window, program.backend, scene, std::move(lessons));
         t.emplace_back("result", emscripten_get_now());
         program.app->set_startup(std::move(t));
         program.window->run([] { program.app->draw(); });

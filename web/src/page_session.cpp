@@ -6,6 +6,8 @@
 #include "normlab/core/npy.hpp"
 #include "normlab/core/stat_layout.hpp"
 #include "normlab/core/state_edits.hpp"
+#include "normlab/cpu/cpu_backend.hpp"
+#include "normlab/webgpu/wgpu_backend.hpp"
 
 #include <filesystem>
 
@@ -95,7 +97,8 @@ void PageSession::remake_result() const {
 }
 
 void PageSession::check_fits(const Shape4& shape) const {
-    backend_->normalizer().check_capacity(shape);
+    if (auto* w = dynamic_cast<webgpu::WgpuBackend*>(backend_)) w->normalizer().check_capacity(shape);
+    if (auto* c = dynamic_cast<cpu::CpuBackend*>(backend_)) c->normalizer().check_capacity(shape);
     check_page_memory(shape);
 }
 

@@ -1,14 +1,15 @@
 // WebApp: the browser's platform for the one Shell (views/shell.hpp) in app.html — the heatmap
-// pictures filled by heatmap.wgsl and drawn as WebGL textures (web_heatmap_image), the batch-noise
-// panel's own WebGPU backend, presenter mode's fonts, the status bar (the last error or note, the
-// recompute's wall time and the float64 check), and the File menu's rows as the browser does them:
-// the browser's file chooser (or a drop), downloads of the scene, statistics, y, a screenshot or the
-// figure, the link and the one-line scene on the clipboard, a scene line pasted into the page. The
-// app's model is a PageSession's Session on the WebGPU backend, whose every edit is Session::apply, as
-// on the desktop. The address bar always holds the shown scene; after each frame whose report changed,
-// a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests).
+// pictures filled by heatmap.wgsl (on the CPU without WebGPU) and drawn as WebGL textures
+// (web_heatmap_image), the batch-noise panel's own backend of the page's kind, presenter mode's fonts, the status bar
+// (the last error or note, the recompute's wall time and the float64 check), and the File menu's rows as the browser
+// does them: the browser's file chooser (or a drop), downloads of the scene, statistics, y, a screenshot or the figure,
+// the link and the one-line scene on the clipboard, a scene line pasted into the page. The app's model is a
+// PageSession's Session on the page's backend (WebGPU, or the CPU: page_backend.hpp), whose every edit is
+// Session::apply, as on the desktop. The address bar always holds the shown scene; after each frame whose report
+// changed, a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests).
 #pragma once
 #include "actions.hpp"
+#include "page_backend.hpp"
 #include "page_session.hpp"
 #include "shell.hpp"
 #include "web_heatmap_image.hpp"
@@ -35,7 +36,8 @@ public:
     // leaves its one-line error in the status bar and the default State on screen. Throws
     // DeviceError / InputError only when the default State cannot run either. `lessons`: the
     // built-in lessons (loaded before the window, whose font atlas needs their Chinese glyphs).
-    WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::string& scene_text, app::LessonPanel lessons);
+    // `backend`: the page's (WebGPU, or the CPU backend with the reason), kept by the caller.
+    WebApp(WebWindow& window, const PageBackend& backend, const std::string& scene_text, app::LessonPanel lessons);
 
     // A scene pasted into the address bar (empty: the default State): shown, or (false) its
     // one-line error in the status bar with what is shown kept.
@@ -83,7 +85,7 @@ private:
     nlohmann::json layout_report() const;
 
     WebWindow& window_;
-    webgpu::WgpuBackend& backend_;
+    const PageBackend& backend_;
     PageSession page_;
     std::vector<WebHeatmapImage*> images_;  // the heatmap's (first), then the views'; owned by their panels
     app::Shell shell_;
