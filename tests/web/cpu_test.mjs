@@ -4,9 +4,11 @@
 //     the CPU instead), the state "done", the device "CPU — …" in the summary and the statistics JSON,
 //     the statistics equal to normlab-cli's for the same scene, the float64 check beside it;
 //   - a tensor over the CPU backend's element limit: one error line naming the limit;
+//   - a browser without navigator.gpu at all (deleted before the page's script runs): its reason, the CPU;
 //   - the app page (app.html) on layer.json: the report's device (its status bar) "CPU — …", the float64 check, the
 //     heatmap drawn by the CPU fill (one tile colour per statistic), a screenshot (app-cpu.png in
-//     SHOTS_DIR), and File > Save statistics (Ctrl+E) equal to normlab-cli's.
+//     SHOTS_DIR), File > Save statistics (Ctrl+E) equal to normlab-cli's, the compare view (key C: four
+//     more heatmaps filled on the CPU) and the gradient view (key D: ∂y_k/∂x from the CPU backward).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,6 +71,29 @@ async function resultsPage(browser, url, cli, dir) {
   return why;
 }
 
+// A browser without navigator.gpu at all (as Firefox or Safari without WebGPU): the page's script sees
+// none (deleted before it runs), says so in its line, and computes layer.json on the CPU.
+async function noNavigatorGpu(browser, url, cli, dir) {
+  const file = path.join(here, 'scenes', 'layer.json');
+  const page = await browser.newPage();
+  await page.evaluateOnNewDocument(() => { delete Navigator.prototype.gpu; });
+  await page.goto(url + '?stats=1#' + sceneLine(fs.readFileSync(file, 'utf8')), { waitUntil: 'load' });
+  await page.waitForFunction(() => document.body.getAttribute('data-normlab-state') !== 'loading',
+    { timeout: 120000, polling: 100 });
+  const r = await page.evaluate(() => ({ state: document.body.getAttribute('data-normlab-state'),
+    line: document.getElementById('normlab-no-webgpu').textContent, stats: document.getElementById('normlab-stats').textContent,
+    error: document.getElementById('normlab-error').textContent }));
+  await page.close();
+  console.log(`without navigator.gpu: state ${r.state}, line "${r.line}"`);
+  const reason = noWebgpuReason(r.line);
+  check(r.state === 'done' && reason === 'this browser does not offer it (navigator.gpu is missing)',
+    `without navigator.gpu: state ${r.state}, line "${r.line}", error "${r.error}"`);
+  if (r.state !== 'done') return;
+  const page_ = JSON.parse(r.stats);
+  check(page_.device === `CPU — ${reason}`, `without navigator.gpu the device is "${page_.device}"`);
+  check(statsDiff(cliStats(cli, dir, file), page_).length === 0, "without navigator.gpu the statistics differ from normlab-cli's");
+}
+
 // `reason`: the results page's; the app's status bar names the CPU with it (the page's own line is
 // hidden once the app draws: it would cover the panels).
 async function appPage(browser, url, cli, dir, reason) {
@@ -100,6 +125,22 @@ async function appPage(browser, url, cli, dir, reason) {
   console.log(`app's saved statistics: ${diff.length} differences from normlab-cli's, device "${saved && saved.device}"`);
   diff.slice(0, 10).forEach((d) => console.log('  ' + d));
   check(diff.length === 0, "the app's statistics on the CPU differ from normlab-cli's");
+  // The views on the CPU: the compare view (key C: four more heatmaps from the CPU fill) and the gradient
+  // view (key D: ∂y_k/∂x from the CPU backward; under LayerNorm over [H, W] its support is y_k's 30 elements).
+  await page.keyboard.press('c');
+  await settle(page);
+  let v = await report(page);
+  checkNotBlank(await screenshot(page, 'app-cpu-compare.png'), 'the compare view on the CPU');
+  console.log(`C on the CPU: compare view ${v.compare}, the views' images filled ${v.view_fills - r.view_fills} times`);
+  check(v.compare && v.view_fills - r.view_fills >= 4, `compare ${v.compare}, ${v.view_fills - r.view_fills} fills`);
+  await page.keyboard.press('c');
+  await frames(page);
+  await page.keyboard.press('d');
+  await settle(page);
+  v = await report(page);
+  checkNotBlank(await screenshot(page, 'app-cpu-gradient.png'), 'the gradient view on the CPU');
+  console.log(`D on the CPU: gradient view ${v.gradient}, ∂y_k/∂x has ${v.gradient_nonzero} non-zero entries`);
+  check(v.gradient && v.gradient_nonzero === 30, `the gradient view shows ${v.gradient_nonzero} non-zero entries, want 30`);
   await page.close();
 }
 
@@ -113,6 +154,7 @@ async function main() {
     const { browser, close } = await launch({ webgpu: false });
     try {
       const reason = await resultsPage(browser, url, cli, dir);
+      await noNavigatorGpu(browser, url, cli, dir);
       await appPage(browser, url, cli, dir, reason);
     } finally {
       await close();
