@@ -5,6 +5,7 @@
 //     the statistics equal to normlab-cli's for the same scene, the float64 check beside it;
 //   - a tensor over the CPU backend's element limit: one error line naming the limit;
 //   - a browser without navigator.gpu at all (deleted before the page's script runs): its reason, the CPU;
+//   - WebGPU on but requestDevice() failing: the program itself falls back to the CPU, saying why;
 //   - the app page (app.html) on layer.json: the report's device (its status bar) "CPU — …", the float64 check, the
 //     heatmap drawn by the CPU fill (one tile colour per statistic), a screenshot (app-cpu.png in
 //     SHOTS_DIR), File > Save statistics (Ctrl+E) equal to normlab-cli's, the compare view (key C: four
@@ -69,6 +70,32 @@ async function resultsPage(browser, url, cli, dir) {
   check(r.state === 'error' && r.error && /4194304/.test(r.error) && /5242880/.test(r.error) && !r.error.includes('\n'),
     `a tensor over the CPU limit: state ${r.state}, "${r.error}"`);
   return why;
+}
+
+// An adapter whose requestDevice() fails (WebGPU on, the page's check passes): the program falls back to
+// the CPU itself, naming why; its statistics equal normlab-cli's.
+async function failedDevice(url, cli, dir) {
+  const file = path.join(here, 'scenes', 'batch_train.json');
+  const { browser, close } = await launch();
+  try {
+    const page = await browser.newPage();
+    await page.evaluateOnNewDocument(() => {
+      GPUAdapter.prototype.requestDevice = () => Promise.reject(new Error('refused by the test'));
+    });
+    await page.goto(url + '?stats=1#' + sceneLine(fs.readFileSync(file, 'utf8')), { waitUntil: 'load' });
+    await page.waitForFunction(() => document.body.getAttribute('data-normlab-state') !== 'loading',
+      { timeout: 120000, polling: 100 });
+    const r = await page.evaluate(() => ({ state: document.body.getAttribute('data-normlab-state'),
+      stats: document.getElementById('normlab-stats').textContent, error: document.getElementById('normlab-error').textContent }));
+    const got = r.state === 'done' ? JSON.parse(r.stats) : {};
+    console.log(`requestDevice() failing: state ${r.state}, device "${got.device}" ${r.error}`);
+    check(r.state === 'done' && /^CPU — this browser's WebGPU gave no usable device \(.*refused by the test/.test(got.device),
+      `with requestDevice() failing: state ${r.state}, device "${got.device}", error "${r.error}"`);
+    if (r.state === 'done')
+      check(statsDiff(cliStats(cli, dir, file), got).length === 0, "after the failed device the statistics differ from normlab-cli's");
+  } finally {
+    await close();
+  }
 }
 
 // A browser without navigator.gpu at all (as Firefox or Safari without WebGPU): the page's script sees
@@ -159,6 +186,7 @@ async function main() {
     } finally {
       await close();
     }
+    await failedDevice(url, cli, dir);
   } finally {
     server.close();
   }
