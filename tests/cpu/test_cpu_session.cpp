@@ -1,7 +1,7 @@
-// SyncBN on the CPU backend's simulated devices against the float64 reference (reference_sync) on the
-// random series the GPU suites run (random_sync_case), and the app's model, engine/session's Session,
-// running on the CPU backend: its result and float64 check, x kept across edits, the shown tensors and
-// histograms, a secondary view's values, the backward, SyncBN, and its tensor limit.
+// SyncBN on the CPU backend's simulated devices against PyTorch (tests/golden/sync) and the float64
+// reference (reference_sync) on the random series the GPU suites run (random_sync_case), and the app's model,
+// engine/session's Session, running on the CPU backend: its result and float64 check, x kept across edits, the shown
+// tensors and histograms, a secondary view's values, the backward, SyncBN, and its tensor limit.
 #include <catch2/catch.hpp>
 
 #include "cpu_support.hpp"
@@ -15,6 +15,9 @@
 #include "normlab/session/session.hpp"
 #include "normlab/session/shown_values.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <fstream>
 #include <random>
 
 using namespace normlab;
@@ -52,6 +55,54 @@ TEST_CASE("CPU SyncBN: random shapes, K, modes, train and eval against the float
         CHECK(max_rel_diff(r.running_var, ref.stats.running_var) <= 1e-5);
         CHECK(r.num_batches_tracked == ref.stats.num_batches_tracked);
         CHECK(on_device(b.y_device(), r.y.data.size()) == r.y.data);  // the chosen mode's y stays
+    }
+}
+
+TEST_CASE("CPU SyncBN: every mode matches PyTorch (tests/golden/sync)", "[cpu][sync][golden]") {
+    using nlohmann::json;
+    const std::string dir0 = kGoldenDir + "sync/";
+    const auto load = [](const std::string& path) {
+        std::ifstream in(path);
+        REQUIRE(in.good());
+        return json::parse(in);
+    };
+    const json cases = load(dir0 + "cases.json");
+    REQUIRE(cases.size() >= 5);
+    cpu::CpuBackend b;
+    const auto doubles = [](const json& j) { return j.get<std::vector<double>>(); };
+    for (const auto& c : cases) {
+        const std::string name = c.at("name"), dir = dir0 + name + "/";
+        const json expected = load(dir + "expected.json");
+        const Tensor x = read_tensor(dir + "x.npy");
+        NormParams p;
+        if (c.at("affine").get<bool>()) {
+            p.weight = read_npy(dir + "w.npy").data;
+            p.bias = read_npy(dir + "b.npy").data;
+        }
+        p.running_mean = read_npy(dir + "rm.npy").data;
+        p.running_var = read_npy(dir + "rv.npy").data;
+        for (SyncMode mode : {SyncMode::Sync, SyncMode::Local, SyncMode::Naive}) {
+            const std::string m = sync_mode_name(mode);
+            INFO("case " << name << ", mode " << m);
+            NormSpec spec = default_spec(Method::Batch);
+            spec.affine = c.at("affine");
+            spec.eps = c.at("eps").get<double>();
+            spec.momentum = c.at("momentum").get<double>();
+            spec.sync_devices = c.at("devices");
+            spec.sync_mode = mode;
+            const NormResult r = b.normalize(x, spec, p, {});
+            REQUIRE(r.sync);
+            CHECK(max_abs_error(r.y.data, read_f64(dir + "y_" + m + ".npy")) <= 1e-5);
+            CHECK(max_abs_error(r.sync->y_sync, read_f64(dir + "y_sync.npy")) <= 1e-5);
+            CHECK(max_abs_error(r.sync->y_local, read_f64(dir + "y_local.npy")) <= 1e-5);
+            CHECK(max_abs_error(r.sync->y_naive, read_f64(dir + "y_naive.npy")) <= 1e-5);
+            CHECK(max_rel_diff(r.sync->shard_mean, doubles(expected.at("shard_mean"))) <= 1e-5);
+            CHECK(max_rel_diff(r.sync->shard_var, doubles(expected.at("shard_var"))) <= 1e-5);
+            CHECK(max_rel_diff(r.mean, doubles(expected.at(m).at("mean"))) <= 1e-5);
+            CHECK(max_rel_diff(r.var, doubles(expected.at(m).at("var"))) <= 1e-5);
+            CHECK(max_rel_diff(r.running_mean, doubles(expected.at(m).at("running_mean"))) <= 1e-5);
+            CHECK(max_rel_diff(r.running_var, doubles(expected.at(m).at("running_var"))) <= 1e-5);
+        }
     }
 }
 
