@@ -1,5 +1,6 @@
-// normlab-cli: runs one normalization headless on the Vulkan device and writes y, the
-// statistics and the group map; with --grad-output, the backward pass and the gradients.
+// normlab-cli: runs one normalization headless on the Vulkan device (or, with --backend cpu, on
+// engine/cpu's CPU backend) and writes y, the statistics and the group map; with --grad-output, the
+// backward pass and the gradients.
 // Exit status (normlab/core/error.hpp): 0 ok, 2 invalid input, 3 no usable Vulkan device or a device fault, 4
 // validation-layer messages (NORMLAB_VALIDATION=1).
 #include "assets_dir.hpp"
@@ -15,6 +16,7 @@
 #include "normlab/core/presets.hpp"
 #include "normlab/core/reference.hpp"
 #include "normlab/core/stats_json.hpp"
+#include "normlab/cpu/cpu_backend.hpp"
 #include "normlab/ops/sync_bn.hpp"
 
 #include <fmt/core.h>
@@ -49,7 +51,7 @@ struct GradArgs {
 
 struct CliOptions {
     StateOptions state;
-    std::string output, stats, group_map, device, output_image;
+    std::string output, stats, group_map, device, output_image, backend = "vulkan";
     GradArgs grad;
     bool list_devices = false, list_presets = false, no_reference = false, quiet = false;
     FigureArgs figure;
@@ -85,6 +87,10 @@ void add_cli_options(CLI::App& app, CliOptions& o) {
     app.add_option("--stats", o.stats, "write the statistics as JSON");
     app.add_option("--group-map", o.group_map, "write each element's statistic index as an int32 .npy");
     app.add_option("--device", o.device, "Vulkan device index or name substring (also NORMLAB_DEVICE)");
+    app.add_option("--backend", o.backend,
+                   "vulkan (the default), or cpu: engine/cpu's float32 CPU backend, no Vulkan device, tensors of "
+                   "at most 4194304 elements, no --figure")
+        ->check(CLI::IsMember({"vulkan", "cpu"}));
     app.add_flag("--list-devices", o.list_devices, "list Vulkan devices and why each is (not) usable");
     app.add_flag("--list-presets", o.list_presets, "list the built-in presets");
     app.add_flag("--no-reference", o.no_reference, "skip the float64 CPU reference check");
@@ -269,6 +275,18 @@ Forward forward(const VulkanContext& ctx, Normalizer& normalizer, LoadedState& l
     return f;
 }
 
+// The gradients' files and their float64 check added to `files`; returns the summary line.
+std::string grad_outputs(const GradResult& g, const LoadedState& ls, const Tensor& dy, const CliOptions& o,
+                         const StatLayout& layout, std::vector<std::pair<std::string, std::string>>& files) {
+    std::optional<double> err;
+    if (!o.no_reference)
+        err = grad_max_abs_error(g, reference_backward(Reference(ls.x, ls.state.spec, ls.state.params), dy));
+    serialize_grads(files, o, layout, g, err);
+    std::string line = fmt::format("backward: gpu {:.3f} ms", g.gpu_ms);
+    if (err) line += fmt::format(", max |grad - reference| = {:.3g}", *err);
+    return line;
+}
+
 // The backward for dy: on the normalizer's device buffers of the forward above, or (after the
 // figure's Session ran the forward) a forward of its own first. Adds the gradient files and
 // returns the summary line.
@@ -277,13 +295,42 @@ std::string backward(Normalizer& normalizer, const LoadedState& ls, const Tensor
     Backward b(normalizer);
     const GradResult g =
         o.figure.path.empty() ? b.run(dy) : run_backward(normalizer, b, ls.x, dy, ls.state.spec, ls.state.params);
+    return grad_outputs(g, ls, dy, o, layout, files);
+}
+
+// --backend cpu: the same run on engine/cpu's CpuBackend (float32 on the CPU, no Vulkan device),
+// with the same outputs and checks; no --figure (it draws on Vulkan).
+int run_cpu(CliOptions& o) {
+    if (!o.figure.path.empty()) throw InputError("--figure draws with Vulkan: it does not run with --backend cpu");
+    if (!o.device.empty()) throw InputError("--device names a Vulkan device: it does not run with --backend cpu");
+    cpu::CpuBackend backend;
+    LoadedState ls =
+        load_state(o.state, State{}, [&](const Shape4& shape) { backend.normalizer().check_capacity(shape); });
+    if (!o.output_image.empty()) check_image_shape(ls.x.shape, "--output-image");
+    std::optional<StyleStats> style;
+    const std::string style_path = ls.state.style_image;
+    if (ls.style) {  // AdaIN, as on Vulkan (run() below)
+        style = style_stats_of(backend.normalizer().run(*ls.style, style_run_spec(ls.state.spec), {}, kStyleRunOptions),
+                               ls.state.spec);
+        apply_style(*style, ls.state.spec, ls.state.params);
+        ls.state.style_image.clear();
+    }
+    const std::optional<Tensor> dy = load_grad_output(o.grad, ls.state.spec, ls.x.shape);
+    const NormResult r = backend.normalize(ls.x, ls.state.spec, ls.state.params, {});
     std::optional<double> err;
-    if (!o.no_reference)
-        err = grad_max_abs_error(g, reference_backward(Reference(ls.x, ls.state.spec, ls.state.params), dy));
-    serialize_grads(files, o, layout, g, err);
-    std::string line = fmt::format("backward: gpu {:.3f} ms", g.gpu_ms);
-    if (err) line += fmt::format(", max |grad - reference| = {:.3g}", *err);
-    return line;
+    if (!o.no_reference) err = reference_error(ls.x, ls.state.spec, ls.state.params, r.y.data);
+    auto files = serialize_outputs(o, ls.state.spec, r, backend.device_name(), err, style);
+    std::string grad_line;
+    if (dy)
+        grad_line =
+            grad_outputs(backend.backward(ls.x, *dy, ls.state.spec, ls.state.params), ls, *dy, o, r.layout, files);
+    for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
+    if (!o.quiet) print_summary(ls.state.spec, r, backend.device_name(), err);
+    if (!o.quiet && style)
+        fmt::print("AdaIN: style {} mean {:.4f}, std {:.4f}\n", style_path, fmt::join(style->mean, ", "),
+                   fmt::join(style->stdev, ", "));
+    if (!o.quiet && !grad_line.empty()) fmt::print("{}\n", grad_line);
+    return 0;
 }
 
 int run(int argc, char** argv) {
@@ -302,6 +349,7 @@ int run(int argc, char** argv) {
     if (!o.figure.path.empty()) figure_options(o.figure);  // its errors before the device starts
 #endif
     check_writable(o);
+    if (o.backend == "cpu") return run_cpu(o);
 
     VulkanContext ctx(copt);
     Normalizer normalizer(ctx);

@@ -129,3 +129,28 @@ export async function dropFile(page, name, bytes) {
     document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, name, Buffer.from(bytes).toString('base64'));
 }
+
+// Differences between the CLI's statistics JSON and the page's: numbers within 1e-5 (relative
+// above 1), everything else equal; device, gpu_ms and the max error are the run's own.
+export function statsDiff(cli, web) {
+  const out = [];
+  const walk = (a, b, where) => {
+    if (typeof a === 'number' && typeof b === 'number') {
+      if (!(Math.abs(a - b) <= 1e-5 * Math.max(1, Math.abs(a)))) out.push(`${where}: ${a} vs ${b}`);
+    } else if (Array.isArray(a) && Array.isArray(b)) {
+      if (a.length !== b.length) out.push(`${where}: ${a.length} vs ${b.length} values`);
+      else a.forEach((v, i) => walk(v, b[i], `${where}[${i}]`));
+    } else if (a && b && typeof a === 'object' && typeof b === 'object') {
+      const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+      for (const key of keys) {
+        if (where === '' && ['device', 'gpu_ms', 'max_abs_error_vs_reference'].includes(key)) continue;
+        if (!(key in a) || !(key in b)) out.push(`${where}.${key}: only in the ${key in a ? 'CLI' : 'page'}`);
+        else walk(a[key], b[key], `${where}.${key}`);
+      }
+    } else if (a !== b) {
+      out.push(`${where}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+    }
+  };
+  walk(cli, web, '');
+  return out;
+}

@@ -4,13 +4,14 @@
 //   node web_test.mjs errors            bad scenes, a tensor over the binding limit, a lost device: one line each
 //   node web_test.mjs files CLI         a .npy opened and a bad file dropped, a scene file dropped, its link
 //                                       reopened, the downloads; statistics against normlab-cli's
-//   node web_test.mjs no-webgpu         Chromium with WebGPU turned off shows what is missing
+//   node web_test.mjs no-webgpu         Chromium with WebGPU turned off: one line says what is missing,
+//                                       and the page computes on the CPU (cpu_test.mjs checks its numbers)
 // Each fails (exit 1) with what went wrong, including when build-web/site is missing.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, openPage, root, sceneLine, npyBytes, dropFile } from './browser.mjs';
+import { serve, launch, openPage, root, sceneLine, npyBytes, dropFile, statsDiff } from './browser.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const problems = [];
@@ -91,31 +92,6 @@ function histogram(h) {
     check((h.methods[m] || 0) >= 3, `histogram: method ${m} ran ${h.methods[m] || 0} configurations`);
   check(h.bad_bins_refused === 2, `histogram: ${h.bad_bins_refused} of 2 bad bin counts refused`);
   check(h.negative_control_detected, 'histogram: the comparison did not see the bins of another set');
-}
-
-// Differences between the CLI's statistics JSON and the page's: numbers within 1e-5 (relative
-// above 1), everything else equal; device, gpu_ms and the max error are the run's own.
-export function statsDiff(cli, web) {
-  const out = [];
-  const walk = (a, b, where) => {
-    if (typeof a === 'number' && typeof b === 'number') {
-      if (!(Math.abs(a - b) <= 1e-5 * Math.max(1, Math.abs(a)))) out.push(`${where}: ${a} vs ${b}`);
-    } else if (Array.isArray(a) && Array.isArray(b)) {
-      if (a.length !== b.length) out.push(`${where}: ${a.length} vs ${b.length} values`);
-      else a.forEach((v, i) => walk(v, b[i], `${where}[${i}]`));
-    } else if (a && b && typeof a === 'object' && typeof b === 'object') {
-      const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-      for (const key of keys) {
-        if (where === '' && ['device', 'gpu_ms', 'max_abs_error_vs_reference'].includes(key)) continue;
-        if (!(key in a) || !(key in b)) out.push(`${where}.${key}: only in the ${key in a ? 'CLI' : 'page'}`);
-        else walk(a[key], b[key], `${where}.${key}`);
-      }
-    } else if (a !== b) {
-      out.push(`${where}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
-    }
-  };
-  walk(cli, web, '');
-  return out;
 }
 
 async function stats(url, browser, cli) {
@@ -333,9 +309,10 @@ async function noWebgpu(url) {
   try {
     const r = await openPage(browser, url);
     console.log(`no WebGPU: state ${r.state}, message "${r.noWebgpu}"`);
-    check(r.state === 'no-webgpu', `the page ended in state ${r.state} (error: ${r.error})`);
-    check(r.noWebgpu && /needs WebGPU/.test(r.noWebgpu) && /Chrome and Edge 113/.test(r.noWebgpu),
-      `the message does not say what is missing and which browsers run it: ${r.noWebgpu}`);
+    check(r.state === 'done', `the page ended in state ${r.state} (error: ${r.error})`);
+    check(r.noWebgpu && /^No WebGPU: .*no WebGPU adapter/.test(r.noWebgpu) && /on the CPU instead/.test(r.noWebgpu) &&
+      /Chrome and Edge 113/.test(r.noWebgpu), `the line does not say what is missing, what runs instead and where the GPU runs it: ${r.noWebgpu}`);
+    check(r.summary && /device: CPU — /.test(r.summary), `without WebGPU the summary names no CPU device: ${r.summary}`);
   } finally {
     await close();
   }

@@ -1,4 +1,5 @@
-// The ImGui shell's script (app.html): checks for WebGPU (page_common.js), fetches app.wasm with a
+// The ImGui shell's script (app.html): checks for WebGPU (page_common.js; without it the program runs
+// on the CPU backend), fetches app.wasm with a
 // progress bar of its bytes, fetches the CJK font the site carries only when Chinese is asked for
 // (the address's lang=zh, or later the program's loadFont) and writes it into emscripten's file
 // system where views/fonts.cpp looks for it (/usr/share/fonts/truetype/droid/), starts app.wasm on
@@ -184,10 +185,10 @@
   // A right click clears the heatmap's selection, as on the desktop: the browser's own menu stays shut.
   site.byId('canvas').addEventListener('contextmenu', function (e) { e.preventDefault(); });
 
-  var start = function (fontBytes) {
+  var start = function (fontBytes, backend) {
     site.start('app.js', {
       canvas: site.byId('canvas'),
-      arguments: ['--link', hashLink(), '--query', decoded(location.search.slice(1))],
+      arguments: backend.concat(['--link', hashLink(), '--query', decoded(location.search.slice(1))]),
       preRun: [function () { if (fontBytes) putFont(fontBytes); }],
       // app.wasm fetched with the progress bar, then compiled (emscripten's instantiateWasm hook).
       instantiateWasm: function (imports, receive) {
@@ -220,8 +221,7 @@
   });
 
   site.catchErrors(fail);
-  site.requestWebGpu().then(function (adapter) {
-    if (!adapter) return null;
-    return wantsChinese() ? fetchFont().then(start) : start(null);
+  site.backendArguments().then(function (backend) {
+    return wantsChinese() ? fetchFont().then(function (bytes) { start(bytes, backend); }) : start(null, backend);
   });
 })();

@@ -1,5 +1,5 @@
-// The results page's script: checks for WebGPU (page_common.js: a clear message when it is
-// missing, never a blank page), reads the URL (?stats=1, #normlab-scene:…), starts normlab.wasm with
+// The results page's script: checks for WebGPU (page_common.js: without it one line says what is
+// missing and the program computes on the CPU backend), reads the URL (?stats=1, #normlab-scene:…), starts normlab.wasm with
 // those as arguments (?test=kernels: the in-browser tests' tests.wasm instead), and gives the wasm
 // program the functions that fill the page (web/src/page_bridge.hpp calls them).
 'use strict';
@@ -23,11 +23,10 @@
   };
 
   site.catchErrors(fail);
-  site.requestWebGpu().then(function (adapter) {
-    if (!adapter) return;
+  site.backendArguments().then(function (backend) {
     var query = new URLSearchParams(location.search);
     if (query.get('test') === 'kernels') return site.start('tests.js', { arguments: [] }, fail);
-    var args = [];
+    var args = backend.slice();
     if (query.get('stats') === '1') args.push('--stats');
     site.start('normlab.js', { arguments: args.concat(site.sceneArguments()) }, fail);
   });

@@ -1,8 +1,9 @@
 // What both normlab pages share (index.html's page.js, app.html's app_page.js): the page's elements
 // (a line shown in one, <body data-normlab-state> "loading" until done()), the check made before a
 // wasm program starts (a secure context, WebGPU in the browser and an adapter: when one is missing,
-// #normlab-no-webgpu says what is missing and which browsers run normlab, never a blank page or
-// canvas), loading the program, files opened and downloaded, and script errors turned into the page's one error line.
+// #normlab-no-webgpu says in one line what is missing and that normlab computes on the CPU instead,
+// and the program gets --cpu with the reason; the bench, which needs WebGPU, stops with that line;
+// never a blank page or canvas), loading the program, files opened and downloaded, and script errors turned into the page's one error line.
 'use strict';
 window.normlabSite = (function () {
   var finished = false;
@@ -19,11 +20,19 @@ window.normlabSite = (function () {
     document.body.setAttribute('data-normlab-state', state);
   };
   var oneLine = function (text) { return String(text).replace(/\s+/g, ' ').trim(); };
-  var noWebGpu = function (what) {
-    show('normlab-no-webgpu', 'This page needs WebGPU, and ' + what + '. ' +
-      'Chrome and Edge 113 or newer run it, as do other browsers with WebGPU turned on.');
-    done('no-webgpu');
-    return null;
+  // Resolves to { adapter } or to { reason } (why there is no WebGPU: a secure context, navigator.gpu
+  // and an adapter are needed).
+  var probe = function () {
+    if (!window.isSecureContext)
+      return Promise.resolve({ reason: 'this page is not in a secure context (open it over https or from localhost)' });
+    if (!('gpu' in navigator) || !navigator.gpu)
+      return Promise.resolve({ reason: 'this browser does not offer it (navigator.gpu is missing)' });
+    return navigator.gpu.requestAdapter().then(function (adapter) {
+      return adapter ? { adapter: adapter }
+        : { reason: 'this browser gave no WebGPU adapter (WebGPU is turned off, or this GPU is not supported)' };
+    }, function (e) {
+      return { reason: 'requestAdapter() failed (' + oneLine(e && e.message ? e.message : e) + ')' };
+    });
   };
   return {
     byId: byId,
@@ -31,16 +40,25 @@ window.normlabSite = (function () {
     done: done,
     oneLine: oneLine,
     finished: function () { return finished; },
-    // Resolves to the adapter, or to null once the page says what is missing.
+    // The pages: resolves to the program's backend arguments, [] for WebGPU, or ['--cpu', REASON] once
+    // the page says in one line what is missing (the program then runs on the CPU backend).
+    backendArguments: function () {
+      return probe().then(function (p) {
+        if (p.adapter) return [];
+        show('normlab-no-webgpu', 'No WebGPU: ' + p.reason + '. normlab computes on the CPU instead (float32, ' +
+          'classroom-sized tensors); Chrome and Edge 113 or newer run it on the GPU.');
+        return ['--cpu', p.reason];
+      });
+    },
+    // The bench, which measures WebGPU: resolves to the adapter, or to null once the page says what is
+    // missing (state "no-webgpu").
     requestWebGpu: function () {
-      if (!window.isSecureContext)
-        return Promise.resolve(noWebGpu('this page is not in a secure context (open it over https or from localhost)'));
-      if (!('gpu' in navigator) || !navigator.gpu)
-        return Promise.resolve(noWebGpu('this browser does not offer it (navigator.gpu is missing)'));
-      return navigator.gpu.requestAdapter().then(function (adapter) {
-        return adapter || noWebGpu('this browser gave no WebGPU adapter (WebGPU is turned off, or this GPU is not supported)');
-      }, function (e) {
-        return noWebGpu('requestAdapter() failed (' + oneLine(e && e.message ? e.message : e) + ')');
+      return probe().then(function (p) {
+        if (p.adapter) return p.adapter;
+        show('normlab-no-webgpu', 'The bench measures WebGPU, and ' + p.reason + '. ' +
+          'Chrome and Edge 113 or newer run it, as do other browsers with WebGPU turned on.');
+        done('no-webgpu');
+        return null;
       });
     },
     // Writes a file the user picked or dropped into the program's file system (a folder per file, so

@@ -1,12 +1,14 @@
 // normlab-app: the program behind app.html, normlab's panels in the browser (web_app.hpp) on the
 // ImGui shell (web_window.hpp). Arguments come from
 // app_page.js:
-//   --scene TEXT    the URL's scene (the text after '#'); none: the default State
-// main opens the window, the WebGPU device and the first result, starts the frame loop and
-// returns; the runtime stays, and app_page.js calls normlab_app_open_link for a link pasted into
-// the address bar, normlab_app_cjk_font once the CJK font it fetched is in the file system, normlab_app_open_file for a
-// file picked or dropped and normlab_app_paste for text pasted. An error before the first frame is one line on the
-// page.
+//   --link TEXT     the address's link (the text after '#'); none: the default State
+//   --query TEXT    the address's query (the text after '?': lesson=ID&step=K&lang=zh…), under the link
+//   --cpu REASON    the browser has no WebGPU (page_common.js says why): compute on the CPU backend
+// main opens the window, the backend (page_backend.hpp: WebGPU, or the CPU) and the first result, starts the frame loop
+// and returns; the runtime stays, and app_page.js calls normlab_app_open_link for a link pasted into the address bar,
+// normlab_app_cjk_font once the CJK font it fetched is in the file system, normlab_app_open_file for a file picked or
+// dropped and normlab_app_paste for text pasted. An error before the first frame is one line on the page.
+#include "page_backend.hpp"
 #include "page_bridge.hpp"
 #include "web_app.hpp"
 #include "web_window.hpp"
@@ -14,8 +16,6 @@
 #include "i18n.hpp"
 
 #include "normlab/core/image_file.hpp"
-#include "normlab/webgpu/wgpu_context.hpp"
-#include "normlab/webgpu/wgpu_backend.hpp"
 
 #include <emscripten.h>
 #include <sys/stat.h>
@@ -29,11 +29,10 @@ namespace {
 using namespace normlab;
 
 // Everything the page keeps for its lifetime (never destroyed: the frame loop outlives main),
-// made in this order: the window (WebGL2, ImGui, fonts), the WebGPU device, the first result.
+// made in this order: the window (WebGL2, ImGui, fonts), the backend (WebGPU or the CPU), the first result.
 struct Program {
     std::unique_ptr<web::WebWindow> window;
-    std::unique_ptr<webgpu::WgpuContext> ctx;
-    std::unique_ptr<webgpu::WgpuBackend> backend;
+    web::PageBackend backend;
     std::unique_ptr<web::WebApp> app;
 };
 
@@ -44,29 +43,28 @@ Program program;
 int main(int argc, char** argv) {
     umask(022);                                // emscripten starts with 0777 (docs/browser.md)
     normlab::set_image_search_dir("/assets");  // the shipped images, embedded at /assets/images
-    std::string link, query;
+    std::string link, query, no_webgpu;
     for (int i = 1; i + 1 < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--link") link = argv[++i];
         if (arg == "--query") query = argv[++i];
+        if (arg == "--cpu") no_webgpu = argv[++i];
     }
     try {
         web::StartupTimes t;  // milliseconds since the page's navigation started, per step
         t.emplace_back("main", emscripten_get_now());
-        web::show_status("starting WebGL2 and WebGPU…");
+        web::show_status(no_webgpu.empty() ? "starting WebGL2 and WebGPU…" : "starting WebGL2…");
         app::LessonPanel lessons;  // the built-in lessons, embedded at /assets/lessons
         lessons.load_dir("/assets/lessons");
         program.window = std::make_unique<web::WebWindow>(
             web::WebWindowOptions{.glyph_text = app::all_chinese_text() + lessons.all_text()});
         t.emplace_back("window", emscripten_get_now());
-        program.ctx = std::make_unique<webgpu::WgpuContext>();
-        program.ctx->on_lost([](const std::string& line) {
+        program.backend = web::make_page_backend(no_webgpu, [](const std::string& line) {
             web::show_error(line);
             web::mark_done("error");
         });
-        program.backend = std::make_unique<webgpu::WgpuBackend>(*program.ctx);
         t.emplace_back("device", emscripten_get_now());
-        program.app = std::make_unique<web::WebApp>(*program.window, *program.backend, query, link, std::move(lessons));
+        program.app = std::make_unique<web::WebApp>(*program.window, program.backend, query, link, std::move(lessons));
         t.emplace_back("result", emscripten_get_now());
         program.app->set_startup(std::move(t));
         program.window->run([] { program.app->draw(); }, program.app->shell().pacer());

@@ -1,5 +1,6 @@
 #include "page_exports.hpp"
 
+#include "page_backend.hpp"
 #include "page_bridge.hpp"
 
 #include "normlab/core/atomic_file.hpp"
@@ -25,23 +26,29 @@ void show_result() {
     show_link(line ? *line : "", line ? "" : s.why_no_link());
 }
 
+std::string no_webgpu_reason;
+
+const PageBackend& the_backend() {
+    // The backend lives as long as the page (the runtime is kept after main returns): losing the
+    // WebGPU device later still shows its line.
+    static const PageBackend backend = make_page_backend(no_webgpu_reason, [](const std::string& line) {
+        show_error(line);
+        mark_done("error");
+    });
+    return backend;
+}
+
 }  // namespace
 
-webgpu::WgpuBackend& page_backend() {
-    // The device lives as long as the page (the runtime is kept after main returns): losing it
-    // later still shows its line.
-    struct Device {
-        webgpu::WgpuContext ctx;
-        webgpu::WgpuBackend backend{ctx};
-        Device() {
-            ctx.on_lost([](const std::string& line) {
-                show_error(line);
-                mark_done("error");
-            });
-        }
-    };
-    static Device device;
-    return device.backend;
+void set_no_webgpu(const std::string& reason) { no_webgpu_reason = reason; }
+
+ComputeBackend& page_backend() { return *the_backend().backend; }
+
+webgpu::WgpuBackend& page_webgpu_backend() {
+    auto* w = dynamic_cast<webgpu::WgpuBackend*>(&page_backend());
+    if (!w)
+        throw DeviceError("the kernel tests need WebGPU; this page runs on the CPU (" + the_backend().cpu_reason + ")");
+    return *w;
 }
 
 PageSession& page_session() {

@@ -1,14 +1,23 @@
 // What page.js calls in the wasm program (C functions, page_exports.cpp) and what those share
-// with main: the page's one WebGPU device, backend and PageSession, and the report of an
-// open — its result shown, or its one error line — with the page's state set after it.
+// with main: the page's one backend (WebGPU, or the CPU without it: page_backend.hpp) and
+// PageSession, and the report of an open — its result shown, or its one error line — with the page's state set after
+// it.
 #pragma once
 #include "page_session.hpp"
 
+#include "normlab/webgpu/wgpu_backend.hpp"
+
 #include <functional>
+#include <string>
 
 namespace normlab::web {
 
-webgpu::WgpuBackend& page_backend();  // made on first use; the device lives as long as the page
+// main's --cpu REASON (page_common.js: why there is no WebGPU), before the first page_backend().
+void set_no_webgpu(const std::string& reason);
+// Made on first use, and living as long as the page: WebGPU, or the CPU backend.
+ComputeBackend& page_backend();
+// The WebGPU backend for the in-browser kernel tests: DeviceError when the page runs on the CPU.
+webgpu::WgpuBackend& page_webgpu_backend();
 PageSession& page_session();
 void set_show_stats(bool on);  // ?stats=1: every result also writes its statistics JSON
 

@@ -7,6 +7,8 @@
 #include "normlab/core/stat_layout.hpp"
 #include "normlab/core/state_edits.hpp"
 #include "normlab/session/app_link.hpp"
+#include "normlab/cpu/cpu_backend.hpp"
+#include "normlab/webgpu/wgpu_backend.hpp"
 
 #include <filesystem>
 
@@ -97,7 +99,8 @@ void PageSession::remake_result() const {
 }
 
 void PageSession::check_fits(const Shape4& shape) const {
-    backend_->normalizer().check_capacity(shape);
+    if (auto* w = dynamic_cast<webgpu::WgpuBackend*>(backend_)) w->normalizer().check_capacity(shape);
+    if (auto* c = dynamic_cast<cpu::CpuBackend*>(backend_)) c->normalizer().check_capacity(shape);
     check_page_memory(shape);
 }
 

@@ -1,4 +1,5 @@
-// The page's one state: the app's model (engine/session's Session on the WebGPU backend) and the
+// The page's one state: the app's model (engine/session's Session on the page's backend: WebGPU, or
+// the CPU backend in a browser without WebGPU) and the
 // opens that change it — the URL's scene, a scene pasted into the address bar, a file picked or
 // dropped on the page (.npy, PNG, JPEG, a scene). A scene replaces the state (Session::replace),
 // a tensor file is an edit of it (Session::apply: the method stays, what no longer fits the
@@ -9,7 +10,8 @@
 #include "scene_page.hpp"
 
 #include "normlab/classroom/view_settings.hpp"
-#include "normlab/webgpu/wgpu_backend.hpp"
+#include "normlab/core/compute_backend.hpp"
+#include "normlab/session/session.hpp"
 
 #include <functional>
 #include <optional>
@@ -21,7 +23,7 @@ namespace normlab::web {
 
 class PageSession {
 public:
-    explicit PageSession(webgpu::WgpuBackend& backend) : backend_(&backend), session_(backend) {}
+    explicit PageSession(ComputeBackend& backend) : backend_(&backend), session_(backend) {}
 
     // text: a "normlab-scene:…" line, a scene's JSON or an app's link (its scene; app_link.hpp); empty
     // or a link without a scene: the default State. A scene's view is
@@ -61,10 +63,10 @@ private:
     static void as_named(const std::string& path, const std::string& name, const std::function<void()>& open);
     const State& state() const { return session_.state(); }
     // Throws InputError naming the limit when a tensor of this shape fits neither the device's
-    // binding (WgpuNormalizer's check) nor the page's memory.
+    // binding (WgpuNormalizer's check) or the CPU backend's element limit, nor the page's memory.
     void check_fits(const Shape4& shape) const;
 
-    webgpu::WgpuBackend* backend_;
+    ComputeBackend* backend_;
     Session session_;
     ViewSettings scene_view_;
     mutable std::optional<PageResult> result_;     // of session_'s state, after the first open

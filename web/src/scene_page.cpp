@@ -4,6 +4,7 @@
 #include "normlab/core/image_file.hpp"
 #include "normlab/core/state.hpp"
 #include "normlab/core/stats_json.hpp"
+#include "normlab/cpu/cpu_backend.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -82,8 +83,11 @@ PageResult page_result(const Session& session) {
     out.summary += "device: " + device + "\n";
     if (r.nonfinite_inputs) out.summary += "input holds " + std::to_string(r.nonfinite_inputs) + " non-finite values\n";
     out.summary += "max |y - float64 reference| = " + format_g(err) + "\n";
-    out.summary += "wall time: upload " + format_g(r.upload_ms) + " ms, kernels and readback " +
-                   format_g(r.dispatch_ms) + " ms (a first run compiles its kernels)\n";
+    const bool cpu = dynamic_cast<const cpu::CpuBackend*>(&session.backend()) != nullptr;
+    out.summary +=
+        "wall time: upload " + format_g(r.upload_ms) + " ms, " +
+        (cpu ? "computing " + format_g(r.dispatch_ms) + " ms on the CPU\n"
+             : "kernels and readback " + format_g(r.dispatch_ms) + " ms (a first run compiles its kernels)\n");
     out.stats_json = stats_json(state.spec, r, device, err);
     return out;
 }

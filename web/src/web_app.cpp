@@ -9,6 +9,7 @@
 #include "normlab/core/atomic_file.hpp"
 #include "normlab/core/error.hpp"
 #include "normlab/core/file_kind.hpp"
+#include "normlab/webgpu/wgpu_backend.hpp"
 
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
@@ -31,9 +32,12 @@ EM_JS(void, js_app_call, (const char* method, const char* a, const char* b), {
 
 }  // namespace
 
-WebApp::WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::string& query, const std::string& link,
+WebApp::WebApp(WebWindow& window, const PageBackend& backend, const std::string& query, const std::string& link,
                app::LessonPanel lessons)
-    : window_(window), backend_(backend), page_(backend), shell_(*this, page_.edit_session(), std::move(lessons)) {
+    : window_(window),
+      backend_(backend),
+      page_(*backend.backend),
+      shell_(*this, page_.edit_session(), std::move(lessons)) {
     shell_.set_file_actions(file_actions(shell_));
     shell_.controls().pick_file = [] { js_app_call("pickFile", "", ""); };  // the browser's file chooser
     shell_.controls().pick_style_file = [] { js_app_call("pickFile", "style", ""); };
@@ -48,12 +52,13 @@ WebApp::WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::strin
 }
 
 std::unique_ptr<app::HeatmapImage> WebApp::make_heatmap_image() {
-    images_.push_back(new WebHeatmapImage(backend_.context()));
+    images_.push_back(new WebHeatmapImage(backend_.ctx.get()));
     return std::unique_ptr<app::HeatmapImage>(images_.back());
 }
 
 std::unique_ptr<ComputeBackend> WebApp::make_backend() {
-    return std::make_unique<webgpu::WgpuBackend>(backend_.context());
+    if (!backend_.ctx) return make_cpu_backend(backend_.cpu_reason);
+    return std::make_unique<webgpu::WgpuBackend>(*backend_.ctx);
 }
 
 // An error stays until the next successful action; a note until the next note or error.
@@ -327,7 +332,7 @@ void WebApp::status_bar(const app::Rect& r) {
         ImGui::TextDisabled("|");
         ImGui::SameLine();
     }
-    // WebGPU gives no GPU time here (no timestamp queries): the recompute's wall time only.
+    // WebGPU gives no GPU time here (no timestamp queries), nor the CPU: the recompute's wall time only.
     ImGui::Text("%s  |  last recompute %.1f ms  |  max |y − float64 reference| = %.2e  |  %.0f fps",
                 page_.session().backend().device_name().c_str(), page_.session().recompute_ms(),
                 page_.session().max_error(), static_cast<double>(ImGui::GetIO().Framerate));

@@ -1,16 +1,18 @@
 // WebApp: the browser's platform for the one Shell (views/shell.hpp) in app.html — the heatmap
-// pictures filled by heatmap.wgsl and drawn as WebGL textures (web_heatmap_image), the batch-noise
-// panel's own WebGPU backend, presenter mode's fonts, the status bar (the last error or note, the
-// recompute's wall time and the float64 check), and the File menu's rows as the browser does them:
-// the browser's file chooser (or a drop), downloads of the scene, statistics, y, a screenshot or the
-// figure, the link and the one-line scene on the clipboard, a scene line pasted into the page. The
-// app's model is a PageSession's Session on the WebGPU backend, whose every edit is Session::apply, as
-// on the desktop. The address bar always holds the link of what is shown (normlab/session/app_link.hpp:
-// the lesson step, language, presenter mode and the scene with its view); the CJK font is fetched
-// only when Chinese is asked for (the page does it, then the atlas is made again); after each frame whose report
+// pictures filled by heatmap.wgsl (on the CPU without WebGPU) and drawn as WebGL textures
+// (web_heatmap_image), the batch-noise panel's own backend of the page's kind, presenter mode's fonts, the status bar
+// (the last error or note, the recompute's wall time and the float64 check), and the File menu's rows as the browser
+// does them: the browser's file chooser (or a drop), downloads of the scene, statistics, y, a screenshot or the figure,
+// the link and the one-line scene on the clipboard, a scene line pasted into the page. The app's model is a
+// PageSession's Session on the page's backend (WebGPU, or the CPU: page_backend.hpp), whose every edit is
+// Session::apply, as on the desktop. The address bar always holds the link of what is shown
+// (normlab/session/app_link.hpp: the lesson step, language, presenter mode and the scene with its view); the CJK font
+// is fetched only when Chinese is asked for (the page does it, then the atlas is made again); after each frame whose
+// report
 // changed, a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests).
 #pragma once
 #include "actions.hpp"
+#include "page_backend.hpp"
 #include "page_session.hpp"
 #include "shell.hpp"
 #include "web_heatmap_image.hpp"
@@ -37,8 +39,9 @@ public:
     // `link` (the text after '#'); none: the default State. A link that cannot be shown leaves its
     // one-line error in the status bar and the default State on screen. Throws DeviceError /
     // InputError only when the default State cannot run either. `lessons`: the built-in lessons
-    // (loaded before the window, whose font atlas needs their Chinese glyphs).
-    WebApp(WebWindow& window, webgpu::WgpuBackend& backend, const std::string& query, const std::string& link,
+    // (loaded before the window, whose font atlas needs their Chinese glyphs). `backend`: the page's
+    // (WebGPU, or the CPU backend with the reason), kept by the caller.
+    WebApp(WebWindow& window, const PageBackend& backend, const std::string& query, const std::string& link,
            app::LessonPanel lessons);
 
     // A link (or a scene line) pasted into the address bar (empty: the default State): shown, or
@@ -98,7 +101,7 @@ private:
     nlohmann::json layout_report() const;
 
     WebWindow& window_;
-    webgpu::WgpuBackend& backend_;
+    const PageBackend& backend_;
     PageSession page_;
     std::vector<WebHeatmapImage*> images_;  // the heatmap's (first), then the views'; owned by their panels
     app::Shell shell_;

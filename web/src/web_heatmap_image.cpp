@@ -1,6 +1,10 @@
 #include "web_heatmap_image.hpp"
 
+#include "normlab/cpu/cpu_backend.hpp"
+#include "normlab/cpu/cpu_heatmap.hpp"
 #include "normlab/webgpu/wgpu_backend.hpp"
+
+#include <algorithm>
 
 namespace normlab::web {
 
@@ -8,9 +12,16 @@ void WebHeatmapImage::draw(const app::HeatmapPicture& picture, ImVec2 origin, Im
     if (!picture.shown || picture.push.img_w == 0 || picture.push.img_h == 0) return;
     if (!(picture == filled_)) {
         const ShownTensors& s = *picture.shown;
-        const std::vector<std::uint32_t> pixels = fill_.fill(
-            webgpu::wgpu_buffer(s.x_device()), webgpu::wgpu_buffer(s.y_device()),
-            app::palette_rgba(s.layout().stat_count, picture.palette), app::lut_rgba(picture.colormap), picture.push);
+        const std::vector<float> palette = app::palette_rgba(s.layout().stat_count, picture.palette),
+                                 lut = app::lut_rgba(picture.colormap);
+        std::vector<std::uint32_t> pixels;
+        if (fill_) {
+            pixels = fill_->fill(webgpu::wgpu_buffer(s.x_device()), webgpu::wgpu_buffer(s.y_device()), palette, lut,
+                                 picture.push);
+        } else {
+            const cpu::CpuBuffer &x = cpu::cpu_values(s.x_device()), &y = cpu::cpu_values(s.y_device());
+            pixels = cpu::fill_heatmap(x.data(), y.data(), std::min(x.size(), y.size()), palette, lut, picture.push);
+        }
         texture_.set(static_cast<int>(picture.push.img_w), static_cast<int>(picture.push.img_h), pixels);
         filled_ = picture;
         ++fills_;

@@ -14,7 +14,7 @@ int main() {
     show_status("starting WebGPU…");
     reported([] {
         show_status("running the kernel tests on " + page_backend().device_name() + "…");
-        show_kernel_report(run_kernel_tests(page_backend()));
+        show_kernel_report(run_kernel_tests(page_webgpu_backend()));
     });
     return 0;
 }

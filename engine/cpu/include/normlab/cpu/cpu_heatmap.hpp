@@ -1,0 +1,22 @@
+// The heatmap fill on the CPU, the twin of shaders/heatmap.comp and shaders/wgsl/heatmap.wgsl: one
+// packed RGBA8 value (red in the low byte) per pixel of an N×C grid of H×W tiles, from x and y in
+// host memory, with the same parameters (engine/core's HeatmapFillParams), pixel rule, colour table
+// and palette (RGBA floats, as the kernels' buffers hold them) and the same float32 arithmetic. Any
+// front end that holds x and y on the host can draw the heatmap with it (the browser app on the CPU
+// backend does).
+#pragma once
+#include "normlab/core/heatmap_fill_params.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace normlab::cpu {
+
+// `palette`: 4 floats per statistic; `lut`: params.lut_size RGBAs; x and y: `count` values each
+// (at least N·C·H·W). InputError when the tensors, palette or table are smaller than params ask.
+std::vector<std::uint32_t> fill_heatmap(const float* x, const float* y, std::size_t count,
+                                        const std::vector<float>& palette, const std::vector<float>& lut,
+                                        const HeatmapFillParams& params);
+
+}  // namespace normlab::cpu
