@@ -80,9 +80,13 @@ std::string reduction_summary(const NormSpec& spec, const StatLayout& l) {
         sizes += (i ? "·" : "") + ll(reduced[i]);
     }
     char buf[512];
-    std::snprintf(buf, sizeof buf, tr("%s: one statistic per %s (%lld) over %s = %s = %lld elements"), name.c_str(),
-                  per.c_str(), static_cast<long long>(l.stat_count), axes.c_str(), sizes.c_str(),
-                  static_cast<long long>(l.count()));
+    if (l.stat_shape.empty())  // layer/rms over every dim: F.layer_norm(x, x.shape)
+        std::snprintf(buf, sizeof buf, tr("%s: one statistic for the whole tensor, over %s = %s = %lld elements"),
+                      name.c_str(), axes.c_str(), sizes.c_str(), static_cast<long long>(l.count()));
+    else
+        std::snprintf(buf, sizeof buf, tr("%s: one statistic per %s (%lld) over %s = %s = %lld elements"), name.c_str(),
+                      per.c_str(), static_cast<long long>(l.stat_count), axes.c_str(), sizes.c_str(),
+                      static_cast<long long>(l.count()));
     return buf;
 }
 

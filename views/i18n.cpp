@@ -118,6 +118,8 @@ const Entry kTable[] = {
     {"Statistics", "统计量"},
     {"Lesson", "课程"},
     {"Heatmap", "热图"},
+    {"%s: one statistic for the whole tensor, over %s = %s = %lld elements",
+     "%s：整个张量只有一组统计量，在 %s = %s = %lld 个元素上计算"},
     {"%s: one statistic per %s (%lld) over %s = %s = %lld elements",
      "%s：%s 的每个取值一组统计量（共 %lld 组），各在 %s = %s = %lld 个元素上计算"},
     {"channel c", "通道 c"},
@@ -155,6 +157,8 @@ const Entry kTable[] = {
      "%lld 个通道，每个 %lld 个元素，各用自己的 running_mean 和 running_var 归一化（推理模式）。"},
     {"%lld statistics × %lld elements", "%lld 组统计量 × %lld 个元素"},
     {"element %s", "元素 %s"},
+    {"One vector of D = %lld features, each tile = one value.  Hover: numbers; click: select (right click: clear).",
+     "一个向量，D = %lld 个特征，每格 = 一个值。悬停：数值；单击：选中（右键：取消）。"},
     {"%lld rows = samples n, %lld columns = features c, each tile = one value.  Hover: numbers; click: select "
      "(right click: clear).",
      "%lld 行 = 样本 n，%lld 列 = 特征 c，每格 = 一个值。悬停：数值；单击：选中（右键：取消）。"},
@@ -323,6 +327,7 @@ const Entry kTable[] = {
     // The Controls panel (views/controls_panel.cpp; tests/app/check_controls_i18n.py checks every string).
     {"shape N×C×H×W = %s", "形状 N×C×H×W = %s"},
     {"shape N×L×D = %s", "形状 N×L×D = %s"},
+    {"shape D = %s", "形状 D = %s"},
     {"shape N×C = %s", "形状 N×C = %s"},
     {"one per row of the unbatched (C, L)", "未分批的 (C, L) 每行一个"},
     {"shape N×C×D×H×W = %s", "形状 N×C×D×H×W = %s"},

@@ -117,7 +117,8 @@ PartitionSet partition_set(const NormSpec& spec, const Shape4& s, const Index4& 
         rule += (rule.empty() ? "" : ", ") + condition_text(c, names[u], ui[u], false);
         filled += (filled.empty() ? "" : ", ") + condition_text(c, names[u], ui[u], true);
     }
-    // There is always a condition: N is a leading dim of layer/rms, C is pinned or grouped otherwise.
+    // No condition only where layer/rms normalize every dim (one statistic over the whole tensor).
+    if (p.conditions.empty()) rule = filled = "every k";
     p.rule = "S_i = { k | " + rule + " }";
     std::string idx;
     for (auto v : ui) idx += (idx.empty() ? "" : ", ") + ll(v);
