@@ -251,6 +251,11 @@ const Entry kTable[] = {
      "instead, and each sample is normalized on its own.",
      "训练模式下，batch 中的每个样本都参与计算每个通道的 μ 和 σ²，因此样本之间相互耦合：改变一个样本，"
      "该通道的所有输出都会随之改变。推理模式改用运行统计量，每个样本各自归一化。"},
+    {"every k", "所有 k"},
+    {"normalized_shape spans every dim, N included: one statistic for the whole tensor, so every output depends on "
+     "every sample, as under BatchNorm in train mode; train and eval still give the same result.",
+     "normalized_shape 覆盖所有维度（包括 N）：整个张量只有一组统计量，所以每个输出都依赖于每个样本，"
+     "这与训练模式下的 BatchNorm 相同；但训练和推理的结果仍然相同。"},
     {"Each sample (or each leading index) is normalized on its own, over the trailing normalized_shape dims; "
      "the batch does not matter, and train and eval give the same result.",
      "每个样本（或每个前导索引）在末尾的 normalized_shape 维度上单独归一化；与 batch 无关，训练和推理结果相同。"},
