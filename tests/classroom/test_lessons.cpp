@@ -271,6 +271,10 @@ TEST_CASE("Switchable Normalization's and the timing placeholders", "[lesson][pl
           "2.000 4.000 4.000 4.500");
     CHECK(render_lesson_text("{sn_mean[0,1]:.3f} {sn_var[0,1]:.4f}", x, r) == "3.000 4.1667");
     CHECK(render_lesson_text("{gpu_ms:.3f} {dispatch_ms:.1f}", x, r) == "1.250 3.5");
+    CHECK(render_lesson_text("{ms[3]:.1f}", x, r) == "28.0");  // mean(x²) of (1, 1): σ² + μ² = 3 + 25
+    r.stats_from_running = true;                               // BatchNorm eval: not this tensor's
+    CHECK(render_lesson_text("{ms[3]:.1f}", x, r) == "?");
+    r.stats_from_running = false;
     CHECK(render_lesson_text("{ln_mean[2]} {bn_var[2]} {sn_mean[0,2]}", x, r) == "? ? ?");  // outside N / C
     r.layout.method = Method::Layer;  // derived only from InstanceNorm's statistics
     CHECK(render_lesson_text("{ln_mean[0]}", x, r) == "?");

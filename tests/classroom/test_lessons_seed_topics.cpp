@@ -71,6 +71,8 @@ TEST_CASE("FRN lesson: ν² of RMSNorm over [H, W] is InstanceNorm's σ² + μ²
     REQUIRE(frn.r.mean_square.size() == in.r.mean.size());
     for (std::size_t s = 0; s < in.r.mean.size(); ++s)
         CHECK(rel(frn.r.mean_square[s], in.r.var[s] + in.r.mean[s] * in.r.mean[s]) < 1e-5);
+    // Step 1 states ν² beside μ and σ² ({ms[s]} under InstanceNorm): RMSNorm's, as step 2 computes it.
+    for (const int s : {0, 8}) CHECK(rel(value("{ms[" + std::to_string(s) + "]}", in), frn.r.mean_square[s]) < 1e-5);
     // Step 3: every x̂ of channel 0, sample 0 is below 0 (a ReLU would zero them all).
     const Ran tlu = run(l.steps[2]);
     for (std::size_t i = 0; i < 16; ++i) CHECK(tlu.r.y.data[i] < 0.0f);

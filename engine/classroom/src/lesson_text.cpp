@@ -195,7 +195,12 @@ bool placeholder_value(const LessonPlaceholder& p, const Tensor& x, const NormRe
     if (p.name == "mean") return at(r.mean, i0, v);
     if (p.name == "var") return at(r.var, i0, v);
     if (p.name == "rstd") return at(r.rstd, i0, v);
-    if (p.name == "ms") return at(r.mean_square, i0, v);
+    if (p.name == "ms") {  // RMSNorm's statistic; elsewhere the same mean(x²) of S_i, as σ² + μ²
+        if (!r.mean_square.empty()) return at(r.mean_square, i0, v);
+        double m = 0, var = 0;
+        if (r.stats_from_running || !at(r.mean, i0, m) || !at(r.var, i0, var)) return false;
+        return v = var + m * m, true;
+    }
     if (p.name == "rmean") return at(r.running_mean, i0, v);
     if (p.name == "rvar") return at(r.running_var, i0, v);
     if (p.name == "gpu_ms") return v = r.gpu_ms, true;

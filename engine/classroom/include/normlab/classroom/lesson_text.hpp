@@ -4,6 +4,8 @@
 //
 // Syntax: '{' NAME [ '[' i (',' i)* ']' ] [ ':.' D 'f' ] '}', D in 0..6, default 2.
 //   mean[s] var[s] uvar[s] rstd[s] ms[s]  statistic s: μ, biased σ², unbiased σ², 1/√(σ²+ε), mean(x²)
+//                                         (RMSNorm's statistic; under the others σ² + μ² of the same
+//                                         elements, none where BatchNorm uses running statistics)
 //   rmean[c] rvar[c]                      BatchNorm's running mean / variance of channel c (as used
 //                                         in eval, or after this forward's update in train)
 //   x[n,c,h,w] y[n,c,h,w]                 input / output element
