@@ -20,7 +20,7 @@ std::string element_text(Method m, const Shape4& s, const Index4& i) {
     const auto u = user_index(s, i);
     std::string values;
     for (std::size_t a = 0; a < u.size(); ++a) values += (a ? ", " : "") + std::to_string(u[a]);
-    return axis_tuple(names, names.size()) + " = (" + values + ")";
+    return axis_tuple(names, names.size()) + (u.size() == 1 ? " = " + values : " = (" + values + ")");
 }
 
 bool PartitionSet::member(const Index4& k) const {

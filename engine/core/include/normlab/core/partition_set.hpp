@@ -51,7 +51,8 @@ struct PartitionSet {
 PartitionSet partition_set(const NormSpec& spec, const Shape4& shape, const Index4& i);
 
 // Element i named by the method's axes: "(n, c, h, w) = (1, 2, 0, 3)", "(n, c) = (4, 1)" under
-// BatchNorm1d, "(n, l, d) = …" under LayerNorm of a 3-D tensor, "(n, c, d, h, w) = …" at rank 5.
+// BatchNorm1d, "(n, l, d) = …" under LayerNorm of a 3-D tensor, "(n, c, d, h, w) = …" at rank 5,
+// "d = 3" at rank 1.
 std::string element_text(Method m, const Shape4& shape, const Index4& i);
 
 // The first k axis names (axis_names, stat_layout.hpp) in lower case as a tuple: "n", "(n, c)",
