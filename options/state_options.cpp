@@ -13,8 +13,8 @@ void add_state_options(CLI::App& app, StateOptions& o, bool norm_required) {
     auto* norm = app.add_option("--norm", o.norm, method_names(" | ", " | "));
     if (norm_required) norm->required();
     app.add_option("--input", o.input,
-                   "input tensor: a .npy of 2 to 5 dims, N×C, N×L×D, N×C×H×W or N×C×D×H×W (float32 or float64)");
-    app.add_option("--shape", o.shape, "generate a tensor of shape N,C,H,W, N,L,D, N,C or N,C,D,H,W");
+                   "input tensor: a .npy of 1 to 5 dims, N×C, N×L×D, N×C×H×W, N×C×D×H×W or D (float32 or float64)");
+    app.add_option("--shape", o.shape, "generate a tensor of shape N,C,H,W, N,L,D, N,C, N,C,D,H,W or D (layer, rms)");
     app.add_option("--init", o.init,
                    "randn | uniform | arange | zeros | ones | constant (with --shape; default randn)");
     app.add_option("--value", o.value, "the value of --init constant");
@@ -27,7 +27,8 @@ void add_state_options(CLI::App& app, StateOptions& o, bool norm_required) {
     app.add_option("--scene", o.scene, "start from a scene file (other options override it)");
     app.add_option("--groups", o.groups, "group: number of groups G (must divide C)");
     app.add_option("--normalized-shape", o.normalized_shape,
-                   "layer/rms: trailing dims W | H,W | C,H,W, or D | L,D of a 3-D tensor (default: all but N)");
+                   "layer/rms: trailing dims W | H,W | C,H,W, or D | L,D of a 3-D tensor, up to every dim (N included: "
+                   "one statistic over the whole tensor; default: all but N)");
     app.add_option("--eps", o.eps, "epsilon (default 1e-5; rms 1.1920929e-07)");
     app.add_option("--weight", o.weight, "γ .npy: shape [C] (batch/instance/group) or normalized_shape (layer/rms)");
     app.add_option("--bias", o.bias, "β .npy, same shape as --weight");
@@ -40,7 +41,7 @@ void add_state_options(CLI::App& app, StateOptions& o, bool norm_required) {
     app.add_option("--running-var", o.running_var, "batch: running variance .npy [C] (default ones)");
     app.add_option("--num-batches-tracked", o.num_batches_tracked, "batch: batches seen so far (default 0)");
     app.add_option("--select", o.select,
-                   "select element n,c,h,w (n,l,d for a 3-D tensor, n,c for 2-D, n,c,d,h,w for 5-D)");
+                   "select element n,c,h,w (n,l,d for a 3-D tensor, n,c for 2-D, n,c,d,h,w for 5-D, d for 1-D)");
     app.add_option("--sync-devices", o.sync_devices,
                    "batch: SyncBN on K simulated devices, shards of N/K consecutive samples (K divides N)");
     app.add_option("--sync-mode", o.sync_mode,
@@ -97,7 +98,7 @@ void resolve_source(const StateOptions& o, State& s) {
             dims = parse_dims(o.shape, "--shape", 1, 64);
         } catch (const InputError&) {}
         if (!dims.empty()) check_rank(s.spec.method, dims);
-        s.source.shape = Shape4::from_dims(parse_dims(o.shape, "--shape", 2, 5));
+        s.source.shape = Shape4::from_dims(parse_dims(o.shape, "--shape", 1, 5));
     } else if (!o.preset.empty()) {
         const Preset* p = find_preset(o.preset);
         if (!p) throw InputError("unknown preset '" + o.preset + "' (see --list-presets)");
@@ -137,7 +138,7 @@ void resolve_shape_options(const StateOptions& o, NormSpec& spec) {
     if (!o.normalized_shape.empty()) {
         if (spec.method != Method::Layer && spec.method != Method::Rms)
             throw InputError("--normalized-shape is only used by --norm layer and rms");
-        spec.normalized_shape = parse_dims(o.normalized_shape, "--normalized-shape", 1, 4);
+        spec.normalized_shape = parse_dims(o.normalized_shape, "--normalized-shape", 1, 5);
     }
     if (o.eps) spec.eps = *o.eps;
 }
@@ -210,17 +211,17 @@ State resolve_state(const StateOptions& o, State s) {
     resolve_affine(o, s.spec);
     resolve_batch_options(o, s.spec);
     resolve_sync_options(o, s.spec);
-    if (!o.select.empty()) parse_indices(o.select, "--select", 5, 2);  // well-formed; load_state places it
+    if (!o.select.empty()) parse_indices(o.select, "--select", 5, 1);  // well-formed; load_state places it
     if (o.num_batches_tracked) s.params.num_batches_tracked = *o.num_batches_tracked;
     return s;
 }
 
 namespace {
 
-// --select's indices on the user's axes of x (n,c / n,l,d / n,c,h,w / n,c,d,h,w), each inside
+// --select's indices on the user's axes of x (d / n,c / n,l,d / n,c,h,w / n,c,d,h,w), each inside
 // its dim, as the stored (n, c, h, w) index (stored_index).
 Index4 selected_element(const std::string& text, const Shape4& shape, Method m) {
-    const auto u = parse_indices(text, "--select", 5, 2);
+    const auto u = parse_indices(text, "--select", 5, 1);
     const auto dims = shape.dims();
     if (u.size() != dims.size())
         throw InputError("--select " + text + " has " + std::to_string(u.size()) + " indices, the tensor of shape " +

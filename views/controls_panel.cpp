@@ -136,11 +136,12 @@ void ControlsPanel::method_section(Session& s) {
             Locked lock(s, Control::NormalizedShape);
             auto ns = st.spec.effective_normalized_shape(sh);
             int k = static_cast<int>(ns.size()) - 1;
-            // The trailing k dims, 1 <= k < rank: [W], [H,W], [C,H,W]; [D], [L,D]; [C]; up to [C,D,H,W].
+            // The trailing k dims, 1 <= k <= rank: [W], [H,W], [C,H,W]; [D], [L,D]; [C]; up to [C,D,H,W];
+            // the last, every dim (N included), is one statistic over the whole tensor.
             const auto dims = sh.dims();
             const auto names = axis_names(st.spec.method, sh);
             std::vector<std::string> labels;
-            for (std::size_t j = dims.size() - 1; j >= 1; --j) {
+            for (std::size_t j = dims.size(); j-- > 0;) {
                 std::string axes;
                 for (std::size_t a = j; a < dims.size(); ++a) axes += (a > j ? "," : "") + names[a];
                 labels.push_back("[" + axes +
@@ -152,8 +153,8 @@ void ControlsPanel::method_section(Session& s) {
                              static_cast<int>(opts.size()))) {
                 const auto from = static_cast<std::ptrdiff_t>(dims.size()) - 1 - k;
                 const std::vector<std::int64_t> chosen =
-                    from == 1 ? std::vector<std::int64_t>{}
-                              : std::vector<std::int64_t>(dims.begin() + from, dims.end());
+                    from == 1 || dims.size() == 1 ? std::vector<std::int64_t>{}
+                                                  : std::vector<std::int64_t>(dims.begin() + from, dims.end());
                 return apply(s, with_normalized_shape(st, chosen), keep);
             }
         }

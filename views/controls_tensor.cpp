@@ -22,7 +22,8 @@ void ControlsPanel::tensor_section(Session& s) {
     const Method m = s.state().spec.method;
     const bool tokens = m == Method::Layer || m == Method::Rms;
     const int rank = s.x().shape.rank;
-    ImGui::TextDisabled(rank == 2   ? tr("shape N×C = %s")
+    ImGui::TextDisabled(rank == 1   ? tr("shape D = %s")
+                        : rank == 2 ? tr("shape N×C = %s")
                         : rank == 5 ? tr("shape N×C×D×H×W = %s")
                         : rank != 3 ? tr("shape N×C×H×W = %s")
                         : tokens    ? tr("shape N×L×D = %s")
@@ -36,7 +37,8 @@ bool ControlsPanel::shape_editor(Session& s) {
     // The dims as the user sees them: N C, N L D / N C L, N C H W or N C D H W.
     const Shape4& sh = s.x().shape;
     const Method m = s.state().spec.method;
-    const char* label = sh.rank == 2   ? "N C"
+    const char* label = sh.rank == 1   ? "D"
+                        : sh.rank == 2 ? "N C"
                         : sh.rank == 3 ? (m == Method::Layer || m == Method::Rms ? "N L D" : "N C L")
                         : sh.rank == 5 ? "N C D H W"
                                        : "N C H W";

@@ -80,9 +80,13 @@ std::string reduction_summary(const NormSpec& spec, const StatLayout& l) {
         sizes += (i ? "·" : "") + ll(reduced[i]);
     }
     char buf[512];
-    std::snprintf(buf, sizeof buf, tr("%s: one statistic per %s (%lld) over %s = %s = %lld elements"), name.c_str(),
-                  per.c_str(), static_cast<long long>(l.stat_count), axes.c_str(), sizes.c_str(),
-                  static_cast<long long>(l.count()));
+    if (l.stat_shape.empty())  // layer/rms over every dim: F.layer_norm(x, x.shape)
+        std::snprintf(buf, sizeof buf, tr("%s: one statistic for the whole tensor, over %s = %s = %lld elements"),
+                      name.c_str(), axes.c_str(), sizes.c_str(), static_cast<long long>(l.count()));
+    else
+        std::snprintf(buf, sizeof buf, tr("%s: one statistic per %s (%lld) over %s = %s = %lld elements"), name.c_str(),
+                      per.c_str(), static_cast<long long>(l.stat_count), axes.c_str(), sizes.c_str(),
+                      static_cast<long long>(l.count()));
     return buf;
 }
 
@@ -95,8 +99,13 @@ void selected_element(const Session& session, const Index4& e, std::size_t si) {
     wrapped_text(
         strf(tr("Selected element %s, statistic #%zu"), element_text(spec.method, session.x().shape, e).c_str(), si));
     const PartitionSet ps = partition_set(spec, session.x().shape, e);
-    wrapped_text(ps.rule);
-    wrapped_text(ps.filled);
+    // The one rule in words (every dim normalized, N included): "every k" in the UI's language.
+    const auto words = [](std::string t) {
+        const auto at = t.find("every k");
+        return at == std::string::npos ? t : t.replace(at, 7, tr("every k"));
+    };
+    wrapped_text(words(ps.rule));
+    wrapped_text(words(ps.filled));
     std::string spans;
     for (const auto& a : ps.spanned_axes) spans += (spans.empty() ? "" : tr(", ")) + a;
     wrapped_text(strf(tr("|S_i| = %lld, over %s."), static_cast<long long>(ps.size), spans.c_str()));
@@ -173,7 +182,13 @@ void ExplainPanel::draw(const Session& session) {
         wrapped_text(tr("Eval mode: nothing is reduced; channel c uses running_mean[c] and running_var[c]."));
     else
         wrapped_text(strf(tr("Reduced axes: %s."), axes.c_str()));
-    wrapped_text_disabled(tr(why(spec.method)));
+    if (l.stat_shape.empty() && l.shape.rank > 1)  // layer/rms over every dim, N included
+        wrapped_text_disabled(
+            tr("normalized_shape spans every dim, N included: one statistic for the whole tensor, "
+               "so every output depends on every sample, as under BatchNorm in train mode; train "
+               "and eval still give the same result."));
+    else
+        wrapped_text_disabled(tr(why(spec.method)));
     ImGui::Separator();
     if (!st.selection) {
         wrapped_text(

@@ -90,6 +90,10 @@ void HeatmapPanel::draw_controls(const Shape4& shape, Method method) {
             strf(tr("%lld rows = samples n, %lld columns = tokens l, each tile = one token's D = %lld "
                     "features.  Hover: numbers; click: select (right click: clear)."),
                  static_cast<long long>(shape.n), static_cast<long long>(shape.c), static_cast<long long>(shape.w)));
+    else if (shape.rank == 1)  // D: one vector, a row of D tiles
+        wrapped_text_disabled(strf(tr("One vector of D = %lld features, each tile = one value.  Hover: numbers; "
+                                      "click: select (right click: clear)."),
+                                   static_cast<long long>(shape.c)));
     else if (shape.rank == 2)  // N×C: one value per tile
         wrapped_text_disabled(strf(tr("%lld rows = samples n, %lld columns = features c, each tile = one value.  "
                                       "Hover: numbers; click: select (right click: clear)."),

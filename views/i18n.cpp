@@ -121,6 +121,8 @@ const Entry kTable[] = {
     {"Controls", "控制"},
     {"Histograms", "直方图"},
     {"Menu", "菜单"},
+    {"%s: one statistic for the whole tensor, over %s = %s = %lld elements",
+     "%s：整个张量只有一组统计量，在 %s = %s = %lld 个元素上计算"},
     {"%s: one statistic per %s (%lld) over %s = %s = %lld elements",
      "%s：%s 的每个取值一组统计量（共 %lld 组），各在 %s = %s = %lld 个元素上计算"},
     {"channel c", "通道 c"},
@@ -158,6 +160,8 @@ const Entry kTable[] = {
      "%lld 个通道，每个 %lld 个元素，各用自己的 running_mean 和 running_var 归一化（推理模式）。"},
     {"%lld statistics × %lld elements", "%lld 组统计量 × %lld 个元素"},
     {"element %s", "元素 %s"},
+    {"One vector of D = %lld features, each tile = one value.  Hover: numbers; click: select (right click: clear).",
+     "一个向量，D = %lld 个特征，每格 = 一个值。悬停：数值；单击：选中（右键：取消）。"},
     {"%lld rows = samples n, %lld columns = features c, each tile = one value.  Hover: numbers; click: select "
      "(right click: clear).",
      "%lld 行 = 样本 n，%lld 列 = 特征 c，每格 = 一个值。悬停：数值；单击：选中（右键：取消）。"},
@@ -250,6 +254,11 @@ const Entry kTable[] = {
      "instead, and each sample is normalized on its own.",
      "训练模式下，batch 中的每个样本都参与计算每个通道的 μ 和 σ²，因此样本之间相互耦合：改变一个样本，"
      "该通道的所有输出都会随之改变。推理模式改用运行统计量，每个样本各自归一化。"},
+    {"every k", "所有 k"},
+    {"normalized_shape spans every dim, N included: one statistic for the whole tensor, so every output depends on "
+     "every sample, as under BatchNorm in train mode; train and eval still give the same result.",
+     "normalized_shape 覆盖所有维度（包括 N）：整个张量只有一组统计量，所以每个输出都依赖于每个样本，"
+     "这与训练模式下的 BatchNorm 相同；但训练和推理的结果仍然相同。"},
     {"Each sample (or each leading index) is normalized on its own, over the trailing normalized_shape dims; "
      "the batch does not matter, and train and eval give the same result.",
      "每个样本（或每个前导索引）在末尾的 normalized_shape 维度上单独归一化；与 batch 无关，训练和推理结果相同。"},
@@ -326,6 +335,7 @@ const Entry kTable[] = {
     // The Controls panel (views/controls_panel.cpp; tests/app/check_controls_i18n.py checks every string).
     {"shape N×C×H×W = %s", "形状 N×C×H×W = %s"},
     {"shape N×L×D = %s", "形状 N×L×D = %s"},
+    {"shape D = %s", "形状 D = %s"},
     {"shape N×C = %s", "形状 N×C = %s"},
     {"one per row of the unbatched (C, L)", "未分批的 (C, L) 每行一个"},
     {"shape N×C×D×H×W = %s", "形状 N×C×D×H×W = %s"},

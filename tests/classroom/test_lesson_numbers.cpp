@@ -7,6 +7,8 @@
 // must state the same numbers. A step with SyncBN devices runs on them (SyncBatchNorm).
 // The experiments' titles and explanations and the presets' sources and descriptions are held
 // to the same rule, with their own "literals".
+// Every lesson text also renders character for character the same from the shaders' result as
+// from the float64 reference's (the timings, the device's own, aside).
 // NORMLAB_PRINT_LESSONS=1 prints every rendered text (for a read-through).
 #include <catch2/catch.hpp>
 
@@ -93,7 +95,9 @@ std::vector<std::string> check_text(const std::string& text, const std::vector<s
 
 // The step's normalization as the app runs it: with an AdaIN style image, the style's
 // statistics from the shaders first (γ = σ_s, β = μ_s).
-NormResult run_step(const Tensor& x, const State& st) {
+// The step's spec and parameters as the app runs them: with an AdaIN style image, γ = σ_s and
+// β = μ_s of the style's statistics from the shaders.
+std::pair<NormSpec, NormParams> step_config(const State& st) {
     NormSpec spec = st.spec;
     NormParams params = st.params;
     if (!st.style_image.empty()) {
@@ -101,7 +105,32 @@ NormResult run_step(const Tensor& x, const State& st) {
         const NormResult measured = test::normalizer().run(style, style_run_spec(spec), {}, kStyleRunOptions);
         apply_style(style_stats_of(measured, spec), spec, params);
     }
+    return {spec, params};
+}
+
+NormResult run_step(const Tensor& x, const State& st) {
+    const auto [spec, params] = step_config(st);
     return SyncBatchNorm(test::normalizer()).run(x, spec, params);  // plain BatchNorm unless K devices
+}
+
+// The same step by the float64 reference: its statistics and y (as float, as the shaders write it).
+NormResult reference_step(const Tensor& x, const State& st) {
+    const auto [spec, params] = step_config(st);
+    ReferenceResult ref =
+        spec.sync_devices > 0 ? reference_sync(x, spec, params) : reference_normalize(x, spec, params);
+    NormResult r = std::move(ref.stats);
+    r.y.shape = x.shape;
+    r.y.data.assign(ref.y.begin(), ref.y.end());
+    if (r.sync) {  // SyncBN: y under each mode, from the reference of that mode
+        for (const SyncMode m : {SyncMode::Sync, SyncMode::Local, SyncMode::Naive}) {
+            NormSpec each = spec;
+            each.sync_mode = m;
+            const std::vector<double> y = reference_sync(x, each, params).y;
+            auto& out = m == SyncMode::Sync ? r.sync->y_sync : m == SyncMode::Local ? r.sync->y_local : r.sync->y_naive;
+            out.assign(y.begin(), y.end());
+        }
+    }
+    return r;
 }
 
 }  // namespace
@@ -243,4 +272,29 @@ TEST_CASE("every number the experiments and presets state is the engine's, in bo
         texts += 4;
     }
     CHECK(texts >= 4 * 15 + 4 * 17);
+}
+
+TEST_CASE("every lesson text renders the same from the shaders as from the float64 reference", "[classroom][lesson]") {
+    set_image_search_dir(std::string(NORMLAB_SOURCE_DIR) + "/assets");
+    const LessonSet set = load_lessons(std::string(NORMLAB_SOURCE_DIR) + "/assets/lessons");
+    for (const auto& e : set.errors) FAIL(e);
+    int texts = 0;
+    for (const Lesson& l : set.lessons)
+        for (std::size_t k = 0; k < l.steps.size(); ++k) {
+            const LessonStep& s = l.steps[k];
+            Tensor x = load_tensor(s.state.source);
+            if (const Experiment* e = s.view.experiment.empty() ? nullptr : find_experiment(s.view.experiment))
+                if (e->kind == ExperimentKind::Pair && e->left_samples > 0) x = first_samples(x, e->left_samples);
+            const NormResult gpu = run_step(x, s.state), ref = reference_step(x, s.state);
+            for (const Language lang : {Language::En, Language::Zh}) {
+                const std::string& text = s.text.in(lang);
+                // Timings are the device's own: no reference has them.
+                if (text.find("{gpu_ms") != std::string::npos || text.find("{dispatch_ms") != std::string::npos)
+                    continue;
+                INFO("lesson " << l.id << ", step " << k + 1);
+                CHECK(render_lesson_text(text, x, gpu) == render_lesson_text(text, x, ref));
+                ++texts;
+            }
+        }
+    CHECK(texts >= 200);
 }

@@ -251,3 +251,33 @@ TEST_CASE("lesson text placeholders parse, round and refuse typos", "[lesson][pl
     CHECK(p.steps[0].literals.size() == 2);
     CHECK(p.steps[1].params_origin == 0);  // the same method: the step keeps the class's parameters
 }
+
+TEST_CASE("Switchable Normalization's and the timing placeholders", "[lesson][placeholder]") {
+    // InstanceNorm statistics of N = 2 samples × C = 2 channels, each over the same number of values.
+    NormResult r;
+    r.layout.method = Method::Instance;
+    r.layout.stat_shape = {2, 2};
+    r.layout.stat_count = 4;
+    r.mean = {1.0, 3.0, -1.0, 5.0};  // (n, c) at n·C + c
+    r.var = {2.0, 4.0, 1.0, 3.0};
+    r.gpu_ms = 1.25;
+    r.dispatch_ms = 3.5;
+    Tensor x;
+    x.shape = Shape4{2, 2, 1, 2};
+    // LN of sample 0 pools its two maps: μ = 2, E[x²] = ((2 + 1) + (4 + 9)) / 2 = 8, σ² = 8 − 4 = 4.
+    // BN of channel 1 pools both samples: μ = 4, E[x²] = ((4 + 9) + (3 + 25)) / 2 = 20.5, σ² = 4.5.
+    // SN of (0, 1), equal weights: μ = (3 + 2 + 4) / 3 = 3, σ² = (4 + 4 + 4.5) / 3.
+    CHECK(render_lesson_text("{ln_mean[0]:.3f} {ln_var[0]:.3f} {bn_mean[1]:.3f} {bn_var[1]:.3f}", x, r) ==
+          "2.000 4.000 4.000 4.500");
+    CHECK(render_lesson_text("{sn_mean[0,1]:.3f} {sn_var[0,1]:.4f}", x, r) == "3.000 4.1667");
+    CHECK(render_lesson_text("{gpu_ms:.3f} {dispatch_ms:.1f}", x, r) == "1.250 3.5");
+    CHECK(render_lesson_text("{ms[3]:.1f}", x, r) == "28.0");  // mean(x²) of (1, 1): σ² + μ² = 3 + 25
+    r.stats_from_running = true;                               // BatchNorm eval: not this tensor's
+    CHECK(render_lesson_text("{ms[3]:.1f}", x, r) == "?");
+    r.stats_from_running = false;
+    CHECK(render_lesson_text("{ln_mean[2]} {bn_var[2]} {sn_mean[0,2]}", x, r) == "? ? ?");  // outside N / C
+    r.layout.method = Method::Layer;  // derived only from InstanceNorm's statistics
+    CHECK(render_lesson_text("{ln_mean[0]}", x, r) == "?");
+    CHECK_THROWS_AS(parse_placeholders("{sn_mean[1]}"), InputError);
+    CHECK_THROWS_AS(parse_placeholders("{gpu_ms[0]}"), InputError);
+}

@@ -81,3 +81,21 @@ TEST_CASE("torch code of SyncBN on simulated devices computes the state's mode f
     st.spec.sync_devices = 0;
     CHECK(torch_code(st, st.source.shape).find("chunk") == std::string::npos);
 }
+
+TEST_CASE("torch code for a 1-D tensor and for LayerNorm over every dim", "[torch][ranks]") {
+    State s;
+    s.source.kind = TensorSource::Kind::Generated;
+    s.source.shape = Shape4::vec(6);
+    s.spec = default_spec(Method::Layer);
+    s.selection = Index4{0, 4, 0, 0};
+    const std::string v = torch_code(s, s.source.shape);
+    CHECK(has(v, "x = torch.randn(6)"));
+    CHECK(has(v, "m = nn.LayerNorm([6]"));
+    CHECK(has(v, "print(y[4])"));
+    s.source.shape = Shape4{2, 3, 4, 5};
+    s.spec.normalized_shape = {2, 3, 4, 5};
+    s.selection = Index4{1, 2, 3, 4};
+    const std::string w = torch_code(s, s.source.shape);
+    CHECK(has(w, "m = nn.LayerNorm([2, 3, 4, 5]"));
+    CHECK(has(w, "print(y[1, 2, 3, 4])"));
+}

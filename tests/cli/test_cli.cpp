@@ -53,8 +53,8 @@ TEST_CASE("bad .npy inputs", "[cli][errors]") {
     expect_error("--norm instance --input '" + (d / "six_d.npy").string() + "'",
                  "expected 4D or 5D input (got 6D input)");
     expect_error("--norm layer --input '" + (d / "six_d.npy").string() + "'",
-                 "normlab takes 2-D to 5-D tensors (N,C / N,L,D / N,C,H,W / N,C,D,H,W), got 6-D shape "
-                 "[2, 3, 2, 2, 2, 2]");
+                 "normlab takes 1-D to 5-D tensors (D / N,C / N,L,D / N,C,H,W / N,C,D,H,W; 1-D under LayerNorm "
+                 "and RMSNorm only), got 6-D shape [2, 3, 2, 2, 2, 2]");
     std::string i8 = good;
     i8.replace(i8.find("<f4"), 3, "<i8");
     write(d / "int64.npy", i8);
@@ -71,10 +71,10 @@ TEST_CASE("bad .npy inputs", "[cli][errors]") {
 }
 
 TEST_CASE("bad shapes", "[cli][errors]") {
-    expect_error("--norm layer --shape 0,3,4,4", "--shape must be 2 to 5 positive integers");
-    expect_error("--norm layer --shape 2,-3,4,4", "--shape must be 2 to 5 positive integers");
-    expect_error("--norm layer --shape 2,3,x", "--shape must be 2 to 5 positive integers");
-    expect_error("--norm layer --shape 2,3,4,4,5,6,7", "normlab takes 2-D to 5-D tensors");
+    expect_error("--norm layer --shape 0,3,4,4", "--shape must be 1 to 5 positive integers");
+    expect_error("--norm layer --shape 2,-3,4,4", "--shape must be 1 to 5 positive integers");
+    expect_error("--norm layer --shape 2,3,x", "--shape must be 1 to 5 positive integers");
+    expect_error("--norm layer --shape 2,3,4,4,5,6,7", "normlab takes 1-D to 5-D tensors");
     expect_error("--norm layer --shape 100000,100000,100000,100000", "has more than 2147483647 elements");
     expect_error("--norm layer --shape 1024,1024,1024,1", "the device");
 }

@@ -1,6 +1,6 @@
 // normlab-cli on 2-D (N, C) and 5-D (N, C, D, H, W) tensors: --shape and .npy inputs, outputs
-// of the same dims, the module PyTorch uses for the rank, selections, and the refusals of 1-D
-// and 6-D inputs with PyTorch's texts.
+// of the same dims, the module PyTorch uses for the rank, selections; 1-D tensors and a
+// normalized_shape of every dim under LayerNorm/RMSNorm; PyTorch's refusals of other 1-D and 6-D inputs.
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
@@ -65,6 +65,33 @@ TEST_CASE("5-D (N, C, D, H, W) inputs: every method, output and group map keep 5
                                  {"--norm rms --normalized-shape 4,3,5", {2, 3}, "RMSNorm"}});
 }
 
+TEST_CASE("1-D inputs under LayerNorm and RMSNorm: one statistic, output of 1 dim", "[cli][ranks]") {
+    const fs::path d = tmpdir(), x = d / "x1.npy", y = d / "y1.npy", s = d / "s1.json", m = d / "m1.npy";
+    write(x, patterned_npy({6}));
+    for (const std::string norm : {"layer", "rms"}) {
+        Run r = cli("--norm " + norm + " --input '" + x.string() + "' --output '" + y.string() + "' --stats '" +
+                    s.string() + "' --group-map '" + m.string() + "' --select 4");
+        INFO(norm << "\n" << r.err);
+        REQUIRE(r.status == 0);
+        CHECK(read_npy(y.string()).shape == std::vector<std::int64_t>{6});
+        CHECK(slurp(m).find("'shape': (6,)") != std::string::npos);
+        json j = json::parse(slurp(s));
+        CHECK(j["shape"] == std::vector<std::int64_t>{6});
+        CHECK(j["stat_shape"] == std::vector<std::int64_t>{});
+        CHECK(j["param_shape"] == std::vector<std::int64_t>{6});
+        CHECK(j["count"] == 6);
+        CHECK(j["max_abs_error_vs_reference"].get<double>() <= 1e-5);
+    }
+    CHECK(cli("--norm layer --shape 6 --select 6").status == 2);  // outside the vector
+    CHECK(cli("--norm layer --shape 6 --select 0,1").status == 2);
+}
+
+TEST_CASE("normalized_shape over every dim: one statistic, N included", "[cli][ranks]") {
+    check_rank({6, 4}, {{"--norm layer --normalized-shape 6,4", {}, "LayerNorm"},
+                        {"--norm rms --normalized-shape 6,4", {}, "RMSNorm"}});
+    check_rank({2, 3, 4, 3, 5}, {{"--norm layer --normalized-shape 2,3,4,3,5", {}, "LayerNorm"}});
+}
+
 TEST_CASE("generated 2-D and 5-D tensors and selections of 2 and 5 indices", "[cli][ranks]") {
     const fs::path d = tmpdir(), y = d / "ygr.npy", s = d / "sgr.json";
     Run r = cli("--norm batch --shape 8,5 --seed 3 --select 7,4 --output '" + y.string() + "' --stats '" + s.string() +
@@ -93,7 +120,7 @@ TEST_CASE("PyTorch's errors for 1-D, 2-D, 5-D and 6-D inputs", "[cli][ranks][err
     check_refused("--norm instance --shape 2,3,2,2,2,2", "expected 4D or 5D input (got 6D input)");
     check_refused("--norm group --groups 1 --shape 6",
                   "Dimension out of range (expected to be in range of [-1, 0], but got 1)");
-    check_refused("--norm layer --shape 2,3,2,2,2,2", "normlab takes 2-D to 5-D tensors");
+    check_refused("--norm layer --shape 2,3,2,2,2,2", "normlab takes 1-D to 5-D tensors");
     check_refused("--norm batch --shape 1,3",
                   "Expected more than 1 value per channel when training, got input size [1, 3]");
     check_refused("--norm instance --shape 3,1",
@@ -101,7 +128,11 @@ TEST_CASE("PyTorch's errors for 1-D, 2-D, 5-D and 6-D inputs", "[cli][ranks][err
     check_refused("--norm batch --shape 1,2,1,1,1",
                   "Expected more than 1 value per channel when training, got input size [1, 2, 1, 1, 1]");
     check_refused("--norm layer --normalized-shape 3,4 --shape 2,4",
-                  "normalized_shape of a 2-D tensor must have 1 dim");
+                  "Given normalized_shape=[3, 4], expected input with shape [*, 3, 4], but got input of size[2, 4]");
+    check_refused("--norm layer --normalized-shape 5 --shape 3",
+                  "Given normalized_shape=[5], expected input with shape [*, 5], but got input of size[3]");
+    check_refused("--norm layer --normalized-shape 1,2,4 --shape 2,4",
+                  "Given normalized_shape=[1, 2, 4], expected input with shape [*, 1, 2, 4]");
     check_refused(
         "--norm layer --normalized-shape 4,4 --shape 2,3,4,4,5",
         "Given normalized_shape=[4, 4], expected input with shape [*, 4, 4], but got input of size[2, 3, 4, 4, 5]");

@@ -82,6 +82,7 @@ TEST_CASE("PyTorch's errors for 3-D inputs", "[cli][sequence][errors]") {
         "--norm group --groups 4 --shape 2,6,5",
         "Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 6, 5] and "
         "num_groups=4");
-    check_refused("--norm layer --normalized-shape 2,5,4 --shape 2,5,4",
-                  "normalized_shape of a 3-D tensor must have 1 or 2 dims");
+    check_refused("--norm layer --normalized-shape 3,5,4 --shape 2,5,4",
+                  "Given normalized_shape=[3, 5, 4], expected input with shape [*, 3, 5, 4], but got input of "
+                  "size[2, 5, 4]");
 }

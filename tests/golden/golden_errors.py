@@ -142,6 +142,13 @@ def record_errors():
     rec({"norm": "group", "shape": [3], "groups": 1, "torch_call": "nn.GroupNorm(1, 3)(x)",
          "note": "GroupNorm reads input.size(1) of a 1-D tensor."},
         lambda: nn.GroupNorm(1, 3)(x))
+    rec({"norm": "layer", "shape": [3], "normalized_shape": [5], "torch_call": "nn.LayerNorm(5)(x)",
+         "note": "1-D: one vector whose D is not normalized_shape."},
+        lambda: nn.LayerNorm(5)(x))
+    x = torch.randn(2, 4)
+    rec({"norm": "layer", "shape": [2, 4], "normalized_shape": [2, 3, 4], "torch_call": "nn.LayerNorm([2, 3, 4])(x)",
+         "note": "normalized_shape longer than the input."},
+        lambda: nn.LayerNorm([2, 3, 4])(x))
     x = torch.randn(2, 3, 2, 2, 2, 2)
     rec({"norm": "batch", "shape": [2, 3, 2, 2, 2, 2], "mode": "train", "torch_call": "nn.BatchNorm3d(3)(x)",
          "note": "6-D: no BatchNorm takes it; BatchNorm3d's rank check."},

@@ -40,6 +40,7 @@ from golden_common import (
     FLT_EPS,
 )
 from golden_errors import record_errors
+from golden_onnx import onnx_cases
 
 
 # --------------------------------------------------------------------------------------------
@@ -423,6 +424,20 @@ def main():
                    desc="LayerNorm([C, D, H, W]) on 5-D, eps 1e-6"))
     cases.append(R("rms3d_DHW_weight", [2, 3, 2, 3, 4], [2, 3, 4], eps=FLT_EPS,
                    desc="RMSNorm([D, H, W]) on 5-D, weight"))
+
+    # ---- 1-D (one vector: nn.LayerNorm(D) on a single token) and normalized_shape over every dim
+    # (F.layer_norm(x, x.shape): one statistic over the whole tensor, N included)
+    cases.append(L("layer1d_D_affine", [6], [6], desc="nn.LayerNorm(6) on one vector of 6 features, affine"))
+    cases.append(L("layer1d_one", [1], [1], desc="nn.LayerNorm(1) on one value: variance 0, y = beta"))
+    cases.append(R("rms1d_D_weight", [7], [7], eps=FLT_EPS, desc="RMSNorm(7) on one vector, weight"))
+    cases.append(L("layer_all_2d", [3, 4], [3, 4], affine=False, bias=False,
+                   desc="F.layer_norm(x, x.shape) on (3, 4): one statistic"))
+    cases.append(L("layer_all_4d_nobias", [2, 3, 4, 5], [2, 3, 4, 5], bias=False,
+                   desc="LayerNorm(x.shape, bias=False) on 4-D: one statistic"))
+    cases.append(R("rms_all_3d", [2, 5, 8], [2, 5, 8], eps=1e-5, desc="RMSNorm over (N, L, D): one statistic"))
+    cases.append(R("rms_all_5d", [2, 2, 3, 2, 3], [2, 2, 3, 2, 3], eps=FLT_EPS, affine=False,
+                   desc="RMSNorm over every dim of a 5-D tensor, no weight"))
+    cases.extend(onnx_cases(B, L, I))
 
     names = [c["name"] for c in cases]
     assert len(names) == len(set(names))

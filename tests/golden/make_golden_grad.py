@@ -72,8 +72,8 @@ def param_sum(t, pshape):
 def case(name, norm, shape, desc, affine=True, bias=True, groups=None, normalized_shape=None,
          mode="train", eps=None, offset=None):
     rng = np.random.default_rng(zlib.crc32(name.encode("utf-8")))
-    N, C = shape[:2]
-    r = len(shape)  # 2-D (N, C) to 5-D (N, C, D, H, W)
+    N, C = (shape[0], shape[1]) if len(shape) > 1 else (1, shape[0])  # 1-D: one vector
+    r = len(shape)  # 1-D (D), 2-D (N, C) to 5-D (N, C, D, H, W)
     spatial = int(np.prod(shape[2:]))
     x = f32(offset + 0.1 * rng.standard_normal(shape)) if offset is not None else \
         f32(rng.standard_normal(shape) * 1.5 + rng.uniform(-1.0, 1.0))
@@ -207,6 +207,12 @@ def main():
         case("group3d", "group", [2, 4, 2, 3, 5], "GroupNorm(2, 4) on 5-D", groups=2),
         case("layer3d_dhw", "layer", [2, 3, 2, 4, 3], "LayerNorm([D, H, W])", normalized_shape=[2, 4, 3]),
         case("rms3d_hw", "rms", [2, 2, 3, 4, 5], "RMSNorm([H, W]) on 5-D", normalized_shape=[4, 5]),
+        # 1-D (one vector) and normalized_shape over every dim (one statistic, N included)
+        case("layer1d", "layer", [9], "nn.LayerNorm(9) on one vector", normalized_shape=[9]),
+        case("rms1d", "rms", [8], "RMSNorm(8) on one vector", normalized_shape=[8]),
+        case("layer_all_4d", "layer", [2, 3, 4, 5], "F.layer_norm(x, x.shape): one statistic",
+             normalized_shape=[2, 3, 4, 5]),
+        case("rms_all_3d", "rms", [3, 4, 6], "RMSNorm over every dim of (N, L, D)", normalized_shape=[3, 4, 6]),
     ]
     with open(os.path.join(OUT, "cases.json"), "w") as fh:
         json.dump(cases, fh, indent=1)

@@ -1,6 +1,6 @@
 // The app's state logic without a window (views/session.hpp): apply a state, keep the tensor on
 // the GPU across changes of method, G, eps and γ, refuse a bad value and keep the old state;
-// an image under AdaIN against PyTorch's golden data.
+// an image under AdaIN against PyTorch's golden data; a 1-D tensor and a normalized_shape of every dim.
 #include <catch2/catch.hpp>
 
 #include "../generated_state.hpp"
@@ -367,4 +367,39 @@ TEST_CASE("an image under AdaIN: the style's statistics from the shaders, y as P
     REQUIRE_FALSE(session.apply(batch, load).has_value());
     CHECK(session.state().style_image.empty());
     CHECK_FALSE(session.style().has_value());
+}
+
+TEST_CASE("a 1-D tensor and a normalized_shape of every dim in the session: one statistic, its histograms",
+          "[gpu][session][ranks]") {
+    VulkanBackend backend(context());
+    Session session(backend);
+    State s = generated_state(Method::Layer, Shape4::vec(10));
+    s.selection = Index4{0, 7, 0, 0};
+    REQUIRE_FALSE(session.apply(s, load).has_value());
+    CHECK(session.layout().stat_count == 1);
+    CHECK(session.selected_stat() == std::optional<std::int64_t>{0});
+    CHECK(session.histograms().has_group);
+    CHECK(session.histograms().group_input.count == 10);
+    CHECK(session.max_error_wait() <= 1e-5);
+    // BatchNorm, InstanceNorm and GroupNorm refuse a 1-D tensor with PyTorch's text; the state stays.
+    State batch = s;
+    batch.spec = default_spec(Method::Batch);
+    const auto err = session.apply(batch, keep);
+    REQUIRE(err.has_value());
+    CHECK_THAT(*err, Catch::Contains("expected 2D or 3D input (got 1D input)"));
+    CHECK(session.state().spec.method == Method::Layer);
+    State rms = s;
+    rms.spec = default_spec(Method::Rms);
+    REQUIRE_FALSE(session.apply(rms, keep).has_value());
+    CHECK(session.last_x_upload_bytes() == 0);  // the vector stays on the GPU
+    CHECK(session.result().mean_square.size() == 1);
+
+    // LayerNorm over every dim of a 4-D tensor: the selected statistic spans all of it.
+    State all = generated_state(Method::Layer, Shape4{2, 3, 4, 5});
+    all.spec.normalized_shape = {2, 3, 4, 5};
+    all.selection = Index4{1, 2, 3, 4};
+    REQUIRE_FALSE(session.apply(all, load).has_value());
+    CHECK(session.layout().stat_shape.empty());
+    CHECK(session.histograms().group_input.count == 120);
+    CHECK(session.max_error_wait() <= 1e-5);
 }

@@ -131,14 +131,15 @@ TEST_CASE("S_i: BatchNorm eval uses the running statistics, SyncBN local mode th
 }
 
 TEST_CASE("S_i's members are StatLayout's, every method and rank", "[partition]") {
-    for (const Shape4& s : {Shape4{2, 4, 2, 3}, Shape4{3, 2, 3, 2}, Shape4::seq(2, 4, 3), Shape4::seq(3, 2, 5)}) {
+    for (const Shape4& s : {Shape4{2, 4, 2, 3}, Shape4{3, 2, 3, 2}, Shape4::seq(2, 4, 3), Shape4::seq(3, 2, 5),
+                            Shape4::flat(3, 4), Shape4::volume(2, 2, 2, 1, 3)}) {
         const auto dims = s.dims();
         check_members(spec_of(Method::Batch), s);
         check_members(spec_of(Method::Instance), s);
         for (std::int64_t g = 1; g <= s.c; ++g)
             if (s.c % g == 0) check_members(spec_of(Method::Group, g), s);
         for (Method m : {Method::Layer, Method::Rms})
-            for (std::size_t t = 1; t < dims.size(); ++t)
+            for (std::size_t t = 1; t <= dims.size(); ++t)  // up to every dim: one statistic
                 check_members(spec_of(m, 0, std::vector<std::int64_t>(dims.end() - static_cast<long>(t), dims.end())),
                               s);
     }

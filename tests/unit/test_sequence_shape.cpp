@@ -21,7 +21,7 @@ TEST_CASE("a 3-D shape is stored as n, c, h = 1, w and printed with 3 dims", "[s
     CHECK(s.str() == "[2, 5, 8]");
     CHECK(s.dims() == std::vector<std::int64_t>{2, 5, 8});
     CHECK_FALSE(s == Shape4{2, 5, 1, 8});  // a 4-D [2, 5, 1, 8] is another tensor
-    CHECK_THROWS_WITH(Shape4::from_dims({2, 5, 1, 1, 1, 1}), Catch::Contains("expected a 2-D to 5-D shape"));
+    CHECK_THROWS_WITH(Shape4::from_dims({2, 5, 1, 1, 1, 1}), Catch::Contains("expected a 1-D to 5-D shape"));
     CHECK_THROWS_AS(Shape4::from_dims({2, 0, 8}), InputError);
     CHECK(parse_indices("1,2,3", "--select", 4, 3).size() == 3);
     CHECK_THROWS_WITH(parse_indices("1,2", "--select", 4, 3), Catch::Contains("3 or 4 non-negative integers"));
@@ -53,7 +53,11 @@ TEST_CASE("layouts of a 3-D tensor: per token, per channel over (N, L), per (n, 
     CHECK(std::string(method_torch_name(Method::Instance, s)) == "InstanceNorm1d");
     CHECK(std::string(method_torch_name(Method::Batch, Shape4{2, 6, 1, 5})) == "BatchNorm2d");
     layer.normalized_shape = {6, 5, 1};
-    CHECK_THROWS_WITH(make_layout(layer, s), Catch::Contains("must have 1 or 2 dims ([D] or [L,D])"));
+    CHECK_THROWS_WITH(make_layout(layer, s),
+                      "Given normalized_shape=[6, 5, 1], expected input with shape [*, 6, 5, 1], "
+                      "but got input of size[2, 6, 5]");
+    layer.normalized_shape = {2, 6, 5};  // every dim: one statistic over the whole (N, L, D) tensor
+    CHECK(make_layout(layer, s).stat_count == 1);
 }
 
 TEST_CASE("the float64 reference of LayerNorm(D) on (N, L, D) normalizes each token", "[reference][sequence]") {

@@ -45,8 +45,12 @@ TEST_CASE("PyTorch's error messages", "[spec]") {
     l.normalized_shape = {3, 5};
     CHECK(error_of(l, {2, 3, 4, 4}) ==
           "Given normalized_shape=[3, 5], expected input with shape [*, 3, 5], but got input of size[2, 3, 4, 4]");
-    l.normalized_shape = {1, 2, 3, 4};
-    CHECK(error_of(l, {1, 2, 3, 4}).find("1 to 3 dims") != std::string::npos);
+    l.normalized_shape = {1, 2, 3, 4};  // every dim, N included: one statistic (F.layer_norm(x, x.shape))
+    CHECK(error_of(l, {1, 2, 3, 4}).empty());
+    l.normalized_shape = {1, 1, 2, 3, 4};  // more dims than the tensor: PyTorch's mismatch text
+    CHECK(error_of(l, {1, 2, 3, 4}) ==
+          "Given normalized_shape=[1, 1, 2, 3, 4], expected input with shape [*, 1, 1, 2, "
+          "3, 4], but got input of size[1, 2, 3, 4]");
     NormSpec e = default_spec(Method::Layer);
     e.eps = -1;
     CHECK(error_of(e, {1, 2, 3, 4}).find("eps") != std::string::npos);

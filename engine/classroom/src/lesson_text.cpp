@@ -37,7 +37,17 @@ constexpr NameInfo kNames[] = {{"mean", 1, false},
                                {"y_sync", 4, false},
                                {"y_local", 4, false},
                                {"y_naive", 4, false},
-                               {"devices", 0, true}};
+                               {"devices", 0, true},
+                               // Switchable Normalization's statistics, derived from InstanceNorm's
+                               {"ln_mean", 1, false},
+                               {"ln_var", 1, false},
+                               {"bn_mean", 1, false},
+                               {"bn_var", 1, false},
+                               {"sn_mean", 2, false},
+                               {"sn_var", 2, false},
+                               // the forward's timings (milliseconds)
+                               {"gpu_ms", 0, false},
+                               {"dispatch_ms", 0, false}};
 
 const NameInfo* find_name(const std::string& n) {
     for (const auto& i : kNames)
@@ -78,6 +88,47 @@ bool sync_value(const LessonPlaceholder& p, const Tensor& x, const NormResult& r
     return true;
 }
 
+// Switchable Normalization (Luo et al., 2019) as its implementation computes it: InstanceNorm's
+// statistics per (n, c) first, then LayerNorm's per n and BatchNorm's per c from them (the mean of
+// the means; the mean of σ² + μ², less the new μ²), and SN's mix of the three with equal weights
+// (its importance weights at initialization: softmax of equal logits). Only where the step runs
+// InstanceNorm on a batched tensor (statistics [N, C]).
+bool switchable_value(const LessonPlaceholder& p, const NormResult& r, double& v) {
+    if (r.layout.method != Method::Instance || r.layout.stat_shape.size() != 2) return false;
+    const std::int64_t N = r.layout.stat_shape[0], C = r.layout.stat_shape[1];
+    const auto mu = [&](std::int64_t n, std::int64_t c) { return r.mean[static_cast<std::size_t>(n * C + c)]; };
+    const auto sq = [&](std::int64_t n, std::int64_t c) {  // E[x²] of (n, c): σ² + μ²
+        return r.var[static_cast<std::size_t>(n * C + c)] + mu(n, c) * mu(n, c);
+    };
+    // LayerNorm's (over c, for sample n) or BatchNorm's (over n, for channel c) μ and σ².
+    const auto pooled = [&](bool layer, std::int64_t i, double& m, double& var) {
+        double s = 0, s2 = 0;
+        const std::int64_t k = layer ? C : N;
+        for (std::int64_t j = 0; j < k; ++j) {
+            s += layer ? mu(i, j) : mu(j, i);
+            s2 += layer ? sq(i, j) : sq(j, i);
+        }
+        m = s / static_cast<double>(k);
+        var = s2 / static_cast<double>(k) - m * m;
+    };
+    const auto& ix = p.index;
+    double m = 0, var = 0;
+    if (p.name == "ln_mean" || p.name == "ln_var" || p.name == "bn_mean" || p.name == "bn_var") {
+        const bool layer = p.name[0] == 'l';
+        if (ix[0] >= (layer ? N : C)) return false;
+        pooled(layer, ix[0], m, var);
+        v = p.name.ends_with("mean") ? m : var;
+        return true;
+    }
+    if (ix[0] >= N || ix[1] >= C) return false;  // sn_mean, sn_var
+    double lm = 0, lv = 0, bm = 0, bv = 0;
+    pooled(true, ix[0], lm, lv);
+    pooled(false, ix[1], bm, bv);
+    const double im = mu(ix[0], ix[1]), iv = sq(ix[0], ix[1]) - im * im;
+    v = p.name == "sn_mean" ? (im + lm + bm) / 3.0 : (iv + lv + bv) / 3.0;
+    return true;
+}
+
 }  // namespace
 
 std::vector<LessonPlaceholder> parse_placeholders(const std::string& t) {
@@ -98,7 +149,7 @@ std::vector<LessonPlaceholder> parse_placeholders(const std::string& t) {
             bad("unknown value '" + p.name +
                 "' (mean, var, uvar, rstd, ms, rmean, rvar, x, y, count, stats, "
                 "shard_mean, shard_var, sync_mean, sync_var, naive_mean, naive_var, y_sync, y_local, y_naive, "
-                "devices)");
+                "devices, ln_mean, ln_var, bn_mean, bn_var, sn_mean, sn_var, gpu_ms, dispatch_ms)");
         if (k < close && t[k] == '[') {
             ++k;
             while (true) {
@@ -144,9 +195,19 @@ bool placeholder_value(const LessonPlaceholder& p, const Tensor& x, const NormRe
     if (p.name == "mean") return at(r.mean, i0, v);
     if (p.name == "var") return at(r.var, i0, v);
     if (p.name == "rstd") return at(r.rstd, i0, v);
-    if (p.name == "ms") return at(r.mean_square, i0, v);
+    if (p.name == "ms") {  // RMSNorm's statistic; elsewhere the same mean(x²) of S_i, as σ² + μ²
+        if (!r.mean_square.empty()) return at(r.mean_square, i0, v);
+        double m = 0, var = 0;
+        if (r.stats_from_running || !at(r.mean, i0, m) || !at(r.var, i0, var)) return false;
+        return v = var + m * m, true;
+    }
     if (p.name == "rmean") return at(r.running_mean, i0, v);
     if (p.name == "rvar") return at(r.running_var, i0, v);
+    if (p.name == "gpu_ms") return v = r.gpu_ms, true;
+    if (p.name == "dispatch_ms") return v = r.dispatch_ms, true;
+    if (p.name.size() > 3 && p.name.compare(2, 1, "_") == 0 &&
+        (p.name.starts_with("ln") || p.name.starts_with("bn") || p.name.starts_with("sn")))
+        return switchable_value(p, r, v);
     if (p.name.rfind("shard_", 0) == 0 || p.name.rfind("sync_", 0) == 0 || p.name.rfind("naive_", 0) == 0 ||
         p.name.rfind("y_", 0) == 0 || p.name == "devices")
         return sync_value(p, x, r, v);

@@ -46,14 +46,17 @@ const char* method_torch_name(Method m, const Shape4& s) {
 std::string rank_error(Method m, const std::vector<std::int64_t>& dims) {
     const std::size_t r = dims.size();
     if (r >= 2 && r <= 5) return "";
+    // LayerNorm and RMSNorm take one vector (nn.LayerNorm(D) on a single token).
+    if (r == 1 && (m == Method::Layer || m == Method::Rms)) return "";
     const std::string got = " (got " + std::to_string(r) + "D input)";
     // PyTorch's own refusals: the module of the nearest rank (BatchNorm1d / BatchNorm3d, ...).
     if (m == Method::Batch) return (r < 2 ? "expected 2D or 3D input" : "expected 5D input") + got;
     if (m == Method::Instance) return (r < 2 ? "expected 2D or 3D input" : "expected 4D or 5D input") + got;
     if (m == Method::Group && r == 1) return "Dimension out of range (expected to be in range of [-1, 0], but got 1)";
-    // PyTorch takes these (GroupNorm and LayerNorm beyond 5-D, LayerNorm on 1-D); normlab does not.
-    return "normlab takes 2-D to 5-D tensors (N,C / N,L,D / N,C,H,W / N,C,D,H,W), got " + std::to_string(r) +
-           "-D shape " + dims_str(dims);
+    // PyTorch takes these (GroupNorm and LayerNorm beyond 5-D); normlab does not.
+    return "normlab takes 1-D to 5-D tensors (D / N,C / N,L,D / N,C,H,W / N,C,D,H,W; 1-D under LayerNorm and "
+           "RMSNorm only), got " +
+           std::to_string(r) + "-D shape " + dims_str(dims);
 }
 
 void check_rank(Method m, const std::vector<std::int64_t>& dims) {
@@ -91,9 +94,9 @@ double NormSpec::effective_eps() const {
 }
 
 std::vector<std::int64_t> NormSpec::effective_normalized_shape(const Shape4& s) const {
-    if (normalized_shape.empty()) {  // every dim but the first: [C,H,W]; [C]; [L,D]; [C,D,H,W]
+    if (normalized_shape.empty()) {  // every dim but the first: [C,H,W]; [C]; [L,D]; [C,D,H,W]; 1-D: [D]
         const auto d = s.dims();
-        return {d.begin() + 1, d.end()};
+        return {d.begin() + (d.size() > 1 ? 1 : 0), d.end()};
     }
     return normalized_shape;
 }
@@ -148,6 +151,7 @@ void validate_sync(const NormSpec& spec, const Shape4& s) {
 
 void NormSpec::validate(const Shape4& s) const {
     s.validate();
+    check_rank(method, s.dims());  // a 1-D tensor under BatchNorm, InstanceNorm or GroupNorm
     const double e = effective_eps();
     if (!std::isfinite(e) || e < 0) {
         std::ostringstream os;
@@ -189,20 +193,12 @@ void NormSpec::validate(const Shape4& s) const {
             break;
         case Method::Layer:
         case Method::Rms: {
-            const auto ns = effective_normalized_shape(s);
-            auto dims = s.dims();
-            if (ns.empty() || ns.size() >= dims.size())
-                throw InputError(
-                    s.rank == 3
-                        ? "normalized_shape of a 3-D tensor must have 1 or 2 dims ([D] or [L,D]), got " + dims_str(ns)
-                    : s.rank == 2 ? "normalized_shape of a 2-D tensor must have 1 dim ([C]), got " + dims_str(ns)
-                    : s.rank == 5
-                        ? "normalized_shape of a 5-D tensor must have 1 to 4 dims ([W], [H,W], [D,H,W] "
-                          "or [C,D,H,W]), got " +
-                              dims_str(ns)
-                        : "normalized_shape must have 1 to 3 dims ([W], [H,W] or [C,H,W]), got " + dims_str(ns));
-            bool ok = true;
-            for (std::size_t i = 0; i < ns.size(); ++i)
+            // normalized_shape is any run of trailing dims, up to all of them (one statistic over
+            // the whole tensor, N included: F.layer_norm(x, x.shape)).
+            const auto ns = effective_normalized_shape(s);  // never empty: [D] at rank 1
+            const auto dims = s.dims();
+            bool ok = ns.size() <= dims.size();
+            for (std::size_t i = 0; ok && i < ns.size(); ++i)
                 if (ns[i] != dims[dims.size() - ns.size() + i]) ok = false;
             if (!ok) {
                 std::string expect = "[*";

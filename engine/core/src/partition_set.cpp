@@ -20,7 +20,7 @@ std::string element_text(Method m, const Shape4& s, const Index4& i) {
     const auto u = user_index(s, i);
     std::string values;
     for (std::size_t a = 0; a < u.size(); ++a) values += (a ? ", " : "") + std::to_string(u[a]);
-    return axis_tuple(names, names.size()) + " = (" + values + ")";
+    return axis_tuple(names, names.size()) + (u.size() == 1 ? " = " + values : " = (" + values + ")");
 }
 
 bool PartitionSet::member(const Index4& k) const {
@@ -117,7 +117,8 @@ PartitionSet partition_set(const NormSpec& spec, const Shape4& s, const Index4& 
         rule += (rule.empty() ? "" : ", ") + condition_text(c, names[u], ui[u], false);
         filled += (filled.empty() ? "" : ", ") + condition_text(c, names[u], ui[u], true);
     }
-    // There is always a condition: N is a leading dim of layer/rms, C is pinned or grouped otherwise.
+    // No condition only where layer/rms normalize every dim (one statistic over the whole tensor).
+    if (p.conditions.empty()) rule = filled = "every k";
     p.rule = "S_i = { k | " + rule + " }";
     std::string idx;
     for (auto v : ui) idx += (idx.empty() ? "" : ", ") + ll(v);

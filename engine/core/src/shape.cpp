@@ -17,6 +17,7 @@ std::string dims_str(const std::vector<std::int64_t>& dims) {
 
 std::vector<std::int64_t> Shape4::dims() const {
     switch (rank) {
+        case 1: return {c};
         case 2: return {n, c};
         case 3: return {n, c, w};
         case 5: return {n, c, d, height(), w};
@@ -26,6 +27,7 @@ std::vector<std::int64_t> Shape4::dims() const {
 
 std::vector<std::int64_t> user_index(const Shape4& s, const std::array<std::int64_t, 4>& k) {
     switch (s.rank) {
+        case 1: return {k[1]};
         case 2: return {k[0], k[1]};
         case 3: return {k[0], k[1], k[3]};
         case 5: return {k[0], k[1], k[2] / s.height(), k[2] % s.height(), k[3]};
@@ -35,6 +37,7 @@ std::vector<std::int64_t> user_index(const Shape4& s, const std::array<std::int6
 
 std::array<std::int64_t, 4> stored_index(const Shape4& s, const std::vector<std::int64_t>& u) {
     switch (s.rank) {
+        case 1: return {0, u.at(0), 0, 0};
         case 2: return {u.at(0), u.at(1), 0, 0};
         case 3: return {u.at(0), u.at(1), 0, u.at(2)};
         case 5: return {u.at(0), u.at(1), u.at(2) * s.height() + u.at(3), u.at(4)};
@@ -56,20 +59,22 @@ std::int64_t checked_product(const std::vector<std::int64_t>& dims, std::int64_t
 }
 
 void Shape4::validate() const {
-    if (rank < 2 || rank > 5) throw InputError("a tensor must have 2 to 5 dims, got " + std::to_string(rank));
+    if (rank < 1 || rank > 5) throw InputError("a tensor must have 1 to 5 dims, got " + std::to_string(rank));
     if (rank <= 3 && h != 1) throw InputError("a " + std::to_string(rank) + "-D shape keeps h = 1");
-    if (rank == 2 && w != 1) throw InputError("a 2-D shape keeps w = 1");
+    if (rank <= 2 && w != 1) throw InputError("a " + std::to_string(rank) + "-D shape keeps w = 1");
+    if (rank == 1 && n != 1) throw InputError("a 1-D shape keeps n = 1");
     if (rank != 5 && d != 1) throw InputError("only a 5-D shape has a depth");
     if (rank == 5 && (d < 1 || h < d || h % d != 0)) throw InputError("a 5-D shape stores h = D·H");
     checked_product(dims(), kMaxElements, "shape");
 }
 
 Shape4 Shape4::from_dims(const std::vector<std::int64_t>& d) {
-    if (d.size() < 2 || d.size() > 5)
-        throw InputError("expected a 2-D to 5-D shape (N,C / N,L,D / N,C,H,W / N,C,D,H,W), got " +
+    if (d.empty() || d.size() > 5)
+        throw InputError("expected a 1-D to 5-D shape (D / N,C / N,L,D / N,C,H,W / N,C,D,H,W), got " +
                          std::to_string(d.size()) + " dims " + dims_str(d));
     checked_product(d, kMaxElements, "shape");  // before D·H is formed
-    Shape4 s = d.size() == 2   ? flat(d[0], d[1])
+    Shape4 s = d.size() == 1   ? vec(d[0])
+               : d.size() == 2 ? flat(d[0], d[1])
                : d.size() == 3 ? seq(d[0], d[1], d[2])
                : d.size() == 5 ? volume(d[0], d[1], d[2], d[3], d[4])
                                : Shape4{d[0], d[1], d[2], d[3]};

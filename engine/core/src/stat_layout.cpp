@@ -6,6 +6,7 @@ namespace normlab {
 
 std::vector<std::string> axis_names(Method m, const Shape4& s) {
     switch (s.rank) {
+        case 1: return {"D"};
         case 2: return m == Method::Instance ? std::vector<std::string>{"C", "L"} : std::vector<std::string>{"N", "C"};
         case 3:
             return m == Method::Layer || m == Method::Rms ? std::vector<std::string>{"N", "L", "D"}

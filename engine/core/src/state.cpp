@@ -157,7 +157,7 @@ TensorSource tensor_source_from_json(const JsonReader& t) {
     if (kind == "generated") {
         src.kind = TensorSource::Kind::Generated;
         if (t.has("shape")) {
-            auto d = t.dims("shape", 2, 5);
+            auto d = t.dims("shape", 1, 5);
             try {
                 src.shape = Shape4::from_dims(d);
             } catch (const InputError& e) {
@@ -201,7 +201,7 @@ NormSpec norm_spec_from_json(const JsonReader& n, NormSpec spec) {
         spec = default_spec(*m);
     }
     if (n.has("groups")) spec.groups = n.integer("groups", 1, kMaxElements);
-    if (n.has("normalized_shape")) spec.normalized_shape = n.dims("normalized_shape", 1, 3);
+    if (n.has("normalized_shape")) spec.normalized_shape = n.dims("normalized_shape", 1, 5);
     if (n.has("eps")) {
         double e = n.number("eps");
         if (!std::isfinite(e) || e < 0) n.fail(n.key("eps") + " must be a finite number >= 0");

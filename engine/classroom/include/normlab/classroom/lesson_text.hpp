@@ -4,6 +4,8 @@
 //
 // Syntax: '{' NAME [ '[' i (',' i)* ']' ] [ ':.' D 'f' ] '}', D in 0..6, default 2.
 //   mean[s] var[s] uvar[s] rstd[s] ms[s]  statistic s: μ, biased σ², unbiased σ², 1/√(σ²+ε), mean(x²)
+//                                         (RMSNorm's statistic; under the others σ² + μ² of the same
+//                                         elements, none where BatchNorm uses running statistics)
 //   rmean[c] rvar[c]                      BatchNorm's running mean / variance of channel c (as used
 //                                         in eval, or after this forward's update in train)
 //   x[n,c,h,w] y[n,c,h,w]                 input / output element
@@ -12,6 +14,11 @@
 //   sync_mean[c] sync_var[c]              SyncBN: the exact all-reduce (BatchNorm over the whole batch)
 //   naive_mean[c] naive_var[c]            SyncBN: the mean of the shard means / of the shard variances
 //   y_sync[n,c,h,w] y_local[…] y_naive[…] SyncBN: y under each mode; devices: K (an integer)
+//   ln_mean[n] ln_var[n] bn_mean[c] bn_var[c] Switchable Normalization, under InstanceNorm only:
+//   sn_mean[n,c] sn_var[n,c]              LayerNorm's and BatchNorm's μ, σ² derived from the
+//                                         InstanceNorm statistics, and SN's equal-weight mix
+//   gpu_ms dispatch_ms                    this forward's GPU time (timestamps; 0 without them, as
+//                                         in the browser) and its dispatch wall time, in ms
 // A '{' followed by a lower-case letter always starts a placeholder; any other '{' is text.
 #pragma once
 #include "normlab/core/norm_params.hpp"

@@ -40,9 +40,9 @@ const char* method_torch_name(Method m);  // "BatchNorm2d", "LayerNorm", ...
 // The module for a tensor of shape s: BatchNorm1d / InstanceNorm1d on a 2-D or 3-D tensor,
 // BatchNorm3d / InstanceNorm3d on a 5-D one.
 const char* method_torch_name(Method m, const Shape4& s);
-// "" when normlab takes a tensor of these dims under method m (2 to 5 dims), else the refusal:
-// PyTorch's text where PyTorch refuses it ("expected 2D or 3D input (got 1D input)", the module
-// of the nearest rank), normlab's own where PyTorch would take it (LayerNorm on 1-D, GroupNorm 6-D).
+// "" when normlab takes a tensor of these dims under method m (2 to 5 dims; 1 under layer/rms),
+// else the refusal: PyTorch's text where PyTorch refuses it ("expected 2D or 3D input (got 1D
+// input)", the module of the nearest rank), normlab's own where PyTorch would take it (6-D).
 std::string rank_error(Method m, const std::vector<std::int64_t>& dims);
 // Throws InputError(rank_error(m, dims)) unless it is "".
 void check_rank(Method m, const std::vector<std::int64_t>& dims);
@@ -55,7 +55,7 @@ std::optional<SyncMode> parse_sync_mode(const std::string& name);
 struct NormSpec {
     Method method = Method::Layer;
     std::int64_t groups = 0;                     // group: number of groups G
-    std::vector<std::int64_t> normalized_shape;  // layer/rms: trailing dims; empty = all but N ([C,H,W] / [L,D])
+    std::vector<std::int64_t> normalized_shape;  // layer/rms: trailing dims, up to all; empty = all but N (1-D: [D])
     std::optional<double> eps;                   // empty: 1e-5 (rms: float32 epsilon)
     bool affine = true;                          // batch/group/layer(elementwise_affine)/rms: default on; instance: off
     bool bias = true;                            // layer: LayerNorm(bias=...); rms has no bias ever
@@ -66,7 +66,7 @@ struct NormSpec {
     SyncMode sync_mode = SyncMode::Sync;                // batch with sync_devices
 
     double effective_eps() const;
-    // The normalized_shape actually used for shape s (layer/rms), default every dim but N.
+    // The normalized_shape actually used for shape s (layer/rms), default every dim but N ([D] at rank 1).
     std::vector<std::int64_t> effective_normalized_shape(const Shape4& s) const;
     // Whether the statistics come from the input (false only for batch eval with tracking).
     bool uses_batch_stats() const;

@@ -5,6 +5,7 @@
 //   InstanceNorm         S_i = { k | k_N = i_N, k_C = i_C }
 //   GroupNorm            S_i = { k | k_N = i_N, ⌊k_C/(C/G)⌋ = ⌊i_C/(C/G)⌋ }
 //   RMSNorm              as LayerNorm (its one statistic is mean(x²) over S_i)
+//   LayerNorm(x.shape)   S_i = { k | every k }            (every dim normalized, N included; 1-D too)
 // A 3-D tensor uses the axes its layout names: N, L, D under layer/rms, N, C, L otherwise; a
 // 2-D one N, C (InstanceNorm1d's unbatched C, L: S_i = { k | k_C = i_C }, one row); 5-D N, C, D, H, W.
 // SyncBN in local mode adds ⌊k_N/(N/K)⌋ = ⌊i_N/(N/K)⌋ (each device's shard). Where μ and σ²
@@ -50,7 +51,8 @@ struct PartitionSet {
 PartitionSet partition_set(const NormSpec& spec, const Shape4& shape, const Index4& i);
 
 // Element i named by the method's axes: "(n, c, h, w) = (1, 2, 0, 3)", "(n, c) = (4, 1)" under
-// BatchNorm1d, "(n, l, d) = …" under LayerNorm of a 3-D tensor, "(n, c, d, h, w) = …" at rank 5.
+// BatchNorm1d, "(n, l, d) = …" under LayerNorm of a 3-D tensor, "(n, c, d, h, w) = …" at rank 5,
+// "d = 3" at rank 1.
 std::string element_text(Method m, const Shape4& shape, const Index4& i);
 
 // The first k axis names (axis_names, stat_layout.hpp) in lower case as a tuple: "n", "(n, c)",

@@ -1,5 +1,6 @@
 // Shape4: the N×C×H×W shape every normlab tensor has, with checked element counts. The other
 // ranks are stored so that every layout, kernel and reference serves them unchanged:
+//   rank 1 (D): one vector (LayerNorm(D) on one token)  n = 1, c = D, h = 1, w = 1
 //   rank 2 (N, C): an MLP's features (BatchNorm1d)       n, c, h = 1, w = 1
 //   rank 3 (N, L, D) / (N, C, L)                           n, c, h = 1, w
 //   rank 5 (N, C, D, H, W): volumes, video (BatchNorm3d)   n, c, h = D·H, w, and d = D
@@ -19,14 +20,14 @@ inline constexpr std::int64_t kMaxElements = (std::int64_t{1} << 31) - 1;
 
 struct Shape4 {
     std::int64_t n = 1, c = 1, h = 1, w = 1;
-    int rank = 4;        // 2: (n, c); 3: (n, c, w), h = 1; 5: (n, c, d, h / d, w)
+    int rank = 4;        // 1: (c), n = 1; 2: (n, c); 3: (n, c, w), h = 1; 5: (n, c, d, h / d, w)
     std::int64_t d = 1;  // rank 5: the depth D (h holds D·H); 1 otherwise
 
     std::int64_t height() const { return h / d; }  // H: h, or h / D at rank 5
     std::int64_t hw() const { return h * w; }      // the spatial size: H·W, L, D·H·W or 1
     std::int64_t chw() const { return c * h * w; }
     std::int64_t numel() const { return n * c * h * w; }
-    // The dims as the user sees them: {n, c, h, w}; {n, c} (rank 2), {n, c, w} (3), {n, c, D, H, w} (5).
+    // The dims as the user sees them: {n, c, h, w}; {c} (rank 1), {n, c} (rank 2), {n, c, w} (3), {n, c, D, H, w} (5).
     std::vector<std::int64_t> dims() const;
     bool operator==(const Shape4&) const = default;
 
@@ -34,10 +35,12 @@ struct Shape4 {
     void validate() const;
     // "[2, 3, 4, 4]", as PyTorch prints sizes.
     std::string str() const;
-    // Builds a shape from a list of 2 to 5 dims (N,C / N,L,D / N,C,H,W / N,C,D,H,W), validated.
+    // Builds a shape from a list of 1 to 5 dims (D / N,C / N,L,D / N,C,H,W / N,C,D,H,W), validated.
     static Shape4 from_dims(const std::vector<std::int64_t>& dims);
     // The rank-3 shape (a, b, d): n = a, c = b, h = 1, w = d.
     static Shape4 seq(std::int64_t a, std::int64_t b, std::int64_t d) { return Shape4{a, b, 1, d, 3}; }
+    // The rank-1 shape (D): one vector, stored as one sample of D features.
+    static Shape4 vec(std::int64_t d) { return Shape4{1, d, 1, 1, 1}; }
     // The rank-2 shape (N, C).
     static Shape4 flat(std::int64_t n, std::int64_t c) { return Shape4{n, c, 1, 1, 2}; }
     // The rank-5 shape (N, C, D, H, W), stored with h = D·H (not validated: call validate()).

@@ -5,9 +5,10 @@
 //     offset(s, j, k) = s_base(s) + j * segment_stride + k,   j < segments, k < segment_len
 // with s_base(s) = s * stat_stride. And conversely, the statistic of a flat offset i is
 //     stat_of(i) = (i / stat_stride) % stat_count.
-// (H·W is Shape4::hw(): 1 for a 2-D tensor, L for 3-D, D·H·W for 5-D.)
+// (H·W is Shape4::hw(): 1 for a 1-D or 2-D tensor, L for 3-D, D·H·W for 5-D.)
 //   batch:    stat_count C,   segments N, segment_len H·W, segment_stride C·H·W, stat_stride H·W
 //   layer/rms:stat_count = product of the leading dims, segments 1, segment_len = prod(normalized_shape)
+//             (normalized_shape of every dim, or a 1-D tensor: stat_count 1, stat_stride = numel, stat_shape [])
 //   instance: stat_count N·C, segments 1, segment_len H·W (2-D: stat_count N, segment_len C)
 //   group:    stat_count N·G, segments 1, segment_len (C/G)·H·W
 // The affine parameter (γ, β) of offset i is (i / param_stride) % param_count:
@@ -59,7 +60,7 @@ struct StatLayout {
 };
 
 // The names of the axes of a shape as method m reads it, one per dim: {"N","C","H","W"};
-// {"N","C","D","H","W"}; 3-D {"N","L","D"} (layer/rms) or {"N","C","L"}; 2-D {"N","C"}, and
+// {"N","C","D","H","W"}; 3-D {"N","L","D"} (layer/rms) or {"N","C","L"}; 1-D {"D"}; 2-D {"N","C"}, and
 // {"C","L"} under InstanceNorm1d, which reads a 2-D input as one unbatched (C, L) sample.
 std::vector<std::string> axis_names(Method m, const Shape4& s);
 
