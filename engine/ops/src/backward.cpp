@@ -6,14 +6,13 @@
 #include "normlab/core/pow2.hpp"
 
 #include <chrono>
-#include <cstdlib>
 #include <functional>
 #include <string>
 
 namespace normlab {
 namespace {
 
-constexpr std::uint32_t kReduceVpt = 32, kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64, kColumnRows = 64, kRowsPer = 32;
+constexpr std::uint32_t kReduceVpt = 32, kMergeWg = 64, kColumnRows = 64, kRowsPer = 32;
 // grad_looped.comp: packs per lane in one tile of its second loop, the most statistics per owner
 // (its private means), and the owners a GPU needs busy before one owner per statistic beats
 // the split passes (a few per compute unit of a large GPU). A CPU device needs no more than one:
@@ -66,7 +65,7 @@ struct Backward::Passes {
     vk::DeviceSize stat_partial_bytes = 0, stat_mean_bytes = 0, param_partial_bytes = 0, param_sum_bytes = 0;
 
     Passes(Backward& bw, const Normalizer::Prepared& prep) : b(bw), n(*bw.n_), p(prep) {
-        const Normalizer::ReductionLimits lim = n.reduction_limits();
+        const PlanDevice lim = n.plan_device();
         const std::uint32_t wg_max = lim.wg_max, sg = lim.subgroup;
         subgroup_owners = lim.subgroup_owners;
         wg = subgroup_owners ? std::max(std::min(64u, wg_max), sg) : wg_max;
@@ -76,7 +75,7 @@ struct Backward::Passes {
         const std::uint32_t pack = vec4 ? 4u : 1u;
         chunk_len = lanes * kReduceVpt * pack;
         columns = p.spec.method == Method::Layer || p.spec.method == Method::Rms;
-        const bool eval = p.plan.stats_from_running;
+        const bool eval = p.plan.from_running;
         const std::int64_t max_el = n.max_binding_elements(), align = n.binding_alignment();
         fused = !eval && p.plan.fused && p.slabs.slabs.size() == 1;
         plan_chunk_gamma(max_el, align);
@@ -117,7 +116,7 @@ struct Backward::Passes {
         const bool one_per_stat = L.param_elem_div == 0 || (L.param_stat_mul == 1 && L.param_elem_div >= L.count());
         if (L.param_elem_div > 1 && L.param_elem_div < chunk_len) chunk_len = u32(L.param_elem_div);
         reduce_slabs = plan_slabs(L, max_el, align, chunk_len);
-        if (p.plan.stats_from_running || L.param_elem_div == 1) return;
+        if (p.plan.from_running || L.param_elem_div == 1) return;
         one_gamma = one_per_stat;
         if (fused) {
             params_from_stats = one_per_stat;
@@ -148,17 +147,17 @@ struct Backward::Passes {
     // enough and (a GPU) the statistic is short enough to stay in its cache between the two loops.
     // NORMLAB_GRAD_LOOPED=0 or 1 overrides the choice (tests, benches); 1 also where the forward
     // fused, so that the small golden fixtures run through the looped kernel too.
-    void plan_looped(const Normalizer::ReductionLimits& lim) {
+    void plan_looped(const PlanDevice& lim) {
         const StatLayout& L = p.layout;
         const bool channels = !rows && !one_gamma && L.param_elem_div > 1 && L.count() % L.param_elem_div == 0 &&
                               (!vec4 || L.param_elem_div % 4 == 0);
         if (!(rows ? rows_per <= kLoopedMaxRows : one_gamma || channels)) return;
         const auto owners = static_cast<std::uint64_t>((L.stat_count + rows_per - 1) / rows_per);
-        const bool cpu = n.context().barriers_expensive();  // a CPU device (lavapipe, SwiftShader)
+        const bool cpu = lim.cpu;  // a CPU device (lavapipe, SwiftShader)
         looped =
             !fused && (cpu ? owners >= kCpuLoopedOwners
                            : owners >= kGpuLoopedOwners && static_cast<std::uint64_t>(L.count()) <= kGpuLoopedElements);
-        if (const char* f = std::getenv("NORMLAB_GRAD_LOOPED"); f && *f) looped = std::string(f) == "1";
+        if (lim.backward != ForcedPath::Auto) looped = lim.backward == ForcedPath::Looped;
         if (!looped) return;
         fused = false;
         if (one_gamma || channels) {  // the kernel writes PARTIALS[s·runs + r] = (Σdy, Σdy·x̂, n), one γ each
@@ -297,10 +296,10 @@ struct Backward::Passes {
         k.dispatch(cmd, &push, g.x, g.y);
     }
     void apply(vk::CommandBuffer cmd, const Slab& slab) {
-        auto& k = b.kernels_.get("grad_apply.comp",
-                                 constants({apply_wg, kApplyVpt, p.rms ? 1u : 0u, p.plan.stats_from_running ? 1u : 0u,
-                                            vec4 ? 1u : 0u, rows ? 1u : 0u},
-                                           false));
+        auto& k =
+            b.kernels_.get("grad_apply.comp", constants({apply_wg, kApplyVpt, p.rms ? 1u : 0u,
+                                                         p.plan.from_running ? 1u : 0u, vec4 ? 1u : 0u, rows ? 1u : 0u},
+                                                        false));
         bind(k, slab, rows ? Sums::Rows : Sums::Stats);
         Push push = p.push;
         set_slab(push, slab, apply_chunk_len(), apply_slabs.chunks_total);
@@ -338,7 +337,7 @@ void Backward::upload(const Passes& passes, const Tensor& dy) {
 }
 
 double Backward::dispatch(Passes& passes) {
-    const bool eval = passes.p.plan.stats_from_running;
+    const bool eval = passes.p.plan.from_running;
     CommandRecorder& recorder = n_->recorder();
     double gpu_ms = 0.0;
     auto submit = [&](const std::function<void(vk::CommandBuffer)>& dispatches) {
@@ -414,7 +413,7 @@ double Backward::dispatch(Passes& passes) {
 
 void Backward::read_back(const Passes& passes, GradResult& r, bool read_dx) {
     const Normalizer::Prepared& p = passes.p;
-    const bool eval = p.plan.stats_from_running;
+    const bool eval = p.plan.from_running;
     const auto P = static_cast<std::size_t>(p.layout.param_count);
     std::vector<float> sums(P * 4);
     const auto S = static_cast<std::size_t>(p.layout.stat_count);

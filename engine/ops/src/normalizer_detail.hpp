@@ -70,9 +70,6 @@ struct Normalizer::Prepared {
     StatLayout layout;
     KernelPlan plan;
     SlabPlan slabs, apply_slabs;
-    // Split statistics in one window: norm_stats.comp LOOPED, one owner per statistic, in place of
-    // partials + merge + apply (Normalizer::plan_looped).
-    bool looped = false;
     bool rms = false;
     std::uint64_t bytes = 0;  // x and y
     std::vector<float> w, b, stats_in;

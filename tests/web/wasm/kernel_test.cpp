@@ -144,7 +144,7 @@ public:
         return e;
     }
 
-    void count_path(const webgpu::WgpuPlan& plan) {
+    void count_path(const KernelPlan& plan) {
         if (plan.from_running)
             ++paths_["running"];
         else if (plan.fused)
@@ -156,8 +156,7 @@ public:
     }
 
     // The backward of the forward just run, against the float64 reference.
-    void check_grad(const std::string& group, const Reference& ref, const webgpu::WgpuPlan& plan,
-                    const StatLayout& layout) {
+    void check_grad(const std::string& group, const Reference& ref, const KernelPlan& plan, const StatLayout& layout) {
         const Tensor dy = make_tensor(ref.x().shape, Init::Randn, 9000 + static_cast<std::uint64_t>(grad_cases_));
         const GradResult g = b_.run(dy);
         ++grad_cases_;
