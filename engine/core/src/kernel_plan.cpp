@@ -36,6 +36,16 @@ PlanDevice wgsl_kernels() {
     d.cpu_lane_span = 4;
     d.cpu_loop_min_accesses = 1024;
     d.fused_chunk_whole = true;
+    // The backward (grad_reduce.wgsl, grad_apply.wgsl): 8 floats per invocation, workgroups sized
+    // to the statistic, one float per access, 256 lanes for ∂L/∂x; the fused kernel
+    // (grad_fused.wgsl) without γ/β partials of its own; no looped kernel.
+    d.grad_reduce_vpt = 8;
+    d.grad_reduce_fit = true;
+    d.grad_vec4 = false;
+    d.grad_apply_fit = false;
+    d.grad_fused = true;
+    d.grad_looped = false;
+    d.grad_sums_in_pass = false;
     return d;
 }
 

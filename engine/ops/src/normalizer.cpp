@@ -62,6 +62,8 @@ PlanDevice Normalizer::plan_device() const {
     d.cpu = ctx_->barriers_expensive();
     d.forward = forward_path_;
     d.backward = backward_path_;
+    d.max_binding_elements = max_binding_elements();
+    d.binding_alignment = binding_alignment();
     return d;
 }
 

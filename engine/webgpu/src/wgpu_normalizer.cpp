@@ -185,7 +185,7 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     errors.check("normalizing " + x.shape.str() + " on WebGPU");
 
     unpack_stats(r, st.data(), rms);
-    last_ = Last{layout, spec, pl.from_running};
+    last_ = Last{layout, spec, pl};
     update_running_stats(spec, params, r);
     return r;
 }

@@ -163,6 +163,12 @@ public:
         const bool cols = ref.spec().method == Method::Layer || ref.spec().method == Method::Rms;
         ++grad_paths_[plan.from_running ? "eval" : cols ? "columns" : "rows"];
         if (layout.count() > 2048) ++grad_paths_["chunked"];
+        // The backward plan's path (normlab/core/backward_plan.hpp): fused where the forward fused, as
+        // the WGSL kernels have no looped backward.
+        const std::string want = plan.from_running ? "eval" : plan.fused ? "fused" : "split";
+        ++grad_paths_["path " + std::string(b_.last_path())];
+        if (b_.last_path() != want)
+            fail(group, ref.x().shape, ref.spec(), "backward took " + std::string(b_.last_path()) + ", not " + want);
         const double err = grad_error(g, reference_backward(ref, dy));
         if (!(err <= 1e-4)) {
             std::ostringstream os;

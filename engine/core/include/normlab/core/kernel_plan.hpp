@@ -14,6 +14,7 @@
 #include "normlab/core/stat_layout.hpp"
 
 #include <cstdint>
+#include <limits>
 
 namespace normlab {
 
@@ -40,6 +41,17 @@ struct PlanDevice {
     std::uint64_t cpu_loop_min_accesses = 0;
     // The fused plan's chunk_len: the whole statistic (true) or the kernel's tile, wg · vpt accesses.
     bool fused_chunk_whole = false;
+    // Windows (slabs, normlab/core/slab_plan.hpp): the most elements one binding covers, and the
+    // alignment of a window's start in elements.
+    std::int64_t max_binding_elements = std::numeric_limits<std::int64_t>::max(), binding_alignment = 4;
+    // The backward's kernels (normlab/core/backward_plan.hpp): accesses per invocation of the reduce
+    // kernel; its workgroups sized to the statistic (no subgroup owners) or the device's; 16-byte
+    // accesses in the split passes where the layout allows; the ∂L/∂x workgroup narrowed for short
+    // statistics; a fused kernel; a looped kernel; ∂L/∂γ, ∂L/∂β from the statistics pass's and the
+    // one-pass kernels' own partials (one γ per chunk, rows) instead of a pass of their own.
+    std::uint32_t grad_reduce_vpt = 32;
+    bool grad_reduce_fit = false, grad_vec4 = true, grad_apply_fit = true;
+    bool grad_fused = true, grad_looped = true, grad_sums_in_pass = true;
 };
 
 struct KernelPlan {

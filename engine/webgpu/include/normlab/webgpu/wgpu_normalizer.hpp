@@ -61,7 +61,7 @@ public:
     struct Last {
         StatLayout layout;
         NormSpec spec;
-        bool from_running = false;
+        KernelPlan plan;
     };
     const Last* last_run() const { return last_ ? &*last_ : nullptr; }
     struct Buffers {
