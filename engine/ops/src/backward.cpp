@@ -310,6 +310,7 @@ GradResult Backward::run(const Tensor& dy, bool read_dx) {
     if (!last) throw InputError("the backward pass needs a forward run first");
     check(*last, dy);
     Passes passes(*this, *last);
+    last_path_ = passes.eval ? "eval" : passes.fused ? "fused" : passes.looped ? "looped" : "split";
     GradResult r;
     auto t = std::chrono::steady_clock::now();
     upload(passes, dy);

@@ -9,6 +9,7 @@
 #include "normlab/core/reference.hpp"
 #include "normlab/core/state_edits.hpp"
 #include "normlab/core/tensor_init.hpp"
+#include "kernel_cases.hpp"
 #include "random_configs.hpp"
 
 #include <nlohmann/json.hpp>
@@ -174,6 +175,25 @@ public:
             std::ostringstream os;
             os << "backward error " << err << " > 1e-4";
             fail(group, ref.x().shape, ref.spec(), os.str());
+        }
+    }
+
+    // One case of tests/kernel_cases.hpp (the Vulkan suite runs the same table): the gradients against
+    // the float64 reference and, on a CPU-emulated adapter (SwiftShader), the path the table names.
+    void grad_case(const test::GradCase& c, std::uint64_t seed) {
+        try {
+            const Tensor x = make_tensor(c.shape, Init::Randn, seed), dy = make_tensor(c.shape, Init::Randn, seed + 1);
+            n_.run(x, c.spec, c.params);
+            const GradResult g = b_.run(dy);
+            const std::string took = b_.last_path();
+            ++grad_paths_["table " + took];
+            const double err = grad_error(g, reference_backward(Reference(x, c.spec, c.params), dy));
+            if (!(err <= 1e-4))
+                fail("case table", c.shape, c.spec, c.name + ": backward error " + std::to_string(err) + " > 1e-4");
+            if (n_.context().cpu_emulated() && took != c.webgpu)
+                fail("case table", c.shape, c.spec, c.name + ": backward took " + took + ", not " + c.webgpu);
+        } catch (const std::exception& ex) {
+            fail("case table", c.shape, c.spec, c.name + " threw: " + ex.what());
         }
     }
 
@@ -387,6 +407,8 @@ std::string run_kernel_tests(webgpu::WgpuBackend& backend) {
         }
     }
     numerics(t);
+    std::uint64_t seed = 3100;
+    for (const test::GradCase& c : test::grad_cases()) t.grad_case(c, seed += 2);
     nlohmann::json j = t.report(0);
     j["negative_control"] = negative_control(normalizer);
     j["backward_negative_control"] = backward_negative_control(normalizer, backward);
