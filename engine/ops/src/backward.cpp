@@ -39,7 +39,7 @@ struct Backward::Passes : BackwardPlan {
                 throw InputError("the backward's partial sums need " + std::to_string(need) +
                                  " bytes, more than one binding of this device holds (" + std::to_string(range) +
                                  " bytes, maxStorageBufferRange)");
-        param_push = layout_push(pl.layout, p.spec.effective_eps());
+        param_push = layout_push(layout_params(pl.layout, p.spec));
         param_push.gstat_seg_mul = pl.seg_mul;
         param_push.gstat_p_div = pl.p_div;
     }

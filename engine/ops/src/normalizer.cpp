@@ -105,23 +105,21 @@ GpuBuffer& Normalizer::ensure(GpuBuffer& buf, vk::DeviceSize bytes) {
     return buf;
 }
 
-Push layout_push(const StatLayout& layout, double eps) {
+Push layout_push(const LayoutParams& lp) {
     Push push{};
-    push.segment_len = u32(layout.segment_len);
-    push.segment_stride = u32(layout.segment_stride);
-    push.stat_stride = u32(layout.stat_stride);
-    const Magic seg = magic(static_cast<std::uint64_t>(layout.segment_len));
-    push.seg_magic = seg.m;
-    push.seg_s1 = seg.s1;
-    push.seg_s2 = seg.s2;
-    push.pstat_mod = u32(layout.param_stat_mod);
-    push.pstat_mul = u32(layout.param_stat_mul);
-    push.pelem_div = u32(layout.param_elem_div);
-    const Magic pe = magic(static_cast<std::uint64_t>(layout.param_elem_div));
-    push.pe_magic = pe.m;
-    push.pe_s1 = pe.s1;
-    push.pe_s2 = pe.s2;
-    push.eps = static_cast<float>(eps);
+    push.segment_len = lp.segment_len;
+    push.segment_stride = lp.segment_stride;
+    push.stat_stride = lp.stat_stride;
+    push.seg_magic = lp.segment_magic.m;
+    push.seg_s1 = lp.segment_magic.s1;
+    push.seg_s2 = lp.segment_magic.s2;
+    push.pstat_mod = lp.pstat_mod;
+    push.pstat_mul = lp.pstat_mul;
+    push.pelem_div = lp.pelem_div;
+    push.pe_magic = lp.pelem_magic.m;
+    push.pe_s1 = lp.pelem_magic.s1;
+    push.pe_s2 = lp.pelem_magic.s2;
+    push.eps = lp.eps;
     return push;
 }
 
@@ -149,10 +147,9 @@ Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, 
     p.rms = spec.method == Method::Rms;
     fill_inputs(p, x, params);
     check_bindings(p);
-    p.push = layout_push(layout, spec.effective_eps());
-    const std::uint32_t param_mode = layout.param_elem_div == 0 ? 0u : layout.param_elem_div == 1 ? 1u : 2u;
-    p.layout_constants = {layout.segments > 1 ? 1u : 0u, param_mode, spec.has_weight() ? 1u : 0u,
-                          spec.has_bias() ? 1u : 0u};
+    const LayoutParams lp = layout_params(layout, spec);
+    p.push = layout_push(lp);
+    p.layout_constants = {lp.segmented ? 1u : 0u, lp.param_mode, lp.has_w ? 1u : 0u, lp.has_b ? 1u : 0u};
     return p;
 }
 
