@@ -291,7 +291,7 @@ std::optional<json> bench_case(const BenchOptions& o, Normalizer& normalizer, Ba
                              : std::clamp(static_cast<int>(2e8 / static_cast<double>(bytes * 8 + 1)), 5, 25);
     const Timings t = time_case(normalizer, backward, copy, x, dy, *spec, n);
     const KernelPlan plan = normalizer.plan(make_layout(*spec, shape), *spec);
-    const std::string plan_name = plan.stats_from_running        ? "apply"
+    const std::string plan_name = plan.from_running              ? "apply"
                                   : plan.fused                   ? "fused"
                                   : normalizer.last_run_looped() ? "looped"
                                                                  : "split" + std::to_string(plan.chunks);

@@ -2,7 +2,7 @@
 // shaders/grad_common.glsl: x at 0, ∂L/∂x written through binding 1 (the forward's Y), γ at 2,
 // the forward's statistics (K, mean of x−K, var, rstd) at 4, this pass's partials at 5, the
 // layout at 6, plus dy and the merged sums.
-@group(0) @binding(7) var<storage, read> DY: array<f32>;
+@group(0) @binding(7) var<storage, read> DY: array<XE>;  // as X: PACK elements per access
 // grad_merge.wgsl's output: per statistic (mean g, mean g·x̂, n, 0) for grad_apply.wgsl; per
 // γ/β index (Σ dy, Σ dy·x̂, n, 0) = (∂L/∂β, ∂L/∂γ) in the γ/β pass.
 @group(0) @binding(8) var<storage, read_write> GRAD: array<vec4<f32>>;

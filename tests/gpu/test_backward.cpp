@@ -4,6 +4,7 @@
 // golden fixtures (tests/golden/make_golden_grad.py).
 #include <catch2/catch.hpp>
 
+#include "../kernel_cases.hpp"
 #include "../support.hpp"
 #include "normlab/ops/backward.hpp"
 #include "normlab/core/npy.hpp"
@@ -78,6 +79,22 @@ void check_random_grad(const std::vector<std::int64_t>& sizes, int cases, std::u
 }
 
 }  // namespace
+
+// tests/kernel_cases.hpp, the table the browser's kernel test runs too: each case against the float64
+// reference and, on a CPU device (lavapipe) with the default plan, on the path the table names.
+TEST_CASE("backward: the kernel case table, each case on its path", "[gpu][grad]") {
+    const bool cpu = normalizer().context().barriers_expensive();
+    std::uint64_t seed = 3100;
+    for (const GradCase& c : grad_cases()) {
+        const Tensor x = make_tensor(c.shape, Init::Randn, ++seed), dy = make_tensor(c.shape, Init::Randn, ++seed);
+        const auto r = compare_grad(x, dy, c.spec, c.params);
+        INFO(c.name << ": " << describe(c.shape, c.spec) << ", took " << backward().last_path());
+        CHECK(rel_err(r.gpu.dx.data, r.ref.dx) <= 1e-4);
+        CHECK(rel_err(r.gpu.dweight, r.ref.dweight) <= 1e-4);
+        CHECK(rel_err(r.gpu.dbias, r.ref.dbias) <= 1e-4);
+        if (cpu) CHECK(backward().last_path() == c.vulkan);
+    }
+}
 
 TEST_CASE("backward: random small shapes with dims of 1, odd and prime sizes", "[random][gpu][grad]") {
     check_random_grad({1, 2, 3, 5, 7, 8, 13}, 24, 1101, 1 << 16);

@@ -60,7 +60,7 @@ double median(std::vector<double> v) {
     return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
-std::string plan_name(const webgpu::WgpuPlan& p) {
+std::string plan_name(const KernelPlan& p) {
     if (p.from_running) return "apply";
     if (p.looped) return "looped";
     return p.fused ? "fused" : "split" + std::to_string(p.chunks);
@@ -99,7 +99,7 @@ json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Te
     if (copied != x.data) throw DeviceError("the WGSL copy did not copy x");
     const double m = median(ms), cm = median(copy_ms);
     std::printf("bench: %s %.2f ms, copy %.2f ms\n", c.name, m, cm);
-    const webgpu::WgpuPlan plan = norm.plan(make_layout(spec, x.shape), spec);
+    const KernelPlan plan = norm.plan(make_layout(spec, x.shape), spec);
     json out = {{"norm", c.name},
                 {"shape", x.shape.str()},
                 {"elements", x.shape.numel()},

@@ -2,28 +2,16 @@
 
 #include "normalizer_detail.hpp"
 #include "normlab/core/error.hpp"
-#include "normlab/core/param_layout.hpp"
-#include "normlab/core/pow2.hpp"
+#include "normlab/core/backward_plan.hpp"
 
 #include <chrono>
-#include <cstdlib>
 #include <functional>
 #include <string>
 
 namespace normlab {
 namespace {
 
-constexpr std::uint32_t kReduceVpt = 32, kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64, kColumnRows = 64, kRowsPer = 32;
-// grad_looped.comp: packs per lane in one tile of its second loop, the most statistics per owner
-// (its private means), and the owners a GPU needs busy before one owner per statistic beats
-// the split passes (a few per compute unit of a large GPU). A CPU device needs no more than one:
-// on lavapipe the looped kernel was as fast as the split passes or faster at 1, 2 and 4 owners
-// on 2 threads (docs/bench/lavapipe-backward.md).
-constexpr std::uint32_t kLoopedVpt = 8, kLoopedMaxRows = 64, kGpuLoopedOwners = 2048, kCpuLoopedOwners = 1;
-// The longest statistic a GPU owner loops over (x and dy: 2 × 64 KiB), so that the second read
-// finds it in the cache while all the owners in flight share it; a CPU device runs an owner on
-// one thread, whose cache holds it alone.
-constexpr std::uint64_t kGpuLoopedElements = 16384;
+constexpr std::uint32_t kMergeWg = 64;
 
 }  // namespace
 
@@ -31,159 +19,37 @@ Backward::Backward(Normalizer& normalizer)
     : n_(&normalizer),
       kernels_(normalizer.context(), normalizer.macros(), 8, static_cast<std::uint32_t>(sizeof(Push))) {}
 
-// The passes of one backward run: per slab the statistics reduction, the merge, per apply slab
-// ∂L/∂x; then the γ/β reduction per slab of the γ/β layout and its merge.
-struct Backward::Passes {
+// The passes of one backward run (its plan: normlab/core/backward_plan.hpp): per slab the statistics
+// reduction, the merge, per apply slab ∂L/∂x; then the γ/β reduction per slab of the γ/β layout and
+// its merge.
+struct Backward::Passes : BackwardPlan {
     Backward& b;
     Normalizer& n;
     const Normalizer::Prepared& p;
-    // Reductions: owners are subgroups where the device allows (as the forward's plan), else
-    // workgroups; the γ/β pass of layer/rms walks columns (one invocation per γ/β index and chunk of rows).
-    std::uint32_t wg = 0, chunk_len = 0, owners_per_wg = 1, param_chunk_len = 0;
-    std::uint32_t apply_wg = kApplyWg;  // fewer lanes for small statistics (one workgroup per statistic chunk)
-    std::uint32_t looped_wg = 0;        // grad_looped.comp's lanes per owner
-    bool looped_sg = false;             // grad_looped.comp's owners are subgroups
-    bool subgroup_owners = false, columns = false;
-    bool vec4 = false, param_vec4 = false;  // 16-byte loads: the forward's layout, the γ/β layout
-    // Every reduce chunk has one γ (one γ per statistic: batch, instance, group G = C; or GroupNorm's
-    // chunks inside one channel): ∂L/∂γ and ∂L/∂β are added up from the statistics pass's
-    // partials (grad_merge.comp FROM_STATS), no γ/β pass over x and dy.
-    bool params_from_stats = false;
-    std::uint32_t chunks_per_gamma = 0;  // FROM_STATS: consecutive chunks of one γ
-    // The forward fused (one window): grad_fused.comp reads x and dy once and writes ∂L/∂x; with
-    // rows (layer/rms) each owner adds up ∂L/∂γ, ∂L/∂β partials over rows_per statistics.
-    bool fused = false, rows = false, one_gamma = false;
-    // Split statistics in one window with few enough elements per owner, and owners enough to fill
-    // the device: grad_looped.comp, one owner per statistic (or per block of rows_per), in place of
-    // reduce + merge + apply (plan_looped).
-    // GroupNorm with a γ per channel (1 < C/G): the looped kernel's first loop sums channel by channel
-    // (RUN_GAMMA), gamma_runs = C/G partials per statistic for the γ/β merge.
-    bool looped = false, run_gamma = false;
-    std::uint32_t rows_per = 1, row_blocks = 0, gamma_runs = 1;
-    SlabPlan reduce_slabs, apply_slabs, param_slabs;
-    ParamLayout pl;
     Push param_push{};
-    vk::DeviceSize stat_partial_bytes = 0, stat_mean_bytes = 0, param_partial_bytes = 0, param_sum_bytes = 0;
 
-    Passes(Backward& bw, const Normalizer::Prepared& prep) : b(bw), n(*bw.n_), p(prep) {
-        const Normalizer::ReductionLimits lim = n.reduction_limits();
-        const std::uint32_t wg_max = lim.wg_max, sg = lim.subgroup;
-        subgroup_owners = lim.subgroup_owners;
-        wg = subgroup_owners ? std::max(std::min(64u, wg_max), sg) : wg_max;
-        owners_per_wg = subgroup_owners ? wg / sg : 1;
-        const std::uint32_t lanes = subgroup_owners ? sg : wg;
-        vec4 = p.plan.vec4;
-        const std::uint32_t pack = vec4 ? 4u : 1u;
-        chunk_len = lanes * kReduceVpt * pack;
-        columns = p.spec.method == Method::Layer || p.spec.method == Method::Rms;
-        const bool eval = p.plan.stats_from_running;
-        const std::int64_t max_el = n.max_binding_elements(), align = n.binding_alignment();
-        fused = !eval && p.plan.fused && p.slabs.slabs.size() == 1;
-        plan_chunk_gamma(max_el, align);
-        pl = param_layout(p.layout, p.spec);
-        const StatLayout& q = pl.layout;
-        param_vec4 = !columns && q.segment_len % 4 == 0 && q.stat_stride % 4 == 0 && q.segment_stride % 4 == 0;
-        param_chunk_len = columns ? kColumnRows : lanes * kReduceVpt * (param_vec4 ? 4u : 1u);
-        const auto count = static_cast<std::uint64_t>(p.layout.count());
-        while (apply_wg > 32 && std::uint64_t{apply_wg / 2} * kApplyVpt * pack >= count) apply_wg /= 2;
-        apply_wg = std::min(apply_wg, wg_max);
-        apply_slabs = plan_slabs(p.layout, max_el, align, apply_chunk_len());
-        param_slabs = plan_slabs(pl.layout, max_el, align, param_chunk_len);
-        const auto S = static_cast<vk::DeviceSize>(p.layout.stat_count);
-        const auto P = static_cast<vk::DeviceSize>(p.layout.param_count);
-        stat_partial_bytes = S * 16 * std::max<std::uint32_t>(1, reduce_slabs.chunks_total);
-        stat_mean_bytes = S * 16;
-        // Layer/rms in one window: ∂L/∂γ, ∂L/∂β partials from the kernel that writes ∂L/∂x.
-        const bool one_window = reduce_slabs.slabs.size() == 1 && apply_slabs.slabs.size() == 1;
-        if (columns && (fused || one_window)) plan_rows();
-        if (!eval && one_window) plan_looped(lim);
-        stat_partial_bytes = std::max<vk::DeviceSize>(stat_partial_bytes, S * 16 * gamma_runs);
-        param_partial_bytes = P * 16 * std::max<std::uint32_t>({1, param_slabs.chunks_total, row_blocks});
-        param_sum_bytes = P * 16;
+    Passes(Backward& bw, const Normalizer::Prepared& prep)
+        : BackwardPlan(plan_backward(prep.layout, prep.spec, prep.plan, prep.slabs.slabs.size(), bw.n_->plan_device())),
+          b(bw),
+          n(*bw.n_),
+          p(prep) {
         const vk::DeviceSize range = n.context().limits().maxStorageBufferRange;
         for (vk::DeviceSize need : {stat_partial_bytes, param_partial_bytes})
             if (need > range)
                 throw InputError("the backward's partial sums need " + std::to_string(need) +
                                  " bytes, more than one binding of this device holds (" + std::to_string(range) +
                                  " bytes, maxStorageBufferRange)");
-        param_push = layout_push(pl.layout, p.spec.effective_eps());
+        param_push = layout_push(layout_params(pl.layout, p.spec));
         param_push.gstat_seg_mul = pl.seg_mul;
         param_push.gstat_p_div = pl.p_div;
     }
 
-    // GroupNorm: chunks no longer than one channel, so that each has one γ where they divide it.
-    void plan_chunk_gamma(std::int64_t max_el, std::int64_t align) {
-        const StatLayout& L = p.layout;
-        const bool one_per_stat = L.param_elem_div == 0 || (L.param_stat_mul == 1 && L.param_elem_div >= L.count());
-        if (L.param_elem_div > 1 && L.param_elem_div < chunk_len) chunk_len = u32(L.param_elem_div);
-        reduce_slabs = plan_slabs(L, max_el, align, chunk_len);
-        if (p.plan.stats_from_running || L.param_elem_div == 1) return;
-        one_gamma = one_per_stat;
-        if (fused) {
-            params_from_stats = one_per_stat;
-            chunks_per_gamma = 1;
-        } else if (L.param_elem_div == 0) {
-            params_from_stats = true;
-            chunks_per_gamma = reduce_slabs.chunks_total;
-        } else if (reduce_slabs.ranges == 1 && (one_per_stat || L.param_elem_div % chunk_len == 0)) {
-            params_from_stats = true;
-            chunks_per_gamma = one_per_stat ? reduce_slabs.chunks_total : u32(L.param_elem_div / chunk_len);
-        }
-    }
-    // Layer/rms: each owner adds up ∂L/∂γ, ∂L/∂β over blocks of ~kRowsPer statistics, so that the
-    // per-element partials stay small (≤ 1/8 of x's bytes where S allows, ≤ 16 MiB, ≤ 1024 per element).
-    void plan_rows() {
-        rows = true;
-        const auto S = static_cast<std::uint64_t>(p.layout.stat_count);
-        const auto P = static_cast<std::uint64_t>(p.layout.param_count);
-        const std::uint64_t cap =
-            std::max<std::uint64_t>(1, std::min<std::uint64_t>(1024, (std::uint64_t{1} << 20) / P));
-        const std::uint64_t blocks = std::clamp<std::uint64_t>((S + kRowsPer - 1) / kRowsPer, 1, cap);
-        rows_per = u32((S + blocks - 1) / blocks);
-        row_blocks = u32((S + rows_per - 1) / rows_per);
-    }
-
-    // The looped kernel where the forward splits a statistic and the looped kernel gives ∂L/∂γ,
-    // ∂L/∂β too (rows, one γ per statistic, or GroupNorm's γ per channel), the device has owners
-    // enough and (a GPU) the statistic is short enough to stay in its cache between the two loops.
-    // NORMLAB_GRAD_LOOPED=0 or 1 overrides the choice (tests, benches); 1 also where the forward
-    // fused, so that the small golden fixtures run through the looped kernel too.
-    void plan_looped(const Normalizer::ReductionLimits& lim) {
-        const StatLayout& L = p.layout;
-        const bool channels = !rows && !one_gamma && L.param_elem_div > 1 && L.count() % L.param_elem_div == 0 &&
-                              (!vec4 || L.param_elem_div % 4 == 0);
-        if (!(rows ? rows_per <= kLoopedMaxRows : one_gamma || channels)) return;
-        const auto owners = static_cast<std::uint64_t>((L.stat_count + rows_per - 1) / rows_per);
-        const bool cpu = n.context().barriers_expensive();  // a CPU device (lavapipe, SwiftShader)
-        looped =
-            !fused && (cpu ? owners >= kCpuLoopedOwners
-                           : owners >= kGpuLoopedOwners && static_cast<std::uint64_t>(L.count()) <= kGpuLoopedElements);
-        if (const char* f = std::getenv("NORMLAB_GRAD_LOOPED"); f && *f) looped = std::string(f) == "1";
-        if (!looped) return;
-        fused = false;
-        if (one_gamma || channels) {  // the kernel writes PARTIALS[s·runs + r] = (Σdy, Σdy·x̂, n), one γ each
-            params_from_stats = true;
-            chunks_per_gamma = 1;
-            run_gamma = channels;
-            gamma_runs = channels ? u32(L.count() / L.param_elem_div) : 1u;
-        }
-        // Lanes: one subgroup where the device allows; on a GPU more where that lets a statistic fit
-        // one tile of the second loop (kLoopedVpt packs per lane), so that its loops run back to
-        // back (a CPU device's barriers cost more than that saves: 2–2.5× the time of layer [H,W]).
-        const std::uint64_t pack = vec4 ? 4 : 1,
-                            packs = (static_cast<std::uint64_t>(p.layout.count()) + pack - 1) / pack;
-        const std::uint32_t cap = std::min(lim.wg_max, kApplyWg);
-        looped_wg = lim.subgroup_owners ? lim.subgroup : cap;
-        if (!cpu && packs > std::uint64_t{looped_wg} * kLoopedVpt && packs <= std::uint64_t{cap} * kLoopedVpt)
-            looped_wg = std::max(looped_wg, pow2_ceil((packs + kLoopedVpt - 1) / kLoopedVpt));
-        looped_sg = lim.subgroup_owners && looped_wg == lim.subgroup;
-    }
     // The looped kernel (one owner per workgroup: a subgroup, else up to 256 lanes).
     void looped_pass(vk::CommandBuffer cmd) {
-        auto& k = b.kernels_.get("grad_looped.comp",
-                                 constants({looped_wg, kLoopedVpt, p.rms ? 1u : 0u, looped_sg ? 1u : 0u, vec4 ? 1u : 0u,
-                                            rows ? 1u : 0u, one_gamma ? 1u : 0u, rows_per, run_gamma ? 1u : 0u},
-                                           false));
+        auto& k = b.kernels_.get("grad_looped.comp", constants({looped_wg, kGradLoopedVpt, p.rms ? 1u : 0u,
+                                                                looped_sg ? 1u : 0u, vec4 ? 1u : 0u, rows ? 1u : 0u,
+                                                                one_gamma ? 1u : 0u, rows_per, run_gamma ? 1u : 0u},
+                                                               false));
         const Slab& slab = reduce_slabs.slabs.front();
         bind(k, slab, rows ? Sums::Rows : Sums::FusedStats);
         Push push = p.push;
@@ -195,8 +61,6 @@ struct Backward::Passes {
         push.groups_x = g.x;
         k.dispatch(cmd, &push, g.x, g.y);
     }
-
-    std::uint32_t apply_chunk_len() const { return apply_wg * kApplyVpt * (vec4 ? 4u : 1u); }
 
     // Specialization constants: the kernel's own (ids 0–9), then the layout's (ids 10–13).
     std::vector<std::uint32_t> constants(std::vector<std::uint32_t> own, bool param_pass) const {
@@ -249,8 +113,8 @@ struct Backward::Passes {
     }
     void reduce(vk::CommandBuffer cmd, const Slab& slab, bool param_pass) {
         const bool cols = param_pass && columns;
-        const std::uint32_t k_wg = cols ? 64u : wg, per_wg = cols ? 64u : owners_per_wg;
-        auto& k = b.kernels_.get("grad_reduce.comp", constants({k_wg, kReduceVpt, p.rms ? 1u : 0u, param_pass ? 1u : 0u,
+        const std::uint32_t k_wg = param_pass ? param_wg : wg, per_wg = cols ? param_wg : owners_per_wg;
+        auto& k = b.kernels_.get("grad_reduce.comp", constants({k_wg, vpt, p.rms ? 1u : 0u, param_pass ? 1u : 0u,
                                                                 !cols && subgroup_owners ? 1u : 0u, cols ? 1u : 0u,
                                                                 (param_pass ? param_vec4 : vec4) ? 1u : 0u,
                                                                 !param_pass && params_from_stats ? 1u : 0u},
@@ -297,10 +161,10 @@ struct Backward::Passes {
         k.dispatch(cmd, &push, g.x, g.y);
     }
     void apply(vk::CommandBuffer cmd, const Slab& slab) {
-        auto& k = b.kernels_.get("grad_apply.comp",
-                                 constants({apply_wg, kApplyVpt, p.rms ? 1u : 0u, p.plan.stats_from_running ? 1u : 0u,
-                                            vec4 ? 1u : 0u, rows ? 1u : 0u},
-                                           false));
+        auto& k =
+            b.kernels_.get("grad_apply.comp", constants({apply_wg, kApplyVpt, p.rms ? 1u : 0u,
+                                                         p.plan.from_running ? 1u : 0u, vec4 ? 1u : 0u, rows ? 1u : 0u},
+                                                        false));
         bind(k, slab, rows ? Sums::Rows : Sums::Stats);
         Push push = p.push;
         set_slab(push, slab, apply_chunk_len(), apply_slabs.chunks_total);
@@ -338,7 +202,7 @@ void Backward::upload(const Passes& passes, const Tensor& dy) {
 }
 
 double Backward::dispatch(Passes& passes) {
-    const bool eval = passes.p.plan.stats_from_running;
+    const bool eval = passes.p.plan.from_running;
     CommandRecorder& recorder = n_->recorder();
     double gpu_ms = 0.0;
     auto submit = [&](const std::function<void(vk::CommandBuffer)>& dispatches) {
@@ -414,7 +278,7 @@ double Backward::dispatch(Passes& passes) {
 
 void Backward::read_back(const Passes& passes, GradResult& r, bool read_dx) {
     const Normalizer::Prepared& p = passes.p;
-    const bool eval = p.plan.stats_from_running;
+    const bool eval = p.plan.from_running;
     const auto P = static_cast<std::size_t>(p.layout.param_count);
     std::vector<float> sums(P * 4);
     const auto S = static_cast<std::size_t>(p.layout.stat_count);
@@ -446,6 +310,7 @@ GradResult Backward::run(const Tensor& dy, bool read_dx) {
     if (!last) throw InputError("the backward pass needs a forward run first");
     check(*last, dy);
     Passes passes(*this, *last);
+    last_path_ = passes.eval ? "eval" : passes.fused ? "fused" : passes.looped ? "looped" : "split";
     GradResult r;
     auto t = std::chrono::steady_clock::now();
     upload(passes, dy);

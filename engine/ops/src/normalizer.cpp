@@ -5,8 +5,6 @@
 
 #include "normlab/core/error.hpp"
 #include "normlab/core/forward_inputs.hpp"
-#include "normlab/core/looped_forward.hpp"
-#include "normlab/core/vec4_runs.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -19,7 +17,7 @@
 namespace normlab {
 namespace {
 
-constexpr std::uint32_t kApplyWg = 256, kApplyVpt = 4, kMergeWg = 64;
+constexpr std::uint32_t kMergeWg = 64;
 // From this many partials per statistic on, norm_merge.comp gives each statistic a workgroup.
 constexpr std::uint32_t kMergePerWorkgroup = 16;
 
@@ -45,16 +43,28 @@ Normalizer::Normalizer(const VulkanContext& ctx)
     // for measuring the plan's workgroup size on a GPU without rebuilding.
     if (const char* w = std::getenv("NORMLAB_WG_MAX"); w && *w)
         wg_cap_ = std::clamp<std::uint32_t>(static_cast<std::uint32_t>(std::strtoul(w, nullptr, 10)), 32u, 1024u);
+    // NORMLAB_NORM_LOOPED / NORMLAB_GRAD_LOOPED = 1 or 0 force the looped kernels or keep them off.
+    auto forced = [](const char* name) {
+        const char* f = std::getenv(name);
+        return !f || !*f ? ForcedPath::Auto : std::string(f) == "1" ? ForcedPath::Looped : ForcedPath::Split;
+    };
+    forward_path_ = forced("NORMLAB_NORM_LOOPED");
+    backward_path_ = forced("NORMLAB_GRAD_LOOPED");
 }
 
-Normalizer::ReductionLimits Normalizer::reduction_limits() const {
+PlanDevice Normalizer::plan_device() const {
     const auto& l = ctx_->limits();
-    ReductionLimits r;
-    r.wg_max = pow2_floor(std::min({wg_cap_, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}));
-    r.subgroup = ctx_->subgroup_size();
-    r.subgroup_owners =
-        subgroup_owners_ && ctx_->subgroup_arithmetic() && ctx_->fixed_subgroup_size() && r.subgroup <= r.wg_max;
-    return r;
+    PlanDevice d = vulkan_kernels();
+    d.wg_max = pow2_floor(std::min({wg_cap_, l.maxComputeWorkGroupSize[0], l.maxComputeWorkGroupInvocations}));
+    d.subgroup = ctx_->subgroup_size();
+    d.subgroup_owners =
+        subgroup_owners_ && ctx_->subgroup_arithmetic() && ctx_->fixed_subgroup_size() && d.subgroup <= d.wg_max;
+    d.cpu = ctx_->barriers_expensive();
+    d.forward = forward_path_;
+    d.backward = backward_path_;
+    d.max_binding_elements = max_binding_elements();
+    d.binding_alignment = binding_alignment();
+    return d;
 }
 
 void Normalizer::check_capacity(const Shape4& shape) const {
@@ -86,52 +96,8 @@ std::int64_t Normalizer::binding_alignment() const {
     return std::lcm<std::int64_t>(a, 4);
 }
 
-KernelPlan Normalizer::plan(const StatLayout& layout, const NormSpec& spec, bool allow_fused) const {
-    KernelPlan p;
-    const std::uint64_t count = static_cast<std::uint64_t>(layout.count());
-    p.vec4 = vec4_runs(layout);
-    const std::uint32_t pack = p.vec4 ? 4 : 1;
-    const std::uint32_t max_vpt = p.vec4 ? kMaxVpt / 2 : kMaxVpt;
-    p.apply_chunk_len = kApplyWg * kApplyVpt * pack;
-    p.apply_chunks = static_cast<std::uint32_t>((count + p.apply_chunk_len - 1) / p.apply_chunk_len);
-    if (!spec.uses_batch_stats()) {
-        p.stats_from_running = true;
-        return p;
-    }
-    const ReductionLimits lim = reduction_limits();
-    const std::uint32_t wg_max = lim.wg_max, sg = lim.subgroup;
-    const std::uint64_t packs = (count + pack - 1) / pack;
-    const bool sg_ok = lim.subgroup_owners;
-    if (allow_fused && sg_ok && packs <= std::uint64_t{sg} * max_vpt) {
-        // Whole statistics per subgroup: no barriers at all.
-        p.fused = true;
-        p.subgroup_stats = true;
-        p.stats_wg = std::max(std::min(64u, wg_max), sg);
-        p.stats_vpt = std::clamp<std::uint32_t>(pow2_ceil((packs + sg - 1) / sg), 1u, max_vpt);
-        p.stats_per_wg = p.stats_wg / sg;
-        p.chunk_len = static_cast<std::uint32_t>(count);
-    } else if (allow_fused && packs <= std::uint64_t{wg_max} * max_vpt && !(sg_ok && ctx_->barriers_expensive())) {
-        // One workgroup per statistic, x read once.
-        p.fused = true;
-        p.stats_wg = std::clamp<std::uint32_t>(pow2_ceil((packs + 7) / 8), std::min(32u, wg_max), wg_max);
-        p.stats_vpt = std::clamp<std::uint32_t>(pow2_ceil((packs + p.stats_wg - 1) / p.stats_wg), 1u, max_vpt);
-        p.chunk_len = p.stats_wg * p.stats_vpt * pack;
-    } else if (sg_ok) {
-        // Partials per subgroup (no barriers), merged with Chan's formula, then applied.
-        p.subgroup_stats = true;
-        p.stats_wg = std::max(std::min(64u, wg_max), sg);
-        p.stats_vpt = max_vpt;
-        p.stats_per_wg = p.stats_wg / sg;
-        p.chunk_len = sg * p.stats_vpt * pack;
-        p.chunks = static_cast<std::uint32_t>((count + p.chunk_len - 1) / p.chunk_len);
-    } else {
-        // Partials per workgroup.
-        p.stats_wg = wg_max;
-        p.stats_vpt = max_vpt / 2;
-        p.chunk_len = p.stats_wg * p.stats_vpt * pack;
-        p.chunks = static_cast<std::uint32_t>((count + p.chunk_len - 1) / p.chunk_len);
-    }
-    return p;
+KernelPlan Normalizer::plan(const StatLayout& layout, const NormSpec& spec) const {
+    return plan_forward(layout, spec, plan_device());
 }
 
 GpuBuffer& Normalizer::ensure(GpuBuffer& buf, vk::DeviceSize bytes) {
@@ -139,23 +105,21 @@ GpuBuffer& Normalizer::ensure(GpuBuffer& buf, vk::DeviceSize bytes) {
     return buf;
 }
 
-Push layout_push(const StatLayout& layout, double eps) {
+Push layout_push(const LayoutParams& lp) {
     Push push{};
-    push.segment_len = u32(layout.segment_len);
-    push.segment_stride = u32(layout.segment_stride);
-    push.stat_stride = u32(layout.stat_stride);
-    const Magic seg = magic(static_cast<std::uint64_t>(layout.segment_len));
-    push.seg_magic = seg.m;
-    push.seg_s1 = seg.s1;
-    push.seg_s2 = seg.s2;
-    push.pstat_mod = u32(layout.param_stat_mod);
-    push.pstat_mul = u32(layout.param_stat_mul);
-    push.pelem_div = u32(layout.param_elem_div);
-    const Magic pe = magic(static_cast<std::uint64_t>(layout.param_elem_div));
-    push.pe_magic = pe.m;
-    push.pe_s1 = pe.s1;
-    push.pe_s2 = pe.s2;
-    push.eps = static_cast<float>(eps);
+    push.segment_len = lp.segment_len;
+    push.segment_stride = lp.segment_stride;
+    push.stat_stride = lp.stat_stride;
+    push.seg_magic = lp.segment_magic.m;
+    push.seg_s1 = lp.segment_magic.s1;
+    push.seg_s2 = lp.segment_magic.s2;
+    push.pstat_mod = lp.pstat_mod;
+    push.pstat_mul = lp.pstat_mul;
+    push.pelem_div = lp.pelem_div;
+    push.pe_magic = lp.pelem_magic.m;
+    push.pe_s1 = lp.pelem_magic.s1;
+    push.pe_s2 = lp.pelem_magic.s2;
+    push.eps = lp.eps;
     return push;
 }
 
@@ -166,29 +130,26 @@ Normalizer::Prepared Normalizer::prepare(const Tensor& x, const NormSpec& spec, 
     const StatLayout& layout = p.layout;
     check_capacity(x.shape);
     p.bytes = static_cast<std::uint64_t>(x.shape.numel()) * 4;
-    p.plan = plan(layout, spec);
+    const PlanDevice device = plan_device();
+    p.plan = plan_forward(layout, spec, device);
     // Tensors beyond one binding's range run in slabs; a statistic split over several slabs
     // cannot be finished by one kernel, so the plan switches to partials + merge + apply.
     p.slabs = plan_slabs(layout, max_binding_elements(), binding_alignment(), p.plan.chunk_len ? p.plan.chunk_len : 4);
     if (p.slabs.ranges > 1 && p.plan.fused) {
-        p.plan = plan(layout, spec, /*allow_fused=*/false);
+        p.plan = plan_forward(layout, spec, device, {/*fused=*/false, /*looped=*/false});
         p.slabs = plan_slabs(layout, max_binding_elements(), binding_alignment(), p.plan.chunk_len);
     }
     p.apply_slabs = plan_slabs(layout, max_binding_elements(), binding_alignment(), p.plan.apply_chunk_len);
-    // Split statistics in one window: one owner loops over each (NORMLAB_NORM_LOOPED=1 / 0 forces it or not).
-    if (!p.plan.fused && !p.plan.stats_from_running && p.slabs.slabs.size() == 1 && p.apply_slabs.slabs.size() == 1) {
-        const auto S = static_cast<std::uint64_t>(layout.stat_count),
-                   count = static_cast<std::uint64_t>(layout.count());
-        p.looped = looped_forward(ctx_->barriers_expensive(), S, count);  // normlab/core/looped_forward.hpp
-        if (const char* f = std::getenv("NORMLAB_NORM_LOOPED"); f && *f) p.looped = std::string(f) == "1";
-    }
+    // The looped kernel (one owner walking all of a statistic's chunks) needs x and y in one window;
+    // the split plan it walks stays the same.
+    if (p.plan.looped && (p.slabs.slabs.size() != 1 || p.apply_slabs.slabs.size() != 1))
+        p.plan = plan_forward(layout, spec, device, {/*fused=*/false, /*looped=*/false});
     p.rms = spec.method == Method::Rms;
     fill_inputs(p, x, params);
     check_bindings(p);
-    p.push = layout_push(layout, spec.effective_eps());
-    const std::uint32_t param_mode = layout.param_elem_div == 0 ? 0u : layout.param_elem_div == 1 ? 1u : 2u;
-    p.layout_constants = {layout.segments > 1 ? 1u : 0u, param_mode, spec.has_weight() ? 1u : 0u,
-                          spec.has_bias() ? 1u : 0u};
+    const LayoutParams lp = layout_params(layout, spec);
+    p.push = layout_push(lp);
+    p.layout_constants = {lp.segmented ? 1u : 0u, lp.param_mode, lp.has_w ? 1u : 0u, lp.has_b ? 1u : 0u};
     return p;
 }
 
@@ -201,7 +162,7 @@ void Normalizer::fill_inputs(Prepared& p, const Tensor& x, const NormParams& par
     ForwardParams wb = forward_params(p.spec, params, layout, P);
     p.w = std::move(wb.weight);
     p.b = std::move(wb.bias);
-    p.stats_in = statistics_inputs(x, layout, params, p.plan.stats_from_running, p.spec.effective_eps());
+    p.stats_in = statistics_inputs(x, layout, params, p.plan.from_running, p.spec.effective_eps());
     p.param_bytes = P * 4;
     p.stat_bytes = static_cast<vk::DeviceSize>(S) * 16;
     p.partial_bytes = p.stat_bytes * std::max<std::uint32_t>(1, p.slabs.chunks_total);
@@ -272,12 +233,12 @@ struct Normalizer::Passes {
     }
     void stats(vk::CommandBuffer cmd, const Slab& slab) {
         const KernelPlan& plan = p.plan;
-        auto& k = n.kernels_.get("norm_stats.comp",
-                                 constants({plan.stats_wg, plan.stats_vpt, p.rms ? 1u : 0u, plan.fused ? 1u : 0u,
-                                            plan.subgroup_stats ? 1u : 0u, plan.vec4 ? 1u : 0u, p.looped ? 1u : 0u}));
+        auto& k = n.kernels_.get(
+            "norm_stats.comp", constants({plan.stats_wg, plan.stats_vpt, p.rms ? 1u : 0u, plan.fused ? 1u : 0u,
+                                          plan.subgroup_stats ? 1u : 0u, plan.vec4 ? 1u : 0u, plan.looped ? 1u : 0u}));
         bind(k, slab);
         set_slab(slab, plan.chunk_len, p.slabs.chunks_total);
-        if (p.looped) push.chunks = 1;  // one owner per statistic walks all its chunks
+        if (plan.looped) push.chunks = 1;  // one owner per statistic walks all its chunks
         const std::uint64_t owners = static_cast<std::uint64_t>(slab.stat_hi - slab.stat_lo) * push.chunks;
         DispatchGrid g =
             group_grid(plan.subgroup_stats ? (owners + plan.stats_per_wg - 1) / plan.stats_per_wg : owners, *n.ctx_);
@@ -329,12 +290,12 @@ double Normalizer::dispatch(const Prepared& p) {
     if (p.slabs.slabs.size() == 1 && p.apply_slabs.slabs.size() == 1) {
         // Everything in one submit.
         submit([&](vk::CommandBuffer cmd) {
-            if (plan.stats_from_running) {
+            if (plan.from_running) {
                 passes.apply(cmd, p.apply_slabs.slabs.front());
                 return;
             }
             passes.stats(cmd, p.slabs.slabs.front());
-            if (plan.fused || p.looped) return;
+            if (plan.fused || plan.looped) return;
             shader_to_shader(cmd);  // the chunks' partial sums before their merge
             passes.merge(cmd);
             shader_to_shader(cmd);  // μ and σ² before the apply reads them
@@ -344,7 +305,7 @@ double Normalizer::dispatch(const Prepared& p) {
     }
     // One submit per slab: each binds its own window of x and y (descriptor sets are rewritten
     // between submissions, never while one is pending).
-    if (!plan.stats_from_running) {
+    if (!plan.from_running) {
         for (const Slab& slab : p.slabs.slabs) submit([&](vk::CommandBuffer cmd) { passes.stats(cmd, slab); });
         if (!plan.fused) submit([&](vk::CommandBuffer cmd) { passes.merge(cmd); });
     }
@@ -375,7 +336,7 @@ NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormPara
     const Prepared& p = *prepared;
     NormResult r;
     r.layout = p.layout;
-    r.stats_from_running = p.plan.stats_from_running;
+    r.stats_from_running = p.plan.from_running;
     const bool reuse = options.reuse_x && x_loaded_ && *x_loaded_ == x.shape;
     r.nonfinite_inputs = reuse ? x_nonfinite_ : count_nonfinite(x.data);
     r.y.shape = x.shape;
@@ -395,7 +356,7 @@ NormResult Normalizer::run(const Tensor& x, const NormSpec& spec, const NormPara
     return r;
 }
 
-bool Normalizer::last_run_looped() const { return last_ && last_->looped; }
+bool Normalizer::last_run_looped() const { return last_ && last_->plan.looped; }
 
 void Normalizer::load_values(const Tensor& x, const Tensor& y) {
     if (x.shape != y.shape || x.data.size() != y.data.size())

@@ -1,8 +1,9 @@
-// Internal to normlab_ops: the push constants of the normalization kernels, the magic numbers
-// for their divisions, what one forward run prepares, and the barrier both passes use
+// Internal to normlab_ops: the push constants of the normalization kernels, what one forward
+// run prepares, and the barrier both passes use
 // (shared by normalizer.cpp and backward.cpp).
 #pragma once
 #include "normlab/core/backend_helpers.hpp"
+#include "normlab/core/layout_params.hpp"
 #include "normlab/ops/normalizer.hpp"
 
 #include <chrono>
@@ -29,22 +30,6 @@ struct Push {
 };
 static_assert(sizeof(Push) == 100);
 
-// Magic numbers for dividing any 32-bit n by d: q = (hi + ((n − hi) >> s1)) >> s2 with
-// hi = (m·n) >> 32 (Granlund & Montgomery 1994, Figure 4.1).
-struct Magic {
-    std::uint32_t m = 1, s1 = 0, s2 = 0;
-};
-inline Magic magic(std::uint64_t d) {
-    if (d == 0) return {};
-    std::uint32_t l = 0;
-    while ((std::uint64_t{1} << l) < d) ++l;
-    Magic k;
-    k.m = static_cast<std::uint32_t>(((std::uint64_t{1} << 32) * ((std::uint64_t{1} << l) - d)) / d + 1);
-    k.s1 = l ? 1 : 0;
-    k.s2 = l ? l - 1 : 0;
-    return k;
-}
-
 // The push constants of one slab: its statistics and elements, and the chunking of its partials.
 inline void set_slab(Push& push, const Slab& slab, std::uint32_t chunk_len, std::uint32_t chunks_total) {
     push.stat_lo = u32(slab.stat_lo);
@@ -58,9 +43,10 @@ inline void set_slab(Push& push, const Slab& slab, std::uint32_t chunk_len, std:
     push.chunks_total = chunks_total;
 }
 
-// The push constants a layout fixes: its segmentation (with the magic numbers of the division
-// by segment_len), its γ/β indexing and ε. The slab's fields are set per pass (set_slab).
-Push layout_push(const StatLayout& layout, double eps);
+// The push constants a layout fixes (normlab/core/layout_params.hpp): its segmentation (with the
+// magic numbers of the division by segment_len), its γ/β indexing and ε. The slab's fields are set
+// per pass (set_slab).
+Push layout_push(const LayoutParams& lp);
 
 // What one run needs besides x: the layout, the kernel plan, the slabs, the push constants
 // common to every pass, and the small inputs (γ, β, and per statistic either the running
@@ -70,9 +56,6 @@ struct Normalizer::Prepared {
     StatLayout layout;
     KernelPlan plan;
     SlabPlan slabs, apply_slabs;
-    // Split statistics in one window: norm_stats.comp LOOPED, one owner per statistic, in place of
-    // partials + merge + apply (Normalizer::plan_looped).
-    bool looped = false;
     bool rms = false;
     std::uint64_t bytes = 0;  // x and y
     std::vector<float> w, b, stats_in;

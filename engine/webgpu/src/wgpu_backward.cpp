@@ -1,81 +1,52 @@
 #include "normlab/webgpu/wgpu_backward.hpp"
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/param_layout.hpp"
-#include "normlab/core/pow2.hpp"
+#include "normlab/core/backward_plan.hpp"
 #include "wgpu_dispatch.hpp"
 
 #include <algorithm>
 #include <chrono>
 
 namespace normlab::webgpu {
-namespace {
-
-// One reduction of grad_reduce.wgsl over `groups` groups of `count` elements.
-struct Reduce {
-    std::uint32_t wg = 0, vpt = 1, chunk_len = 0, chunks = 1;
-    bool columns = false;
-    DispatchGrid grid;
-};
-
-Reduce reduce_plan(const WgpuContext& ctx, std::uint64_t groups, std::uint64_t count, std::uint32_t wg_max,
-                   bool columns) {
-    Reduce r;
-    r.columns = columns;
-    if (columns) {  // one invocation per (group, chunk of rows), 64 to a workgroup
-        r.wg = std::min(64u, wg_max);
-        r.chunk_len = WgpuBackward::kColumnRows;
-    } else {  // one workgroup per (statistic, chunk), no wider than the statistic needs
-        r.vpt = WgpuBackward::kReduceVpt;
-        const std::uint64_t lanes = (count + r.vpt - 1) / r.vpt;
-        r.wg = std::clamp<std::uint32_t>(pow2_ceil(lanes), std::min(32u, wg_max), wg_max);
-        r.chunk_len = r.wg * r.vpt;
-    }
-    r.chunks = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (count + r.chunk_len - 1) / r.chunk_len));
-    const std::uint64_t owners = groups * r.chunks;
-    r.grid = grid(ctx, columns ? (owners + r.wg - 1) / r.wg : owners);
-    return r;
-}
-
-}  // namespace
-
-struct WgpuBackward::Plan {
-    ParamLayout pl;
-    Reduce stats, params;
-    std::uint32_t apply_chunks = 1, apply_chunk_len = 0;
-    DispatchGrid stat_merge, param_merge, apply;
-    std::uint64_t bytes = 0, param_bytes = 0, stat_bytes = 0, stat_partial_bytes = 0, param_partial_bytes = 0;
+// The shared plan (normlab/core/backward_plan.hpp) with this backend's grids and uniform blocks.
+struct WgpuBackward::Plan : BackwardPlan {
+    KernelPlan forward;  // the fused kernel's workgroup, accesses and vec4 are the forward's
+    std::uint32_t apply_chunks = 1;
+    DispatchGrid stats_grid, params_grid, stat_merge, param_merge, apply;
+    std::uint64_t bytes = 0, param_bytes = 0, stat_bytes = 0;
     LayoutBlock blocks[5];  // stats reduce, stats merge, apply, γ/β reduce, γ/β merge
 
-    Plan(const WgpuNormalizer& n, const StatLayout& l, const NormSpec& spec) : pl(param_layout(l, spec)) {
+    Plan(const WgpuNormalizer& n, const WgpuNormalizer::Last& last)
+        : BackwardPlan(plan_backward(last.layout, last.spec, last.plan, 1, n.plan_device())), forward(last.plan) {
         const WgpuContext& ctx = n.context();
+        const StatLayout& l = last.layout;
         const std::uint64_t S = static_cast<std::uint64_t>(l.stat_count), P = static_cast<std::uint64_t>(l.param_count);
         const std::uint64_t count = static_cast<std::uint64_t>(l.count());
-        const bool cols = spec.method == Method::Layer || spec.method == Method::Rms;
-        stats = reduce_plan(ctx, S, count, n.wg_max(), false);
-        params = reduce_plan(ctx, P, static_cast<std::uint64_t>(pl.layout.count()), n.wg_max(), cols);
-        apply_chunk_len = WgpuNormalizer::kApplyWg * WgpuNormalizer::kApplyVpt;
-        apply_chunks = static_cast<std::uint32_t>((count + apply_chunk_len - 1) / apply_chunk_len);
+        const std::uint32_t stat_chunks = reduce_slabs.chunks_total, param_chunks = param_slabs.chunks_total;
+        apply_chunks = static_cast<std::uint32_t>((count + apply_chunk_len() - 1) / apply_chunk_len());
+        stats_grid = grid(ctx, fused ? S : S * stat_chunks);  // fused: one workgroup per statistic
+        // Columns: one invocation per (γ/β index, chunk of rows), param_wg to a workgroup.
+        const std::uint64_t param_owners = P * param_chunks;
+        params_grid = grid(ctx, columns ? (param_owners + param_wg - 1) / param_wg : param_owners);
         stat_merge = grid(ctx, (S + 63) / 64);
         param_merge = grid(ctx, (P + 63) / 64);
         apply = grid(ctx, S * apply_chunks);
         bytes = static_cast<std::uint64_t>(l.shape.numel()) * 4;
         param_bytes = P * 4;
         stat_bytes = S * 16;
-        stat_partial_bytes = S * 16 * stats.chunks;
-        param_partial_bytes = P * 16 * params.chunks;
         check_binding(ctx, stat_partial_bytes,
                       "the backward's partial sums of the " + std::to_string(S) + " statistics");
         check_binding(ctx, param_partial_bytes, "the backward's partial sums of γ and β");
-        const LayoutBlock base = layout_block(l, spec);
-        LayoutBlock pbase = layout_block(pl.layout, spec);
+        const LayoutBlock base = layout_block(l, last.spec);
+        LayoutBlock pbase = layout_block(pl.layout, last.spec);
         pbase.gstat_seg_mul = pl.seg_mul;
         pbase.gstat_p_div = pl.p_div;
-        blocks[0] = for_pass(base, stats.chunks, stats.chunk_len, stats.grid);
-        blocks[1] = for_pass(base, stats.chunks, stats.chunk_len, stat_merge);
-        blocks[2] = for_pass(base, apply_chunks, apply_chunk_len, apply);
-        blocks[3] = for_pass(pbase, params.chunks, params.chunk_len, params.grid);
-        blocks[4] = for_pass(pbase, params.chunks, params.chunk_len, param_merge);
+        blocks[0] = fused ? for_pass(base, 1, static_cast<std::uint32_t>(count), stats_grid)
+                          : for_pass(base, stat_chunks, chunk_len, stats_grid);
+        blocks[1] = for_pass(base, stat_chunks, chunk_len, stat_merge);
+        blocks[2] = for_pass(base, apply_chunks, apply_chunk_len(), apply);
+        blocks[3] = for_pass(pbase, param_chunks, param_chunk_len, params_grid);
+        blocks[4] = for_pass(pbase, param_chunks, param_chunk_len, param_merge);
     }
 };
 
@@ -92,18 +63,23 @@ void WgpuBackward::encode(const Plan& p, const BindGroup* groups, bool rms, bool
     WgpuKernels& kernels = n_->kernels();
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx.device(), nullptr);
     // Passes in one submit, in order: WebGPU makes each pass's storage writes visible to the next.
-    if (!eval) {
-        encode_pass(enc, kernels.pipeline({KernelKind::GradReduce, p.stats.wg, p.stats.vpt, rms}), groups[0],
-                    p.stats.grid);
-        encode_pass(enc, kernels.pipeline({KernelKind::GradMerge, 64, 1, rms}), groups[1], p.stat_merge);
+    if (p.fused) {  // x and dy read once: the statistic's means and ∂L/∂x in one kernel
+        KernelVariant fused{KernelKind::GradFused, p.forward.stats_wg, p.forward.stats_vpt, rms};
+        fused.vec4 = p.forward.vec4;
+        encode_pass(enc, kernels.pipeline(fused), groups[0], p.stats_grid);
+    } else {
+        if (!eval) {
+            encode_pass(enc, kernels.pipeline({KernelKind::GradReduce, p.wg, p.vpt, rms}), groups[0], p.stats_grid);
+            encode_pass(enc, kernels.pipeline({KernelKind::GradMerge, 64, 1, rms}), groups[1], p.stat_merge);
+        }
+        KernelVariant apply{KernelKind::GradApply, p.apply_wg, kApplyVpt, rms};
+        apply.eval = eval;
+        encode_pass(enc, kernels.pipeline(apply), groups[2], p.apply);
     }
-    KernelVariant apply{KernelKind::GradApply, WgpuNormalizer::kApplyWg, WgpuNormalizer::kApplyVpt, rms};
-    apply.eval = eval;
-    encode_pass(enc, kernels.pipeline(apply), groups[2], p.apply);
-    KernelVariant preduce{KernelKind::GradReduce, p.params.wg, p.params.vpt, rms};
+    KernelVariant preduce{KernelKind::GradReduce, p.param_wg, p.columns ? 1u : p.vpt, rms};
     preduce.param_pass = true;
-    preduce.columns = p.params.columns;
-    encode_pass(enc, kernels.pipeline(preduce), groups[3], p.params.grid);
+    preduce.columns = p.columns;
+    encode_pass(enc, kernels.pipeline(preduce), groups[3], p.params_grid);
     KernelVariant pmerge{KernelKind::GradMerge, 64, 1, rms};
     pmerge.param_pass = true;
     encode_pass(enc, kernels.pipeline(pmerge), groups[4], p.param_merge);
@@ -122,10 +98,11 @@ GradResult WgpuBackward::run(const Tensor& dy) {
     if (dy.data.size() != static_cast<std::size_t>(shape.numel()))
         throw InputError("dy has " + std::to_string(dy.data.size()) + " values, its shape needs " +
                          std::to_string(shape.numel()));
-    const Plan p(*n_, last.layout, last.spec);
+    const Plan p(*n_, last);
+    last_path_ = p.eval ? "eval" : p.fused ? "fused" : p.looped ? "looped" : "split";
     const WgpuContext& ctx = n_->context();
     WgpuKernels& kernels = n_->kernels();
-    const bool rms = last.spec.method == Method::Rms, eval = last.from_running;
+    const bool rms = last.spec.method == Method::Rms, eval = p.eval;
     GradResult r;
 
     ErrorScope errors(n_->context());

@@ -1,6 +1,7 @@
 #include "wgpu_dispatch.hpp"
 
 #include "normlab/core/error.hpp"
+#include "normlab/core/layout_params.hpp"
 
 #include <algorithm>
 #include <string_view>
@@ -62,19 +63,20 @@ WGPUComputePipeline make_pipeline(const WgpuContext& ctx, const std::string& sou
 }
 
 LayoutBlock layout_block(const StatLayout& layout, const NormSpec& spec) {
+    const LayoutParams lp = layout_params(layout, spec);
     LayoutBlock b{};
-    b.stat_count = u32(layout.stat_count);
-    b.count = u32(layout.count());
-    b.segment_len = u32(layout.segment_len);
-    b.segment_stride = u32(layout.segment_stride);
-    b.stat_stride = u32(layout.stat_stride);
-    b.segmented = layout.segments > 1 ? 1u : 0u;
-    b.pstat_mod = u32(layout.param_stat_mod);
-    b.pstat_mul = u32(layout.param_stat_mul);
-    b.pelem_div = u32(layout.param_elem_div);
-    b.has_w = spec.has_weight() ? 1u : 0u;
-    b.has_b = spec.has_bias() ? 1u : 0u;
-    b.eps = static_cast<float>(spec.effective_eps());
+    b.stat_count = lp.stat_count;
+    b.count = lp.count;
+    b.segment_len = lp.segment_len;
+    b.segment_stride = lp.segment_stride;
+    b.stat_stride = lp.stat_stride;
+    b.segmented = lp.segmented ? 1u : 0u;
+    b.pstat_mod = lp.pstat_mod;
+    b.pstat_mul = lp.pstat_mul;
+    b.pelem_div = lp.pelem_div;
+    b.has_w = lp.has_w ? 1u : 0u;
+    b.has_b = lp.has_b ? 1u : 0u;
+    b.eps = lp.eps;
     b.nan_bits = 0x7fc00000u;
     return b;
 }

@@ -33,7 +33,8 @@ inline constexpr WGPUBufferUsageFlags kStorage =
     WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
 inline constexpr WGPUBufferUsageFlags kUniform = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst;
 
-// The block of `layout` under `spec`, with no pass set (chunks, chunk_len, groups_x are 0).
+// The block of `layout` under `spec` (normlab/core/layout_params.hpp, the content the GLSL push
+// constants carry too), with no pass set (chunks, chunk_len, groups_x are 0).
 LayoutBlock layout_block(const StatLayout& layout, const NormSpec& spec);
 
 // The text of shaders/wgsl/<name> (embedded at build time); DeviceError when it is not built in.

@@ -19,6 +19,7 @@ const char* file_of(KernelKind k) {
         case KernelKind::GradReduce: return "grad_reduce.wgsl";
         case KernelKind::GradMerge: return "grad_merge.wgsl";
         case KernelKind::GradApply: return "grad_apply.wgsl";
+        case KernelKind::GradFused: return "grad_fused.wgsl";
     }
     return "";
 }
@@ -41,7 +42,8 @@ std::string kernel_source(const KernelVariant& v) {
     s += "\n";
     if (v.backward()) s += std::string(wgsl_file("grad_common.wgsl")) + "\n";
     s += wgsl_file(file_of(v.kind));
-    if (v.kind == KernelKind::Stats) s += "\n" + std::string(wgsl_file("workgroup_sum.wgsl"));
+    if (v.kind == KernelKind::Stats || v.kind == KernelKind::GradFused)
+        s += "\n" + std::string(wgsl_file("workgroup_sum.wgsl"));
     if (v.kind == KernelKind::Partial || v.kind == KernelKind::Looped)
         s += "\n" + std::string(wgsl_file("norm_welford.wgsl"));
     return s;

@@ -2,9 +2,7 @@
 
 #include "normlab/core/error.hpp"
 #include "normlab/core/forward_inputs.hpp"
-#include "normlab/core/looped_forward.hpp"
 #include "normlab/core/pow2.hpp"
-#include "normlab/core/vec4_runs.hpp"
 #include "wgpu_dispatch.hpp"
 
 #include <algorithm>
@@ -14,24 +12,8 @@
 namespace normlab::webgpu {
 namespace {
 
+// The fused kernel's narrowest workgroup (plan_forward's); an adapter with fewer invocations is refused.
 constexpr std::uint32_t kFusedWgMin = 32;
-// Split statistics (norm_partial.wgsl): workgroup size (capped by the device) and accesses per
-// invocation, a loop (Welford) rather than registers: few long invocations and two barriers per
-// chunk suit CPU-emulated adapters; chunks of 64 × 32 vec4s (or 64 × 64 floats) still make many.
-constexpr std::uint32_t kSplitWg = 64, kSplitVpt = 64;
-// Looped statistics (norm_looped.wgsl): one workgroup per statistic.
-constexpr std::uint32_t kLoopedWg = 64;
-// Accesses per statistic from which the looped kernel beats the fused one on a CPU-emulated
-// adapter: kLoopedWg invocations with one whole short run each (norm_welford.wgsl's SUM_RUN = 16).
-// SwiftShader: 1024 vec4s (InstanceNorm at 16×64×64×64) 93 ms looped against 158 fused, 2048
-// (GroupNorm G=8 at 16×64×32×32) 25 against 84; 512 about even, 256 and fewer faster fused
-// (docs/bench/web.md).
-constexpr std::uint64_t kCpuLoopedMinAccesses = 1024;
-// The looped kernel on a CPU-emulated adapter: invocations that walk one contiguous span of a
-// statistic together (norm_common.wgsl's lane_span), SwiftShader's SIMD width. Each group of
-// lanes then streams through its own span instead of the workgroup striding 1 KiB between one
-// invocation's accesses: LayerNorm 53 → 38 ms, RMSNorm 35 → 30 at 16×64×64×64 (docs/bench/web.md).
-constexpr std::uint32_t kCpuLoopedLaneSpan = 4;
 
 }  // namespace
 
@@ -58,48 +40,19 @@ void WgpuNormalizer::check_capacity(const Shape4& shape) const {
                          std::to_string(l.max_buffer) + " bytes)");
 }
 
-WgpuPlan WgpuNormalizer::plan(const StatLayout& layout, const NormSpec& spec) const {
-    WgpuPlan p;
-    const std::uint64_t count = static_cast<std::uint64_t>(layout.count());
-    p.vec4 = vec4_runs(layout);
-    const std::uint32_t pack = p.vec4 ? 4u : 1u;
-    const std::uint32_t max_vpt = p.vec4 ? kMaxVpt / 2 : kMaxVpt;  // registers per invocation: 8 vec4s or 16 floats
-    const std::uint64_t packs = count / pack;                      // vec4: count is a multiple of 4
-    p.apply_chunk_len = kApplyWg * kApplyVpt * pack;
-    p.apply_chunks = static_cast<std::uint32_t>((count + p.apply_chunk_len - 1) / p.apply_chunk_len);
-    if (!spec.uses_batch_stats()) {
-        p.from_running = true;
-        return p;
-    }
-    // On a CPU-emulated adapter a statistic that fits the fused kernel still loops from
-    // kCpuLoopedMinAccesses on (unless the split plan, the GPU's, is forced).
-    const bool cpu_loops = ctx_->cpu_emulated() && long_stats_ != LongStats::Split && packs >= kCpuLoopedMinAccesses;
-    if (packs <= std::uint64_t{wg_max_} * max_vpt && !cpu_loops) {
-        // One workgroup per statistic, x read once.
-        p.fused = true;
-        p.stats_wg = std::clamp<std::uint32_t>(pow2_ceil((packs + 7) / 8), kFusedWgMin, wg_max_);
-        p.stats_vpt = std::clamp<std::uint32_t>(pow2_ceil((packs + p.stats_wg - 1) / p.stats_wg), 1u, max_vpt);
-        p.chunk_len = static_cast<std::uint32_t>(count);
-    } else if (long_stats_ == LongStats::Looped ||
-               (long_stats_ == LongStats::Auto &&
-                looped_forward(ctx_->cpu_emulated(), static_cast<std::uint64_t>(layout.stat_count), count))) {
-        // One workgroup per statistic, looping: the statistic, then y (normlab/core/looped_forward.hpp).
-        p.looped = true;
-        p.stats_wg = std::min(kLoopedWg, wg_max_);
-        p.stats_vpt = 1;  // unused: the loop runs to the statistic's end
-        if (ctx_->cpu_emulated()) p.lane_span = std::min(kCpuLoopedLaneSpan, p.stats_wg);
-        p.chunk_len = static_cast<std::uint32_t>(count);
-    } else {
-        // Chunks per workgroup, merged with Chan's formula, then applied.
-        p.stats_wg = std::min(kSplitWg, wg_max_);
-        p.stats_vpt = p.vec4 ? kSplitVpt / 2 : kSplitVpt;
-        p.chunk_len = p.stats_wg * p.stats_vpt * pack;
-        p.chunks = static_cast<std::uint32_t>((count + p.chunk_len - 1) / p.chunk_len);
-    }
-    return p;
+PlanDevice WgpuNormalizer::plan_device() const {
+    PlanDevice d = wgsl_kernels();
+    d.wg_max = wg_max_;
+    d.cpu = ctx_->cpu_emulated();
+    d.forward = long_stats_;
+    return d;
 }
 
-void WgpuNormalizer::submit(const WgpuPlan& pl, const BindGroup* groups, bool rms, std::uint64_t S) {
+KernelPlan WgpuNormalizer::plan(const StatLayout& layout, const NormSpec& spec) const {
+    return plan_forward(layout, spec, plan_device());
+}
+
+void WgpuNormalizer::submit(const KernelPlan& pl, const BindGroup* groups, bool rms, std::uint64_t S) {
     const DispatchGrid stats_grid = grid(*ctx_, S * pl.chunks), merge_grid = grid(*ctx_, S),
                        apply_grid = grid(*ctx_, S * pl.apply_chunks);
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
@@ -160,7 +113,7 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
                                const RunOptions& options) {
     const StatLayout layout = checked_layout(x, spec, params);
     const std::int64_t numel = x.shape.numel();
-    const WgpuPlan pl = plan(layout, spec);
+    const KernelPlan pl = plan(layout, spec);
     const bool rms = spec.method == Method::Rms;
     const double eps = spec.effective_eps();
     const std::int64_t S = layout.stat_count;
@@ -232,7 +185,7 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     errors.check("normalizing " + x.shape.str() + " on WebGPU");
 
     unpack_stats(r, st.data(), rms);
-    last_ = Last{layout, spec, pl.from_running};
+    last_ = Last{layout, spec, pl};
     update_running_stats(spec, params, r);
     return r;
 }

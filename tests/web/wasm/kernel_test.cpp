@@ -9,6 +9,7 @@
 #include "normlab/core/reference.hpp"
 #include "normlab/core/state_edits.hpp"
 #include "normlab/core/tensor_init.hpp"
+#include "kernel_cases.hpp"
 #include "random_configs.hpp"
 
 #include <nlohmann/json.hpp>
@@ -144,7 +145,7 @@ public:
         return e;
     }
 
-    void count_path(const webgpu::WgpuPlan& plan) {
+    void count_path(const KernelPlan& plan) {
         if (plan.from_running)
             ++paths_["running"];
         else if (plan.fused)
@@ -156,19 +157,43 @@ public:
     }
 
     // The backward of the forward just run, against the float64 reference.
-    void check_grad(const std::string& group, const Reference& ref, const webgpu::WgpuPlan& plan,
-                    const StatLayout& layout) {
+    void check_grad(const std::string& group, const Reference& ref, const KernelPlan& plan, const StatLayout& layout) {
         const Tensor dy = make_tensor(ref.x().shape, Init::Randn, 9000 + static_cast<std::uint64_t>(grad_cases_));
         const GradResult g = b_.run(dy);
         ++grad_cases_;
         const bool cols = ref.spec().method == Method::Layer || ref.spec().method == Method::Rms;
         ++grad_paths_[plan.from_running ? "eval" : cols ? "columns" : "rows"];
         if (layout.count() > 2048) ++grad_paths_["chunked"];
+        // The backward plan's path (normlab/core/backward_plan.hpp): fused where the forward fused, as
+        // the WGSL kernels have no looped backward.
+        const std::string want = plan.from_running ? "eval" : plan.fused ? "fused" : "split";
+        ++grad_paths_["path " + std::string(b_.last_path())];
+        if (b_.last_path() != want)
+            fail(group, ref.x().shape, ref.spec(), "backward took " + std::string(b_.last_path()) + ", not " + want);
         const double err = grad_error(g, reference_backward(ref, dy));
         if (!(err <= 1e-4)) {
             std::ostringstream os;
             os << "backward error " << err << " > 1e-4";
             fail(group, ref.x().shape, ref.spec(), os.str());
+        }
+    }
+
+    // One case of tests/kernel_cases.hpp (the Vulkan suite runs the same table): the gradients against
+    // the float64 reference and, on a CPU-emulated adapter (SwiftShader), the path the table names.
+    void grad_case(const test::GradCase& c, std::uint64_t seed) {
+        try {
+            const Tensor x = make_tensor(c.shape, Init::Randn, seed), dy = make_tensor(c.shape, Init::Randn, seed + 1);
+            n_.run(x, c.spec, c.params);
+            const GradResult g = b_.run(dy);
+            const std::string took = b_.last_path();
+            ++grad_paths_["table " + took];
+            const double err = grad_error(g, reference_backward(Reference(x, c.spec, c.params), dy));
+            if (!(err <= 1e-4))
+                fail("case table", c.shape, c.spec, c.name + ": backward error " + std::to_string(err) + " > 1e-4");
+            if (n_.context().cpu_emulated() && took != c.webgpu)
+                fail("case table", c.shape, c.spec, c.name + ": backward took " + took + ", not " + c.webgpu);
+        } catch (const std::exception& ex) {
+            fail("case table", c.shape, c.spec, c.name + " threw: " + ex.what());
         }
     }
 
@@ -382,6 +407,8 @@ std::string run_kernel_tests(webgpu::WgpuBackend& backend) {
         }
     }
     numerics(t);
+    std::uint64_t seed = 3100;
+    for (const test::GradCase& c : test::grad_cases()) t.grad_case(c, seed += 2);
     nlohmann::json j = t.report(0);
     j["negative_control"] = negative_control(normalizer);
     j["backward_negative_control"] = backward_negative_control(normalizer, backward);

@@ -25,6 +25,9 @@ public:
     // dy's shape differs from that run's input (the message names both shapes).
     // read_dx = false: ∂L/∂x stays on the device (dx_buffer()), r.dx empty.
     GradResult run(const Tensor& dy, bool read_dx = true);
+    // The path the last run took (normlab/core/backward_plan.hpp): "eval", "fused", "looped" or
+    // "split" ("" before the first).
+    const char* last_path() const { return last_path_; }
     const GpuBuffer& dx_buffer() const { return dx_; }
 
 private:
@@ -37,6 +40,7 @@ private:
     Normalizer* n_;
     KernelCache kernels_;
     GpuBuffer dy_, dx_, stat_partials_, stat_means_, param_partials_, param_sums_;
+    const char* last_path_ = "";
 };
 
 // Runs the forward of (x, spec, params) without reading y back, then the backward for dy.

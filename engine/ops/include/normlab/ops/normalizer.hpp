@@ -2,14 +2,8 @@
 // every statistic. Kernels, buffers and command buffers are kept between runs, so the app
 // can recompute on every state change without re-creating anything of the same size.
 //
-// Kernel plan (chosen from the StatLayout, never from the benchmark shapes):
-//   - a statistic of ≤ subgroup size × kMaxVpt elements (on devices with a fixed subgroup
-//     size): one subgroup per statistic, subgroupAdd only, no barriers (SUBGROUP_STATS);
-//   - a statistic of ≤ max_fused_count() elements: one workgroup reads it once into
-//     registers, reduces and writes y (norm_stats.comp, FUSED);
-//   - larger statistics: many workgroups per statistic write partials, norm_merge.comp
-//     combines them with Chan's formula, norm_apply.comp writes y (x read twice);
-//   - BatchNorm eval with running statistics: norm_apply.comp alone.
+// Kernel plan: normlab/core/kernel_plan.hpp (plan_forward, the one plan of every backend) over
+// this device's PlanDevice (plan_device()): subgroup-owned, fused, looped or split statistics.
 // Tensors beyond maxStorageBufferRange run in slabs (slab_plan.hpp), one submit per slab.
 //
 // x and y stay on the device between runs (x_buffer(), y_buffer()): the app's heatmap and
@@ -21,6 +15,7 @@
 #include "normlab/gpu/compute_kernel.hpp"
 #include "normlab/gpu/kernel_cache.hpp"
 #include "normlab/gpu/gpu_buffer.hpp"
+#include "normlab/core/kernel_plan.hpp"
 #include "normlab/core/norm_params.hpp"
 #include "normlab/core/slab_plan.hpp"
 #include "normlab/gpu/staging.hpp"
@@ -30,20 +25,6 @@
 #include <memory>
 
 namespace normlab {
-
-struct KernelPlan {
-    bool fused = false;               // statistics and y in one kernel
-    bool subgroup_stats = false;      // fused, each subgroup owning whole statistics
-    bool vec4 = false;                // the layout allows 16-byte loads and stores
-    std::uint32_t stats_per_wg = 1;   // statistics per workgroup (subgroup_stats)
-    bool stats_from_running = false;  // batch eval: apply kernel only
-    std::uint32_t stats_wg = 0;       // workgroup size of the statistics kernel
-    std::uint32_t stats_vpt = 0;      // packs (floats, or vec4s) per invocation
-    std::uint32_t chunks = 1;         // workgroups per statistic
-    std::uint32_t chunk_len = 0;      // elements per chunk
-    std::uint32_t apply_chunks = 1;   // workgroups per statistic in norm_apply.comp
-    std::uint32_t apply_chunk_len = 0;
-};
 
 class Normalizer {
 public:
@@ -61,8 +42,9 @@ public:
     const GpuBuffer& x_buffer() const { return x_; }
     const GpuBuffer& y_buffer() const { return y_; }
 
-    // allow_fused = false: never finish a statistic in the statistics kernel (slabs need it).
-    KernelPlan plan(const StatLayout& layout, const NormSpec& spec, bool allow_fused = true) const;
+    // The plan of a run on this device (plan_forward), before slabs: a tensor in slabs may run
+    // neither fused nor looped (the run's own plan is last_run()->plan).
+    KernelPlan plan(const StatLayout& layout, const NormSpec& spec) const;
     // Whether the last completed run's split statistics ran looped (one owner per statistic
     // walking all its chunks, normlab/core/looped_forward.hpp) instead of partials + merge + apply.
     bool last_run_looped() const;
@@ -79,13 +61,11 @@ public:
         const GpuBuffer &x, &y, &weight, &bias, &stats;
     };
     Buffers buffers() const { return {x_, y_, w_, b_, stats_}; }
-    // The reductions' limits every plan is made under: the largest workgroup (a power of two,
-    // NORMLAB_WG_MAX applied), the subgroup size, and whether subgroups may own statistics or chunks.
-    struct ReductionLimits {
-        std::uint32_t wg_max = 1, subgroup = 1;
-        bool subgroup_owners = false;
-    };
-    ReductionLimits reduction_limits() const;
+    // What every plan is made under (normlab/core/kernel_plan.hpp): the GLSL kernels' traits, the
+    // largest workgroup (a power of two, NORMLAB_WG_MAX applied), the subgroup size, whether
+    // subgroups may own statistics or chunks, a CPU device, and the forced paths
+    // (NORMLAB_NORM_LOOPED, NORMLAB_GRAD_LOOPED: 1 looped, anything else split).
+    PlanDevice plan_device() const;
     std::int64_t max_binding_elements() const;  // maxStorageBufferRange in floats (or the tests' override)
     std::int64_t binding_alignment() const;     // window start alignment in floats
     const ShaderMacros& macros() const { return kernels_.macros(); }
@@ -106,6 +86,7 @@ private:
     const VulkanContext* ctx_;
     bool subgroup_owners_ = true;  // subgroups may own statistics or chunks
     std::uint32_t wg_cap_ = 256;   // largest reduction workgroup (NORMLAB_WG_MAX)
+    ForcedPath forward_path_ = ForcedPath::Auto, backward_path_ = ForcedPath::Auto;
     KernelCache kernels_;
     GpuBuffer x_, y_, w_, b_, stats_, partials_;
     std::optional<Shape4> x_loaded_;        // the shape of the x now in x_ (reuse_x)

@@ -1,8 +1,10 @@
 // WgpuBackward: the gradients of L = Σ dy ⊙ y (∂L/∂x, ∂L/∂γ, ∂L/∂β) of the WgpuNormalizer's last
-// run, with the WGSL kernels grad_reduce, grad_merge and grad_apply, as the Vulkan Backward does
-// (the same GradResult, checked against reference_backward): the statistics pass sums g = dy·γ
-// and g·x̂ per statistic, ∂L/∂x per element, then the γ/β pass sums dy and dy·x̂ per γ/β index
-// over the ParamLayout (engine/core/param_layout.hpp). BatchNorm eval has no statistics pass.
+// run, as the Vulkan Backward does (the same GradResult, checked against reference_backward), on
+// the one backward plan (normlab/core/backward_plan.hpp) over the WGSL kernels' traits: where the
+// forward fused, grad_fused.wgsl reads x and dy once and writes the statistic's means and ∂L/∂x;
+// elsewhere grad_reduce.wgsl sums g = dy·γ and g·x̂ per chunk, grad_merge.wgsl adds them up and
+// grad_apply.wgsl writes ∂L/∂x (BatchNorm eval: the last alone). Then the γ/β pass sums dy and
+// dy·x̂ per γ/β index over the ParamLayout (engine/core/param_layout.hpp) and merges them.
 // Like the forward here, no slabs: every buffer must fit one binding (refused with the limit named).
 #pragma once
 #include "normlab/core/grad.hpp"
@@ -16,12 +18,14 @@ class BindGroup;  // wgpu_dispatch.hpp
 
 class WgpuBackward {
 public:
-    static constexpr std::uint32_t kReduceVpt = 8, kColumnRows = 64;
     explicit WgpuBackward(WgpuNormalizer& n);
 
     // The gradients for upstream gradient dy (the last forward's shape); throws InputError when no
     // forward ran or dy's shape differs.
     GradResult run(const Tensor& dy);
+    // The path the last run took (normlab/core/backward_plan.hpp): "eval", "fused", "looped" or
+    // "split" ("" before the first).
+    const char* last_path() const { return last_path_; }
 
 private:
     struct Plan;
@@ -30,6 +34,7 @@ private:
     WgpuNormalizer* n_;
     WgpuBuffer dy_, dx_, stat_partials_, stat_means_, param_partials_, param_sums_;
     std::vector<WgpuBuffer> uniforms_;
+    const char* last_path_ = "";
 };
 
 }  // namespace normlab::webgpu

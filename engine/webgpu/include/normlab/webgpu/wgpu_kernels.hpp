@@ -14,8 +14,9 @@
 namespace normlab::webgpu {
 
 // Stats: fused statistics and y (norm_stats.wgsl); Partial: a chunk's partial (norm_partial.wgsl);
-// Looped: a whole statistic and its y in one workgroup's loops (norm_looped.wgsl).
-enum class KernelKind { Stats, Partial, Merge, Apply, Looped, GradReduce, GradMerge, GradApply };
+// Looped: a whole statistic and its y in one workgroup's loops (norm_looped.wgsl); GradFused: a
+// statistic's ∂L/∂x from x and dy read once (grad_fused.wgsl).
+enum class KernelKind { Stats, Partial, Merge, Apply, Looped, GradReduce, GradMerge, GradApply, GradFused };
 
 struct KernelVariant {
     KernelKind kind = KernelKind::Apply;
@@ -26,7 +27,7 @@ struct KernelVariant {
     bool param_pass = false;  // grad reduce/merge: the γ/β pass (ParamLayout) instead of the statistics pass
     bool columns = false;     // grad reduce: one invocation per γ/β index and chunk of rows (layer, rms)
     bool eval = false;        // grad apply: BatchNorm with running statistics (∂L/∂x = rstd·g)
-    bool vec4 = false;        // stats/apply: X and Y as vec4<f32> (pack4.wgsl; vpt counts vec4s)
+    bool vec4 = false;        // stats/apply/grad fused: X, Y (and DY) as vec4<f32> (pack4.wgsl; vpt counts vec4s)
     // Looped and split statistics: invocations that walk one contiguous span of a run together
     // (LANE_SPAN, norm_common.wgsl's lane_span); 0: the whole workgroup.
     std::uint32_t lane_span = 0;

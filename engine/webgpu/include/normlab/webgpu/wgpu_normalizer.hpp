@@ -1,16 +1,11 @@
 // WgpuNormalizer: runs a NormSpec on a tensor with the WGSL kernels and reads back y and every
 // statistic, as the Vulkan Normalizer does (the same NormResult, so stats_json serves both).
-// Driven only by StatLayout's strides. Kernel plan (plan()):
-//   - a statistic of ≤ 256 × kMaxVpt floats (8 vec4s per invocation): one workgroup reads it
-//     once into registers, reduces (shifted two-pass) and writes y (norm_stats.wgsl, fused);
-//   - larger statistics, split: chunks, one workgroup each, write partials (Welford per
-//     invocation, norm_partial.wgsl) that norm_merge.wgsl combines with Chan's formula;
-//     norm_apply.wgsl writes y (many workgroups fill a GPU);
-//   - or looped, as normlab/core/looped_forward.hpp decides (on a CPU-emulated adapter,
-//     WgpuContext::cpu_emulated, always; on a GPU for many statistics): one workgroup per
-//     statistic loops over it twice, Welford then y (norm_looped.wgsl);
-// Layouts whose runs are whole vec4s (normlab/core/vec4_runs.hpp) take 16-byte accesses (pack4.wgsl).
-//   - BatchNorm eval with running statistics: norm_apply.wgsl alone.
+// Driven only by StatLayout's strides. Kernel plan: normlab/core/kernel_plan.hpp (plan_forward, the
+// one plan of every backend) over the WGSL kernels' traits and this adapter's limits (plan_device()):
+// fused (norm_stats.wgsl), looped (norm_looped.wgsl; on a CPU-emulated adapter, WgpuContext::cpu_emulated,
+// always where a statistic is long) or split (norm_partial.wgsl, norm_merge.wgsl, norm_apply.wgsl);
+// layouts whose runs are whole vec4s take 16-byte accesses (pack4.wgsl); BatchNorm eval with
+// running statistics runs norm_apply.wgsl alone. No subgroup kernels.
 // Tensors and buffers beyond maxStorageBufferBindingSize are refused with the limit named (the
 // Vulkan path's slabs are not here). One device: spec.sync_devices is plain BatchNorm here, as in the
 // Vulkan Normalizer; WgpuSyncBatchNorm runs SyncBN on this normalizer. x and y stay on the
@@ -18,6 +13,7 @@
 // one with read_y false reads back only the statistics.
 #pragma once
 #include "normlab/core/compute_backend.hpp"  // RunOptions
+#include "normlab/core/kernel_plan.hpp"
 #include "normlab/core/norm_params.hpp"
 #include "normlab/webgpu/wgpu_buffer.hpp"
 #include "normlab/webgpu/wgpu_kernels.hpp"
@@ -34,26 +30,11 @@ class BindGroup;  // wgpu_dispatch.hpp
 // statistics of 1024 accesses or more that fit the fused kernel), or forced: Split, the GPU's
 // plan (fused where a statistic fits, else split), or Looped (statistics too long for the fused
 // kernel). The page's kernel test runs both plans on every adapter, the bench times both.
-enum class LongStats { Auto, Split, Looped };
-
-struct WgpuPlan {
-    bool from_running = false;    // batch eval: apply kernel only
-    bool fused = false;           // statistics and y in one kernel
-    bool looped = false;          // statistics and y in one kernel, one workgroup looping per statistic
-    std::uint32_t stats_wg = 0;   // workgroup size of the statistics kernel
-    std::uint32_t stats_vpt = 0;  // accesses (floats, or vec4s) per invocation
-    std::uint32_t lane_span = 0;  // looped: invocations that walk one span together (0: the workgroup)
-    bool vec4 = false;            // 16-byte accesses (normlab/core/vec4_runs.hpp): chunk lengths count floats
-    std::uint32_t chunks = 1;     // workgroups per statistic (statistics kernel)
-    std::uint32_t chunk_len = 0;  // elements per chunk
-    std::uint32_t apply_chunks = 1;
-    std::uint32_t apply_chunk_len = 0;
-};
+using LongStats = ForcedPath;
 
 class WgpuNormalizer {
 public:
-    static constexpr std::uint32_t kMaxVpt = 16;  // floats per invocation (vec4s: half as many)
-    static constexpr std::uint32_t kApplyWg = 256, kApplyVpt = 4;
+    static constexpr std::uint32_t kApplyWg = normlab::kApplyWg, kApplyVpt = normlab::kApplyVpt;
     // γ/β values on the device: P rounded up to whole vec4s (the kernels read them as vec4s).
     static constexpr std::size_t padded_params(std::size_t P) { return (P + 3) / 4 * 4; }
     explicit WgpuNormalizer(WgpuContext& ctx);
@@ -63,7 +44,10 @@ public:
                    const RunOptions& options = {});
     // Puts two given tensors of one shape on the device as x and y, without normalizing.
     void load_values(const Tensor& x, const Tensor& y);
-    WgpuPlan plan(const StatLayout& layout, const NormSpec& spec) const;
+    KernelPlan plan(const StatLayout& layout, const NormSpec& spec) const;
+    // What every plan is made under: the WGSL kernels' traits, the largest reduction workgroup, a
+    // CPU-emulated adapter, the forced path (set_long_stats).
+    PlanDevice plan_device() const;
     void set_long_stats(LongStats l) { long_stats_ = l; }
     // Throws InputError naming the limit when a tensor of this shape cannot be bound at once.
     void check_capacity(const Shape4& shape) const;
@@ -77,7 +61,7 @@ public:
     struct Last {
         StatLayout layout;
         NormSpec spec;
-        bool from_running = false;
+        KernelPlan plan;
     };
     const Last* last_run() const { return last_ ? &*last_ : nullptr; }
     struct Buffers {
@@ -99,7 +83,7 @@ private:
     void ensure_buffers(std::uint64_t bytes, std::uint64_t param_bytes, std::uint64_t stat_bytes,
                         std::uint64_t partial_bytes);
     // Records the plan's passes over the three bind groups (statistics, merge, apply) and submits.
-    void submit(const WgpuPlan& pl, const BindGroup* groups, bool rms, std::uint64_t S);
+    void submit(const KernelPlan& pl, const BindGroup* groups, bool rms, std::uint64_t S);
     WgpuContext* ctx_;
     WgpuKernels kernels_;
     std::uint32_t wg_max_ = 256;

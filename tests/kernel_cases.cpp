@@ -1,0 +1,64 @@
+#include "kernel_cases.hpp"
+
+#include "normlab/core/stat_layout.hpp"
+
+namespace normlab::test {
+namespace {
+
+NormSpec layer(Method m, std::vector<std::int64_t> normalized) {
+    NormSpec s = default_spec(m);
+    s.normalized_shape = std::move(normalized);
+    return s;
+}
+NormSpec group(std::int64_t groups) {
+    NormSpec s = default_spec(Method::Group);
+    s.groups = groups;
+    return s;
+}
+NormSpec affine_instance() {
+    NormSpec s = default_spec(Method::Instance);
+    s.affine = true;
+    return s;
+}
+// γ and β of every parameter, running statistics of every channel: values that are not 1 and 0.
+NormParams params_for(const NormSpec& spec, const Shape4& shape) {
+    NormParams p;
+    const StatLayout l = make_layout(spec, shape);
+    for (std::int64_t i = 0; spec.has_weight() && i < l.param_count; ++i) p.weight.push_back(0.5f + 0.25f * (i % 5));
+    for (std::int64_t i = 0; spec.has_bias() && i < l.param_count; ++i) p.bias.push_back(-0.5f + 0.125f * (i % 7));
+    if (spec.method == Method::Batch && spec.mode == Mode::Eval)
+        for (std::int64_t c = 0; c < shape.c; ++c) {
+            p.running_mean.push_back(0.1f * static_cast<float>(c));
+            p.running_var.push_back(1.0f + 0.2f * static_cast<float>(c));
+        }
+    return p;
+}
+GradCase make(std::string name, Shape4 shape, NormSpec spec, std::string vulkan, std::string webgpu) {
+    NormParams p = params_for(spec, shape);
+    return {std::move(name), shape, std::move(spec), std::move(p), std::move(vulkan), std::move(webgpu)};
+}
+
+}  // namespace
+
+// Fused: statistics that fit one owner (lavapipe: a subgroup's registers; SwiftShader: fewer than
+// 1024 accesses). Vulkan loops over longer ones on a CPU device; WebGPU has no looped backward and
+// splits them. BatchNorm eval is the element-wise ∂L/∂x alone on both.
+const std::vector<GradCase>& grad_cases() {
+    static const std::vector<GradCase> cases = [] {
+        NormSpec eval = default_spec(Method::Batch);
+        eval.mode = Mode::Eval;
+        return std::vector<GradCase>{
+            make("layer over 256", Shape4::flat(8, 256), layer(Method::Layer, {256}), "fused", "fused"),
+            make("rms over 40 (3-D)", Shape4::seq(4, 3, 40), layer(Method::Rms, {40}), "fused", "fused"),
+            make("instance, affine", {2, 3, 16, 16}, affine_instance(), "fused", "fused"),
+            make("group G=2, γ per channel", {2, 8, 16, 16}, group(2), "looped", "fused"),
+            make("group G=3, odd runs", {2, 6, 5, 7}, group(3), "fused", "fused"),
+            make("batch train", {4, 3, 64, 64}, default_spec(Method::Batch), "looped", "split"),
+            make("layer over [64, 64]", {2, 1, 64, 64}, layer(Method::Layer, {64, 64}), "looped", "split"),
+            make("batch eval", {4, 3, 8, 8}, eval, "eval", "eval"),
+        };
+    }();
+    return cases;
+}
+
+}  // namespace normlab::test

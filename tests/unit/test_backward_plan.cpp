@@ -1,0 +1,116 @@
+// plan_backward (normlab/core/backward_plan.hpp), the one backward plan of the Vulkan and the
+// WebGPU backends: its important decisions pinned for both kernel families on a CPU device and a GPU.
+#include <catch2/catch.hpp>
+
+#include "normlab/core/backward_plan.hpp"
+
+using namespace normlab;
+
+namespace {
+
+PlanDevice vulkan(bool cpu) {  // lavapipe (subgroups of 8, a CPU) or a GPU with subgroups of 32
+    PlanDevice d = vulkan_kernels();
+    d.wg_max = 256;
+    d.subgroup = cpu ? 8 : 32;
+    d.subgroup_owners = true;
+    d.cpu = cpu;
+    return d;
+}
+PlanDevice webgpu(bool cpu) {  // SwiftShader or a GPU
+    PlanDevice d = wgsl_kernels();
+    d.wg_max = 256;
+    d.cpu = cpu;
+    return d;
+}
+
+BackwardPlan plan(const NormSpec& spec, const Shape4& shape, const PlanDevice& d) {
+    const StatLayout L = make_layout(spec, shape);
+    return plan_backward(L, spec, plan_forward(L, spec, d), 1, d);
+}
+
+NormSpec layer(std::vector<std::int64_t> normalized) {
+    NormSpec s = default_spec(Method::Layer);
+    s.normalized_shape = std::move(normalized);
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("plan_backward: a fused forward gives a fused backward with ∂L/∂γ from its rows", "[plan]") {
+    const BackwardPlan b = plan(layer({256}), Shape4::flat(8, 256), vulkan(true));
+    CHECK(b.fused);
+    CHECK_FALSE(b.looped);
+    CHECK(b.rows);
+    CHECK(b.rows_per == 8);
+    CHECK(b.row_blocks == 1);
+    // Forced looped (NORMLAB_GRAD_LOOPED=1): also where the forward fused.
+    PlanDevice forced = vulkan(false);
+    forced.backward = ForcedPath::Looped;
+    const BackwardPlan l = plan(layer({256}), Shape4::flat(8, 256), forced);
+    CHECK(l.looped);
+    CHECK_FALSE(l.fused);
+    CHECK(l.looped_sg);
+    CHECK(l.looped_wg == 32);
+}
+
+TEST_CASE("plan_backward: split statistics loop on a CPU device, split on a GPU with few owners", "[plan]") {
+    const NormSpec bn = default_spec(Method::Batch);
+    const Shape4 shape{2, 4, 384, 384};
+    const BackwardPlan cpu = plan(bn, shape, vulkan(true));
+    CHECK(cpu.looped);
+    CHECK(cpu.one_gamma);
+    CHECK(cpu.params_from_stats);
+    CHECK(cpu.chunks_per_gamma == 1);
+    CHECK(cpu.looped_wg == 8);
+    const BackwardPlan gpu = plan(bn, shape, vulkan(false));
+    CHECK_FALSE(gpu.looped);
+    CHECK_FALSE(gpu.fused);
+    CHECK(gpu.chunk_len == 32 * 32 * 4);
+    CHECK(gpu.reduce_slabs.chunks_total == 72);
+    CHECK(gpu.params_from_stats);  // one γ per statistic: every chunk has one
+    CHECK(gpu.chunks_per_gamma == 72);
+    // GroupNorm with a γ per channel: chunks of one channel; looped channel by channel.
+    NormSpec gn = default_spec(Method::Group);
+    gn.groups = 2;
+    const BackwardPlan g = plan(gn, {2, 8, 16, 16}, vulkan(true));
+    CHECK(g.chunk_len == 256);
+    CHECK(g.looped);
+    CHECK(g.run_gamma);
+    CHECK(g.gamma_runs == 4);
+}
+
+TEST_CASE("plan_backward: no one-pass kernel where the tensor runs in slabs", "[plan]") {
+    PlanDevice d = vulkan(true);
+    d.max_binding_elements = 4096;
+    const NormSpec bn = default_spec(Method::Batch);
+    const StatLayout L = make_layout(bn, {2, 4, 64, 64});
+    const KernelPlan fwd = plan_forward(L, bn, d, {false, false});
+    const BackwardPlan b = plan_backward(L, bn, fwd, plan_slabs(L, 4096, 4, fwd.chunk_len).slabs.size(), d);
+    CHECK(b.reduce_slabs.slabs.size() > 1);
+    CHECK_FALSE(b.looped);
+    CHECK_FALSE(b.fused);
+    CHECK(b.params_from_stats);
+}
+
+TEST_CASE("plan_backward: WGSL: fused where the forward fused, else reduce and apply sized to the statistic",
+          "[plan]") {
+    for (bool cpu : {true, false}) {
+        const BackwardPlan l = plan(layer({256}), Shape4::flat(8, 256), webgpu(cpu));
+        CHECK(l.fused);
+        CHECK_FALSE(l.looped);
+        CHECK_FALSE(l.rows);  // ∂L/∂γ, ∂L/∂β from the γ/β pass
+        CHECK_FALSE(l.params_from_stats);
+        CHECK(l.wg == 32);
+        CHECK(l.chunk_len == 256);
+        CHECK(l.columns);
+        CHECK(l.param_wg == 64);
+        CHECK(l.param_chunk_len == 64);
+        CHECK(l.apply_wg == 256);
+        const BackwardPlan b = plan(default_spec(Method::Batch), {2, 4, 384, 384}, webgpu(cpu));
+        CHECK_FALSE(b.fused);
+        CHECK_FALSE(b.looped);
+        CHECK_FALSE(b.params_from_stats);
+        CHECK(b.wg == 256);
+        CHECK(b.reduce_slabs.chunks_total == 144);
+    }
+}
