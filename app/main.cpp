@@ -92,7 +92,8 @@ void add_app_options(CLI::App& cli, AppOptions& ao) {
     cli.add_option("--step", ao.step, "with --lesson/--lesson-id: start at step K (1-based)")
         ->check(CLI::Range(1, 1000));
     cli.add_option("--experiment", ao.experiment, "start an experiment (Experiments menu) by id");
-    cli.add_option("--max-fps", ao.max_fps, "render F frames a second, also when nothing changes (tests of quick key taps)")
+    cli.add_option("--max-fps", ao.max_fps,
+                   "render F frames a second, also when nothing changes (tests of quick key taps)")
         ->check(CLI::Range(0.5, 1000.0));
     cli.add_option("--state-file", ao.state_file,
                    "after every frame, write the state the keys change (method, lesson step, language, presenter, "
