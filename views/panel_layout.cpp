@@ -6,10 +6,7 @@
 #include <cmath>
 
 namespace normlab::app {
-namespace {
 
-// The pictures across the area's width (when shown), the histograms under them. pic_h ≤ 0: a
-// share of the height (presenter mode leaves the histograms' large text more).
 void lower_area(PanelRects& r, Rect a, bool pictures, bool large, float pic_h) {
     if (pictures) {
         if (pic_h <= 0) pic_h = std::floor(a.h * (large ? 0.5f : 0.55f));
@@ -20,8 +17,9 @@ void lower_area(PanelRects& r, Rect a, bool pictures, bool large, float pic_h) {
     r.histograms = a;
 }
 
-// The histograms' title, captions and numbers and a plot two lines high.
 float histograms_height(const LayoutMetrics& m) { return m.frame_h + 6.5f * m.line_spacing_h; }
+
+namespace {
 
 // The heatmap panel's height in presenter mode: enough for tiles that fill the panel's width
 // (the grid's aspect kept), at least half the body, and no more than leaves the histograms

@@ -69,6 +69,11 @@ PanelRects normal_layout(const LayoutMetrics& m, const LayoutContent& c);
 PanelRects presenter_layout(const LayoutMetrics& m, const LayoutContent& c);
 PanelRects tablet_layout(const LayoutMetrics& m, const LayoutContent& c);
 PanelRects phone_layout(const LayoutMetrics& m, const LayoutContent& c);
+// Shared by the layouts: the pictures across the area's width (when shown) and the histograms under
+// them (pic_h ≤ 0: a share of the height; `large`, presenter mode, leaves the histograms' large text
+// more), and the histograms' least height (their title, captions and numbers, a plot two lines high).
+void lower_area(PanelRects& r, Rect a, bool pictures, bool large, float pic_h);
+float histograms_height(const LayoutMetrics& m);
 // A phone's bar of tabs: its rows of kPhoneTabsPerRow tabs.
 inline constexpr int kPhoneTabsPerRow = 3;
 float phone_tabs_height(const LayoutMetrics& m, bool lessons);

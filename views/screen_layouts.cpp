@@ -2,25 +2,15 @@
 // portrait, and the choice of layout by the screen's form.
 #include "panel_layout.hpp"
 
+#include "fonts.hpp"  // kNormalFontPx: the text a CSS pixel is measured by
+
 #include <algorithm>
 #include <cmath>
 
 namespace normlab::app {
 namespace {
 
-constexpr float kNormalFontPx = 17.0f;   // views/fonts.hpp: the text a CSS pixel is measured by
 constexpr float kTouchTargetPx = 40.0f;  // the least height of a control a finger hits
-
-// The histograms under the heatmap, with the pictures across the width above them (when shown).
-void histogram_strip(PanelRects& r, Rect a, bool pictures) {
-    if (pictures) {
-        const float pic_h = std::floor(a.h * 0.55f);
-        r.pictures = Rect{a.x, a.y, a.w, pic_h};
-        a.y += pic_h;
-        a.h -= pic_h;
-    }
-    r.histograms = a;
-}
 
 // The column beside the controls: the lesson (when open), the explanation, the statistics.
 void side_column(PanelRects& r, Rect a, bool lessons) {
@@ -70,11 +60,10 @@ PanelRects tablet_layout(const LayoutMetrics& m, const LayoutContent& c) {
     const float top = m.top, body = m.height - m.status_h - top;
     const bool wide_views = c.compare || c.pair || c.sync || c.gradient;
     const float heat_h = std::floor(body * (c.pictures ? 0.36f : wide_views ? 0.5f : 0.44f));
-    // The histograms keep their title, captions and numbers (panel_layout.cpp's histograms_height).
-    const float hist_h = m.frame_h + 6.5f * m.line_spacing_h + 2 * m.padding_y;
+    const float hist_h = histograms_height(m) + 2 * m.padding_y;  // the histograms keep their lines
     const float lower_h = std::floor(std::max(body * (c.pictures ? 0.3f : 0.17f), (c.pictures ? 2 : 1) * hist_h));
     r.heatmap = Rect{0, top, m.width, heat_h};
-    histogram_strip(r, Rect{0, top + heat_h, m.width, lower_h}, c.pictures);
+    lower_area(r, Rect{0, top + heat_h, m.width, lower_h}, c.pictures, false, 0);
     r.figure = Rect{0, top, m.width, heat_h + lower_h};
     const float y = top + heat_h + lower_h, rest = body - heat_h - lower_h;
     const float left = std::floor(m.width * 0.5f);
@@ -108,7 +97,7 @@ PanelRects phone_layout(const LayoutMetrics& m, const LayoutContent& c) {
             break;
         }
         case PhoneTab::Controls: r.controls = all; break;
-        case PhoneTab::Histograms: histogram_strip(r, all, c.pictures); break;
+        case PhoneTab::Histograms: lower_area(r, all, c.pictures, false, 0); break;
         case PhoneTab::Explain: r.explain = all; break;
         case PhoneTab::Stats: r.stats = all; break;
         case PhoneTab::Lesson: r.lesson = all; break;
