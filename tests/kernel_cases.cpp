@@ -41,8 +41,9 @@ GradCase make(std::string name, Shape4 shape, NormSpec spec, std::string vulkan,
 }  // namespace
 
 // Fused: statistics that fit one owner (lavapipe: a subgroup's registers; SwiftShader: fewer than
-// 1024 accesses). Vulkan loops over longer ones on a CPU device; WebGPU has no looped backward and
-// splits them. BatchNorm eval is the element-wise ∂L/∂x alone on both.
+// 1024 accesses). Both loop over longer ones on a CPU device (Vulkan where its looped kernel gives
+// ∂L/∂γ, ∂L/∂β too; WebGPU over any, its γ/β pass after). BatchNorm eval is the element-wise ∂L/∂x
+// alone on both. The browser's kernel test also runs each case with the looped kernel forced and kept off.
 const std::vector<GradCase>& grad_cases() {
     static const std::vector<GradCase> cases = [] {
         NormSpec eval = default_spec(Method::Batch);
@@ -53,8 +54,10 @@ const std::vector<GradCase>& grad_cases() {
             make("instance, affine", {2, 3, 16, 16}, affine_instance(), "fused", "fused"),
             make("group G=2, γ per channel", {2, 8, 16, 16}, group(2), "looped", "fused"),
             make("group G=3, odd runs", {2, 6, 5, 7}, group(3), "fused", "fused"),
-            make("batch train", {4, 3, 64, 64}, default_spec(Method::Batch), "looped", "split"),
-            make("layer over [64, 64]", {2, 1, 64, 64}, layer(Method::Layer, {64, 64}), "looped", "split"),
+            make("batch train", {4, 3, 64, 64}, default_spec(Method::Batch), "looped", "looped"),
+            make("layer over [64, 64]", {2, 1, 64, 64}, layer(Method::Layer, {64, 64}), "looped", "looped"),
+            make("rms over [64, 64]", {2, 1, 64, 64}, layer(Method::Rms, {64, 64}), "looped", "looped"),
+            make("instance over 64×64, affine", {2, 2, 64, 64}, affine_instance(), "looped", "looped"),
             make("batch eval", {4, 3, 8, 8}, eval, "eval", "eval"),
         };
     }();

@@ -92,7 +92,7 @@ TEST_CASE("plan_backward: no one-pass kernel where the tensor runs in slabs", "[
     CHECK(b.params_from_stats);
 }
 
-TEST_CASE("plan_backward: WGSL: fused where the forward fused, else reduce and apply sized to the statistic",
+TEST_CASE("plan_backward: WGSL: fused where the forward fused, looped or reduce and apply sized to the statistic",
           "[plan]") {
     for (bool cpu : {true, false}) {
         const BackwardPlan l = plan(layer({256}), Shape4::flat(8, 256), webgpu(cpu));
@@ -108,9 +108,22 @@ TEST_CASE("plan_backward: WGSL: fused where the forward fused, else reduce and a
         CHECK(l.apply_wg == 256);
         const BackwardPlan b = plan(default_spec(Method::Batch), {2, 4, 384, 384}, webgpu(cpu));
         CHECK_FALSE(b.fused);
-        CHECK_FALSE(b.looped);
-        CHECK_FALSE(b.params_from_stats);
+        CHECK(b.looped == cpu);             // 4 owners: enough on a CPU device; on a GPU 2^17+ elements are too long
+        if (cpu) CHECK(b.looped_wg == 64);  // the WGSL kernels' looped workgroup
+        CHECK_FALSE(b.params_from_stats);   // the looped kernel has no γ/β partials: the γ/β pass follows
         CHECK(b.wg == 256);
         CHECK(b.reduce_slabs.chunks_total == 144);
+        // 2048 statistics of 16,384 elements (too long for the fused kernel): looped on a GPU too.
+        NormSpec in = default_spec(Method::Instance);
+        in.affine = true;
+        const BackwardPlan i = plan(in, {32, 64, 128, 128}, webgpu(cpu));
+        CHECK_FALSE(i.fused);
+        CHECK(i.looped);
+        CHECK(i.looped_wg == 64);
+        CHECK_FALSE(i.params_from_stats);
+        // Forced split: the reduce, merge and apply passes.
+        PlanDevice split = webgpu(cpu);
+        split.backward = ForcedPath::Split;
+        CHECK_FALSE(plan(in, {32, 64, 128, 128}, split).looped);
     }
 }

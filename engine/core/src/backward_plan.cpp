@@ -67,10 +67,13 @@ struct Planner {
     // enough and (a GPU) the statistic is short enough to stay in its cache between the two loops.
     // A forced path overrides the choice (tests, benches); Looped also where the forward fused, so
     // that the small golden fixtures run through the looped kernel too.
+    // Where the kernels take ∂L/∂γ, ∂L/∂β from a pass of their own (no grad_sums_in_pass), the looped
+    // kernel writes none and loops over any statistic; the γ/β pass follows it.
     void looped() {
         const bool channels = !b.rows && !b.one_gamma && L.param_elem_div > 1 && L.count() % L.param_elem_div == 0 &&
                               (!b.vec4 || L.param_elem_div % 4 == 0);
-        if (!(b.rows ? b.rows_per <= kGradLoopedMaxRows : b.one_gamma || channels)) return;
+        const bool own_sums = d.grad_sums_in_pass;
+        if (own_sums && !(b.rows ? b.rows_per <= kGradLoopedMaxRows : b.one_gamma || channels)) return;
         const auto owners = static_cast<std::uint64_t>((L.stat_count + b.rows_per - 1) / b.rows_per);
         b.looped = !b.fused &&
                    (d.cpu ? owners >= kCpuLoopedOwners
@@ -78,7 +81,8 @@ struct Planner {
         if (d.backward != ForcedPath::Auto) b.looped = d.backward == ForcedPath::Looped;
         if (!b.looped) return;
         b.fused = false;
-        if (b.one_gamma || channels) {  // the kernel writes PARTIALS[s·runs + r] = (Σdy, Σdy·x̂, n), one γ each
+        // The kernel writes PARTIALS[s·runs + r] = (Σdy, Σdy·x̂, n), one γ each.
+        if (own_sums && (b.one_gamma || channels)) {
             b.params_from_stats = true;
             b.chunks_per_gamma = 1;
             b.run_gamma = channels;
@@ -87,8 +91,9 @@ struct Planner {
         // Lanes: one subgroup where the device allows; on a GPU more where that lets a statistic fit
         // one tile of the second loop (kGradLoopedVpt packs per lane), so that its loops run back to
         // back (a CPU device's barriers cost more than that saves: 2–2.5× the time of layer [H,W]).
+        // At most the kernels' looped workgroup where they name one (the WGSL kernels: 64).
         const std::uint64_t pack = b.vec4 ? 4 : 1, packs = (static_cast<std::uint64_t>(L.count()) + pack - 1) / pack;
-        const std::uint32_t cap = std::min(d.wg_max, kApplyWg);
+        const std::uint32_t cap = std::min({d.wg_max, kApplyWg, d.looped_wg ? d.looped_wg : kApplyWg});
         b.looped_wg = d.subgroup_owners ? d.subgroup : cap;
         if (!d.cpu && packs > std::uint64_t{b.looped_wg} * kGradLoopedVpt &&
             packs <= std::uint64_t{cap} * kGradLoopedVpt)
@@ -142,7 +147,7 @@ BackwardPlan plan_backward(const StatLayout& L, const NormSpec& spec, const Kern
     // Layer/rms in one window: ∂L/∂γ, ∂L/∂β partials from the kernel that writes ∂L/∂x.
     const bool one_window = b.reduce_slabs.slabs.size() == 1 && b.apply_slabs.slabs.size() == 1;
     if (d.grad_sums_in_pass && b.columns && (b.fused || one_window)) planner.rows();
-    if (d.grad_looped && d.grad_sums_in_pass && !b.eval && one_window) planner.looped();
+    if (d.grad_looped && !b.eval && one_window) planner.looped();
     b.stat_partial_bytes = std::max<std::uint64_t>(b.stat_partial_bytes, S * 16 * b.gamma_runs);
     b.param_partial_bytes = P * 16 * std::max<std::uint32_t>({1, b.param_slabs.chunks_total, b.row_blocks});
     b.param_sum_bytes = P * 16;

@@ -24,7 +24,7 @@ struct WgpuBackward::Plan : BackwardPlan {
         const std::uint64_t count = static_cast<std::uint64_t>(l.count());
         const std::uint32_t stat_chunks = reduce_slabs.chunks_total, param_chunks = param_slabs.chunks_total;
         apply_chunks = static_cast<std::uint32_t>((count + apply_chunk_len() - 1) / apply_chunk_len());
-        stats_grid = grid(ctx, fused ? S : S * stat_chunks);  // fused: one workgroup per statistic
+        stats_grid = grid(ctx, fused || looped ? S : S * stat_chunks);  // fused, looped: one workgroup per statistic
         // Columns: one invocation per (γ/β index, chunk of rows), param_wg to a workgroup.
         const std::uint64_t param_owners = P * param_chunks;
         params_grid = grid(ctx, columns ? (param_owners + param_wg - 1) / param_wg : param_owners);
@@ -41,8 +41,8 @@ struct WgpuBackward::Plan : BackwardPlan {
         LayoutBlock pbase = layout_block(pl.layout, last.spec);
         pbase.gstat_seg_mul = pl.seg_mul;
         pbase.gstat_p_div = pl.p_div;
-        blocks[0] = fused ? for_pass(base, 1, static_cast<std::uint32_t>(count), stats_grid)
-                          : for_pass(base, stat_chunks, chunk_len, stats_grid);
+        blocks[0] = fused || looped ? for_pass(base, 1, static_cast<std::uint32_t>(count), stats_grid)
+                                    : for_pass(base, stat_chunks, chunk_len, stats_grid);
         blocks[1] = for_pass(base, stat_chunks, chunk_len, stat_merge);
         blocks[2] = for_pass(base, apply_chunks, apply_chunk_len(), apply);
         blocks[3] = for_pass(pbase, param_chunks, param_chunk_len, params_grid);
@@ -67,6 +67,8 @@ void WgpuBackward::encode(const Plan& p, const BindGroup* groups, bool rms, bool
         KernelVariant fused{KernelKind::GradFused, p.forward.stats_wg, p.forward.stats_vpt, rms};
         fused.vec4 = p.forward.vec4;
         encode_pass(enc, kernels.pipeline(fused), groups[0], p.stats_grid);
+    } else if (p.looped) {  // x and dy read twice by one workgroup: no partials, no merge pass
+        encode_pass(enc, kernels.pipeline({KernelKind::GradLooped, p.looped_wg, 1, rms}), groups[0], p.stats_grid);
     } else {
         if (!eval) {
             encode_pass(enc, kernels.pipeline({KernelKind::GradReduce, p.wg, p.vpt, rms}), groups[0], p.stats_grid);

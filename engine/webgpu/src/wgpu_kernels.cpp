@@ -20,6 +20,7 @@ const char* file_of(KernelKind k) {
         case KernelKind::GradMerge: return "grad_merge.wgsl";
         case KernelKind::GradApply: return "grad_apply.wgsl";
         case KernelKind::GradFused: return "grad_fused.wgsl";
+        case KernelKind::GradLooped: return "grad_looped.wgsl";
     }
     return "";
 }
@@ -42,7 +43,7 @@ std::string kernel_source(const KernelVariant& v) {
     s += "\n";
     if (v.backward()) s += std::string(wgsl_file("grad_common.wgsl")) + "\n";
     s += wgsl_file(file_of(v.kind));
-    if (v.kind == KernelKind::Stats || v.kind == KernelKind::GradFused)
+    if (v.kind == KernelKind::Stats || v.kind == KernelKind::GradFused || v.kind == KernelKind::GradLooped)
         s += "\n" + std::string(wgsl_file("workgroup_sum.wgsl"));
     if (v.kind == KernelKind::Partial || v.kind == KernelKind::Looped)
         s += "\n" + std::string(wgsl_file("norm_welford.wgsl"));

@@ -45,6 +45,7 @@ PlanDevice WgpuNormalizer::plan_device() const {
     d.wg_max = wg_max_;
     d.cpu = ctx_->cpu_emulated();
     d.forward = long_stats_;
+    d.backward = grad_path_;
     return d;
 }
 

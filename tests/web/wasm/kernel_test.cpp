@@ -5,6 +5,7 @@
 #include "session_test.hpp"
 #include "sync_test.hpp"
 
+#include "normlab/core/backward_plan.hpp"
 #include "normlab/core/grad.hpp"
 #include "normlab/core/reference.hpp"
 #include "normlab/core/state_edits.hpp"
@@ -156,42 +157,67 @@ public:
             ++paths_[plan.chunks > 16 ? "split_many_chunks" : "split"];
     }
 
-    // The backward of the forward just run, against the float64 reference.
+    // The backward of the forward just run, against the float64 reference; where the forward did not
+    // fuse, also with the looped kernel forced or kept off (the plan the adapter did not choose).
     void check_grad(const std::string& group, const Reference& ref, const KernelPlan& plan, const StatLayout& layout) {
         const Tensor dy = make_tensor(ref.x().shape, Init::Randn, 9000 + static_cast<std::uint64_t>(grad_cases_));
-        const GradResult g = b_.run(dy);
         ++grad_cases_;
         const bool cols = ref.spec().method == Method::Layer || ref.spec().method == Method::Rms;
         ++grad_paths_[plan.from_running ? "eval" : cols ? "columns" : "rows"];
         if (layout.count() > 2048) ++grad_paths_["chunked"];
-        // The backward plan's path (normlab/core/backward_plan.hpp): fused where the forward fused, as
-        // the WGSL kernels have no looped backward.
-        const std::string want = plan.from_running ? "eval" : plan.fused ? "fused" : "split";
+        // The backward plan's path (normlab/core/backward_plan.hpp): fused where the forward fused;
+        // else looped on a CPU-emulated adapter (one owner is enough there), the plan's choice on a GPU.
+        const bool looped =
+            n_.context().cpu_emulated() || plan_backward(layout, ref.spec(), plan, 1, n_.plan_device()).looped;
+        const std::string want = plan.from_running ? "eval" : plan.fused ? "fused" : looped ? "looped" : "split";
+        const GradReference gref = reference_backward(ref, dy);
+        grad_run(group, ref, dy, gref, want);
+        if (plan.fused || plan.from_running) return;
+        const webgpu::ScopedGradPath other(n_, looped ? ForcedPath::Split : ForcedPath::Looped);
+        grad_run(group, ref, dy, gref, looped ? "split" : "looped");
+    }
+    // One backward run against the reference, on path `want`.
+    void grad_run(const std::string& group, const Reference& ref, const Tensor& dy, const GradReference& gref,
+                  const std::string& want) {
+        const GradResult g = b_.run(dy);
         ++grad_paths_["path " + std::string(b_.last_path())];
         if (b_.last_path() != want)
             fail(group, ref.x().shape, ref.spec(), "backward took " + std::string(b_.last_path()) + ", not " + want);
-        const double err = grad_error(g, reference_backward(ref, dy));
+        const double err = grad_error(g, gref);
         if (!(err <= 1e-4)) {
             std::ostringstream os;
-            os << "backward error " << err << " > 1e-4";
+            os << "backward (" << want << ") error " << err << " > 1e-4";
             fail(group, ref.x().shape, ref.spec(), os.str());
         }
     }
 
     // One case of tests/kernel_cases.hpp (the Vulkan suite runs the same table): the gradients against
-    // the float64 reference and, on a CPU-emulated adapter (SwiftShader), the path the table names.
+    // the float64 reference and, on a CPU-emulated adapter (SwiftShader), the path the table names;
+    // then, but for eval, with the looped kernel forced (looped) and kept off (fused or split).
     void grad_case(const test::GradCase& c, std::uint64_t seed) {
         try {
             const Tensor x = make_tensor(c.shape, Init::Randn, seed), dy = make_tensor(c.shape, Init::Randn, seed + 1);
             n_.run(x, c.spec, c.params);
-            const GradResult g = b_.run(dy);
-            const std::string took = b_.last_path();
-            ++grad_paths_["table " + took];
-            const double err = grad_error(g, reference_backward(Reference(x, c.spec, c.params), dy));
-            if (!(err <= 1e-4))
-                fail("case table", c.shape, c.spec, c.name + ": backward error " + std::to_string(err) + " > 1e-4");
-            if (n_.context().cpu_emulated() && took != c.webgpu)
-                fail("case table", c.shape, c.spec, c.name + ": backward took " + took + ", not " + c.webgpu);
+            const GradReference gref = reference_backward(Reference(x, c.spec, c.params), dy);
+            for (ForcedPath forced : {ForcedPath::Auto, ForcedPath::Looped, ForcedPath::Split}) {
+                const webgpu::ScopedGradPath path(n_, forced);
+                const GradResult g = b_.run(dy);
+                const std::string took = b_.last_path();
+                const bool eval = took == "eval", fused = n_.last_run()->plan.fused;
+                const std::string want = forced == ForcedPath::Auto     ? c.webgpu
+                                         : eval                         ? "eval"
+                                         : forced == ForcedPath::Looped ? "looped"
+                                         : fused                        ? "fused"
+                                                                        : "split";
+                if (forced == ForcedPath::Auto) ++grad_paths_["table " + took];
+                const double err = grad_error(g, gref);
+                if (!(err <= 1e-4))
+                    fail("case table", c.shape, c.spec,
+                         c.name + " (" + took + "): backward error " + std::to_string(err) + " > 1e-4");
+                if ((forced != ForcedPath::Auto || n_.context().cpu_emulated()) && took != want)
+                    fail("case table", c.shape, c.spec, c.name + ": backward took " + took + ", not " + want);
+                if (eval) break;
+            }
         } catch (const std::exception& ex) {
             fail("case table", c.shape, c.spec, c.name + " threw: " + ex.what());
         }

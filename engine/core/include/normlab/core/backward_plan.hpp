@@ -4,7 +4,8 @@
 //   - eval (BatchNorm with running statistics): ∂L/∂x element-wise alone;
 //   - fused (the forward fused, one window, the backend has the kernel): one kernel reads x and dy
 //     once per statistic (its workgroup, accesses and vec4 are the forward plan's);
-//   - looped (split statistics in one window, owners enough, ∂L/∂γ and ∂L/∂β from the same kernel):
+//   - looped (split statistics in one window, owners enough, ∂L/∂γ and ∂L/∂β from the same kernel
+//     where the backend takes them from the passes' own partials, any statistic where it does not):
 //     one owner walks each statistic (or block of rows) twice, the second read from the cache;
 //   - split: per statistic Σ dy·γ and Σ dy·γ·x̂ over chunks (reduce), their merge, ∂L/∂x (apply).
 // ∂L/∂γ, ∂L/∂β come from the statistics pass's partials where each chunk has one γ

@@ -2,7 +2,8 @@
 // run, as the Vulkan Backward does (the same GradResult, checked against reference_backward), on
 // the one backward plan (normlab/core/backward_plan.hpp) over the WGSL kernels' traits: where the
 // forward fused, grad_fused.wgsl reads x and dy once and writes the statistic's means and ∂L/∂x;
-// elsewhere grad_reduce.wgsl sums g = dy·γ and g·x̂ per chunk, grad_merge.wgsl adds them up and
+// where the plan loops, grad_looped.wgsl does the same in one workgroup per statistic that reads
+// them twice; elsewhere grad_reduce.wgsl sums g = dy·γ and g·x̂ per chunk, grad_merge.wgsl adds them up and
 // grad_apply.wgsl writes ∂L/∂x (BatchNorm eval: the last alone). Then the γ/β pass sums dy and
 // dy·x̂ per γ/β index over the ParamLayout (engine/core/param_layout.hpp) and merges them.
 // Like the forward here, no slabs: every buffer must fit one binding (refused with the limit named).

@@ -15,8 +15,9 @@ namespace normlab::webgpu {
 
 // Stats: fused statistics and y (norm_stats.wgsl); Partial: a chunk's partial (norm_partial.wgsl);
 // Looped: a whole statistic and its y in one workgroup's loops (norm_looped.wgsl); GradFused: a
-// statistic's ∂L/∂x from x and dy read once (grad_fused.wgsl).
-enum class KernelKind { Stats, Partial, Merge, Apply, Looped, GradReduce, GradMerge, GradApply, GradFused };
+// statistic's ∂L/∂x from x and dy read once (grad_fused.wgsl); GradLooped: from x and dy read twice
+// in one workgroup's loops (grad_looped.wgsl).
+enum class KernelKind { Stats, Partial, Merge, Apply, Looped, GradReduce, GradMerge, GradApply, GradFused, GradLooped };
 
 struct KernelVariant {
     KernelKind kind = KernelKind::Apply;
@@ -38,8 +39,8 @@ struct KernelVariant {
 };
 
 // The WGSL text of a variant: its constants, pack1.wgsl or pack4.wgsl, norm_common.wgsl, then the
-// kernel's own file (and workgroup_sum.wgsl after norm_stats.wgsl, norm_welford.wgsl after
-// norm_partial.wgsl and norm_looped.wgsl).
+// kernel's own file (and workgroup_sum.wgsl after norm_stats.wgsl, grad_fused.wgsl and
+// grad_looped.wgsl, norm_welford.wgsl after norm_partial.wgsl and norm_looped.wgsl).
 std::string kernel_source(const KernelVariant& v);
 
 class WgpuKernels {

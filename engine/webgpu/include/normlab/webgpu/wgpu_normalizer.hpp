@@ -46,9 +46,12 @@ public:
     void load_values(const Tensor& x, const Tensor& y);
     KernelPlan plan(const StatLayout& layout, const NormSpec& spec) const;
     // What every plan is made under: the WGSL kernels' traits, the largest reduction workgroup, a
-    // CPU-emulated adapter, the forced path (set_long_stats).
+    // CPU-emulated adapter, the forced paths (set_long_stats, set_grad_path).
     PlanDevice plan_device() const;
     void set_long_stats(LongStats l) { long_stats_ = l; }
+    // The backward's looped kernel (normlab/core/backward_plan.hpp): the adapter's choice (Auto),
+    // forced (Looped, also where the forward fused) or kept off (Split).
+    void set_grad_path(ForcedPath p) { grad_path_ = p; }
     // Throws InputError naming the limit when a tensor of this shape cannot be bound at once.
     void check_capacity(const Shape4& shape) const;
     const WgpuContext& context() const { return *ctx_; }
@@ -76,6 +79,7 @@ public:
 private:
     std::optional<Last> last_;
     LongStats long_stats_ = LongStats::Auto;
+    ForcedPath grad_path_ = ForcedPath::Auto;
     std::optional<Shape4> x_loaded_;  // the shape of the x now in x_ (reuse_x)
     std::int64_t x_nonfinite_ = 0;    // that x's count_nonfinite (a reuse_x run does not count again)
     // The layout of a valid run (InputError otherwise: data size, parameters, capacity).
@@ -99,6 +103,18 @@ public:
     ~ScopedLongStats() { n_.set_long_stats(LongStats::Auto); }
     ScopedLongStats(const ScopedLongStats&) = delete;
     ScopedLongStats& operator=(const ScopedLongStats&) = delete;
+
+private:
+    WgpuNormalizer& n_;
+};
+
+// set_grad_path(p) for this object's scope, Auto again however the scope ends.
+class ScopedGradPath {
+public:
+    ScopedGradPath(WgpuNormalizer& n, ForcedPath p) : n_(n) { n_.set_grad_path(p); }
+    ~ScopedGradPath() { n_.set_grad_path(ForcedPath::Auto); }
+    ScopedGradPath(const ScopedGradPath&) = delete;
+    ScopedGradPath& operator=(const ScopedGradPath&) = delete;
 
 private:
     WgpuNormalizer& n_;
