@@ -2,9 +2,10 @@
 // shape's ONNX models are committed (tests/web/models-quick, so the test needs no PyTorch); the full
 // shape's are made if they are missing (bench/web_models.py, Debian's python3-torch);
 // serves build-web/site with onnxruntime-web's dist/ under ort/ and the models under models/, opens
-// bench.html in headless Chromium on WebGPU, writes the page's JSON to --out and prints a table.
+// bench.html in headless Chromium on WebGPU, writes the page's JSON to --out and prints a table of
+// the forward and one of the backward.
 // --quick: the small shape; --cases a,b: only those cases (bench_main.cpp's names), without the
-// page's recompute; --check: fails (exit 1) unless every case has its figures and
+// page's recompute; --check: fails (exit 1) unless every case has its figures (the backward's too) and
 // onnxruntime-web's y equals normlab's within the tolerance.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -94,6 +95,10 @@ for (const c of result.cases)
   console.log(`| ${c.norm} | ${c.plan} | ${f(c.ms)} | ${c.alt_plan ? `${c.alt_plan} ${f(c.alt_ms)}` : '–'} | ` +
     `${f(c.copy_ms)} | ${f(c.efficiency)} | ${c.ort_op || '–'} | ` +
     `${f(c.ort_ms)} | ${f(c.ort_over_normlab)} | ${diff(c.ort_max_abs_diff)} |`);
+console.log('| backward | path | ms | other path, ms |');
+console.log('|---|---|---:|---|');
+for (const b of result.backward)
+  console.log(`| ${b.norm} | ${b.path} | ${f(b.ms)} | ${b.alt_path ? `${b.alt_path} ${f(b.alt_ms)}` : '–'} |`);
 if (result.e2e.length)
   console.log(`page recompute (PageSession::open_scene), ${result.e2e[0].shape}: ` +
     result.e2e.map((e) => `${e.norm} ${f(e.ms, 1)} ms`).join(', '));
@@ -110,6 +115,10 @@ if (check) {
     if (!(c.ort_ms > 0)) problems.push(`${n}: ort_ms = ${c.ort_ms}`);
     if (!(c.ort_max_abs_diff <= tolerance))
       problems.push(`${n}: onnxruntime-web's y differs from normlab's by ${c.ort_max_abs_diff}`);
+  }
+  for (const n of names) {
+    const b = result.backward.find((k) => k.norm === n);
+    if (!b || !(b.ms > 0) || (b.alt_path && !(b.alt_ms > 0))) problems.push(`${n}: backward ${JSON.stringify(b)}`);
   }
   if (result.e2e.length !== 5 || !result.e2e.every((e) => e.ms > 0))
     problems.push(`e2e: ${JSON.stringify(result.e2e)}`);

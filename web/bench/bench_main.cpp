@@ -4,7 +4,8 @@
 // repetitions, each followed by one of onnxruntime-web's (ort_steps.hpp); then the page's end-to-end
 // recompute at 8×32×32×32 (PageSession::open_scene, a scene change to the new result). Arguments
 // from bench_page.js: --quick (a small shape, few repetitions), --cases a,b (only those cases, no
-// recompute). Hands x, each case's y and the JSON to the page (Module.normlabBench*), which adds
+// recompute). Then each case's backward (WgpuBackward::run, on the adapter's plan and the other plan
+// for long statistics). Hands x, each case's y and the JSON to the page (Module.normlabBench*), which adds
 // onnxruntime-web's figures and writes <pre id="normlab-bench">.
 #include "ort_steps.hpp"
 #include "page_session.hpp"
@@ -128,6 +129,43 @@ json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Te
     return out;
 }
 
+// The backward of one case (WgpuBackward::run: dy uploaded, every pass, ∂L/∂x and the γ/β sums read
+// back, normlab/core/backward_plan.hpp's path): the median of `reps` runs after a warm-up and, where the
+// forward did not fuse, of the looped kernel kept off (split) or forced, interleaved run by run.
+json bench_backward(webgpu::WgpuNormalizer& norm, const Tensor& x, const Tensor& dy, const Case& c, int reps) {
+    const NormSpec spec = spec_of(c);
+    norm.run(x, spec);
+    webgpu::WgpuBackward backward(norm);
+    backward.run(dy);
+    const std::string path = backward.last_path();
+    const bool other = path == "looped" || path == "split";
+    const ForcedPath alt = path == "looped" ? ForcedPath::Split : ForcedPath::Looped;
+    std::vector<double> ms, alt_ms;
+    std::string alt_path;
+    for (int i = 0; i <= reps; ++i) {  // run 0 builds the other plan's pipelines
+        double t = emscripten_get_now();
+        if (i > 0) {
+            backward.run(dy);
+            ms.push_back(emscripten_get_now() - t);
+        }
+        if (!other) continue;
+        const webgpu::ScopedGradPath forced(norm, alt);
+        t = emscripten_get_now();
+        backward.run(dy);
+        if (i > 0) alt_ms.push_back(emscripten_get_now() - t);
+        alt_path = backward.last_path();
+    }
+    json out = {{"norm", c.name}, {"path", path}, {"ms", median(ms)}, {"reps", reps}};
+    std::printf("bench: backward %s %s %.2f ms", c.name, path.c_str(), median(ms));
+    if (other) {
+        out["alt_path"] = alt_path;
+        out["alt_ms"] = median(alt_ms);
+        std::printf(", %s %.2f ms", alt_path.c_str(), median(alt_ms));
+    }
+    std::printf("\n");
+    return out;
+}
+
 // The page's recompute: each open is a scene change (the method differs from the last one's).
 json bench_e2e(webgpu::WgpuBackend& backend, int rounds) {
     const std::vector<std::pair<std::string, std::string>> scenes = {{"batch-train", R"("method": "batch")"},
@@ -179,6 +217,10 @@ json run_bench(bool quick, const std::string& only) {
     for (const Case& c : cases())
         if (wanted(c)) out["cases"].push_back(bench_case(backend.normalizer(), copy, x, c, reps));
     if (out["cases"].empty()) throw InputError("bench: no case is named in --cases " + only);
+    const Tensor dy = make_tensor(shape, Init::Randn, 2);
+    out["backward"] = json::array();
+    for (const Case& c : cases())
+        if (wanted(c)) out["backward"].push_back(bench_backward(backend.normalizer(), x, dy, c, reps));
     out["e2e"] = only.empty() ? bench_e2e(backend, quick ? 1 : 7) : json::array();
     return out;
 }
