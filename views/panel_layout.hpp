@@ -59,8 +59,9 @@ struct PanelRects {
 
 // A screen in portrait under 36 font sizes wide (612 px at 17 px: phones) is a phone, one under 64
 // (1088 px: portrait tablets) a tablet; in landscape one under 28 font sizes high and 64 wide (476 ×
-// 1088 px: phones held sideways) is a phone; the rest (landscape tablets, laptops, projectors) is wide.
-ScreenForm screen_form(const LayoutMetrics& m);
+// 1088 px: phones held sideways) is a phone, except in presenter mode (its large text on a laptop is
+// not a phone); the rest (landscape tablets, laptops, projectors) is wide.
+ScreenForm screen_form(const LayoutMetrics& m, bool presenter = false);
 // The height of a control a finger hits (40 px at 17-px text), on a phone or a tablet.
 float touch_target_height(const LayoutMetrics& m);
 

@@ -27,10 +27,10 @@ void side_column(PanelRects& r, Rect a, bool lessons) {
 
 }  // namespace
 
-ScreenForm screen_form(const LayoutMetrics& m) {
+ScreenForm screen_form(const LayoutMetrics& m, bool presenter) {
     const float ems = m.width / std::max(1.0f, m.font_size);
     const float tall = m.height / std::max(1.0f, m.font_size);
-    if (m.height <= m.width) return tall < 28 && ems < 64 ? ScreenForm::Phone : ScreenForm::Wide;
+    if (m.height <= m.width) return !presenter && tall < 28 && ems < 64 ? ScreenForm::Phone : ScreenForm::Wide;
     if (ems < 36) return ScreenForm::Phone;
     if (ems < 64) return ScreenForm::Tablet;
     return ScreenForm::Wide;
@@ -45,7 +45,7 @@ float phone_tabs_height(const LayoutMetrics& m, bool lessons) {
 }
 
 PanelRects layout_for(const LayoutMetrics& m, const LayoutContent& c) {
-    switch (screen_form(m)) {
+    switch (screen_form(m, c.presenter)) {
         case ScreenForm::Phone: return m.width > m.height ? phone_landscape_layout(m, c) : phone_layout(m, c);
         case ScreenForm::Tablet: return tablet_layout(m, c);
         case ScreenForm::Wide: break;

@@ -198,6 +198,8 @@ TEST_CASE("phones (both ways) and portrait tablets get their own layouts; landsc
         check_touch_screens(932 * s, 430 * s, px, ScreenForm::Phone);
         CHECK(screen_form(metrics(1280 * s, 450 * s, px)) == ScreenForm::Wide);  // a laptop's low window
         CHECK(screen_form(metrics(1024 * s, 600 * s, px)) == ScreenForm::Wide);
+        CHECK(screen_form(metrics(1280 * s, 720 * s, 2 * px), true) == ScreenForm::Wide);  // presenter mode
+        CHECK(screen_form(metrics(1280 * s, 720 * s, 2 * px)) == ScreenForm::Phone);  // the same text, no presenter
         CHECK(screen_form(metrics(1280 * s, 720 * s, px)) == ScreenForm::Wide);
     }
     CHECK(screen_form(metrics(1080, 1920, 17)) == ScreenForm::Tablet);  // a portrait monitor: the tablet layout
