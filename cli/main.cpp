@@ -24,6 +24,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -231,7 +232,9 @@ void serialize_grads(std::vector<std::pair<std::string, std::string>>& files, co
         if (path == o.stats) bytes = with_grad_keys(bytes, g, err);
 }
 
-void print_summary(const NormSpec& spec, const NormResult& r, const std::string& device, std::optional<double> err) {
+// The summary on stdout; `cpu_ms` (the CPU backend's wall time) replaces the GPU's time where there is no GPU.
+void print_summary(const NormSpec& spec, const NormResult& r, const std::string& device, std::optional<double> err,
+                   std::optional<double> cpu_ms = {}) {
     const StatLayout& l = r.layout;
     fmt::print("{} on {} ({} statistics of {} elements, reduced over {}) on {}\n",
                method_torch_name(spec.method, l.shape), l.shape.str(), l.stat_count, l.count(),
@@ -240,7 +243,10 @@ void print_summary(const NormSpec& spec, const NormResult& r, const std::string&
     if (r.sync)
         fmt::print("SyncBN on {} simulated devices ({} samples each), mode {}\n", r.sync->devices,
                    l.shape.n / r.sync->devices, sync_mode_name(r.sync->mode));
-    fmt::print("gpu {:.3f} ms", r.gpu_ms);
+    if (cpu_ms)
+        fmt::print("cpu {:.3f} ms (wall)", *cpu_ms);
+    else
+        fmt::print("gpu {:.3f} ms", r.gpu_ms);
     if (err) fmt::print(", max |y - reference| = {:.3g}", *err);
     fmt::print("\n");
 }
@@ -275,14 +281,17 @@ Forward forward(const VulkanContext& ctx, Normalizer& normalizer, LoadedState& l
     return f;
 }
 
-// The gradients' files and their float64 check added to `files`; returns the summary line.
+// The gradients' files and their float64 check added to `files`; returns the summary line (with the CPU
+// backend's wall time `cpu_ms` where there is no GPU).
 std::string grad_outputs(const GradResult& g, const LoadedState& ls, const Tensor& dy, const CliOptions& o,
-                         const StatLayout& layout, std::vector<std::pair<std::string, std::string>>& files) {
+                         const StatLayout& layout, std::vector<std::pair<std::string, std::string>>& files,
+                         std::optional<double> cpu_ms = {}) {
     std::optional<double> err;
     if (!o.no_reference)
         err = grad_max_abs_error(g, reference_backward(Reference(ls.x, ls.state.spec, ls.state.params), dy));
     serialize_grads(files, o, layout, g, err);
-    std::string line = fmt::format("backward: gpu {:.3f} ms", g.gpu_ms);
+    std::string line = cpu_ms ? fmt::format("backward: cpu {:.3f} ms (wall)", *cpu_ms)
+                              : fmt::format("backward: gpu {:.3f} ms", g.gpu_ms);
     if (err) line += fmt::format(", max |grad - reference| = {:.3g}", *err);
     return line;
 }
@@ -316,16 +325,24 @@ int run_cpu(CliOptions& o) {
         ls.state.style_image.clear();
     }
     const std::optional<Tensor> dy = load_grad_output(o.grad, ls.state.spec, ls.x.shape);
+    using Clock = std::chrono::steady_clock;
+    const auto ms_since = [](Clock::time_point t) {
+        return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+    };
+    auto t = Clock::now();
     const NormResult r = backend.normalize(ls.x, ls.state.spec, ls.state.params, {});
+    const double cpu_ms = ms_since(t);
     std::optional<double> err;
     if (!o.no_reference) err = reference_error(ls.x, ls.state.spec, ls.state.params, r.y.data);
     auto files = serialize_outputs(o, ls.state.spec, r, backend.device_name(), err, style);
     std::string grad_line;
-    if (dy)
-        grad_line =
-            grad_outputs(backend.backward(ls.x, *dy, ls.state.spec, ls.state.params), ls, *dy, o, r.layout, files);
+    if (dy) {
+        t = Clock::now();
+        const GradResult g = backend.backward(ls.x, *dy, ls.state.spec, ls.state.params);
+        grad_line = grad_outputs(g, ls, *dy, o, r.layout, files, ms_since(t));
+    }
     for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
-    if (!o.quiet) print_summary(ls.state.spec, r, backend.device_name(), err);
+    if (!o.quiet) print_summary(ls.state.spec, r, backend.device_name(), err, cpu_ms);
     if (!o.quiet && style)
         fmt::print("AdaIN: style {} mean {:.4f}, std {:.4f}\n", style_path, fmt::join(style->mean, ", "),
                    fmt::join(style->stdev, ", "));

@@ -58,8 +58,10 @@ struct PanelRects {
 };
 
 // A screen in portrait under 36 font sizes wide (612 px at 17 px: phones) is a phone, one under 64
-// (1088 px: portrait tablets) a tablet; the rest (landscape, laptops, projectors) is wide.
-ScreenForm screen_form(const LayoutMetrics& m);
+// (1088 px: portrait tablets) a tablet; in landscape one under 28 font sizes high and 64 wide (476 ×
+// 1088 px: phones held sideways) is a phone, except in presenter mode (its large text on a laptop is
+// not a phone); the rest (landscape tablets, laptops, projectors) is wide.
+ScreenForm screen_form(const LayoutMetrics& m, bool presenter = false);
 // The height of a control a finger hits (40 px at 17-px text), on a phone or a tablet.
 float touch_target_height(const LayoutMetrics& m);
 
@@ -69,6 +71,8 @@ PanelRects normal_layout(const LayoutMetrics& m, const LayoutContent& c);
 PanelRects presenter_layout(const LayoutMetrics& m, const LayoutContent& c);
 PanelRects tablet_layout(const LayoutMetrics& m, const LayoutContent& c);
 PanelRects phone_layout(const LayoutMetrics& m, const LayoutContent& c);
+// A phone in landscape: the heatmap on the left, the tab's panel and the tabs on the right.
+PanelRects phone_landscape_layout(const LayoutMetrics& m, const LayoutContent& c);
 // Shared by the layouts: the pictures across the area's width (when shown) and the histograms under
 // them (pic_h ≤ 0: a share of the height; `large`, presenter mode, leaves the histograms' large text
 // more), and the histograms' least height (their title, captions and numbers, a plot two lines high).

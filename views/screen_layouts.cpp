@@ -1,5 +1,5 @@
 // The layouts for the screens a student holds (panel_layout.hpp): a portrait tablet and a phone in
-// portrait, and the choice of layout by the screen's form.
+// portrait or landscape, and the choice of layout by the screen's form.
 #include "panel_layout.hpp"
 
 #include "fonts.hpp"  // kNormalFontPx: the text a CSS pixel is measured by
@@ -27,9 +27,10 @@ void side_column(PanelRects& r, Rect a, bool lessons) {
 
 }  // namespace
 
-ScreenForm screen_form(const LayoutMetrics& m) {
+ScreenForm screen_form(const LayoutMetrics& m, bool presenter) {
     const float ems = m.width / std::max(1.0f, m.font_size);
-    if (m.height <= m.width) return ScreenForm::Wide;
+    const float tall = m.height / std::max(1.0f, m.font_size);
+    if (m.height <= m.width) return !presenter && tall < 28 && ems < 64 ? ScreenForm::Phone : ScreenForm::Wide;
     if (ems < 36) return ScreenForm::Phone;
     if (ems < 64) return ScreenForm::Tablet;
     return ScreenForm::Wide;
@@ -44,8 +45,8 @@ float phone_tabs_height(const LayoutMetrics& m, bool lessons) {
 }
 
 PanelRects layout_for(const LayoutMetrics& m, const LayoutContent& c) {
-    switch (screen_form(m)) {
-        case ScreenForm::Phone: return phone_layout(m, c);
+    switch (screen_form(m, c.presenter)) {
+        case ScreenForm::Phone: return m.width > m.height ? phone_landscape_layout(m, c) : phone_layout(m, c);
         case ScreenForm::Tablet: return tablet_layout(m, c);
         case ScreenForm::Wide: break;
     }
@@ -105,6 +106,39 @@ PanelRects phone_layout(const LayoutMetrics& m, const LayoutContent& c) {
     if (tab != PhoneTab::Heatmap) r.figure = all;
     r.tabs = Rect{0, top + body, m.width, tabs_h};
     r.status = Rect{0, top + body + tabs_h, m.width, m.status_h};
+    return r;
+}
+
+// A phone held in landscape: the heatmap on the left at the body's full height, beside it the tab's
+// panel above the tabs (the heatmap's tab: the lesson when open, else the explanation).
+PanelRects phone_landscape_layout(const LayoutMetrics& m, const LayoutContent& c) {
+    PanelRects r;
+    r.form = ScreenForm::Phone;
+    const float top = m.top, body = m.height - m.status_h - top;
+    // The right column: 45 % of the width, at least three tabs of 6 font sizes (their labels fit).
+    const float right_w = std::max(std::floor(m.width * 0.45f), std::ceil(18 * m.font_size));
+    const float left = m.width - right_w;
+    const float tabs_h = phone_tabs_height(m, c.lessons);
+    const Rect side{left, top, right_w, body - tabs_h};
+    PhoneTab tab = c.tab;
+    if (tab == PhoneTab::Lesson && !c.lessons) tab = PhoneTab::Heatmap;
+    r.heatmap = Rect{0, top, left, body};
+    switch (tab) {
+        case PhoneTab::Heatmap:
+            if (c.lessons)
+                r.lesson = side;
+            else
+                r.explain = side;
+            break;
+        case PhoneTab::Controls: r.controls = side; break;
+        case PhoneTab::Histograms: lower_area(r, side, c.pictures, false, 0); break;
+        case PhoneTab::Explain: r.explain = side; break;
+        case PhoneTab::Stats: r.stats = side; break;
+        case PhoneTab::Lesson: r.lesson = side; break;
+    }
+    r.figure = tab == PhoneTab::Histograms ? Rect{0, top, m.width, body} : *r.heatmap;  // the PNG export's
+    r.tabs = Rect{left, top + body - tabs_h, right_w, tabs_h};
+    r.status = Rect{0, top + body, m.width, m.status_h};
     return r;
 }
 

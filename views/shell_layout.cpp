@@ -105,7 +105,7 @@ void Shell::phone_tabs(const Rect& r) {
 // Phones and tablets: every control at least a finger's height, scrollbars a finger can hold.
 int Shell::push_touch_style() {
     const LayoutMetrics m = measure_layout(0);
-    if (screen_form(m) == ScreenForm::Wide) return 0;
+    if (screen_form(m, presenter_) == ScreenForm::Wide) return 0;
     const ImGuiStyle& st = ImGui::GetStyle();
     const float target = touch_target_height(m);
     ImGui::PushStyleVar(ImGuiStyleVar_FramePadding,

@@ -9,8 +9,13 @@
 // - a finger that moves on a slider ImGui made active drags it; anywhere else it scrolls the panel
 //   under it (as a mouse wheel, the content following the finger), and the button it pressed first
 //   is let go without acting.
-// A second finger at once is ignored (no pinch). The browser's window (web/src/web_window) feeds it the
-// page's touch events and applies frame() to ImGui's mouse; tests/app/test_touch_input.cpp checks it.
+// - a second finger down while the first stays (not on a slider) starts a pinch: the press is cancelled
+//   and each frame gives the change of the two fingers' distance (zoom) and of their centre (pan),
+//   which the heatmap applies (HeatmapZoom, heatmap_zoom.hpp); after either finger lifts, the other does
+//   nothing until it lifts too;
+// - a second tap soon after a first one, near it, is flagged as a double tap on its release frame.
+// The browser's window (web/src/web_window) feeds it the page's touch events and applies frame() to
+// ImGui's mouse; tests/app/test_touch_input.cpp checks it.
 #pragma once
 #include <deque>
 #include <optional>
@@ -23,14 +28,20 @@ struct PointerFrame {
     bool left = false, right = false;
     float wheel_x = 0, wheel_y = 0;  // wheel notches (ImGui: positive scrolls up / left)
     bool cancel_press = false;       // a press became a scroll: what it made active must not act on release
+    // Two fingers: the factor by which their distance grew since the last frame (1: no pinch), their
+    // centre now and how far it moved since the last frame (ImGui units).
+    bool pinching = false;
+    float zoom = 1, pan_x = 0, pan_y = 0;
+    bool double_tap = false;  // this release ends a second tap near the first, soon after it
 };
 
 class TouchInput {
 public:
     struct Options {
-        float slop = 10;            // ImGui units a finger may move and still tap
-        double long_press_s = 0.5;  // a finger held this long without moving: a right click
-        float wheel_units = 85;     // ImGui units of finger travel per wheel notch (ImGui scrolls 5 lines a notch)
+        float slop = 10;             // ImGui units a finger may move and still tap
+        double long_press_s = 0.5;   // a finger held this long without moving: a right click
+        float wheel_units = 85;      // ImGui units of finger travel per wheel notch (ImGui scrolls 5 lines a notch)
+        double double_tap_s = 0.35;  // a second tap within this of the first's release is a double tap
     };
     TouchInput() = default;
     explicit TouchInput(Options o) : o_(o) {}
@@ -51,7 +62,7 @@ public:
     // When a finger that stays becomes a long press (the frame loop draws a frame then).
     std::optional<double> long_press_at() const;
     // Steps not yet given to a frame (the frame loop keeps drawing while there are any).
-    bool busy() const { return !steps_.empty() || finger_; }
+    bool busy() const { return !steps_.empty() || finger_ || pinch_ || spent_; }
 
 private:
     Options o_;
@@ -63,6 +74,18 @@ private:
     bool moved_ = false, scrolling_ = false, long_fired_ = false, owned_ = false, item_active_ = false;
     bool cancel_ = false;  // the next frame cancels the press (a scroll began)
     PointerFrame last_;
+    // The pinch: the second finger, the distance and centre last given to a frame.
+    bool pinch_ = false, spent_ = false;  // spent_: a pinch ended, the finger left does nothing
+    int id2_ = -1;
+    float x2_ = 0, y2_ = 0, dist_ = 1, cx_ = 0, cy_ = 0;
+    // The last tap's release (a double tap's first half).
+    double tap_t_ = -1e9;
+    float tap_x_ = 0, tap_y_ = 0;
+
+    void start_pinch(int id, float x, float y);
+    bool pinch_move(int id, float x, float y);
+    bool pinch_end(int id);
+    PointerFrame pinch_frame();
 };
 
 }  // namespace normlab::app

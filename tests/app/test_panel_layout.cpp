@@ -159,6 +159,18 @@ void check_touch_screens(float w, float h, float px, ScreenForm form) {
                 REQUIRE(r.tabs.has_value());
                 CHECK(r.tabs->h >= 2 * touch_target_height(m));  // two rows of tabs a finger hits
                 const bool heatmap_tab = c.tab == PhoneTab::Heatmap || (c.tab == PhoneTab::Lesson && !c.lessons);
+                if (w > h) {  // landscape: the heatmap on the left on every tab, the tabs on the right
+                    REQUIRE(r.heatmap.has_value());
+                    CHECK((r.heatmap->x == 0 && r.heatmap->w >= m.width * 0.4f));
+                    CHECK(r.heatmap->h == m.height - m.status_h - m.top);
+                    CHECK(r.tabs->x >= r.heatmap->w);
+                    CHECK(r.tabs->x + r.tabs->w == m.width);
+                    CHECK(r.tabs->w / kPhoneTabsPerRow >= 100 * css);  // a tab's label fits
+                    if (heatmap_tab) CHECK((c.lessons ? r.lesson : r.explain).has_value());
+                    const bool pictures_tab = c.tab == PhoneTab::Histograms && c.pictures;
+                    CHECK(panels(r).size() <= (pictures_tab ? 5u : 4u));  // the heatmap and one tab's panel
+                    continue;
+                }
                 CHECK(r.heatmap.has_value() == heatmap_tab);
                 if (heatmap_tab) {  // the heatmap first: the whole width, at least 150 CSS px high
                     CHECK(r.heatmap->w == m.width);
@@ -172,7 +184,8 @@ void check_touch_screens(float w, float h, float px, ScreenForm form) {
 
 }  // namespace
 
-TEST_CASE("phones and portrait tablets get their own layouts; landscape and laptops the normal one", "[layout]") {
+TEST_CASE("phones (both ways) and portrait tablets get their own layouts; landscape tablets and laptops the normal one",
+          "[layout]") {
     for (float px : {17.0f, 34.0f, 51.0f}) {  // devicePixelRatio 1, 2, 3
         const float s = px / 17.0f;
         check_touch_screens(390 * s, 844 * s, px, ScreenForm::Phone);
@@ -180,7 +193,13 @@ TEST_CASE("phones and portrait tablets get their own layouts; landscape and lapt
         check_touch_screens(820 * s, 1180 * s, px, ScreenForm::Tablet);
         check_touch_screens(768 * s, 1024 * s, px, ScreenForm::Tablet);
         CHECK(screen_form(metrics(1180 * s, 820 * s, px)) == ScreenForm::Wide);  // a landscape tablet
-        CHECK(screen_form(metrics(844 * s, 390 * s, px)) == ScreenForm::Wide);   // a landscape phone
+        check_touch_screens(844 * s, 390 * s, px, ScreenForm::Phone);            // phones in landscape
+        check_touch_screens(640 * s, 360 * s, px, ScreenForm::Phone);
+        check_touch_screens(932 * s, 430 * s, px, ScreenForm::Phone);
+        CHECK(screen_form(metrics(1280 * s, 450 * s, px)) == ScreenForm::Wide);  // a laptop's low window
+        CHECK(screen_form(metrics(1024 * s, 600 * s, px)) == ScreenForm::Wide);
+        CHECK(screen_form(metrics(1280 * s, 720 * s, 2 * px), true) == ScreenForm::Wide);  // presenter mode
+        CHECK(screen_form(metrics(1280 * s, 720 * s, 2 * px)) == ScreenForm::Phone);  // the same text, no presenter
         CHECK(screen_form(metrics(1280 * s, 720 * s, px)) == ScreenForm::Wide);
     }
     CHECK(screen_form(metrics(1080, 1920, 17)) == ScreenForm::Tablet);  // a portrait monitor: the tablet layout

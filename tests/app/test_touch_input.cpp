@@ -88,11 +88,89 @@ TEST_CASE("a finger on a slider drags it instead of scrolling", "[touch]") {
     CHECK((!f->left && f->x == 90));
 }
 
-TEST_CASE("a second finger is ignored", "[touch]") {
+TEST_CASE("two fingers pinch: the press cancelled, zoom and pan per frame, then nothing until both lift", "[touch]") {
+    TouchInput in;
+    in.start(1, 100, 100, 0.0);
+    frames(in, 0.01, 2);  // pointer, press
+    in.start(2, 200, 100, 0.05);
+    CHECK_FALSE(in.long_press_at().has_value());
+    in.move(2, 300, 100, 0.06);  // distance 100 → 200, centre 150 → 200
+    auto f = in.frame(0.07);
+    REQUIRE(f.has_value());
+    CHECK((f->pinching && !f->left && !f->right && f->cancel_press));
+    CHECK(f->zoom == Approx(2.0));
+    CHECK((f->pan_x == Approx(50) && f->pan_y == Approx(0)));
+    CHECK((f->x == Approx(200) && f->y == Approx(100)));
+    in.move(1, 150, 150, 0.08);  // both move down 50: distance √(150² + 50²), centre (225, 125)
+    in.move(2, 300, 150, 0.08);
+    f = in.frame(0.09);
+    CHECK((f->pinching && !f->cancel_press));
+    CHECK(f->zoom == Approx(150.0 / 200.0));
+    CHECK((f->pan_x == Approx(25) && f->pan_y == Approx(50)));
+    f = in.frame(0.1);  // nothing moved
+    CHECK((f->zoom == Approx(1) && f->pan_x == 0 && f->pan_y == 0));
+    in.end(2, 300, 150, 0.2);
+    in.move(1, 400, 400, 0.21);  // the finger left neither scrolls nor presses
+    for (const auto& g : frames(in, 0.22, 40)) CHECK((!g.left && !g.right && g.wheel_y == 0 && g.zoom == 1));
+    CHECK(in.busy());
+    in.end(1, 400, 400, 1.0);
+    CHECK_FALSE(frames(in, 1.01, 3).back().left);
+    CHECK_FALSE(in.busy());
+    in.start(3, 50, 50, 2.0);  // a new finger taps as before
+    in.end(3, 50, 50, 2.01);
+    const auto t = frames(in, 2.02, 3);
+    REQUIRE(t.size() == 3);
+    CHECK((t[1].left && t[1].x == 50 && !t[2].left && !t[2].double_tap));
+}
+
+TEST_CASE("a second finger before the press was given: the press is never given", "[touch]") {
     TouchInput in;
     in.start(1, 10, 10, 0.0);
-    in.start(2, 300, 300, 0.0);
-    in.end(2, 300, 300, 0.01);
-    in.end(1, 10, 10, 0.02);
-    for (const auto& f : frames(in, 0.03, 5)) CHECK(f.x == 10);
+    in.start(2, 110, 10, 0.0);
+    for (const auto& f : frames(in, 0.01, 5)) CHECK((!f.left && f.pinching));
+}
+
+TEST_CASE("a second finger on a held slider is ignored, and a third finger during a pinch", "[touch]") {
+    TouchInput in;
+    in.start(1, 10, 10, 0.0);
+    frames(in, 0.01, 2);
+    in.set_slider_active(true);
+    in.start(2, 300, 300, 0.03);
+    in.move(2, 400, 300, 0.04);
+    auto f = in.frame(0.05);
+    CHECK((f->left && !f->pinching && f->x == 10));
+    in.end(1, 10, 10, 0.06);
+    in.end(2, 400, 300, 0.06);
+    in.set_slider_active(false);
+    frames(in, 0.07, 3);
+    in.start(1, 0, 0, 1.0);
+    in.start(2, 100, 0, 1.0);
+    in.start(3, 500, 500, 1.0);  // ignored
+    in.move(3, 900, 900, 1.01);
+    frames(in, 1.01, 1);
+    in.move(2, 200, 0, 1.02);
+    f = in.frame(1.03);
+    CHECK(f->zoom == Approx(2.0));
+}
+
+TEST_CASE("two taps near each other soon after: the second release is a double tap", "[touch]") {
+    TouchInput in;
+    in.start(1, 100, 100, 0.0);
+    in.end(1, 100, 100, 0.05);
+    auto f = frames(in, 0.06, 3);
+    CHECK_FALSE(f[2].double_tap);
+    in.start(2, 104, 98, 0.2);
+    in.end(2, 104, 98, 0.25);  // 0.2 s after the first release, 4.5 units away
+    f = frames(in, 0.26, 3);
+    REQUIRE(f.size() == 3);
+    CHECK((f[1].left && !f[2].left && f[2].double_tap));
+    in.start(3, 104, 98, 0.3);  // a third tap starts a new pair
+    in.end(3, 104, 98, 0.32);
+    CHECK_FALSE(frames(in, 0.33, 3)[2].double_tap);
+    in.start(4, 400, 400, 0.4);  // far from the last: no double tap
+    in.end(4, 400, 400, 0.41);
+    CHECK_FALSE(frames(in, 0.42, 3)[2].double_tap);
+    in.start(5, 400, 400, 2.0);  // too late
+    in.end(5, 400, 400, 2.01);
+    CHECK_FALSE(frames(in, 2.02, 3)[2].double_tap);
 }

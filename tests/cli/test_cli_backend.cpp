@@ -89,6 +89,26 @@ TEST_CASE("normlab-cli --backend cpu: statistics, y and gradients equal the Vulk
     for (std::size_t i = 0; i < cpu_dw.size(); ++i) CHECK(std::abs(cpu_dw[i] - gpu_dw[i]) <= 1e-4);
 }
 
+TEST_CASE("normlab-cli --backend cpu's summary names the CPU and its wall time, no GPU time", "[cli][cpu]") {
+    const fs::path x = tmpdir() / "sx.npy", dy = tmpdir() / "sdy.npy", dx = tmpdir() / "sdx.npy";
+    write(x, patterned_npy({2, 3, 4, 4}));
+    write(dy, patterned_npy({2, 3, 4, 4}, 0.5f));
+    const std::string args =
+        "--norm layer --normalized-shape 4,4 --input " + q(x) + " --grad-output " + q(dy) + " --grad-input " + q(dx);
+    const Run cpu = cli(args + " --backend cpu");
+    INFO(cpu.out << cpu.err);
+    REQUIRE(cpu.status == 0);
+    CHECK(cpu.out.find("on CPU (float32)") != std::string::npos);
+    CHECK(cpu.out.find("\ncpu ") != std::string::npos);
+    CHECK(cpu.out.find("backward: cpu ") != std::string::npos);
+    CHECK(cpu.out.find(" ms (wall)") != std::string::npos);
+    CHECK(cpu.out.find("gpu") == std::string::npos);
+    const Run gpu = cli(args);  // the Vulkan run keeps its GPU time
+    REQUIRE(gpu.status == 0);
+    CHECK(gpu.out.find("\ngpu ") != std::string::npos);
+    CHECK(gpu.out.find("backward: gpu ") != std::string::npos);
+}
+
 TEST_CASE("normlab-cli --backend cpu refuses a tensor over its limit, --figure, --device and another backend",
           "[cli][cpu]") {
     check_refused("--backend cpu --norm batch --shape 5,64,128,128", "at most 4194304");
