@@ -38,8 +38,9 @@ void BatchNoisePanel::draw(Session& session, const Experiment& e) {
     if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", error_.c_str());
     if (rows_.empty() || measured_for_ != e.id) return;
     ImGui::TextDisabled(tr("x ~ N(0, 1), %lld channels × L = %lld values per sample; BatchNorm's μ and σ² of each "
-                           "channel, on the GPU"),
-                        static_cast<long long>(sh.c), static_cast<long long>(sh.h * sh.w));
+                           "channel, on the %s"),
+                        static_cast<long long>(sh.c), static_cast<long long>(sh.h * sh.w),
+                        compute_unit(backend_->on_cpu()));
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("##noise", 5, flags)) return;
     ImGui::TableSetupColumn("N");

@@ -156,13 +156,13 @@ void formula(const Session& session, std::int64_t i, std::size_t si, std::size_t
                "training batches' means and unbiased variances. Nothing is computed from "
                "this batch."));
     else if (spec.method != Method::Rms)
-        wrapped_text_disabled(strf(tr("μ, σ² are this statistic's, from the GPU; σ² is the biased variance (divide by "
-                                      "%lld)."),
-                                   static_cast<long long>(r.layout.count())));
-    if (adain)
         wrapped_text_disabled(
-            tr("AdaIN: γ = σ_s = √(var_s + ε) and β = μ_s, the style image's statistics of this "
-               "channel, computed on the GPU by InstanceNorm of the style image."));
+            strf(tr("μ, σ² are this statistic's, from the %s; σ² is the biased variance (divide by %lld)."),
+                 compute_unit(session.backend().on_cpu()), static_cast<long long>(r.layout.count())));
+    if (adain)
+        wrapped_text_disabled(strf(tr("AdaIN: γ = σ_s = √(var_s + ε) and β = μ_s, the style image's statistics of this "
+                                      "channel, computed on the %s by InstanceNorm of the style image."),
+                                   compute_unit(session.backend().on_cpu())));
     else if (w || b)
         wrapped_text_disabled(strf(tr("%s index %zu of the affine parameters (shape %s)."),
                                    b ? tr("γ, β are") : tr("γ is"), pi, dims_str(r.layout.param_shape).c_str()));

@@ -120,6 +120,7 @@ void render_figure(const VulkanContext& ctx, Session& session, const FigureOptio
         ImGui::EndChild();
         ImGui::Separator();
         ImGui::BeginChild("hist", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
+        histograms.on_cpu = session.backend().on_cpu();
         histograms.draw(session.histograms(), session.bins(), o.large_text);
         ImGui::EndChild();
         ImGui::End();

@@ -136,8 +136,9 @@ void GradientView::draw(const State& st, ShownSource& of) {
     if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", error_.c_str());
     if (jacobian) {
         wrapped_text(gradient_support_text(st.spec, main.layout()));
-        wrapped_text(strf(tr("Non-zero entries of this row (GPU): %lld of %lld; the statistic group holds %lld."),
-                          static_cast<long long>(nonzero_), static_cast<long long>(main.x().shape.numel()),
+        wrapped_text(strf(tr("Non-zero entries of this row (%s): %lld of %lld; the statistic group holds %lld."),
+                          compute_unit(engine_->backend().on_cpu()), static_cast<long long>(nonzero_),
+                          static_cast<long long>(main.x().shape.numel()),
                           static_cast<long long>(main.layout().count())));
     } else {
         wrapped_text(
@@ -159,8 +160,11 @@ void GradientView::draw(const State& st, ShownSource& of) {
 
 void GradientView::draw_histograms(Session& main, bool presenter) {
     follow(main.state(), main.shown());
-    ImGui::TextUnformatted(tr("dy (as input) and ∂L/∂x (as output), from the backward shaders"));
+    ImGui::TextUnformatted(strf(tr("dy (as input) and ∂L/∂x (as output), from the backward kernels on the %s"),
+                                compute_unit(main.backend().on_cpu()))
+                               .c_str());
     if (shown_.shown().empty()) return;
+    histograms_.on_cpu = main.backend().on_cpu();
     if (auto bins = histograms_.draw(shown_.shown().histograms(), shown_.bins(), presenter)) shown_.set_bins(*bins);
 }
 

@@ -65,7 +65,7 @@ std::optional<std::uint32_t> HistogramView::draw(const Histograms& h, std::uint3
     std::optional<std::uint32_t> moved;
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     if (presenter) {
-        ImGui::TextDisabled("%s", tr("white line: μ, dashed: μ ± σ (computed on the GPU)"));
+        ImGui::TextDisabled(tr("white line: μ, dashed: μ ± σ (computed on the %s)"), compute_unit(on_cpu));
         ImVec2 avail = ImGui::GetContentRegionAvail();
         ImVec2 size((avail.x - gap) / 2, avail.y - 4);
         if (h.has_group) {
@@ -86,7 +86,7 @@ std::optional<std::uint32_t> HistogramView::draw(const Histograms& h, std::uint3
             moved = static_cast<std::uint32_t>(b);
         ImGui::SameLine();
     }
-    ImGui::TextDisabled("%s", tr("white line: μ, dashed: μ ± σ (computed on the GPU)"));
+    ImGui::TextDisabled(tr("white line: μ, dashed: μ ± σ (computed on the %s)"), compute_unit(on_cpu));
     if (h.whole_stride > 1) {
         ImGui::SameLine();
         ImGui::TextDisabled(tr("whole tensor: every %lld-th element"), static_cast<long long>(h.whole_stride));

@@ -15,6 +15,7 @@ public:
     // and no bin slider. Returns the bin count the slider was moved to (nothing if it was not).
     std::optional<std::uint32_t> draw(const Histograms& h, std::uint32_t bins, bool presenter = false);
     bool show_bins = true;  // the bin-count slider (off in figures)
+    bool on_cpu = false;    // computed by the CPU backend (the caption says CPU, else GPU)
 };
 
 }  // namespace normlab::app

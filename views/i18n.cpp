@@ -90,12 +90,12 @@ const Entry kTable[] = {
     {"RMSNorm: the support is y_k's normalized_shape slice (%s elements); no centering, so the entries do not sum "
      "to 0.",
      "RMSNorm：支撑集是 y_k 的 normalized_shape 那一片（%s 个元素）；没有减均值，所以各项之和不为 0。"},
-    {"Non-zero entries of this row (GPU): %lld of %lld; the statistic group holds %lld.",
-     "这一行的非零项（GPU）：%lld / %lld；统计组共有 %lld 个元素。"},
+    {"Non-zero entries of this row (%s): %lld of %lld; the statistic group holds %lld.",
+     "这一行的非零项（%s）：%lld / %lld；统计组共有 %lld 个元素。"},
     {"L = Σ dy ⊙ y: the heatmap shows ∂L/∂x; the histograms below show dy (input) and ∂L/∂x (output).",
      "L = Σ dy ⊙ y：热图显示 ∂L/∂x；下方直方图显示 dy（输入）和 ∂L/∂x（输出）。"},
-    {"dy (as input) and ∂L/∂x (as output), from the backward shaders",
-     "dy（作为输入）和 ∂L/∂x（作为输出），来自反向传播着色器"},
+    {"dy (as input) and ∂L/∂x (as output), from the backward kernels on the %s",
+     "dy（作为输入）和 ∂L/∂x（作为输出），来自 %s 上的反向传播内核"},
     {"Colors span ± the largest entry off the selected element, which saturates.",
      "颜色范围是所选元素以外各项绝对值的最大值（±），所选元素本身会饱和。"},
     {"Backward (running statistics):", "反向传播（滑动统计量）："},
@@ -113,7 +113,7 @@ const Entry kTable[] = {
     {"Close the lesson", "关闭课程"},
     {"Close the experiment", "关闭实验"},
     {"Tensor & method", "张量与方法"},
-    {"Histograms (GPU)", "直方图（GPU）"},
+    {"Histograms (%s)", "直方图（%s）"},
     {"Explain", "解释"},
     {"Statistics", "统计量"},
     {"Lesson", "课程"},
@@ -172,7 +172,7 @@ const Entry kTable[] = {
     {"statistic #%lld (of %lld, %lld elements each)", "统计量索引 %lld（共 %lld 组，每组 %lld 个元素）"},
     {"  (running stats, eval)", "  （运行统计量，推理）"},
     {"bins", "分箱"},
-    {"white line: μ, dashed: μ ± σ (computed on the GPU)", "白线：μ，虚线：μ ± σ（在 GPU 上计算）"},
+    {"white line: μ, dashed: μ ± σ (computed on the %s)", "白线：μ，虚线：μ ± σ（在 %s 上计算）"},
     {"input x, whole tensor", "输入 x，整个张量"},
     {"output y, whole tensor", "输出 y，整个张量"},
     {"input x, selected group", "输入 x，选中的组"},
@@ -277,8 +277,8 @@ const Entry kTable[] = {
      "unbiased variances. Nothing is computed from this batch.",
      "μ、σ² 即 running_mean 和 running_var（推理模式）：训练时各 batch 的均值和无偏方差的滑动平均。"
      "当前 batch 不参与任何计算。"},
-    {"μ, σ² are this statistic's, from the GPU; σ² is the biased variance (divide by %lld).",
-     "μ、σ² 是这组元素的统计量，由 GPU 计算；σ² 是有偏（总体）方差（除以 %lld）。"},
+    {"μ, σ² are this statistic's, from the %s; σ² is the biased variance (divide by %lld).",
+     "μ、σ² 是这组元素的统计量，由 %s 计算；σ² 是有偏（总体）方差（除以 %lld）。"},
     {"%s index %zu of the affine parameters (shape %s).", "%s仿射参数中索引 %zu 处的值（形状 %s）。"},
     {"γ, β are", "γ、β 是"},
     {"γ is", "γ 是"},
@@ -327,8 +327,8 @@ const Entry kTable[] = {
      "悬停：看数值；单击：选中（右键：取消）。"},
     {"token (n, l)", "token (n, l)"},
     {"Measure the batch noise over %d draws per N", "测量 batch 噪声（每个 N 抽取 %d 次）"},
-    {"x ~ N(0, 1), %lld channels × L = %lld values per sample; BatchNorm's μ and σ² of each channel, on the GPU",
-     "x ~ N(0, 1)，%lld 个通道 × 每个样本 L = %lld 个值；每个通道的 BatchNorm μ 和 σ²，在 GPU 上计算"},
+    {"x ~ N(0, 1), %lld channels × L = %lld values per sample; BatchNorm's μ and σ² of each channel, on the %s",
+     "x ~ N(0, 1)，%lld 个通道 × 每个样本 L = %lld 个值；每个通道的 BatchNorm μ 和 σ²，在 %s 上计算"},
     {"values per channel", "每通道值数"},
     {"sd of batch μ", "batch μ 的标准差"},
     {"mean σ² (expected 1 − 1/(N·L))", "σ² 的平均（期望 1 − 1/(N·L)）"},
@@ -403,9 +403,9 @@ const Entry kTable[] = {
     {"(none: plain InstanceNorm)", "（无：普通 InstanceNorm）"},
     {"remove the style", "去掉风格"},
     {"use as style", "用作风格"},
-    {"AdaIN: γ = σ_s = √(var_s + ε) and β = μ_s, the style image's statistics of this channel, computed on the GPU "
+    {"AdaIN: γ = σ_s = √(var_s + ε) and β = μ_s, the style image's statistics of this channel, computed on the %s "
      "by InstanceNorm of the style image.",
-     "AdaIN：γ = σ_s = √(var_s + ε)，β = μ_s，即风格图像这个通道的统计量，由 InstanceNorm 在 GPU "
+     "AdaIN：γ = σ_s = √(var_s + ε)，β = μ_s，即风格图像这个通道的统计量，由 InstanceNorm 在 %s "
      "上对风格图像计算得到。"},
 };
 

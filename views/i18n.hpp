@@ -19,6 +19,8 @@ const std::string& cjk_missing_message();
 const char* tr(const char* english);
 // tr(english) + "###" + id: a label whose ImGui id stays the same in both languages.
 std::string tr_id(const char* english, const char* id);
+// Where the numbers shown were computed: "CPU" on the CPU backend, "GPU" on Vulkan or WebGPU.
+inline const char* compute_unit(bool on_cpu) { return on_cpu ? "CPU" : "GPU"; }
 const std::string& tr(const LocalText& text);
 
 // Every Chinese string of the table (the font atlas is built with exactly these glyphs).

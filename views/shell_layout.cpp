@@ -54,7 +54,9 @@ void Shell::layout(float top) {
         ImGui::End();
     }
     if (r.histograms) {
-        begin_panel(tr_id("Histograms (GPU)", "histograms"), *r.histograms);
+        const bool on_cpu = session_.backend().on_cpu();
+        begin_panel(strf(tr("Histograms (%s)"), compute_unit(on_cpu)) + "###histograms", *r.histograms);
+        histograms_.on_cpu = on_cpu;
         if (gradient_shown())
             gradient_.draw_histograms(session_, presenter_);
         else if (auto bins = histograms_.draw(session_.histograms(), session_.bins(), presenter_))

@@ -43,6 +43,9 @@ class ComputeBackend {
 public:
     virtual ~ComputeBackend() = default;
     virtual const std::string& device_name() const = 0;
+    // Whether the numbers come from the CPU backend's loops rather than a GPU's kernels (the panels
+    // then say "CPU" where they say where a number was computed).
+    virtual bool on_cpu() const { return false; }
     // The most bytes one storage binding holds: x and y are bound whole by the histogram and
     // heatmap kernels, so an interactive front end shows tensors up to this size.
     virtual std::uint64_t max_binding_bytes() const = 0;

@@ -38,6 +38,7 @@ public:
     explicit CpuBackend(std::string name = "CPU (float32)", std::int64_t max_elements = kCpuMaxElements);
 
     const std::string& device_name() const override { return name_; }
+    bool on_cpu() const override { return true; }
     std::uint64_t max_binding_bytes() const override {
         return static_cast<std::uint64_t>(normalizer_.max_elements()) * 4;
     }
