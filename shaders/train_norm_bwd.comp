@@ -1,6 +1,7 @@
 #version 450
 // Training: a norm's input gradient over one set per workgroup, from the forward's xhat and rstd:
 // g = dY·γ[c]; dX = rstd·(g − mean(g) − xhat·mean(g·xhat)) (rms, flag 1: without the − mean(g)).
+// Flag 16 (small sets): one invocation per set, no shared memory, 64 sets per workgroup.
 layout(local_size_x = 64) in;
 layout(push_constant) uniform Push {
     uint sets; uint members; uint set_inner; uint set_outer_stride; uint set_inner_stride;
@@ -16,29 +17,36 @@ layout(std430, binding = 4) writeonly buffer DXb { float DX[]; };
 shared float s_a[64];
 shared float s_b[64];
 void main() {
-    uint s = gl_WorkGroupID.x, t = gl_LocalInvocationID.x;
+    bool serial = (pc.flags & 16u) != 0u;
+    uint s = serial ? gl_GlobalInvocationID.x : gl_WorkGroupID.x;
+    uint t = serial ? 0u : gl_LocalInvocationID.x, stride = serial ? 1u : 64u;
+    if (serial && s >= pc.sets) return;
     float sg = 0.0, sgx = 0.0;
-    for (uint m = t; m < pc.members; m += 64u) {
+    for (uint m = t; m < pc.members; m += stride) {
         uint a = norm_address(s, m);
         float g = DY[a] * GAMMA[norm_channel(a)];
         sg += g;
         sgx += g * XHAT[a];
     }
-    s_a[t] = sg;
-    s_b[t] = sgx;
-    barrier();
-    for (uint k = 32u; k > 0u; k >>= 1u) {
-        if (t < k) {
-            s_a[t] += s_a[t + k];
-            s_b[t] += s_b[t + k];
-        }
+    if (!serial) {
+        s_a[t] = sg;
+        s_b[t] = sgx;
         barrier();
+        for (uint k = 32u; k > 0u; k >>= 1u) {
+            if (t < k) {
+                s_a[t] += s_a[t + k];
+                s_b[t] += s_b[t + k];
+            }
+            barrier();
+        }
+        sg = s_a[0];
+        sgx = s_b[0];
     }
     float M = float(pc.members);
-    float mg = (pc.flags & 1u) != 0u ? 0.0 : s_a[0] / M;
-    float mgx = s_b[0] / M;
+    float mg = (pc.flags & 1u) != 0u ? 0.0 : sg / M;
+    float mgx = sgx / M;
     float rstd = STATS[2u * s + 1u];
-    for (uint m = t; m < pc.members; m += 64u) {
+    for (uint m = t; m < pc.members; m += stride) {
         uint a = norm_address(s, m);
         float g = DY[a] * GAMMA[norm_channel(a)];
         DX[a] = rstd * (g - mg - XHAT[a] * mgx);

@@ -3,7 +3,8 @@
 // variance in two passes (rms: mean 0, mean of squares), rstd = 1/√(var + eps), xhat = (x − mean)·rstd,
 // Y = xhat·γ[c] (+ β[c]). Flags (train_plan.hpp): 2 normalise with the running statistics instead
 // (BatchNorm in eval); 4 update them (running = (1 − momentum)·running + momentum·stat, the variance
-// unbiased: ·M/(M − 1)). STATS[2s] = mean, STATS[2s + 1] = rstd.
+// unbiased: ·M/(M − 1)). STATS[2s] = mean, STATS[2s + 1] = rstd. Flag 16 (small sets): one invocation per
+// set, looping over its members (no shared memory, no barriers), 64 sets per workgroup.
 layout(local_size_x = 64) in;
 layout(push_constant) uniform Push {
     uint sets; uint members; uint set_inner; uint set_outer_stride; uint set_inner_stride;
@@ -35,18 +36,21 @@ float set_sum(float v) {
 }
 
 void main() {
-    uint s = gl_WorkGroupID.x, t = gl_LocalInvocationID.x;
+    bool serial = (pc.flags & 16u) != 0u;
+    uint s = serial ? gl_GlobalInvocationID.x : gl_WorkGroupID.x;
+    uint t = serial ? 0u : gl_LocalInvocationID.x, stride = serial ? 1u : 64u;
+    if (serial && s >= pc.sets) return;
     bool rms = (pc.flags & 1u) != 0u;
     float M = float(pc.members);
     float acc = 0.0;
-    if (!rms) for (uint m = t; m < pc.members; m += 64u) acc += X[norm_address(s, m)];
-    float mean = rms ? 0.0 : set_sum(acc) / M;
+    if (!rms) for (uint m = t; m < pc.members; m += stride) acc += X[norm_address(s, m)];
+    float mean = rms ? 0.0 : (serial ? acc : set_sum(acc)) / M;
     acc = 0.0;
-    for (uint m = t; m < pc.members; m += 64u) {
+    for (uint m = t; m < pc.members; m += stride) {
         float d = X[norm_address(s, m)] - mean;
         acc += d * d;
     }
-    float var = set_sum(acc) / M;
+    float var = (serial ? acc : set_sum(acc)) / M;
     if ((pc.flags & 2u) != 0u) {
         mean = RMEAN[s];
         var = RVAR[s];
@@ -59,7 +63,7 @@ void main() {
         STATS[2u * s] = mean;
         STATS[2u * s + 1u] = rstd;
     }
-    for (uint m = t; m < pc.members; m += 64u) {
+    for (uint m = t; m < pc.members; m += stride) {
         uint a = norm_address(s, m), c = norm_channel(a);
         float xh = (X[a] - mean) * rstd;
         XHAT[a] = xh;

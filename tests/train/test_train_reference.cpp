@@ -46,11 +46,12 @@ bool noise_sensitive(const TrainConfig& c, const std::string& name) {
            (name.ends_with("linear.bias") || name.ends_with("running_mean"));
 }
 
-void compare(const TrainConfig& c) {
+// serial_norm_members 0: the norms' workgroup-per-set kernels; the default: one invocation per set.
+void compare(const TrainConfig& c, std::uint32_t serial_norm_members) {
     validate_train_config(c);
     const auto init = init_mlp_params(c);
     const auto data = make_train_data(c);
-    const auto dev = normlab::test::run_on_device(c, init, data, 4);
+    const auto dev = normlab::test::run_on_device(c, init, data, 4, TrainPlanOptions{serial_norm_members});
     MlpReference ref(c, init);
     for (int t = 0; t < c.steps; ++t) {
         std::vector<std::int32_t> batch(data.batches.begin() + t * c.batch, data.batches.begin() + (t + 1) * c.batch);
@@ -88,7 +89,9 @@ TEST_CASE("train: device steps match the float64 reference for every norm and pl
     const auto opt = GENERATE(TrainOptimizer::Sgd, TrainOptimizer::Adam);
     INFO(train_norm_name(norm) << (after ? " after " : " before ") << train_activation_name(act) << " "
                                << train_optimizer_name(opt));
-    compare(small_config(norm, after, act, opt));
+    const std::uint32_t serial = GENERATE(0u, TrainPlanOptions{}.serial_norm_members);
+    INFO("serial_norm_members " << serial);
+    compare(small_config(norm, after, act, opt), serial);
 }
 
 TEST_CASE("train: one submission per step and several per submission give the same run", "[train]") {

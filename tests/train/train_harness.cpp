@@ -20,8 +20,8 @@ void upload_all(TrainRunner& r, const std::vector<TrainTensor>& init, const Trai
 }
 
 TrainRun run_on_device(const TrainConfig& c, const std::vector<TrainTensor>& init, const TrainData& data,
-                       int steps_per_submit) {
-    TrainRunner r(context(), plan_mlp_training(c), steps_per_submit);
+                       int steps_per_submit, const TrainPlanOptions& options) {
+    TrainRunner r(context(), plan_mlp_training(c, options), steps_per_submit);
     upload_all(r, init, data);
     r.submit(c.steps, 0, true);
     r.finish();

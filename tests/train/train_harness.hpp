@@ -5,6 +5,7 @@
 #include "normlab/train/train_config.hpp"
 #include "normlab/train/train_data.hpp"
 #include "normlab/train/train_params.hpp"
+#include "normlab/train/train_plan.hpp"
 
 #include <map>
 #include <string>
@@ -20,7 +21,7 @@ struct TrainRun {
 
 // Runs c.steps steps on the device from `init` and `data` (evaluating after the last step).
 TrainRun run_on_device(const TrainConfig& c, const std::vector<TrainTensor>& init, const TrainData& data,
-                       int steps_per_submit = 8);
+                       int steps_per_submit = 8, const TrainPlanOptions& options = {});
 
 // Uploads the data and parameters of a program into a runner.
 void upload_all(TrainRunner& r, const std::vector<TrainTensor>& init, const TrainData& data);

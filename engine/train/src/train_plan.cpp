@@ -17,6 +17,7 @@ u32 act_kind(TrainActivation a) { return static_cast<u32>(a); }
 
 struct Planner {
     const TrainConfig& c;
+    TrainPlanOptions o;
     TrainProgram p;
     int dummy = -1, step = -1;
 
@@ -30,8 +31,14 @@ struct Planner {
         int in, z, norm_in, norm_out, xhat, stats, act_in, act_out, out;
     };
 
-    std::uint32_t norm_flags(bool eval) const {
-        u32 f = 0;
+    bool serial(const TrainNormLayout& l) const { return l.members <= o.serial_norm_members; }
+    // A norm pass's grid: one workgroup per set, or one invocation per set.
+    std::array<u32, 3> norm_groups(const TrainNormLayout& l) const {
+        return serial(l) ? groups_for(l.sets) : std::array<u32, 3>{l.sets, 1, 1};
+    }
+
+    std::uint32_t norm_flags(bool eval, const TrainNormLayout& l) const {
+        u32 f = serial(l) ? kTrainNormSerial : 0;
         if (c.norm == TrainNorm::Rms) f |= kTrainNormRms;
         if (norm_has_bias(c.norm)) f |= kTrainNormHasBias;
         if (c.norm == TrainNorm::Batch) f |= eval ? kTrainNormUseRunning : kTrainNormUpdateRunning;
@@ -67,12 +74,12 @@ struct Planner {
                 b.xhat = buf(l + "xhat", n * w);
                 b.stats = buf(l + "stats", 2 * lay.sets);
                 auto words = lay.words();
-                words.push_back(norm_flags(eval));
+                words.push_back(norm_flags(eval, lay));
                 words.push_back(param_f32(static_cast<float>(train_norm_eps(c.norm))));
                 words.push_back(param_f32(static_cast<float>(kTrainBnMomentum)));
                 out.push_back({"train_norm_fwd",
                                words,
-                               {lay.sets, 1, 1},
+                               norm_groups(lay),
                                {src, b.norm_out, b.xhat, b.stats, param(q + "norm.weight"), param(q + "norm.bias"),
                                 param(q + "norm.running_mean"), param(q + "norm.running_var")}});
                 return b.norm_out;
@@ -103,9 +110,9 @@ struct Planner {
         const u32 w = c.width;
         const auto lay = train_norm_layout(c.norm, n, w, 1, static_cast<u32>(c.groups));
         auto words = lay.words();
-        words.push_back(norm_flags(false));
+        words.push_back(norm_flags(false, lay));
         p.passes.push_back(
-            {"train_norm_bwd", words, {lay.sets, 1, 1}, {dy, b.xhat, b.stats, p.find(q + "norm.weight"), dx}});
+            {"train_norm_bwd", words, norm_groups(lay), {dy, b.xhat, b.stats, p.find(q + "norm.weight"), dx}});
         p.passes.push_back(
             {"train_norm_pgrad",
              {lay.channels, lay.rows, lay.row_stride, lay.channel_stride, lay.inner, norm_has_bias(c.norm) ? 1u : 0u},
@@ -195,8 +202,8 @@ struct Planner {
 
 }  // namespace
 
-TrainProgram plan_mlp_training(const TrainConfig& c) {
-    Planner pl{c, {}};
+TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o) {
+    Planner pl{c, o, {}};
     auto& p = pl.p;
     const u32 b = c.batch, nv = validation_samples(c), k = c.classes;
     const int xtr = p.add_buffer("x_train", 2ull * c.samples, Role::Data);

@@ -14,7 +14,8 @@
 //   train_adam     count, lr, β1, 1−β1, β2, 1−β2, eps  torch.optim.Adam                 [p, g, m, v, bias]
 //   train_step     —                             step += 1                           [step]
 // Norm flags: 1 rms (no centring), 2 normalise with the running statistics (BN in eval),
-// 4 update the running statistics (BN in training), 8 has a bias (β).
+// 4 update the running statistics (BN in training), 8 has a bias (β), 16 one invocation per set (sets of at
+// most TrainPlanOptions::serial_norm_members: no barriers, the fastest on lavapipe; 64 sets a workgroup).
 #pragma once
 #include "normlab/train/train_config.hpp"
 #include "normlab/train/train_program.hpp"
@@ -22,13 +23,18 @@
 namespace normlab {
 
 inline constexpr std::uint32_t kTrainNormRms = 1, kTrainNormUseRunning = 2, kTrainNormUpdateRunning = 4,
-                               kTrainNormHasBias = 8;
+                               kTrainNormHasBias = 8, kTrainNormSerial = 16;
 inline constexpr double kTrainBnMomentum = 0.1;
 inline constexpr double kAdamBeta1 = 0.9, kAdamBeta2 = 0.999, kAdamEps = 1e-8;
 
 // The mlp's program (c valid, c.model mlp). Buffers named as train_program.hpp says: the data
 // "x_train", "y_train", "x_val", "y_val", "batches"; the parameters by their PyTorch names; "log"
 // and "val_log" (2·steps f32 each); "step".
-TrainProgram plan_mlp_training(const TrainConfig& c);
+struct TrainPlanOptions {
+    // Norms over sets of at most this many elements run one invocation per set (flag 16), larger ones
+    // one workgroup per set. 0: always a workgroup per set (the tests check both).
+    std::uint32_t serial_norm_members = 1024;
+};
+TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o = {});
 
 }  // namespace normlab
