@@ -1,0 +1,44 @@
+// The `textures` data of the cnn: 1×16×16 grey images of K procedural classes (2–6), deterministic from
+// a seed (TrainRng). Class k of sample i is i mod K; each image is
+//     brightness + contrast·pattern(class, random phase, frequency, position) + noise·N(0, 1)
+// with brightness U(−0.5, 0.5), contrast U(0.4, 1), the pattern in [−1, 1] less its mean over the image
+// (so that no class is brighter than another on average). The classes, in order:
+// horizontal stripes, vertical stripes, checks, blobs, rings, diagonal stripes. Every class has the
+// same mean brightness, so telling them apart takes the convolutions' spatial filters: learnable, not
+// in one step. The held-out set continues the same stream.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace normlab {
+
+inline constexpr int kTextureSide = 16;
+inline constexpr int kTextureMinClasses = 2;
+inline constexpr int kTextureMaxClasses = 6;
+
+struct TextureConfig {
+    int classes = 4;
+    int samples = 512;      // training images
+    int val_samples = 256;  // held-out images
+    double noise = 0.2;     // σ of the per-pixel Gaussian noise
+    std::uint64_t seed = 0;
+};
+
+struct TextureSet {
+    int samples = 0;
+    std::vector<float> x;         // samples×1×16×16
+    std::vector<std::int32_t> y;  // samples labels in 0 … classes−1
+};
+
+struct TextureData {
+    TextureSet train, val;
+};
+
+// The class names in order ("stripes-h", "stripes-v", "checks", "blobs", "rings", "stripes-d").
+const std::vector<std::string>& texture_class_names();
+
+// Throws InputError (one line) for classes outside 2–6, samples < 1, val_samples < 0 or noise < 0.
+TextureData make_textures(const TextureConfig& config);
+
+}  // namespace normlab
