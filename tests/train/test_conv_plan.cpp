@@ -1,0 +1,81 @@
+// The cnn ops' planning functions (engine/train: conv_plan, pool_plan): which kernel, parameter words,
+// grid and buffers each pass gets, and the shapes and buffers they refuse; and every train_conv* and
+// train_pool* shader compiles (shaderc, no device).
+#include "normlab/core/error.hpp"
+#include "normlab/gpu/shader_library.hpp"
+#include "normlab/train/conv_plan.hpp"
+#include "normlab/train/pool_plan.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace normlab;
+
+TEST_CASE("conv passes: kernels, parameter words, grids, bindings", "[train][conv]") {
+    ConvShape s{3, 2, 5, 8, 8};
+    TrainProgram p;
+    int x = p.add_buffer("x", s.x_size()), w = p.add_buffer("w", s.weight_size()), b = p.add_buffer("b", 5);
+    int y = p.add_buffer("y", s.y_size()), dy = p.add_buffer("dy", s.y_size()), dx = p.add_buffer("dx", s.x_size());
+    int dw = p.add_buffer("dw", s.weight_size()), db = p.add_buffer("db", 5);
+    plan_conv3x3_forward(p, s, x, w, b, y);
+    plan_conv3x3_backward_input(p, s, dy, w, dx);
+    plan_conv3x3_grad_params(p, s, x, dy, dw, db);
+    REQUIRE(p.passes.size() == 3);
+    const std::vector<std::uint32_t> words{3, 2, 5, 8, 8};
+    CHECK(p.passes[0].kernel == "train_conv_forward");
+    CHECK(p.passes[0].params == words);
+    CHECK(p.passes[0].groups == std::array<std::uint32_t, 3>{3 * 5 * 64 / 64, 1, 1});
+    CHECK(p.passes[0].buffers == std::vector<int>{x, w, b, y});
+    CHECK(p.passes[1].kernel == "train_conv_backward_input");
+    CHECK(p.passes[1].groups == std::array<std::uint32_t, 3>{3 * 2 * 64 / 64, 1, 1});
+    CHECK(p.passes[1].buffers == std::vector<int>{dy, w, dx});
+    CHECK(p.passes[2].kernel == "train_conv_grad_params");
+    CHECK(p.passes[2].groups == std::array<std::uint32_t, 3>{5 * 2 * 9 + 5, 1, 1});
+    CHECK(p.passes[2].buffers == std::vector<int>{x, dy, dw, db});
+    CHECK_THROWS_AS(plan_conv3x3_forward(p, ConvShape{3, 2, 5, 8, 9}, x, w, b, y), InternalError);
+    CHECK_THROWS_AS(plan_conv3x3_forward(p, ConvShape{0, 2, 5, 8, 8}, x, w, b, y), InternalError);
+    CHECK_THROWS_AS(plan_conv3x3_backward_input(p, s, dy, w, 99), InternalError);
+}
+
+TEST_CASE("pool passes: kernels, parameter words, grids, bindings", "[train][pool]") {
+    PoolShape s{4, 3, 6, 5};
+    TrainProgram p;
+    int x = p.add_buffer("x", s.size()), y = p.add_buffer("y", 4 * 3 * 3 * 2), g = p.add_buffer("g", 12);
+    plan_avgpool2_forward(p, s, x, y);
+    plan_avgpool2_backward(p, s, y, x);
+    plan_global_avgpool_forward(p, s, x, g);
+    plan_global_avgpool_backward(p, s, g, x);
+    REQUIRE(p.passes.size() == 4);
+    CHECK(p.passes[0].kernel == "train_pool_avg2_forward");
+    CHECK(p.passes[0].params == std::vector<std::uint32_t>{12, 6, 5});
+    CHECK(p.passes[0].groups[0] == 2);  // 72 outputs
+    CHECK(p.passes[1].groups[0] == 6);  // 360 inputs
+    CHECK(p.passes[2].kernel == "train_pool_global_forward");
+    CHECK(p.passes[2].params == std::vector<std::uint32_t>{12, 30});
+    CHECK(p.passes[2].groups[0] == 12);  // a workgroup per plane
+    CHECK(p.passes[3].buffers == std::vector<int>{g, x});
+    CHECK_THROWS_AS(plan_avgpool2_forward(p, PoolShape{4, 3, 1, 5}, x, y), InternalError);
+    CHECK_THROWS_AS(plan_global_avgpool_forward(p, PoolShape{4, 4, 6, 5}, x, g), InternalError);
+}
+
+TEST_CASE("a grid past 65535 workgroups goes over two dimensions", "[train][conv]") {
+    auto g = train_grid(70000);
+    CHECK(static_cast<std::uint64_t>(g[0]) * g[1] >= 70000);
+    CHECK(g[0] <= 65535);
+    CHECK(g[1] == 2);
+    CHECK(train_grid(0) == std::array<std::uint32_t, 3>{1, 1, 1});
+}
+
+TEST_CASE("the train_conv and train_pool shaders compile", "[train][conv][pool]") {
+    int found = 0;
+    for (const auto& name : shader_names()) {
+        if (name.rfind("train_conv", 0) != 0 && name.rfind("train_pool", 0) != 0) continue;
+        ++found;
+        INFO(name);
+        CHECK_NOTHROW(compile_glsl(name, shader_source(name)));
+        CHECK_NOTHROW(compile_glsl(name, shader_source(name), {{"NL_SUBGROUP_ARITH", "1"}}));
+    }
+    CHECK(found == 7);
+}
