@@ -24,8 +24,10 @@ void check_buffer(const TrainProgram& p, int index, std::uint64_t elements, cons
         throw InternalError(std::string("plan_conv3x3: buffer ") + p.buffers[index].name + " is too small for " + what);
 }
 
-std::uint64_t per_invocation_groups(std::uint64_t elements) {
-    return (elements + kTrainGroupSize - 1) / kTrainGroupSize;
+// A workgroup per `planes` × 64 pixels of an H×W plane.
+std::uint64_t plane_block_groups(std::uint64_t planes, const ConvShape& s) {
+    std::uint64_t hw = static_cast<std::uint64_t>(s.h) * s.w;
+    return planes * ((hw + kTrainGroupSize - 1) / kTrainGroupSize);
 }
 
 }  // namespace
@@ -41,8 +43,10 @@ void plan_conv3x3_forward(TrainProgram& p, const ConvShape& s, int x, int weight
     check_buffer(p, weight, s.weight_size(), "the weight");
     check_buffer(p, bias, static_cast<std::uint64_t>(s.cout), "the bias");
     check_buffer(p, y, s.y_size(), "y");
-    p.passes.push_back(
-        {"train_conv_forward", params, train_grid(per_invocation_groups(s.y_size())), {x, weight, bias, y}});
+    p.passes.push_back({"train_conv_forward",
+                        params,
+                        train_grid(plane_block_groups(static_cast<std::uint64_t>(s.n) * ((s.cout + 3) / 4), s)),
+                        {x, weight, bias, y}});
 }
 
 void plan_conv3x3_backward_input(TrainProgram& p, const ConvShape& s, int dy, int weight, int dx) {
@@ -50,8 +54,10 @@ void plan_conv3x3_backward_input(TrainProgram& p, const ConvShape& s, int dy, in
     check_buffer(p, dy, s.y_size(), "dy");
     check_buffer(p, weight, s.weight_size(), "the weight");
     check_buffer(p, dx, s.x_size(), "dx");
-    p.passes.push_back(
-        {"train_conv_backward_input", params, train_grid(per_invocation_groups(s.x_size())), {dy, weight, dx}});
+    p.passes.push_back({"train_conv_backward_input",
+                        params,
+                        train_grid(plane_block_groups(static_cast<std::uint64_t>(s.n) * ((s.cin + 3) / 4), s)),
+                        {dy, weight, dx}});
 }
 
 void plan_conv3x3_grad_params(TrainProgram& p, const ConvShape& s, int x, int dy, int dweight, int dbias) {
@@ -60,9 +66,9 @@ void plan_conv3x3_grad_params(TrainProgram& p, const ConvShape& s, int x, int dy
     check_buffer(p, dy, s.y_size(), "dy");
     check_buffer(p, dweight, s.weight_size(), "the weight's gradient");
     check_buffer(p, dbias, static_cast<std::uint64_t>(s.cout), "the bias's gradient");
-    // One workgroup per weight element, then one per bias element.
-    p.passes.push_back(
-        {"train_conv_grad_params", params, train_grid(s.weight_size() + s.cout), {x, dy, dweight, dbias}});
+    // One workgroup per (output, input) channel pair (its 9 weights), then one per bias element.
+    std::uint64_t groups = static_cast<std::uint64_t>(s.cout) * s.cin + s.cout;
+    p.passes.push_back({"train_conv_grad_params", params, train_grid(groups), {x, dy, dweight, dbias}});
 }
 
 }  // namespace normlab
