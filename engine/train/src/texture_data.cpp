@@ -76,10 +76,10 @@ TextureData make_textures(const TextureConfig& c) {
     if (c.samples < 1) throw InputError("textures: --samples must be at least 1");
     if (c.val_samples < 0) throw InputError("textures: the held-out sample count must not be negative");
     if (!(c.noise >= 0.0) || !std::isfinite(c.noise)) throw InputError("textures: --noise must be finite and ≥ 0");
-    TrainRng rng(c.seed);
+    TrainRng train_rng(c.seed * 4 + 1), val_rng(c.seed * 4 + 2);  // the training data's streams of a data seed
     TextureData d;
-    fill_set(d.train, c.samples, c, rng);
-    fill_set(d.val, c.val_samples, c, rng);
+    fill_set(d.train, c.samples, c, train_rng);
+    fill_set(d.val, c.val_samples, c, val_rng);
     return d;
 }
 

@@ -1,11 +1,12 @@
 // The `textures` data of the cnn: 1×16×16 grey images of K procedural classes (2–6), deterministic from
-// a seed (TrainRng). Class k of sample i is i mod K; each image is
+// a seed (TrainRng: the training images from stream seed·4+1, the held-out ones from seed·4+2, as the
+// other data sets). Class k of sample i is i mod K; each image is
 //     brightness + contrast·pattern(class, random phase, frequency, position) + noise·N(0, 1)
 // with brightness U(−0.5, 0.5), contrast U(0.4, 1), the pattern in [−1, 1] less its mean over the image
 // (so that no class is brighter than another on average). The classes, in order:
 // horizontal stripes, vertical stripes, checks, blobs, rings, diagonal stripes. Every class has the
 // same mean brightness, so telling them apart takes the convolutions' spatial filters: learnable, not
-// in one step. The held-out set continues the same stream.
+// in one step.
 #pragma once
 #include <cstdint>
 #include <string>
