@@ -1,9 +1,10 @@
 #version 450
 // Conv2d(Cin, Cout, 3, stride 1, padding 1) forward on NCHW float32 (engine/train/conv_plan.hpp):
-// y[n,co,i,j] = b[co] + Σ_ci Σ_ky,kx W[co,ci,ky,kx]·x[n,ci,i+ky−1,j+kx−1] (zero outside the image), summed
-// in order: at most Cin·9 + 1 terms. Workgroup g holds one n, four output channels co0 … co0+3 and 64
-// consecutive pixels (g = (n·⌈Cout/4⌉ + co0/4)·⌈H·W/64⌉ + block); each invocation loads x once for its
-// four sums (the last channel's weights repeated past Cout; those sums are not written).
+// y[n,co,i,j] = b[co] + Σ_ci Σ_ky,kx W[co,ci,ky,kx]·x[n,ci,i+ky−1,j+kx−1] (x zero outside the image),
+// summed in order: Cin·9 + 1 terms. An invocation computes 4 output channels co0 … co0+3 at 4 pixels
+// (i, j0 … j0+3) of a row, so each weight it loads serves 4 pixels and each x value up to 12 sums.
+// Invocation id = (n·⌈Cout/4⌉ + co0/4)·H·⌈W/4⌉ + i·⌈W/4⌉ + j0/4.
+// Channels past Cout repeat the last one's weights and pixels past W read padding; neither is written.
 layout(local_size_x = 64) in;
 
 layout(push_constant) uniform Push {
@@ -20,39 +21,42 @@ layout(std430, binding = 2) readonly buffer B { float b[]; };
 layout(std430, binding = 3) writeonly buffer Y { float y[]; };
 
 void main() {
-    uint g = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
-    uint hw = pc.h * pc.w;
-    uint blocks = (hw + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+    uint id = (gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x) * gl_WorkGroupSize.x
+              + gl_LocalInvocationID.x;
+    uint qw = (pc.w + 3u) / 4u, quads = pc.h * qw;
     uint cblocks = (pc.cout + 3u) / 4u;
-    uint plane = g / blocks;  // n·⌈Cout/4⌉ + co block
+    uint plane = id / quads;  // n·⌈Cout/4⌉ + co0/4
     if (plane >= pc.n * cblocks) return;
     uint co0 = (plane % cblocks) * 4u, n = plane / cblocks;
-    uint p = (g % blocks) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
-    if (p >= hw) return;
-    int i = int(p / pc.w), j = int(p % pc.w);
-    uint cn = min(4u, pc.cout - co0);
-    uint ws = pc.cin * 9u;
-    uint w1 = min(co0 + 1u, pc.cout - 1u) * ws, w2 = min(co0 + 2u, pc.cout - 1u) * ws;
-    uint w3 = min(co0 + 3u, pc.cout - 1u) * ws, w0 = co0 * ws;
-    vec4 acc = vec4(b[co0], b[min(co0 + 1u, pc.cout - 1u)], b[min(co0 + 2u, pc.cout - 1u)],
-                    b[min(co0 + 3u, pc.cout - 1u)]);
+    uint q = id % quads;
+    int h = int(pc.h), w = int(pc.w);
+    int i = int(q / qw), j0 = int(q % qw) * 4;
+    uint cn = min(4u, pc.cout - co0), ws = pc.cin * 9u;
+    uint w0 = co0 * ws, w1 = min(co0 + 1u, pc.cout - 1u) * ws;
+    uint w2 = min(co0 + 2u, pc.cout - 1u) * ws, w3 = min(co0 + 3u, pc.cout - 1u) * ws;
+    vec4 bias = vec4(b[co0], b[w1 / ws], b[w2 / ws], b[w3 / ws]);
+    vec4 acc[4] = vec4[4](bias, bias, bias, bias);  // acc[pixel][channel]
     for (uint ci = 0u; ci < pc.cin; ++ci) {
-        uint xb = (n * pc.cin + ci) * hw;
+        uint xb = (n * pc.cin + ci) * pc.h * pc.w;
         for (int ky = 0; ky < 3; ++ky) {
             int yi = i + ky - 1;
-            if (yi < 0 || yi >= int(pc.h)) continue;
+            if (yi < 0 || yi >= h) continue;
+            float r[6];  // x[yi, j0−1 … j0+4], 0 outside (the index clamped: the load stays in bounds)
+            for (int c = 0; c < 6; ++c) {
+                int xj = j0 + c - 1;
+                float v = x[xb + uint(yi * w + clamp(xj, 0, w - 1))];
+                r[c] = (xj >= 0 && xj < w) ? v : 0.0;
+            }
             for (int kx = 0; kx < 3; ++kx) {
-                int xj = j + kx - 1;
-                if (xj < 0 || xj >= int(pc.w)) continue;
-                float v = x[xb + uint(yi) * pc.w + uint(xj)];
                 uint k = ci * 9u + uint(ky * 3 + kx);
-                acc += vec4(wt[w0 + k], wt[w1 + k], wt[w2 + k], wt[w3 + k]) * v;
+                vec4 wv = vec4(wt[w0 + k], wt[w1 + k], wt[w2 + k], wt[w3 + k]);
+                for (int p = 0; p < 4; ++p) acc[p] += wv * r[kx + p];
             }
         }
     }
-    uint ob = (n * pc.cout + co0) * hw + p;
-    y[ob] = acc.x;
-    if (cn > 1u) y[ob + hw] = acc.y;
-    if (cn > 2u) y[ob + 2u * hw] = acc.z;
-    if (cn > 3u) y[ob + 3u * hw] = acc.w;
+    for (int p = 0; p < 4; ++p) {
+        if (j0 + p >= w) break;
+        uint o = (n * pc.cout + co0) * pc.h * pc.w + uint(i * w + j0 + p);
+        for (uint c = 0u; c < cn; ++c) y[o + c * pc.h * pc.w] = acc[p][c];
+    }
 }

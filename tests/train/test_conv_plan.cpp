@@ -26,11 +26,11 @@ TEST_CASE("conv passes: kernels, parameter words, grids, bindings", "[train][con
     const std::vector<std::uint32_t> words{3, 2, 5, 8, 8};
     CHECK(p.passes[0].kernel == "train_conv_forward");
     CHECK(p.passes[0].params == words);
-    // n · ⌈cout/4⌉ · ⌈h·w/64⌉ workgroups
-    CHECK(p.passes[0].groups == std::array<std::uint32_t, 3>{3 * 2 * 1, 1, 1});
+    // ⌈n · ⌈cout/4⌉ · h · ⌈w/4⌉ / 64⌉ workgroups: an invocation per 4 channels × 4 pixels
+    CHECK(p.passes[0].groups == std::array<std::uint32_t, 3>{(3 * 2 * 8 * 2 + 63) / 64, 1, 1});
     CHECK(p.passes[0].buffers == std::vector<int>{x, w, b, y});
     CHECK(p.passes[1].kernel == "train_conv_backward_input");
-    CHECK(p.passes[1].groups == std::array<std::uint32_t, 3>{3 * 1 * 1, 1, 1});  // n · ⌈cin/4⌉ · ⌈h·w/64⌉
+    CHECK(p.passes[1].groups == std::array<std::uint32_t, 3>{(3 * 1 * 8 * 2 + 63) / 64, 1, 1});
     CHECK(p.passes[1].buffers == std::vector<int>{dy, w, dx});
     CHECK(p.passes[2].kernel == "train_conv_grad_params");
     CHECK(p.passes[2].groups == std::array<std::uint32_t, 3>{5 * 2 + 5, 1, 1});  // a (co, ci) pair each, then biases

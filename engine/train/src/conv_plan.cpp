@@ -24,10 +24,10 @@ void check_buffer(const TrainProgram& p, int index, std::uint64_t elements, cons
         throw InternalError(std::string("plan_conv3x3: buffer ") + p.buffers[index].name + " is too small for " + what);
 }
 
-// A workgroup per `planes` × 64 pixels of an H×W plane.
-std::uint64_t plane_block_groups(std::uint64_t planes, const ConvShape& s) {
-    std::uint64_t hw = static_cast<std::uint64_t>(s.h) * s.w;
-    return planes * ((hw + kTrainGroupSize - 1) / kTrainGroupSize);
+// Workgroups for an invocation per quad (4 pixels of a row) of `planes` H×W planes.
+std::uint64_t quad_groups(std::uint64_t planes, const ConvShape& s) {
+    std::uint64_t quads = planes * s.h * ((s.w + 3) / 4);
+    return (quads + kTrainGroupSize - 1) / kTrainGroupSize;
 }
 
 }  // namespace
@@ -45,7 +45,7 @@ void plan_conv3x3_forward(TrainProgram& p, const ConvShape& s, int x, int weight
     check_buffer(p, y, s.y_size(), "y");
     p.passes.push_back({"train_conv_forward",
                         params,
-                        train_grid(plane_block_groups(static_cast<std::uint64_t>(s.n) * ((s.cout + 3) / 4), s)),
+                        train_grid(quad_groups(static_cast<std::uint64_t>(s.n) * ((s.cout + 3) / 4), s)),
                         {x, weight, bias, y}});
 }
 
@@ -56,7 +56,7 @@ void plan_conv3x3_backward_input(TrainProgram& p, const ConvShape& s, int dy, in
     check_buffer(p, dx, s.x_size(), "dx");
     p.passes.push_back({"train_conv_backward_input",
                         params,
-                        train_grid(plane_block_groups(static_cast<std::uint64_t>(s.n) * ((s.cin + 3) / 4), s)),
+                        train_grid(quad_groups(static_cast<std::uint64_t>(s.n) * ((s.cin + 3) / 4), s)),
                         {dy, weight, dx}});
 }
 
