@@ -55,7 +55,8 @@ ConvShape random_conv_shape(TrainRng& rng) {
 
 TEST_CASE("Conv2d 3x3 kernels against the float64 reference on random shapes", "[train][conv][gpu]") {
     TrainRng rng(2026);
-    std::vector<ConvShape> shapes{{8, 16, 16, 16, 16}, {1, 1, 1, 2, 2}};
+    std::vector<ConvShape> shapes{
+        {8, 16, 16, 16, 16}, {1, 1, 1, 2, 2}, {3, 5, 6, 5, 7}, {2, 2, 3, 1, 1}};  // + odd sides
     for (int i = 0; i < 14; ++i) shapes.push_back(random_conv_shape(rng));
     for (const ConvShape& s : shapes) {
         INFO("n " << s.n << " cin " << s.cin << " cout " << s.cout << " h=w " << s.h);
@@ -85,11 +86,13 @@ TEST_CASE("Conv2d 3x3 kernels against the float64 reference on random shapes", "
 TEST_CASE("AvgPool2d(2) and global average pool kernels against the float64 reference", "[train][pool][gpu]") {
     TrainRng rng(40);
     static const int sides[] = {16, 8, 4, 2};
-    for (int i = 0; i < 16; ++i) {
+    for (int i = 0; i < 17; ++i) {
         int side = sides[i % 4];
         PoolShape s{1 + static_cast<int>(rng.below(8)), 1 + static_cast<int>(rng.below(16)), side, side};
-        INFO("n " << s.n << " c " << s.c << " h=w " << side);
-        std::size_t pooled = s.size() / 4, planes = static_cast<std::size_t>(s.n) * s.c;
+        if (i == 16) s = PoolShape{2, 3, 5, 7};  // odd sides: the last row and column dropped
+        INFO("n " << s.n << " c " << s.c << " h " << s.h << " w " << s.w);
+        std::size_t pooled = static_cast<std::size_t>(s.n) * s.c * (s.h / 2) * (s.w / 2),
+                    planes = static_cast<std::size_t>(s.n) * s.c;
         auto x = random_floats(s.size(), rng), dy2 = random_floats(pooled, rng), dyg = random_floats(planes, rng);
         TrainProgram p;
         int bx = p.add_buffer("x", x.size()), by2 = p.add_buffer("y2", pooled), byg = p.add_buffer("yg", planes);
