@@ -3,6 +3,7 @@
 // train_pool* shader compiles (shaderc, no device).
 #include "normlab/core/error.hpp"
 #include "normlab/gpu/shader_library.hpp"
+#include "normlab/train/conv_layers.hpp"
 #include "normlab/train/conv_plan.hpp"
 #include "normlab/train/pool_plan.hpp"
 
@@ -79,4 +80,28 @@ TEST_CASE("the train_conv and train_pool shaders compile", "[train][conv][pool]"
         CHECK_NOTHROW(compile_glsl(name, shader_source(name), {{"NL_SUBGROUP_ARITH", "1"}}));
     }
     CHECK(found == 7);
+}
+
+TEST_CASE("the cnn's layer shapes: AvgPool2d(2) after layers 1, 3 and 5", "[train][conv]") {
+    auto l = cnn_layer_shapes(7, 16, 32);
+    REQUIRE(l.size() == 7);
+    CHECK(l[0].conv.cin == 1);
+    CHECK(l[1].conv.cin == 16);
+    const int sides[] = {16, 16, 8, 8, 4, 4, 2};
+    const int out[] = {16, 8, 8, 4, 4, 2, 2};
+    for (int i = 0; i < 7; ++i) {
+        INFO("layer " << i);
+        CHECK(l[i].conv.n == 32);
+        CHECK(l[i].conv.cout == 16);
+        CHECK(l[i].conv.h == sides[i]);
+        CHECK(l[i].conv.w == sides[i]);
+        CHECK(l[i].out_side == out[i]);
+        CHECK(l[i].pool_after == (i == 1 || i == 3 || i == 5));
+    }
+    CHECK(cnn_conv_weight_name(2) == "layers.2.conv.weight");
+    CHECK(cnn_conv_bias_name(0) == "layers.0.conv.bias");
+    CHECK_THROWS_AS(cnn_layer_shapes(0, 16, 32), InputError);
+    CHECK_THROWS_AS(cnn_layer_shapes(9, 16, 32), InputError);
+    CHECK_THROWS_AS(cnn_layer_shapes(2, 0, 32), InputError);
+    CHECK_THROWS_AS(cnn_layer_shapes(2, 4, 0), InputError);
 }
