@@ -6,7 +6,7 @@
 #include "conv_gpu_support.hpp"
 #include "normlab/train/conv_plan.hpp"
 #include "normlab/train/pool_plan.hpp"
-#include "normlab/train/texture_rng.hpp"
+#include "normlab/train/train_data.hpp"
 
 #include <catch2/catch.hpp>
 

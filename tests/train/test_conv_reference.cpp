@@ -3,7 +3,7 @@
 // Conv2d's default initialisation against PyTorch's bounds.
 #include "normlab/train/conv_reference.hpp"
 #include "normlab/train/pool_reference.hpp"
-#include "normlab/train/texture_rng.hpp"
+#include "normlab/train/train_data.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

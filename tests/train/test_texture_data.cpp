@@ -2,7 +2,7 @@
 // split, bad configurations refused, and classes that differ in their spatial structure, not in brightness.
 #include "normlab/core/error.hpp"
 #include "normlab/train/texture_data.hpp"
-#include "normlab/train/texture_rng.hpp"
+#include "normlab/train/train_data.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -259,5 +259,8 @@ std::string npy_bytes_f64(const std::vector<std::int64_t>& shape, const double* 
 std::string npy_bytes_i32(const std::vector<std::int64_t>& shape, const std::int32_t* data) {
     return npy_bytes("<i4", shape, data);
 }
+std::string npy_bytes_i64(const std::vector<std::int64_t>& shape, const std::int64_t* data) {
+    return npy_bytes("<i8", shape, data);
+}
 
 }  // namespace normlab

@@ -1,6 +1,6 @@
 #include "normlab/train/conv_reference.hpp"
 
-#include "normlab/train/texture_rng.hpp"
+#include "normlab/train/train_data.hpp"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 #include "normlab/train/texture_data.hpp"
 
 #include "normlab/core/error.hpp"
-#include "normlab/train/texture_rng.hpp"
+#include "normlab/train/train_data.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -24,5 +24,6 @@ NpyArray read_npy(const std::string& path);
 std::string npy_bytes_f32(const std::vector<std::int64_t>& shape, const float* data);
 std::string npy_bytes_f64(const std::vector<std::int64_t>& shape, const double* data);
 std::string npy_bytes_i32(const std::vector<std::int64_t>& shape, const std::int32_t* data);
+std::string npy_bytes_i64(const std::vector<std::int64_t>& shape, const std::int64_t* data);  // labels
 
 }  // namespace normlab

@@ -1,0 +1,66 @@
+// TrainRunner: runs a TrainProgram (normlab/train/train_program.hpp) on Vulkan. It creates the
+// program's buffers (zeroed), uploads the data and initial parameters, compiles one ComputeKernel
+// per pass (its descriptor set bound once), and records the step ONCE — a command buffer of one step
+// and one of `steps_per_submit` steps, and one of the evaluation — with a barrier between passes.
+// The recordings never change (the step index lives in the device's "step" buffer), and are
+// replayed: submit() queues them without waiting; finish() waits for the last submission. Each
+// recording ends by copying the logs into host-visible readback buffers, so log() reads only those
+// scalars; download() reads any buffer (the final parameters).
+#pragma once
+#include "normlab/gpu/command_recorder.hpp"
+#include "normlab/gpu/compute_kernel.hpp"
+#include "normlab/gpu/gpu_buffer.hpp"
+#include "normlab/train/train_program.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace normlab {
+
+class TrainRunner {
+public:
+    TrainRunner(const VulkanContext& ctx, TrainProgram program, int steps_per_submit = 16);
+    ~TrainRunner();
+    TrainRunner(const TrainRunner&) = delete;
+    TrainRunner& operator=(const TrainRunner&) = delete;
+
+    // Uploads `bytes` of `data` into the buffer named `name` (InternalError when absent or too
+    // small). Waits for every submission first.
+    void upload(const std::string& name, const void* data, std::size_t bytes);
+    // Queues `steps` training steps, and an evaluation after every `eval_every`-th step counted from
+    // the first step ever run (0: none) and after the last of these steps when `eval_last`.
+    void submit(int steps, int eval_every = 0, bool eval_last = false);
+    // Waits for everything submitted.
+    void finish();
+    // The training log (loss, accuracy per step: 2·steps f32) and the validation log, as of the
+    // last finish(); entries of steps not run (or not evaluated) hold 0.
+    std::vector<float> log() const;
+    std::vector<float> val_log() const;
+    // The whole buffer named `name` as f32 (waits for every submission first).
+    std::vector<float> download(const std::string& name);
+    int steps_run() const { return steps_; }
+    const TrainProgram& program() const { return program_; }
+
+private:
+    void record(vk::CommandBuffer cmd, const std::vector<TrainPass>& passes,
+                const std::vector<std::unique_ptr<ComputeKernel>>& kernels, int repeats) const;
+    void queue(vk::CommandBuffer cmd);
+    int index(const std::string& name) const;
+
+    const VulkanContext* ctx_;
+    TrainProgram program_;
+    int per_submit_;
+    int steps_ = 0;
+    std::vector<GpuBuffer> buffers_;
+    GpuBuffer log_read_, val_read_;
+    std::vector<std::unique_ptr<ComputeKernel>> step_kernels_, eval_kernels_;
+    CommandRecorder recorder_;
+    vk::raii::CommandPool pool_{nullptr};
+    vk::raii::CommandBuffers cmds_{nullptr};  // [0] one step, [1] per_submit steps, [2] evaluation
+    vk::raii::Fence fence_{nullptr};
+    bool pending_ = false;
+    long long pending_submits_ = 0;
+};
+
+}  // namespace normlab

@@ -1,0 +1,33 @@
+// The planner: a TrainConfig → the TrainProgram (train_program.hpp) of the mlp's training step and
+// of its evaluation pass. Kernels (shaders/train_*.comp), their parameter words in order:
+//   train_gather   B, F                          → x (B×F), labels (B) from x_train, y_train, batches[step]
+//   train_linear   N, In, Out                    Y = X·Wᵀ + b                         [X, W, b, Y]
+//   train_linear_dx N, In, Out                   dX = dY·W                            [dY, W, dX]
+//   train_linear_dw N, In, Out                   dW = dYᵀ·X, db = Σₙ dY               [dY, X, dW, db]
+//   train_act      count, kind, backward         fwd Y = f(X); bwd dX = dY·f'(Y)     [X|Y, Y|dY, —|dX]
+//   train_norm_fwd layout words (10), flags, eps, momentum                           [X, Y, xhat, stats, γ, β, rm, rv]
+//   train_norm_bwd layout words (10), flags                                          [dY, xhat, stats, γ, dX]
+//   train_norm_pgrad channels, rows, row_stride, channel_stride, inner, has_bias     [dY, xhat, dγ, dβ]
+//   train_loss     N, K, eval                    loss, accuracy → log[2·index]; train: dlogits  [logits, labels,
+//   dlogits, log, step] train_sgd      count, lr, momentum           buf = m·buf + g; p −= lr·buf        [p, g, buf]
+//   train_adam     count, lr, β1, β2, eps        torch.optim.Adam, t = step + 1      [p, g, m, v, step]
+//   train_step     —                             step += 1                           [step]
+// Norm flags: 1 rms (no centring), 2 normalise with the running statistics (BN in eval),
+// 4 update the running statistics (BN in training), 8 has a bias (β).
+#pragma once
+#include "normlab/train/train_config.hpp"
+#include "normlab/train/train_program.hpp"
+
+namespace normlab {
+
+inline constexpr std::uint32_t kTrainNormRms = 1, kTrainNormUseRunning = 2, kTrainNormUpdateRunning = 4,
+                               kTrainNormHasBias = 8;
+inline constexpr double kTrainBnMomentum = 0.1;
+inline constexpr double kAdamBeta1 = 0.9, kAdamBeta2 = 0.999, kAdamEps = 1e-8;
+
+// The mlp's program (c valid, c.model mlp). Buffers named as train_program.hpp says: the data
+// "x_train", "y_train", "x_val", "y_val", "batches"; the parameters by their PyTorch names; "log"
+// and "val_log" (2·steps f32 each); "step".
+TrainProgram plan_mlp_training(const TrainConfig& c);
+
+}  // namespace normlab

@@ -1,0 +1,229 @@
+// The mlp's training step and evaluation as a TrainProgram (train_plan.hpp).
+#include "normlab/train/train_plan.hpp"
+
+#include "normlab/train/train_norm_layout.hpp"
+#include "normlab/train/train_params.hpp"
+
+namespace normlab {
+namespace {
+
+using Role = TrainBufferRole;
+using Kind = TrainBufferKind;
+using u32 = std::uint32_t;
+
+std::array<u32, 3> groups_for(std::uint64_t threads) { return {static_cast<u32>((threads + 63) / 64), 1, 1}; }
+
+u32 act_kind(TrainActivation a) { return static_cast<u32>(a); }
+
+struct Planner {
+    const TrainConfig& c;
+    TrainProgram p;
+    int dummy = -1, step = -1;
+
+    int buf(const std::string& name, std::uint64_t n, Role r = Role::Scratch, Kind k = Kind::F32) {
+        const int i = p.find(name);
+        return i >= 0 ? i : p.add_buffer(name, n, r, k);
+    }
+
+    // One hidden layer's activations of a batch of n, in buffers prefixed by `pre`.
+    struct LayerBufs {
+        int in, z, norm_in, norm_out, xhat, stats, act_in, act_out, out;
+    };
+
+    std::uint32_t norm_flags(bool eval) const {
+        u32 f = 0;
+        if (c.norm == TrainNorm::Rms) f |= kTrainNormRms;
+        if (norm_has_bias(c.norm)) f |= kTrainNormHasBias;
+        if (c.norm == TrainNorm::Batch) f |= eval ? kTrainNormUseRunning : kTrainNormUpdateRunning;
+        return f;
+    }
+
+    int param(const std::string& name) { return p.find(name) >= 0 ? p.find(name) : dummy; }
+
+    // Forward of the whole mlp on n samples of `x` (and `labels`) into pass list `out`; returns
+    // the layers' buffers (the last one's `out` feeds the head) and the logits.
+    std::vector<LayerBufs> forward(std::vector<TrainPass>& out, const std::string& pre, u32 n, int x, int& logits,
+                                   bool eval) {
+        std::vector<LayerBufs> layers;
+        int in = x;
+        const u32 w = c.width;
+        const bool normed = c.norm != TrainNorm::None;
+        for (int i = 0; i < c.depth; ++i) {
+            const std::string l = pre + "layers." + std::to_string(i) + ".";
+            const std::string q = "layers." + std::to_string(i) + ".";
+            LayerBufs b{};
+            b.in = in;
+            b.z = buf(l + "z", n * w);
+            const u32 fin = mlp_in_features(c, i);
+            out.push_back({"train_linear",
+                           {n, fin, w},
+                           groups_for(n * w),
+                           {in, p.find(q + "linear.weight"), p.find(q + "linear.bias"), b.z}});
+            int cur = b.z;
+            auto add_norm = [&](int src) {
+                b.norm_in = src;
+                b.norm_out = buf(l + "normed", n * w);
+                const auto lay = train_norm_layout(c.norm, n, w, 1, static_cast<u32>(c.groups));
+                b.xhat = buf(l + "xhat", n * w);
+                b.stats = buf(l + "stats", 2 * lay.sets);
+                auto words = lay.words();
+                words.push_back(norm_flags(eval));
+                words.push_back(param_f32(static_cast<float>(train_norm_eps(c.norm))));
+                words.push_back(param_f32(static_cast<float>(kTrainBnMomentum)));
+                out.push_back({"train_norm_fwd",
+                               words,
+                               {lay.sets, 1, 1},
+                               {src, b.norm_out, b.xhat, b.stats, param(q + "norm.weight"), param(q + "norm.bias"),
+                                param(q + "norm.running_mean"), param(q + "norm.running_var")}});
+                return b.norm_out;
+            };
+            auto add_act = [&](int src) {
+                b.act_in = src;
+                b.act_out = buf(l + "act", n * w);
+                out.push_back(
+                    {"train_act", {n * w, act_kind(c.activation), 0}, groups_for(n * w), {src, b.act_out, dummy}});
+                return b.act_out;
+            };
+            if (normed && !c.norm_after) cur = add_norm(cur);
+            cur = add_act(cur);
+            if (normed && c.norm_after) cur = add_norm(cur);
+            b.out = cur;
+            layers.push_back(b);
+            in = cur;
+        }
+        logits = buf(pre + "logits", n * static_cast<u32>(c.classes));
+        out.push_back({"train_linear",
+                       {n, w, static_cast<u32>(c.classes)},
+                       groups_for(n * c.classes),
+                       {in, p.find("head.weight"), p.find("head.bias"), logits}});
+        return layers;
+    }
+
+    void backward_norm(const std::string& q, const LayerBufs& b, int dy, int dx, u32 n) {
+        const u32 w = c.width;
+        const auto lay = train_norm_layout(c.norm, n, w, 1, static_cast<u32>(c.groups));
+        auto words = lay.words();
+        words.push_back(norm_flags(false));
+        p.passes.push_back(
+            {"train_norm_bwd", words, {lay.sets, 1, 1}, {dy, b.xhat, b.stats, p.find(q + "norm.weight"), dx}});
+        p.passes.push_back(
+            {"train_norm_pgrad",
+             {lay.channels, lay.rows, lay.row_stride, lay.channel_stride, lay.inner, norm_has_bias(c.norm) ? 1u : 0u},
+             groups_for(lay.channels),
+             {dy, b.xhat, p.find("grad." + q + "norm.weight"),
+              norm_has_bias(c.norm) ? p.find("grad." + q + "norm.bias") : dummy}});
+    }
+
+    void backward_act(const LayerBufs& b, int dy, int dx, u32 n) {
+        p.passes.push_back({"train_act",
+                            {n * static_cast<u32>(c.width), act_kind(c.activation), 1},
+                            groups_for(n * c.width),
+                            {b.act_out, dy, dx}});
+    }
+
+    void backward(const std::vector<LayerBufs>& layers, u32 n, int dlogits) {
+        const u32 w = c.width, k = c.classes;
+        int dy = dlogits;
+        const int last = layers.back().out;
+        const int dh = buf("grad.layers." + std::to_string(c.depth - 1) + ".out", n * w);
+        p.passes.push_back({"train_linear_dw",
+                            {n, w, k},
+                            groups_for(k * (w + 1)),
+                            {dy, last, p.find("grad.head.weight"), p.find("grad.head.bias")}});
+        p.passes.push_back({"train_linear_dx", {n, w, k}, groups_for(n * w), {dy, p.find("head.weight"), dh}});
+        dy = dh;
+        for (int i = c.depth - 1; i >= 0; --i) {
+            const std::string q = "layers." + std::to_string(i) + ".";
+            const auto& b = layers[i];
+            const int g1 = buf("grad." + q + "mid", n * w), g2 = buf("grad." + q + "z", n * w);
+            int dz = g1;
+            if (c.norm == TrainNorm::None) {
+                backward_act(b, dy, g2, n);
+                dz = g2;
+            } else if (c.norm_after) {
+                backward_norm(q, b, dy, g1, n);
+                backward_act(b, g1, g2, n);
+                dz = g2;
+            } else {
+                backward_act(b, dy, g1, n);
+                backward_norm(q, b, g1, g2, n);
+                dz = g2;
+            }
+            const u32 fin = mlp_in_features(c, i);
+            p.passes.push_back(
+                {"train_linear_dw",
+                 {n, fin, w},
+                 groups_for(w * (fin + 1)),
+                 {dz, b.in, p.find("grad." + q + "linear.weight"), p.find("grad." + q + "linear.bias")}});
+            if (i > 0) {
+                const int dprev = buf("grad.layers." + std::to_string(i - 1) + ".out", n * w);
+                p.passes.push_back(
+                    {"train_linear_dx", {n, fin, w}, groups_for(n * fin), {dz, p.find(q + "linear.weight"), dprev}});
+                dy = dprev;
+            }
+        }
+    }
+
+    void update(const std::vector<TrainTensor>& params) {
+        for (const auto& t : params) {
+            if (!t.trained) continue;
+            const int pi = p.find(t.name), gi = p.find("grad." + t.name);
+            const u32 n = static_cast<u32>(t.elements());
+            if (c.optimizer == TrainOptimizer::Sgd) {
+                const int m = buf(t.name + ".momentum_buffer", n, Role::State);
+                p.passes.push_back({"train_sgd",
+                                    {n, param_f32(static_cast<float>(c.lr)), param_f32(static_cast<float>(c.momentum))},
+                                    groups_for(n),
+                                    {pi, gi, m}});
+            } else {
+                const int m = buf(t.name + ".exp_avg", n, Role::State), v = buf(t.name + ".exp_avg_sq", n, Role::State);
+                p.passes.push_back(
+                    {"train_adam",
+                     {n, param_f32(static_cast<float>(c.lr)), param_f32(static_cast<float>(kAdamBeta1)),
+                      param_f32(static_cast<float>(kAdamBeta2)), param_f32(static_cast<float>(kAdamEps))},
+                     groups_for(n),
+                     {pi, gi, m, v, step}});
+            }
+        }
+    }
+};
+
+}  // namespace
+
+TrainProgram plan_mlp_training(const TrainConfig& c) {
+    Planner pl{c, {}};
+    auto& p = pl.p;
+    const u32 b = c.batch, nv = validation_samples(c), k = c.classes;
+    const int xtr = p.add_buffer("x_train", 2ull * c.samples, Role::Data);
+    const int ytr = p.add_buffer("y_train", c.samples, Role::Data, Kind::U32);
+    const int xv = p.add_buffer("x_val", 2ull * nv, Role::Data);
+    const int yv = p.add_buffer("y_val", nv, Role::Data, Kind::U32);
+    const int batches = p.add_buffer("batches", static_cast<std::uint64_t>(c.steps) * b, Role::Data, Kind::U32);
+    pl.step = p.add_buffer("step", 1, Role::State, Kind::U32);
+    const int log = p.add_buffer("log", 2ull * c.steps, Role::Log);
+    const int vlog = p.add_buffer("val_log", 2ull * c.steps, Role::Log);
+    pl.dummy = p.add_buffer("unused", 1);
+    const auto params = init_mlp_params(c);
+    for (const auto& t : params) p.add_buffer(t.name, t.elements(), Role::Param);
+    for (const auto& t : params)
+        if (t.trained) p.add_buffer("grad." + t.name, t.elements());
+
+    // The step: gather, forward, loss, backward, update, advance.
+    const int x = p.add_buffer("x", 2ull * b), labels = p.add_buffer("labels", b, Role::Scratch, Kind::U32);
+    p.passes.push_back({"train_gather", {b, 2}, groups_for(b), {xtr, ytr, batches, pl.step, x, labels}});
+    int logits = -1;
+    const auto layers = pl.forward(p.passes, "", b, x, logits, false);
+    const int dlogits = p.add_buffer("grad.logits", static_cast<std::uint64_t>(b) * k);
+    p.passes.push_back({"train_loss", {b, k, 0}, {1, 1, 1}, {logits, labels, dlogits, log, pl.step}});
+    pl.backward(layers, b, dlogits);
+    pl.update(params);
+    p.passes.push_back({"train_step", {}, {1, 1, 1}, {pl.step}});
+
+    // The evaluation: the validation set in eval mode.
+    int vlogits = -1;
+    pl.forward(p.eval_passes, "eval.", nv, xv, vlogits, true);
+    p.eval_passes.push_back({"train_loss", {nv, k, 1}, {1, 1, 1}, {vlogits, yv, pl.dummy, vlog, pl.step}});
+    return p;
+}
+
+}  // namespace normlab

@@ -1,0 +1,68 @@
+#version 450
+// Training: a norm's forward over one set per workgroup (train_norm_layout.hpp): mean and biased
+// variance in two passes (rms: mean 0, mean of squares), rstd = 1/√(var + eps), xhat = (x − mean)·rstd,
+// Y = xhat·γ[c] (+ β[c]). Flags (train_plan.hpp): 2 normalise with the running statistics instead
+// (BatchNorm in eval); 4 update them (running = (1 − momentum)·running + momentum·stat, the variance
+// unbiased: ·M/(M − 1)). STATS[2s] = mean, STATS[2s + 1] = rstd.
+layout(local_size_x = 64) in;
+layout(push_constant) uniform Push {
+    uint sets; uint members; uint set_inner; uint set_outer_stride; uint set_inner_stride;
+    uint member_inner; uint member_outer_stride; uint member_inner_stride; uint channels; uint channel_stride;
+    uint flags; float eps; float momentum;
+} pc;
+#include "train_norm_common.glsl"
+layout(std430, binding = 0) readonly buffer Xb { float X[]; };
+layout(std430, binding = 1) writeonly buffer Yb { float Y[]; };
+layout(std430, binding = 2) writeonly buffer XHb { float XHAT[]; };
+layout(std430, binding = 3) writeonly buffer Sb { float STATS[]; };
+layout(std430, binding = 4) readonly buffer Gb { float GAMMA[]; };
+layout(std430, binding = 5) readonly buffer Bb { float BETA[]; };
+layout(std430, binding = 6) buffer RMb { float RMEAN[]; };
+layout(std430, binding = 7) buffer RVb { float RVAR[]; };
+shared float s_sum[64];
+
+float set_sum(float v) {
+    uint t = gl_LocalInvocationID.x;
+    s_sum[t] = v;
+    barrier();
+    for (uint s = 32u; s > 0u; s >>= 1u) {
+        if (t < s) s_sum[t] += s_sum[t + s];
+        barrier();
+    }
+    float r = s_sum[0];
+    barrier();
+    return r;
+}
+
+void main() {
+    uint s = gl_WorkGroupID.x, t = gl_LocalInvocationID.x;
+    bool rms = (pc.flags & 1u) != 0u;
+    float M = float(pc.members);
+    float acc = 0.0;
+    if (!rms) for (uint m = t; m < pc.members; m += 64u) acc += X[norm_address(s, m)];
+    float mean = rms ? 0.0 : set_sum(acc) / M;
+    acc = 0.0;
+    for (uint m = t; m < pc.members; m += 64u) {
+        float d = X[norm_address(s, m)] - mean;
+        acc += d * d;
+    }
+    float var = set_sum(acc) / M;
+    if ((pc.flags & 2u) != 0u) {
+        mean = RMEAN[s];
+        var = RVAR[s];
+    } else if ((pc.flags & 4u) != 0u && t == 0u) {
+        RMEAN[s] = (1.0 - pc.momentum) * RMEAN[s] + pc.momentum * mean;
+        RVAR[s] = (1.0 - pc.momentum) * RVAR[s] + pc.momentum * var * M / max(M - 1.0, 1.0);
+    }
+    float rstd = inversesqrt(var + pc.eps);
+    if (t == 0u) {
+        STATS[2u * s] = mean;
+        STATS[2u * s + 1u] = rstd;
+    }
+    for (uint m = t; m < pc.members; m += 64u) {
+        uint a = norm_address(s, m), c = norm_channel(a);
+        float xh = (X[a] - mean) * rstd;
+        XHAT[a] = xh;
+        Y[a] = xh * GAMMA[c] + ((pc.flags & 8u) != 0u ? BETA[c] : 0.0);
+    }
+}
