@@ -6,9 +6,12 @@
 #include "normlab/train/conv_layers.hpp"
 #include "normlab/train/conv_plan.hpp"
 #include "normlab/train/pool_plan.hpp"
+#include "normlab/train/texture_data.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -104,4 +107,72 @@ TEST_CASE("the cnn's layer shapes: AvgPool2d(2) after layers 1, 3 and 5", "[trai
     CHECK_THROWS_AS(cnn_layer_shapes(9, 16, 32), InputError);
     CHECK_THROWS_AS(cnn_layer_shapes(2, 0, 32), InputError);
     CHECK_THROWS_AS(cnn_layer_shapes(2, 4, 0), InputError);
+}
+
+TEST_CASE("the cnn's initial parameters: PyTorch's names, shapes and bounds", "[train][conv]") {
+    TrainConfig c;
+    c.model = TrainModel::Cnn;
+    c.depth = 3;
+    c.channels = 8;
+    c.classes = 5;
+    c.data = "textures";
+    for (TrainNorm norm : {TrainNorm::Batch, TrainNorm::Layer, TrainNorm::Instance, TrainNorm::None}) {
+        c.norm = norm;
+        INFO(train_norm_name(norm));
+        auto p = init_cnn_params(c);
+        const auto& w0 = find_tensor(p, "layers.0.conv.weight");
+        CHECK(w0.shape == std::vector<std::int64_t>{8, 1, 3, 3});
+        for (float v : w0.values) REQUIRE(std::abs(v) <= 1.0 / 3.0);
+        const auto& w1 = find_tensor(p, "layers.1.conv.weight");
+        CHECK(w1.shape == std::vector<std::int64_t>{8, 8, 3, 3});
+        for (float v : w1.values) REQUIRE(std::abs(v) <= 1.0 / std::sqrt(72.0));
+        CHECK(find_tensor(p, "head.weight").shape == std::vector<std::int64_t>{5, 8});
+        CHECK(p.back().name == "head.bias");
+        if (norm == TrainNorm::None) {
+            CHECK_THROWS_AS(find_tensor(p, "layers.0.norm.weight"), InternalError);
+            continue;
+        }
+        // Layer 2 runs on 8×8 (after the pool of layer 1): LayerNorm([C, H, W])'s affine is per element.
+        const auto& g2 = find_tensor(p, "layers.2.norm.weight");
+        if (norm == TrainNorm::Layer)
+            CHECK(g2.shape == std::vector<std::int64_t>{8, 8, 8});
+        else
+            CHECK(g2.shape == std::vector<std::int64_t>{8});
+        CHECK(std::all_of(g2.values.begin(), g2.values.end(), [](float v) { return v == 1.0f; }));
+        bool running = true;
+        try {
+            find_tensor(p, "layers.0.norm.running_var");
+        } catch (const InternalError&) {
+            running = false;
+        }
+        CHECK(running == (norm == TrainNorm::Batch));
+    }
+    c.norm = TrainNorm::None;
+    CHECK(init_cnn_params(c)[0].values == init_cnn_params(c)[0].values);  // deterministic from the seed
+}
+
+TEST_CASE("textures through the training data and its configuration checks", "[train][texture]") {
+    TrainConfig c;
+    c.model = TrainModel::Cnn;
+    c.data = "textures";
+    c.classes = 6;
+    c.samples = 64;
+    c.batch = 8;
+    c.steps = 3;
+    c.data_seed = 5;
+    CHECK_NOTHROW(validate_train_config(c));
+    TrainData d = make_train_data(c);
+    CHECK(d.train.features == kTexturePixels);
+    CHECK(d.train.samples() == 64);
+    CHECK(d.val.samples() == validation_samples(c));
+    CHECK(d.train.x == make_train_textures(c).train.x);
+    CHECK(d.batches.size() == 24u);
+    c.classes = 7;
+    CHECK_THROWS_AS(validate_train_config(c), InputError);
+    c.classes = 6;
+    c.data = "spirals";
+    CHECK_THROWS_AS(validate_train_config(c), InputError);
+    c.model = TrainModel::Mlp;
+    c.classes = 5;
+    CHECK_THROWS_AS(validate_train_config(c), InputError);  // the mlp keeps 2–4 classes
 }

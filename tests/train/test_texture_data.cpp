@@ -14,7 +14,7 @@ using namespace normlab;
 namespace {
 
 // Mean |difference| between vertically (dy) or horizontally (dx) adjacent pixels of image s.
-double mean_step(const TextureSet& set, int s, bool vertical) {
+double mean_step(const TrainDataSet& set, int s, bool vertical) {
     const float* p = set.x.data() + static_cast<std::size_t>(s) * kTextureSide * kTextureSide;
     double acc = 0.0;
     for (int i = 0; i < kTextureSide - 1; ++i)
@@ -23,7 +23,7 @@ double mean_step(const TextureSet& set, int s, bool vertical) {
     return acc / ((kTextureSide - 1) * (kTextureSide - 1));
 }
 
-double image_mean(const TextureSet& set, int s) {
+double image_mean(const TrainDataSet& set, int s) {
     const float* p = set.x.data() + static_cast<std::size_t>(s) * kTextureSide * kTextureSide;
     double acc = 0.0;
     for (int k = 0; k < kTextureSide * kTextureSide; ++k) acc += p[k];
@@ -47,9 +47,10 @@ TEST_CASE("TrainRng is splitmix64 with its published first outputs", "[train][te
 TEST_CASE("textures: shapes, labels, held-out split, deterministic from the seed", "[train][texture]") {
     TextureConfig c{.classes = 5, .samples = 100, .val_samples = 40, .noise = 0.2, .seed = 11};
     TextureData a = make_textures(c), b = make_textures(c);
-    REQUIRE(a.train.samples == 100);
-    REQUIRE(a.val.samples == 40);
+    REQUIRE(a.train.samples() == 100);
+    REQUIRE(a.val.samples() == 40);
     REQUIRE(a.train.x.size() == 100u * 256u);
+    CHECK(a.train.features == kTexturePixels);
     REQUIRE(a.val.x.size() == 40u * 256u);
     CHECK(a.train.x == b.train.x);
     CHECK(a.val.x == b.val.x);
@@ -75,7 +76,7 @@ TEST_CASE("textures: stripes differ in orientation, not in brightness", "[train]
     TextureData d = make_textures({.classes = 6, .samples = 600, .val_samples = 0, .noise = 0.2, .seed = 3});
     int right = 0, count = 0;
     std::vector<double> class_mean(6, 0.0);
-    for (int s = 0; s < d.train.samples; ++s) {
+    for (int s = 0; s < d.train.samples(); ++s) {
         int k = d.train.y[s];
         class_mean[k] += image_mean(d.train, s) / 100.0;
         if (k > 1) continue;

@@ -12,7 +12,7 @@ namespace normlab {
 namespace {
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
-constexpr int kPixels = kTextureSide * kTextureSide;
+constexpr int kPixels = kTexturePixels;
 
 // One class's pattern on the 16×16 grid (values in [−1, 1], then its mean over the image subtracted), its
 // random parameters drawn from rng in a fixed order.
@@ -46,8 +46,8 @@ void draw_pattern(int cls, TrainRng& rng, double* p) {
     for (int k = 0; k < kPixels; ++k) p[k] -= mean;
 }
 
-void fill_set(TextureSet& set, int samples, const TextureConfig& c, TrainRng& rng) {
-    set.samples = samples;
+void fill_set(TrainDataSet& set, int samples, const TextureConfig& c, TrainRng& rng) {
+    set.features = kPixels;
     set.x.resize(static_cast<std::size_t>(samples) * kPixels);
     set.y.resize(static_cast<std::size_t>(samples));
     double pattern[kPixels];
@@ -81,6 +81,10 @@ TextureData make_textures(const TextureConfig& c) {
     fill_set(d.train, c.samples, c, train_rng);
     fill_set(d.val, c.val_samples, c, val_rng);
     return d;
+}
+
+TextureData make_train_textures(const TrainConfig& c) {
+    return make_textures(TextureConfig{c.classes, c.samples, validation_samples(c), c.noise, c.data_seed});
 }
 
 }  // namespace normlab

@@ -4,6 +4,8 @@
 #pragma once
 #include "normlab/train/conv_reference.hpp"
 #include "normlab/train/pool_reference.hpp"
+#include "normlab/train/train_config.hpp"
+#include "normlab/train/train_params.hpp"
 
 #include <string>
 #include <vector>
@@ -21,6 +23,13 @@ struct CnnLayerShape {
 // The layers of a cnn of `depth` (1–8) conv layers of `channels` on a batch of `batch` 1×16×16 images.
 // Throws InputError for a depth, channel count or batch below 1, or a depth past 8.
 std::vector<CnnLayerShape> cnn_layer_shapes(int depth, int channels, int batch);
+
+// Every parameter and buffer of the cnn of c (c valid, c.model cnn) with the names of its PyTorch module, in
+// module order, drawn from c.seed's stream (seed·4, as the mlp's): per layer conv.weight (C×in×3×3) and
+// conv.bias (C) as conv3x3_init, then the norm's weight (1) and bias (0), [C] for batch, instance and group,
+// [C, H, W] for layer and rms, and BatchNorm2d's running_mean (0) and running_var (1); last head.weight (K×C)
+// and head.bias (K), U(−1/√C, 1/√C).
+std::vector<TrainTensor> init_cnn_params(const TrainConfig& c);
 
 // PyTorch's names of layer i's Conv2d parameters: "layers.{i}.conv.weight" and "layers.{i}.conv.bias".
 std::string cnn_conv_weight_name(int layer);

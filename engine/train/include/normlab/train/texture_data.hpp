@@ -8,6 +8,8 @@
 // same mean brightness, so telling them apart takes the convolutions' spatial filters: learnable, not
 // in one step.
 #pragma once
+#include "normlab/train/train_data.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,14 +28,11 @@ struct TextureConfig {
     std::uint64_t seed = 0;
 };
 
-struct TextureSet {
-    int samples = 0;
-    std::vector<float> x;         // samples×1×16×16
-    std::vector<std::int32_t> y;  // samples labels in 0 … classes−1
-};
+inline constexpr int kTexturePixels = kTextureSide * kTextureSide;
 
+// train and val: x is samples×1×16×16 (features = 256), y the labels in 0 … classes−1.
 struct TextureData {
-    TextureSet train, val;
+    TrainDataSet train, val;
 };
 
 // The class names in order ("stripes-h", "stripes-v", "checks", "blobs", "rings", "stripes-d").
@@ -41,5 +40,9 @@ const std::vector<std::string>& texture_class_names();
 
 // Throws InputError (one line) for classes outside 2–6, samples < 1, val_samples < 0 or noise < 0.
 TextureData make_textures(const TextureConfig& config);
+
+// The textures of a training configuration (c.data "textures"): c.samples training images, the
+// validation set's size (validation_samples), c.noise, c.classes and c.data_seed.
+TextureData make_train_textures(const TrainConfig& c);
 
 }  // namespace normlab
