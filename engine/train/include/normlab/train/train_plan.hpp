@@ -16,7 +16,10 @@
 // 4 update the running statistics (BN in training), 8 has a bias (β).
 #pragma once
 #include "normlab/train/train_config.hpp"
+#include "normlab/train/train_params.hpp"
 #include "normlab/train/train_program.hpp"
+
+#include <vector>
 
 namespace normlab {
 
@@ -29,5 +32,10 @@ inline constexpr double kAdamBeta1 = 0.9, kAdamBeta2 = 0.999, kAdamEps = 1e-8;
 // "x_train", "y_train", "x_val", "y_val", "batches"; the parameters by their PyTorch names; "log"
 // and "val_log" (2·steps f32 each); "step".
 TrainProgram plan_mlp_training(const TrainConfig& c);
+
+// The optimizer's passes for every trained tensor of `params` (its buffer and "grad." + its name in p),
+// with their state buffers (momentum_buffer; exp_avg, exp_avg_sq); `step` is the "step" buffer. The mlp's
+// and the cnn's planners share it.
+void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::vector<TrainTensor>& params, int step);
 
 }  // namespace normlab
