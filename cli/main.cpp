@@ -1,10 +1,11 @@
 // normlab-cli: runs one normalization headless on the Vulkan device (or, with --backend cpu, on
 // engine/cpu's CPU backend) and writes y, the statistics and the group map; with --grad-output, the
-// backward pass and the gradients.
+// backward pass and the gradients. `normlab-cli train …` trains a small network (train_command.hpp).
 // Exit status (normlab/core/error.hpp): 0 ok, 2 invalid input, 3 no usable Vulkan device or a device fault, 4
 // validation-layer messages (NORMLAB_VALIDATION=1).
 #include "assets_dir.hpp"
 #include "state_options.hpp"
+#include "train_command.hpp"
 
 #include "normlab/core/adain.hpp"
 #include "normlab/core/atomic_file.hpp"
@@ -381,5 +382,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::string_view(argv[1]) == "train")
+        return run_main([&] { return run_train_command(argc - 1, argv + 1); });
     return run_main([&] { return run(argc, argv); });
 }

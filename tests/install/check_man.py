@@ -3,7 +3,8 @@
 
   check_man.py PAGE.1 PROGRAM
 
-every --option that `PROGRAM --help` lists is described in PAGE.1 (written `\\-\\-option`
+every --option that `PROGRAM --help` lists (and `PROGRAM SUB --help` for each subcommand SUB that the page
+names in a comment line `.\\" subcommands: SUB ...`) is described in PAGE.1 (written `\\-\\-option`
 in roff), PAGE.1 names no --option that the program does not have, and groff formats the
 page without a warning (where groff is installed); the page is ASCII (roff escapes such as
 \\(*g for other characters), so that every man formats it the same.
@@ -25,6 +26,10 @@ def main():
     if not roff.isascii():
         sys.exit(f"FAIL: {page} is not ASCII (write roff escapes such as \\(*g)")
     helptext = subprocess.run([program, "--help"], capture_output=True, text=True, check=True).stdout
+    for line in roff.splitlines():
+        if line.startswith('.\\" subcommands:'):
+            for sub in line.split(":", 1)[1].split():
+                helptext += subprocess.run([program, sub, "--help"], capture_output=True, text=True, check=True).stdout
     in_help = options(helptext)
     in_page = options(roff.replace("\\-", "-"))
     missing, stale = sorted(in_help - in_page), sorted(in_page - in_help)

@@ -4,6 +4,7 @@
 #include "normlab/core/error.hpp"
 #include "normlab/train/train_plan.hpp"
 #include "normlab/train/train_reference.hpp"
+#include "../support.hpp"
 #include "train_harness.hpp"
 
 #include <catch2/catch.hpp>
@@ -74,7 +75,7 @@ void compare(const TrainConfig& c) {
             if ((noise.empty() || !noise[i]) && std::abs(values[i] - r[i]) > worst)
                 worst = std::abs(values[i] - r[at = i]);
         INFO(name << "[" << at << "] device " << values[at] << " reference " << r[at]);
-        CHECK(worst < 1e-4);
+        CHECK(worst < 1e-3);  // the bound for the final parameters (Adam + BN after a ReLU drifts ~4e-4)
     }
 }
 
@@ -116,4 +117,35 @@ TEST_CASE("train: bad configurations are refused with one line", "[train]") {
     CHECK_THROWS_AS(validate_train_config(c), InputError);
     c.lr = 0.1;
     CHECK_NOTHROW(validate_train_config(c));
+}
+
+TEST_CASE("train: one step's gradients of every op kind match the float64 reference", "[train]") {
+    // Linear (weight, bias, input), each activation, each norm's dγ/dβ and input gradient, the loss's dlogits:
+    // the gradient buffers after one step, before any optimizer state matters.
+    const auto norm = GENERATE(TrainNorm::None, TrainNorm::Batch, TrainNorm::Layer, TrainNorm::Group, TrainNorm::Rms);
+    const bool after = GENERATE(false, true);
+    const auto act = GENERATE(TrainActivation::Relu, TrainActivation::Tanh, TrainActivation::Sigmoid);
+    auto c = small_config(norm, after, act, TrainOptimizer::Sgd);
+    c.steps = 1;
+    INFO(train_norm_name(norm) << (after ? " after " : " before ") << train_activation_name(act));
+    const auto init = init_mlp_params(c);
+    const auto data = make_train_data(c);
+    TrainRunner r(normlab::test::context(), plan_mlp_training(c), 1);
+    normlab::test::upload_all(r, init, data);
+    r.submit(1);
+    r.finish();
+    MlpReference ref(c, init);
+    ref.step(data.train, data.batches);
+    for (const auto& t : init) {
+        if (!t.trained) continue;
+        const auto dev = r.download("grad." + t.name);
+        const auto& want = ref.tensor("grad." + t.name);
+        double worst = 0, scale = 0.1;  // floor: an exactly-zero gradient (a bias before BN) sums rounding
+        for (std::size_t i = 0; i < want.size(); ++i) {
+            worst = std::max(worst, std::abs(dev[i] - want[i]));
+            scale = std::max(scale, std::abs(want[i]));
+        }
+        INFO(t.name << " worst " << worst << " scale " << scale);
+        CHECK(worst < 1e-5 * scale);
+    }
 }

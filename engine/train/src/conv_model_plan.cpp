@@ -221,7 +221,7 @@ TrainProgram plan_cnn_training(const TrainConfig& c) {
     const int dlogits = p.add_buffer("grad.logits", std::uint64_t{b} * k);
     p.passes.push_back({"train_loss", {b, k, 0}, {1, 1, 1}, {logits, labels, dlogits, log, pl.step}});
     pl.backward(layers, b, feat, dlogits);
-    append_optimizer_passes(p, c, params, pl.step);
+    append_optimizer_passes(p, c, params);
     p.passes.push_back({"train_step", {}, {1, 1, 1}, {pl.step}});
 
     // The evaluation: the validation set in eval mode.

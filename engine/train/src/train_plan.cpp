@@ -164,33 +164,39 @@ struct Planner {
         }
     }
 
-    void update(const std::vector<TrainTensor>& params) { append_optimizer_passes(p, c, params, step); }
+    void update(const std::vector<TrainTensor>& params) { append_optimizer_passes(p, c, params); }
 };
 
 }  // namespace
 
-void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::vector<TrainTensor>& params, int step) {
+void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::vector<TrainTensor>& params) {
     auto buf = [&](const std::string& name, std::uint64_t n) {
         const int i = p.find(name);
         return i >= 0 ? i : p.add_buffer(name, n, Role::State);
     };
+    const auto f = [](double v) { return param_f32(static_cast<float>(v)); };
+    int bias = -1;
+    if (c.optimizer == TrainOptimizer::Adam) {
+        bias = buf("adam.bias_correction", 2);
+        p.passes.push_back({"train_adam_bias",
+                            {f(kAdamBeta1), f(1 - kAdamBeta1), f(kAdamBeta2), f(1 - kAdamBeta2)},
+                            {1, 1, 1},
+                            {bias}});
+    }
     for (const auto& t : params) {
         if (!t.trained) continue;
         const int pi = p.find(t.name), gi = p.find("grad." + t.name);
         const u32 n = static_cast<u32>(t.elements());
         if (c.optimizer == TrainOptimizer::Sgd) {
             const int m = buf(t.name + ".momentum_buffer", n);
-            p.passes.push_back({"train_sgd",
-                                {n, param_f32(static_cast<float>(c.lr)), param_f32(static_cast<float>(c.momentum))},
-                                groups_for(n),
-                                {pi, gi, m}});
+            p.passes.push_back({"train_sgd", {n, f(c.lr), f(c.momentum)}, groups_for(n), {pi, gi, m}});
         } else {
             const int m = buf(t.name + ".exp_avg", n), v = buf(t.name + ".exp_avg_sq", n);
-            p.passes.push_back({"train_adam",
-                                {n, param_f32(static_cast<float>(c.lr)), param_f32(static_cast<float>(kAdamBeta1)),
-                                 param_f32(static_cast<float>(kAdamBeta2)), param_f32(static_cast<float>(kAdamEps))},
-                                groups_for(n),
-                                {pi, gi, m, v, step}});
+            p.passes.push_back(
+                {"train_adam",
+                 {n, f(c.lr), f(kAdamBeta1), f(1 - kAdamBeta1), f(kAdamBeta2), f(1 - kAdamBeta2), f(kAdamEps)},
+                 groups_for(n),
+                 {pi, gi, m, v, bias}});
         }
     }
 }

@@ -10,7 +10,8 @@
 //   train_norm_pgrad channels, rows, row_stride, channel_stride, inner, has_bias     [dY, xhat, dγ, dβ]
 //   train_loss     N, K, eval                    loss, accuracy → log[2·index]; train: dlogits  [logits, labels,
 //   dlogits, log, step] train_sgd      count, lr, momentum           buf = m·buf + g; p −= lr·buf        [p, g, buf]
-//   train_adam     count, lr, β1, β2, eps        torch.optim.Adam, t = step + 1      [p, g, m, v, step]
+//   train_adam_bias β1, 1−β1, β2, 1−β2           1 − βᵗ = (1 − β) + β(1 − βᵗ⁻¹), once a step  [bias]
+//   train_adam     count, lr, β1, 1−β1, β2, 1−β2, eps  torch.optim.Adam                 [p, g, m, v, bias]
 //   train_step     —                             step += 1                           [step]
 // Norm flags: 1 rms (no centring), 2 normalise with the running statistics (BN in eval),
 // 4 update the running statistics (BN in training), 8 has a bias (β).
@@ -34,8 +35,8 @@ inline constexpr double kAdamBeta1 = 0.9, kAdamBeta2 = 0.999, kAdamEps = 1e-8;
 TrainProgram plan_mlp_training(const TrainConfig& c);
 
 // The optimizer's passes for every trained tensor of `params` (its buffer and "grad." + its name in p),
-// with their state buffers (momentum_buffer; exp_avg, exp_avg_sq); `step` is the "step" buffer. The mlp's
-// and the cnn's planners share it.
-void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::vector<TrainTensor>& params, int step);
+// with their state buffers (momentum_buffer; exp_avg, exp_avg_sq; Adam's adam.bias_correction and its
+// train_adam_bias pass first). The mlp's and the cnn's planners share it.
+void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::vector<TrainTensor>& params);
 
 }  // namespace normlab
