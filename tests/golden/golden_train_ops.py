@@ -62,10 +62,10 @@ def init_case(cin, cout):
             "bias_max_abs": float(conv.bias.detach().abs().max())}
 
 
-CNN = {"depth": 3, "channels": 4, "classes": 3, "batch": 4, "steps": 4, "samples": 8, "val": 16}
+CNN = {"depth": 3, "channels": 4, "classes": 3, "batch": 4, "steps": 30, "samples": 8, "val": 16}
 CNN_RUNS = [  # norm, activation, optimizer, lr, groups
     ("none", "relu", "sgd", 0.1, 1), ("batch", "relu", "sgd", 0.1, 1), ("layer", "tanh", "adam", 0.01, 1),
-    ("instance", "relu", "adam", 0.01, 1), ("group", "sigmoid", "sgd", 0.1, 2), ("rms", "relu", "sgd", 0.1, 1),
+    ("instance", "relu", "sgd", 0.1, 1), ("group", "sigmoid", "sgd", 0.1, 2), ("rms", "relu", "adam", 0.01, 1),
 ]
 
 

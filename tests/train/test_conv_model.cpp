@@ -1,6 +1,6 @@
 // The cnn trained on the device (plan_cnn_training through the TrainRunner) against PyTorch's float64 runs of
 // the same module from the same initial parameters, images and batches (tests/golden/train_ops/cnn_runs.json,
-// written by tests/golden/golden_train_ops.py): one run per norm, 4 steps, SGD with momentum or Adam. The loss
+// written by tests/golden/golden_train_ops.py): one run per norm, 30 steps, SGD with momentum or Adam. The loss
 // of every step within 1e-4 relative and the final parameters within 1e-3 (relative, floor 1e-2), as the
 // mlp's golden runs.
 #include "normlab/train/conv_layers.hpp"
