@@ -9,6 +9,8 @@
 #include "normlab/ops/train_runner.hpp"
 #include "normlab/train/train_data.hpp"
 #include "normlab/train/train_params.hpp"
+#include "normlab/train/conv_layers.hpp"
+#include "normlab/train/conv_model_plan.hpp"
 #include "normlab/train/train_plan.hpp"
 #include "state_options.hpp"
 
@@ -30,7 +32,7 @@ struct TrainArgs {
 };
 
 void add_options(CLI::App& app, TrainArgs& a, TrainConfig& c) {
-    app.add_option("--model", a.model, "mlp | cnn (the cnn is not built yet)");
+    app.add_option("--model", a.model, "mlp | cnn (the cnn takes --data textures)");
     app.add_option("--depth", c.depth, "hidden layers L (default 2)");
     app.add_option("--width", c.width, "mlp: features per hidden layer W (default 32)");
     app.add_option("--channels", c.channels, "cnn: channels per conv layer C");
@@ -39,8 +41,8 @@ void add_options(CLI::App& app, TrainArgs& a, TrainConfig& c) {
     app.add_option("--groups", c.groups, "GroupNorm's G (default 1)");
     app.add_option("--norm-placement", a.placement,
                    "before (Linear → Norm → Act, default) | after (Linear → Act → Norm)");
-    app.add_option("--data", c.data, "spirals | circles | xor | blobs (default spirals)");
-    app.add_option("--classes", c.classes, "K, 2–4 (default 2)");
+    app.add_option("--data", c.data, "spirals | circles | xor | blobs (mlp; default spirals) | textures (cnn)");
+    app.add_option("--classes", c.classes, "K, 2–4 (the cnn: 2–6; default 2)");
     app.add_option("--samples", c.samples, "training samples N (default 512; validation: N/4, at least 16)");
     app.add_option("--noise", c.noise, "the points' Gaussian noise σ (default 0.1)");
     app.add_option("--data-seed", c.data_seed, "seed of the data and the batch order (default 0)");
@@ -65,8 +67,6 @@ void add_options(CLI::App& app, TrainArgs& a, TrainConfig& c) {
 
 TrainConfig resolve(TrainArgs& a, TrainConfig c) {
     c.model = parse_train_model(a.model);
-    if (c.model == TrainModel::Cnn)
-        throw InputError("--model cnn: the cnn is not built yet (normlab-cli train runs --model mlp)");
     c.activation = parse_train_activation(a.activation);
     c.norm = parse_train_norm(a.norm);
     c.optimizer = parse_train_optimizer(a.optimizer);
@@ -108,9 +108,12 @@ void add_data(Files& files, const std::string& dir, const TrainConfig& c, const 
     auto labels = [](const std::vector<std::int32_t>& y) { return std::vector<std::int64_t>(y.begin(), y.end()); };
     const auto ytr = labels(d.train.y), yv = labels(d.val.y);
     const std::int64_t n = d.train.samples(), nv = d.val.samples();
-    files.emplace_back(dir + "/x_train.npy", npy_bytes_f32({n, 2}, d.train.x.data()));
+    auto shape = [&](std::int64_t m) {  // N×2 points or N×1×16×16 images
+        return d.train.features == 2 ? std::vector<std::int64_t>{m, 2} : std::vector<std::int64_t>{m, 1, 16, 16};
+    };
+    files.emplace_back(dir + "/x_train.npy", npy_bytes_f32(shape(n), d.train.x.data()));
     files.emplace_back(dir + "/y_train.npy", npy_bytes_i64({n}, ytr.data()));
-    files.emplace_back(dir + "/x_val.npy", npy_bytes_f32({nv, 2}, d.val.x.data()));
+    files.emplace_back(dir + "/x_val.npy", npy_bytes_f32(shape(nv), d.val.x.data()));
     files.emplace_back(dir + "/y_val.npy", npy_bytes_i64({nv}, yv.data()));
     files.emplace_back(dir + "/batches.npy", npy_bytes_i32({c.steps, c.batch}, d.batches.data()));
 }
@@ -137,9 +140,10 @@ int run_train_command(int argc, char** argv) {
     ContextOptions copt = ContextOptions::from_env();
     if (!a.device.empty()) copt.device = a.device;
     VulkanContext ctx(copt);
-    const auto init = init_mlp_params(c);
+    const bool cnn = c.model == TrainModel::Cnn;
+    const auto init = cnn ? init_cnn_params(c) : init_mlp_params(c);
     const auto data = make_train_data(c);
-    TrainRunner runner(ctx, plan_mlp_training(c), a.steps_per_submit);
+    TrainRunner runner(ctx, cnn ? plan_cnn_training(c) : plan_mlp_training(c), a.steps_per_submit);
     runner.upload("x_train", data.train.x.data(), data.train.x.size() * 4);
     runner.upload("y_train", data.train.y.data(), data.train.y.size() * 4);
     runner.upload("x_val", data.val.x.data(), data.val.x.size() * 4);
@@ -172,11 +176,12 @@ int run_train_command(int argc, char** argv) {
     const int last = c.steps - 1;
     if (!a.quiet)
         fmt::print(
-            "mlp {}×{} {} norm {} ({}), {} {} lr {}: {} steps in {:.3f} s ({:.1f} steps/s) on {}; "
+            "{} {}×{} {} norm {} ({}), {} {} lr {}: {} steps in {:.3f} s ({:.1f} steps/s) on {}; "
             "last step loss {:.4f} acc {:.3f}, validation loss {:.4f} acc {:.3f}\n",
-            c.depth, c.width, train_activation_name(c.activation), train_norm_name(c.norm),
-            c.norm_after ? "after" : "before", c.data, train_optimizer_name(c.optimizer), c.lr, c.steps, seconds,
-            c.steps / seconds, ctx.device_name(), log[2 * last], log[2 * last + 1], val[2 * last], val[2 * last + 1]);
+            cnn ? "cnn" : "mlp", c.depth, cnn ? c.channels : c.width, train_activation_name(c.activation),
+            train_norm_name(c.norm), c.norm_after ? "after" : "before", c.data, train_optimizer_name(c.optimizer), c.lr,
+            c.steps, seconds, c.steps / seconds, ctx.device_name(), log[2 * last], log[2 * last + 1], val[2 * last],
+            val[2 * last + 1]);
     if (a.bench) fmt::print("bench: {:.1f} steps/s\n", c.steps / seconds);
     return validation_status(ctx.validation_messages());
 }

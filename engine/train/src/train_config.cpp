@@ -71,7 +71,8 @@ void validate_train_config(const TrainConfig& c) {
         throw InputError("Expected more than 1 value per channel when training (--batch 1 with --norm batch)");
     if (!(c.lr > 0) || !std::isfinite(c.lr)) throw InputError("--lr must be positive");
     if (!(c.momentum >= 0 && c.momentum < 1)) throw InputError("--momentum must be in [0, 1)");
-    if (c.classes < 2 || c.classes > 4) throw InputError("--classes must be between 2 and 4");
+    if (mlp && (c.classes < 2 || c.classes > 4)) throw InputError("--classes must be between 2 and 4");
+    if (!mlp && (c.classes < 2 || c.classes > 6)) throw InputError("--classes must be between 2 and 6 for the cnn");
     if (c.samples < c.classes || c.samples > 100000) throw InputError("--samples must be between K and 100000");
     if (c.batch > c.samples) throw InputError("--batch must not exceed --samples");
     if (c.steps < 1 || c.steps > 1000000) throw InputError("--steps must be between 1 and 1000000");
@@ -82,6 +83,8 @@ void validate_train_config(const TrainConfig& c) {
             throw InputError("unknown --data '" + c.data + "' for the mlp (expected spirals, circles, xor, blobs)");
         if ((c.data == "circles" || c.data == "xor") && c.classes != 2)
             throw InputError("--data " + c.data + " has 2 classes (--classes 2)");
+    } else if (c.data != "textures") {
+        throw InputError("unknown --data '" + c.data + "' for the cnn (expected textures)");
     }
 }
 

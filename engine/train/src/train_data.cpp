@@ -1,6 +1,8 @@
 // The mlp's generated 2-D point data and the batch order (train_data.hpp).
 #include "normlab/train/train_data.hpp"
 
+#include "normlab/train/texture_data.hpp"
+
 #include <cmath>
 #include <numeric>
 #include <numbers>
@@ -72,8 +74,14 @@ TrainDataSet make_set(const TrainConfig& c, int samples, std::uint64_t stream) {
 
 TrainData make_train_data(const TrainConfig& c) {
     TrainData d;
-    d.train = make_set(c, c.samples, c.data_seed * 4 + 1);
-    d.val = make_set(c, validation_samples(c), c.data_seed * 4 + 2);
+    if (c.data == "textures") {  // the cnn's images (texture_data.hpp), from the same two streams
+        TextureData t = make_train_textures(c);
+        d.train = std::move(t.train);
+        d.val = std::move(t.val);
+    } else {
+        d.train = make_set(c, c.samples, c.data_seed * 4 + 1);
+        d.val = make_set(c, validation_samples(c), c.data_seed * 4 + 2);
+    }
     TrainRng rng(c.data_seed * 4 + 3);
     std::vector<std::int32_t> perm(c.samples);
     std::size_t used = perm.size();  // forces a shuffle first

@@ -171,36 +171,42 @@ struct Planner {
         }
     }
 
-    void update(const std::vector<TrainTensor>& params) {
-        const auto f = [](double v) { return param_f32(static_cast<float>(v)); };
-        int bias = -1;
-        if (c.optimizer == TrainOptimizer::Adam) {
-            bias = buf("adam.bias_correction", 2, Role::State);
-            p.passes.push_back({"train_adam_bias",
-                                {f(kAdamBeta1), f(1 - kAdamBeta1), f(kAdamBeta2), f(1 - kAdamBeta2)},
-                                {1, 1, 1},
-                                {bias}});
-        }
-        for (const auto& t : params) {
-            if (!t.trained) continue;
-            const int pi = p.find(t.name), gi = p.find("grad." + t.name);
-            const u32 n = static_cast<u32>(t.elements());
-            if (c.optimizer == TrainOptimizer::Sgd) {
-                const int m = buf(t.name + ".momentum_buffer", n, Role::State);
-                p.passes.push_back({"train_sgd", {n, f(c.lr), f(c.momentum)}, groups_for(n), {pi, gi, m}});
-            } else {
-                const int m = buf(t.name + ".exp_avg", n, Role::State), v = buf(t.name + ".exp_avg_sq", n, Role::State);
-                p.passes.push_back(
-                    {"train_adam",
-                     {n, f(c.lr), f(kAdamBeta1), f(1 - kAdamBeta1), f(kAdamBeta2), f(1 - kAdamBeta2), f(kAdamEps)},
-                     groups_for(n),
-                     {pi, gi, m, v, bias}});
-            }
-        }
-    }
+    void update(const std::vector<TrainTensor>& params) { append_optimizer_passes(p, c, params); }
 };
 
 }  // namespace
+
+void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::vector<TrainTensor>& params) {
+    auto buf = [&](const std::string& name, std::uint64_t n) {
+        const int i = p.find(name);
+        return i >= 0 ? i : p.add_buffer(name, n, Role::State);
+    };
+    const auto f = [](double v) { return param_f32(static_cast<float>(v)); };
+    int bias = -1;
+    if (c.optimizer == TrainOptimizer::Adam) {
+        bias = buf("adam.bias_correction", 2);
+        p.passes.push_back({"train_adam_bias",
+                            {f(kAdamBeta1), f(1 - kAdamBeta1), f(kAdamBeta2), f(1 - kAdamBeta2)},
+                            {1, 1, 1},
+                            {bias}});
+    }
+    for (const auto& t : params) {
+        if (!t.trained) continue;
+        const int pi = p.find(t.name), gi = p.find("grad." + t.name);
+        const u32 n = static_cast<u32>(t.elements());
+        if (c.optimizer == TrainOptimizer::Sgd) {
+            const int m = buf(t.name + ".momentum_buffer", n);
+            p.passes.push_back({"train_sgd", {n, f(c.lr), f(c.momentum)}, groups_for(n), {pi, gi, m}});
+        } else {
+            const int m = buf(t.name + ".exp_avg", n), v = buf(t.name + ".exp_avg_sq", n);
+            p.passes.push_back(
+                {"train_adam",
+                 {n, f(c.lr), f(kAdamBeta1), f(1 - kAdamBeta1), f(kAdamBeta2), f(1 - kAdamBeta2), f(kAdamEps)},
+                 groups_for(n),
+                 {pi, gi, m, v, bias}});
+        }
+    }
+}
 
 TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o) {
     Planner pl{c, o, {}};

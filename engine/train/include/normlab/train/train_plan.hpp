@@ -18,7 +18,10 @@
 // most TrainPlanOptions::serial_norm_members: no barriers, the fastest on lavapipe; 64 sets a workgroup).
 #pragma once
 #include "normlab/train/train_config.hpp"
+#include "normlab/train/train_params.hpp"
 #include "normlab/train/train_program.hpp"
+
+#include <vector>
 
 namespace normlab {
 
@@ -36,5 +39,10 @@ struct TrainPlanOptions {
     std::uint32_t serial_norm_members = 1024;
 };
 TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o = {});
+
+// The optimizer's passes for every trained tensor of `params` (its buffer and "grad." + its name in p),
+// with their state buffers (momentum_buffer; exp_avg, exp_avg_sq; Adam's adam.bias_correction and its
+// train_adam_bias pass first). The mlp's and the cnn's planners share it.
+void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::vector<TrainTensor>& params);
 
 }  // namespace normlab

@@ -1,0 +1,234 @@
+// The cnn's training step and evaluation as a TrainProgram (conv_model_plan.hpp).
+#include "normlab/train/conv_model_plan.hpp"
+
+#include "normlab/train/conv_layers.hpp"
+#include "normlab/train/conv_plan.hpp"
+#include "normlab/train/pool_plan.hpp"
+#include "normlab/train/texture_data.hpp"
+#include "normlab/train/train_norm_layout.hpp"
+#include "normlab/train/train_plan.hpp"
+
+namespace normlab {
+namespace {
+
+using Role = TrainBufferRole;
+using Kind = TrainBufferKind;
+using u32 = std::uint32_t;
+
+std::array<u32, 3> groups_for(std::uint64_t threads) { return train_grid((threads + 63) / 64); }
+
+struct LayerBufs {
+    ConvShape s;
+    bool pool = false;
+    int in = -1, xhat = -1, stats = -1, act_out = -1, out = -1;
+};
+
+struct CnnPlanner {
+    const TrainConfig& c;
+    TrainProgram p;
+    int dummy = -1, step = -1;
+
+    int buf(const std::string& name, std::uint64_t n, Role r = Role::Scratch, Kind k = Kind::F32) {
+        const int i = p.find(name);
+        return i >= 0 ? i : p.add_buffer(name, n, r, k);
+    }
+    int param(const std::string& name) const { return p.find(name) >= 0 ? p.find(name) : dummy; }
+    u32 channels() const { return static_cast<u32>(c.channels); }
+
+    // LayerNorm([C, H, W]) and RMS scale each of a sample's C·H·W elements: their layout is the mlp's on
+    // C·H·W features; the others keep C channels of H·W.
+    TrainNormLayout layout(u32 n, u32 hw) const {
+        if (c.norm == TrainNorm::Layer || c.norm == TrainNorm::Rms)
+            return train_norm_layout(c.norm, n, channels() * hw, 1, static_cast<u32>(c.groups));
+        return train_norm_layout(c.norm, n, channels(), hw, static_cast<u32>(c.groups));
+    }
+    u32 norm_flags(bool eval) const {
+        u32 f = 0;
+        if (c.norm == TrainNorm::Rms) f |= kTrainNormRms;
+        if (norm_has_bias(c.norm)) f |= kTrainNormHasBias;
+        if (c.norm == TrainNorm::Batch) f |= eval ? kTrainNormUseRunning : kTrainNormUpdateRunning;
+        return f;
+    }
+    // Moves the passes appended to p.passes since `from` into `out` (the evaluation's list).
+    void take(std::vector<TrainPass>& out, std::size_t from) {
+        if (&out == &p.passes) return;
+        out.insert(out.end(), p.passes.begin() + static_cast<std::ptrdiff_t>(from), p.passes.end());
+        p.passes.resize(from);
+    }
+
+    int norm_forward(std::vector<TrainPass>& out, const std::string& l, const std::string& q, LayerBufs& b, int src,
+                     bool eval) {
+        const u32 count = static_cast<u32>(b.s.y_size()), hw = static_cast<u32>(b.s.h * b.s.w);
+        const auto lay = layout(static_cast<u32>(b.s.n), hw);
+        const int dst = buf(l + "normed", count);
+        b.xhat = buf(l + "xhat", count);
+        b.stats = buf(l + "stats", 2ull * lay.sets);
+        auto words = lay.words();
+        words.push_back(norm_flags(eval));
+        words.push_back(param_f32(static_cast<float>(train_norm_eps(c.norm))));
+        words.push_back(param_f32(static_cast<float>(kTrainBnMomentum)));
+        out.push_back({"train_norm_fwd",
+                       words,
+                       {lay.sets, 1, 1},
+                       {src, dst, b.xhat, b.stats, param(q + "norm.weight"), param(q + "norm.bias"),
+                        param(q + "norm.running_mean"), param(q + "norm.running_var")}});
+        return dst;
+    }
+    int act_forward(std::vector<TrainPass>& out, const std::string& l, LayerBufs& b, int src) {
+        const u32 count = static_cast<u32>(b.s.y_size());
+        b.act_out = buf(l + "act", count);
+        out.push_back(
+            {"train_act", {count, static_cast<u32>(c.activation), 0}, groups_for(count), {src, b.act_out, dummy}});
+        return b.act_out;
+    }
+
+    // The forward of the cnn on n images of `x` into `out`; returns the layers and sets the features
+    // (n × C after the global pool) and the logits.
+    std::vector<LayerBufs> forward(std::vector<TrainPass>& out, const std::string& pre, u32 n, int x, int& feat,
+                                   int& logits, bool eval) {
+        std::vector<LayerBufs> layers;
+        int in = x;
+        const bool normed = c.norm != TrainNorm::None;
+        for (const CnnLayerShape& shape : cnn_layer_shapes(c.depth, c.channels, static_cast<int>(n))) {
+            const auto i = std::to_string(layers.size());
+            const std::string l = pre + "layers." + i + ".", q = "layers." + i + ".";
+            LayerBufs b{shape.conv, shape.pool_after, in};
+            const int z = buf(l + "z", b.s.y_size());
+            std::size_t from = p.passes.size();
+            plan_conv3x3_forward(p, b.s, in, p.find(q + "conv.weight"), p.find(q + "conv.bias"), z);
+            take(out, from);
+            int cur = z;
+            if (normed && !c.norm_after) cur = norm_forward(out, l, q, b, cur, eval);
+            cur = act_forward(out, l, b, cur);
+            if (normed && c.norm_after) cur = norm_forward(out, l, q, b, cur, eval);
+            if (b.pool) {
+                const int pooled = buf(l + "pooled", b.s.y_size() / 4);
+                from = p.passes.size();
+                plan_avgpool2_forward(p, PoolShape{b.s.n, b.s.cout, b.s.h, b.s.w}, cur, pooled);
+                take(out, from);
+                cur = pooled;
+            }
+            b.out = cur;
+            layers.push_back(b);
+            in = cur;
+        }
+        const int side = layers.back().pool ? layers.back().s.h / 2 : layers.back().s.h;
+        feat = buf(pre + "features", static_cast<std::uint64_t>(n) * channels());
+        std::size_t from = p.passes.size();
+        plan_global_avgpool_forward(p, PoolShape{static_cast<int>(n), c.channels, side, side}, in, feat);
+        take(out, from);
+        const auto k = static_cast<u32>(c.classes);
+        logits = buf(pre + "logits", static_cast<std::uint64_t>(n) * k);
+        out.push_back({"train_linear",
+                       {n, channels(), k},
+                       groups_for(static_cast<std::uint64_t>(n) * k),
+                       {feat, p.find("head.weight"), p.find("head.bias"), logits}});
+        return layers;
+    }
+
+    void backward_norm(const std::string& q, const LayerBufs& b, int dy, int dx) {
+        const auto lay = layout(static_cast<u32>(b.s.n), static_cast<u32>(b.s.h * b.s.w));
+        auto words = lay.words();
+        words.push_back(norm_flags(false));
+        p.passes.push_back(
+            {"train_norm_bwd", words, {lay.sets, 1, 1}, {dy, b.xhat, b.stats, p.find(q + "norm.weight"), dx}});
+        p.passes.push_back(
+            {"train_norm_pgrad",
+             {lay.channels, lay.rows, lay.row_stride, lay.channel_stride, lay.inner, norm_has_bias(c.norm) ? 1u : 0u},
+             groups_for(lay.channels),
+             {dy, b.xhat, p.find("grad." + q + "norm.weight"),
+              norm_has_bias(c.norm) ? p.find("grad." + q + "norm.bias") : dummy}});
+    }
+    void backward_act(const LayerBufs& b, int dy, int dx) {
+        const u32 count = static_cast<u32>(b.s.y_size());
+        p.passes.push_back(
+            {"train_act", {count, static_cast<u32>(c.activation), 1}, groups_for(count), {b.act_out, dy, dx}});
+    }
+
+    // One layer's backward from dy (the gradient of its output, after its pool) to its parameters'
+    // gradients and, past the first layer, the gradient of its input; returns that (or −1).
+    int backward_layer(int i, const LayerBufs& b, int dy) {
+        const std::string q = "layers." + std::to_string(i) + ".";
+        const std::uint64_t count = b.s.y_size();
+        if (b.pool) {
+            const int up = buf("grad." + q + "unpooled", count);
+            plan_avgpool2_backward(p, PoolShape{b.s.n, b.s.cout, b.s.h, b.s.w}, dy, up);
+            dy = up;
+        }
+        const int g1 = buf("grad." + q + "mid", count), dz = buf("grad." + q + "z", count);
+        if (c.norm == TrainNorm::None) {
+            backward_act(b, dy, dz);
+        } else if (c.norm_after) {
+            backward_norm(q, b, dy, g1);
+            backward_act(b, g1, dz);
+        } else {
+            backward_act(b, dy, g1);
+            backward_norm(q, b, g1, dz);
+        }
+        plan_conv3x3_grad_params(p, b.s, b.in, dz, p.find("grad." + q + "conv.weight"),
+                                 p.find("grad." + q + "conv.bias"));
+        if (i == 0) return -1;
+        const int dprev = buf("grad.layers." + std::to_string(i - 1) + ".out", b.s.x_size());
+        plan_conv3x3_backward_input(p, b.s, dz, p.find(q + "conv.weight"), dprev);
+        return dprev;
+    }
+
+    void backward(const std::vector<LayerBufs>& layers, u32 n, int feat, int dlogits) {
+        const u32 k = static_cast<u32>(c.classes), ch = channels();
+        p.passes.push_back({"train_linear_dw",
+                            {n, ch, k},
+                            groups_for(static_cast<std::uint64_t>(k) * (ch + 1)),
+                            {dlogits, feat, p.find("grad.head.weight"), p.find("grad.head.bias")}});
+        const int dfeat = buf("grad.features", static_cast<std::uint64_t>(n) * ch);
+        p.passes.push_back({"train_linear_dx",
+                            {n, ch, k},
+                            groups_for(static_cast<std::uint64_t>(n) * ch),
+                            {dlogits, p.find("head.weight"), dfeat}});
+        const LayerBufs& last = layers.back();
+        const int side = last.pool ? last.s.h / 2 : last.s.h;
+        const PoolShape gs{static_cast<int>(n), c.channels, side, side};
+        int dy = buf("grad.layers." + std::to_string(layers.size() - 1) + ".out", gs.size());
+        plan_global_avgpool_backward(p, gs, dfeat, dy);
+        for (int i = static_cast<int>(layers.size()) - 1; i >= 0; --i) dy = backward_layer(i, layers[i], dy);
+    }
+};
+
+}  // namespace
+
+TrainProgram plan_cnn_training(const TrainConfig& c) {
+    CnnPlanner pl{c, {}};
+    auto& p = pl.p;
+    const u32 b = c.batch, nv = validation_samples(c), k = c.classes, f = kTexturePixels;
+    const int xtr = p.add_buffer("x_train", std::uint64_t{f} * c.samples, Role::Data);
+    const int ytr = p.add_buffer("y_train", c.samples, Role::Data, Kind::U32);
+    const int xv = p.add_buffer("x_val", std::uint64_t{f} * nv, Role::Data);
+    const int yv = p.add_buffer("y_val", nv, Role::Data, Kind::U32);
+    const int batches = p.add_buffer("batches", static_cast<std::uint64_t>(c.steps) * b, Role::Data, Kind::U32);
+    pl.step = p.add_buffer("step", 1, Role::State, Kind::U32);
+    const int log = p.add_buffer("log", 2ull * c.steps, Role::Log);
+    const int vlog = p.add_buffer("val_log", 2ull * c.steps, Role::Log);
+    pl.dummy = p.add_buffer("unused", 1);
+    const auto params = init_cnn_params(c);
+    for (const auto& t : params) p.add_buffer(t.name, t.elements(), Role::Param);
+    for (const auto& t : params)
+        if (t.trained) p.add_buffer("grad." + t.name, t.elements());
+
+    // The step: gather, forward, loss, backward, update, advance.
+    const int x = p.add_buffer("x", std::uint64_t{f} * b), labels = p.add_buffer("labels", b, Role::Scratch, Kind::U32);
+    p.passes.push_back({"train_gather", {b, f}, groups_for(b), {xtr, ytr, batches, pl.step, x, labels}});
+    int feat = -1, logits = -1;
+    const auto layers = pl.forward(p.passes, "", b, x, feat, logits, false);
+    const int dlogits = p.add_buffer("grad.logits", std::uint64_t{b} * k);
+    p.passes.push_back({"train_loss", {b, k, 0}, {1, 1, 1}, {logits, labels, dlogits, log, pl.step}});
+    pl.backward(layers, b, feat, dlogits);
+    append_optimizer_passes(p, c, params);
+    p.passes.push_back({"train_step", {}, {1, 1, 1}, {pl.step}});
+
+    // The evaluation: the validation set in eval mode.
+    int vfeat = -1, vlogits = -1;
+    pl.forward(p.eval_passes, "eval.", nv, xv, vfeat, vlogits, true);
+    p.eval_passes.push_back({"train_loss", {nv, k, 1}, {1, 1, 1}, {vlogits, yv, pl.dummy, vlog, pl.step}});
+    return p;
+}
+
+}  // namespace normlab

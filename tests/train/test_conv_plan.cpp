@@ -1,0 +1,178 @@
+// The cnn ops' planning functions (engine/train: conv_plan, pool_plan): which kernel, parameter words,
+// grid and buffers each pass gets, and the shapes and buffers they refuse; and every train_conv* and
+// train_pool* shader compiles (shaderc, no device).
+#include "normlab/core/error.hpp"
+#include "normlab/gpu/shader_library.hpp"
+#include "normlab/train/conv_layers.hpp"
+#include "normlab/train/conv_plan.hpp"
+#include "normlab/train/pool_plan.hpp"
+#include "normlab/train/texture_data.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace normlab;
+
+TEST_CASE("conv passes: kernels, parameter words, grids, bindings", "[train][conv]") {
+    ConvShape s{3, 2, 5, 8, 8};
+    TrainProgram p;
+    int x = p.add_buffer("x", s.x_size()), w = p.add_buffer("w", s.weight_size()), b = p.add_buffer("b", 5);
+    int y = p.add_buffer("y", s.y_size()), dy = p.add_buffer("dy", s.y_size()), dx = p.add_buffer("dx", s.x_size());
+    int dw = p.add_buffer("dw", s.weight_size()), db = p.add_buffer("db", 5);
+    plan_conv3x3_forward(p, s, x, w, b, y);
+    plan_conv3x3_backward_input(p, s, dy, w, dx);
+    plan_conv3x3_grad_params(p, s, x, dy, dw, db);
+    REQUIRE(p.passes.size() == 3);
+    const std::vector<std::uint32_t> words{3, 2, 5, 8, 8};
+    CHECK(p.passes[0].kernel == "train_conv_forward");
+    CHECK(p.passes[0].params == words);
+    // ⌈n · ⌈cout/4⌉ · h · ⌈w/4⌉ / 64⌉ workgroups: an invocation per 4 channels × 4 pixels
+    CHECK(p.passes[0].groups == std::array<std::uint32_t, 3>{(3 * 2 * 8 * 2 + 63) / 64, 1, 1});
+    CHECK(p.passes[0].buffers == std::vector<int>{x, w, b, y});
+    CHECK(p.passes[1].kernel == "train_conv_backward_input");
+    CHECK(p.passes[1].groups == std::array<std::uint32_t, 3>{(3 * 1 * 8 * 2 + 63) / 64, 1, 1});
+    CHECK(p.passes[1].buffers == std::vector<int>{dy, w, dx});
+    CHECK(p.passes[2].kernel == "train_conv_grad_params");
+    CHECK(p.passes[2].groups == std::array<std::uint32_t, 3>{5 * 2 + 5, 1, 1});  // a (co, ci) pair each, then biases
+    CHECK(p.passes[2].buffers == std::vector<int>{x, dy, dw, db});
+    CHECK_THROWS_AS(plan_conv3x3_forward(p, ConvShape{3, 2, 5, 8, 9}, x, w, b, y), InternalError);
+    CHECK_THROWS_AS(plan_conv3x3_forward(p, ConvShape{0, 2, 5, 8, 8}, x, w, b, y), InternalError);
+    CHECK_THROWS_AS(plan_conv3x3_backward_input(p, s, dy, w, 99), InternalError);
+}
+
+TEST_CASE("pool passes: kernels, parameter words, grids, bindings", "[train][pool]") {
+    PoolShape s{4, 3, 6, 5};
+    TrainProgram p;
+    int x = p.add_buffer("x", s.size()), y = p.add_buffer("y", 4 * 3 * 3 * 2), g = p.add_buffer("g", 12);
+    plan_avgpool2_forward(p, s, x, y);
+    plan_avgpool2_backward(p, s, y, x);
+    plan_global_avgpool_forward(p, s, x, g);
+    plan_global_avgpool_backward(p, s, g, x);
+    REQUIRE(p.passes.size() == 4);
+    CHECK(p.passes[0].kernel == "train_pool_avg2_forward");
+    CHECK(p.passes[0].params == std::vector<std::uint32_t>{12, 6, 5});
+    CHECK(p.passes[0].groups[0] == 2);  // 72 outputs
+    CHECK(p.passes[1].groups[0] == 6);  // 360 inputs
+    CHECK(p.passes[2].kernel == "train_pool_global_forward");
+    CHECK(p.passes[2].params == std::vector<std::uint32_t>{12, 30});
+    CHECK(p.passes[2].groups[0] == 12);  // a workgroup per plane
+    CHECK(p.passes[3].buffers == std::vector<int>{g, x});
+    CHECK_THROWS_AS(plan_avgpool2_forward(p, PoolShape{4, 3, 1, 5}, x, y), InternalError);
+    CHECK_THROWS_AS(plan_global_avgpool_forward(p, PoolShape{4, 4, 6, 5}, x, g), InternalError);
+}
+
+TEST_CASE("a grid past 65535 workgroups goes over two dimensions", "[train][conv]") {
+    auto g = train_grid(70000);
+    CHECK(static_cast<std::uint64_t>(g[0]) * g[1] >= 70000);
+    CHECK(g[0] <= 65535);
+    CHECK(g[1] == 2);
+    CHECK(train_grid(0) == std::array<std::uint32_t, 3>{1, 1, 1});
+}
+
+TEST_CASE("the train_conv and train_pool shaders compile", "[train][conv][pool]") {
+    int found = 0;
+    for (const auto& name : shader_names()) {
+        if (name.rfind("train_conv", 0) != 0 && name.rfind("train_pool", 0) != 0) continue;
+        ++found;
+        INFO(name);
+        CHECK_NOTHROW(compile_glsl(name, shader_source(name)));
+        CHECK_NOTHROW(compile_glsl(name, shader_source(name), {{"NL_SUBGROUP_ARITH", "1"}}));
+    }
+    CHECK(found == 7);
+}
+
+TEST_CASE("the cnn's layer shapes: AvgPool2d(2) after layers 1, 3 and 5", "[train][conv]") {
+    auto l = cnn_layer_shapes(7, 16, 32);
+    REQUIRE(l.size() == 7);
+    CHECK(l[0].conv.cin == 1);
+    CHECK(l[1].conv.cin == 16);
+    const int sides[] = {16, 16, 8, 8, 4, 4, 2};
+    const int out[] = {16, 8, 8, 4, 4, 2, 2};
+    for (int i = 0; i < 7; ++i) {
+        INFO("layer " << i);
+        CHECK(l[i].conv.n == 32);
+        CHECK(l[i].conv.cout == 16);
+        CHECK(l[i].conv.h == sides[i]);
+        CHECK(l[i].conv.w == sides[i]);
+        CHECK(l[i].out_side == out[i]);
+        CHECK(l[i].pool_after == (i == 1 || i == 3 || i == 5));
+    }
+    CHECK(cnn_conv_weight_name(2) == "layers.2.conv.weight");
+    CHECK(cnn_conv_bias_name(0) == "layers.0.conv.bias");
+    CHECK_THROWS_AS(cnn_layer_shapes(0, 16, 32), InputError);
+    CHECK_THROWS_AS(cnn_layer_shapes(9, 16, 32), InputError);
+    CHECK_THROWS_AS(cnn_layer_shapes(2, 0, 32), InputError);
+    CHECK_THROWS_AS(cnn_layer_shapes(2, 4, 0), InputError);
+}
+
+TEST_CASE("the cnn's initial parameters: PyTorch's names, shapes and bounds", "[train][conv]") {
+    TrainConfig c;
+    c.model = TrainModel::Cnn;
+    c.depth = 3;
+    c.channels = 8;
+    c.classes = 5;
+    c.data = "textures";
+    for (TrainNorm norm : {TrainNorm::Batch, TrainNorm::Layer, TrainNorm::Instance, TrainNorm::None}) {
+        c.norm = norm;
+        INFO(train_norm_name(norm));
+        auto p = init_cnn_params(c);
+        const auto& w0 = find_tensor(p, "layers.0.conv.weight");
+        CHECK(w0.shape == std::vector<std::int64_t>{8, 1, 3, 3});
+        for (float v : w0.values) REQUIRE(std::abs(v) <= 1.0 / 3.0);
+        const auto& w1 = find_tensor(p, "layers.1.conv.weight");
+        CHECK(w1.shape == std::vector<std::int64_t>{8, 8, 3, 3});
+        for (float v : w1.values) REQUIRE(std::abs(v) <= 1.0 / std::sqrt(72.0));
+        CHECK(find_tensor(p, "head.weight").shape == std::vector<std::int64_t>{5, 8});
+        CHECK(p.back().name == "head.bias");
+        if (norm == TrainNorm::None) {
+            CHECK_THROWS_AS(find_tensor(p, "layers.0.norm.weight"), InternalError);
+            continue;
+        }
+        // Layer 2 runs on 8×8 (after the pool of layer 1): LayerNorm([C, H, W])'s affine is per element.
+        const auto& g2 = find_tensor(p, "layers.2.norm.weight");
+        if (norm == TrainNorm::Layer)
+            CHECK(g2.shape == std::vector<std::int64_t>{8, 8, 8});
+        else
+            CHECK(g2.shape == std::vector<std::int64_t>{8});
+        CHECK(std::all_of(g2.values.begin(), g2.values.end(), [](float v) { return v == 1.0f; }));
+        bool running = true;
+        try {
+            find_tensor(p, "layers.0.norm.running_var");
+        } catch (const InternalError&) {
+            running = false;
+        }
+        CHECK(running == (norm == TrainNorm::Batch));
+    }
+    c.norm = TrainNorm::None;
+    CHECK(init_cnn_params(c)[0].values == init_cnn_params(c)[0].values);  // deterministic from the seed
+}
+
+TEST_CASE("textures through the training data and its configuration checks", "[train][texture]") {
+    TrainConfig c;
+    c.model = TrainModel::Cnn;
+    c.data = "textures";
+    c.classes = 6;
+    c.samples = 64;
+    c.batch = 8;
+    c.steps = 3;
+    c.data_seed = 5;
+    CHECK_NOTHROW(validate_train_config(c));
+    TrainData d = make_train_data(c);
+    CHECK(d.train.features == kTexturePixels);
+    CHECK(d.train.samples() == 64);
+    CHECK(d.val.samples() == validation_samples(c));
+    CHECK(d.train.x == make_train_textures(c).train.x);
+    CHECK(d.batches.size() == 24u);
+    c.classes = 7;
+    CHECK_THROWS_AS(validate_train_config(c), InputError);
+    c.classes = 6;
+    c.data = "spirals";
+    CHECK_THROWS_AS(validate_train_config(c), InputError);
+    c.model = TrainModel::Mlp;
+    c.classes = 5;
+    CHECK_THROWS_AS(validate_train_config(c), InputError);  // the mlp keeps 2–4 classes
+}
