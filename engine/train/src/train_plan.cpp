@@ -208,39 +208,50 @@ void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::v
     }
 }
 
+TrainIo begin_training_program(TrainProgram& p, const TrainConfig& c, std::uint32_t features,
+                               const std::vector<TrainTensor>& params) {
+    const u32 b = c.batch, nv = validation_samples(c);
+    TrainIo io;
+    const int xtr = p.add_buffer("x_train", std::uint64_t{features} * c.samples, Role::Data);
+    const int ytr = p.add_buffer("y_train", c.samples, Role::Data, Kind::U32);
+    io.x_val = p.add_buffer("x_val", std::uint64_t{features} * nv, Role::Data);
+    io.y_val = p.add_buffer("y_val", nv, Role::Data, Kind::U32);
+    const int batches = p.add_buffer("batches", static_cast<std::uint64_t>(c.steps) * b, Role::Data, Kind::U32);
+    io.step = p.add_buffer("step", 1, Role::State, Kind::U32);
+    io.log = p.add_buffer("log", 2ull * c.steps, Role::Log);
+    io.val_log = p.add_buffer("val_log", 2ull * c.steps, Role::Log);
+    io.unused = p.add_buffer("unused", 1);
+    for (const auto& t : params) p.add_buffer(t.name, t.elements(), Role::Param);
+    for (const auto& t : params)
+        if (t.trained) p.add_buffer("grad." + t.name, t.elements());
+    io.x = p.add_buffer("x", std::uint64_t{features} * b);
+    io.labels = p.add_buffer("labels", b, Role::Scratch, Kind::U32);
+    p.passes.push_back({"train_gather", {b, features}, groups_for(b), {xtr, ytr, batches, io.step, io.x, io.labels}});
+    return io;
+}
+
 TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o) {
     Planner pl{c, o, {}};
     auto& p = pl.p;
     const u32 b = c.batch, nv = validation_samples(c), k = c.classes;
-    const int xtr = p.add_buffer("x_train", 2ull * c.samples, Role::Data);
-    const int ytr = p.add_buffer("y_train", c.samples, Role::Data, Kind::U32);
-    const int xv = p.add_buffer("x_val", 2ull * nv, Role::Data);
-    const int yv = p.add_buffer("y_val", nv, Role::Data, Kind::U32);
-    const int batches = p.add_buffer("batches", static_cast<std::uint64_t>(c.steps) * b, Role::Data, Kind::U32);
-    pl.step = p.add_buffer("step", 1, Role::State, Kind::U32);
-    const int log = p.add_buffer("log", 2ull * c.steps, Role::Log);
-    const int vlog = p.add_buffer("val_log", 2ull * c.steps, Role::Log);
-    pl.dummy = p.add_buffer("unused", 1);
     const auto params = init_mlp_params(c);
-    for (const auto& t : params) p.add_buffer(t.name, t.elements(), Role::Param);
-    for (const auto& t : params)
-        if (t.trained) p.add_buffer("grad." + t.name, t.elements());
+    const TrainIo io = begin_training_program(p, c, 2, params);
+    pl.step = io.step;
+    pl.dummy = io.unused;
 
-    // The step: gather, forward, loss, backward, update, advance.
-    const int x = p.add_buffer("x", 2ull * b), labels = p.add_buffer("labels", b, Role::Scratch, Kind::U32);
-    p.passes.push_back({"train_gather", {b, 2}, groups_for(b), {xtr, ytr, batches, pl.step, x, labels}});
+    // The step: gather (above), forward, loss, backward, update, advance.
     int logits = -1;
-    const auto layers = pl.forward(p.passes, "", b, x, logits, false);
+    const auto layers = pl.forward(p.passes, "", b, io.x, logits, false);
     const int dlogits = p.add_buffer("grad.logits", static_cast<std::uint64_t>(b) * k);
-    p.passes.push_back({"train_loss", {b, k, 0}, {1, 1, 1}, {logits, labels, dlogits, log, pl.step}});
+    p.passes.push_back({"train_loss", {b, k, 0}, {1, 1, 1}, {logits, io.labels, dlogits, io.log, pl.step}});
     pl.backward(layers, b, dlogits);
     pl.update(params);
     p.passes.push_back({"train_step", {}, {1, 1, 1}, {pl.step}});
 
     // The evaluation: the validation set in eval mode.
     int vlogits = -1;
-    pl.forward(p.eval_passes, "eval.", nv, xv, vlogits, true);
-    p.eval_passes.push_back({"train_loss", {nv, k, 1}, {1, 1, 1}, {vlogits, yv, pl.dummy, vlog, pl.step}});
+    pl.forward(p.eval_passes, "eval.", nv, io.x_val, vlogits, true);
+    p.eval_passes.push_back({"train_loss", {nv, k, 1}, {1, 1, 1}, {vlogits, io.y_val, pl.dummy, io.val_log, pl.step}});
     return p;
 }
 

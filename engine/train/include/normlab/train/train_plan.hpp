@@ -45,4 +45,13 @@ TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o =
 // train_adam_bias pass first). The mlp's and the cnn's planners share it.
 void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::vector<TrainTensor>& params);
 
+// The buffers every model's program starts with, in this order: the data (x_train, y_train, x_val, y_val,
+// batches; `features` floats a sample), the step counter, the two logs, an unused binding, `params` and
+// the gradients of the trained ones, then the batch (x, labels) and the train_gather pass that fills it.
+struct TrainIo {
+    int x_val = -1, y_val = -1, step = -1, log = -1, val_log = -1, unused = -1, x = -1, labels = -1;
+};
+TrainIo begin_training_program(TrainProgram& p, const TrainConfig& c, std::uint32_t features,
+                               const std::vector<TrainTensor>& params);
+
 }  // namespace normlab
