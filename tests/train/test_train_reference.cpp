@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace normlab;
@@ -103,6 +104,30 @@ TEST_CASE("train: one submission per step and several per submission give the sa
     const auto b = normlab::test::run_on_device(c, init, data, 4);
     CHECK(a.log == b.log);
     CHECK(a.params == b.params);
+}
+
+TEST_CASE("train: slices submitted whenever poll() says the last one finished give the same run", "[train]") {
+    auto c = small_config(TrainNorm::Layer, false, TrainActivation::Tanh, TrainOptimizer::Sgd);
+    c.steps = 9;
+    const auto init = init_mlp_params(c);
+    const auto data = make_train_data(c);
+    const auto whole = normlab::test::run_on_device(c, init, data, 4);
+    TrainRunner r(normlab::test::context(), plan_mlp_training(c), 4);
+    TrainDevice& device = r;
+    normlab::test::upload_all(device, init, data);
+    int polls = 0;
+    while (device.steps_run() < c.steps) {
+        if (!device.poll()) {
+            ++polls;
+            continue;
+        }
+        device.submit(std::min(2, c.steps - device.steps_run()), 0, device.steps_run() + 2 >= c.steps);
+    }
+    while (!device.poll()) ++polls;
+    INFO(polls << " polls said not yet");
+    CHECK(device.log() == whole.log);
+    CHECK(device.val_log() == whole.val_log);
+    for (const auto& t : init) CHECK(device.download(t.name) == whole.params.at(t.name));
 }
 
 TEST_CASE("train: bad configurations are refused with one line", "[train]") {

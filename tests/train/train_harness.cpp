@@ -9,7 +9,7 @@
 
 namespace normlab::test {
 
-void upload_all(TrainRunner& r, const std::vector<TrainTensor>& init, const TrainData& data) {
+void upload_all(TrainDevice& r, const std::vector<TrainTensor>& init, const TrainData& data) {
     auto up_u32 = [&](const char* name, const std::vector<std::int32_t>& v) { r.upload(name, v.data(), v.size() * 4); };
     r.upload("x_train", data.train.x.data(), data.train.x.size() * 4);
     r.upload("x_val", data.val.x.data(), data.val.x.size() * 4);

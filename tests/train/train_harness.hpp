@@ -24,7 +24,7 @@ TrainRun run_on_device(const TrainConfig& c, const std::vector<TrainTensor>& ini
                        int steps_per_submit = 8, const TrainPlanOptions& options = {});
 
 // Uploads the data and parameters of a program into a runner.
-void upload_all(TrainRunner& r, const std::vector<TrainTensor>& init, const TrainData& data);
+void upload_all(TrainDevice& r, const std::vector<TrainTensor>& init, const TrainData& data);
 
 // |a − b| / max(|b|, floor)
 double rel_err(double a, double b, double floor = 1e-6);

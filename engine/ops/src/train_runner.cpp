@@ -110,6 +110,7 @@ void TrainRunner::record(vk::CommandBuffer cmd, const std::vector<TrainPass>& pa
 }
 
 void TrainRunner::queue(vk::CommandBuffer cmd) {
+    if (fenced_) finish();  // poll() fenced the earlier work: wait for it before queueing more
     // Without a fence: queue order keeps it after the earlier submissions, and finish() waits
     // for a last, fenced one.
     ctx_->queue().submit(vk::SubmitInfo({}, {}, cmd), nullptr);
@@ -133,13 +134,28 @@ void TrainRunner::submit(int steps, int eval_every, bool eval_last) {
     }
 }
 
-void TrainRunner::finish() {
-    if (!pending_) return;
-    pending_ = false;
+void TrainRunner::fence_pending() {
+    if (fenced_) return;
     // An empty, fenced submission: signalled when everything queued before it has finished.
     ctx_->device().resetFences(*fence_);
     ctx_->queue().submit(vk::SubmitInfo{}, *fence_);
+    fenced_ = true;
+}
+
+bool TrainRunner::poll() {
+    if (!pending_) return true;
+    fence_pending();
+    if (fence_.getStatus() != vk::Result::eSuccess) return false;
+    pending_ = fenced_ = false;
+    pending_submits_ = 0;
+    return true;
+}
+
+void TrainRunner::finish() {
+    if (!pending_) return;
+    fence_pending();
     const auto timeout = std::chrono::milliseconds(60000 + 2000LL * pending_submits_);
+    pending_ = fenced_ = false;
     pending_submits_ = 0;
     ctx_->wait(*fence_, timeout);
 }

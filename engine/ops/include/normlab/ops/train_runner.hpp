@@ -10,6 +10,7 @@
 #include "normlab/gpu/command_recorder.hpp"
 #include "normlab/gpu/compute_kernel.hpp"
 #include "normlab/gpu/gpu_buffer.hpp"
+#include "normlab/train/train_device.hpp"
 #include "normlab/train/train_program.hpp"
 
 #include <memory>
@@ -18,34 +19,28 @@
 
 namespace normlab {
 
-class TrainRunner {
+class TrainRunner final : public TrainDevice {
 public:
     TrainRunner(const VulkanContext& ctx, TrainProgram program, int steps_per_submit = 16);
     ~TrainRunner();
     TrainRunner(const TrainRunner&) = delete;
     TrainRunner& operator=(const TrainRunner&) = delete;
 
-    // Uploads `bytes` of `data` into the buffer named `name` (InternalError when absent or too
-    // small). Waits for every submission first.
-    void upload(const std::string& name, const void* data, std::size_t bytes);
-    // Queues `steps` training steps, and an evaluation after every `eval_every`-th step counted from
-    // the first step ever run (0: none) and after the last of these steps when `eval_last`.
-    void submit(int steps, int eval_every = 0, bool eval_last = false);
-    // Waits for everything submitted.
-    void finish();
-    // The training log (loss, accuracy per step: 2·steps f32) and the validation log, as of the
-    // last finish(); entries of steps not run (or not evaluated) hold 0.
-    std::vector<float> log() const;
-    std::vector<float> val_log() const;
-    // The whole buffer named `name` as f32 (waits for every submission first).
-    std::vector<float> download(const std::string& name);
-    int steps_run() const { return steps_; }
-    const TrainProgram& program() const { return program_; }
+    void upload(const std::string& name, const void* data, std::size_t bytes) override;
+    void submit(int steps, int eval_every = 0, bool eval_last = false) override;
+    bool poll() override;
+    void finish() override;
+    std::vector<float> log() const override;
+    std::vector<float> val_log() const override;
+    std::vector<float> download(const std::string& name) override;
+    int steps_run() const override { return steps_; }
+    const TrainProgram& program() const override { return program_; }
 
 private:
     void record(vk::CommandBuffer cmd, const std::vector<TrainPass>& passes,
                 const std::vector<std::unique_ptr<ComputeKernel>>& kernels, int repeats) const;
     void queue(vk::CommandBuffer cmd);
+    void fence_pending();
     int index(const std::string& name) const;
 
     const VulkanContext* ctx_;
@@ -60,6 +55,7 @@ private:
     vk::raii::CommandBuffers cmds_{nullptr};  // [0] one step, [1] per_submit steps, [2] evaluation
     vk::raii::Fence fence_{nullptr};
     bool pending_ = false;
+    bool fenced_ = false;  // the fenced submission after the pending work is queued
     long long pending_submits_ = 0;
 };
 
