@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Gathers what a GPU machine without compilers or packages needs to run normlab-bench,
-# normlab-cli and the GPU tests: Release binaries (stripped), Debian's Vulkan loader and
+# normlab-cli and the GPU and training tests: Release binaries (stripped), Debian's Vulkan loader and
 # the validation layer (with a manifest that points next to it), into .gpu/ (ignored by
 # git). On that machine:
 #   export LD_LIBRARY_PATH=$PWD/.gpu/lib VK_LAYER_PATH=$PWD/.gpu/layer
@@ -9,10 +9,14 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dest="$root/.gpu"
-NORMLAB_BUILD_DIR="$root/build-gpu" "$root/scripts/build.sh" -DNORMLAB_BUILD_APP=OFF >/dev/null
+bins=(normlab-bench normlab-cli normlab-gpu-tests normlab-train-tests)
+gen=()
+if command -v ninja >/dev/null 2>&1 && [ ! -f "$root/build-gpu/Makefile" ]; then gen=(-G Ninja); fi
+cmake -S "$root" -B "$root/build-gpu" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DNORMLAB_BUILD_APP=OFF >/dev/null
+cmake --build "$root/build-gpu" --parallel "$(nproc)" --target "${bins[@]}" >/dev/null
 rm -rf "$dest"
 mkdir -p "$dest/bin" "$dest/lib" "$dest/layer"
-for b in normlab-bench normlab-cli normlab-gpu-tests; do
+for b in "${bins[@]}"; do
   [ -x "$root/build-gpu/bin/$b" ] && strip -o "$dest/bin/$b" "$root/build-gpu/bin/$b"
 done
 cp -L /usr/lib/x86_64-linux-gnu/libvulkan.so.1 "$dest/lib/"
