@@ -222,7 +222,8 @@ TEST_CASE("the pipeline cache header is checked as the Vulkan spec describes", "
     CHECK_FALSE(pipeline_cache_header_matches("", p));
     CHECK_FALSE(pipeline_cache_header_matches(header(31, 1, p.vendorID, p.deviceID), p));  // length too small
     CHECK_FALSE(pipeline_cache_header_matches(header(64, 1, p.vendorID, p.deviceID), p));  // longer than the data
-    CHECK(pipeline_cache_header_matches(header(36, 1, p.vendorID, p.deviceID) + "more", p));
+    // The specification requires headerSize 32, even where more data follows the header.
+    CHECK_FALSE(pipeline_cache_header_matches(header(33, 1, p.vendorID, p.deviceID) + "more data", p));
     CHECK_FALSE(pipeline_cache_header_matches(header(32, 2, p.vendorID, p.deviceID), p));  // another version
     CHECK_FALSE(pipeline_cache_header_matches(header(32, 1, p.vendorID + 1, p.deviceID), p));
     CHECK_FALSE(pipeline_cache_header_matches(header(32, 1, p.vendorID, p.deviceID + 1), p));

@@ -174,6 +174,8 @@ TEST_CASE("train: one step's gradients of every op kind match the float64 refere
             scale = std::max(scale, std::abs(want[i]));
         }
         INFO(t.name << " worst " << worst << " scale " << scale);
-        CHECK(worst < 1e-5 * scale);
+        // Float32 sums in another order (or fused multiply-adds) than the float64 reference's: 3e-5 of
+        // the gradient's scale (an NVIDIA H200 measured 1.1e-5 for a weight after BatchNorm and sigmoid).
+        CHECK(worst < 3e-5 * scale);
     }
 }

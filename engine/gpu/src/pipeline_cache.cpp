@@ -45,11 +45,11 @@ std::string load(const std::string& path, const vk::PhysicalDeviceProperties& de
 
 bool pipeline_cache_header_matches(std::string_view data, const vk::PhysicalDeviceProperties& device) {
     // VkPipelineCacheHeaderVersionOne: headerSize, headerVersion, vendorID, deviceID (uint32 each),
-    // pipelineCacheUUID[VK_UUID_SIZE]; 32 bytes, and headerSize counts at least those.
+    // pipelineCacheUUID[VK_UUID_SIZE]: 32 bytes, and the specification requires headerSize to be 32
+    // (a driver's cache data follows the header, so a larger size would still fit inside the data).
     constexpr std::size_t kHeaderOne = 16 + VK_UUID_SIZE;
     if (data.size() < kHeaderOne) return false;
-    const std::uint32_t header_size = read_u32(data, 0);
-    if (header_size < kHeaderOne || header_size > data.size()) return false;
+    if (read_u32(data, 0) != kHeaderOne) return false;
     if (read_u32(data, 4) != VK_PIPELINE_CACHE_HEADER_VERSION_ONE) return false;
     if (read_u32(data, 8) != device.vendorID || read_u32(data, 12) != device.deviceID) return false;
     return std::memcmp(data.data() + 16, device.pipelineCacheUUID.data(), VK_UUID_SIZE) == 0;
