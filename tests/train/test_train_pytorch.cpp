@@ -60,16 +60,21 @@ std::vector<double> script_losses(const std::string& out) {
 
 }  // namespace
 
+// Two mlps and two cnns, short runs; the first also checks that the script's comparison can fail.
+const char* const kRuns[] = {
+    "--model mlp --depth 2 --width 8 --norm group --groups 2 --activation tanh --data spirals --classes 3 "
+    "--samples 64 --batch 16 --steps 15 --lr 0.1 --optimizer sgd --seed 7",
+    "--model mlp --depth 3 --width 8 --norm rms --norm-placement after --activation sigmoid --data circles "
+    "--samples 64 --batch 8 --steps 15 --lr 0.01 --optimizer adam --seed 8",
+    "--model cnn --depth 3 --channels 4 --norm batch --data textures --classes 3 --samples 32 --batch 8 --steps 15 "
+    "--lr 0.05 --optimizer sgd --seed 9",
+    "--model cnn --depth 2 --channels 4 --norm layer --norm-placement after --activation tanh --data textures "
+    "--classes 4 --samples 16 --batch 4 --steps 15 --lr 0.01 --optimizer adam --seed 10",
+};
+
 TEST_CASE("train: the PyTorch script replays the run's losses", "[train]") {
-    const std::string run = GENERATE(
-        std::string("--model mlp --depth 2 --width 8 --norm group --groups 2 --activation tanh --data spirals "
-                    "--classes 3 --samples 64 --batch 16 --steps 15 --lr 0.1 --optimizer sgd --seed 7"),
-        std::string("--model mlp --depth 3 --width 8 --norm rms --norm-placement after --activation sigmoid --data "
-                    "circles --samples 64 --batch 8 --steps 15 --lr 0.01 --optimizer adam --seed 8"),
-        std::string("--model cnn --depth 3 --channels 4 --norm batch --data textures --classes 3 --samples 32 "
-                    "--batch 8 --steps 15 --lr 0.05 --optimizer sgd --seed 9"),
-        std::string("--model cnn --depth 2 --channels 4 --norm layer --norm-placement after --activation tanh --data "
-                    "textures --classes 4 --samples 16 --batch 4 --steps 15 --lr 0.01 --optimizer adam --seed 10"));
+    const int index = GENERATE(range(0, 4));
+    const std::string run = kRuns[index];
     INFO(run);
     if (!have_torch()) {
         WARN("skipped: " << kPython << " cannot import torch and numpy (Debian: apt install python3-torch)");
@@ -94,6 +99,7 @@ TEST_CASE("train: the PyTorch script replays the run's losses", "[train]") {
         CHECK(std::abs(got[s] - want[s]) <= 1e-4 * std::abs(want[s]));
     }
 
+    if (index != 0) return;
     // The script's own check can fail: a log with one loss 1% off.
     auto rows = lines(slurp(dir / "log.csv"));
     const auto comma = rows[5].find(',', rows[5].find(',') + 1);
