@@ -48,18 +48,25 @@ Range data_range(const LineChart& c, bool x_axis) {
     return r;
 }
 
-void draw_legend(const LineChart& c, ImDrawList* dl, ImVec2 a, ImVec2 b) {
+// The legend in the top or bottom right corner, whichever covers fewer of the plotted points.
+void draw_legend(const LineChart& c, ImDrawList* dl, ImVec2 a, ImVec2 b, const std::vector<ImVec2>& points) {
     const float line = ImGui::GetTextLineHeight();
     float width = 0;
     for (const auto& s : c.series) width = std::max(width, ImGui::CalcTextSize(s.label.c_str()).x);
-    const ImVec2 at(b.x - width - line * 2.6f, a.y + line * 0.4f);
-    dl->AddRectFilled(ImVec2(at.x - line * 0.3f, at.y - line * 0.2f),
-                      ImVec2(b.x - line * 0.3f, at.y + line * (static_cast<float>(c.series.size()) + 0.2f)),
-                      IM_COL32(20, 20, 24, 220));
+    const float h = line * (static_cast<float>(c.series.size()) + 0.4f);
+    auto covered = [&](ImVec2 lo) {
+        return std::count_if(points.begin(), points.end(), [&](ImVec2 p) {
+            return p.x >= lo.x && p.x <= b.x && p.y >= lo.y && p.y <= lo.y + h;
+        });
+    };
+    ImVec2 box(b.x - width - line * 2.9f, a.y + line * 0.2f);
+    const ImVec2 bottom(box.x, b.y - h - line * 0.2f);
+    if (covered(bottom) < covered(box)) box = bottom;
+    dl->AddRectFilled(box, ImVec2(b.x - line * 0.3f, box.y + h), IM_COL32(20, 20, 24, 220));
     for (std::size_t i = 0; i < c.series.size(); ++i) {
-        const float y = at.y + line * (static_cast<float>(i) + 0.5f);
-        dl->AddLine(ImVec2(at.x, y), ImVec2(at.x + line * 1.6f, y), series_colour(c.series[i].colour), 2.5f);
-        dl->AddText(ImVec2(at.x + line * 2.0f, y - line * 0.5f), kAxis, c.series[i].label.c_str());
+        const float x = box.x + line * 0.3f, y = box.y + line * (static_cast<float>(i) + 0.7f);
+        dl->AddLine(ImVec2(x, y), ImVec2(x + line * 1.6f, y), series_colour(c.series[i].colour), 2.5f);
+        dl->AddText(ImVec2(x + line * 2.0f, y - line * 0.5f), kAxis, c.series[i].label.c_str());
     }
 }
 
@@ -115,6 +122,7 @@ void draw_line_chart(const LineChart& c, ImVec2 size) {
     const ImVec2 xl = ImGui::CalcTextSize(c.x_label.c_str());
     dl->AddText(ImVec2((a.x + b.x - xl.x) * 0.5f, b.y + line * 1.4f), kAxis, c.x_label.c_str());
     dl->PushClipRect(a, b, true);
+    std::vector<ImVec2> points;
     for (const auto& s : c.series) {
         const ImU32 col = series_colour(s.colour);
         bool have = false;
@@ -126,6 +134,7 @@ void draw_line_chart(const LineChart& c, ImVec2 size) {
                 continue;
             }
             const ImVec2 p(px(xv), py(s.y[i]));
+            points.push_back(p);
             if (have) dl->AddLine(last, p, col, 2.0f);
             if (s.dots) dl->AddCircleFilled(p, 3.5f, col);
             last = p;
@@ -133,7 +142,7 @@ void draw_line_chart(const LineChart& c, ImVec2 size) {
         }
     }
     dl->PopClipRect();
-    if (!c.series.empty()) draw_legend(c, dl, a, b);
+    if (!c.series.empty()) draw_legend(c, dl, a, b, points);
 }
 
 }  // namespace normlab::app
