@@ -55,9 +55,8 @@ void draw_legend(const LineChart& c, ImDrawList* dl, ImVec2 a, ImVec2 b, const s
     for (const auto& s : c.series) width = std::max(width, ImGui::CalcTextSize(s.label.c_str()).x);
     const float h = line * (static_cast<float>(c.series.size()) + 0.4f);
     auto covered = [&](ImVec2 lo) {
-        return std::count_if(points.begin(), points.end(), [&](ImVec2 p) {
-            return p.x >= lo.x && p.x <= b.x && p.y >= lo.y && p.y <= lo.y + h;
-        });
+        return std::count_if(points.begin(), points.end(),
+                             [&](ImVec2 p) { return p.x >= lo.x && p.x <= b.x && p.y >= lo.y && p.y <= lo.y + h; });
     };
     ImVec2 box(b.x - width - line * 2.9f, a.y + line * 0.2f);
     const ImVec2 bottom(box.x, b.y - h - line * 0.2f);
