@@ -1,35 +1,26 @@
-// normlab-cli train (train_command.hpp): options → TrainConfig → data, initial parameters, program;
-// the runner replays the recorded step; the log, data and parameters are written after the run (a bad
-// option: one line, exit 2, nothing written).
+// normlab-cli train (train_command.hpp): options → TrainConfig (or a sweep's grid, train_sweep.cpp) → one
+// run on the device (train_run.cpp); the log, data, parameters, figure and PyTorch script are written after
+// the run (a bad option: one line, exit 2, nothing written).
 #include "train_command.hpp"
 
 #include "normlab/core/atomic_file.hpp"
 #include "normlab/core/error.hpp"
 #include "normlab/core/npy.hpp"
-#include "normlab/ops/train_runner.hpp"
-#include "normlab/train/train_data.hpp"
-#include "normlab/train/train_params.hpp"
-#include "normlab/train/conv_layers.hpp"
-#include "normlab/train/conv_model_plan.hpp"
-#include "normlab/train/train_plan.hpp"
+#include "normlab/train/torch_script.hpp"
+#include "normlab/train/train_sweep.hpp"
 #include "state_options.hpp"
+#include "train_figure.hpp"
+#include "train_run.hpp"
+#include "train_sweep.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
-#include <chrono>
 #include <filesystem>
 #include <unistd.h>
 
 namespace normlab {
 namespace {
-
-struct TrainArgs {
-    std::string model = "mlp", activation = "relu", norm = "none", placement = "before", optimizer = "sgd";
-    std::string save_init, save_data, save_final, log, device;
-    int eval_every = 10, steps_per_submit = 16;
-    bool bench = false, quiet = false;
-};
 
 void add_options(CLI::App& app, TrainArgs& a, TrainConfig& c) {
     app.add_option("--model", a.model, "mlp | cnn (the cnn takes --data textures)");
@@ -63,8 +54,19 @@ void add_options(CLI::App& app, TrainArgs& a, TrainConfig& c) {
     app.add_option("--device", a.device, "Vulkan device index or name substring (also NORMLAB_DEVICE)");
     app.add_flag("--bench", a.bench, "print the device's steps per second (setup and compilation excluded)");
     app.add_flag("-q,--quiet", a.quiet, "print nothing on success");
+    app.add_option("--pytorch-script", a.pytorch_script,
+                   "write a Python script that replays the run in PyTorch from --save-init and --save-data");
+    app.add_option("--sweep", a.sweep,
+                   "KEY=V1,V2,...: run the grid over KEY's values (repeatable; keys: " + sweep_keys_text() + ")");
+    app.add_option("--sweep-csv", a.sweep_csv, "the sweep's summary CSV (default: NAME-sweep.csv beside --log)");
+#ifdef NORMLAB_HAVE_FIGURE
+    app.add_option("--figure", a.figure,
+                   "PNG: the loss and accuracy curves, or a sweep's validation error against batch size");
+    app.add_option("--figure-size", a.figure_size, "figure size WxH in pixels (default 1400x700)");
+#endif
 }
 
+// The options' names parsed into c; validated unless a sweep sets keys (then each run is).
 TrainConfig resolve(TrainArgs& a, TrainConfig c) {
     c.model = parse_train_model(a.model);
     c.activation = parse_train_activation(a.activation);
@@ -73,13 +75,20 @@ TrainConfig resolve(TrainArgs& a, TrainConfig c) {
     if (a.placement != "before" && a.placement != "after")
         throw InputError("unknown --norm-placement '" + a.placement + "' (expected before or after)");
     c.norm_after = a.placement == "after";
-    validate_train_config(c);
+    if (a.sweep.empty()) validate_train_config(c);
     if (a.eval_every < 0) throw InputError("--eval-every must not be negative");
     if (a.steps_per_submit < 1 || a.steps_per_submit > 1024)
         throw InputError("--steps-per-submit must be between 1 and 1024");
-    for (const std::string* path : {&a.save_init, &a.save_data, &a.save_final, &a.log}) {
+    if (!a.sweep_csv.empty() && a.sweep.empty()) throw InputError("--sweep-csv needs --sweep");
+    if (!a.pytorch_script.empty() && a.sweep.empty() && (a.save_init.empty() || a.save_data.empty()))
+        throw InputError("--pytorch-script loads the run's files: give --save-init DIR and --save-data DIR");
+#ifdef NORMLAB_HAVE_FIGURE
+    if (!a.figure.empty()) train_figure_size(a.figure_size);
+#endif
+    for (const std::string* path :
+         {&a.save_init, &a.save_data, &a.save_final, &a.log, &a.figure, &a.pytorch_script, &a.sweep_csv}) {
         if (path->empty()) continue;
-        const bool dir = path != &a.log;
+        const bool dir = path == &a.save_init || path == &a.save_data || path == &a.save_final;
         std::filesystem::path p(*path);
         std::string parent = dir && std::filesystem::is_directory(p) ? p.string() : p.parent_path().string();
         if (parent.empty()) parent = ".";
@@ -118,13 +127,44 @@ void add_data(Files& files, const std::string& dir, const TrainConfig& c, const 
     files.emplace_back(dir + "/batches.npy", npy_bytes_i32({c.steps, c.batch}, d.batches.data()));
 }
 
-std::string log_csv(const std::vector<float>& log, const std::vector<float>& val, const std::vector<bool>& evaluated) {
-    std::string s = "step,train_loss,train_acc,val_loss,val_acc\n";
-    for (std::size_t t = 0; t < evaluated.size(); ++t) {
-        s += fmt::format("{},{:.9g},{:.9g}", t, log[2 * t], log[2 * t + 1]);
-        s += evaluated[t] ? fmt::format(",{:.9g},{:.9g}\n", val[2 * t], val[2 * t + 1]) : std::string(",,\n");
-    }
-    return s;
+// `target` as the script at `script` finds it: relative to the script's folder where possible.
+std::string relative_to_script(const std::string& target, const std::string& script) {
+    const auto abs = [](const std::string& p) { return std::filesystem::absolute(p).lexically_normal(); };
+    const std::filesystem::path rel = abs(target).lexically_relative(abs(script).parent_path());
+    return rel.empty() ? abs(target).string() : rel.string();
+}
+
+std::string script_text(const TrainConfig& c, const TrainArgs& a) {
+    TorchScriptPaths paths{relative_to_script(a.save_init, a.pytorch_script),
+                           relative_to_script(a.save_data, a.pytorch_script),
+                           a.log.empty() ? std::string() : relative_to_script(a.log, a.pytorch_script)};
+    return pytorch_script(c, paths);
+}
+
+int run_single(const VulkanContext& ctx, const TrainConfig& c, const TrainArgs& a) {
+    const TrainOutcome o = train_once(ctx, c, a.eval_every, a.steps_per_submit, !a.save_final.empty());
+    Files files;
+#ifdef NORMLAB_HAVE_FIGURE
+    if (!a.figure.empty()) files.emplace_back(a.figure, run_figure_png(ctx, c, o, a));
+#endif
+    if (!a.save_init.empty()) add_tensors(files, a.save_init, o.init, 0);
+    if (!a.save_data.empty()) add_data(files, a.save_data, c, o.data);
+    if (!a.save_final.empty()) add_tensors(files, a.save_final, o.final, c.steps);
+    if (!a.log.empty()) files.emplace_back(a.log, log_csv_header() + log_csv_rows(o));
+    if (!a.pytorch_script.empty()) files.emplace_back(a.pytorch_script, script_text(c, a));
+    for (const std::string* dir : {&a.save_init, &a.save_data, &a.save_final})
+        if (!dir->empty()) std::filesystem::create_directories(*dir);
+    for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
+
+    const int last = c.steps - 1;
+    if (!a.quiet)
+        fmt::print(
+            "{}: {:.3f} s ({:.1f} steps/s) on {}; last step loss {:.4f} acc {:.3f}, validation "
+            "loss {:.4f} acc {:.3f}\n",
+            describe_run(c), o.seconds, o.steps_per_second(), ctx.device_name(), o.log[2 * last], o.log[2 * last + 1],
+            o.val[2 * last], o.val[2 * last + 1]);
+    if (a.bench) fmt::print("bench: {:.1f} steps/s\n", o.steps_per_second());
+    return validation_status(ctx.validation_messages());
 }
 
 }  // namespace
@@ -136,54 +176,13 @@ int run_train_command(int argc, char** argv) {
     add_options(app, a, base);
     if (auto help = parse_command_line(app, argc, argv)) return *help;
     const TrainConfig c = resolve(a, base);
+    const SweepPlan plan = a.sweep.empty() ? SweepPlan{} : plan_sweep(a, c);
 
     ContextOptions copt = ContextOptions::from_env();
     if (!a.device.empty()) copt.device = a.device;
+    if (!a.figure.empty()) copt.need_graphics = true;  // the figure is drawn with the same queue
     VulkanContext ctx(copt);
-    const bool cnn = c.model == TrainModel::Cnn;
-    const auto init = cnn ? init_cnn_params(c) : init_mlp_params(c);
-    const auto data = make_train_data(c);
-    TrainRunner runner(ctx, cnn ? plan_cnn_training(c) : plan_mlp_training(c), a.steps_per_submit);
-    runner.upload("x_train", data.train.x.data(), data.train.x.size() * 4);
-    runner.upload("y_train", data.train.y.data(), data.train.y.size() * 4);
-    runner.upload("x_val", data.val.x.data(), data.val.x.size() * 4);
-    runner.upload("y_val", data.val.y.data(), data.val.y.size() * 4);
-    runner.upload("batches", data.batches.data(), data.batches.size() * 4);
-    for (const auto& t : init) runner.upload(t.name, t.values.data(), t.values.size() * 4);
-
-    const auto start = std::chrono::steady_clock::now();
-    runner.submit(c.steps, a.eval_every, true);
-    runner.finish();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const auto log = runner.log(), val = runner.val_log();
-    std::vector<bool> evaluated(c.steps, false);
-    for (int t = 0; t < c.steps; ++t)
-        evaluated[t] = t == c.steps - 1 || (a.eval_every > 0 && (t + 1) % a.eval_every == 0);
-
-    Files files;
-    if (!a.save_init.empty()) add_tensors(files, a.save_init, init, 0);
-    if (!a.save_data.empty()) add_data(files, a.save_data, c, data);
-    if (!a.save_final.empty()) {
-        auto final = init;
-        for (auto& t : final) t.values = runner.download(t.name);
-        add_tensors(files, a.save_final, final, c.steps);
-    }
-    if (!a.log.empty()) files.emplace_back(a.log, log_csv(log, val, evaluated));
-    for (const std::string* dir : {&a.save_init, &a.save_data, &a.save_final})
-        if (!dir->empty()) std::filesystem::create_directories(*dir);
-    for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
-
-    const int last = c.steps - 1;
-    if (!a.quiet)
-        fmt::print(
-            "{} {}×{} {} norm {} ({}), {} {} lr {}: {} steps in {:.3f} s ({:.1f} steps/s) on {}; "
-            "last step loss {:.4f} acc {:.3f}, validation loss {:.4f} acc {:.3f}\n",
-            cnn ? "cnn" : "mlp", c.depth, cnn ? c.channels : c.width, train_activation_name(c.activation),
-            train_norm_name(c.norm), c.norm_after ? "after" : "before", c.data, train_optimizer_name(c.optimizer), c.lr,
-            c.steps, seconds, c.steps / seconds, ctx.device_name(), log[2 * last], log[2 * last + 1], val[2 * last],
-            val[2 * last + 1]);
-    if (a.bench) fmt::print("bench: {:.1f} steps/s\n", c.steps / seconds);
-    return validation_status(ctx.validation_messages());
+    return a.sweep.empty() ? run_single(ctx, c, a) : run_train_sweep(ctx, a, plan);
 }
 
 }  // namespace normlab

@@ -6,6 +6,7 @@ set(NORMLAB_PANEL_SOURCES
   colormap.cpp
   heatmap_panel.cpp
   histogram_view.cpp
+  line_chart.cpp
   cube_view.cpp
   compare_view.cpp
   gradient_view.cpp

@@ -1,0 +1,128 @@
+// normlab-cli train --sweep (train_sweep.hpp).
+#include "train_sweep.hpp"
+
+#include "train_figure.hpp"
+
+#include "normlab/core/atomic_file.hpp"
+#include "normlab/core/error.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+namespace normlab {
+namespace {
+
+// The table's columns: the swept keys, then the final numbers.
+struct Table {
+    std::vector<std::size_t> widths;
+
+    explicit Table(const SweepPlan& p) {
+        for (std::size_t i = 0; i < p.axes.size(); ++i) {
+            std::size_t w = p.axes[i].key.size();
+            for (const auto& v : p.axes[i].values) w = std::max(w, v.size());
+            widths.push_back(w);
+        }
+    }
+    void header(const SweepPlan& p) const {
+        for (std::size_t i = 0; i < p.axes.size(); ++i) fmt::print("{:<{}}  ", p.axes[i].key, widths[i]);
+        fmt::print("{:>10}  {:>9}  {:>8}  {:>7}  {:>8}\n", "train_loss", "train_acc", "val_loss", "val_acc", "steps/s");
+    }
+    void row(const SweepRun& r, const TrainOutcome& o) const {
+        const std::size_t last = o.evaluated.size() - 1;
+        for (std::size_t i = 0; i < r.values.size(); ++i) fmt::print("{:<{}}  ", r.values[i], widths[i]);
+        fmt::print("{:>10.4f}  {:>9.3f}  {:>8.4f}  {:>7.3f}  {:>8.1f}\n", o.log[2 * last], o.log[2 * last + 1],
+                   o.val[2 * last], o.val[2 * last + 1], o.steps_per_second());
+    }
+};
+
+std::string keys_header(const SweepPlan& p) {
+    std::string s;
+    for (const auto& axis : p.axes) s += axis.key + ",";
+    return s;
+}
+
+std::string values_prefix(const SweepRun& r) {
+    std::string s;
+    for (const auto& v : r.values) s += v + ",";
+    return s;
+}
+
+std::string summary_csv(const SweepPlan& p, const std::vector<TrainOutcome>& outcomes) {
+    std::string s = keys_header(p) + "train_loss,train_acc,val_loss,val_acc,steps_per_s\n";
+    for (std::size_t r = 0; r < outcomes.size(); ++r) {
+        const TrainOutcome& o = outcomes[r];
+        const std::size_t last = o.evaluated.size() - 1;
+        s += values_prefix(p.runs[r]) + fmt::format("{:.9g},{:.9g},{:.9g},{:.9g},{:.6g}\n", o.log[2 * last],
+                                                    o.log[2 * last + 1], o.val[2 * last], o.val[2 * last + 1],
+                                                    o.steps_per_second());
+    }
+    return s;
+}
+
+void check_folder(const std::string& path) {
+    std::string parent = std::filesystem::path(path).parent_path().string();
+    if (parent.empty()) parent = ".";
+    if (!std::filesystem::is_directory(parent))
+        throw InputError("cannot write " + path + ": the folder " + parent + " is missing or not writable");
+}
+
+}  // namespace
+
+std::string sweep_csv_path(const TrainArgs& a) {
+    if (!a.sweep_csv.empty()) return a.sweep_csv;
+    if (a.log.empty()) return "";
+    const std::filesystem::path log(a.log);
+    return (log.parent_path() / (log.stem().string() + "-sweep.csv")).string();
+}
+
+SweepPlan plan_sweep(const TrainArgs& a, const TrainConfig& base) {
+    for (const auto& [path, flag] :
+         {std::pair{&a.save_init, "--save-init"}, std::pair{&a.save_data, "--save-data"},
+          std::pair{&a.save_final, "--save-final"}, std::pair{&a.pytorch_script, "--pytorch-script"}})
+        if (!path->empty()) throw InputError(std::string(flag) + " writes one run's files: not with --sweep");
+    SweepPlan p;
+    for (const auto& s : a.sweep) p.axes.push_back(parse_sweep_axis(s));
+    p.runs = sweep_grid(base, p.axes);
+    if (!a.figure.empty() &&
+        std::none_of(p.axes.begin(), p.axes.end(), [](const SweepAxis& x) { return x.key == "batch"; }))
+        throw InputError(
+            "--figure of a sweep draws the validation error against the batch size: add --sweep "
+            "batch=...");
+    if (!sweep_csv_path(a).empty()) check_folder(sweep_csv_path(a));
+    return p;
+}
+
+int run_train_sweep(const VulkanContext& ctx, const TrainArgs& a, const SweepPlan& p) {
+    const Table table(p);
+    if (!a.quiet) {
+        fmt::print("sweep of {} runs on {}\n", p.runs.size(), ctx.device_name());
+        table.header(p);
+    }
+    std::vector<TrainOutcome> outcomes;
+    for (const auto& run : p.runs) {
+        outcomes.push_back(train_once(ctx, run.config, a.eval_every, a.steps_per_submit, false));
+        outcomes.back().init.clear();  // a sweep keeps only the logs
+        outcomes.back().data = {};
+        if (!a.quiet) {
+            table.row(run, outcomes.back());
+            std::fflush(stdout);
+        }
+    }
+    std::vector<std::pair<std::string, std::string>> files;
+#ifdef NORMLAB_HAVE_FIGURE
+    if (!a.figure.empty()) files.emplace_back(a.figure, sweep_figure_png(ctx, p, outcomes, a));
+#endif
+    if (const std::string csv = sweep_csv_path(a); !csv.empty()) files.emplace_back(csv, summary_csv(p, outcomes));
+    if (!a.log.empty()) {
+        std::string log = log_csv_header(keys_header(p));
+        for (std::size_t r = 0; r < outcomes.size(); ++r) log += log_csv_rows(outcomes[r], values_prefix(p.runs[r]));
+        files.emplace_back(a.log, log);
+    }
+    for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
+    return validation_status(ctx.validation_messages());
+}
+
+}  // namespace normlab
