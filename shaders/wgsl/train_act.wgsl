@@ -1,8 +1,7 @@
 // Training: the activation (kind 0 ReLU, 1 tanh, 2 sigmoid), train_act.comp's twin. Forward: B1 = f(B0).
 // Backward: B2 = B1·f'(·) from the forward's output in B0 (ReLU: y > 0; tanh: 1 − y²; sigmoid: y(1 − y)).
-// Every train_*.wgsl kernel binds its storage buffers read_write at the GLSL kernel's bindings (a program
-// binds its one "unused" buffer at several bindings of a pass, which WebGPU refuses across read-only and
-// writable bindings) and its parameter block as the uniform at binding 8 (WgpuTrainRunner).
+// Every train_*.wgsl kernel binds its storage buffers read_write at the GLSL kernel's bindings and its
+// parameter block as the uniform at binding 8 (wgpu_train_runner.hpp).
 struct Push {
   count : u32,
   kind : u32,

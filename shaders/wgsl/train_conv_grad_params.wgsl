@@ -2,7 +2,9 @@
 // train_conv_grad_params.comp's twin, both reductions over N·H·W. Workgroup g < Cout·Cin sums the 9 weights of
 // (co, ci) = (g / Cin, g % Cin): ∂W[co,ci,ky,kx] = Σ_n,i,j dy[n,co,i,j]·x[n,ci,i+ky−1,j+kx−1]: each invocation
 // walks every 64th row (n, i) of the planes, dy loaded once for all 9 and x through a 3×3 window slid along
-// the row, so it sums ⌈N·H/64⌉·W terms in order; then workgroup_sum.wgsl adds the 64 partials. Workgroup
+// the row, so it sums ⌈N·H/64⌉·W terms in order (in registers: on SwiftShader an indexed array lives in memory);
+// then the 64 partials of each weight in 8 rows of 8 and the 8 row sums (the GLSL kernel's wg_sum_a order is
+// the device's). Workgroup
 // Cout·Cin + co sums ∂b[co] = Σ_n,i,j dy[n,co,i,j], every 64th element per invocation. Writes ∂W and ∂b.
 // append: workgroup_sum.wgsl
 const WG : u32 = 64u;
@@ -20,6 +22,9 @@ struct Push {
 @group(0) @binding(2) var<storage, read_write> dw : array<f32>;
 @group(0) @binding(3) var<storage, read_write> db : array<f32>;
 @group(0) @binding(8) var<uniform> pc : Push;
+
+var<workgroup> part : array<f32, 576>;  // part[k·64 + invocation]: the 9 weights' partial sums
+var<workgroup> rows : array<f32, 72>;   // rows[k·8 + row]
 
 // x[n, ci, yi, xj] of the plane at xb, 0 outside the image (the index clamped, so that a load the compiler
 // hoists out of the condition stays in bounds).
@@ -53,35 +58,55 @@ fn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(num_workgroups) nwg : v
   }
   let co = g / pc.cin;
   let ci = g % pc.cin;
-  var acc : array<f32, 9>;
+  var a0 = vec3<f32>(0.0);  // a<ky>[kx] = ∂W[co, ci, ky, kx]'s partial sum
+  var a1 = vec3<f32>(0.0);
+  var a2 = vec3<f32>(0.0);
   let w = i32(pc.w);
   for (var r = li; r < pc.n * pc.h; r += WG) {
     let n = r / pc.h;
     let i = i32(r % pc.h);
     let dyb = (n * pc.cout + co) * hw + u32(i) * pc.w;
     let xb = (n * pc.cin + ci) * hw;
-    var win : array<f32, 9>;  // win[ky·3 + kx] = x[n, ci, i+ky−1, j+kx−1] (0 outside), slid along the row
-    for (var ky = 0; ky < 3; ky++) {
-      win[ky * 3] = 0.0;
-      win[ky * 3 + 1] = x_at(xb, i + ky - 1, 0);
-      win[ky * 3 + 2] = x_at(xb, i + ky - 1, 1);
-    }
+    // w<ky>[kx] = x[n, ci, i+ky−1, j+kx−1] (0 outside), slid along the row
+    var w0 = vec3<f32>(0.0, x_at(xb, i - 1, 0), x_at(xb, i - 1, 1));
+    var w1 = vec3<f32>(0.0, x_at(xb, i, 0), x_at(xb, i, 1));
+    var w2 = vec3<f32>(0.0, x_at(xb, i + 1, 0), x_at(xb, i + 1, 1));
     for (var j = 0; j < w; j++) {
       let d = dy[dyb + u32(j)];
-      for (var k = 0; k < 9; k++) {
-        acc[k] += d * win[k];
-      }
-      for (var ky = 0; ky < 3; ky++) {
-        win[ky * 3] = win[ky * 3 + 1];
-        win[ky * 3 + 1] = win[ky * 3 + 2];
-        win[ky * 3 + 2] = x_at(xb, i + ky - 1, j + 2);
-      }
+      a0 += d * w0;
+      a1 += d * w1;
+      a2 += d * w2;
+      w0 = vec3<f32>(w0.yz, x_at(xb, i - 1, j + 2));
+      w1 = vec3<f32>(w1.yz, x_at(xb, i, j + 2));
+      w2 = vec3<f32>(w2.yz, x_at(xb, i + 1, j + 2));
     }
   }
-  for (var k = 0u; k < 9u; k++) {
-    let total = workgroup_sum(li, acc[k]);
-    if (li == 0u) {
-      dw[g * 9u + k] = total;
+  // The 9 sums of 64 partials with two barriers (on SwiftShader a barrier costs more than the loop):
+  // 8 rows of 8 partials each, then the 8 row sums.
+  part[li] = a0.x;
+  part[64u + li] = a0.y;
+  part[128u + li] = a0.z;
+  part[192u + li] = a1.x;
+  part[256u + li] = a1.y;
+  part[320u + li] = a1.z;
+  part[384u + li] = a2.x;
+  part[448u + li] = a2.y;
+  part[512u + li] = a2.z;
+  workgroupBarrier();  // all partials stored before the rows are summed
+  for (var task = li; task < 72u; task += WG) {  // task = k·8 + row
+    let base = (task / 8u) * 64u + task % 8u;
+    var t = 0.0;
+    for (var m = 0u; m < 8u; m++) {
+      t += part[base + m * 8u];
     }
+    rows[task] = t;
+  }
+  workgroupBarrier();  // the row sums stored before they are added
+  if (li < 9u) {
+    var total = 0.0;
+    for (var m = 0u; m < 8u; m++) {
+      total += rows[li * 8u + m];
+    }
+    dw[g * 9u + li] = total;
   }
 }
