@@ -27,8 +27,8 @@ function verify(k) {
         `loss ${b.first_loss.toFixed(4)} → ${b.last_loss.toFixed(4)}, validation accuracy ${b.last_val_acc}`);
     return check(Object.keys(k.bench || {}).length === 6, 'the bench did not time all six runs');
   }
-  const want = mode === 'full' ? { reference: 10, slices: 1, mlp_golden: 10, cnn_golden: 6 }
-    : { reference: 10, slices: 1, mlp_golden: 3, cnn_golden: 2 };
+  const want = mode === 'full' ? { reference: 10, slices: 1, refusals: 1, mlp_golden: 10, cnn_golden: 6 }
+    : { reference: 10, slices: 1, refusals: 1, mlp_golden: 3, cnn_golden: 2 };
   for (const [part, n] of Object.entries(want))
     check((k.parts[part] || {}).cases === n, `${part}: ${(k.parts[part] || {}).cases} of ${n} cases ran`);
   check(k.negative_control_failures >= 2,

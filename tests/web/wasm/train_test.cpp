@@ -145,6 +145,31 @@ public:
         });
     }
 
+    // Programs WebGPU or the runner refuse, each in one error: a pass binding fewer buffers than its
+    // kernel declares (a pipeline WebGPU refuses), and one binding a buffer other than "unused" twice.
+    void refusals() {
+        run("refusals", "bad programs", [&] {
+            std::vector<std::string> f;
+            const auto c = test::small_train_config(TrainNorm::None, false, TrainActivation::Relu, TrainOptimizer::Sgd);
+            auto expect = [&](TrainProgram p, const char* what, const char* want) {
+                try {
+                    WgpuTrainRunner r(ctx_, std::move(p), 1);
+                    f.push_back(std::string(what) + ": not refused");
+                } catch (const std::exception& e) {
+                    if (std::string(e.what()).find(want) == std::string::npos)
+                        f.push_back(std::string(what) + ": " + e.what());
+                }
+            };
+            TrainProgram short_pass = plan_mlp_training(c);
+            short_pass.passes[1].buffers.resize(2);  // train_linear declares 4
+            expect(short_pass, "a pass binding 2 of 4 buffers", "WebGPU refused it");
+            TrainProgram twice = plan_mlp_training(c);
+            twice.passes[1].buffers[3] = twice.passes[1].buffers[0];
+            expect(twice, "a buffer bound twice", "twice");
+            return f;
+        });
+    }
+
     // The golden check must see a run whose first loss is 0.1% off and one weight 0.01 off as failing.
     void negative_control(const nlohmann::json& j, const test::MlpGolden& g, test::TrainRun dev) {
         dev.log[0] *= 1.001f;
@@ -259,6 +284,7 @@ std::string run_train_tests(webgpu::WgpuContext& ctx, const std::string& mode) {
         const bool full = mode == "full";
         s.reference();
         s.slices();
+        s.refusals();
         if (full)
             s.mlp_golden({"batch_adam", "batch_sgd", "group_adam", "group_sgd", "layer_adam", "layer_sgd", "none_adam",
                           "none_sgd", "rms_adam", "rms_sgd"});
