@@ -26,15 +26,6 @@ struct Push {
 var<workgroup> part : array<f32, 576>;  // part[k·64 + invocation]: the 9 weights' partial sums
 var<workgroup> rows : array<f32, 72>;   // rows[k·8 + row]
 
-// x[n, ci, yi, xj] of the plane at xb, 0 outside the image (the index clamped, so that a load the compiler
-// hoists out of the condition stays in bounds).
-fn x_at(xb : u32, yi : i32, xj : i32) -> f32 {
-  let h = i32(pc.h);
-  let w = i32(pc.w);
-  let v = x[xb + u32(clamp(yi, 0, h - 1) * w + clamp(xj, 0, w - 1))];
-  return select(0.0, v, yi >= 0 && yi < h && xj >= 0 && xj < w);
-}
-
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(num_workgroups) nwg : vec3<u32>,
         @builtin(local_invocation_index) li : u32) {
@@ -62,23 +53,33 @@ fn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(num_workgroups) nwg : v
   var a1 = vec3<f32>(0.0);
   var a2 = vec3<f32>(0.0);
   let w = i32(pc.w);
+  let h = i32(pc.h);
   for (var r = li; r < pc.n * pc.h; r += WG) {
     let n = r / pc.h;
     let i = i32(r % pc.h);
     let dyb = (n * pc.cout + co) * hw + u32(i) * pc.w;
     let xb = (n * pc.cin + ci) * hw;
+    // The rows i − 1, i, i + 1 of x (clamped into the image) and whether the outer two lie in it.
+    let up = xb + u32(max(i - 1, 0)) * pc.w;
+    let mid = xb + u32(i) * pc.w;
+    let down = xb + u32(min(i + 1, h - 1)) * pc.w;
+    let up_in = i >= 1;
+    let down_in = i + 1 < h;
     // w<ky>[kx] = x[n, ci, i+ky−1, j+kx−1] (0 outside), slid along the row
-    var w0 = vec3<f32>(0.0, x_at(xb, i - 1, 0), x_at(xb, i - 1, 1));
-    var w1 = vec3<f32>(0.0, x_at(xb, i, 0), x_at(xb, i, 1));
-    var w2 = vec3<f32>(0.0, x_at(xb, i + 1, 0), x_at(xb, i + 1, 1));
+    let c1 = min(1u, pc.w - 1u);  // column 1, clamped: the loads stay in bounds
+    var w0 = vec3<f32>(0.0, select(0.0, x[up], up_in), select(0.0, x[up + c1], up_in && w > 1));
+    var w1 = vec3<f32>(0.0, x[mid], select(0.0, x[mid + c1], w > 1));
+    var w2 = vec3<f32>(0.0, select(0.0, x[down], down_in), select(0.0, x[down + c1], down_in && w > 1));
     for (var j = 0; j < w; j++) {
       let d = dy[dyb + u32(j)];
       a0 += d * w0;
       a1 += d * w1;
       a2 += d * w2;
-      w0 = vec3<f32>(w0.yz, x_at(xb, i - 1, j + 2));
-      w1 = vec3<f32>(w1.yz, x_at(xb, i, j + 2));
-      w2 = vec3<f32>(w2.yz, x_at(xb, i + 1, j + 2));
+      let inside = j + 2 < w;
+      let c = u32(min(j + 2, w - 1));  // clamped: the loads stay in bounds
+      w0 = vec3<f32>(w0.yz, select(0.0, x[up + c], up_in && inside));
+      w1 = vec3<f32>(w1.yz, select(0.0, x[mid + c], inside));
+      w2 = vec3<f32>(w2.yz, select(0.0, x[down + c], down_in && inside));
     }
   }
   // The 9 sums of 64 partials with two barriers (on SwiftShader a barrier costs more than the loop):
