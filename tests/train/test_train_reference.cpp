@@ -1,6 +1,7 @@
 // The Vulkan runner's training steps against the float64 reference (label train): every norm, both
 // placements, every activation, SGD with momentum and Adam; the loss and accuracy at each step and
-// the parameters (and BatchNorm's running statistics) after the last.
+// the parameters (and BatchNorm's running statistics) after the last (train_checks.hpp's
+// check_against_reference, which the browser's suite runs on WebGPU too).
 #include "normlab/core/error.hpp"
 #include "normlab/train/train_plan.hpp"
 #include "normlab/train/train_reference.hpp"
@@ -17,68 +18,18 @@ using normlab::test::rel_err;
 
 namespace {
 
-TrainConfig small_config(TrainNorm norm, bool after, TrainActivation act, TrainOptimizer opt) {
-    TrainConfig c;
-    c.depth = 2;
-    c.width = 8;
-    c.norm = norm;
-    c.groups = 2;
-    c.norm_after = after;
-    c.activation = act;
-    c.optimizer = opt;
-    c.lr = opt == TrainOptimizer::Adam ? 0.01 : 0.1;
-    c.samples = 64;
-    c.batch = 16;
-    c.steps = 6;
-    c.classes = 3;
-    c.data = "spirals";
-    c.seed = 7;
-    c.data_seed = 3;
-    return c;
-}
-
-// BatchNorm with Adam is ill-conditioned in float32: a Linear bias whose gradient is zero in exact
-// arithmetic (before BatchNorm, or before a ReLU that passes a whole channel) gets float noise,
-// which Adam turns into steps of ±lr. The loss barely feels it; those biases, the running means
-// that follow them and the eval-mode scores (which use the running means) are not compared there.
-bool adam_noise(const TrainConfig& c) { return c.norm == TrainNorm::Batch && c.optimizer == TrainOptimizer::Adam; }
-bool noise_sensitive(const TrainConfig& c, const std::string& name) {
-    return adam_noise(c) && name.starts_with("layers.") &&
-           (name.ends_with("linear.bias") || name.ends_with("running_mean"));
-}
-
 // serial_norm_members 0: the norms' workgroup-per-set kernels; the default: one invocation per set.
 void compare(const TrainConfig& c, std::uint32_t serial_norm_members) {
     validate_train_config(c);
-    const auto init = init_mlp_params(c);
-    const auto data = make_train_data(c);
-    const auto dev = normlab::test::run_on_device(c, init, data, 4, TrainPlanOptions{serial_norm_members});
-    MlpReference ref(c, init);
-    for (int t = 0; t < c.steps; ++t) {
-        std::vector<std::int32_t> batch(data.batches.begin() + t * c.batch, data.batches.begin() + (t + 1) * c.batch);
-        const auto s = ref.step(data.train, batch);
-        INFO("step " << t);
-        CHECK(rel_err(dev.log[2 * t], s.loss) < (adam_noise(c) ? 1e-3 : 1e-4));
-        CHECK(std::abs(dev.log[2 * t + 1] - s.accuracy) < 1e-6);
-    }
-    const auto v = ref.evaluate(data.val);
-    const int last = c.steps - 1;
-    if (!adam_noise(c)) {
-        CHECK(rel_err(dev.val_log[2 * last], v.loss) < 1e-4);
-        CHECK(std::abs(dev.val_log[2 * last + 1] - v.accuracy) < 1e-6);
-    }
-    for (const auto& [name, values] : dev.params) {
-        if (noise_sensitive(c, name)) continue;
-        const auto& r = ref.tensor(name);
-        const auto noise = ref.noise_bound(name);
-        double worst = 0;
-        std::size_t at = 0;
-        for (std::size_t i = 0; i < r.size(); ++i)
-            if ((noise.empty() || !noise[i]) && std::abs(values[i] - r[i]) > worst)
-                worst = std::abs(values[i] - r[at = i]);
-        INFO(name << "[" << at << "] device " << values[at] << " reference " << r[at]);
-        CHECK(worst < 1e-3);  // the bound for the final parameters (Adam + BN after a ReLU drifts ~4e-4)
-    }
+    const auto dev = normlab::test::run_on_device(c, init_mlp_params(c), make_train_data(c), 4,
+                                                  TrainPlanOptions{serial_norm_members});
+    const auto failures = normlab::test::check_against_reference(c, dev);
+    for (const auto& f : failures) FAIL_CHECK(f);
+    CHECK(failures.empty());
+}
+
+TrainConfig small_config(TrainNorm norm, bool after, TrainActivation act, TrainOptimizer opt) {
+    return normlab::test::small_train_config(norm, after, act, opt);
 }
 
 }  // namespace

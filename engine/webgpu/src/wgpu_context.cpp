@@ -131,9 +131,6 @@ std::string lost_text(const std::string& message) {
            " (reload the page; the scene stays in its address)";
 }
 
-// A callback that has not come after this long never will (a browser bug, a hung device).
-constexpr double kWaitLimitMs = 120000;
-
 std::uint64_t as_u64(double v) { return v < 0 ? 0 : static_cast<std::uint64_t>(v); }
 
 }  // namespace
@@ -213,13 +210,13 @@ void WgpuContext::throw_if_lost() const {
 
 void WgpuContext::on_lost(std::function<void(const std::string&)> handler) { lost_->handler = std::move(handler); }
 
-void WgpuContext::wait(const std::function<bool()>& done, const char* what) const {
+void WgpuContext::wait(const std::function<bool()>& done, const char* what, double limit_ms) const {
     const double start = emscripten_get_now();
     while (!done()) {
         throw_if_lost();
-        if (emscripten_get_now() - start > kWaitLimitMs)
+        if (emscripten_get_now() - start > limit_ms)
             throw DeviceError(std::string("WebGPU gave no answer for ") + what + " within " +
-                              std::to_string(static_cast<int>(kWaitLimitMs / 1000)) + " s");
+                              std::to_string(static_cast<int>(limit_ms / 1000)) + " s");
         js_sleep_until_woken();
     }
     throw_if_lost();

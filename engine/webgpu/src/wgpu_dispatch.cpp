@@ -105,7 +105,7 @@ BindGroup bind_group(const WgpuContext& ctx, WGPUBindGroupLayout layout, const s
         e[i] = WGPUBindGroupEntry{};
         e[i].binding = bindings[i].index;
         e[i].buffer = bindings[i].buffer->handle();
-        e[i].offset = 0;
+        e[i].offset = bindings[i].offset;
         e[i].size = std::max<std::uint64_t>(bindings[i].bytes, 16);
     }
     WGPUBindGroupDescriptor d{};

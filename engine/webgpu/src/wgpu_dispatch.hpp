@@ -58,11 +58,12 @@ DispatchGrid grid(const WgpuContext& ctx, std::uint64_t groups);
 // dispatched on grid g.
 LayoutBlock for_pass(LayoutBlock base, std::uint32_t chunks, std::uint32_t chunk_len, DispatchGrid g);
 
-// Binding `index` of a bind group: the first `bytes` of `buffer` (at least 16).
+// Binding `index` of a bind group: `bytes` (at least 16) of `buffer` from `offset`.
 struct Binding {
     std::uint32_t index;
     const WgpuBuffer* buffer;
     std::uint64_t bytes;
+    std::uint64_t offset = 0;
 };
 // A bind group, released when it goes (also when an exception leaves the scope that made it).
 class BindGroup {

@@ -16,8 +16,8 @@
 // the final ones: PyTorch's names), Log (read back: 2 f32 per step), the rest zeroed at creation.
 #pragma once
 #include <array>
-#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -61,6 +61,10 @@ struct TrainProgram {
 };
 
 // Parameter-block words.
-inline std::uint32_t param_f32(float v) { return std::bit_cast<std::uint32_t>(v); }
+inline std::uint32_t param_f32(float v) {
+    std::uint32_t u;
+    std::memcpy(&u, &v, sizeof u);  // not std::bit_cast: emscripten 3.1.6's libc++ 13 lacks it
+    return u;
+}
 
 }  // namespace normlab

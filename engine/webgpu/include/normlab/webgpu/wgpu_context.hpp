@@ -40,8 +40,9 @@ public:
     bool cpu_emulated() const { return cpu_emulated_; }
 
     // Blocks until done() is true, yielding to the event loop; throws DeviceError when the
-    // device is lost meanwhile, or when `what` has not come after two minutes.
-    void wait(const std::function<bool()>& done, const char* what) const;
+    // device is lost meanwhile, or when `what` has not come after `limit_ms` (by default two
+    // minutes: a callback that has not come by then never will, a browser bug or a hung device).
+    void wait(const std::function<bool()>& done, const char* what, double limit_ms = 120000) const;
     // Called by every WebGPU callback that a wait may be waiting for: the wait checks done() at
     // once instead of at its next timer.
     static void wake();

@@ -1,0 +1,28 @@
+// Training: Linear's forward Y[n, o] = b[o] + Σᵢ X[n, i]·W[o, i] (W is Out × In, as PyTorch's),
+// train_linear.comp's twin: the sum in order, then the bias. One invocation per output element.
+struct Push {
+  N : u32,
+  In : u32,
+  Out : u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> X : array<f32>;
+@group(0) @binding(1) var<storage, read_write> W : array<f32>;
+@group(0) @binding(2) var<storage, read_write> B : array<f32>;
+@group(0) @binding(3) var<storage, read_write> Y : array<f32>;
+@group(0) @binding(8) var<uniform> pc : Push;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
+  let e = gid.x;
+  if (e >= pc.N * pc.Out) {
+    return;
+  }
+  let n = e / pc.Out;
+  let o = e % pc.Out;
+  var acc = 0.0;
+  for (var i = 0u; i < pc.In; i++) {
+    acc += X[n * pc.In + i] * W[o * pc.In + i];
+  }
+  Y[e] = acc + B[o];
+}

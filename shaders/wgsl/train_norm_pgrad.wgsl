@@ -1,0 +1,38 @@
+// Training: a norm's parameter gradients, train_norm_pgrad.comp's twin, one invocation per channel c:
+// dγ[c] = Σ dY·xhat and dβ[c] = Σ dY over the channel's rows × inner elements (r·row_stride +
+// c·channel_stride + i), in that order.
+struct Push {
+  channels : u32,
+  rows : u32,
+  row_stride : u32,
+  channel_stride : u32,
+  inner : u32,
+  has_bias : u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> DY : array<f32>;
+@group(0) @binding(1) var<storage, read_write> XHAT : array<f32>;
+@group(0) @binding(2) var<storage, read_write> DGAMMA : array<f32>;
+@group(0) @binding(3) var<storage, read_write> DBETA : array<f32>;
+@group(0) @binding(8) var<uniform> pc : Push;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
+  let c = gid.x;
+  if (c >= pc.channels) {
+    return;
+  }
+  var dg = 0.0;
+  var db = 0.0;
+  for (var r = 0u; r < pc.rows; r++) {
+    for (var i = 0u; i < pc.inner; i++) {
+      let a = r * pc.row_stride + c * pc.channel_stride + i;
+      dg += DY[a] * XHAT[a];
+      db += DY[a];
+    }
+  }
+  DGAMMA[c] = dg;
+  if (pc.has_bias != 0u) {
+    DBETA[c] = db;
+  }
+}
