@@ -1,8 +1,8 @@
 // "Copy as PyTorch" (torch_script.hpp): the run's module, optimizer and replay as Python text.
 #include "normlab/train/torch_script.hpp"
 
-#include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <utility>
 #include <vector>
 
@@ -19,12 +19,16 @@ std::string fill(std::string text, const Fills& fills) {
     return text;
 }
 
-// The shortest decimal that reads back as the same double (Python's repr).
+// The shortest decimal that reads back as the same double, in Python's spelling (the fewest significant
+// digits %g needs; floating std::to_chars is missing from the browser build's libc++).
 std::string number(double v) {
     char buf[64];
-    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-    std::string s(buf, ec == std::errc() ? end : buf);
-    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (std::strtod(buf, nullptr) == v) break;
+    }
+    std::string s(buf);
+    if (s.find_first_of(".en") == std::string::npos) s += ".0";
     return s;
 }
 
