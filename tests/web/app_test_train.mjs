@@ -1,0 +1,50 @@
+// The browser app's Train view (app.html, label web): key R shows it on WebGPU and on the CPU backend;
+// without a training device (web/src/web_train.cpp's factory) it says so in one line and starts no run;
+// R again brings the panels back. Screenshots: web-train.png (WebGPU), web-train-cpu.png.
+//   node app_test_train.mjs [SCREENSHOT_DIR]
+import { serve, launch } from './browser.mjs';
+import { check, problems, shots, openShell, report, reportWhen, screenshot, checkNotBlank } from './app_page.mjs';
+
+async function trainView(browser, url, name) {
+  const { page } = await openShell(browser, url + 'app.html', 1280, 800);
+  let r = await report(page);
+  check(r.train && !r.train.shown, `${name}: the Train view is shown at start`);
+  await page.keyboard.press('r');
+  r = await reportWhen(page, (r) => r.train.shown);
+  const img = await screenshot(page, `${name}.png`);
+  checkNotBlank(img, name);
+  console.log(`${name}: ${JSON.stringify(r.train)}`);
+  check(r.train.shown, `${name}: key R did not show the Train view`);
+  // No trainer on this build's backends: the view says so and makes no run.
+  check(r.train.available === false && r.train.runs.length === 0,
+    `${name}: a Train view without a device has runs or says it trains: ${JSON.stringify(r.train)}`);
+  await page.keyboard.press('r');
+  r = await reportWhen(page, (r) => !r.train.shown);
+  check(!r.train.shown && r.heatmap_rect[2] > 0, `${name}: key R again did not bring the heatmap back`);
+  await page.close();
+}
+
+async function main() {
+  const { server, url } = await serve();
+  try {
+    for (const webgpu of [true, false]) {
+      const { browser, close } = await launch({ webgpu });
+      try {
+        await trainView(browser, url, webgpu ? 'web-train' : 'web-train-cpu');
+      } finally {
+        await close();
+      }
+    }
+  } finally {
+    server.close();
+  }
+  console.log(`screenshots in ${shots}`);
+  console.log(`train view: ${problems.length ? 'FAILED' : 'passed'}`);
+  for (const p of problems) console.log('  ' + p);
+  process.exit(problems.length ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(`web train view test failed: ${e.stack || e}`);
+  process.exit(1);
+});

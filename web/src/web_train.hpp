@@ -1,0 +1,15 @@
+// The browser app's Train view devices: the one place web/src says what trains a TrainProgram in the
+// page (views/train_runs.hpp: TrainDeviceFactory).
+#pragma once
+#include "page_backend.hpp"
+#include "train_runs.hpp"
+
+namespace normlab::web {
+
+// The factory of the Train view's devices on the page's backend: the WebGPU training runner of
+// engine/webgpu where the page runs on WebGPU. That runner is not in this build yet, and the CPU
+// backend has no trainer, so it is empty on both: the Train view then says in one line that training
+// is not available on this backend.
+app::TrainDeviceFactory train_device_factory(const PageBackend& backend);
+
+}  // namespace normlab::web
