@@ -27,9 +27,9 @@ inline constexpr int kTrainEvalEvery = 10;  // the validation set after every 10
 
 // The size of a run's next slice, from how the last one went: it grows by a quarter while slices
 // finish within a frame and frames stay within the budget, and shrinks by a quarter when frames take
-// longer (a slice on the device delays the frame drawn after it on the same queue). The budget is
-// 30 ms, or where frames with one-step slices already take longer (a slow or busy machine), 1.2 times
-// their time then.
+// longer, by half past 1.5 times the budget (a slice on the device delays the frame drawn after it on
+// the same queue). The budget is 30 ms, or where frames with one-step slices already take longer (a
+// slow or busy machine), 1.2 times their time then.
 class SliceController {
 public:
     static constexpr int kMinSteps = 1, kMaxSteps = 256;

@@ -19,7 +19,7 @@ from app_test import error, run, screenshot
 
 FRAMES = 240
 MIN_FPS = 20.0
-SHARE = 0.75
+SHARE = 0.6
 
 
 def mean_fps(stdout):

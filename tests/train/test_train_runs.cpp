@@ -79,8 +79,10 @@ TEST_CASE("train view: a slice grows while slices finish within fast frames and 
     for (int i = 0; i < 100; ++i) s.finished(0, 10.0);
     CHECK(s.steps() == SliceController::kMaxSteps);
     const int big = s.steps();
-    s.finished(0, 45.0);  // a frame over the budget: smaller, even when the slice was on time
-    CHECK(s.steps() < big);
+    s.finished(0, 40.0);  // a frame over the budget: smaller, even when the slice was on time
+    CHECK(s.steps() == big - big / 4);
+    s.finished(0, 50.0);  // past 1.5 times the budget: half
+    CHECK(s.steps() == (big - big / 4) / 2);
     const int mid = s.steps();
     s.finished(3, 20.0);  // late, but frames within the budget: kept
     CHECK(s.steps() == mid);
