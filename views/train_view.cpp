@@ -247,7 +247,7 @@ std::optional<std::string> TrainView::settings(TrainRunSet& runs) {
     const TrainRun& run = runs.runs()[static_cast<std::size_t>(selected_)];
     if (!editing_) editing_ = run.config;
     TrainConfig& c = *editing_;
-    ItemWidth width(ImGui::GetFontSize() * 10);
+    ItemWidth width(ImGui::GetFontSize() * 11.5f);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(run_colour(run.colour)), tr("Run %d: %s"), selected_ + 1,
                        run.label().c_str());
     run_settings(c);

@@ -16,8 +16,8 @@
 // the final ones: PyTorch's names), Log (read back: 2 f32 per step), the rest zeroed at creation.
 #pragma once
 #include <array>
-#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -60,7 +60,11 @@ struct TrainProgram {
     }
 };
 
-// Parameter-block words.
-inline std::uint32_t param_f32(float v) { return std::bit_cast<std::uint32_t>(v); }
+// Parameter-block words (memcpy: emscripten's libc++ has no std::bit_cast).
+inline std::uint32_t param_f32(float v) {
+    std::uint32_t u = 0;
+    std::memcpy(&u, &v, sizeof u);
+    return u;
+}
 
 }  // namespace normlab
