@@ -36,11 +36,12 @@ LayoutContent Shell::layout_content() const {
 }
 
 void Shell::layout(float top) {
-    if (train_shown_ != train_was_) {  // the key or the menu: on a phone, its tab follows
-        if (form_ == ScreenForm::Phone) phone_tab_ = train_shown_ ? PhoneTab::Train : PhoneTab::Heatmap;
+    const LayoutMetrics m = measure_layout(top);
+    if (train_shown_ != train_was_) {  // the key, the menu or --train: on a phone, its tab follows
+        if (screen_form(m, presenter_) == ScreenForm::Phone)
+            phone_tab_ = train_shown_ ? PhoneTab::Train : PhoneTab::Heatmap;
         train_was_ = train_shown_;
     }
-    const LayoutMetrics m = measure_layout(top);
     const LayoutContent c = layout_content();
     const PanelRects r = layout_for(m, c);
     form_ = r.form;
