@@ -37,13 +37,8 @@ std::optional<std::string> refused(const TrainConfig& c) {
 
 }  // namespace
 
-double SliceController::budget_ms() const { return std::max(budget_ms_, kOverFloor * floor_ms_); }
-
 void SliceController::finished(int late_frames, double frame_ms) {
-    // The floor follows a faster frame at once and a slower one slowly (a busy moment passes).
-    if (steps_ == kMinSteps)
-        floor_ms_ = floor_ms_ == 0 || frame_ms < floor_ms_ ? frame_ms : 0.9 * floor_ms_ + 0.1 * frame_ms;
-    const double budget = budget_ms();
+    const double budget = budget_ms_;
     if (frame_ms > 1.5 * budget)
         steps_ = std::max(kMinSteps, steps_ / 2);
     else if (frame_ms > budget)

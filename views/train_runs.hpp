@@ -28,23 +28,20 @@ inline constexpr int kTrainEvalEvery = 10;  // the validation set after every 10
 // The size of a run's next slice, from how the last one went: it grows by a quarter while slices
 // finish within a frame and frames stay within the budget, and shrinks by a quarter when frames take
 // longer, by half past 1.5 times the budget (a slice on the device delays the frame drawn after it on
-// the same queue). The budget is 30 ms, or where frames with one-step slices already take longer (a
-// slow or busy machine), 1.2 times their time then.
+// the same queue). Where frames take longer than the budget whatever the slices (a slow or busy
+// machine), every slice is one step: the window's frame rate comes before the training's speed.
 class SliceController {
 public:
     static constexpr int kMinSteps = 1, kMaxSteps = 256;
-    static constexpr double kOverFloor = 1.2;
     explicit SliceController(double budget_ms = 30.0) : budget_ms_(budget_ms) {}
     // The slice submitted last finished after `late_frames` frames that found it busy, with frames of
     // `frame_ms` (the recent mean) meanwhile.
     void finished(int late_frames, double frame_ms);
     int steps() const { return steps_; }
-    // The frame time the slices are sized for now.
-    double budget_ms() const;
+    double budget_ms() const { return budget_ms_; }
 
 private:
     double budget_ms_;
-    double floor_ms_ = 0;  // the frames' time with one-step slices (0: not measured)
     int steps_ = 4;
 };
 

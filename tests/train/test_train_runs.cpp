@@ -88,16 +88,10 @@ TEST_CASE("train view: a slice grows while slices finish within fast frames and 
     CHECK(s.steps() == mid);
     for (int i = 0; i < 100; ++i) s.finished(2, 80.0);
     CHECK(s.steps() == SliceController::kMinSteps);
-    // 80-ms frames with one step a slice (a busy machine): the budget becomes 1.2 × 80 ms, so the
-    // slices grow again while frames stay under it, and shrink when they pass it.
-    CHECK(s.budget_ms() == Approx(96.0).epsilon(0.01));
-    s.finished(0, 85.0);
-    CHECK(s.steps() == 2);
-    for (int i = 0; i < 10; ++i) s.finished(0, 90.0);
-    CHECK(s.steps() > 10);
-    const int grown = s.steps();
-    s.finished(0, 120.0);
-    CHECK(s.steps() < grown);
+    s.finished(0, 85.0);  // slow frames whatever the slice (a busy machine): one step, never more
+    CHECK(s.steps() == SliceController::kMinSteps);
+    for (int i = 0; i < 3; ++i) s.finished(0, 20.0);  // faster again: it grows
+    CHECK(s.steps() > SliceController::kMinSteps);
 }
 
 TEST_CASE("train view: runs played in slices between frames equal one submission of each whole run", "[train]") {
