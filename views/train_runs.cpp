@@ -18,7 +18,7 @@ namespace {
 constexpr int kStepsPerSubmit = 8;  // one recording of 8 steps; shorter slices queue single steps
 // A boundary's read waits for the queue (other runs' slices too): at most once a second a run.
 constexpr auto kBoundaryEvery = std::chrono::milliseconds(1000);
-constexpr std::size_t kBoundaryPoints = 300;  // training points drawn over the boundary
+constexpr std::size_t kBoundaryPoints = 200;  // training points drawn over the boundary
 
 bool shared_fields_equal(const TrainConfig& a, const TrainConfig& b) {
     return a.model == b.model && a.data == b.data && a.classes == b.classes && a.samples == b.samples &&
