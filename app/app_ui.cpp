@@ -1,7 +1,9 @@
 #include "app_ui.hpp"
 
 #include "i18n.hpp"
+#include "train_report.hpp"
 
+#include "normlab/ops/train_runner.hpp"
 #include "normlab/ops/vulkan_backend.hpp"
 
 #include <nlohmann/json.hpp>
@@ -48,6 +50,10 @@ AppUi::AppUi(const Window& window, Session& session, std::string export_dir)
     normal_style_ = ImGui::GetStyle();
     presenter_style_ = make_presenter_style(normal_style_);
     shell_.set_file_actions(file_actions(shell_));
+    // The Train view's runs train on this window's Vulkan device (engine/ops' TrainRunner).
+    shell_.set_train_factory([&ctx = window.context()](TrainProgram p, int per_submit) -> std::unique_ptr<TrainDevice> {
+        return std::make_unique<TrainRunner>(ctx, std::move(p), per_submit);
+    });
 }
 
 std::unique_ptr<ComputeBackend> AppUi::make_backend() { return std::make_unique<VulkanBackend>(window_.context()); }
@@ -95,6 +101,7 @@ std::string AppUi::state_json(int frame) const {
                         {"eps", session_.state().spec.effective_eps()},
                         {"hide", session_.state().exercise.hidden_names()},
                         {"lock", session_.state().exercise.locked_names()},
+                        {"train", train_report(shell_.train_runs(), shell_.train_shown())},
                         {"frame", frame}};
     return j.dump();
 }

@@ -43,7 +43,7 @@ public:
     void captured(const std::string& path, const std::string& error);
     // What the keys change, as one line of JSON (--state-file): method, groups, lesson id and
     // step (1-based), language, presenter, compare, cube, help, blank, whether a text field has
-    // the keyboard, and the frame number.
+    // the keyboard, the Train view (train_report.hpp) and the frame number.
     std::string state_json(int frame) const;
     double frame_ms = 0;
 

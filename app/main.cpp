@@ -47,10 +47,12 @@ struct AppOptions {
     std::string lessons_dir, lesson, lesson_id, experiment, export_dir = "normlab-export";
     std::string file;  // the positional FILE: a scene or a .npy (the desktop entry's %f)
     int step = 1;
-    double max_fps = 0;                   // 0: as fast as the display presents
-    float ui_scale = 0;                   // 0: NORMLAB_UI_SCALE, else the monitor's
-    std::string state_file;               // the UI state as JSON after every frame (tests of the keys)
-    std::vector<std::string> hide, lock;  // an exercise, on top of --scene's
+    double max_fps = 0;                      // 0: as fast as the display presents
+    float ui_scale = 0;                      // 0: NORMLAB_UI_SCALE, else the monitor's
+    std::string state_file;                  // the UI state as JSON after every frame (tests of the keys)
+    std::vector<std::string> hide, lock;     // an exercise, on top of --scene's
+    bool train = false, train_play = false;  // the Train view, its runs playing
+    std::vector<std::string> train_runs;     // a run per norm (the view's first run's other settings)
 };
 
 void add_view_options(CLI::App& cli, AppOptions& ao) {
@@ -103,6 +105,11 @@ void add_app_options(CLI::App& cli, AppOptions& ao) {
         ->delimiter(',');
     cli.add_option("--lock", ao.lock, "an exercise: controls to grey out, comma-separated (not explain, statistics)")
         ->delimiter(',');
+    cli.add_flag("--train", ao.train, "start in the Train view (key R)");
+    cli.add_option("--train-runs", ao.train_runs,
+                   "with --train: one run per norm, comma-separated (none, batch, layer, group, rms; up to 4)")
+        ->delimiter(',');
+    cli.add_flag("--train-play", ao.train_play, "with --train: the runs train from the first frame");
     cli.add_option("--export-dir", ao.export_dir, "where exports and screenshots (F12) go (default ./normlab-export)");
     cli.add_option("file", ao.file,
                    "a scene file (FILE.normlab.json) or an N×C×H×W .npy to open (as --scene or --input)");
@@ -161,6 +168,28 @@ LessonPanel load_lessons(const AppOptions& ao, int& from_file) {
     return lessons;
 }
 
+// --train, --train-runs, --train-play: the Train view with a run per norm given, playing.
+void start_training(Shell& shell, const AppOptions& ao) {
+    if ((!ao.train_runs.empty() || ao.train_play) && !ao.train)
+        throw InputError("--train-runs and --train-play need --train");
+    if (!ao.train) return;
+    if (ao.train_runs.size() > static_cast<std::size_t>(kMaxTrainRuns))
+        throw InputError("--train-runs takes at most 4 norms");
+    shell.set_train(true);
+    TrainRunSet& runs = shell.train_runs();
+    TrainConfig c = default_train_config();
+    for (std::size_t i = 0; i < ao.train_runs.size(); ++i) {
+        c.norm = parse_train_norm(ao.train_runs[i]);
+        if (c.norm == TrainNorm::Group) c.groups = 4;
+        auto err = i == 0 ? runs.start(c) : runs.add(c);
+        if (err) throw InputError("--train-runs " + ao.train_runs[i] + ": " + *err);
+    }
+    if (ao.train_play) {
+        if (runs.runs().empty() && runs.start(c)) throw InputError("the Train view's first run cannot start");
+        runs.play(true);
+    }
+}
+
 // The start-up state of the UI: the scene's view, the command line's view options, the
 // language, an experiment, a lesson step, presenter mode and the help overlay.
 void start_ui(AppUi& ui, const AppOptions& ao, const ViewSettings& scene_view, const State& scene_state, int lesson) {
@@ -190,6 +219,7 @@ void start_ui(AppUi& ui, const AppOptions& ao, const ViewSettings& scene_view, c
     }
     ui.shell().set_presenter(ao.presenter);
     ui.shell().show_help(ao.help);
+    start_training(ui.shell(), ao);
     if (ao.gradient) ui.shell().set_gradient(true);  // else the lesson step's or scene's view decides
 }
 
@@ -273,6 +303,17 @@ void print_frame_times(const FrameStats& fs, Session& session) {
                 session.result().gpu_ms, err ? " (rejected)" : "");
 }
 
+// --frames in the Train view: its frames and steps per second while training, and each run's loss.
+void print_train(const TrainRunSet& runs) {
+    std::printf("train: %.1f fps while training, %.0f steps/s (all runs)", runs.mean_fps(), runs.steps_per_second());
+    for (const auto& r : runs.runs()) {
+        const auto& l = r.curves.loss;
+        std::printf("; %s %d steps, batch loss %.3f -> %.3f", r.label().c_str(), r.steps_done,
+                    l.empty() ? 0.0 : l.front(), l.empty() ? 0.0 : l.back());
+    }
+    std::printf("\n");
+}
+
 // Declared after the views and the session, destroyed before them: they free buffers the
 // last frames may still read, so wait for the device first (never throwing from a destructor).
 struct IdleOnExit {
@@ -333,6 +374,7 @@ int run_app(int argc, char** argv) {
         std::printf("screenshot: %s (%dx%d)\n", ao.screenshot.c_str(), ao.width, ao.height);
     }
     if (ao.frames > 0) print_frame_times(fs, session);
+    if (ao.frames > 0 && ui.shell().train_shown()) print_train(ui.shell().train_runs());
     if (ao.dump_layout) dump_layout(ui.shell().heatmap(), session);
     const int status = soak && !soak->report() ? kExitFailure : kExitOk;
     return validation_status(ctx.validation_messages(), status);

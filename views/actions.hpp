@@ -67,6 +67,7 @@ struct ActionTarget {
     LessonPanel* lessons = nullptr;
     bool *presenter = nullptr, *help = nullptr, *blank = nullptr, *torch_open = nullptr;
     std::string* torch_code = nullptr;
+    bool* train = nullptr;  // the Train view shown
     std::function<void(bool)> set_presenter;
     std::function<void(Language)> set_language;
     std::function<void(int, int)> go_to_step;

@@ -1,6 +1,7 @@
 // The string table: English text → Simplified Chinese. Keys are the English strings as
 // they appear in the code (format strings included), so the code stays readable.
 #include "i18n.hpp"
+#include "i18n_table.hpp"
 
 #include <cstring>
 #include <string_view>
@@ -417,6 +418,7 @@ const std::unordered_map<std::string_view, const char*>& table() {
     static const auto map = [] {
         std::unordered_map<std::string_view, const char*> m;
         for (const auto& e : kTable) m.emplace(e.en, e.zh);
+        for (const auto& e : train_strings()) m.emplace(e.en, e.zh);
         return m;
     }();
     return map;
@@ -454,6 +456,7 @@ const std::string& tr(const LocalText& text) { return text.in(g_lang); }
 std::string all_chinese_text() {
     std::string t;
     for (const auto& e : kTable) t += e.zh;
+    for (const auto& e : train_strings()) t += e.zh;
     return t;
 }
 

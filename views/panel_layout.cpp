@@ -102,4 +102,14 @@ PanelRects presenter_layout(const LayoutMetrics& m, const LayoutContent& c) {
     return r;
 }
 
+PanelRects train_layout(const LayoutMetrics& m, ScreenForm form) {
+    PanelRects r;
+    r.form = form;
+    const float top = m.top, body = m.height - m.status_h - top;
+    r.train = Rect{0, top, m.width, body};
+    r.figure = *r.train;
+    r.status = Rect{0, top + body, m.width, m.status_h};
+    return r;
+}
+
 }  // namespace normlab::app

@@ -4,7 +4,8 @@
 // histograms | lesson, explain) on a laptop, a landscape tablet or a projector; a portrait tablet
 // (the heatmap across the top, the histograms under it, then controls | lesson, explain,
 // statistics); a phone in portrait (one panel at a time above a bar of tabs, the heatmap first,
-// with the lesson or the explanation under it). The shell measures, calls layout_for and places each
+// with the lesson or the explanation under it); the Train view in the whole body (on a phone, its tab).
+// The shell measures, calls layout_for and places each
 // window at its rectangle; tests/app/test_panel_layout.cpp checks them over display sizes and content.
 #pragma once
 #include "normlab/core/shape.hpp"
@@ -29,8 +30,8 @@ struct LayoutMetrics {
 // The forms of screen, from the display's size in font sizes (screen_form).
 enum class ScreenForm { Wide, Tablet, Phone };
 // A phone's tabs: the panel it shows.
-enum class PhoneTab { Heatmap, Controls, Histograms, Explain, Stats, Lesson };
-inline constexpr int kPhoneTabs = 6;
+enum class PhoneTab { Heatmap, Controls, Histograms, Explain, Stats, Train, Lesson };
+inline constexpr int kPhoneTabs = 7;
 
 // What is shown, and what the panels measured of themselves last frame (0: not measured yet).
 struct LayoutContent {
@@ -41,6 +42,7 @@ struct LayoutContent {
     float sync_chrome = 0;  // SyncBN: the panel's height above its heatmap
     float sync_need = 0;    // SyncBN: the height of the devices and modes below the heatmap
     bool presenter = false;
+    bool train = false;                // the Train view instead of the panels (not on a phone: its tab)
     PhoneTab tab = PhoneTab::Heatmap;  // a phone's
 };
 
@@ -52,6 +54,7 @@ struct PanelRects {
     std::optional<Rect> explain;
     std::optional<Rect> stats;  // not in presenter mode
     std::optional<Rect> tabs;   // a phone's bar of tabs
+    std::optional<Rect> train;  // the Train view (then no other panel but a phone's tabs)
     Rect status;
     Rect figure;                       // heatmap and histograms: the PNG export's rectangle
     bool measure_heat_chrome = false;  // the caller records heat_chrome after drawing the heatmap
@@ -73,6 +76,8 @@ PanelRects tablet_layout(const LayoutMetrics& m, const LayoutContent& c);
 PanelRects phone_layout(const LayoutMetrics& m, const LayoutContent& c);
 // A phone in landscape: the heatmap on the left, the tab's panel and the tabs on the right.
 PanelRects phone_landscape_layout(const LayoutMetrics& m, const LayoutContent& c);
+// The Train view over the whole body, between the menu bar and the status bar (wide screens, tablets).
+PanelRects train_layout(const LayoutMetrics& m, ScreenForm form);
 // Shared by the layouts: the pictures across the area's width (when shown) and the histograms under
 // them (pic_h ≤ 0: a share of the height; `large`, presenter mode, leaves the histograms' large text
 // more), and the histograms' least height (their title, captions and numbers, a plot two lines high).

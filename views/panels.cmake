@@ -29,6 +29,7 @@ set(NORMLAB_PANEL_SOURCES
   panel_windows.cpp
   png_file.cpp
   i18n.cpp
+  i18n_train.cpp
   language_menu.cpp
   fonts.cpp
   embedded_font.cpp

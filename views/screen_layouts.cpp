@@ -45,7 +45,9 @@ float phone_tabs_height(const LayoutMetrics& m, bool lessons) {
 }
 
 PanelRects layout_for(const LayoutMetrics& m, const LayoutContent& c) {
-    switch (screen_form(m, c.presenter)) {
+    const ScreenForm form = screen_form(m, c.presenter);
+    if (c.train && form != ScreenForm::Phone) return train_layout(m, form);  // a phone: the Train tab
+    switch (form) {
         case ScreenForm::Phone: return m.width > m.height ? phone_landscape_layout(m, c) : phone_layout(m, c);
         case ScreenForm::Tablet: return tablet_layout(m, c);
         case ScreenForm::Wide: break;
@@ -101,6 +103,7 @@ PanelRects phone_layout(const LayoutMetrics& m, const LayoutContent& c) {
         case PhoneTab::Histograms: lower_area(r, all, c.pictures, false, 0); break;
         case PhoneTab::Explain: r.explain = all; break;
         case PhoneTab::Stats: r.stats = all; break;
+        case PhoneTab::Train: r.train = all; break;
         case PhoneTab::Lesson: r.lesson = all; break;
     }
     if (tab != PhoneTab::Heatmap) r.figure = all;
@@ -134,6 +137,7 @@ PanelRects phone_landscape_layout(const LayoutMetrics& m, const LayoutContent& c
         case PhoneTab::Histograms: lower_area(r, side, c.pictures, false, 0); break;
         case PhoneTab::Explain: r.explain = side; break;
         case PhoneTab::Stats: r.stats = side; break;
+        case PhoneTab::Train: r.train = side; break;
         case PhoneTab::Lesson: r.lesson = side; break;
     }
     r.figure = tab == PhoneTab::Histograms ? Rect{0, top, m.width, body} : *r.heatmap;  // the PNG export's

@@ -31,6 +31,8 @@ Shell::Shell(ShellPlatform& platform, Session& session, LessonPanel lessons)
 void Shell::set_file_actions(std::vector<Action> rows) { make_actions(std::move(rows)); }
 
 void Shell::draw(const std::vector<KeyPress>& keys) {
+    // The runs' slices: polled, logs read, the next submitted; while one trains, frames keep coming.
+    if (train_runs_.tick()) pacer_.wake();
     run_shortcuts(actions_, keys, blank_);
     if (pair_experiment())
         if (auto err = pair_.follow(session_)) message(*err);
@@ -155,6 +157,7 @@ void Shell::make_actions(std::vector<Action> file_rows) {
     t.blank = &blank_;
     t.torch_open = &torch_open_;
     t.torch_code = &torch_code_;
+    t.train = &train_shown_;
     t.set_presenter = [this](bool on) { set_presenter(on); };
     t.set_language = [this](Language l) { set_language(l); };
     t.go_to_step = [this](int lesson, int step) { go_to_step(lesson, step); };

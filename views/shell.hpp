@@ -2,7 +2,8 @@
 // app.html (web/src, WebApp) — over a small platform interface (ShellPlatform) that each of them
 // implements. The shell holds every panel, the view flags, the action table (keys, menus, F1
 // help), the menu bar, the layout (panel_layout.hpp: normal and presenter mode), lessons and
-// experiments, and draws one frame of them; the platform gives it the heatmap pictures' device,
+// experiments, the Train view and its runs, and draws one frame of them; the platform gives it the
+// training runs' devices (set_train_factory), the heatmap pictures' device,
 // a backend for the batch-noise panel, its File menu rows, the status bar, messages and the
 // presenter mode's look (fonts, style).
 #pragma once
@@ -22,6 +23,7 @@
 #include "shown_views.hpp"
 #include "stats_table.hpp"
 #include "sync_view.hpp"
+#include "train_view.hpp"
 
 #include "normlab/classroom/experiments.hpp"
 #include "normlab/session/app_link.hpp"
@@ -107,6 +109,13 @@ public:
     void open_link(const AppLink& link, const OpenScene& open_scene);
     void show_help(bool on) { help_ = on; }
     void set_gradient(bool on) { views_.gradient = on; }
+    // The Train view (key R, the View menu; a phone's Train tab) and the factory of its runs' devices
+    // (none: the view says training is not available on this backend).
+    void set_train(bool on) { train_shown_ = on; }
+    bool train_shown() const { return form_ == ScreenForm::Phone ? phone_tab_ == PhoneTab::Train : train_shown_; }
+    void set_train_factory(TrainDeviceFactory factory) { train_runs_.set_factory(std::move(factory)); }
+    TrainRunSet& train_runs() { return train_runs_; }
+    const TrainRunSet& train_runs() const { return train_runs_; }
     // The File menu's rows, from the platform (call once the platform is made).
     void set_file_actions(std::vector<Action> rows);
 
@@ -193,6 +202,9 @@ private:
     SyncArea sync_area_;           // SyncBN: the heights of last frame's heatmap panel and devices
     std::vector<Action> actions_;  // keys, menu items and help rows (actions.hpp)
     FramePacer pacer_;
+    TrainRunSet train_runs_;  // the Train view's runs (they train while the view is hidden too)
+    TrainView train_view_;
+    bool train_shown_ = false, train_was_ = false;  // train_was_: as the phone's tab last followed it
     ScreenForm form_ = ScreenForm::Wide;
     PhoneTab phone_tab_ = PhoneTab::Heatmap;
     bool menus_folded_ = false;

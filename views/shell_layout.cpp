@@ -30,12 +30,18 @@ LayoutContent Shell::layout_content() const {
     c.sync_chrome = sync_area_.chrome;
     c.sync_need = sync_area_.need;
     c.presenter = presenter_;
+    c.train = train_shown_;
     c.tab = phone_tab_;
     return c;
 }
 
 void Shell::layout(float top) {
     const LayoutMetrics m = measure_layout(top);
+    if (train_shown_ != train_was_) {  // the key, the menu or --train: on a phone, its tab follows
+        if (screen_form(m, presenter_) == ScreenForm::Phone)
+            phone_tab_ = train_shown_ ? PhoneTab::Train : PhoneTab::Heatmap;
+        train_was_ = train_shown_;
+    }
     const LayoutContent c = layout_content();
     const PanelRects r = layout_for(m, c);
     form_ = r.form;
@@ -80,14 +86,19 @@ void Shell::layout(float top) {
         if (!hidden_panel(session_, Control::Statistics)) table_.draw(session_);
         ImGui::End();
     }
+    if (r.train) {
+        begin_panel(tr_id("Train", "train"), *r.train);
+        if (auto err = train_view_.draw(train_runs_)) message(*err);
+        ImGui::End();
+    }
     if (r.tabs) phone_tabs(*r.tabs);
     platform_.status_bar(r.status);
 }
 
 // A phone's tabs: rows of buttons as tall as a finger, the shown panel's highlighted.
 void Shell::phone_tabs(const Rect& r) {
-    static constexpr const char* kNames[kPhoneTabs] = {"Heatmap", "Controls",   "Histograms",
-                                                       "Explain", "Statistics", "Lesson"};
+    static constexpr const char* kNames[kPhoneTabs] = {"Heatmap",    "Controls", "Histograms", "Explain",
+                                                       "Statistics", "Train",    "Lesson"};
     begin_panel("##tabs", r, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     const bool lessons = lessons_.active() || !lessons_.error().empty();
     const int n = lessons ? kPhoneTabs : kPhoneTabs - 1;
@@ -98,7 +109,10 @@ void Shell::phone_tabs(const Rect& r) {
         if (i % kPhoneTabsPerRow) ImGui::SameLine();
         const bool shown = static_cast<int>(phone_tab_) == i;
         if (shown) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-        if (ImGui::Button(tr_id(kNames[i], kNames[i]).c_str(), ImVec2(w, h))) phone_tab_ = static_cast<PhoneTab>(i);
+        if (ImGui::Button(tr_id(kNames[i], kNames[i]).c_str(), ImVec2(w, h))) {
+            phone_tab_ = static_cast<PhoneTab>(i);
+            train_shown_ = train_was_ = phone_tab_ == PhoneTab::Train;
+        }
         if (shown) ImGui::PopStyleColor();
     }
     ImGui::End();

@@ -32,7 +32,7 @@ include(${NORMLAB_ROOT}/views/shell.cmake)
 list(REMOVE_ITEM NORMLAB_PANEL_SOURCES ${NORMLAB_ROOT}/views/colormap.cpp)  # in normlab_web_shared already
 add_library(normlab_web_ui STATIC ${NORMLAB_PANEL_SOURCES} ${NORMLAB_SHELL_SOURCES})
 target_include_directories(normlab_web_ui PUBLIC ${NORMLAB_ROOT}/views)
-target_link_libraries(normlab_web_ui PUBLIC imgui normlab_session normlab_web_headers)
+target_link_libraries(normlab_web_ui PUBLIC imgui normlab_session normlab_train normlab_web_headers)
 
 # Chinese: a CJK font from a Debian package (fonts-droid-fallback), served as a file of the site and
 # written into emscripten's file system by app_page.js where views/fonts.cpp looks for it.

@@ -33,7 +33,8 @@ LayoutMetrics metrics(float width, float height, float px) {
 
 std::vector<Rect> panels(const PanelRects& r) {
     std::vector<Rect> v{r.status};
-    for (const auto& o : {r.heatmap, r.explain, r.controls, r.pictures, r.histograms, r.lesson, r.stats, r.tabs})
+    for (const auto& o :
+         {r.heatmap, r.explain, r.controls, r.pictures, r.histograms, r.lesson, r.stats, r.tabs, r.train})
         if (o) v.push_back(*o);
     return v;
 }
@@ -203,4 +204,27 @@ TEST_CASE("phones (both ways) and portrait tablets get their own layouts; landsc
         CHECK(screen_form(metrics(1280 * s, 720 * s, px)) == ScreenForm::Wide);
     }
     CHECK(screen_form(metrics(1080, 1920, 17)) == ScreenForm::Tablet);  // a portrait monitor: the tablet layout
+}
+
+TEST_CASE("the Train view takes the whole body on wide screens and tablets, and a phone's Train tab", "[layout]") {
+    for (auto [w, h] : {std::pair{1600.0f, 900.0f}, std::pair{820.0f, 1180.0f}, std::pair{390.0f, 844.0f},
+                        std::pair{844.0f, 390.0f}}) {
+        const LayoutMetrics m = metrics(w, h, 17);
+        LayoutContent c;
+        c.shape = Shape4{8, 6, 4, 4};
+        c.train = true;
+        c.tab = PhoneTab::Train;
+        const PanelRects r = layout_for(m, c);
+        INFO(w << "x" << h);
+        REQUIRE(r.train.has_value());
+        check_tiles(r, m, "train");
+        if (r.form == ScreenForm::Phone) {
+            REQUIRE(r.tabs.has_value());  // the tabs stay, to leave the view
+            continue;
+        }
+        CHECK(panels(r).size() == 2u);  // the view and the status bar
+        CHECK(r.train->w == m.width);
+        CHECK(r.train->y == m.top);
+        CHECK(r.train->h == m.height - m.status_h - m.top);
+    }
 }

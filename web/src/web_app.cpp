@@ -5,6 +5,7 @@
 #include "i18n.hpp"
 #include "panel_windows.hpp"
 #include "png_file.hpp"
+#include "web_train.hpp"
 
 #include "normlab/core/atomic_file.hpp"
 #include "normlab/core/error.hpp"
@@ -39,6 +40,7 @@ WebApp::WebApp(WebWindow& window, const PageBackend& backend, const std::string&
       page_(*backend.backend),
       shell_(*this, page_.edit_session(), std::move(lessons)) {
     shell_.set_file_actions(file_actions(shell_));
+    shell_.set_train_factory(train_device_factory(backend_));               // the Train view's devices (web_train.hpp)
     shell_.controls().pick_file = [] { js_app_call("pickFile", "", ""); };  // the browser's file chooser
     shell_.controls().pick_style_file = [] { js_app_call("pickFile", "style", ""); };
     try {

@@ -2,6 +2,8 @@
 // sent after the first frame and whenever it changes; the browser tests read it.
 #include "web_app.hpp"
 
+#include "train_report.hpp"
+
 #include "fonts.hpp"
 #include "i18n.hpp"
 #include "page_bridge.hpp"
@@ -136,6 +138,7 @@ nlohmann::json WebApp::layout_report() const {
         {"heatmap_rect", {heat[0] / css, heat[1] / css, heat[2] / css, heat[3] / css}},  // CSS pixels
         {"form", kForms[static_cast<int>(shell_.form())]},
         {"phone_tab", static_cast<int>(shell_.phone_tab())},
+        {"train", app::train_report(shell_.train_runs(), shell_.train_shown())},
         {"menus_folded", shell_.menus_folded()},
         {"menu_bar_h", shell_.menu_bar_height()},
         {"css_scale", css},

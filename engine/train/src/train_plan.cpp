@@ -209,12 +209,12 @@ void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::v
 }
 
 TrainIo begin_training_program(TrainProgram& p, const TrainConfig& c, std::uint32_t features,
-                               const std::vector<TrainTensor>& params) {
+                               const std::vector<TrainTensor>& params, std::uint32_t eval_grid) {
     const u32 b = c.batch, nv = validation_samples(c);
     TrainIo io;
     const int xtr = p.add_buffer("x_train", std::uint64_t{features} * c.samples, Role::Data);
     const int ytr = p.add_buffer("y_train", c.samples, Role::Data, Kind::U32);
-    io.x_val = p.add_buffer("x_val", std::uint64_t{features} * nv, Role::Data);
+    io.x_val = p.add_buffer("x_val", std::uint64_t{features} * (nv + eval_grid), Role::Data);
     io.y_val = p.add_buffer("y_val", nv, Role::Data, Kind::U32);
     const int batches = p.add_buffer("batches", static_cast<std::uint64_t>(c.steps) * b, Role::Data, Kind::U32);
     io.step = p.add_buffer("step", 1, Role::State, Kind::U32);
@@ -235,7 +235,7 @@ TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o) 
     auto& p = pl.p;
     const u32 b = c.batch, nv = validation_samples(c), k = c.classes;
     const auto params = init_mlp_params(c);
-    const TrainIo io = begin_training_program(p, c, 2, params);
+    const TrainIo io = begin_training_program(p, c, 2, params, o.eval_grid);
     pl.step = io.step;
     pl.dummy = io.unused;
 
@@ -248,9 +248,9 @@ TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o) 
     pl.update(params);
     p.passes.push_back({"train_step", {}, {1, 1, 1}, {pl.step}});
 
-    // The evaluation: the validation set in eval mode.
+    // The evaluation: the validation set in eval mode (and the grid after it: its logits only).
     int vlogits = -1;
-    pl.forward(p.eval_passes, "eval.", nv, io.x_val, vlogits, true);
+    pl.forward(p.eval_passes, "eval.", nv + o.eval_grid, io.x_val, vlogits, true);
     p.eval_passes.push_back({"train_loss", {nv, k, 1}, {1, 1, 1}, {vlogits, io.y_val, pl.dummy, io.val_log, pl.step}});
     return p;
 }

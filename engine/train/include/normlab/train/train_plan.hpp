@@ -37,6 +37,10 @@ struct TrainPlanOptions {
     // Norms over sets of at most this many elements run one invocation per set (flag 16), larger ones
     // one workgroup per set. 0: always a workgroup per set (the tests check both).
     std::uint32_t serial_norm_members = 1024;
+    // Points evaluated after the validation set (the Train view's decision-boundary grid): "x_val"
+    // holds them after its samples, the evaluation's forward runs over both and its "eval.logits" keeps
+    // their logits after the validation set's; the loss and accuracy stay the validation set's alone.
+    std::uint32_t eval_grid = 0;
 };
 TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o = {});
 
@@ -47,11 +51,12 @@ void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::v
 
 // The buffers every model's program starts with, in this order: the data (x_train, y_train, x_val, y_val,
 // batches; `features` floats a sample), the step counter, the two logs, an unused binding, `params` and
-// the gradients of the trained ones, then the batch (x, labels) and the train_gather pass that fills it.
+// the gradients of the trained ones, then the batch (x, labels) and the train_gather pass that fills it;
+// "x_val" with room for `eval_grid` points after the validation set.
 struct TrainIo {
     int x_val = -1, y_val = -1, step = -1, log = -1, val_log = -1, unused = -1, x = -1, labels = -1;
 };
 TrainIo begin_training_program(TrainProgram& p, const TrainConfig& c, std::uint32_t features,
-                               const std::vector<TrainTensor>& params);
+                               const std::vector<TrainTensor>& params, std::uint32_t eval_grid = 0);
 
 }  // namespace normlab

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""The Train view of the desktop app (issue 40), run under xvfb-run with NORMLAB_VALIDATION=1:
+
+  train_test.py APP OUT.png WORKDIR [app args...]
+
+first renders the Train view with its two runs (BatchNorm and none) paused, FRAMES frames, for the
+frame rate of the view alone on this machine; then opens it with both runs playing, renders FRAMES
+frames with --state-file, writes OUT.png, and checks from the state file's "train" report that both
+runs advanced, that their batch loss fell (the mean of the last 10 steps against the first 10) and
+that the app drew at least MIN_FPS frames a second while training. Where the view alone draws under
+MIN_FPS / SHARE frames a second (a machine busy with other work: the frame time is wall time), the
+check is that training keeps at least SHARE of that rate. Then bad Train options exit 2 with one line.
+"""
+import json
+import os
+import sys
+
+from app_test import error, run, screenshot
+
+FRAMES = 240
+MIN_FPS = 20.0
+SHARE = 0.6
+
+
+def mean_fps(stdout):
+    """The --frames line's frame rate: 'frames: K, mean frame time T ms (F fps) ...'."""
+    line = [l for l in stdout.splitlines() if l.startswith("frames:")][-1]
+    return float(line.split("(")[1].split(" fps")[0])
+
+
+def main():
+    app, out, workdir, extra = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    state_path = os.path.join(workdir, "train_state.json")
+    if os.path.exists(state_path):
+        os.remove(state_path)
+    views = ["--train", "--train-runs", "batch,none"]
+    p = run(app, views + ["--frames", str(FRAMES)] + extra)
+    if p.returncode != 0:
+        sys.exit(f"FAIL: the paused Train view exited {p.returncode}\n{p.stderr}")
+    alone = mean_fps(p.stdout)
+    args = views + ["--train-play", "--frames", str(FRAMES), "--state-file", state_path] + extra
+    p, _ = screenshot(app, out, args)
+    print(p.stdout.strip())
+    train = json.loads(open(state_path).read())["train"]
+    print(json.dumps(train))
+    fail = []
+    if not train["shown"]:
+        fail.append("the Train view is not shown")
+    if len(train["runs"]) != 2:
+        fail.append(f"{len(train['runs'])} runs instead of 2")
+    for r in train["runs"]:
+        if r["steps"] < 20:
+            fail.append(f"run {r['norm']} ran {r['steps']} steps in {FRAMES} frames")
+        if not r["loss_now"] < r["loss_start"]:
+            fail.append(f"run {r['norm']}: the batch loss went from {r['loss_start']:.4f} to {r['loss_now']:.4f}")
+    want = MIN_FPS if alone >= MIN_FPS / SHARE else SHARE * alone
+    print(f"the view alone: {alone:.1f} fps; while training: {train['fps']:.1f} fps, "
+          f"{train['steps_per_s']:.0f} steps/s (at least {want:.1f} fps wanted)")
+    if train["fps"] < want:
+        fail.append(f"{train['fps']:.1f} fps while training (at least {want:.1f} wanted; {alone:.1f} paused)")
+    if fail:
+        sys.exit("FAIL: " + "; ".join(fail))
+    error(app, 2, ["--train", "--train-runs", "instance"])  # InstanceNorm needs the cnn
+    error(app, 2, ["--train-play"])  # without --train
+    error(app, 2, ["--train", "--train-runs", "batch,none,layer,rms,group"])  # five runs
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
