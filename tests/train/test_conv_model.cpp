@@ -69,9 +69,12 @@ TEST_CASE("the cnn trains as PyTorch's does, step by step, for every norm", "[tr
     data.val = {floats(d.at("x_val")), d.at("y_val").get<std::vector<std::int32_t>>(), 256};
     data.batches = d.at("batches").get<std::vector<std::int32_t>>();
     REQUIRE(all.at("runs").size() == 6);
+    // serial_norm_members 0: the norms' workgroup-per-set kernels; the default: one invocation per set
+    // for sets of at most 1024 elements (train_norm_plan.hpp).
+    const std::uint32_t serial = GENERATE(0u, TrainPlanOptions{}.serial_norm_members);
     for (const auto& run : all.at("runs")) {
         TrainConfig c = config_of(all, run);
-        INFO("norm " << train_norm_name(c.norm) << ", " << train_optimizer_name(c.optimizer));
+        INFO("norm " << train_norm_name(c.norm) << ", " << train_optimizer_name(c.optimizer) << ", serial " << serial);
         validate_train_config(c);
         REQUIRE(validation_samples(c) == data.val.samples());
         auto init = init_cnn_params(c);
@@ -80,7 +83,7 @@ TEST_CASE("the cnn trains as PyTorch's does, step by step, for every norm", "[tr
             t.values = floats(run.at("init").at(t.name));
             REQUIRE(t.values.size() == t.elements());
         }
-        TrainRunner r(test::context(), plan_cnn_training(c), 2);
+        TrainRunner r(test::context(), plan_cnn_training(c, TrainPlanOptions{serial}), 2);
         test::upload_all(r, init, data);
         r.submit(c.steps, 0, true);
         r.finish();
