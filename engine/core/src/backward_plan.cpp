@@ -52,18 +52,15 @@ struct Planner {
             b.chunks_per_gamma = one_per_stat ? b.reduce_slabs.chunks_total : u32(L.param_elem_div / b.chunk_len);
         }
     }
-    // Layer/rms: each owner adds up ∂L/∂γ, ∂L/∂β over blocks of ~kRowsPer statistics (on a CPU device
-    // at least cpu_row_blocks blocks), so that the per-element partials stay small (≤ 1/8 of x's bytes
-    // where S allows, ≤ 16 MiB, ≤ 1024 per element).
+    // Layer/rms: each owner adds up ∂L/∂γ, ∂L/∂β over blocks of ~kRowsPer statistics, so that the
+    // per-element partials stay small (≤ 1/8 of x's bytes where S allows, ≤ 16 MiB, ≤ 1024 per element).
     void rows() {
         b.rows = true;
         const auto S = static_cast<std::uint64_t>(L.stat_count);
         const auto P = static_cast<std::uint64_t>(L.param_count);
         const std::uint64_t cap =
             std::max<std::uint64_t>(1, std::min<std::uint64_t>(1024, (std::uint64_t{1} << 20) / P));
-        std::uint64_t want = (S + kRowsPer - 1) / kRowsPer;
-        if (d.cpu) want = std::max<std::uint64_t>(want, std::min<std::uint64_t>(S, d.cpu_row_blocks));
-        const std::uint64_t blocks = std::clamp<std::uint64_t>(want, 1, cap);
+        const std::uint64_t blocks = std::clamp<std::uint64_t>((S + kRowsPer - 1) / kRowsPer, 1, cap);
         b.rows_per = u32((S + blocks - 1) / blocks);
         b.row_blocks = u32((S + b.rows_per - 1) / b.rows_per);
     }

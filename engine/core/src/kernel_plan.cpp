@@ -47,10 +47,6 @@ PlanDevice wgsl_kernels() {
     d.grad_fused = true;
     d.grad_looped = true;
     d.grad_sums_in_pass = true;
-    // SwiftShader runs a workgroup on one thread: layer/rms over [C,H,W] at 16×64×64×64 (16 rows, one
-    // block of 32) looped in one workgroup took 1209 ms against 635 for 16 workgroups and a γ/β pass
-    // (docs/bench/web.md); at least 4 blocks keep the threads busy.
-    d.cpu_row_blocks = 4;
     return d;
 }
 

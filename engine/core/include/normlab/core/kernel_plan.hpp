@@ -50,9 +50,6 @@ struct PlanDevice {
     // statistics; a fused kernel; a looped kernel; ∂L/∂γ, ∂L/∂β from the statistics pass's and the
     // one-pass kernels' own partials (one γ per chunk, rows) instead of a pass of their own.
     std::uint32_t grad_reduce_vpt = 32;
-    // On a CPU device, layer/rms rows in at least this many blocks (owners of the fused and looped
-    // kernels) where the statistics and the partials' cap allow (0: blocks of about 32 statistics only).
-    std::uint32_t cpu_row_blocks = 0;
     bool grad_reduce_fit = false, grad_vec4 = true, grad_apply_fit = true;
     bool grad_fused = true, grad_looped = true, grad_sums_in_pass = true;
 };
