@@ -41,9 +41,10 @@ GradCase make(std::string name, Shape4 shape, NormSpec spec, std::string vulkan,
 }  // namespace
 
 // Fused: statistics that fit one owner (lavapipe: a subgroup's registers; SwiftShader: fewer than
-// 1024 accesses). Both loop over longer ones on a CPU device (Vulkan where its looped kernel gives
-// ∂L/∂γ, ∂L/∂β too; WebGPU over any, its γ/β pass after). BatchNorm eval is the element-wise ∂L/∂x
-// alone on both. The browser's kernel test also runs each case with the looped kernel forced and kept off.
+// 1024 accesses). Both loop over longer ones on a CPU device where the looped kernel gives ∂L/∂γ,
+// ∂L/∂β too (one γ per statistic, GroupNorm's channels, blocks of layer/rms rows). BatchNorm eval is
+// the element-wise ∂L/∂x alone on both. The browser's kernel test also runs each case with the looped
+// kernel forced and kept off.
 const std::vector<GradCase>& grad_cases() {
     static const std::vector<GradCase> cases = [] {
         NormSpec eval = default_spec(Method::Batch);

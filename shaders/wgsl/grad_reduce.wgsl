@@ -1,7 +1,9 @@
 // Backward reductions (after grad_common.wgsl), as shaders/grad_reduce.comp. Owner o reduces
 // chunk (o % chunks) of group (o / chunks) of the bound layout and writes the partial
 // (Σa, Σb, count, 0), which grad_merge.wgsl adds up:
-//   statistics pass (PARAM_PASS false, the forward's StatLayout): a = g = dy·γ, b = g·x̂;
+//   statistics pass (PARAM_PASS false, the forward's StatLayout): a = g = dy·γ, b = g·x̂; where
+//   every chunk has one γ (CHUNK_GAMMA) a = dy, b = dy·x̂ instead: grad_merge.wgsl multiplies them by
+//   each chunk's γ and also adds them up per γ/β index (FROM_STATS, no γ/β pass);
 //   γ/β pass (PARAM_PASS true, a ParamLayout whose groups are the γ/β indices p): a = dy,
 //   b = dy·x̂, with x̂ from each element's own statistic (j·gstat_seg_mul + p / gstat_p_div,
 //   j = e / segment_len).
@@ -19,7 +21,8 @@ fn terms(s: u32, e: u32, i: u32, pterm: u32, st: vec4<f32>) -> vec2<f32> {
         let j = e / L.segment_len;
         return vec2<f32>(dy, dy * grad_xhat(X[i], STATS[j * L.gstat_seg_mul + pterm]));
     }
-    let g = dy * grad_gamma(s, e);
+    var g = dy;
+    if (!CHUNK_GAMMA) { g = dy * grad_gamma(s, e); }
     return vec2<f32>(g, g * grad_xhat(X[i], st));
 }
 

@@ -4,7 +4,8 @@
 //   statistic s covers element e at  s*stat_stride + (e/segment_len)*segment_stride + e%segment_len,
 //   its γ/β index is (s % pstat_mod)*pstat_mul + e/pelem_div (no element term when pelem_div = 0).
 // The host puts the kernel's constants (WG, VPT, LANE_SPAN, RMS, FUSED, PARAM_PASS, COLUMNS,
-// EVAL) and pack1.wgsl or pack4.wgsl (PACK elements per access of X and Y) in front of this text.
+// EVAL; the backward's also ONE_GAMMA, RUN_GAMMA, ROWS, CHUNK_GAMMA, FROM_STATS) and pack1.wgsl or
+// pack4.wgsl (PACK elements per access of X and Y) in front of this text.
 // Element indices e of one access are multiples of PACK; X[element_offset(base, e) / PACK].
 //
 // WGSL may assume that no NaN or infinity occurs, so non-finite values are found by their bits

@@ -1,12 +1,15 @@
-// The cnn ops' planning functions (engine/train: conv_plan, pool_plan): which kernel, parameter words,
+// The cnn ops' planning functions (engine/train: conv_plan, pool_plan, and the norms' train_norm_plan
+// as both models' planners use it): which kernel, parameter words,
 // grid and buffers each pass gets, and the shapes and buffers they refuse; and every train_conv* and
 // train_pool* shader compiles (shaderc, no device).
 #include "normlab/core/error.hpp"
 #include "normlab/gpu/shader_library.hpp"
 #include "normlab/train/conv_layers.hpp"
+#include "normlab/train/conv_model_plan.hpp"
 #include "normlab/train/conv_plan.hpp"
 #include "normlab/train/pool_plan.hpp"
 #include "normlab/train/texture_data.hpp"
+#include "normlab/train/train_plan.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -175,4 +178,45 @@ TEST_CASE("textures through the training data and its configuration checks", "[t
     c.model = TrainModel::Mlp;
     c.classes = 5;
     CHECK_THROWS_AS(validate_train_config(c), InputError);  // the mlp keeps 2–4 classes
+}
+
+TEST_CASE("the cnn's and the mlp's norms: one planner, small sets one invocation each", "[train][conv]") {
+    // The cnn (4 channels, batch 8, 16×16 → 8×8 after layer 1's pool): InstanceNorm's sets of 256 and 64
+    // elements and BatchNorm's of 2,048 and 512. Sets of at most serial_norm_members elements run one
+    // invocation per set (flag 16, 64 sets a workgroup), larger ones a workgroup per set; 0: never.
+    TrainConfig c;
+    c.model = TrainModel::Cnn;
+    c.data = "textures";
+    c.depth = 3;
+    c.channels = 4;
+    c.batch = 8;
+    c.steps = 2;
+    for (TrainNorm norm : {TrainNorm::Instance, TrainNorm::Batch})
+        for (std::uint32_t serial : {0u, TrainPlanOptions{}.serial_norm_members}) {
+            c.norm = norm;
+            validate_train_config(c);
+            const TrainProgram p = plan_cnn_training(c, TrainPlanOptions{serial});
+            int fwd = 0, bwd = 0;
+            for (const auto& pass : p.passes) {
+                if (pass.kernel != "train_norm_fwd" && pass.kernel != "train_norm_bwd") continue;
+                const std::uint32_t sets = pass.params[0], members = pass.params[1];
+                const bool one_each = members <= serial;
+                INFO(pass.kernel << " sets " << sets << " members " << members << " serial " << serial);
+                CHECK(((pass.params[10] & kTrainNormSerial) != 0) == one_each);
+                CHECK(pass.groups[0] == (one_each ? (sets + 63) / 64 : sets));
+                ++(pass.kernel == "train_norm_fwd" ? fwd : bwd);
+            }
+            CHECK(fwd == 3);
+            CHECK(bwd == 3);
+        }
+    // The mlp's norms run through the same planner: its forward's words and grid for the same layout.
+    TrainConfig m;
+    m.norm = TrainNorm::Layer;
+    validate_train_config(m);
+    const TrainProgram mp = plan_mlp_training(m);
+    const auto it = std::find_if(mp.passes.begin(), mp.passes.end(),
+                                 [](const TrainPass& t) { return t.kernel == "train_norm_fwd"; });
+    REQUIRE(it != mp.passes.end());
+    CHECK((it->params[10] & kTrainNormSerial) != 0);  // 32 sets of 32 features
+    CHECK(it->groups == std::array<std::uint32_t, 3>{1, 1, 1});
 }

@@ -98,19 +98,21 @@ TEST_CASE("plan_backward: WGSL: fused where the forward fused, looped or reduce 
         const BackwardPlan l = plan(layer({256}), Shape4::flat(8, 256), webgpu(cpu));
         CHECK(l.fused);
         CHECK_FALSE(l.looped);
-        CHECK_FALSE(l.rows);  // ∂L/∂γ, ∂L/∂β from the γ/β pass
+        CHECK(l.rows);  // ∂L/∂γ, ∂L/∂β from the fused kernel's rows, as on Vulkan
+        CHECK(l.rows_per == 8);
+        CHECK(l.row_blocks == 1);
         CHECK_FALSE(l.params_from_stats);
         CHECK(l.wg == 32);
         CHECK(l.chunk_len == 256);
         CHECK(l.columns);
-        CHECK(l.param_wg == 64);
-        CHECK(l.param_chunk_len == 64);
         CHECK(l.apply_wg == 256);
         const BackwardPlan b = plan(default_spec(Method::Batch), {2, 4, 384, 384}, webgpu(cpu));
         CHECK_FALSE(b.fused);
         CHECK(b.looped == cpu);             // 4 owners: enough on a CPU device; on a GPU 2^17+ elements are too long
         if (cpu) CHECK(b.looped_wg == 64);  // the WGSL kernels' looped workgroup
-        CHECK_FALSE(b.params_from_stats);   // the looped kernel has no γ/β partials: the γ/β pass follows
+        CHECK(b.one_gamma);
+        CHECK(b.params_from_stats);  // one γ per statistic: no γ/β pass
+        CHECK(b.chunks_per_gamma == (cpu ? 1u : 144u));
         CHECK(b.wg == 256);
         CHECK(b.reduce_slabs.chunks_total == 144);
         // 2048 statistics of 16,384 elements (too long for the fused kernel): looped on a GPU too.
@@ -120,10 +122,23 @@ TEST_CASE("plan_backward: WGSL: fused where the forward fused, looped or reduce 
         CHECK_FALSE(i.fused);
         CHECK(i.looped);
         CHECK(i.looped_wg == 64);
-        CHECK_FALSE(i.params_from_stats);
+        CHECK(i.params_from_stats);
         // Forced split: the reduce, merge and apply passes.
         PlanDevice split = webgpu(cpu);
         split.backward = ForcedPath::Split;
         CHECK_FALSE(plan(in, {32, 64, 128, 128}, split).looped);
+        // GroupNorm with a γ per channel of 1024 elements: looped channel by channel on a CPU device;
+        // on a GPU (4 owners) chunks of one channel, the reduce workgroup fitted to them.
+        NormSpec gn = default_spec(Method::Group);
+        gn.groups = 2;
+        const BackwardPlan g = plan(gn, {2, 64, 32, 32}, webgpu(cpu));
+        CHECK_FALSE(g.fused);
+        CHECK(g.params_from_stats);
+        CHECK(g.chunk_len == 1024);
+        CHECK(g.wg == 128);
+        CHECK(g.looped == cpu);
+        if (cpu) CHECK(g.gamma_runs == 32);
+        if (!cpu) CHECK(g.chunks_per_gamma == 1);
+        if (!cpu) CHECK(g.reduce_slabs.chunks_total == 32);
     }
 }

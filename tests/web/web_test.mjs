@@ -34,7 +34,7 @@ async function kernels(url, browser) {
     check((k.paths[p] || 0) > 0, `kernel path ${p} never ran`);
   check(k.grad_cases >= 400, `only ${k.grad_cases} backward cases ran`);
   for (const p of ['rows', 'columns', 'eval', 'chunked', 'path fused', 'path looped', 'path split', 'path eval',
-    'table fused', 'table looped', 'table eval'])
+    'table fused', 'table looped', 'table eval', 'params from stats', 'params from rows', 'params pass'])
     check((k.grad_paths[p] || 0) > 0, `backward path ${p} never ran`);
   check(k.backward_negative_control && k.backward_negative_control.detected,
     'the backward comparison did not see gradients checked against another dy');

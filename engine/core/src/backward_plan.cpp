@@ -34,8 +34,10 @@ struct Planner {
     // GroupNorm: chunks no longer than one channel, so that each has one γ where they divide it.
     void chunk_gamma(bool forward_from_running) {
         const bool one_per_stat = L.param_elem_div == 0 || (L.param_stat_mul == 1 && L.param_elem_div >= L.count());
-        if (d.grad_sums_in_pass && L.param_elem_div > 1 && L.param_elem_div < b.chunk_len)
+        if (d.grad_sums_in_pass && L.param_elem_div > 1 && L.param_elem_div < b.chunk_len) {
             b.chunk_len = u32(L.param_elem_div);
+            if (d.grad_reduce_fit) b.wg = fitted_wg(b.chunk_len, b.vpt, d.wg_max);  // no wider than the chunk
+        }
         b.reduce_slabs = plan_slabs(L, d.max_binding_elements, d.binding_alignment, b.chunk_len);
         if (!d.grad_sums_in_pass || forward_from_running || L.param_elem_div == 1) return;
         b.one_gamma = one_per_stat;

@@ -37,16 +37,16 @@ PlanDevice wgsl_kernels() {
     d.cpu_loop_min_accesses = 1024;
     d.fused_chunk_whole = true;
     // The backward (grad_reduce.wgsl, grad_apply.wgsl): 8 floats per invocation, workgroups sized
-    // to the statistic, one float per access, 256 lanes for ∂L/∂x; the fused kernel
-    // (grad_fused.wgsl) and the looped one (grad_looped.wgsl, a workgroup of at most looped_wg per
-    // statistic) without γ/β partials of their own.
+    // to the statistic (or to a chunk of one γ), one float per access, 256 lanes for ∂L/∂x; the fused
+    // kernel (grad_fused.wgsl) and the looped one (grad_looped.wgsl, a workgroup of at most looped_wg
+    // per statistic); ∂L/∂γ, ∂L/∂β from their own partials as the GLSL kernels'.
     d.grad_reduce_vpt = 8;
     d.grad_reduce_fit = true;
     d.grad_vec4 = false;
     d.grad_apply_fit = false;
     d.grad_fused = true;
     d.grad_looped = true;
-    d.grad_sums_in_pass = false;
+    d.grad_sums_in_pass = true;
     return d;
 }
 

@@ -6,6 +6,7 @@
 #include "normlab/train/pool_plan.hpp"
 #include "normlab/train/texture_data.hpp"
 #include "normlab/train/train_norm_layout.hpp"
+#include "normlab/train/train_norm_plan.hpp"
 #include "normlab/train/train_plan.hpp"
 
 namespace normlab {
@@ -15,8 +16,6 @@ using Role = TrainBufferRole;
 using Kind = TrainBufferKind;
 using u32 = std::uint32_t;
 
-std::array<u32, 3> groups_for(std::uint64_t threads) { return train_grid((threads + 63) / 64); }
-
 struct LayerBufs {
     ConvShape s;
     bool pool = false;
@@ -25,6 +24,7 @@ struct LayerBufs {
 
 struct CnnPlanner {
     const TrainConfig& c;
+    TrainPlanOptions o;
     TrainProgram p;
     int dummy = -1, step = -1;
 
@@ -32,7 +32,6 @@ struct CnnPlanner {
         const int i = p.find(name);
         return i >= 0 ? i : p.add_buffer(name, n, r, k);
     }
-    int param(const std::string& name) const { return p.find(name) >= 0 ? p.find(name) : dummy; }
     u32 channels() const { return static_cast<u32>(c.channels); }
 
     // LayerNorm([C, H, W]) and RMS scale each of a sample's C·H·W elements: their layout is the mlp's on
@@ -42,12 +41,9 @@ struct CnnPlanner {
             return train_norm_layout(c.norm, n, channels() * hw, 1, static_cast<u32>(c.groups));
         return train_norm_layout(c.norm, n, channels(), hw, static_cast<u32>(c.groups));
     }
-    u32 norm_flags(bool eval) const {
-        u32 f = 0;
-        if (c.norm == TrainNorm::Rms) f |= kTrainNormRms;
-        if (norm_has_bias(c.norm)) f |= kTrainNormHasBias;
-        if (c.norm == TrainNorm::Batch) f |= eval ? kTrainNormUseRunning : kTrainNormUpdateRunning;
-        return f;
+    // The norm of a layer of shape s.
+    TrainNormPlan norm_plan(const ConvShape& s) const {
+        return {c, layout(static_cast<u32>(s.n), static_cast<u32>(s.h * s.w)), o};
     }
     // Moves the passes appended to p.passes since `from` into `out` (the evaluation's list).
     void take(std::vector<TrainPass>& out, std::size_t from) {
@@ -58,27 +54,21 @@ struct CnnPlanner {
 
     int norm_forward(std::vector<TrainPass>& out, const std::string& l, const std::string& q, LayerBufs& b, int src,
                      bool eval) {
-        const u32 count = static_cast<u32>(b.s.y_size()), hw = static_cast<u32>(b.s.h * b.s.w);
-        const auto lay = layout(static_cast<u32>(b.s.n), hw);
+        const u32 count = static_cast<u32>(b.s.y_size());
+        const TrainNormPlan norm = norm_plan(b.s);
         const int dst = buf(l + "normed", count);
         b.xhat = buf(l + "xhat", count);
-        b.stats = buf(l + "stats", 2ull * lay.sets);
-        auto words = lay.words();
-        words.push_back(norm_flags(eval));
-        words.push_back(param_f32(static_cast<float>(train_norm_eps(c.norm))));
-        words.push_back(param_f32(static_cast<float>(kTrainBnMomentum)));
-        out.push_back({"train_norm_fwd",
-                       words,
-                       {lay.sets, 1, 1},
-                       {src, dst, b.xhat, b.stats, param(q + "norm.weight"), param(q + "norm.bias"),
-                        param(q + "norm.running_mean"), param(q + "norm.running_var")}});
+        b.stats = buf(l + "stats", 2ull * norm.layout().sets);
+        norm.forward(out, eval, src, dst, train_norm_buffers(p, q, b.xhat, b.stats, dummy));
         return dst;
     }
     int act_forward(std::vector<TrainPass>& out, const std::string& l, LayerBufs& b, int src) {
         const u32 count = static_cast<u32>(b.s.y_size());
         b.act_out = buf(l + "act", count);
-        out.push_back(
-            {"train_act", {count, static_cast<u32>(c.activation), 0}, groups_for(count), {src, b.act_out, dummy}});
+        out.push_back({"train_act",
+                       {count, static_cast<u32>(c.activation), 0},
+                       train_groups_for(count),
+                       {src, b.act_out, dummy}});
         return b.act_out;
     }
 
@@ -121,28 +111,18 @@ struct CnnPlanner {
         logits = buf(pre + "logits", static_cast<std::uint64_t>(n) * k);
         out.push_back({"train_linear",
                        {n, channels(), k},
-                       groups_for(static_cast<std::uint64_t>(n) * k),
+                       train_groups_for(static_cast<std::uint64_t>(n) * k),
                        {feat, p.find("head.weight"), p.find("head.bias"), logits}});
         return layers;
     }
 
     void backward_norm(const std::string& q, const LayerBufs& b, int dy, int dx) {
-        const auto lay = layout(static_cast<u32>(b.s.n), static_cast<u32>(b.s.h * b.s.w));
-        auto words = lay.words();
-        words.push_back(norm_flags(false));
-        p.passes.push_back(
-            {"train_norm_bwd", words, {lay.sets, 1, 1}, {dy, b.xhat, b.stats, p.find(q + "norm.weight"), dx}});
-        p.passes.push_back(
-            {"train_norm_pgrad",
-             {lay.channels, lay.rows, lay.row_stride, lay.channel_stride, lay.inner, norm_has_bias(c.norm) ? 1u : 0u},
-             groups_for(lay.channels),
-             {dy, b.xhat, p.find("grad." + q + "norm.weight"),
-              norm_has_bias(c.norm) ? p.find("grad." + q + "norm.bias") : dummy}});
+        norm_plan(b.s).backward(p.passes, dy, dx, train_norm_buffers(p, q, b.xhat, b.stats, dummy));
     }
     void backward_act(const LayerBufs& b, int dy, int dx) {
         const u32 count = static_cast<u32>(b.s.y_size());
         p.passes.push_back(
-            {"train_act", {count, static_cast<u32>(c.activation), 1}, groups_for(count), {b.act_out, dy, dx}});
+            {"train_act", {count, static_cast<u32>(c.activation), 1}, train_groups_for(count), {b.act_out, dy, dx}});
     }
 
     // One layer's backward from dy (the gradient of its output, after its pool) to its parameters'
@@ -177,12 +157,12 @@ struct CnnPlanner {
         const u32 k = static_cast<u32>(c.classes), ch = channels();
         p.passes.push_back({"train_linear_dw",
                             {n, ch, k},
-                            groups_for(static_cast<std::uint64_t>(k) * (ch + 1)),
+                            train_groups_for(static_cast<std::uint64_t>(k) * (ch + 1)),
                             {dlogits, feat, p.find("grad.head.weight"), p.find("grad.head.bias")}});
         const int dfeat = buf("grad.features", static_cast<std::uint64_t>(n) * ch);
         p.passes.push_back({"train_linear_dx",
                             {n, ch, k},
-                            groups_for(static_cast<std::uint64_t>(n) * ch),
+                            train_groups_for(static_cast<std::uint64_t>(n) * ch),
                             {dlogits, p.find("head.weight"), dfeat}});
         const LayerBufs& last = layers.back();
         const int side = last.pool ? last.s.h / 2 : last.s.h;
@@ -195,8 +175,8 @@ struct CnnPlanner {
 
 }  // namespace
 
-TrainProgram plan_cnn_training(const TrainConfig& c) {
-    CnnPlanner pl{c, {}};
+TrainProgram plan_cnn_training(const TrainConfig& c, const TrainPlanOptions& o) {
+    CnnPlanner pl{c, o, {}};
     auto& p = pl.p;
     const u32 b = c.batch, nv = validation_samples(c), k = c.classes;
     const auto params = init_cnn_params(c);

@@ -24,17 +24,18 @@ void check_buffer(const TrainProgram& p, int index, std::uint64_t elements, cons
         throw InternalError(std::string("plan_conv3x3: buffer ") + p.buffers[index].name + " is too small for " + what);
 }
 
-// Workgroups for an invocation per quad (4 pixels of a row) of `planes` H×W planes.
-std::uint64_t quad_groups(std::uint64_t planes, const ConvShape& s) {
-    std::uint64_t quads = planes * s.h * ((s.w + 3) / 4);
-    return (quads + kTrainGroupSize - 1) / kTrainGroupSize;
-}
+// The quads (4 pixels of a row) of `planes` H×W planes: an invocation each.
+std::uint64_t quads(std::uint64_t planes, const ConvShape& s) { return planes * s.h * ((s.w + 3) / 4); }
 
 }  // namespace
 
 std::array<std::uint32_t, 3> train_grid(std::uint64_t groups) {
     DispatchGrid g = dispatch_grid(groups < 1 ? 1 : groups, kMaxGroupsPerSide, kMaxGroupsPerSide);
     return {g.x, g.y, 1};
+}
+
+std::array<std::uint32_t, 3> train_groups_for(std::uint64_t invocations) {
+    return train_grid((invocations + kTrainGroupSize - 1) / kTrainGroupSize);
 }
 
 void plan_conv3x3_forward(TrainProgram& p, const ConvShape& s, int x, int weight, int bias, int y) {
@@ -45,7 +46,7 @@ void plan_conv3x3_forward(TrainProgram& p, const ConvShape& s, int x, int weight
     check_buffer(p, y, s.y_size(), "y");
     p.passes.push_back({"train_conv_forward",
                         params,
-                        train_grid(quad_groups(static_cast<std::uint64_t>(s.n) * ((s.cout + 3) / 4), s)),
+                        train_groups_for(quads(static_cast<std::uint64_t>(s.n) * ((s.cout + 3) / 4), s)),
                         {x, weight, bias, y}});
 }
 
@@ -56,7 +57,7 @@ void plan_conv3x3_backward_input(TrainProgram& p, const ConvShape& s, int dy, in
     check_buffer(p, dx, s.x_size(), "dx");
     p.passes.push_back({"train_conv_backward_input",
                         params,
-                        train_grid(quad_groups(static_cast<std::uint64_t>(s.n) * ((s.cin + 3) / 4), s)),
+                        train_groups_for(quads(static_cast<std::uint64_t>(s.n) * ((s.cin + 3) / 4), s)),
                         {dy, weight, dx}});
 }
 

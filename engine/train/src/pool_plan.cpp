@@ -20,8 +20,6 @@ void check_buffer(const TrainProgram& p, int index, std::uint64_t elements, cons
         throw InternalError(std::string("plan_pool: buffer ") + p.buffers[index].name + " is too small for " + what);
 }
 
-std::uint64_t groups_for(std::uint64_t elements) { return (elements + kTrainGroupSize - 1) / kTrainGroupSize; }
-
 std::uint64_t pooled_size(const PoolShape& s) { return planes(s) * (s.h / 2) * (s.w / 2); }
 
 }  // namespace
@@ -33,7 +31,7 @@ void plan_avgpool2_forward(TrainProgram& p, const PoolShape& s, int x, int y) {
     auto n = static_cast<std::uint32_t>(planes(s));
     p.passes.push_back({"train_pool_avg2_forward",
                         {n, static_cast<std::uint32_t>(s.h), static_cast<std::uint32_t>(s.w)},
-                        train_grid(groups_for(pooled_size(s))),
+                        train_groups_for(pooled_size(s)),
                         {x, y}});
 }
 
@@ -44,7 +42,7 @@ void plan_avgpool2_backward(TrainProgram& p, const PoolShape& s, int dy, int dx)
     auto n = static_cast<std::uint32_t>(planes(s));
     p.passes.push_back({"train_pool_avg2_backward",
                         {n, static_cast<std::uint32_t>(s.h), static_cast<std::uint32_t>(s.w)},
-                        train_grid(groups_for(s.size())),
+                        train_groups_for(s.size()),
                         {dy, dx}});
 }
 
@@ -65,7 +63,7 @@ void plan_global_avgpool_backward(TrainProgram& p, const PoolShape& s, int dy, i
     check_buffer(p, dx, s.size(), "dx");
     p.passes.push_back({"train_pool_global_backward",
                         {static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(s.h * s.w)},
-                        train_grid(groups_for(s.size())),
+                        train_groups_for(s.size()),
                         {dy, dx}});
 }
 

@@ -1,7 +1,9 @@
 // The mlp's training step and evaluation as a TrainProgram (train_plan.hpp).
 #include "normlab/train/train_plan.hpp"
 
+#include "normlab/train/conv_plan.hpp"
 #include "normlab/train/train_norm_layout.hpp"
+#include "normlab/train/train_norm_plan.hpp"
 #include "normlab/train/train_params.hpp"
 
 namespace normlab {
@@ -10,8 +12,6 @@ namespace {
 using Role = TrainBufferRole;
 using Kind = TrainBufferKind;
 using u32 = std::uint32_t;
-
-std::array<u32, 3> groups_for(std::uint64_t threads) { return {static_cast<u32>((threads + 63) / 64), 1, 1}; }
 
 u32 act_kind(TrainActivation a) { return static_cast<u32>(a); }
 
@@ -31,21 +31,10 @@ struct Planner {
         int in, z, norm_in, norm_out, xhat, stats, act_in, act_out, out;
     };
 
-    bool serial(const TrainNormLayout& l) const { return l.members <= o.serial_norm_members; }
-    // A norm pass's grid: one workgroup per set, or one invocation per set.
-    std::array<u32, 3> norm_groups(const TrainNormLayout& l) const {
-        return serial(l) ? groups_for(l.sets) : std::array<u32, 3>{l.sets, 1, 1};
+    // The norm of a layer of n samples (the mlp's W features: one element per channel).
+    TrainNormPlan norm_plan(u32 n) const {
+        return {c, train_norm_layout(c.norm, n, c.width, 1, static_cast<u32>(c.groups)), o};
     }
-
-    std::uint32_t norm_flags(bool eval, const TrainNormLayout& l) const {
-        u32 f = serial(l) ? kTrainNormSerial : 0;
-        if (c.norm == TrainNorm::Rms) f |= kTrainNormRms;
-        if (norm_has_bias(c.norm)) f |= kTrainNormHasBias;
-        if (c.norm == TrainNorm::Batch) f |= eval ? kTrainNormUseRunning : kTrainNormUpdateRunning;
-        return f;
-    }
-
-    int param(const std::string& name) { return p.find(name) >= 0 ? p.find(name) : dummy; }
 
     // Forward of the whole mlp on n samples of `x` (and `labels`) into pass list `out`; returns
     // the layers' buffers (the last one's `out` feeds the head) and the logits.
@@ -64,31 +53,25 @@ struct Planner {
             const u32 fin = mlp_in_features(c, i);
             out.push_back({"train_linear",
                            {n, fin, w},
-                           groups_for(n * w),
+                           train_groups_for(n * w),
                            {in, p.find(q + "linear.weight"), p.find(q + "linear.bias"), b.z}});
             int cur = b.z;
             auto add_norm = [&](int src) {
+                const TrainNormPlan norm = norm_plan(n);
                 b.norm_in = src;
                 b.norm_out = buf(l + "normed", n * w);
-                const auto lay = train_norm_layout(c.norm, n, w, 1, static_cast<u32>(c.groups));
                 b.xhat = buf(l + "xhat", n * w);
-                b.stats = buf(l + "stats", 2 * lay.sets);
-                auto words = lay.words();
-                words.push_back(norm_flags(eval, lay));
-                words.push_back(param_f32(static_cast<float>(train_norm_eps(c.norm))));
-                words.push_back(param_f32(static_cast<float>(kTrainBnMomentum)));
-                out.push_back({"train_norm_fwd",
-                               words,
-                               norm_groups(lay),
-                               {src, b.norm_out, b.xhat, b.stats, param(q + "norm.weight"), param(q + "norm.bias"),
-                                param(q + "norm.running_mean"), param(q + "norm.running_var")}});
+                b.stats = buf(l + "stats", 2 * norm.layout().sets);
+                norm.forward(out, eval, src, b.norm_out, train_norm_buffers(p, q, b.xhat, b.stats, dummy));
                 return b.norm_out;
             };
             auto add_act = [&](int src) {
                 b.act_in = src;
                 b.act_out = buf(l + "act", n * w);
-                out.push_back(
-                    {"train_act", {n * w, act_kind(c.activation), 0}, groups_for(n * w), {src, b.act_out, dummy}});
+                out.push_back({"train_act",
+                               {n * w, act_kind(c.activation), 0},
+                               train_groups_for(n * w),
+                               {src, b.act_out, dummy}});
                 return b.act_out;
             };
             if (normed && !c.norm_after) cur = add_norm(cur);
@@ -101,30 +84,19 @@ struct Planner {
         logits = buf(pre + "logits", n * static_cast<u32>(c.classes));
         out.push_back({"train_linear",
                        {n, w, static_cast<u32>(c.classes)},
-                       groups_for(n * c.classes),
+                       train_groups_for(n * c.classes),
                        {in, p.find("head.weight"), p.find("head.bias"), logits}});
         return layers;
     }
 
     void backward_norm(const std::string& q, const LayerBufs& b, int dy, int dx, u32 n) {
-        const u32 w = c.width;
-        const auto lay = train_norm_layout(c.norm, n, w, 1, static_cast<u32>(c.groups));
-        auto words = lay.words();
-        words.push_back(norm_flags(false, lay));
-        p.passes.push_back(
-            {"train_norm_bwd", words, norm_groups(lay), {dy, b.xhat, b.stats, p.find(q + "norm.weight"), dx}});
-        p.passes.push_back(
-            {"train_norm_pgrad",
-             {lay.channels, lay.rows, lay.row_stride, lay.channel_stride, lay.inner, norm_has_bias(c.norm) ? 1u : 0u},
-             groups_for(lay.channels),
-             {dy, b.xhat, p.find("grad." + q + "norm.weight"),
-              norm_has_bias(c.norm) ? p.find("grad." + q + "norm.bias") : dummy}});
+        norm_plan(n).backward(p.passes, dy, dx, train_norm_buffers(p, q, b.xhat, b.stats, dummy));
     }
 
     void backward_act(const LayerBufs& b, int dy, int dx, u32 n) {
         p.passes.push_back({"train_act",
                             {n * static_cast<u32>(c.width), act_kind(c.activation), 1},
-                            groups_for(n * c.width),
+                            train_groups_for(n * c.width),
                             {b.act_out, dy, dx}});
     }
 
@@ -135,9 +107,9 @@ struct Planner {
         const int dh = buf("grad.layers." + std::to_string(c.depth - 1) + ".out", n * w);
         p.passes.push_back({"train_linear_dw",
                             {n, w, k},
-                            groups_for(k * (w + 1)),
+                            train_groups_for(k * (w + 1)),
                             {dy, last, p.find("grad.head.weight"), p.find("grad.head.bias")}});
-        p.passes.push_back({"train_linear_dx", {n, w, k}, groups_for(n * w), {dy, p.find("head.weight"), dh}});
+        p.passes.push_back({"train_linear_dx", {n, w, k}, train_groups_for(n * w), {dy, p.find("head.weight"), dh}});
         dy = dh;
         for (int i = c.depth - 1; i >= 0; --i) {
             const std::string q = "layers." + std::to_string(i) + ".";
@@ -160,12 +132,14 @@ struct Planner {
             p.passes.push_back(
                 {"train_linear_dw",
                  {n, fin, w},
-                 groups_for(w * (fin + 1)),
+                 train_groups_for(w * (fin + 1)),
                  {dz, b.in, p.find("grad." + q + "linear.weight"), p.find("grad." + q + "linear.bias")}});
             if (i > 0) {
                 const int dprev = buf("grad.layers." + std::to_string(i - 1) + ".out", n * w);
-                p.passes.push_back(
-                    {"train_linear_dx", {n, fin, w}, groups_for(n * fin), {dz, p.find(q + "linear.weight"), dprev}});
+                p.passes.push_back({"train_linear_dx",
+                                    {n, fin, w},
+                                    train_groups_for(n * fin),
+                                    {dz, p.find(q + "linear.weight"), dprev}});
                 dy = dprev;
             }
         }
@@ -196,13 +170,13 @@ void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::v
         const u32 n = static_cast<u32>(t.elements());
         if (c.optimizer == TrainOptimizer::Sgd) {
             const int m = buf(t.name + ".momentum_buffer", n);
-            p.passes.push_back({"train_sgd", {n, f(c.lr), f(c.momentum)}, groups_for(n), {pi, gi, m}});
+            p.passes.push_back({"train_sgd", {n, f(c.lr), f(c.momentum)}, train_groups_for(n), {pi, gi, m}});
         } else {
             const int m = buf(t.name + ".exp_avg", n), v = buf(t.name + ".exp_avg_sq", n);
             p.passes.push_back(
                 {"train_adam",
                  {n, f(c.lr), f(kAdamBeta1), f(1 - kAdamBeta1), f(kAdamBeta2), f(1 - kAdamBeta2), f(kAdamEps)},
-                 groups_for(n),
+                 train_groups_for(n),
                  {pi, gi, m, v, bias}});
         }
     }
@@ -226,7 +200,8 @@ TrainIo begin_training_program(TrainProgram& p, const TrainConfig& c, std::uint3
         if (t.trained) p.add_buffer("grad." + t.name, t.elements());
     io.x = p.add_buffer("x", std::uint64_t{features} * b);
     io.labels = p.add_buffer("labels", b, Role::Scratch, Kind::U32);
-    p.passes.push_back({"train_gather", {b, features}, groups_for(b), {xtr, ytr, batches, io.step, io.x, io.labels}});
+    p.passes.push_back(
+        {"train_gather", {b, features}, train_groups_for(b), {xtr, ytr, batches, io.step, io.x, io.labels}});
     return io;
 }
 

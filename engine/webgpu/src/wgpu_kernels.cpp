@@ -37,6 +37,9 @@ std::string kernel_source(const KernelVariant& v) {
     s += "const LANE_SPAN: u32 = " + std::to_string(v.lane_span != 0 ? v.lane_span : v.wg) + "u;\n";
     s += flag("RMS", v.rms) + flag("FUSED", v.fused) + flag("PARAM_PASS", v.param_pass) + flag("COLUMNS", v.columns) +
          flag("EVAL", v.eval);
+    if (v.backward())
+        s += flag("ONE_GAMMA", v.one_gamma) + flag("RUN_GAMMA", v.run_gamma) + flag("ROWS", v.rows) +
+             flag("CHUNK_GAMMA", v.chunk_gamma) + flag("FROM_STATS", v.from_stats);
     s += wgsl_file(v.vec4 ? "pack4.wgsl" : "pack1.wgsl");
     s += "\n";
     s += wgsl_file("norm_common.wgsl");

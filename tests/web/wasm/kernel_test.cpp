@@ -166,15 +166,19 @@ public:
         ++grad_paths_[plan.from_running ? "eval" : cols ? "columns" : "rows"];
         if (layout.count() > 2048) ++grad_paths_["chunked"];
         // The backward plan's path (normlab/core/backward_plan.hpp): fused where the forward fused;
-        // else looped on a CPU-emulated adapter (one owner is enough there), the plan's choice on a GPU.
-        const bool looped =
-            n_.context().cpu_emulated() || plan_backward(layout, ref.spec(), plan, 1, n_.plan_device()).looped;
+        // else looped where the looped kernel gives ∂L/∂γ, ∂L/∂β too (on a CPU-emulated adapter one
+        // owner is enough), else split.
+        const BackwardPlan bp = plan_backward(layout, ref.spec(), plan, 1, n_.plan_device());
+        const bool looped = bp.looped;
+        // Where ∂L/∂γ, ∂L/∂β come from: the statistics' partials, the rows' partials or the γ/β pass.
+        ++grad_paths_[bp.params_from_stats ? "params from stats" : bp.rows ? "params from rows" : "params pass"];
         const std::string want = plan.from_running ? "eval" : plan.fused ? "fused" : looped ? "looped" : "split";
         const GradReference gref = reference_backward(ref, dy);
         grad_run(group, ref, dy, gref, want);
         if (plan.fused || plan.from_running) return;
         const webgpu::ScopedGradPath other(n_, looped ? ForcedPath::Split : ForcedPath::Looped);
-        grad_run(group, ref, dy, gref, looped ? "split" : "looped");
+        const bool other_looped = plan_backward(layout, ref.spec(), plan, 1, n_.plan_device()).looped;
+        grad_run(group, ref, dy, gref, other_looped ? "looped" : "split");
     }
     // One backward run against the reference, on path `want`.
     void grad_run(const std::string& group, const Reference& ref, const Tensor& dy, const GradReference& gref,
@@ -204,11 +208,13 @@ public:
                 const GradResult g = b_.run(dy);
                 const std::string took = b_.last_path();
                 const bool eval = took == "eval", fused = n_.last_run()->plan.fused;
-                const std::string want = forced == ForcedPath::Auto     ? c.webgpu
-                                         : eval                         ? "eval"
-                                         : forced == ForcedPath::Looped ? "looped"
-                                         : fused                        ? "fused"
-                                                                        : "split";
+                const BackwardPlan planned =
+                    plan_backward(n_.last_run()->layout, c.spec, n_.last_run()->plan, 1, n_.plan_device());
+                const std::string want = forced == ForcedPath::Auto ? c.webgpu
+                                         : eval                     ? "eval"
+                                         : planned.looped           ? "looped"
+                                         : fused                    ? "fused"
+                                                                    : "split";
                 if (forced == ForcedPath::Auto) ++grad_paths_["table " + took];
                 const double err = grad_error(g, gref);
                 if (!(err <= 1e-4))

@@ -10,11 +10,14 @@
 
 namespace normlab {
 
-// Invocations per workgroup of the train_conv* and train_pool* kernels (their local_size_x).
+// Invocations per workgroup of the training kernels but train_step and train_adam_bias (their local_size_x).
 inline constexpr std::uint32_t kTrainGroupSize = 64;
 
 // The grid of `groups` workgroups (at least one) as every backend dispatches it (dispatch_grid, ≤ 65535 a side).
 std::array<std::uint32_t, 3> train_grid(std::uint64_t groups);
+// The grid of kTrainGroupSize-invocation workgroups for `invocations` invocations, the one every
+// training planner (mlp, cnn, conv, pool, norm) uses.
+std::array<std::uint32_t, 3> train_groups_for(std::uint64_t invocations);
 
 // y (n×cout×h×w) = conv(x (n×cin×h×w), weight (cout×cin×3×3), bias (cout)).
 void plan_conv3x3_forward(TrainProgram& p, const ConvShape& s, int x, int weight, int bias, int y);

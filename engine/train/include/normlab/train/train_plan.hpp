@@ -35,7 +35,8 @@ inline constexpr double kAdamBeta1 = 0.9, kAdamBeta2 = 0.999, kAdamEps = 1e-8;
 // and "val_log" (2·steps f32 each); "step".
 struct TrainPlanOptions {
     // Norms over sets of at most this many elements run one invocation per set (flag 16), larger ones
-    // one workgroup per set. 0: always a workgroup per set (the tests check both).
+    // one workgroup per set, in the mlp and the cnn (train_norm_plan.hpp). 0: always a workgroup per
+    // set (the tests check both).
     std::uint32_t serial_norm_members = 1024;
     // Points evaluated after the validation set (the Train view's decision-boundary grid): "x_val"
     // holds them after its samples, the evaluation's forward runs over both and its "eval.logits" keeps

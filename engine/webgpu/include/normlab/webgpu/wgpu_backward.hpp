@@ -4,8 +4,11 @@
 // forward fused, grad_fused.wgsl reads x and dy once and writes the statistic's means and ∂L/∂x;
 // where the plan loops, grad_looped.wgsl does the same in one workgroup per statistic that reads
 // them twice; elsewhere grad_reduce.wgsl sums g = dy·γ and g·x̂ per chunk, grad_merge.wgsl adds them up and
-// grad_apply.wgsl writes ∂L/∂x (BatchNorm eval: the last alone). Then the γ/β pass sums dy and
-// dy·x̂ per γ/β index over the ParamLayout (engine/core/param_layout.hpp) and merges them.
+// grad_apply.wgsl writes ∂L/∂x (BatchNorm eval: the last alone). ∂L/∂γ and ∂L/∂β come, as on
+// Vulkan, from those kernels' own partials where the plan says so (one γ per statistic or chunk,
+// GroupNorm's channel runs, the rows of layer/rms), merged by grad_merge.wgsl; elsewhere the γ/β
+// pass sums dy and dy·x̂ per γ/β index over the ParamLayout (engine/core/param_layout.hpp) and
+// merges them.
 // Like the forward here, no slabs: every buffer must fit one binding (refused with the limit named).
 #pragma once
 #include "normlab/core/grad.hpp"
@@ -29,9 +32,10 @@ public:
     const char* last_path() const { return last_path_; }
 
 private:
+    struct Pass;
     struct Plan;
-    // Records and submits the passes (statistics reduce and merge, ∂L/∂x, γ/β reduce and merge).
-    void encode(const Plan& p, const BindGroup* groups, bool rms, bool eval);
+    // Records and submits the plan's passes, each with its bind group.
+    void encode(const Plan& p, const std::vector<BindGroup>& groups);
     WgpuNormalizer* n_;
     WgpuBuffer dy_, dx_, stat_partials_, stat_means_, param_partials_, param_sums_;
     std::vector<WgpuBuffer> uniforms_;

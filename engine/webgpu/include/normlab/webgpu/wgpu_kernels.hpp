@@ -32,8 +32,13 @@ struct KernelVariant {
     // Looped and split statistics: invocations that walk one contiguous span of a run together
     // (LANE_SPAN, norm_common.wgsl's lane_span); 0: the whole workgroup.
     std::uint32_t lane_span = 0;
+    // The backward's own γ/β partials (grad_common.wgsl): one γ per statistic (fused, looped), per
+    // channel run (looped), per-element rows (fused, looped, apply), one γ per chunk (reduce, merge),
+    // the γ/β sums from the statistics' partials (merge).
+    bool one_gamma = false, run_gamma = false, rows = false, chunk_gamma = false, from_stats = false;
     auto key() const {
-        return std::make_tuple(static_cast<int>(kind), wg, vpt, rms, fused, param_pass, columns, eval, vec4, lane_span);
+        return std::make_tuple(static_cast<int>(kind), wg, vpt, rms, fused, param_pass, columns, eval, vec4, lane_span,
+                               one_gamma, run_gamma, rows, chunk_gamma, from_stats);
     }
     bool backward() const { return kind >= KernelKind::GradReduce; }
 };

@@ -1,0 +1,55 @@
+// train_norm_plan: the passes of one training norm layer on its TrainNormLayout, the same for every
+// model's planner (the mlp's train_plan.cpp, the cnn's conv_model_plan.cpp): the forward
+// (train_norm_fwd) and the backward, ∂x (train_norm_bwd) then ∂γ and ∂β (train_norm_pgrad), with the
+// parameter words and bindings train_plan.hpp lists. Sets of at most
+// TrainPlanOptions::serial_norm_members elements run one invocation per set (flag kTrainNormSerial, 64
+// sets a workgroup), larger ones one workgroup per set.
+#pragma once
+#include "normlab/train/train_config.hpp"
+#include "normlab/train/train_norm_layout.hpp"
+#include "normlab/train/train_plan.hpp"
+#include "normlab/train/train_program.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace normlab {
+
+// One norm layer's buffers: the x̂ and statistics its forward saves for its backward, γ, β and the
+// running statistics, and the gradients of γ and β (the program's unused buffer where the norm has none).
+struct TrainNormBuffers {
+    int xhat = -1, stats = -1, weight = -1, bias = -1, running_mean = -1, running_var = -1;
+    int grad_weight = -1, grad_bias = -1;
+};
+
+// The buffers of the norm whose parameters are named `q` + "norm.weight" … in p (q: "layers.3."), with
+// the forward's x̂ and statistics; `unused` stands for those p does not have.
+TrainNormBuffers train_norm_buffers(const TrainProgram& p, const std::string& q, int xhat, int stats, int unused);
+
+class TrainNormPlan {
+public:
+    // The norm of c (not None) over layout l.
+    TrainNormPlan(const TrainConfig& c, const TrainNormLayout& l, const TrainPlanOptions& o);
+
+    // y = norm(x), appended to `out` (the step's passes or the evaluation's); eval: BatchNorm
+    // normalises with its running statistics (else it updates them).
+    void forward(std::vector<TrainPass>& out, bool eval, int x, int y, const TrainNormBuffers& b) const;
+    // dx from dy, then the gradients of γ and β, appended to `out`.
+    void backward(std::vector<TrainPass>& out, int dy, int dx, const TrainNormBuffers& b) const;
+
+    const TrainNormLayout& layout() const { return l_; }
+    // One invocation per set (sets of at most serial_norm_members elements).
+    bool serial() const { return l_.members <= o_.serial_norm_members; }
+    // The kernels' flags word (train_plan.hpp's kTrainNorm… bits).
+    std::uint32_t flags(bool eval) const;
+
+private:
+    std::array<std::uint32_t, 3> groups() const;  // a workgroup per set, or 64 sets a workgroup
+    const TrainConfig& c_;
+    TrainNormLayout l_;
+    TrainPlanOptions o_;
+};
+
+}  // namespace normlab

@@ -1,0 +1,61 @@
+// One training norm layer's passes (train_norm_plan.hpp).
+#include "normlab/train/train_norm_plan.hpp"
+
+#include "normlab/train/conv_plan.hpp"
+#include "normlab/train/train_params.hpp"
+
+namespace normlab {
+
+TrainNormBuffers train_norm_buffers(const TrainProgram& p, const std::string& q, int xhat, int stats, int unused) {
+    auto find = [&](const std::string& name) {
+        const int i = p.find(name);
+        return i >= 0 ? i : unused;
+    };
+    TrainNormBuffers b;
+    b.xhat = xhat;
+    b.stats = stats;
+    b.weight = find(q + "norm.weight");
+    b.bias = find(q + "norm.bias");
+    b.running_mean = find(q + "norm.running_mean");
+    b.running_var = find(q + "norm.running_var");
+    b.grad_weight = find("grad." + q + "norm.weight");
+    b.grad_bias = find("grad." + q + "norm.bias");
+    return b;
+}
+
+TrainNormPlan::TrainNormPlan(const TrainConfig& c, const TrainNormLayout& l, const TrainPlanOptions& o)
+    : c_(c), l_(l), o_(o) {}
+
+std::uint32_t TrainNormPlan::flags(bool eval) const {
+    std::uint32_t f = serial() ? kTrainNormSerial : 0;
+    if (c_.norm == TrainNorm::Rms) f |= kTrainNormRms;
+    if (norm_has_bias(c_.norm)) f |= kTrainNormHasBias;
+    if (c_.norm == TrainNorm::Batch) f |= eval ? kTrainNormUseRunning : kTrainNormUpdateRunning;
+    return f;
+}
+
+std::array<std::uint32_t, 3> TrainNormPlan::groups() const {
+    return serial() ? train_groups_for(l_.sets) : std::array<std::uint32_t, 3>{l_.sets, 1, 1};
+}
+
+void TrainNormPlan::forward(std::vector<TrainPass>& out, bool eval, int x, int y, const TrainNormBuffers& b) const {
+    auto words = l_.words();
+    words.push_back(flags(eval));
+    words.push_back(param_f32(static_cast<float>(train_norm_eps(c_.norm))));
+    words.push_back(param_f32(static_cast<float>(kTrainBnMomentum)));
+    out.push_back(
+        {"train_norm_fwd", words, groups(), {x, y, b.xhat, b.stats, b.weight, b.bias, b.running_mean, b.running_var}});
+}
+
+void TrainNormPlan::backward(std::vector<TrainPass>& out, int dy, int dx, const TrainNormBuffers& b) const {
+    auto words = l_.words();
+    words.push_back(flags(false));
+    out.push_back({"train_norm_bwd", words, groups(), {dy, b.xhat, b.stats, b.weight, dx}});
+    const bool bias = norm_has_bias(c_.norm);
+    out.push_back({"train_norm_pgrad",
+                   {l_.channels, l_.rows, l_.row_stride, l_.channel_stride, l_.inner, bias ? 1u : 0u},
+                   train_groups_for(l_.channels),
+                   {dy, b.xhat, b.grad_weight, b.grad_bias}});
+}
+
+}  // namespace normlab
