@@ -6,6 +6,5 @@ set(NORMLAB_SHELL_SOURCES
   actions.cpp
   shell.cpp
   shell_layout.cpp
-  frame_pacer.cpp
-  touch_input.cpp)
+  frame_pacer.cpp)
 list(TRANSFORM NORMLAB_SHELL_SOURCES PREPEND ${CMAKE_CURRENT_LIST_DIR}/)

@@ -34,10 +34,11 @@ def zoom(app, workdir, args):
 
         s = state()
         if s["heatmap_zoom"] != 1 or "middle_probe" not in s:
-            fail(f"the heatmap starts zoomed or with nothing at its middle: {s}")
+            fail(f"the heatmap starts zoomed or without an element near its middle: {s}")
         x, y, w, h = s["heatmap_rect"]
         before = s["middle_probe"]
-        point(x + w / 2, y + h / 2)
+        point(before["at"][0] + before["cell"] / 2, before["at"][1] + before["cell"] / 2)
+        wait(lambda s: s.get("hover_probe", {}).get("index") == before["index"], "the pointer over an element")
         xdotool("keydown", "ctrl")
         time.sleep(0.3)
         for _ in range(6):
@@ -46,13 +47,13 @@ def zoom(app, workdir, args):
         time.sleep(0.3)
         xdotool("keyup", "ctrl")
         s = wait(lambda s: s["heatmap_zoom"] > 2.0, "Ctrl+wheel to zoom in")
-        after = s["middle_probe"]
-        print(f"Ctrl+wheel: zoom {s['heatmap_zoom']:.2f}, the element at the middle: statistic {before['stat']} "
-              f"index {before['index']} -> statistic {after['stat']} index {after['index']}, cell {after['cell']:.1f} px")
-        if after["index"] != before["index"]:
-            fail(f"the element under the cursor moved: index {before['index']} -> {after['index']}")
-        if after["cell"] < 2 * before["cell"]:
-            fail(f"the cells grew from {before['cell']} to only {after['cell']} px")
+        under = s.get("hover_probe", {}).get("index")
+        print(f"Ctrl+wheel: zoom {s['heatmap_zoom']:.2f}, the element under the cursor: index {before['index']} "
+              f"-> {under}, cell {before['cell']:.1f} -> {s['middle_probe']['cell']:.1f} px")
+        if under != before["index"]:
+            fail(f"the element under the cursor moved: index {before['index']} -> {under}")
+        if s["middle_probe"]["cell"] < 2 * before["cell"]:
+            fail(f"the cells grew from {before['cell']} to only {s['middle_probe']['cell']} px")
         # A click on the zoomed heatmap away from its middle, where the pointer is over an element (not a gap).
         for fx, fy in [(0.3, 0.35), (0.35, 0.3), (0.25, 0.4), (0.4, 0.25), (0.7, 0.65), (0.65, 0.7)]:
             point(x + w * fx, y + h * fy)
