@@ -302,7 +302,8 @@ void HeatmapPanel::zoom_gestures() {
         zoom_.pinch(1, 0, 0, io.MouseDelta.x, io.MouseDelta.y);
         press_spent_ = true;
     }
-    if (hovered_ && (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) || (touch && touch->double_tap))) {
+    const bool twice = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) || (touch && touch->double_tap);
+    if (hovered_ && zoom_.zoomed() && twice) {  // unzoomed, two quick taps on cells select as two taps
         zoom_.reset();
         press_spent_ = true;
     }
