@@ -110,8 +110,10 @@ std::string AppUi::state_json(int frame) const {
     j["selected_stat"] = sel ? *sel : -1;
     if (const auto mid = h.element_near_middle()) {
         const std::int64_t i = session_.x().offset((*mid)[0], (*mid)[1], (*mid)[2], (*mid)[3]);
-        j["middle_probe"] = {{"index", i}, {"stat", session_.layout().stat_of(i)},
-                             {"at", h.element_on_screen(*mid)}, {"cell", h.cell_on_screen()}};
+        j["middle_probe"] = {{"index", i},
+                             {"stat", session_.layout().stat_of(i)},
+                             {"at", h.element_on_screen(*mid)},
+                             {"cell", h.cell_on_screen()}};
     }
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     if (const auto e = h.element_under(mouse.x, mouse.y)) {

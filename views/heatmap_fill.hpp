@@ -64,7 +64,8 @@ inline FillWindow fill_window(const TileLayout& tiles, float zoom, float offset_
     auto side = [zoom](int size, float offset, int& first, float& org) {
         const float end = offset + static_cast<float>(size) * zoom;
         first = std::clamp(static_cast<int>(std::floor(std::max(offset, 0.0f))), 0, size - 1);
-        const int last = std::clamp(static_cast<int>(std::ceil(std::min(end, static_cast<float>(size)))), first + 1, size);
+        const int last =
+            std::clamp(static_cast<int>(std::ceil(std::min(end, static_cast<float>(size)))), first + 1, size);
         org = static_cast<float>(first) - offset;
         return last - first;
     };

@@ -175,13 +175,11 @@ void HeatmapPanel::place_image(const ShownTensors& s) {
     const FillWindow win = fill_window(layout_, zoom_.zoom(), zoom_.offset_x() * px_, zoom_.offset_y() * px_);
     fill_size_ = {win.tiles.width, win.tiles.height};
     const auto sel = s.selected_stat();
-    HeatmapPicture picture{&s,
-                           s.generation(),
-                           s.buffer_epoch(),
-                           colormap,
-                           current_group_palette(),
-                           fill_push(win, mode, vmin_, vmax_, s.layout(), sel ? *sel : -1, kLutSize)};
-    image_->draw(picture, ImVec2(origin_[0] + static_cast<float>(win.x) / px_, origin_[1] + static_cast<float>(win.y) / px_),
+    HeatmapPicture picture{
+        &s,       s.generation(),          s.buffer_epoch(),
+        colormap, current_group_palette(), fill_push(win, mode, vmin_, vmax_, s.layout(), sel ? *sel : -1, kLutSize)};
+    image_->draw(picture,
+                 ImVec2(origin_[0] + static_cast<float>(win.x) / px_, origin_[1] + static_cast<float>(win.y) / px_),
                  ImVec2(static_cast<float>(win.tiles.width) / px_, static_cast<float>(win.tiles.height) / px_));
 }
 
@@ -207,7 +205,8 @@ std::optional<Index4> HeatmapPanel::element_near_middle() const {
     const float step = std::max(1.0f, cell_on_screen() / 3);
     for (int k = 0; k < 64; ++k)
         for (const float dir : {1.0f, -1.0f})
-            if (auto e = element_under(origin_[0] + w / 2 + dir * step * k, origin_[1] + h / 2 + dir * step * k)) return e;
+            if (auto e = element_under(origin_[0] + w / 2 + dir * step * k, origin_[1] + h / 2 + dir * step * k))
+                return e;
     return std::nullopt;
 }
 
@@ -249,7 +248,8 @@ void HeatmapPanel::draw_cell_values(const ShownTensors& s) const {
                     if (ts.x > cell - 4) continue;
                     const auto p = element_on_screen({n, c, h, w});
                     const ImVec2 at(p[0] + (cell - ts.x) * 0.5f, p[1] + (cell - ts.y) * 0.5f);
-                    dl->AddText(ImVec2(at.x + 1, at.y + 1), IM_COL32(0, 0, 0, 220), text);  // a shadow: legible on any color
+                    dl->AddText(ImVec2(at.x + 1, at.y + 1), IM_COL32(0, 0, 0, 220),
+                                text);  // a shadow: legible on any color
                     dl->AddText(at, IM_COL32(255, 255, 255, 255), text);
                 }
         }

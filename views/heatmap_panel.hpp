@@ -109,7 +109,7 @@ private:
     bool hovered_ = false, held_ = false, released_ = false;
     bool pinch_owned_ = false;    // a pinch that began over the image goes on zooming it
     bool touch_pinched_ = false;  // the fingers on the screen pinched (no tooltip until one lands again)
-    bool press_spent_ = false;  // this press panned or double-clicked: its release selects nothing
+    bool press_spent_ = false;    // this press panned or double-clicked: its release selects nothing
     std::array<float, 4> fit_rect_{};
     std::array<int, 2> fill_size_{};
 };

@@ -72,7 +72,7 @@ std::optional<std::pair<int, int>> LessonPanel::menu() {
     for (int i = 0; i < count(); ++i) {
         const Lesson& l = set_.lessons[static_cast<std::size_t>(i)];
         if (menu_item_fitting(tr(l.title), l.id, lesson_ == i)) {  // long titles elided on a phone
-            close();  // choosing a lesson starts it afresh
+            close();                                               // choosing a lesson starts it afresh
             go = {i, 0};
         }
     }

@@ -29,7 +29,7 @@ void TouchInput::start(int id, float x, float y, double t) {
     PointerFrame land{x, y, false, false};  // ImGui sees what is under the finger first
     land.landed = true;
     steps_.push_back(land);
-    steps_.push_back({x, y, true, false});   // then the press
+    steps_.push_back({x, y, true, false});  // then the press
 }
 
 void TouchInput::start_pinch(int id, float x, float y) {

@@ -101,8 +101,7 @@ TEST_CASE("two fingers through TouchInput: the image point under their centre st
     CHECK((ix == Approx(ix0).margin(1e-2) && iy == Approx(iy0).margin(1e-2)));
 }
 
-TEST_CASE("the fill's window: never larger than the panel, and its pixels are what hit-testing maps to",
-          "[zoom]") {
+TEST_CASE("the fill's window: never larger than the panel, and its pixels are what hit-testing maps to", "[zoom]") {
     const normlab::Shape4 shape{2, 3, 5, 4};
     const TileLayout t = TileLayout::fit(shape, 300, 200);
     FillWindow w = fill_window(t, 1, 0, 0);  // unzoomed: the whole image, as before zooming existed

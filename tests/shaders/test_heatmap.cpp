@@ -307,9 +307,9 @@ TEST_CASE("heatmap averages elements smaller than a pixel", "[heatmap]") {
 // grid's pixels at org, never an image of zoom × the grid's size.
 TEST_CASE("heatmap fills the window of a zoomed grid, as the whole zoomed grid has it there", "[heatmap]") {
     Filler filler;
-    for (Scene base : {make_scene("zoomed 2×3×5×4", spec_of(Method::Group, 3), {2, 3, 5, 4}, 6.0f, 2.0f),
-                       make_scene("zoomed, cells still below a pixel", spec_of(Method::Instance), {2, 2, 32, 40},
-                                  0.125f, 1.0f)}) {
+    for (Scene base :
+         {make_scene("zoomed 2×3×5×4", spec_of(Method::Group, 3), {2, 3, 5, 4}, 6.0f, 2.0f),
+          make_scene("zoomed, cells still below a pixel", spec_of(Method::Instance), {2, 2, 32, 40}, 0.125f, 1.0f)}) {
         const std::array<std::array<float, 3>, 4> views{
             {{3.5f, -50.25f, -30.5f}, {16.0f, -700.0f, -220.0f}, {4.0f, -31.0f, -17.0f}, {2.0f, 13.0f, 9.0f}}};
         for (const auto& [zoom, ox, oy] : views) {

@@ -336,7 +336,8 @@ void WebApp::status_bar(const app::Rect& r) {
     const ImVec4 red(1, 0.45f, 0.45f, 1);
     bool room = true;
     if (!error_.empty() || !refused.empty())
-        room = part(!error_.empty() ? error_ : refused, &red) && part("|", &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        room = part(!error_.empty() ? error_ : refused, &red) &&
+               part("|", &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     else if (!note_.empty())
         room = part(note_, nullptr) && part("|", &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     // WebGPU gives no GPU time here (no timestamp queries), nor the CPU: the recompute's wall time only.

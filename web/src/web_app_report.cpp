@@ -62,7 +62,8 @@ float status_overflow(float css) {
 nlohmann::json panel_titles() {
     nlohmann::json out = nlohmann::json::array();
     for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
-        if (!w->Active || (w->Flags & (ImGuiWindowFlags_Popup | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_ChildWindow)))
+        if (!w->Active ||
+            (w->Flags & (ImGuiWindowFlags_Popup | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_ChildWindow)))
             continue;
         const std::string_view name(w->Name);
         const std::string_view title = name.substr(0, name.find("##"));
@@ -167,7 +168,7 @@ nlohmann::json WebApp::layout_report() const {
         {"css_scale", css},
         {"lesson_next", css_rect(next[0], next[1], next[2], next[3], css)},
         {"popups", popup_rects(css)},
-        {"cell", shell_.heatmap().cell_on_screen()},  // through the zoom
+        {"cell", shell_.heatmap().cell_on_screen()},     // through the zoom
         {"heatmap_fill", shell_.heatmap().fill_size()},  // the fill's pixels (the zoom's window)
         {"status_overflow", status_overflow(css)},
         {"canvas", {window_.width(), window_.height()}},
@@ -181,7 +182,8 @@ nlohmann::json WebApp::layout_report() const {
     const Shape4& sh = s.x().shape;
     const auto probe = [&](const Index4& e) {
         const std::int64_t i = s.x().offset(e[0], e[1], e[2], e[3]);
-        return nlohmann::json{{"index", i}, {"stat", s.layout().stat_of(i)}, {"at", shell_.heatmap().element_on_screen(e)}};
+        return nlohmann::json{
+            {"index", i}, {"stat", s.layout().stat_of(i)}, {"at", shell_.heatmap().element_on_screen(e)}};
     };
     for (std::int64_t i : {std::int64_t{0}, sh.numel() / 2, sh.numel() - 1}) {
         const auto e = unravel(sh, i);

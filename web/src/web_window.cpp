@@ -210,7 +210,7 @@ void WebWindow::begin_frame() {
     if (!(io.DeltaTime > 0.0f)) io.DeltaTime = 1.0f / 1000.0f;
     const auto touch = touch_.frame(emscripten_get_now() / 1000.0);
     app::set_frame_touch(touch);  // the views' gestures: the heatmap's pinch and double tap
-    if (touch) {  // a finger is ImGui's mouse (touch_input.hpp)
+    if (touch) {                  // a finger is ImGui's mouse (touch_input.hpp)
         io.MousePos = ImVec2(touch->x, touch->y);
         io.MouseDown[0] = touch->left;
         io.MouseDown[1] = touch->right;

@@ -105,8 +105,8 @@ public:
     }
 
     nlohmann::json report() const {
-        return {{"cases", cases_},      {"pixels", pixels_}, {"failures", failures_},
-                {"methods", methods_},  {"modes", modes_},   {"cells_below_pixel", cells_below_pixel_},
+        return {{"cases", cases_},       {"pixels", pixels_},        {"failures", failures_},
+                {"methods", methods_},   {"modes", modes_},          {"cells_below_pixel", cells_below_pixel_},
                 {"selected", selected_}, {"zoomed_windows", zoomed_}};
     }
 
