@@ -6,8 +6,10 @@
 #include "normlab/ops/train_runner.hpp"
 #include "normlab/ops/vulkan_backend.hpp"
 
+#include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdio>
 #include <utility>
 
@@ -103,6 +105,29 @@ std::string AppUi::state_json(int frame) const {
                         {"lock", session_.state().exercise.locked_names()},
                         {"train", train_report(shell_.train_runs(), shell_.train_shown())},
                         {"frame", frame}};
+    // The heatmap's zoom and place, the selection, and the element at the middle of the image's place
+    // (its top-left corner and side on screen, through the zoom): the zoom test points the mouse there.
+    const HeatmapPanel& h = shell_.heatmap();
+    const float px = h.pixel_scale();
+    const std::array<float, 4> rect{h.origin_x(), h.origin_y(), static_cast<float>(h.layout().width) / px,
+                                    static_cast<float>(h.layout().height) / px};
+    const auto sel = session_.selected_stat();
+    j["heatmap_zoom"] = h.zoom().zoom();
+    j["heatmap_rect"] = rect;
+    j["selected_stat"] = sel ? *sel : -1;
+    if (const auto mid = h.element_near_middle()) {
+        const std::int64_t i = session_.x().offset((*mid)[0], (*mid)[1], (*mid)[2], (*mid)[3]);
+        j["middle_probe"] = {{"index", i},
+                             {"stat", session_.layout().stat_of(i)},
+                             {"at", h.element_on_screen(*mid)},
+                             {"cell", h.cell_on_screen()}};
+    }
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    if (const auto e = h.element_under(mouse.x, mouse.y)) {
+        const std::int64_t i = session_.x().offset((*e)[0], (*e)[1], (*e)[2], (*e)[3]);
+        j["hover_probe"] = {{"index", i}, {"stat", session_.layout().stat_of(i)}};
+    }
+    j["heatmap_fit"] = h.fit_rect();
     return j.dump();
 }
 

@@ -5,6 +5,7 @@
 //   averaged over the elements a pixel covers when an element is smaller than a pixel;
 // mode 3: the color of each element's statistic (StatLayout: stat_of(i) = (i/stat_stride) % stat_count).
 // With a selected statistic, elements of every other statistic are dimmed.
+// The image is the img_w × img_h window at (org_x, org_y) of the grid (a zoomed heatmap's visible part).
 layout(local_size_x = 16, local_size_y = 16) in;
 
 // normlab/core/heatmap_fill_params.hpp's HeatmapFillParams.
@@ -18,6 +19,7 @@ layout(push_constant) uniform Push {
     uint stat_count, stat_stride;
     int sel_stat;  // -1: none
     uint lut_size;
+    float org_x, org_y;  // the window's top-left corner in the grid's pixels
 } pc;
 
 layout(std430, binding = 0) readonly buffer XBuf { float X[]; };
@@ -47,13 +49,13 @@ void main() {
     uvec2 p = gl_GlobalInvocationID.xy;
     if (p.x >= pc.img_w || p.y >= pc.img_h) return;
     float tw = float(pc.W) * pc.cell, th = float(pc.H) * pc.cell;
-    float fx = float(p.x) + 0.5, fy = float(p.y) + 0.5;
-    uint c = uint(fx / (tw + pc.gap));
-    uint n = uint(fy / (th + pc.gap));
+    float fx = float(p.x) + 0.5 + pc.org_x, fy = float(p.y) + 0.5 + pc.org_y;
+    uint c = uint(max(fx, 0.0) / (tw + pc.gap));
+    uint n = uint(max(fy, 0.0) / (th + pc.gap));
     float ix = fx - float(c) * (tw + pc.gap);
     float iy = fy - float(n) * (th + pc.gap);
     vec3 color = BG;
-    if (c < pc.C && n < pc.N && ix < tw && iy < th) {
+    if (fx >= 0.0 && fy >= 0.0 && c < pc.C && n < pc.N && ix < tw && iy < th) {
         uint w = min(pc.W - 1u, uint(ix / pc.cell));
         uint h = min(pc.H - 1u, uint(iy / pc.cell));
         uint tile = (n * pc.C + c) * pc.H * pc.W;

@@ -42,7 +42,8 @@ std::vector<std::uint32_t> PixelReference::pixel(int px, int py) const {
     constexpr float j = 1e-3f;
     for (float dy : {0.0f, -j, j})
         for (float dx : {0.0f, -j, j})
-            for (const Color& c : colors(static_cast<float>(px) + 0.5f + dx, static_cast<float>(py) + 0.5f + dy))
+            for (const Color& c :
+                 colors(static_cast<float>(px) + 0.5f + s_.org_x + dx, static_cast<float>(py) + 0.5f + s_.org_y + dy))
                 if (std::find(out.begin(), out.end(), pack(c)) == out.end()) out.push_back(pack(c));
     return out;
 }

@@ -38,7 +38,8 @@ struct HeatmapScene {
     TileLayout tiles;
     HeatmapMode mode = HeatmapMode::Statistics;
     float vmin = -2.0f, vmax = 2.0f;
-    std::int64_t sel = -1;  // the selected statistic, −1: none
+    std::int64_t sel = -1;       // the selected statistic, −1: none
+    float org_x = 0, org_y = 0;  // a zoomed heatmap's window: pixel p shows the grid at p + 0.5 + org
 };
 
 class PixelReference {

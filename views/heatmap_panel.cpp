@@ -1,10 +1,12 @@
 #include "heatmap_panel.hpp"
 
 #include "i18n.hpp"
+#include "touch_input.hpp"
 #include "wrapped_text.hpp"
 #include "normlab/core/partition_set.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ImGuiButtonFlags_AllowItemOverlap: the Fit button over the image
 
 #include <algorithm>
 #include <cmath>
@@ -35,6 +37,7 @@ ViewSettings HeatmapPanel::view() const {
 }
 
 void HeatmapPanel::draw(ShownSource& source) {
+    ImGui::PushID(this);  // views that hold several heatmaps in one window
     const ShownTensors& shown = source.shown();
     if (show_controls) draw_controls(shown.x().shape, shown.method());
     update_value_range(source);
@@ -42,15 +45,23 @@ void HeatmapPanel::draw(ShownSource& source) {
         lut_colors_ = colormap_lut(colormap);
         lut_map_ = static_cast<int>(colormap);
     }
-    const bool hovered = place_image(shown);
+    place_image(shown);
+    const bool zoomed = zoom_.zoomed();
+    if (zoomed)  // the values and the outline stay inside the image's place
+        ImGui::PushClipRect(ImVec2(origin_[0], origin_[1]),
+                            ImVec2(origin_[0] + layout_.width / px_, origin_[1] + layout_.height / px_), true);
     draw_cell_values(shown);
     draw_selection(shown);
-    if (hovered) handle_mouse(source);
+    if (zoomed) ImGui::PopClipRect();
+    fit_button();
+    zoom_gestures();
+    handle_mouse(source);
     if (show_legend) {  // its height is measured: a legend wrapped onto two lines gets that room next frame
         const float y0 = ImGui::GetCursorPosY();
         draw_legend(shown);
         legend_used_ = ImGui::GetCursorPosY() - y0;
     }
+    ImGui::PopID();
 }
 
 // Mode buttons, the colormap choice and the help line.
@@ -135,8 +146,9 @@ void HeatmapPanel::update_value_range(ShownSource& source) {
     }
 }
 
-// Fits the tiles into the space left above the legend, reserves it and has the image drawn there.
-bool HeatmapPanel::place_image(const ShownTensors& s) {
+// Fits the tiles into the space left above the legend, reserves it (a button: a click selects on its
+// release) and has the window of the image its zoom shows drawn there.
+void HeatmapPanel::place_image(const ShownTensors& s) {
     const float legend_h = show_legend ? std::max(ImGui::GetFrameHeightWithSpacing() * 1.6f, legend_used_) : 0.0f;
     ImVec2 avail = ImGui::GetContentRegionAvail();
     room_w_ = avail.x;
@@ -149,66 +161,168 @@ bool HeatmapPanel::place_image(const ShownTensors& s) {
     ImVec2 pos = ImGui::GetCursorScreenPos();
     origin_[0] = std::floor(pos.x);
     origin_[1] = std::floor(pos.y);
-    ImGui::Dummy(ImVec2(w, h));
-    const bool hovered = ImGui::IsItemHovered();
+    if (!(layout_.shape == zoom_shape_)) {
+        zoom_.reset();
+        zoom_shape_ = layout_.shape;
+    }
+    zoom_.set_sizes(w, h, w, h);  // the zoomed image is seen through the unzoomed one's place
+    // The Fit button over the image takes the clicks on it (ImGui's overlap: the later item wins).
+    released_ = ImGui::InvisibleButton("##heatmap", ImVec2(std::max(w, 1.0f), std::max(h, 1.0f)),
+                                       static_cast<ImGuiButtonFlags>(ImGuiButtonFlags_AllowItemOverlap));
+    ImGui::SetItemAllowOverlap();
+    hovered_ = ImGui::IsItemHovered();
+    held_ = ImGui::IsItemActive();
+    const FillWindow win = fill_window(layout_, zoom_.zoom(), zoom_.offset_x() * px_, zoom_.offset_y() * px_);
+    fill_size_ = {win.tiles.width, win.tiles.height};
     const auto sel = s.selected_stat();
-    HeatmapPicture picture{&s,
-                           s.generation(),
-                           s.buffer_epoch(),
-                           colormap,
-                           current_group_palette(),
-                           fill_push(layout_, mode, vmin_, vmax_, s.layout(), sel ? *sel : -1, kLutSize)};
-    image_->draw(picture, ImVec2(origin_[0], origin_[1]), ImVec2(w, h));
-    return hovered;
+    HeatmapPicture picture{
+        &s,       s.generation(),          s.buffer_epoch(),
+        colormap, current_group_palette(), fill_push(win, mode, vmin_, vmax_, s.layout(), sel ? *sel : -1, kLutSize)};
+    image_->draw(picture,
+                 ImVec2(origin_[0] + static_cast<float>(win.x) / px_, origin_[1] + static_cast<float>(win.y) / px_),
+                 ImVec2(static_cast<float>(win.tiles.width) / px_, static_cast<float>(win.tiles.height) / px_));
+}
+
+std::array<float, 2> HeatmapPanel::element_on_screen(const Index4& e) const {
+    const auto p = layout_.element_pos(e[0], e[1], e[2], e[3]);
+    float sx = 0, sy = 0;
+    zoom_.to_panel(p[0] / px_, p[1] / px_, sx, sy);
+    return {origin_[0] + sx, origin_[1] + sy};
+}
+
+std::optional<Index4> HeatmapPanel::element_under(float x, float y) const {
+    const float w = static_cast<float>(layout_.width) / px_, h = static_cast<float>(layout_.height) / px_;
+    if (x < origin_[0] || y < origin_[1] || x >= origin_[0] + w || y >= origin_[1] + h) return std::nullopt;
+    float ix = 0, iy = 0;
+    zoom_.to_image(x - origin_[0], y - origin_[1], ix, iy);
+    const auto e = layout_.element_at(ix * px_, iy * px_);
+    if (!e) return std::nullopt;
+    return Index4{(*e)[0], (*e)[1], (*e)[2], (*e)[3]};
+}
+
+std::optional<Index4> HeatmapPanel::element_near_middle() const {
+    const float w = static_cast<float>(layout_.width) / px_, h = static_cast<float>(layout_.height) / px_;
+    const float step = std::max(1.0f, cell_on_screen() / 3);
+    for (int k = 0; k < 64; ++k)
+        for (const float dir : {1.0f, -1.0f})
+            if (auto e = element_under(origin_[0] + w / 2 + dir * step * k, origin_[1] + h / 2 + dir * step * k))
+                return e;
+    return std::nullopt;
 }
 
 // Cells large enough to read: print each element's value (x, y or y − x) on it, so the
-// seeds' small worked examples can be followed number by number.
+// seeds' small worked examples can be followed number by number (zoomed: the elements in view).
 void HeatmapPanel::draw_cell_values(const ShownTensors& s) const {
     const Shape4& shape = s.x().shape;
     const float font = ImGui::GetFontSize();
-    const float cell = layout_.cell / px_;  // in ImGui units
-    if (cell < 2.6f * font || shape.numel() > 4096 || s.y().data.empty()) return;
+    const float cell = cell_on_screen();  // in ImGui units
+    if (cell < 2.6f * font || s.y().data.empty() || (!zoom_.zoomed() && shape.numel() > 4096)) return;
+    // The image's part in view, in its pixels at zoom 1, and the tiles and elements in it.
+    float ax = 0, ay = 0, bx = 0, by = 0;
+    zoom_.to_image(0, 0, ax, ay);
+    zoom_.to_image(static_cast<float>(layout_.width) / px_, static_cast<float>(layout_.height) / px_, bx, by);
+    const float tw = layout_.tile_w() + layout_.gap, th = layout_.tile_h() + layout_.gap;
+    auto span = [](float a, float b, float step, std::int64_t count) {
+        const auto first = static_cast<std::int64_t>(std::max(0.0f, std::floor(a / step)));
+        return std::pair{first, std::min(count, static_cast<std::int64_t>(std::floor(b / step)) + 1)};
+    };
+    const auto [n0, n1] = span(ay * px_, by * px_, th, shape.n);
+    const auto [c0, c1] = span(ax * px_, bx * px_, tw, shape.c);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const auto& xs = s.x().data;
     const auto& ys = s.y().data;
     char text[32];
-    for (std::int64_t i = 0; i < shape.numel(); ++i) {
-        const auto u = static_cast<std::size_t>(i);
-        const double v = mode == HeatmapMode::Output ? ys[u] : mode == HeatmapMode::Difference ? ys[u] - xs[u] : xs[u];
-        std::snprintf(text, sizeof text, "%.3g", v);
-        auto idx = unravel(shape, i);
-        auto p = layout_.element_pos(idx[0], idx[1], idx[2], idx[3]);
-        ImVec2 ts = ImGui::CalcTextSize(text);
-        if (ts.x > cell - 4) continue;
-        ImVec2 at(origin_[0] + p[0] / px_ + (cell - ts.x) * 0.5f, origin_[1] + p[1] / px_ + (cell - ts.y) * 0.5f);
-        dl->AddText(ImVec2(at.x + 1, at.y + 1), IM_COL32(0, 0, 0, 220), text);  // shadow keeps it legible on any color
-        dl->AddText(at, IM_COL32(255, 255, 255, 255), text);
-    }
+    for (std::int64_t n = n0; n < n1; ++n)
+        for (std::int64_t c = c0; c < c1; ++c) {
+            const float tx = static_cast<float>(c) * tw, ty = static_cast<float>(n) * th;
+            const auto [h0, h1] = span(ay * px_ - ty, by * px_ - ty, layout_.cell, shape.h);
+            const auto [w0, w1] = span(ax * px_ - tx, bx * px_ - tx, layout_.cell, shape.w);
+            for (std::int64_t h = h0; h < h1; ++h)
+                for (std::int64_t w = w0; w < w1; ++w) {
+                    const auto u = static_cast<std::size_t>(s.x().offset(n, c, h, w));
+                    const double v = mode == HeatmapMode::Output       ? ys[u]
+                                     : mode == HeatmapMode::Difference ? ys[u] - xs[u]
+                                                                       : xs[u];
+                    std::snprintf(text, sizeof text, "%.3g", v);
+                    const ImVec2 ts = ImGui::CalcTextSize(text);
+                    if (ts.x > cell - 4) continue;
+                    const auto p = element_on_screen({n, c, h, w});
+                    const ImVec2 at(p[0] + (cell - ts.x) * 0.5f, p[1] + (cell - ts.y) * 0.5f);
+                    dl->AddText(ImVec2(at.x + 1, at.y + 1), IM_COL32(0, 0, 0, 220),
+                                text);  // a shadow: legible on any color
+                    dl->AddText(at, IM_COL32(255, 255, 255, 255), text);
+                }
+        }
 }
 
 // Outline of the selected element (drawn by ImGui over the image).
 void HeatmapPanel::draw_selection(const ShownTensors& s) const {
     const auto& sel = s.selection();
     if (!sel) return;
-    auto p = layout_.element_pos((*sel)[0], (*sel)[1], (*sel)[2], (*sel)[3]);
-    float sz = std::max(layout_.cell / px_, 3.0f);
-    ImVec2 a(origin_[0] + p[0] / px_ - 1, origin_[1] + p[1] / px_ - 1), b(a.x + sz + 2, a.y + sz + 2);
+    const auto p = element_on_screen(*sel);
+    const float sz = std::max(cell_on_screen(), 3.0f);
+    ImVec2 a(p[0] - 1, p[1] - 1), b(a.x + sz + 2, a.y + sz + 2);
     ImGui::GetWindowDrawList()->AddRect(a, b, IM_COL32(255, 255, 0, 255), 0, 0, 2.0f);
 }
 
-// Over the image: the tooltip of the element under the mouse; left click selects it, right click clears.
-void HeatmapPanel::handle_mouse(ShownSource& source) {
-    ImVec2 mp = ImGui::GetIO().MousePos;
-    if (auto e = layout_.element_at((mp.x - origin_[0]) * px_, (mp.y - origin_[1]) * px_)) {
-        Index4 idx{(*e)[0], (*e)[1], (*e)[2], (*e)[3]};
-        tooltip(source.shown(), idx);
-        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-            source.select(idx);
-            clicked = idx;
+// A zoomed image: "Fit" at its top-right corner shows the whole tensor again.
+void HeatmapPanel::fit_button() {
+    fit_rect_ = {};
+    if (!zoom_.zoomed()) return;
+    const ImVec2 keep = ImGui::GetCursorScreenPos();
+    const std::string label = strf("%s  %.1f×", tr("Fit"), static_cast<double>(zoom_.zoom())) + "###fit";
+    const ImVec2 size(ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x,
+                      ImGui::GetFrameHeight());
+    const float right = origin_[0] + static_cast<float>(layout_.width) / px_;
+    const ImVec2 at(std::max(origin_[0], right - size.x - 4), origin_[1] + 4);
+    fit_rect_ = {at.x, at.y, size.x, size.y};
+    ImGui::SetCursorScreenPos(at);
+    if (ImGui::Button(label.c_str())) zoom_.reset();
+    ImGui::SetCursorScreenPos(keep);
+}
+
+// Zoom and pan: two fingers (touch_input.hpp's frames), Ctrl+wheel about the cursor, a mouse dragging a
+// zoomed image; a double tap or double click goes back to the whole tensor.
+void HeatmapPanel::zoom_gestures() {
+    const ImGuiIO& io = ImGui::GetIO();
+    const PointerFrame* touch = frame_touch();
+    const float lx = io.MousePos.x - origin_[0], ly = io.MousePos.y - origin_[1];  // from the image's top-left
+    if (touch && touch->landed) touch_pinched_ = false;
+    if (touch && touch->pinching) {  // the pointer is the fingers' centre
+        touch_pinched_ = true;
+        if (pinch_owned_ || hovered_) {
+            pinch_owned_ = true;
+            zoom_.pinch_frame(touch->zoom, lx, ly, touch->pan_x, touch->pan_y);
         }
+    } else {
+        pinch_owned_ = false;
     }
-    if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) source.select(std::nullopt);
+    if (hovered_ && !touch && io.KeyCtrl && io.MouseWheel != 0) zoom_.wheel(io.MouseWheel, lx, ly);
+    if (held_ && !touch && zoom_.zoomed() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+        zoom_.pinch(1, 0, 0, io.MouseDelta.x, io.MouseDelta.y);
+        press_spent_ = true;
+    }
+    const bool twice = ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) || (touch && touch->double_tap);
+    if (hovered_ && zoom_.zoomed() && twice) {  // unzoomed, two quick taps on cells select as two taps
+        zoom_.reset();
+        press_spent_ = true;
+    }
+    if (zoom_.zoom() == 1.0f) zoom_.reset();  // unzoomed, the image sits in its place
+}
+
+// Over the image: the tooltip of the element under the mouse; a click (its release) selects it unless the
+// press panned or went back to the whole tensor, a right click clears.
+void HeatmapPanel::handle_mouse(ShownSource& source) {
+    const PointerFrame* touch = frame_touch();
+    const ImVec2 mp = ImGui::GetIO().MousePos;
+    const auto e = hovered_ ? element_under(mp.x, mp.y) : std::nullopt;
+    if (e && !(touch && touch_pinched_)) tooltip(source.shown(), *e);  // no tooltip after two fingers
+    if (released_ && e && !press_spent_) {
+        source.select(*e);
+        clicked = *e;
+    }
+    if (!held_) press_spent_ = false;
+    if (hovered_ && ImGui::IsMouseClicked(ImGuiMouseButton_Right)) source.select(std::nullopt);
 }
 
 void HeatmapPanel::tooltip(const ShownTensors& s, const Index4& e) const {

@@ -109,8 +109,8 @@ void VulkanHeatmapImage::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent)
     const vk::DeviceSize bytes = static_cast<vk::DeviceSize>(push.img_w) * static_cast<vk::DeviceSize>(push.img_h) * 4;
     bool rebind = asked_.generation != computed_.generation || asked_.buffer_epoch != computed_.buffer_epoch ||
                   asked_.colormap != computed_.colormap || asked_.palette != computed_.palette;
-    if (!pixels_ || pixels_.size() != bytes) {
-        ctx_->device().waitIdle();  // frames in flight may still draw from the old pixels
+    if (!pixels_ || pixels_.size() < bytes) {  // a zoomed window no larger than the last is filled in place
+        ctx_->device().waitIdle();             // frames in flight may still draw from the old pixels
         pixels_ = GpuBuffer();
         pixels_ = GpuBuffer(*ctx_, bytes, BufferRole::Compute);
         update_draw_set();

@@ -17,6 +17,10 @@ public:
     void set_sizes(float image_w, float image_h, float panel_w, float panel_h);
     // Zoom by `factor` about (cx, cy) (from the panel's top-left), then move by (dx, dy).
     void pinch(float factor, float cx, float cy, float dx = 0, float dy = 0);
+    // One frame of two fingers (touch_input.hpp's PointerFrame): their distance grew by `factor`, their
+    // centre is now at (cx, cy), having moved by (dx, dy): the image point that was under the centre zooms
+    // about it and follows it (it stays under the fingers).
+    void pinch_frame(float factor, float cx, float cy, float dx, float dy) { pinch(factor, cx - dx, cy - dy, dx, dy); }
     // `notches` of a wheel over (cx, cy): up (positive) zooms in.
     void wheel(float notches, float cx, float cy);
     void reset() { zoom_ = 1, ox_ = oy_ = 0; }

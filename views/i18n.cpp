@@ -122,6 +122,7 @@ const Entry kTable[] = {
     {"Controls", "控制"},
     {"Histograms", "直方图"},
     {"Menu", "菜单"},
+    {"Fit", "全图"},
     {"%s: one statistic for the whole tensor, over %s = %s = %lld elements",
      "%s：整个张量只有一组统计量，在 %s = %s = %lld 个元素上计算"},
     {"%s: one statistic per %s (%lld) over %s = %s = %lld elements",

@@ -71,8 +71,8 @@ std::optional<std::pair<int, int>> LessonPanel::menu() {
     if (!ImGui::BeginMenu(tr_id("Lessons", "lessons").c_str())) return go;
     for (int i = 0; i < count(); ++i) {
         const Lesson& l = set_.lessons[static_cast<std::size_t>(i)];
-        if (ImGui::MenuItem((tr(l.title) + "##" + l.id).c_str(), nullptr, lesson_ == i)) {
-            close();  // choosing a lesson starts it afresh
+        if (menu_item_fitting(tr(l.title), l.id, lesson_ == i)) {  // long titles elided on a phone
+            close();                                               // choosing a lesson starts it afresh
             go = {i, 0};
         }
     }

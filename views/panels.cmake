@@ -5,6 +5,8 @@
 set(NORMLAB_PANEL_SOURCES
   colormap.cpp
   heatmap_panel.cpp
+  heatmap_zoom.cpp
+  touch_input.cpp
   histogram_view.cpp
   line_chart.cpp
   cube_view.cpp

@@ -8,7 +8,6 @@ set(NORMLAB_SHELL_SOURCES
   shell.cpp
   shell_layout.cpp
   frame_pacer.cpp
-  touch_input.cpp
   train_runs.cpp
   train_view.cpp
   train_plot.cpp

@@ -7,9 +7,14 @@
 #include "i18n.hpp"
 #include "language_menu.hpp"
 #include "method_buttons.hpp"
+#include "panel_windows.hpp"
 #include "torch_window.hpp"
+#include "wrapped_text.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // the popups open (OpenPopupStack)
+
+#include <algorithm>
 
 #include <utility>
 
@@ -37,6 +42,10 @@ void Shell::draw(const std::vector<KeyPress>& keys) {
     if (pair_experiment())
         if (auto err = pair_.follow(session_)) message(*err);
     const int touch_vars = push_touch_style();
+    // A finger's lift does not choose an item of a popup opened under it (touch_input.hpp's PopupGuard).
+    ImGuiIO& io = ImGui::GetIO();
+    if (popup_guard_.swallow(frame_touch(), ImGui::GetCurrentContext()->OpenPopupStack.Size, io.MouseReleased[0]))
+        io.MouseReleased[0] = false;
     menu_bar();
     menu_bar_h_ = ImGui::GetFrameHeight();
     layout(menu_bar_h_);
@@ -170,6 +179,15 @@ void Shell::make_actions(std::vector<Action> file_rows) {
 void Shell::menu_bar() {
     if (!ImGui::BeginMainMenuBar()) return;
     menus_folded_ = !menus_fit();
+    // On a phone, menu rows a finger hits: a row is a line of text and the item spacing.
+    const bool phone = form_ == ScreenForm::Phone;
+    if (phone) {
+        const float row = touch_target_height(measure_layout(0));
+        const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
+        ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing,
+                            ImVec2(spacing.x, std::max(spacing.y, row - ImGui::GetTextLineHeight())));
+    }
+    menu_row_h_ = ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.y;
     if (!menus_folded_) {
         menus();
     } else {
@@ -180,6 +198,7 @@ void Shell::menu_bar() {
             ImGui::EndMenu();
         }
     }
+    if (phone) ImGui::PopStyleVar();
     ImGui::EndMainMenuBar();
 }
 
@@ -232,7 +251,7 @@ void Shell::view_menu() {
 void Shell::experiments_menu() {
     if (!ImGui::BeginMenu(tr_id("Experiments", "experiments").c_str())) return;
     for (const auto& e : experiments())
-        if (ImGui::MenuItem((tr(e.title) + "##" + e.id).c_str(), nullptr, experiment_ == &e)) start_experiment(e.id);
+        if (menu_item_fitting(tr(e.title), e.id, experiment_ == &e)) start_experiment(e.id);
     if (experiment_ && ImGui::MenuItem(tr("Close the experiment"), "Esc")) stop_experiment();
     ImGui::EndMenu();
 }

@@ -23,6 +23,7 @@
 #include "shown_views.hpp"
 #include "stats_table.hpp"
 #include "sync_view.hpp"
+#include "touch_input.hpp"
 #include "train_view.hpp"
 
 #include "normlab/classroom/experiments.hpp"
@@ -153,6 +154,8 @@ public:
     void set_phone_tab(PhoneTab t) { phone_tab_ = t; }
     bool menus_folded() const { return menus_folded_; }
     float menu_bar_height() const { return menu_bar_h_; }
+    // The menus' rows, from one to the next (ImGui units; a finger's height on a phone).
+    float menu_row_height() const { return menu_row_h_; }
     // The heatmap and histograms (x, y, w, h in whole ImGui units), the figure export's crop.
     const std::array<int, 4>& figure_rect() const { return figure_rect_; }
     // Where the File, Language, Lessons, Experiments and View menus start (ImGui units).
@@ -208,8 +211,9 @@ private:
     ScreenForm form_ = ScreenForm::Wide;
     PhoneTab phone_tab_ = PhoneTab::Heatmap;
     bool menus_folded_ = false;
-    float menu_bar_h_ = 0;
+    float menu_bar_h_ = 0, menu_row_h_ = 0;
     std::optional<Language> wanted_language_;  // asked for while the platform loads its font
+    PopupGuard popup_guard_;                   // a finger's lift over a popup opened under it does nothing
 };
 
 }  // namespace normlab::app

@@ -5,6 +5,12 @@
 #include <utility>
 
 namespace normlab::app {
+namespace {
+std::optional<PointerFrame> g_frame_touch;  // the frame being drawn's (set_frame_touch)
+}  // namespace
+
+void set_frame_touch(const std::optional<PointerFrame>& f) { g_frame_touch = f; }
+const PointerFrame* frame_touch() { return g_frame_touch ? &*g_frame_touch : nullptr; }
 
 void TouchInput::start(int id, float x, float y, double t) {
     if (pinch_ || spent_) return;  // a third finger, or a finger while a pinch winds down: ignored
@@ -20,8 +26,10 @@ void TouchInput::start(int id, float x, float y, double t) {
     t0_ = t;
     moved_ = scrolling_ = long_fired_ = false;
     wheel_x_ = wheel_y_ = 0;
-    steps_.push_back({x, y, false, false});  // ImGui sees what is under the finger first
-    steps_.push_back({x, y, true, false});   // then the press
+    PointerFrame land{x, y, false, false};  // ImGui sees what is under the finger first
+    land.landed = true;
+    steps_.push_back(land);
+    steps_.push_back({x, y, true, false});  // then the press
 }
 
 void TouchInput::start_pinch(int id, float x, float y) {
@@ -129,8 +137,10 @@ std::optional<double> TouchInput::long_press_at() const {
 
 std::optional<PointerFrame> TouchInput::frame(double t) {
     if (finger_ && !pinch_ && !moved_ && !long_fired_ && t - t0_ >= o_.long_press_s) {
-        long_fired_ = true;  // the left button goes up, then a right click
-        steps_.push_back({x_, y_, false, false});
+        long_fired_ = true;  // the left button goes up without acting, then a right click
+        PointerFrame up{x_, y_, false, false};
+        up.cancel_press = true;
+        steps_.push_back(up);
         steps_.push_back({x_, y_, false, true});
         steps_.push_back({x_, y_, false, false});
     }
@@ -151,6 +161,17 @@ std::optional<PointerFrame> TouchInput::frame(double t) {
     f.cancel_press = std::exchange(cancel_, false);
     last_ = f;
     return f;
+}
+
+bool PopupGuard::swallow(const PointerFrame* touch, int popups_open, bool released) {
+    if (!touch) {
+        at_landing_ = -1;
+        return false;
+    }
+    if (touch->landed) at_landing_ = popups_open;
+    const bool opened = at_landing_ >= 0 && popups_open > at_landing_;
+    if (released) at_landing_ = -1;
+    return released && opened;
 }
 
 }  // namespace normlab::app

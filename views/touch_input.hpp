@@ -5,7 +5,8 @@
 // under it first), holds the button while the finger stays, and releases it in a later frame:
 // - a tap selects (the pointer stays where the finger was, so the heatmap's tooltip shows the
 //   numbers of what was tapped);
-// - a long press (0.5 s without moving) is a right click (the heatmap clears its selection);
+// - a long press (0.5 s without moving) is a right click (the heatmap clears its selection); the left
+//   button is let go first without acting;
 // - a finger that moves on a slider ImGui made active drags it; anywhere else it scrolls the panel
 //   under it (as a mouse wheel, the content following the finger), and the button it pressed first
 //   is let go without acting.
@@ -14,8 +15,9 @@
 //   which the heatmap applies (HeatmapZoom, heatmap_zoom.hpp); after either finger lifts, the other does
 //   nothing until it lifts too;
 // - a second tap soon after a first one, near it, is flagged as a double tap on its release frame.
-// The browser's window (web/src/web_window) feeds it the page's touch events and applies frame() to
-// ImGui's mouse; tests/app/test_touch_input.cpp checks it.
+// The browser's window (web/src/web_window) feeds it the page's touch events, applies frame() to
+// ImGui's mouse and hands the frame to the views (set_frame_touch: the heatmap's pinch and double tap);
+// tests/app/test_touch_input.cpp checks it.
 #pragma once
 #include <deque>
 #include <optional>
@@ -33,6 +35,7 @@ struct PointerFrame {
     bool pinching = false;
     float zoom = 1, pan_x = 0, pan_y = 0;
     bool double_tap = false;  // this release ends a second tap near the first, soon after it
+    bool landed = false;      // the first frame of a finger (the pointer moved to it, not yet pressed)
 };
 
 class TouchInput {
@@ -87,5 +90,24 @@ private:
     bool pinch_end(int id);
     PointerFrame pinch_frame();
 };
+
+// A finger's release that would act on a popup opened since the finger landed (a menu opened by its
+// press, or a submenu ImGui opened under it on hover): the item now under the finger must not be chosen
+// on lift (a 40-px row's Lessons submenu, taller than a phone, opens over the finger). Called once a
+// frame with the touch frame (null: a mouse), the popups open at the frame's start and whether ImGui
+// sees a left release in it; true: that release is swallowed.
+class PopupGuard {
+public:
+    bool swallow(const PointerFrame* touch, int popups_open, bool released);
+
+private:
+    int at_landing_ = -1;  // the popups open when the finger landed (-1: no finger)
+};
+
+// The touch frame ImGui's mouse comes from in the frame being drawn, for the views that act on
+// gestures (the heatmap's pinch, pan and double tap): the window sets it before each frame, nullopt
+// when the mouse is a real one. frame_touch(): null then, and on the desktop.
+void set_frame_touch(const std::optional<PointerFrame>& f);
+const PointerFrame* frame_touch();
 
 }  // namespace normlab::app

@@ -4,7 +4,8 @@
 // mode 0/1/2: input x, output y, or y − x through a color lookup table over [vmin, vmax],
 //   averaged over the elements a pixel covers when an element is smaller than a pixel;
 // mode 3: the color of each element's statistic (StatLayout: stat_of(i) = (i/stat_stride) % stat_count).
-// With a selected statistic, elements of every other statistic are dimmed. The colour table and the
+// With a selected statistic, elements of every other statistic are dimmed. The image is the img_w × img_h
+// window at (org_x, org_y) of the grid (a zoomed heatmap's visible part). The colour table and the
 // palette are buffers the host fills from views/colormap (as for the GLSL kernel).
 
 struct Fill {
@@ -23,6 +24,8 @@ struct Fill {
     stat_stride: u32,
     sel_stat: i32,  // -1: none
     lut_size: u32,
+    org_x: f32,  // the window's top-left corner in the grid's pixels
+    org_y: f32,
 }
 
 @group(0) @binding(0) var<storage, read> X: array<f32>;
@@ -81,14 +84,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     if (p.x >= F.img_w || p.y >= F.img_h) { return; }
     let tw = f32(F.W) * F.cell;
     let th = f32(F.H) * F.cell;
-    let fx = f32(p.x) + 0.5;
-    let fy = f32(p.y) + 0.5;
-    let c = u32(fx / (tw + F.gap));
-    let n = u32(fy / (th + F.gap));
+    let fx = f32(p.x) + 0.5 + F.org_x;
+    let fy = f32(p.y) + 0.5 + F.org_y;
+    let c = u32(max(fx, 0.0) / (tw + F.gap));
+    let n = u32(max(fy, 0.0) / (th + F.gap));
     let ix = fx - f32(c) * (tw + F.gap);
     let iy = fy - f32(n) * (th + F.gap);
     var color = BG;
-    if (c < F.C && n < F.N && ix < tw && iy < th) {
+    if (fx >= 0.0 && fy >= 0.0 && c < F.C && n < F.N && ix < tw && iy < th) {
         let w = min(F.W - 1u, u32(ix / F.cell));
         let h = min(F.H - 1u, u32(iy / F.cell));
         let tile = (n * F.C + c) * F.H * F.W;

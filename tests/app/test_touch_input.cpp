@@ -46,8 +46,8 @@ TEST_CASE("a long press is a right click, the left button let go first", "[touch
     CHECK(f[2].left);
     f = frames(in, 0.6, 4);
     REQUIRE(f.size() == 4);
-    CHECK((!f[0].left && !f[0].right));
-    CHECK((f[1].right && !f[1].left));
+    CHECK((!f[0].left && !f[0].right && f[0].cancel_press));  // the press does not act (no selection)
+    CHECK((f[1].right && !f[1].left && !f[1].cancel_press));
     CHECK((!f[2].right && !f[2].left));
     in.end(1, 50, 60, 0.7);
     CHECK_FALSE(in.frame(0.75)->left);  // nothing more is pressed
@@ -173,4 +173,29 @@ TEST_CASE("two taps near each other soon after: the second release is a double t
     in.start(5, 400, 400, 2.0);  // too late
     in.end(5, 400, 400, 2.01);
     CHECK_FALSE(frames(in, 2.02, 3)[2].double_tap);
+}
+
+TEST_CASE("a finger's lift does not act on a popup opened since it landed, and acts on one open before", "[touch]") {
+    TouchInput in;
+    PopupGuard guard;
+    // A tap on a menu's row: the submenu opens when the pointer reaches the row (before the press).
+    in.start(1, 40, 300, 0.0);
+    in.end(1, 40, 300, 0.05);
+    auto f = frames(in, 0.06, 3);  // landed, pressed, released
+    REQUIRE(f.size() == 3);
+    CHECK((f[0].landed && !f[1].landed && !f[2].landed));
+    CHECK_FALSE(guard.swallow(&f[0], 1, false));
+    CHECK_FALSE(guard.swallow(&f[1], 2, false));  // ImGui opened the submenu on hover
+    CHECK(guard.swallow(&f[2], 2, true));         // its item now under the finger is not chosen
+    // A tap on an item of that submenu: nothing opened since the finger landed, the release acts.
+    in.start(2, 60, 320, 1.0);
+    in.end(2, 60, 320, 1.05);
+    f = frames(in, 1.06, 3);
+    REQUIRE(f.size() == 3);
+    CHECK_FALSE(guard.swallow(&f[0], 2, false));
+    CHECK_FALSE(guard.swallow(&f[1], 2, false));
+    CHECK_FALSE(guard.swallow(&f[2], 2, true));
+    // A mouse is never held back.
+    CHECK_FALSE(guard.swallow(nullptr, 0, false));
+    CHECK_FALSE(guard.swallow(nullptr, 3, true));
 }

@@ -85,7 +85,9 @@ public:
                          {&lb, 0, lut.data(), lut.size() * 4},
                          {&px, 0, out.data(), pixels * 4}});  // unwritten pixels keep kUnwritten
         fill_.bind({xb.handle(), yb.handle(), pb.handle(), lb.handle(), px.handle()});
-        const HeatmapFillParams push = fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, s.sel, kLut);
+        HeatmapFillParams push = fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, s.sel, kLut);
+        push.org_x = s.org_x;
+        push.org_y = s.org_y;
         vk::CommandBuffer cmd = rec_.begin();
         fill_.dispatch(cmd, &push, fill_workgroups(s.tiles.width), fill_workgroups(s.tiles.height));
         // Makes the pixels visible to the readback (a copy when staged, the host where mapped).
@@ -298,6 +300,49 @@ TEST_CASE("heatmap averages elements smaller than a pixel", "[heatmap]") {
         s.sel = -1;
         s.mode = HeatmapMode::Difference;
         check_scene(filler, s);
+    }
+}
+
+// A zoomed heatmap fills only the window its panel shows (views/heatmap_fill.hpp's fill_window): the zoomed
+// grid's pixels at org, never an image of zoom × the grid's size.
+TEST_CASE("heatmap fills the window of a zoomed grid, as the whole zoomed grid has it there", "[heatmap]") {
+    Filler filler;
+    for (Scene base :
+         {make_scene("zoomed 2×3×5×4", spec_of(Method::Group, 3), {2, 3, 5, 4}, 6.0f, 2.0f),
+          make_scene("zoomed, cells still below a pixel", spec_of(Method::Instance), {2, 2, 32, 40}, 0.125f, 1.0f)}) {
+        const std::array<std::array<float, 3>, 4> views{
+            {{3.5f, -50.25f, -30.5f}, {16.0f, -700.0f, -220.0f}, {4.0f, -31.0f, -17.0f}, {2.0f, 13.0f, 9.0f}}};
+        for (const auto& [zoom, ox, oy] : views) {
+            const FillWindow w = fill_window(base.tiles, zoom, ox, oy);
+            REQUIRE((w.tiles.width <= base.tiles.width && w.tiles.height <= base.tiles.height));
+            Scene s = base;
+            s.name += " at zoom " + std::to_string(zoom);
+            s.tiles = w.tiles;
+            s.org_x = w.org_x;
+            s.org_y = w.org_y;
+            for (HeatmapMode m : {HeatmapMode::Input, HeatmapMode::Statistics}) {
+                s.mode = m;
+                s.sel = m == HeatmapMode::Statistics ? 1 : -1;
+                const std::vector<std::uint32_t> got = check_scene(filler, s);
+                if (ox != std::floor(ox) || oy != std::floor(oy) || ox > 0 || oy > 0) continue;
+                // A whole-pixel org: the window is the crop of the whole zoomed grid, pixel for pixel.
+                Scene whole = base;
+                whole.mode = s.mode;
+                whole.sel = s.sel;
+                whole.tiles.cell = w.tiles.cell;
+                whole.tiles.gap = w.tiles.gap;
+                whole.tiles.width = w.x + static_cast<int>(w.org_x) + w.tiles.width;
+                whole.tiles.height = w.y + static_cast<int>(w.org_y) + w.tiles.height;
+                const std::vector<std::uint32_t> all = filler.run(whole);
+                int differ = 0;
+                for (int py = 0; py < w.tiles.height; ++py)
+                    for (int px = 0; px < w.tiles.width; ++px)
+                        differ += got[static_cast<std::size_t>(py * w.tiles.width + px)] !=
+                                  pixel_at(all, whole.tiles, static_cast<float>(px) + w.org_x,
+                                           static_cast<float>(py) + w.org_y);
+                CHECK(differ == 0);
+            }
+        }
     }
 }
 

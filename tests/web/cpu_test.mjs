@@ -6,7 +6,8 @@
 //   - a tensor over the CPU backend's element limit: one error line naming the limit;
 //   - a browser without navigator.gpu at all (deleted before the page's script runs): its reason, the CPU;
 //   - WebGPU on but requestDevice() failing: the program itself falls back to the CPU, saying why;
-//   - the app page (app.html) on layer.json: the report's device (its status bar) "CPU — …", the float64 check, the
+//   - the app page (app.html) on layer.json: the report's device (its status bar) "CPU — …", a panel's title
+//     naming the CPU (Histograms (CPU)), the float64 check, the
 //     heatmap drawn by the CPU fill (one tile colour per statistic), a screenshot (app-cpu.png in
 //     SHOTS_DIR), File > Save statistics (Ctrl+E) equal to normlab-cli's, the compare view (key C: four
 //     more heatmaps filled on the CPU) and the gradient view (key D: ∂y_k/∂x from the CPU backward).
@@ -137,6 +138,10 @@ async function appPage(browser, url, cli, dir, reason) {
   check(r.device === `CPU — ${reason}`, `the app's device "${r.device}" does not say CPU and why`);
   check(r.method === 'LayerNorm' && r.stat_count === 12 && r.error === '' && r.max_error < 1e-4,
     `the app on the CPU shows ${r.method}, ${r.stat_count} statistics, error "${r.error}", max error ${r.max_error}`);
+  // The panels say where their numbers come from: the CPU (views/i18n's compute_unit()), not a GPU.
+  console.log(`app on the CPU: panels ${JSON.stringify(r.panel_titles)}`);
+  check(r.panel_titles.includes('Histograms (CPU)'), `no panel names the CPU: ${JSON.stringify(r.panel_titles)}`);
+  check(!r.panel_titles.some((t) => t.includes('GPU')), `a panel names a GPU: ${JSON.stringify(r.panel_titles)}`);
   const img = await screenshot(page, 'app-cpu.png');
   checkNotBlank(img, 'app on the CPU');
   checkHeatmap(img, r, 'app on the CPU');

@@ -78,6 +78,7 @@ function heatmap(h) {
     check((h.methods[m] || 0) >= 2, `heatmap: method ${m} ran ${h.methods[m] || 0} configurations`);
   for (const m of ['0', '1', '2', '3']) check((h.modes[m] || 0) > 0, `heatmap: mode ${m} never ran`);
   check(h.cells_below_pixel > 0, 'heatmap: no layout with cells smaller than a pixel');
+  check(h.zoomed_windows > 0, 'heatmap: no zoomed window (a panel\'s view of a zoomed grid) was filled');
   check(h.negative_control_detected, 'heatmap: the comparison did not see the image of another selection');
 }
 

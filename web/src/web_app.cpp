@@ -6,6 +6,7 @@
 #include "panel_windows.hpp"
 #include "png_file.hpp"
 #include "web_train.hpp"
+#include "wrapped_text.hpp"
 
 #include "normlab/core/atomic_file.hpp"
 #include "normlab/core/error.hpp"
@@ -323,21 +324,30 @@ std::vector<app::Action> WebApp::file_actions(app::Shell& shell) {
 void WebApp::status_bar(const app::Rect& r) {
     app::begin_panel("##status", r, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     const std::string refused = shell_.controls().error();
-    if (!error_.empty() || !refused.empty()) {
-        ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", !error_.empty() ? error_.c_str() : refused.c_str());
-        ImGui::SameLine();
-        ImGui::TextDisabled("|");
-        ImGui::SameLine();
-    } else if (!note_.empty()) {
-        ImGui::TextUnformatted(note_.c_str());
-        ImGui::SameLine();
-        ImGui::TextDisabled("|");
-        ImGui::SameLine();
-    }
+    // A line that does not fit (a phone) ends in "…" at the right edge; a tap shows all of it.
+    const auto part = [](const std::string& text, const ImVec4* color) {
+        const std::string shown = app::elided(text, ImGui::GetContentRegionAvail().x);
+        if (color)
+            ImGui::TextColored(*color, "%s", shown.c_str());
+        else
+            ImGui::TextUnformatted(shown.c_str());
+        if (shown != text && ImGui::IsItemHovered()) app::elided_tooltip(text);
+        if (shown == text) ImGui::SameLine();
+        return shown == text;
+    };
+    const ImVec4 red(1, 0.45f, 0.45f, 1);
+    bool room = true;
+    if (!error_.empty() || !refused.empty())
+        room = part(!error_.empty() ? error_ : refused, &red) &&
+               part("|", &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    else if (!note_.empty())
+        room = part(note_, nullptr) && part("|", &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     // WebGPU gives no GPU time here (no timestamp queries), nor the CPU: the recompute's wall time only.
-    ImGui::Text("%s  |  last recompute %.1f ms  |  max |y − float64 reference| = %.2e  |  %.0f fps",
-                page_.session().backend().device_name().c_str(), page_.session().recompute_ms(),
-                page_.session().max_error(), static_cast<double>(ImGui::GetIO().Framerate));
+    if (room)
+        part(app::strf("%s  |  last recompute %.1f ms  |  max |y − float64 reference| = %.2e  |  %.0f fps",
+                       page_.session().backend().device_name().c_str(), page_.session().recompute_ms(),
+                       page_.session().max_error(), static_cast<double>(ImGui::GetIO().Framerate)),
+             nullptr);
     ImGui::End();
 }
 

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <string_view>
 
 namespace normlab::web {
 namespace {
@@ -51,6 +52,28 @@ nlohmann::json popup_rects(float css) {
     return out;
 }
 
+// How far the status bar's line reaches past its window's right edge (CSS pixels; 0: it fits).
+float status_overflow(float css) {
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+        if (w->Active && std::string_view(w->Name) == "##status")
+            return std::max(0.0f, w->ContentSize.x - (w->Size.x - 2 * w->WindowPadding.x)) / css;
+    return 0;
+}
+
+// The titles of the panels shown (their visible part, before "##"), e.g. "Histograms (CPU)".
+nlohmann::json panel_titles() {
+    nlohmann::json out = nlohmann::json::array();
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+        if (!w->Active ||
+            (w->Flags & (ImGuiWindowFlags_Popup | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_ChildWindow)))
+            continue;
+        const std::string_view name(w->Name);
+        const std::string_view title = name.substr(0, name.find("##"));
+        if (!title.empty()) out.push_back(std::string(title));
+    }
+    return out;
+}
+
 }  // namespace
 
 // What the app shows: the state, the panels and windows open, the messages.
@@ -80,6 +103,8 @@ nlohmann::json WebApp::state_report() const {
         {"font_fetching", font_fetching_},
         {"missing_glyphs", missing_},
         {"heatmap_mode", static_cast<int>(shell_.heatmap().mode)},
+        {"heatmap_zoom", shell_.heatmap().zoom().zoom()},
+        {"heatmap_pan", {shell_.heatmap().zoom().offset_x(), shell_.heatmap().zoom().offset_y()}},  // canvas pixels
         {"selected_stat", sel ? *sel : -1},
         {"lesson", shell_.lessons().active() ? shell_.lessons().lesson()->id : std::string()},
         {"step", shell_.lessons().active() ? shell_.lessons().step() + 1 : 0},
@@ -106,6 +131,7 @@ nlohmann::json WebApp::state_report() const {
         {"noise_error", shell_.noise().error()},
         {"noise_button", shell_.noise().button_at()},
         {"heatmap_view", shell_.view().heatmap},
+        {"panel_titles", panel_titles()},
     };
 }
 
@@ -141,10 +167,13 @@ nlohmann::json WebApp::layout_report() const {
         {"train", app::train_report(shell_.train_runs(), shell_.train_shown())},
         {"menus_folded", shell_.menus_folded()},
         {"menu_bar_h", shell_.menu_bar_height()},
+        {"menu_row_h", shell_.menu_row_height() / css},  // CSS pixels
         {"css_scale", css},
         {"lesson_next", css_rect(next[0], next[1], next[2], next[3], css)},
         {"popups", popup_rects(css)},
-        {"cell", t.cell / px},
+        {"cell", shell_.heatmap().cell_on_screen()},     // through the zoom
+        {"heatmap_fill", shell_.heatmap().fill_size()},  // the fill's pixels (the zoom's window)
+        {"status_overflow", status_overflow(css)},
         {"canvas", {window_.width(), window_.height()}},
         {"ui_scale", window_.ui_scale()},
         {"raster_scale", window_.raster_scale()},
@@ -154,14 +183,19 @@ nlohmann::json WebApp::layout_report() const {
     };
     nlohmann::json probes = nlohmann::json::array();
     const Shape4& sh = s.x().shape;
+    const auto probe = [&](const Index4& e) {
+        const std::int64_t i = s.x().offset(e[0], e[1], e[2], e[3]);
+        return nlohmann::json{
+            {"index", i}, {"stat", s.layout().stat_of(i)}, {"at", shell_.heatmap().element_on_screen(e)}};
+    };
     for (std::int64_t i : {std::int64_t{0}, sh.numel() / 2, sh.numel() - 1}) {
         const auto e = unravel(sh, i);
-        const auto p = t.element_pos(e[0], e[1], e[2], e[3]);
-        probes.push_back({{"index", i},
-                          {"stat", s.layout().stat_of(i)},
-                          {"at", {shell_.heatmap().origin_x() + p[0] / px, shell_.heatmap().origin_y() + p[1] / px}}});
+        probes.push_back(probe({e[0], e[1], e[2], e[3]}));
     }
     j["probes"] = probes;
+    // The element nearest the middle of the heatmap's place (zoomed: the one in view there).
+    const auto mid = shell_.heatmap().element_near_middle();
+    j["middle_probe"] = mid ? probe(*mid) : nlohmann::json();
     return j;
 }
 

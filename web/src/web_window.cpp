@@ -55,7 +55,8 @@ EM_JS(void, js_frame_under_way, (int on), {
 // Every input the page gets (also while a frame waits for the GPU: the call only marks frames due)
 // wakes the frame loop, and so do the canvas changing size (the window resized, zoomed, rotated) and
 // devicePixelRatio changing. Touches on the canvas go to TouchInput (normlab_window_touch: kind 0
-// start, 1 move, 2 end; canvas pixels), not to the browser (no scrolling, zooming or emulated mouse
+// start, 1 move, 2 end; canvas pixels; the event's time, so that a frame that keeps the page busy
+// does not stretch a double tap), not to the browser (no scrolling, zooming or emulated mouse
 // events) nor to emscripten's GLFW (which would press the mouse at a stale position); a real
 // mouse gives ImGui its pointer back (normlab_window_mouse).
 // clang-format off
@@ -90,10 +91,12 @@ EM_JS(void, js_wake_on_input, (const char* canvas), {
             e.preventDefault();
             e.stopPropagation();
             const rect = element.getBoundingClientRect();
+            const now = performance.now();  // the event's time when the browser gives a plausible one
+            const at = (e.timeStamp > 0 && e.timeStamp <= now && now - e.timeStamp < 2000 ? e.timeStamp : now) / 1000;
             for (let i = 0; i < e.changedTouches.length; ++i) {
                 const t = e.changedTouches[i];
                 _normlab_window_touch(kinds[type], t.identifier, (t.clientX - rect.left) * element.width / rect.width,
-                                      (t.clientY - rect.top) * element.height / rect.height);
+                                      (t.clientY - rect.top) * element.height / rect.height, at);
             }
         }, { capture: true, passive: false });
     });
@@ -206,7 +209,8 @@ void WebWindow::begin_frame() {
     ImGuiIO& io = ImGui::GetIO();
     if (!(io.DeltaTime > 0.0f)) io.DeltaTime = 1.0f / 1000.0f;
     const auto touch = touch_.frame(emscripten_get_now() / 1000.0);
-    if (touch) {  // a finger is ImGui's mouse (touch_input.hpp)
+    app::set_frame_touch(touch);  // the views' gestures: the heatmap's pinch and double tap
+    if (touch) {                  // a finger is ImGui's mouse (touch_input.hpp)
         io.MousePos = ImVec2(touch->x, touch->y);
         io.MouseDown[0] = touch->left;
         io.MouseDown[1] = touch->right;
@@ -274,20 +278,22 @@ void WebWindow::tick() {
     js_frame_under_way(0);
 }
 
-void WebWindow::touch(int kind, int id, float x, float y) {
-    const double t = emscripten_get_now() / 1000.0;
+void WebWindow::touch(int kind, int id, float x, float y, double t) {
+    // A long press counts from when the program learns of the finger (a busy page must not turn a tap
+    // into one); a double tap from the releases' own times (a busy page must not stretch one apart).
+    const double now = emscripten_get_now() / 1000.0;
     if (kind == 0) {
         touch_.set_options({10 * ui_scale_, 0.5, 5 * app::kNormalFontPx * ui_scale_});
-        touch_.start(id, x, y, t);
+        touch_.start(id, x, y, now);
     } else if (kind == 1) {
-        touch_.move(id, x, y, t);
+        touch_.move(id, x, y, now);
     } else {
         touch_.end(id, x, y, t);
     }
     wake();
     if (const auto at = touch_.long_press_at())  // a frame when the finger becomes a long press
         pacer_->wake_at(app::FramePacer::Clock::now() + std::chrono::duration_cast<app::FramePacer::Clock::duration>(
-                                                            std::chrono::duration<double>(*at - t + 0.01)));
+                                                            std::chrono::duration<double>(*at - now + 0.01)));
 }
 
 void WebWindow::wake() {
@@ -314,8 +320,8 @@ extern "C" EMSCRIPTEN_KEEPALIVE void normlab_window_wake() {
     if (normlab::web::g_window) normlab::web::g_window->wake();
 }
 
-extern "C" EMSCRIPTEN_KEEPALIVE void normlab_window_touch(int kind, int id, float x, float y) {
-    if (normlab::web::g_window) normlab::web::g_window->touch(kind, id, x, y);
+extern "C" EMSCRIPTEN_KEEPALIVE void normlab_window_touch(int kind, int id, float x, float y, double t) {
+    if (normlab::web::g_window) normlab::web::g_window->touch(kind, id, x, y, t);
 }
 
 extern "C" EMSCRIPTEN_KEEPALIVE void normlab_window_mouse() {

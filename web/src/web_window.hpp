@@ -47,8 +47,9 @@ public:
     void run(std::function<void()> frame, app::FramePacer& pacer);
     // Something changed outside the page's input (a call into the program): draw the next frames.
     void wake();
-    // A finger on the canvas (kind 0 start, 1 move, 2 end; canvas pixels), and a real mouse used.
-    void touch(int kind, int id, float x, float y);
+    // A finger on the canvas (kind 0 start, 1 move, 2 end; canvas pixels; the event's time in seconds on
+    // emscripten_get_now's clock), and a real mouse used.
+    void touch(int kind, int id, float x, float y, double t);
     void mouse_used() { touch_.mouse_used(); }
     // Resizes the drawing buffer to the canvas' CSS size × devicePixelRatio (fonts and style are
     // made again when the ratio changes, so text stays crisp), then starts an ImGui frame.

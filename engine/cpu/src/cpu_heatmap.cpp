@@ -58,7 +58,8 @@ Rgb mix(const Rgb& a, const Rgb& b, float t) {
 
 Rgb Fill::pixel(std::uint32_t px, std::uint32_t py) const {
     const float tw = static_cast<float>(F.w) * F.cell, th = static_cast<float>(F.h) * F.cell;
-    const float fx = static_cast<float>(px) + 0.5f, fy = static_cast<float>(py) + 0.5f;
+    const float fx = static_cast<float>(px) + 0.5f + F.org_x, fy = static_cast<float>(py) + 0.5f + F.org_y;
+    if (!(fx >= 0.0f && fy >= 0.0f)) return kBackground;  // left of or above the grid (a zoomed window)
     const auto c = static_cast<std::uint32_t>(fx / (tw + F.gap));
     const auto n = static_cast<std::uint32_t>(fy / (th + F.gap));
     const float ix = fx - static_cast<float>(c) * (tw + F.gap), iy = fy - static_cast<float>(n) * (th + F.gap);

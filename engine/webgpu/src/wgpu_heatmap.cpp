@@ -7,6 +7,10 @@
 #include <string>
 
 namespace normlab::webgpu {
+namespace {
+// heatmap.wgsl's Fill, rounded up to a multiple of 16 bytes (a uniform block's size).
+constexpr std::size_t kUniformBytes = (sizeof(HeatmapFillParams) + 15) / 16 * 16;
+}  // namespace
 
 WgpuHeatmap::WgpuHeatmap(WgpuContext& ctx) : ctx_(&ctx) {
     constexpr auto ro = WGPUBufferBindingType_ReadOnlyStorage, rw = WGPUBufferBindingType_Storage,
@@ -15,7 +19,7 @@ WgpuHeatmap::WgpuHeatmap(WgpuContext& ctx) : ctx_(&ctx) {
     bind_layout_ = make_bind_layout(ctx, {{0, ro}, {1, ro}, {2, ro}, {3, ro}, {4, rw}, {5, uni}});
     pipeline_layout_ = make_pipeline_layout(ctx, bind_layout_);
     pipeline_ = make_pipeline(ctx, std::string(wgsl_file("heatmap.wgsl")), "heatmap.wgsl", pipeline_layout_);
-    ensure(uniform_, ctx, 64, kUniform);
+    ensure(uniform_, ctx, kUniformBytes, kUniform);
 }
 
 WgpuHeatmap::~WgpuHeatmap() {
@@ -37,7 +41,7 @@ std::vector<std::uint32_t> WgpuHeatmap::fill(const WgpuBuffer& x, const WgpuBuff
     ensure(pixels_, *ctx_, pixel_bytes, kStorage);
     palette_.write(*ctx_, palette.data(), palette.size() * 4);
     lut_.write(*ctx_, lut.data(), lut.size() * 4);
-    std::uint8_t padded[64] = {};  // a uniform block is a multiple of 16 bytes
+    std::uint8_t padded[kUniformBytes] = {};
     static_assert(sizeof(HeatmapFillParams) <= sizeof(padded));
     std::memcpy(padded, &params, sizeof(HeatmapFillParams));
     uniform_.write(*ctx_, padded, sizeof(padded));
@@ -47,7 +51,7 @@ std::vector<std::uint32_t> WgpuHeatmap::fill(const WgpuBuffer& x, const WgpuBuff
                                         {2, &palette_, palette.size() * 4},
                                         {3, &lut_, lut.size() * 4},
                                         {4, &pixels_, pixel_bytes},
-                                        {5, &uniform_, 64}});
+                                        {5, &uniform_, kUniformBytes}});
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
     encode_pass(enc, pipeline_, group,
                 DispatchGrid{(params.img_w + kHeatmapFillTile - 1) / kHeatmapFillTile,

@@ -39,8 +39,10 @@ public:
         ++modes_[std::to_string(static_cast<int>(s.mode))];
         try {
             const std::vector<Color> lut = app::colormap_lut(map), palette = palette_of(s.stats.stat_count, pal);
-            const HeatmapFillParams push =
+            HeatmapFillParams push =
                 app::fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, s.sel, static_cast<std::uint32_t>(lut.size()));
+            push.org_x = s.org_x;  // a zoomed heatmap's window
+            push.org_y = s.org_y;
             const auto b = n_.buffers();
             const std::vector<std::uint32_t> got =
                 fill_.fill(b.x, b.y, test::as_vec4s(palette), test::as_vec4s(lut), push);
@@ -71,9 +73,17 @@ public:
         s.x = x;
         s.y = r.y;
         s.stats = r.layout;
-        for (const auto& [w, h] : {std::pair{190.0f, 130.0f}, std::pair{40.0f, 28.0f}}) {
-            s.tiles = app::TileLayout::fit(x.shape, w, h);
+        // Two sizes (cells above and below a pixel), and the window a panel of the first shows at zoom 5.
+        for (int size = 0; size < 3; ++size) {
+            s.tiles = app::TileLayout::fit(x.shape, size == 1 ? 40.0f : 190.0f, size == 1 ? 28.0f : 130.0f);
             cells_below_pixel_ += s.tiles.cell < 1.0f ? 1 : 0;
+            if (size == 2) {
+                const app::FillWindow win = app::fill_window(s.tiles, 5.0f, -0.4f * 5 * s.tiles.width, -17.25f);
+                s.tiles = win.tiles;
+                s.org_x = win.org_x;
+                s.org_y = win.org_y;
+                ++zoomed_;
+            }
             for (HeatmapMode mode :
                  {HeatmapMode::Input, HeatmapMode::Output, HeatmapMode::Difference, HeatmapMode::Statistics}) {
                 // Every other image with a selected statistic (dimmed elements), alternating per run.
@@ -95,9 +105,9 @@ public:
     }
 
     nlohmann::json report() const {
-        return {{"cases", cases_},      {"pixels", pixels_}, {"failures", failures_},
-                {"methods", methods_},  {"modes", modes_},   {"cells_below_pixel", cells_below_pixel_},
-                {"selected", selected_}};
+        return {{"cases", cases_},       {"pixels", pixels_},        {"failures", failures_},
+                {"methods", methods_},   {"modes", modes_},          {"cells_below_pixel", cells_below_pixel_},
+                {"selected", selected_}, {"zoomed_windows", zoomed_}};
     }
 
     WgpuHeatmap& heatmap() { return fill_; }
@@ -105,7 +115,7 @@ public:
 private:
     WgpuNormalizer& n_;
     WgpuHeatmap fill_;
-    int cases_ = 0, selected_ = 0, cells_below_pixel_ = 0;
+    int cases_ = 0, selected_ = 0, cells_below_pixel_ = 0, zoomed_ = 0;
     std::int64_t pixels_ = 0;
     nlohmann::json failures_ = nlohmann::json::array();
     std::map<std::string, int> methods_, modes_;
