@@ -9,6 +9,7 @@
 #include "normlab/train/conv_layers.hpp"
 #include "normlab/train/conv_model_plan.hpp"
 #include "support.hpp"
+#include "train_checks.hpp"
 #include "train_harness.hpp"
 
 #include <catch2/catch.hpp>
@@ -34,30 +35,6 @@ std::vector<std::string> case_names() {
     return names;
 }
 
-TrainConfig config_of(const nlohmann::json& j) {
-    TrainConfig c;
-    c.model = parse_train_model(j.at("model"));
-    c.depth = j.at("depth");
-    c.channels = j.at("channels");
-    c.activation = parse_train_activation(j.at("activation"));
-    c.norm = parse_train_norm(j.at("norm"));
-    c.groups = j.at("groups");
-    c.norm_after = j.at("placement") == "after";
-    c.data = j.at("data");
-    c.classes = j.at("classes");
-    c.samples = j.at("samples");
-    c.noise = j.at("noise");
-    c.data_seed = j.at("data_seed");
-    c.batch = j.at("batch");
-    c.steps = j.at("steps");
-    c.lr = j.at("lr");
-    c.optimizer = parse_train_optimizer(j.at("optimizer"));
-    c.momentum = j.at("momentum");
-    c.seed = j.at("seed");
-    validate_train_config(c);
-    return c;
-}
-
 // The images' sums as golden_train_cnn.py keeps them.
 void check_images(const std::vector<float>& x, const nlohmann::json& j) {
     double sum = 0, squares = 0;
@@ -72,12 +49,6 @@ void check_images(const std::vector<float>& x, const nlohmann::json& j) {
     CHECK(std::equal(first.begin(), first.end(), x.begin()));
 }
 
-bool noise_bound(const TrainConfig& c, const std::string& name) {
-    const bool centred = c.norm == TrainNorm::Batch || c.norm == TrainNorm::Instance || c.norm == TrainNorm::Group;
-    return centred && !c.norm_after && c.optimizer == TrainOptimizer::Adam && name.size() > 9 &&
-           name.compare(name.size() - 9, 9, "conv.bias") == 0;
-}
-
 }  // namespace
 
 TEST_CASE("train: the cnn's golden cases are present", "[train]") { CHECK(case_names().size() == 12); }
@@ -87,7 +58,7 @@ TEST_CASE("train: the cnn on the device matches PyTorch's runs of normlab-cli tr
     INFO("golden case " << name);
     std::ifstream in(kDir / (name + ".json"));
     const auto j = nlohmann::json::parse(in);
-    const TrainConfig c = config_of(j.at("config"));
+    const TrainConfig c = test::golden_cli_config(j.at("config"));
     const TrainData data = make_train_data(c);  // engine/train still draws what PyTorch trained on
     check_images(data.train.x, j.at("data").at("x_train"));
     check_images(data.val.x, j.at("data").at("x_val"));
@@ -115,7 +86,7 @@ TEST_CASE("train: the cnn on the device matches PyTorch's runs of normlab-cli tr
         const auto got = r.download(t.name);
         const auto want = j.at("final").at(t.name).get<std::vector<float>>();
         REQUIRE(got.size() == want.size());
-        const bool noisy = noise_bound(c, t.name);
+        const bool noisy = test::cnn_noise_bound(c, t.name);
         double worst = 0;  // noisy: the move in units of lr a step; else |got − want| / max(1, |want|)
         for (std::size_t i = 0; i < want.size(); ++i) {
             const double e = noisy ? std::abs(got[i] - t.values[i]) / (1.01 * c.lr * c.steps)

@@ -64,6 +64,8 @@ bool noise_sensitive(const TrainConfig& c, const std::string& name) {
            (name.ends_with("linear.bias") || name.ends_with("running_mean"));
 }
 
+}  // namespace
+
 // A conv bias right before a norm that subtracts each channel's mean (batch, instance; group: its channels
 // are whole) has an exact gradient of 0: under Adam, whose first steps move a parameter by about lr whatever
 // its gradient's size, it follows the sign of rounding noise in any run, PyTorch's float64 included.
@@ -71,8 +73,6 @@ bool cnn_noise_bound(const TrainConfig& c, const std::string& name) {
     const bool centred = c.norm == TrainNorm::Batch || c.norm == TrainNorm::Instance || c.norm == TrainNorm::Group;
     return centred && !c.norm_after && c.optimizer == TrainOptimizer::Adam && name.ends_with("conv.bias");
 }
-
-}  // namespace
 
 void upload_all(TrainDevice& r, const std::vector<TrainTensor>& init, const TrainData& data) {
     auto up_u32 = [&](const char* name, const std::vector<std::int32_t>& v) { r.upload(name, v.data(), v.size() * 4); };
@@ -152,11 +152,12 @@ std::vector<std::string> check_against_reference(const TrainConfig& c, const Tra
     return f.lines();
 }
 
-MlpGolden mlp_golden(const nlohmann::json& j) {
-    const auto& k = j.at("config");
+TrainConfig golden_cli_config(const nlohmann::json& k) {
     TrainConfig c;
+    c.model = k.contains("model") ? parse_train_model(k.at("model")) : TrainModel::Mlp;
     c.depth = k.at("depth");
-    c.width = k.at("width");
+    if (k.contains("width")) c.width = k.at("width");
+    if (k.contains("channels")) c.channels = k.at("channels");
     c.activation = parse_train_activation(k.at("activation"));
     c.norm = parse_train_norm(k.at("norm"));
     c.groups = k.at("groups");
@@ -173,6 +174,11 @@ MlpGolden mlp_golden(const nlohmann::json& j) {
     c.momentum = k.at("momentum");
     c.seed = k.at("seed");
     validate_train_config(c);
+    return c;
+}
+
+MlpGolden mlp_golden(const nlohmann::json& j) {
+    const TrainConfig c = golden_cli_config(j.at("config"));
     const auto& d = j.at("data");
     MlpGolden g{c,
                 {set_of(d.at("x_train"), d.at("y_train"), 2), set_of(d.at("x_val"), d.at("y_val"), 2),

@@ -40,6 +40,13 @@ TrainConfig small_train_config(TrainNorm norm, bool after, TrainActivation act, 
 // accuracy exactly, the final parameters within 1e-3 (elements flagged noise_bound left out).
 std::vector<std::string> check_against_reference(const TrainConfig& c, const TrainRun& dev);
 
+// The configuration of a golden CLI run (the "config" object of tests/golden/train/*.json and
+// tests/golden/train_cnn/*.json: normlab-cli train's options), validated.
+TrainConfig golden_cli_config(const nlohmann::json& config);
+// A conv bias right before a norm that subtracts each channel's mean, under Adam: its exact gradient is 0,
+// so rounding noise moves it by about lr a step in any run; compared by how far it moved, not its value.
+bool cnn_noise_bound(const TrainConfig& c, const std::string& name);
+
 // One mlp golden case (tests/golden/train/NAME.json): its configuration, data and initial parameters.
 struct MlpGolden {
     TrainConfig config;
