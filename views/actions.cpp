@@ -3,6 +3,7 @@
 #include "i18n.hpp"
 #include "method_buttons.hpp"
 #include "torch_window.hpp"
+#include "train_runs.hpp"
 
 #include "normlab/core/state_edits.hpp"
 
@@ -152,6 +153,15 @@ const std::vector<ActionRow>& shared_rows() {
          .help_text = "Train view: small networks trained side by side",
          .checked = [](Target t) { return *t.train; },
          .run = [](Target t, int) { *t.train = !*t.train; }},
+        {.id = "train_play",
+         .keys = {plain(GLFW_KEY_ENTER), plain(GLFW_KEY_KP_ENTER)},
+         .help_keys = "Enter",
+         .help_text = "Train view: play / pause",
+         .enabled =
+             [](Target t) {
+                 return *t.train && t.train_runs && !t.train_runs->runs().empty() && !t.train_runs->done();
+             },
+         .run = [](Target t, int) { t.train_runs->play(!t.train_runs->playing()); }},
         {.id = "heatmap",
          .keys = {plain(GLFW_KEY_H)},
          .help_keys = "H",

@@ -58,6 +58,8 @@ Chord ctrl(int key);        // Ctrl+key
 Chord ctrl_shift(int key);  // Ctrl+Shift+key
 Chord shifted(int key);     // Shift+key (? on US layouts)
 
+class TrainRunSet;
+
 // What the shared actions act on: an app's own state (pointers to its members) and its own ways
 // to change it.
 struct ActionTarget {
@@ -67,7 +69,8 @@ struct ActionTarget {
     LessonPanel* lessons = nullptr;
     bool *presenter = nullptr, *help = nullptr, *blank = nullptr, *torch_open = nullptr;
     std::string* torch_code = nullptr;
-    bool* train = nullptr;  // the Train view shown
+    bool* train = nullptr;              // the Train view shown
+    TrainRunSet* train_runs = nullptr;  // its runs (Enter plays and pauses them)
     std::function<void(bool)> set_presenter;
     std::function<void(Language)> set_language;
     std::function<void(int, int)> go_to_step;

@@ -9,6 +9,7 @@ std::span<const I18nEntry> train_strings() {
         {"Train", "训练"},
         {"Train view (small networks)", "训练视图（小型网络）"},
         {"Train view: small networks trained side by side", "训练视图：并排训练小型网络"},
+        {"Train view: play / pause", "训练视图：开始 / 暂停"},
         {"Training is not available on this backend.", "此后端不支持训练。"},
         {"model", "模型"},
         {"data", "数据"},

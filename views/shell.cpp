@@ -167,6 +167,7 @@ void Shell::make_actions(std::vector<Action> file_rows) {
     t.torch_open = &torch_open_;
     t.torch_code = &torch_code_;
     t.train = &train_shown_;
+    t.train_runs = &train_runs_;
     t.set_presenter = [this](bool on) { set_presenter(on); };
     t.set_language = [this](Language l) { set_language(l); };
     t.go_to_step = [this](int lesson, int step) { go_to_step(lesson, step); };
