@@ -125,6 +125,10 @@ async function clickHighlight(page) {
   const inCell = (p) => [p.at[0] + r.cell * 0.2, p.at[1] + r.cell * 0.2];  // off the cell's printed value
   const [first, , last] = r.probes;
   check(first.stat !== last.stat, `the probes share statistic ${first.stat}`);
+  // A person's pointer rests on the cell before the click (the heatmap is an ImGui item that lets the Fit
+  // button overlap it: it takes a press only where the frame before saw the pointer over it).
+  await page.mouse.move(...inCell(first));
+  await settle(page);
   await page.mouse.click(...inCell(first));
   await settle(page);
   r = await report(page);
@@ -135,6 +139,8 @@ async function clickHighlight(page) {
   check(r.selected_stat === first.stat, `a click on element ${first.index} selected statistic ${r.selected_stat}`);
   check(pixel(after, inCell(first)) === pixel(before, inCell(first)), 'the clicked group changed its colour');
   check(pixel(after, inCell(last)) !== pixel(before, inCell(last)), 'another statistic was not dimmed');
+  await page.mouse.move(...inCell(last));
+  await settle(page);
   await page.mouse.click(...inCell(last), { button: 'right' });
   // ImGui reads the cursor when its frame runs: the right click must be seen there before the move.
   await settle(page);
