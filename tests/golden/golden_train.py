@@ -115,17 +115,10 @@ def cli_run(cli, cfg, tmp):
     subprocess.run(args, check=True)
 
 
-def replay(cfg, tmp):
-    model = Mlp(cfg)
-    state = model.state_dict()
-    init = {}
-    for key in state:
-        if key.endswith("num_batches_tracked"):
-            continue
-        state[key] = torch.from_numpy(np.load(os.path.join(tmp, "init", key + ".npy")))
-        init[key] = f32_list(state[key])
-    model.load_state_dict(state)
-    load = lambda n: np.load(os.path.join(tmp, "data", n + ".npy"))
+def train_and_score(model, cfg, load):
+    """The CLI run's steps replayed on `model` (its batches from load("batches"), the optimizer of cfg); the
+    loss and accuracy of each step's forward, the final state and the validation loss and accuracy in eval
+    mode. `load(name)` reads the run's --save-data file NAME.npy."""
     x, y, batches = torch.from_numpy(load("x_train")), torch.from_numpy(load("y_train")), load("batches")
     if cfg["optimizer"] == "sgd":
         opt = torch.optim.SGD(model.parameters(), lr=cfg["lr"], momentum=cfg["momentum"])
@@ -148,6 +141,21 @@ def replay(cfg, tmp):
         lv = model(xv)
         val = (F.cross_entropy(lv, yv).item(), (lv.argmax(1) == yv).float().mean().item())
     final = {k: f32_list(v) for k, v in model.state_dict().items() if not k.endswith("num_batches_tracked")}
+    return losses, accs, final, val
+
+
+def replay(cfg, tmp):
+    model = Mlp(cfg)
+    state = model.state_dict()
+    init = {}
+    for key in state:
+        if key.endswith("num_batches_tracked"):
+            continue
+        state[key] = torch.from_numpy(np.load(os.path.join(tmp, "init", key + ".npy")))
+        init[key] = f32_list(state[key])
+    model.load_state_dict(state)
+    load = lambda n: np.load(os.path.join(tmp, "data", n + ".npy"))
+    losses, accs, final, val = train_and_score(model, cfg, load)
     data = {"x_train": f32_list(load("x_train")), "y_train": load("y_train").tolist(),
             "x_val": f32_list(load("x_val")), "y_val": load("y_val").tolist(),
             "batches": load("batches").ravel().tolist()}

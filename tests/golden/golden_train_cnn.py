@@ -29,7 +29,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from golden_train import ROOT, HERE, f32_list
+from golden_train import ROOT, HERE, f32_list, train_and_score
 
 OUT = os.path.join(HERE, "train_cnn")
 RMS_EPS = 1.1920929e-07
@@ -134,28 +134,7 @@ def replay(cfg, tmp):
             init[key] = f32_list(state[key])
     model.load_state_dict(state)
     load = lambda n: np.load(os.path.join(tmp, "data", n + ".npy"))
-    x, y, batches = torch.from_numpy(load("x_train")), torch.from_numpy(load("y_train")), load("batches")
-    if cfg["optimizer"] == "sgd":
-        opt = torch.optim.SGD(model.parameters(), lr=cfg["lr"], momentum=cfg["momentum"])
-    else:
-        opt = torch.optim.Adam(model.parameters(), lr=cfg["lr"])
-    losses, accs = [], []
-    model.train()
-    for t in range(cfg["steps"]):
-        idx = torch.from_numpy(batches[t].astype(np.int64))
-        opt.zero_grad()
-        logits = model(x[idx])
-        loss = F.cross_entropy(logits, y[idx])
-        loss.backward()
-        opt.step()
-        losses.append(loss.item())
-        accs.append((logits.argmax(1) == y[idx]).float().mean().item())
-    model.eval()
-    with torch.no_grad():
-        xv, yv = torch.from_numpy(load("x_val")), torch.from_numpy(load("y_val"))
-        lv = model(xv)
-        val = (F.cross_entropy(lv, yv).item(), (lv.argmax(1) == yv).float().mean().item())
-    final = {k: f32_list(v) for k, v in model.state_dict().items() if not k.endswith("num_batches_tracked")}
+    losses, accs, final, val = train_and_score(model, cfg, load)
     data = {"x_train": image_sums(load("x_train")), "y_train": load("y_train").tolist(),
             "x_val": image_sums(load("x_val")), "y_val": load("y_val").tolist(),
             "batches": load("batches").ravel().tolist()}
