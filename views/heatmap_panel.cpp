@@ -277,7 +277,14 @@ void HeatmapPanel::fit_button() {
     const ImVec2 at(std::max(origin_[0], right - size.x - 4), origin_[1] + 4);
     fit_rect_ = {at.x, at.y, size.x, size.y};
     ImGui::SetCursorScreenPos(at);
+    // Opaque: the cell values printed under the button must not show through its label.
+    for (const ImGuiCol c : {ImGuiCol_Button, ImGuiCol_ButtonHovered, ImGuiCol_ButtonActive}) {
+        ImVec4 v = ImGui::GetStyleColorVec4(c);
+        v.w = 1.0f;
+        ImGui::PushStyleColor(c, v);
+    }
     if (ImGui::Button(label.c_str())) zoom_.reset();
+    ImGui::PopStyleColor(3);
     ImGui::SetCursorScreenPos(keep);
 }
 
