@@ -3,7 +3,9 @@ Conv2d(Cin, Cout, 3, padding=1) forward and backward, AvgPool2d(2) forward and b
 pool forward and backward (AdaptiveAvgPool2d(1)), and the bounds of Conv2d's default initialisation, all from
 PyTorch in float64. Writes tests/golden/train_ops/cases.json; and short training runs of the cnn (one per norm,
 float64, from float32-exact initial parameters and images) to tests/golden/train_ops/cnn_runs.json for
-tests/train/test_conv_model.cpp (run with Debian's /usr/bin/python3)."""
+tests/train/test_conv_model.cpp and test_cnn_reference.cpp, and four more with the norm after the activation
+(on cnn_runs.json's data) to tests/golden/train_ops/cnn_after_runs.json for test_cnn_reference.cpp (run with
+Debian's /usr/bin/python3)."""
 import math
 import os
 import numpy as np
@@ -67,6 +69,10 @@ CNN_RUNS = [  # norm, activation, optimizer, lr, groups
     ("none", "relu", "sgd", 0.1, 1), ("batch", "relu", "sgd", 0.1, 1), ("layer", "tanh", "adam", 0.01, 1),
     ("instance", "relu", "sgd", 0.1, 1), ("group", "sigmoid", "sgd", 0.1, 2), ("rms", "relu", "adam", 0.01, 1),
 ]
+CNN_AFTER_RUNS = [  # the same fields, placement "after": Conv2d -> Act -> Norm
+    ("batch", "tanh", "adam", 0.01, 1), ("layer", "sigmoid", "sgd", 0.1, 1), ("group", "relu", "adam", 0.01, 2),
+    ("rms", "tanh", "sgd", 0.1, 1),
+]
 
 
 class RMSNorm(nn.Module):
@@ -80,8 +86,9 @@ class RMSNorm(nn.Module):
 
 
 class Block(nn.Module):
-    def __init__(self, cin, c, side, norm, act, groups):
+    def __init__(self, cin, c, side, norm, act, groups, after):
         super().__init__()
+        self.after = after
         self.conv = nn.Conv2d(cin, c, 3, padding=1)
         self.norm = {"none": None, "batch": lambda: nn.BatchNorm2d(c), "layer": lambda: nn.LayerNorm([c, side, side]),
                      "instance": lambda: nn.InstanceNorm2d(c, affine=True), "group": lambda: nn.GroupNorm(groups, c),
@@ -91,16 +98,19 @@ class Block(nn.Module):
 
     def forward(self, x):
         x = self.conv(x)
-        return self.act(self.norm(x) if self.norm is not None else x)
+        if self.norm is None:
+            return self.act(x)
+        return self.norm(self.act(x)) if self.after else self.act(self.norm(x))
 
 
 class Cnn(nn.Module):
-    """Conv2d → Norm → Act per layer, AvgPool2d(2) after layers 1, 3, 5, global average pool, Linear(C, K)."""
-    def __init__(self, norm, act, groups):
+    """Conv2d → Norm → Act (after: → Act → Norm) per layer, AvgPool2d(2) after layers 1, 3, 5, global average
+    pool, Linear(C, K)."""
+    def __init__(self, norm, act, groups, after=False):
         super().__init__()
         c, side, blocks = CNN["channels"], 16, []
         for i in range(CNN["depth"]):
-            blocks.append(Block(1 if i == 0 else c, c, side, norm, act, groups))
+            blocks.append(Block(1 if i == 0 else c, c, side, norm, act, groups, after))
             if i in (1, 3, 5):
                 side //= 2
         self.layers = nn.ModuleList(blocks)
@@ -120,9 +130,9 @@ def score(net, x, y):
     return loss, float((logits.argmax(1) == y).double().mean())
 
 
-def cnn_run(norm, act, opt_name, lr, groups, data):
+def cnn_run(norm, act, opt_name, lr, groups, data, after=False):
     torch.manual_seed(len(norm) * 7 + len(act))
-    net = Cnn(norm, act, groups)
+    net = Cnn(norm, act, groups, after)
     with torch.no_grad():  # float32-exact starting values, then float64
         for t in net.state_dict().values():
             if t.is_floating_point():
@@ -146,8 +156,12 @@ def cnn_run(norm, act, opt_name, lr, groups, data):
     with torch.no_grad():
         vloss, vacc = score(net, t64(data["x_val"]).reshape(-1, 1, 16, 16), torch.tensor(data["y_val"]))
     final = {k: flat(v) for k, v in net.state_dict().items() if not k.endswith("num_batches_tracked")}
-    return {"norm": norm, "activation": act, "optimizer": opt_name, "lr": lr, "momentum": 0.9, "groups": groups,
-            "init": init, "losses": losses, "accs": accs, "val_loss": float(vloss), "val_acc": vacc, "final": final}
+    out = {"norm": norm, "activation": act, "optimizer": opt_name, "lr": lr, "momentum": 0.9, "groups": groups}
+    if after:
+        out["placement"] = "after"
+    out.update({"init": init, "losses": losses, "accs": accs, "val_loss": float(vloss), "val_acc": vacc,
+                "final": final})
+    return out
 
 
 def cnn_runs():
@@ -161,6 +175,12 @@ def cnn_runs():
     out.update({"torch": torch.__version__, "data": data, "runs": [cnn_run(*r, data) for r in CNN_RUNS]})
     path = os.path.join(HERE, "train_ops", "cnn_runs.json")
     dump_json(out, path)
+    print("wrote", path)
+    after = dict(CNN)
+    after.update({"torch": torch.__version__, "data": "cnn_runs.json",
+                  "runs": [cnn_run(*r, data, after=True) for r in CNN_AFTER_RUNS]})
+    path = os.path.join(HERE, "train_ops", "cnn_after_runs.json")
+    dump_json(after, path)
     print("wrote", path)
 
 

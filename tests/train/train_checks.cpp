@@ -6,30 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace normlab::test {
 namespace {
-
-// Collects failure lines: check(ok) << what.
-class Failures {
-public:
-    std::ostringstream* check(bool ok) {
-        if (ok) return nullptr;
-        lines_.emplace_back();
-        return &lines_.back();
-    }
-    std::vector<std::string> lines() const {
-        std::vector<std::string> out;
-        for (const auto& l : lines_) out.push_back(l.str());
-        return out;
-    }
-
-private:
-    std::vector<std::ostringstream> lines_;
-};
-#define NL_CHECK(f, ok, what) \
-    if (auto* os_ = (f).check(ok)) *os_ << what
 
 TrainDataSet set_of(const nlohmann::json& x, const nlohmann::json& y, int features) {
     TrainDataSet s;
@@ -250,6 +229,7 @@ TrainConfig cnn_golden_config(const nlohmann::json& all, const nlohmann::json& r
     c.lr = run.at("lr");
     c.momentum = run.at("momentum");
     c.groups = run.at("groups");
+    c.norm_after = run.value("placement", std::string("before")) == "after";
     validate_train_config(c);
     return c;
 }

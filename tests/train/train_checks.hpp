@@ -12,10 +12,31 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
 namespace normlab::test {
+
+// Collects failure lines: NL_CHECK(failures, ok, what << …).
+class Failures {
+public:
+    std::ostringstream* check(bool ok) {
+        if (ok) return nullptr;
+        lines_.emplace_back();
+        return &lines_.back();
+    }
+    std::vector<std::string> lines() const {
+        std::vector<std::string> out;
+        for (const auto& l : lines_) out.push_back(l.str());
+        return out;
+    }
+
+private:
+    std::vector<std::ostringstream> lines_;
+};
+#define NL_CHECK(f, ok, what) \
+    if (auto* os_ = (f).check(ok)) *os_ << what
 
 struct TrainRun {
     std::vector<float> log;      // 2 per step
@@ -60,8 +81,8 @@ MlpGolden mlp_golden(const nlohmann::json& j);
 // validation loss within 1e-4 where no element is so flagged.
 std::vector<std::string> check_mlp_golden(const nlohmann::json& j, const MlpGolden& g, const TrainRun& dev);
 
-// The cnn's golden runs (tests/golden/train_ops/cnn_runs.json): their shared data, each run's
-// configuration and initial parameters.
+// The cnn's golden runs (tests/golden/train_ops/cnn_runs.json, and cnn_after_runs.json on the same data):
+// their shared data, each run's configuration (its "placement", when given, "after") and initial parameters.
 TrainData cnn_golden_data(const nlohmann::json& all);
 TrainConfig cnn_golden_config(const nlohmann::json& all, const nlohmann::json& run);
 std::vector<TrainTensor> cnn_golden_init(const TrainConfig& c, const nlohmann::json& run);

@@ -1,8 +1,10 @@
 // Training on WebGPU in headless Chromium (ctest label web; the full version label web-train-full):
 //   node train_test.mjs [quick|full]   index.html?test=train: the WgpuTrainRunner with the WGSL training kernels
-//                                      against the float64 reference (one mlp configuration of each norm) and
-//                                      PyTorch's golden runs (quick: 3 mlp and 2 cnn runs; full: all 10 and 6),
-//                                      slices submitted by poll() against one run, a negative control
+//                                      against the float64 references (one mlp configuration of each norm; the
+//                                      cnn's, quick: 6 configurations, full: 21), PyTorch's golden runs (quick:
+//                                      3 mlp and 2 cnn runs; full: all 10 and 6), the WGSL conv and pooling
+//                                      kernels on the Vulkan suite's 36 cases, slices submitted by poll() against
+//                                      one run, negative controls
 //   node train_test.mjs bench [OUT]     200 steps of the mlp (4×32) and of the cnn (4×16 channels), batch 32,
 //                                      timed (docs/training.md); OUT gets the report
 // Each fails (exit 1) with what went wrong, including when build-web/site is missing.
@@ -27,12 +29,15 @@ function verify(k) {
         `loss ${b.first_loss.toFixed(4)} → ${b.last_loss.toFixed(4)}, validation accuracy ${b.last_val_acc}`);
     return check(Object.keys(k.bench || {}).length === 6, 'the bench did not time all six runs');
   }
-  const want = mode === 'full' ? { reference: 10, slices: 1, refusals: 1, mlp_golden: 10, cnn_golden: 6 }
-    : { reference: 10, slices: 1, refusals: 1, mlp_golden: 3, cnn_golden: 2 };
+  const want = mode === 'full'
+    ? { reference: 10, slices: 1, refusals: 1, mlp_golden: 10, cnn_golden: 6, cnn_reference: 21, conv_kernels: 36 }
+    : { reference: 10, slices: 1, refusals: 1, mlp_golden: 3, cnn_golden: 2, cnn_reference: 6, conv_kernels: 36 };
   for (const [part, n] of Object.entries(want))
     check((k.parts[part] || {}).cases === n, `${part}: ${(k.parts[part] || {}).cases} of ${n} cases ran`);
   check(k.negative_control_failures >= 2,
     `the golden check saw ${k.negative_control_failures} failures in a run with a changed loss and weight`);
+  check(k.cnn_negative_control_failures === 2,
+    `the cnn reference check saw ${k.cnn_negative_control_failures} failures in a run with a changed loss and weight`);
   check(k.parts.slices && k.parts.slices.polls_not_yet > 0, 'poll() never said a slice was still running');
 }
 

@@ -5,6 +5,8 @@
 #include "normlab/train/conv_model_plan.hpp"
 #include "normlab/train/train_plan.hpp"
 #include "normlab/webgpu/wgpu_train_runner.hpp"
+#include "train/cnn_checks.hpp"
+#include "train/conv_cases.hpp"
 #include "train/train_checks.hpp"
 
 #include <emscripten.h>
@@ -103,6 +105,36 @@ public:
                 return test::check_cnn_run(run, c, init, test::run_train(r, c, init, data));
             });
         }
+    }
+
+    // The cnn against its float64 reference (tests/train/cnn_checks.hpp): all 21 configurations, or 6 (each norm
+    // once, both placements and optimizers); the check must see the first run with a loss and a weight off fail.
+    void cnn_reference(bool all_configs) {
+        const auto configs = test::cnn_reference_configs();
+        for (std::size_t i = 0; i < configs.size(); ++i) {
+            if (!all_configs && i != 0 && i != 3 && i != 8 && i != 11 && i != 16 && i != 19) continue;
+            const TrainConfig& c = configs[i];
+            run("cnn_reference", test::cnn_config_name(c), [&] {
+                WgpuTrainRunner r(ctx_, plan_cnn_training(c), 2);
+                auto dev = test::run_train(r, c, init_cnn_params(c), make_train_data(c));
+                auto lines = test::check_cnn_against_reference(c, dev);
+                if (i == 0) {
+                    dev.log[4] *= 1.001f;
+                    dev.params.at("layers.1.conv.weight")[3] += 1e-3f;
+                    report_["cnn_negative_control_failures"] = test::check_cnn_against_reference(c, dev).size();
+                }
+                return lines;
+            });
+        }
+    }
+
+    // The WGSL convolution and pooling kernels on the Vulkan suite's shapes (tests/train/conv_cases.hpp).
+    void conv_kernels() {
+        for (const auto& k : test::conv_kernel_cases())
+            run("conv_kernels", k.name, [&] {
+                WgpuTrainRunner r(ctx_, k.program, 1);
+                return k.check(test::run_kernel_case(r, k), test::ConvBackend::WebGPU);
+            });
     }
 
     // Slices of 2 steps submitted whenever poll() says the last has finished (yielding to the browser
@@ -291,6 +323,8 @@ std::string run_train_tests(webgpu::WgpuContext& ctx, const std::string& mode) {
         else
             s.mlp_golden({"batch_adam", "group_sgd", "rms_adam"});
         s.cnn_golden(full);
+        s.cnn_reference(full);
+        s.conv_kernels();
     }
     report["ms"] = ms_since(t0);
     return report.dump();

@@ -4,11 +4,11 @@
 // variance) for every norm and both placements, and the eval-mode forward (loss, accuracy) of a set.
 // The norms use the same (set, member) layout as the kernels (train_norm_layout.hpp).
 #pragma once
+#include "normlab/train/reference_state.hpp"
 #include "normlab/train/train_config.hpp"
 #include "normlab/train/train_data.hpp"
 #include "normlab/train/train_params.hpp"
 
-#include <map>
 #include <string>
 #include <vector>
 
@@ -43,12 +43,9 @@ private:
     TrainScore forward(const std::vector<double>& x, const std::vector<std::int32_t>& y, int n, bool train,
                        Activations* keep, std::vector<double>* dlogits);
     void backward(const Activations& a, const std::vector<double>& dlogits, int n);
-    void update();
 
     TrainConfig c_;
-    std::map<std::string, std::vector<double>> t_;  // parameters, buffers, gradients, optimizer state
-    std::vector<std::string> trained_;
-    std::map<std::string, std::vector<bool>> noise_;
+    ReferenceState t_;  // parameters, buffers, gradients, optimizer state
     int steps_ = 0;
 };
 
