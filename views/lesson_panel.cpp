@@ -57,6 +57,11 @@ std::optional<ViewSettings> LessonPanel::go(int lesson, int step, Session& sessi
     return s.view;
 }
 
+std::string LessonPanel::step_text(const Tensor& x, const NormResult& result, const std::vector<LessonRun>& runs) const {
+    if (!active()) return "";
+    return render_lesson_text(lesson()->steps[static_cast<std::size_t>(step_)].text.in(language()), x, result, runs);
+}
+
 std::string LessonPanel::all_text() const {
     std::string t;
     for (const auto& l : set_.lessons) {

@@ -40,6 +40,9 @@ public:
     std::optional<std::pair<int, int>> draw(bool presenter, const Tensor& x, const NormResult& result,
                                             const std::vector<LessonRun>& runs = {});
 
+    // The current step's text as the panel shows it (placeholders filled; "" without a lesson).
+    std::string step_text(const Tensor& x, const NormResult& result, const std::vector<LessonRun>& runs) const;
+
     bool active() const { return lesson_ >= 0 && lesson_ < static_cast<int>(set_.lessons.size()); }
     const Lesson* lesson() const { return active() ? &set_.lessons[static_cast<std::size_t>(lesson_)] : nullptr; }
     int lesson_index() const { return lesson_; }
