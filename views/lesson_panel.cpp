@@ -57,7 +57,8 @@ std::optional<ViewSettings> LessonPanel::go(int lesson, int step, Session& sessi
     return s.view;
 }
 
-std::string LessonPanel::step_text(const Tensor& x, const NormResult& result, const std::vector<LessonRun>& runs) const {
+std::string LessonPanel::step_text(const Tensor& x, const NormResult& result,
+                                   const std::vector<LessonRun>& runs) const {
     if (!active()) return "";
     return render_lesson_text(lesson()->steps[static_cast<std::size_t>(step_)].text.in(language()), x, result, runs);
 }
@@ -97,8 +98,9 @@ void runs_line(const LessonStep& s, Language lang, const std::vector<LessonRun>&
     for (const auto& p : parse_placeholders(text)) names_runs = names_runs || p.name == "run";
     if (!names_runs) return;
     if (runs.empty()) {
-        wrapped_text_disabled(tr("The Train view no longer holds this step's runs: go to the step again to train "
-                                 "them; their numbers show … until then."));
+        wrapped_text_disabled(
+            tr("The Train view no longer holds this step's runs: go to the step again to train "
+               "them; their numbers show … until then."));
         return;
     }
     if (!runs_pending(text, runs)) return;

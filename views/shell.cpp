@@ -137,6 +137,7 @@ void Shell::go_to_step(int lesson, int step) {
     auto start = [this](const std::string& id, const State& st) { return try_experiment(id, st); };
     if (auto view = lessons_.go(lesson, step, session_, start)) {
         if (view->experiment.empty()) experiment_ = nullptr;
+        if (!view->train) set_train(false);  // a lesson step shows the Train view where it names runs
         apply_view(*view);
     }
 }

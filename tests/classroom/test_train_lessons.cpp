@@ -101,7 +101,7 @@ const std::map<std::string, Claims>& claims() {
              if (step == 0) {
                  CHECK(acc(0) >= 0.9);  // "at lr 0.01 both learn"
                  CHECK(acc(1) >= 0.9);
-                 CHECK(acc(2) <= 0.55);  // "at lr 1 … answers one class for every point"
+                 CHECK(acc(2) <= 0.55);  // "at lr 1 … chance for two classes"
                  CHECK(acc(3) >= 0.85);  // "with BatchNorm the same lr reaches …"
                  CHECK(acc(3) - acc(2) >= 0.3);
              } else {
@@ -114,7 +114,7 @@ const std::map<std::string, Claims>& claims() {
              static double bn2 = -1, gn2 = -1;
              const double bn = value(r, 0, "val_acc"), gn = value(r, 1, "val_acc");
              if (step == 0) {
-                 CHECK(bn <= 0.55);  // "no better than answering one class"
+                 CHECK(bn <= 0.55);  // "no better than chance for two classes"
                  CHECK(gn >= 0.85);
                  bn2 = bn, gn2 = gn;
              } else {
@@ -128,7 +128,7 @@ const std::map<std::string, Claims>& claims() {
         {"train-bn-train-eval-gap",
          [](int, const std::vector<LessonRun>& r) {
              CHECK(value(r, 0, "recent_acc") - value(r, 0, "val_acc") >= 0.2);  // the gap
-             CHECK(value(r, 0, "val_acc") <= 0.55);                             // "answering one class"
+             CHECK(value(r, 0, "val_acc") <= 0.55);                             // "chance for two classes"
              CHECK(value(r, 1, "recent_acc") >= 0.95);                          // GroupNorm: both modes alike
              CHECK(value(r, 1, "val_acc") >= 0.95);
          }},
@@ -172,7 +172,8 @@ TEST_CASE("train lessons: every number from the Train view's runs, equal to the 
                 INFO("run " << i);
                 REQUIRE(view[i].loss.size() == from_cli[i].loss.size());
                 for (std::size_t t = 0; t < view[i].loss.size(); ++t) {
-                    CHECK(std::abs(view[i].loss[t] - from_cli[i].loss[t]) <= 1e-5 * std::abs(from_cli[i].loss[t]) + 1e-7);
+                    CHECK(std::abs(view[i].loss[t] - from_cli[i].loss[t]) <=
+                          1e-5 * std::abs(from_cli[i].loss[t]) + 1e-7);
                     CHECK(view[i].acc[t] == from_cli[i].acc[t]);
                 }
                 CHECK(view[i].val_acc == from_cli[i].val_acc);

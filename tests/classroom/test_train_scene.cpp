@@ -75,7 +75,8 @@ TEST_CASE("train scene: refusals name the run and the key, one line", "[scene][t
               "s.json: view.train.runs[2]: the runs shown together share the model, data"));
     CHECK(has(refusal(R"({"train": {"runs": [{"colour": "red"}]}})"),
               "view.train.runs[1].colour: unknown training option 'colour'"));
-    CHECK(has(refusal(R"({"train": {"runs": [{"channels": 8}]}})"), "view.train.runs[1].channels: channels is the cnn's"));
+    CHECK(has(refusal(R"({"train": {"runs": [{"channels": 8}]}})"),
+              "view.train.runs[1].channels: channels is the cnn's"));
     CHECK(has(refusal(R"({"train": {"runs": []}})"), "view.train.runs"));
     CHECK(has(refusal(R"({"train": {"runs": [{}, {}, {}, {}, {}]}})"), "view.train.runs"));
     CHECK(has(refusal(R"({"train": {"runs": [{}], "speed": 2}})"), "speed"));
@@ -103,13 +104,19 @@ TEST_CASE("train scene: a lesson step's run placeholders must name its runs", "[
         lesson_from_json(lesson, "l.json");
         FAIL("accepted");
     } catch (const InputError& e) {
-        CHECK(std::string(e.what()) == "l.json: step 1: run[1] names a run the step's view.train does not have (it has 1)");
+        CHECK(std::string(e.what()) ==
+              "l.json: step 1: run[1] names a run the step's view.train does not have (it has 1)");
     }
     CHECK_THROWS_AS(lesson_from_json(R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
-        {"text": "{run[0].loss}", "state": {"view": {"train": {"runs": [{}]}}}}]})", "l.json"), InputError);
+        {"text": "{run[0].loss}", "state": {"view": {"train": {"runs": [{}]}}}}]})",
+                                     "l.json"),
+                    InputError);
     CHECK_THROWS_AS(lesson_from_json(R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
-        {"text": "{run[0].steps:.1f}", "state": {"view": {"train": {"runs": [{}]}}}}]})", "l.json"), InputError);
+        {"text": "{run[0].steps:.1f}", "state": {"view": {"train": {"runs": [{}]}}}}]})",
+                                     "l.json"),
+                    InputError);
     const Lesson ok = lesson_from_json(R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
-        {"text": "{run[0].val_acc:.1%}", "state": {"view": {"train": {"runs": [{}]}}}}]})", "l.json");
+        {"text": "{run[0].val_acc:.1%}", "state": {"view": {"train": {"runs": [{}]}}}}]})",
+                                       "l.json");
     REQUIRE(ok.steps[0].view.train);
 }

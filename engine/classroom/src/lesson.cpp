@@ -90,8 +90,9 @@ LessonStep read_step(const json& step, const std::string& where, bool first, jso
     for (const std::string* t : {&out.title.en, &out.title.zh, &out.text.en, &out.text.zh})
         for (const auto& p : parse_placeholders(*t))
             if (p.name == "run" && p.index[0] >= static_cast<std::int64_t>(runs))
-                throw InputError(where + ": run[" + std::to_string(p.index[0]) + "] names a run the step's view.train " +
-                                 "does not have (it has " + std::to_string(runs) + ")");
+                throw InputError(where + ": run[" + std::to_string(p.index[0]) +
+                                 "] names a run the step's view.train " + "does not have (it has " +
+                                 std::to_string(runs) + ")");
     return out;
 }
 

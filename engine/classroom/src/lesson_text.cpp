@@ -51,8 +51,8 @@ constexpr NameInfo kNames[] = {{"mean", 1, false},
                                // a training run's results (run[i].FIELD, lesson_text.hpp)
                                {"run", 1, false}};
 
-constexpr const char* kRunFields[] = {"steps",       "final_loss", "final_acc", "recent_loss",
-                                      "recent_acc",  "val_loss",   "val_acc"};
+constexpr const char* kRunFields[] = {"steps",      "final_loss", "final_acc", "recent_loss",
+                                      "recent_acc", "val_loss",   "val_acc"};
 
 const NameInfo* find_name(const std::string& n) {
     for (const auto& i : kNames)
@@ -189,8 +189,8 @@ std::vector<LessonPlaceholder> parse_placeholders(const std::string& t) {
         if (p.name == "run") {
             if (k >= close || t[k] != '.') bad("run[i] takes a field: run[i].val_acc (" + run_fields_text() + ")");
             for (++k; k < close && (is_lower(t[k]) || t[k] == '_');) p.field += t[k++];
-            if (std::find_if(std::begin(kRunFields), std::end(kRunFields), [&](const char* f) { return p.field == f; }) ==
-                std::end(kRunFields))
+            if (std::find_if(std::begin(kRunFields), std::end(kRunFields),
+                             [&](const char* f) { return p.field == f; }) == std::end(kRunFields))
                 bad("unknown run field '" + p.field + "' (" + run_fields_text() + ")");
             integer = p.field == "steps";
         }
@@ -293,8 +293,7 @@ bool runs_pending(const std::string& text, const std::vector<LessonRun>& runs) {
             if (p.name == "run" && p.index[0] < static_cast<std::int64_t>(runs.size()) &&
                 !run_finished(runs[static_cast<std::size_t>(p.index[0])]))
                 return true;
-    } catch (const InputError&) {
-    }
+    } catch (const InputError&) {}
     return false;
 }
 

@@ -57,7 +57,8 @@ TrainScene train_scene_from_json(const json& j, const std::string& where, const 
             throw InputError(name + ": " + at + ": " + e.what());
         }
         if (!t.runs.empty() && !same_data_fields(c, t.runs.front()))
-            throw InputError(name + ": " + at + ": the runs shown together share the model, data, classes, samples, "
+            throw InputError(name + ": " + at +
+                             ": the runs shown together share the model, data, classes, samples, "
                              "noise, data-seed, batch, steps and seed; put those in \"base\"");
         t.runs.push_back(c);
     }

@@ -11,10 +11,9 @@
 namespace normlab {
 namespace {
 
-constexpr std::array<const char*, 19> kKeys{"model",   "depth",     "width",   "channels", "activation",
-                                            "norm",    "groups",    "norm-placement",      "data",
-                                            "classes", "samples",   "noise",   "data-seed", "batch",
-                                            "steps",   "lr",        "optimizer", "momentum", "seed"};
+constexpr std::array<const char*, 19> kKeys{
+    "model",   "depth", "width",     "channels", "activation", "norm", "groups",    "norm-placement", "data", "classes",
+    "samples", "noise", "data-seed", "batch",    "steps",      "lr",   "optimizer", "momentum",       "seed"};
 
 std::string bad_value(const std::string& key, const std::string& value, const char* what) {
     return key + ": '" + value + "' is not " + what;
@@ -60,25 +59,41 @@ std::string train_option_keys_text() {
 
 void apply_train_option(TrainConfig& c, const std::string& key, const std::string& v) {
     const bool mlp = c.model == TrainModel::Mlp;
-    if (key == "model") c.model = parse_train_model(v);
-    else if (key == "norm") c.norm = parse_train_norm(v);
+    if (key == "model")
+        c.model = parse_train_model(v);
+    else if (key == "norm")
+        c.norm = parse_train_norm(v);
     else if (key == "norm-placement") {
         if (v != "before" && v != "after") throw InputError(bad_value(key, v, "before or after"));
         c.norm_after = v == "after";
-    } else if (key == "activation") c.activation = parse_train_activation(v);
-    else if (key == "optimizer") c.optimizer = parse_train_optimizer(v);
-    else if (key == "data") c.data = v;
-    else if (key == "batch") c.batch = parse_int(key, v);
-    else if (key == "steps") c.steps = parse_int(key, v);
-    else if (key == "classes") c.classes = parse_int(key, v);
-    else if (key == "samples") c.samples = parse_int(key, v);
-    else if (key == "noise") c.noise = parse_double(key, v);
-    else if (key == "lr") c.lr = parse_double(key, v);
-    else if (key == "momentum") c.momentum = parse_double(key, v);
-    else if (key == "groups") c.groups = parse_int(key, v);
-    else if (key == "depth") c.depth = parse_int(key, v);
-    else if (key == "seed") c.seed = parse_u64(key, v);
-    else if (key == "data-seed") c.data_seed = parse_u64(key, v);
+    } else if (key == "activation")
+        c.activation = parse_train_activation(v);
+    else if (key == "optimizer")
+        c.optimizer = parse_train_optimizer(v);
+    else if (key == "data")
+        c.data = v;
+    else if (key == "batch")
+        c.batch = parse_int(key, v);
+    else if (key == "steps")
+        c.steps = parse_int(key, v);
+    else if (key == "classes")
+        c.classes = parse_int(key, v);
+    else if (key == "samples")
+        c.samples = parse_int(key, v);
+    else if (key == "noise")
+        c.noise = parse_double(key, v);
+    else if (key == "lr")
+        c.lr = parse_double(key, v);
+    else if (key == "momentum")
+        c.momentum = parse_double(key, v);
+    else if (key == "groups")
+        c.groups = parse_int(key, v);
+    else if (key == "depth")
+        c.depth = parse_int(key, v);
+    else if (key == "seed")
+        c.seed = parse_u64(key, v);
+    else if (key == "data-seed")
+        c.data_seed = parse_u64(key, v);
     else if (key == "width" || key == "channels") {
         if ((key == "width") != mlp)
             throw InputError(key + " is the " + (mlp ? "cnn" : "mlp") + "'s; the " + (mlp ? "mlp" : "cnn") + " has " +

@@ -1,6 +1,6 @@
 // ViewSettings: how the app shows a State (heatmap mode, colormaps, compare view, cube,
-// gradient view, active experiment, the Train view and its runs). Scenes and lesson steps store them as the "view" object; the engine
-// only parses and checks them, so a typo in a lesson file is reported, not ignored.
+// gradient view, active experiment, the Train view and its runs). Scenes and lesson steps store them as the "view"
+// object; the engine only parses and checks them, so a typo in a lesson file is reported, not ignored.
 #pragma once
 #include "normlab/classroom/train_scene.hpp"
 
