@@ -53,6 +53,10 @@ SweepAxis parse_sweep_axis(const std::string& arg) {
 void apply_sweep_value(TrainConfig& c, const std::string& key, const std::string& v) {
     if (std::find(kKeys.begin(), kKeys.end(), std::string_view(key)) == kKeys.end())
         throw InputError("unknown --sweep key '" + key + "' (expected one of " + sweep_keys_text() + ")");
+    const bool mlp = c.model == TrainModel::Mlp;
+    if ((key == "width" || key == "channels") && (key == "width") != mlp)
+        throw InputError("--sweep " + key + " is the " + (mlp ? "cnn" : "mlp") + "'s; the " + (mlp ? "mlp" : "cnn") +
+                         " sweeps " + (mlp ? "width" : "channels"));
     try {  // the one parser of a named field (train_options.hpp); "placement" is the CLI's --norm-placement
         apply_train_option(c, key == "placement" ? "norm-placement" : key, v);
     } catch (const InputError& e) {
