@@ -99,7 +99,8 @@ TEST_CASE("train scene: the sweep's keys go through the same parser", "[train]")
 
 TEST_CASE("train scene: a lesson step's run placeholders must name its runs", "[lesson][train]") {
     const std::string lesson = R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
-        {"text": "{run[0].val_acc:.1%} {run[1].steps}", "state": {"view": {"heatmap": "stats", "train": {"runs": [{}]}}}}]})";
+        {"text": "{run[0].val_acc:.1%} {run[1].steps}",
+         "state": {"view": {"heatmap": "stats", "train": {"runs": [{}]}}}}]})";
     try {
         lesson_from_json(lesson, "l.json");
         FAIL("accepted");
