@@ -104,6 +104,7 @@ std::string AppUi::state_json(int frame) const {
                         {"hide", session_.state().exercise.hidden_names()},
                         {"lock", session_.state().exercise.locked_names()},
                         {"train", train_report(shell_.train_runs(), shell_.train_shown())},
+                        {"view", nlohmann::json::parse(view_to_json(shell_.view()))},  // as Save scene writes it
                         {"frame", frame}};
     // The heatmap's zoom and place, the selection, and the element at the middle of the image's place
     // (its top-left corner and side on screen, through the zoom): the zoom test points the mouse there.

@@ -188,6 +188,12 @@ const Entry kTable[] = {
      "课程按步骤讲解教材中的概念。在上方选择一节课，然后用 → / ←（或 Page Down / Page Up）翻页。"},
     {"step %d / %d", "第 %d / %d 步"},
     {"This step could not be applied: ", "无法应用这一步："},
+    {"The Train view no longer holds this step's runs: go to the step again to train "
+     "them; their numbers show … until then.",
+     "训练视图中已不是这一步的训练：再次进入这一步即可重新训练；在此之前它们的数字显示为 …。"},
+    {"The runs are training (step %d of %d): the numbers shown as … appear when they "
+     "finish.",
+     "正在训练（第 %d / %d 步）：显示为 … 的数字在训练结束后出现。"},
     // Experiments
     {"(divisors of C; keys + and −)", "（C 的约数；按键 + 和 −）"},
     {"G = %lld: statistics equal %s's: max |Δμ| = %.2g, max |Δσ²| = %.2g",

@@ -57,6 +57,12 @@ std::optional<ViewSettings> LessonPanel::go(int lesson, int step, Session& sessi
     return s.view;
 }
 
+std::string LessonPanel::step_text(const Tensor& x, const NormResult& result,
+                                   const std::vector<LessonRun>& runs) const {
+    if (!active()) return "";
+    return render_lesson_text(lesson()->steps[static_cast<std::size_t>(step_)].text.in(language()), x, result, runs);
+}
+
 std::string LessonPanel::all_text() const {
     std::string t;
     for (const auto& l : set_.lessons) {
@@ -82,7 +88,33 @@ std::optional<std::pair<int, int>> LessonPanel::menu() {
     return go;
 }
 
-std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const Tensor& x, const NormResult& result) {
+namespace {
+
+// Under a step whose text names its training runs: that they are training (and how far), or that the
+// Train view no longer holds them.
+void runs_line(const LessonStep& s, Language lang, const std::vector<LessonRun>& runs) {
+    const std::string& text = s.text.in(lang);
+    bool names_runs = false;
+    for (const auto& p : parse_placeholders(text)) names_runs = names_runs || p.name == "run";
+    if (!names_runs) return;
+    if (runs.empty()) {
+        wrapped_text_disabled(
+            tr("The Train view no longer holds this step's runs: go to the step again to train "
+               "them; their numbers show … until then."));
+        return;
+    }
+    if (!runs_pending(text, runs)) return;
+    int done = runs.front().steps_done, steps = runs.front().steps;
+    for (const auto& r : runs) done = std::min(done, r.steps_done);
+    wrapped_text_disabled(strf(tr("The runs are training (step %d of %d): the numbers shown as … appear when they "
+                                  "finish."),
+                               done, steps));
+}
+
+}  // namespace
+
+std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const Tensor& x, const NormResult& result,
+                                                     const std::vector<LessonRun>& runs) {
     std::optional<std::pair<int, int>> go;
     const Language lang = language();
     if (!error_.empty()) {
@@ -128,14 +160,15 @@ std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const Tenso
                 ImGui::GetItemRectSize().y};
     if (!can_next) ImGui::EndDisabled();
     if (!s.title.en.empty()) {  // beside the arrows when it fits, else wrapped on the lines below
-        const std::string title = render_lesson_text(s.title.in(lang), x, result);
+        const std::string title = render_lesson_text(s.title.in(lang), x, result, runs);
         const float room = ImGui::GetContentRegionAvail().x - ImGui::GetItemRectMax().x +
                            ImGui::GetCursorScreenPos().x - ImGui::GetStyle().ItemSpacing.x;
         if (ImGui::CalcTextSize(title.c_str()).x <= room) ImGui::SameLine();
         wrapped_text(title);
     }
     ImGui::Separator();
-    wrapped_text(render_lesson_text(s.text.in(lang), x, result));
+    wrapped_text(render_lesson_text(s.text.in(lang), x, result, runs));
+    if (s.view.train) runs_line(s, lang, runs);
     return go;
 }
 

@@ -1,9 +1,11 @@
 // LessonPanel: the guided lessons of assets/lessons/ (normlab/classroom/lesson.hpp): which lesson,
 // which step, the step's text in the current language, previous/next. Files that cannot
 // be read are listed with their error; the app keeps running and keeps its state. A step's
-// placeholders ({mean[1]:.2f}, normlab/classroom/lesson_text.hpp) show the current result's numbers.
+// placeholders ({mean[1]:.2f}, normlab/classroom/lesson_text.hpp) show the current result's numbers,
+// and those of the step's training runs ({run[1].val_acc:.1%}) once the runs have finished.
 #pragma once
 #include "normlab/classroom/lesson.hpp"
+#include "normlab/classroom/lesson_text.hpp"
 #include "normlab/session/session.hpp"
 
 #include <functional>
@@ -33,8 +35,13 @@ public:
     // The menu bar's Lessons menu: each lesson, "Close the lesson", the files that could not be
     // read; returns (lesson, 0) when one was chosen (it starts afresh).
     std::optional<std::pair<int, int>> menu();
-    // Draws the panel; returns (lesson, step) when the user asked to go somewhere.
-    std::optional<std::pair<int, int>> draw(bool presenter, const Tensor& x, const NormResult& result);
+    // Draws the panel; returns (lesson, step) when the user asked to go somewhere. `runs`: the Train
+    // view's runs where they are the step's own (view.train), else none (its run numbers show "…").
+    std::optional<std::pair<int, int>> draw(bool presenter, const Tensor& x, const NormResult& result,
+                                            const std::vector<LessonRun>& runs = {});
+
+    // The current step's text as the panel shows it (placeholders filled; "" without a lesson).
+    std::string step_text(const Tensor& x, const NormResult& result, const std::vector<LessonRun>& runs) const;
 
     bool active() const { return lesson_ >= 0 && lesson_ < static_cast<int>(set_.lessons.size()); }
     const Lesson* lesson() const { return active() ? &set_.lessons[static_cast<std::size_t>(lesson_)] : nullptr; }

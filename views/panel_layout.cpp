@@ -102,11 +102,14 @@ PanelRects presenter_layout(const LayoutMetrics& m, const LayoutContent& c) {
     return r;
 }
 
-PanelRects train_layout(const LayoutMetrics& m, ScreenForm form) {
+PanelRects train_layout(const LayoutMetrics& m, ScreenForm form, bool lessons) {
     PanelRects r;
     r.form = form;
     const float top = m.top, body = m.height - m.status_h - top;
-    r.train = Rect{0, top, m.width, body};
+    // A lesson open: its step beside the runs it speaks of.
+    const float main_w = lessons ? std::floor(m.width * 0.68f) : m.width;
+    r.train = Rect{0, top, main_w, body};
+    if (lessons) r.lesson = Rect{main_w, top, m.width - main_w, body};
     r.figure = *r.train;
     r.status = Rect{0, top + body, m.width, m.status_h};
     return r;

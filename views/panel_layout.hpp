@@ -76,8 +76,9 @@ PanelRects tablet_layout(const LayoutMetrics& m, const LayoutContent& c);
 PanelRects phone_layout(const LayoutMetrics& m, const LayoutContent& c);
 // A phone in landscape: the heatmap on the left, the tab's panel and the tabs on the right.
 PanelRects phone_landscape_layout(const LayoutMetrics& m, const LayoutContent& c);
-// The Train view over the whole body, between the menu bar and the status bar (wide screens, tablets).
-PanelRects train_layout(const LayoutMetrics& m, ScreenForm form);
+// The Train view over the whole body, between the menu bar and the status bar (wide screens, tablets);
+// with `lessons`, the lesson panel beside it on the right.
+PanelRects train_layout(const LayoutMetrics& m, ScreenForm form, bool lessons = false);
 // Shared by the layouts: the pictures across the area's width (when shown) and the histograms under
 // them (pic_h ≤ 0: a share of the height; `large`, presenter mode, leaves the histograms' large text
 // more), and the histograms' least height (their title, captions and numbers, a plot two lines high).

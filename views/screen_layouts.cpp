@@ -46,7 +46,7 @@ float phone_tabs_height(const LayoutMetrics& m, bool lessons) {
 
 PanelRects layout_for(const LayoutMetrics& m, const LayoutContent& c) {
     const ScreenForm form = screen_form(m, c.presenter);
-    if (c.train && form != ScreenForm::Phone) return train_layout(m, form);  // a phone: the Train tab
+    if (c.train && form != ScreenForm::Phone) return train_layout(m, form, c.lessons);  // a phone: the Train tab
     switch (form) {
         case ScreenForm::Phone: return m.width > m.height ? phone_landscape_layout(m, c) : phone_layout(m, c);
         case ScreenForm::Tablet: return tablet_layout(m, c);

@@ -76,9 +76,26 @@ void Shell::cjk_font_loaded() {
     if (wanted_language_) set_language(*wanted_language_);
 }
 
-ViewSettings Shell::view() const { return views_.view(heatmap_, experiment_); }
+ViewSettings Shell::view() const {
+    ViewSettings v = views_.view(heatmap_, experiment_);
+    if (train_shown_ && !train_runs_.runs().empty()) v.train = train_runs_.scene();  // the Train view and its runs
+    return v;
+}
 
-void Shell::apply_view(const ViewSettings& v) { views_.show(v, heatmap_); }
+std::vector<LessonRun> Shell::lesson_runs() const {
+    const Lesson* l = lessons_.lesson();
+    if (!l) return {};
+    const LessonStep& s = l->steps[static_cast<std::size_t>(lessons_.step())];
+    if (!s.view.train || !train_runs_.holds(*s.view.train)) return {};  // the runs were changed since
+    return train_runs_.lesson_runs();
+}
+
+void Shell::apply_view(const ViewSettings& v) {
+    views_.show(v, heatmap_);
+    if (!v.train) return;  // a view without "train" leaves the Train view as it is
+    set_train(true);
+    if (auto err = train_runs_.show(*v.train)) message(*err);
+}
 
 void Shell::scene_shown(const ViewSettings& v, bool in_lesson) {
     experiment_ = nullptr;
@@ -120,6 +137,7 @@ void Shell::go_to_step(int lesson, int step) {
     auto start = [this](const std::string& id, const State& st) { return try_experiment(id, st); };
     if (auto view = lessons_.go(lesson, step, session_, start)) {
         if (view->experiment.empty()) experiment_ = nullptr;
+        if (!view->train) set_train(false);  // a lesson step shows the Train view where it names runs
         apply_view(*view);
     }
 }

@@ -93,6 +93,8 @@ public:
     // What the view shows now (heatmap mode, colours, compare, cube, gradient, experiment).
     ViewSettings view() const;
     void go_to_step(int lesson, int step);
+    // The Train view's runs as the lesson step's text reads them: none unless they are the step's own.
+    std::vector<LessonRun> lesson_runs() const;
     // The experiment `id` (with `state`, a scene's, instead of its own); false, with its message, when it cannot start.
     bool start_experiment(const std::string& id, std::optional<State> state = std::nullopt);
     void stop_experiment() { experiment_ = nullptr; }

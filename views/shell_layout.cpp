@@ -73,7 +73,8 @@ void Shell::layout(float top) {
                     static_cast<int>(r.figure.h)};
     if (r.lesson) {
         begin_panel(tr_id("Lesson", "lesson"), *r.lesson);
-        if (auto go = lessons_.draw(presenter_, session_.x(), session_.result())) go_to_step(go->first, go->second);
+        if (auto go = lessons_.draw(presenter_, session_.x(), session_.result(), lesson_runs()))
+            go_to_step(go->first, go->second);
         ImGui::End();
     }
     if (r.explain) {

@@ -5,6 +5,7 @@
 #include "normlab/train/conv_layers.hpp"
 #include "normlab/train/conv_model_plan.hpp"
 #include "normlab/train/train_data.hpp"
+#include "normlab/train/train_options.hpp"
 #include "normlab/train/train_params.hpp"
 #include "normlab/train/train_plan.hpp"
 
@@ -19,12 +20,6 @@ constexpr int kStepsPerSubmit = 8;  // one recording of 8 steps; shorter slices 
 // A boundary's read waits for the queue (other runs' slices too): at most once a second a run.
 constexpr auto kBoundaryEvery = std::chrono::milliseconds(1000);
 constexpr std::size_t kBoundaryPoints = 200;  // training points drawn over the boundary
-
-bool shared_fields_equal(const TrainConfig& a, const TrainConfig& b) {
-    return a.model == b.model && a.data == b.data && a.classes == b.classes && a.samples == b.samples &&
-           a.noise == b.noise && a.data_seed == b.data_seed && a.batch == b.batch && a.steps == b.steps &&
-           a.seed == b.seed;
-}
 
 std::optional<std::string> refused(const TrainConfig& c) {
     try {
@@ -196,7 +191,7 @@ std::optional<std::string> TrainRunSet::edit(int i, const TrainConfig& c) {
     if (i < 0 || i >= static_cast<int>(runs_.size())) return "no such run";
     if (auto err = refused(c)) return err;
     TrainRun& r = runs_[static_cast<std::size_t>(i)];
-    const bool shared = !shared_fields_equal(r.config, c);
+    const bool shared = !same_data_fields(r.config, c);
     if (shared)  // every run must still be valid with the new data fields before any changes
         for (const auto& other : runs_) {
             TrainConfig o = other.config;
@@ -217,6 +212,37 @@ std::optional<std::string> TrainRunSet::reset() {
     train_steps_ = 0;
     intervals_ = 0;
     return first;
+}
+
+bool TrainRunSet::holds(const TrainScene& t) const {
+    if (t.runs.size() != runs_.size()) return false;
+    for (std::size_t i = 0; i < runs_.size(); ++i)
+        if (!(runs_[i].config == t.runs[i]) || !runs_[i].device) return false;
+    return true;
+}
+
+std::optional<std::string> TrainRunSet::show(const TrainScene& t) {
+    if (!holds(t)) {
+        if (t.runs.empty()) return "a train object needs at least one run";
+        for (std::size_t i = 0; i < t.runs.size(); ++i)
+            if (auto err = i == 0 ? start(t.runs[i]) : add(t.runs[i])) return err;
+    }
+    if (t.play) play(true);
+    return std::nullopt;
+}
+
+TrainScene TrainRunSet::scene() const {
+    TrainScene t;
+    for (const auto& r : runs_) t.runs.push_back(r.config);
+    t.play = playing_ || done();
+    return t;
+}
+
+std::vector<LessonRun> TrainRunSet::lesson_runs() const {
+    std::vector<LessonRun> out;
+    for (const auto& r : runs_)
+        out.push_back({r.config.steps, r.steps_done, r.curves.loss, r.curves.acc, r.curves.val_loss, r.curves.val_acc});
+    return out;
 }
 
 void TrainRunSet::submit(TrainRun& r, int steps) {

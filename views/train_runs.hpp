@@ -5,6 +5,8 @@
 // slice is done, reads its logs and submits the next one, sized by a SliceController so that a frame
 // stays within its budget. Nothing here waits for the device while a run plays.
 #pragma once
+#include "normlab/classroom/lesson_text.hpp"
+#include "normlab/classroom/train_scene.hpp"
 #include "normlab/train/train_config.hpp"
 #include "normlab/train/train_device.hpp"
 #include "normlab/train/train_program.hpp"
@@ -96,6 +98,15 @@ public:
     std::optional<std::string> edit(int i, const TrainConfig& c);
     // Every run from its first step again (new devices: new initial parameters' upload, empty logs).
     std::optional<std::string> reset();
+    // A scene's or lesson step's runs (view.train): where the set holds exactly those configs it keeps
+    // them as they are (their progress too), else they replace every run; then plays if `t` says so.
+    std::optional<std::string> show(const TrainScene& t);
+    // The runs' configs as a scene holds them, "play" where they play or have finished.
+    TrainScene scene() const;
+    // Whether the set holds exactly `t`'s configs, in order.
+    bool holds(const TrainScene& t) const;
+    // The runs' steps and logs as a lesson's text reads them (lesson_text.hpp's run[i]).
+    std::vector<LessonRun> lesson_runs() const;
 
     void play(bool on) { playing_ = on && !runs_.empty(); }
     bool playing() const { return playing_; }

@@ -10,6 +10,9 @@ runs advanced, that their batch loss fell (the mean of the last 10 steps against
 that the app drew at least MIN_FPS frames a second while training. Where the view alone draws under
 MIN_FPS / SHARE frames a second (a machine busy with other work: the frame time is wall time), the
 check is that training keeps at least SHARE of that rate. Then bad Train options exit 2 with one line.
+Then a scene with a "train" object (docs/scene-format.md#train) opens the Train view with its two runs
+playing, and the view the app would save or copy as a link holds the same runs; a scene with a bad run
+exits 2.
 """
 import json
 import os
@@ -63,7 +66,36 @@ def main():
     error(app, 2, ["--train", "--train-runs", "instance"])  # InstanceNorm needs the cnn
     error(app, 2, ["--train-play"])  # without --train
     error(app, 2, ["--train", "--train-runs", "batch,none,layer,rms,group"])  # five runs
+    scene_check(app, workdir, extra)
     print("PASS")
+
+
+def scene_check(app, workdir, extra):
+    """A scene's Train view: opened with its runs, playing; saved back with the same runs."""
+    train = {"base": {"model": "mlp", "data": "circles", "depth": 2, "width": 8, "samples": 128, "batch": 16,
+                      "steps": 40},
+             "runs": [{"norm": "none"}, {"norm": "layer", "lr": 0.05}], "play": True}
+    path = os.path.join(workdir, "train_scene.normlab.json")
+    with open(path, "w") as f:
+        json.dump({"normlab_scene": 1, "view": {"heatmap": "stats", "train": train}}, f)
+    state_path = os.path.join(workdir, "train_scene_state.json")
+    p = run(app, ["--scene", path, "--frames", "40", "--state-file", state_path] + extra)
+    if p.returncode != 0:
+        sys.exit(f"FAIL: the scene with a train object exited {p.returncode}\n{p.stderr}")
+    state = json.loads(open(state_path).read())
+    shown, saved = state["train"], state["view"].get("train")
+    print(json.dumps(shown), json.dumps(saved))
+    if not shown["shown"] or [r["norm"] for r in shown["runs"]] != ["none", "layer"]:
+        sys.exit(f"FAIL: the scene's Train view is not shown with runs none, layer: {shown}")
+    if not all(r["steps"] > 0 and r["of"] == 40 for r in shown["runs"]):
+        sys.exit(f"FAIL: the scene's runs did not play: {shown}")
+    if not saved or saved["runs"][1] != {"lr": "0.05", "norm": "layer"} or saved["base"]["width"] != "8" \
+            or not saved["play"]:
+        sys.exit(f"FAIL: the view the app saves does not hold the scene's runs: {saved}")
+    train["runs"][1]["norm"] = "instance"  # the mlp has no InstanceNorm: one line, exit 2
+    with open(path, "w") as f:
+        json.dump({"normlab_scene": 1, "view": {"train": train}}, f)
+    error(app, 2, ["--scene", path])
 
 
 if __name__ == "__main__":

@@ -77,6 +77,7 @@ std::vector<std::string> check_text(const std::string& text, const std::vector<s
                                     const NormResult& r, const std::vector<double>& values) {
     INFO("text: " << text);
     for (const auto& p : parse_placeholders(text)) {
+        if (p.name == "run") continue;  // a training run's: test_train_lessons.cpp
         double v = 0;
         INFO("placeholder " << text.substr(p.begin, p.end - p.begin));
         CHECK(placeholder_value(p, x, r, v));

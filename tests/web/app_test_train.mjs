@@ -1,8 +1,11 @@
 // The browser app's Train view (app.html, label web): key R shows it on WebGPU and on the CPU backend.
 // On WebGPU its runs get engine/webgpu's training runner (web/src/web_train.cpp's factory) and Enter
 // trains them (the steps advance, the loss falls) and pauses them; on the CPU backend, which has no
-// trainer, it says so in one line and starts no run. R again brings the panels back. Screenshots:
-// web-train.png (WebGPU, on opening), web-train-played.png (after training), web-train-cpu.png.
+// trainer, it says so in one line and starts no run. R again brings the panels back. A training lesson
+// opened by its link (app.html?lesson=train-sigmoid-bn&step=1, in English and in Chinese) shows the
+// Train view with the step's two runs playing; its text shows "…" until they finish, then their
+// validation accuracies as the report has them. Screenshots: web-train.png (WebGPU, on opening),
+// web-train-played.png (after training), web-train-cpu.png, web-train-lesson-en.png, web-train-lesson-zh.png.
 //   node app_test_train.mjs [SCREENSHOT_DIR]
 import { serve, launch } from './browser.mjs';
 import { check, problems, shots, openShell, report, reportWhen, screenshot, colours } from './app_page.mjs';
@@ -44,6 +47,35 @@ async function trainView(browser, url, name, webgpu) {
   await page.close();
 }
 
+// A training lesson by link: the Train view with the step's runs, its numbers once they finish.
+async function trainLesson(browser, url, lang) {
+  const name = `web-train-lesson-${lang}`;
+  const { page } = await openShell(browser, `${url}app.html?lesson=train-sigmoid-bn&step=1&lang=${lang}`, 1280, 800);
+  let r = await reportWhen(page, (r) => r.train.shown && r.train.runs.length === 2);
+  console.log(`${name}: ${JSON.stringify(r.train)}`);
+  check(r.lesson === 'train-sigmoid-bn' && r.step === 1, `${name}: the link did not open the lesson: ${r.lesson}`);
+  check(r.train.shown && r.train.runs.length === 2 && r.train.runs.map((x) => x.norm).join() === 'none,batch',
+    `${name}: the Train view does not show the step's runs (none, batch): ${JSON.stringify(r.train)}`);
+  check(r.train.playing || r.train.runs.every((x) => x.steps === x.of), `${name}: the step's runs do not play`);
+  const deadline = Date.now() + 180000;  // 2 × 300 steps on SwiftShader's WebGPU
+  while (!r.train.runs.every((x) => x.steps === x.of) && Date.now() < deadline) {
+    if (r.train.runs.some((x) => x.steps < x.of)) check(r.lesson_text.includes('\u2026'),
+      `${name}: a number is shown before the runs finished: ${r.lesson_text}`);
+    await new Promise((done) => setTimeout(done, 500));
+    r = await report(page);
+  }
+  r = await reportWhen(page, (r) => !r.lesson_text.includes('\u2026'));
+  check(r.train.runs.every((x) => x.steps === 300), `${name}: the runs did not finish: ${JSON.stringify(r.train)}`);
+  const pct = (v) => `${(100 * v).toFixed(1)}%`;
+  for (const run of r.train.runs)
+    check(r.lesson_text.includes(pct(run.val_acc)), `${name}: the text lacks ${run.norm}'s ${pct(run.val_acc)}: ` +
+      r.lesson_text);
+  check(!r.lesson_text.includes('\u2026'), `${name}: "…" left in the text: ${r.lesson_text}`);
+  console.log(`${name}: ${r.lesson_text}`);
+  await screenshot(page, `${name}.png`);
+  await page.close();
+}
+
 async function main() {
   const { server, url } = await serve();
   try {
@@ -51,6 +83,7 @@ async function main() {
       const { browser, close } = await launch({ webgpu });
       try {
         await trainView(browser, url, webgpu ? 'web-train' : 'web-train-cpu', webgpu);
+        if (webgpu) for (const lang of ['en', 'zh']) await trainLesson(browser, url, lang);
       } finally {
         await close();
       }

@@ -47,7 +47,12 @@ constexpr NameInfo kNames[] = {{"mean", 1, false},
                                {"sn_var", 2, false},
                                // the forward's timings (milliseconds)
                                {"gpu_ms", 0, false},
-                               {"dispatch_ms", 0, false}};
+                               {"dispatch_ms", 0, false},
+                               // a training run's results (run[i].FIELD, lesson_text.hpp)
+                               {"run", 1, false}};
+
+constexpr const char* kRunFields[] = {"steps",      "final_loss", "final_acc", "recent_loss",
+                                      "recent_acc", "val_loss",   "val_acc"};
 
 const NameInfo* find_name(const std::string& n) {
     for (const auto& i : kNames)
@@ -56,6 +61,12 @@ const NameInfo* find_name(const std::string& n) {
 }
 
 bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+
+std::string run_fields_text() {
+    std::string all;
+    for (const char* f : kRunFields) all += std::string(all.empty() ? "" : ", ") + f;
+    return all;
+}
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 bool at(const std::vector<double>& v, std::int64_t i, double& out) {
@@ -149,7 +160,7 @@ std::vector<LessonPlaceholder> parse_placeholders(const std::string& t) {
             bad("unknown value '" + p.name +
                 "' (mean, var, uvar, rstd, ms, rmean, rvar, x, y, count, stats, "
                 "shard_mean, shard_var, sync_mean, sync_var, naive_mean, naive_var, y_sync, y_local, y_naive, "
-                "devices, ln_mean, ln_var, bn_mean, bn_var, sn_mean, sn_var, gpu_ms, dispatch_ms)");
+                "devices, ln_mean, ln_var, bn_mean, bn_var, sn_mean, sn_var, gpu_ms, dispatch_ms, run)");
         if (k < close && t[k] == '[') {
             ++k;
             while (true) {
@@ -174,14 +185,26 @@ std::vector<LessonPlaceholder> parse_placeholders(const std::string& t) {
         if (p.index.size() != info->indices)
             bad("'" + p.name + "' takes " + std::to_string(info->indices) + " index(es), not " +
                 std::to_string(p.index.size()));
-        if (k < close) {
-            if (info->integer) bad("'" + p.name + "' is an integer and takes no format");
-            if (close - k != 4 || t[k] != ':' || t[k + 1] != '.' || !is_digit(t[k + 2]) || t[k + 2] > '6' ||
-                t[k + 3] != 'f')
-                bad("the format must be :.Df with D from 0 to 6");
-            p.decimals = t[k + 2] - '0';
+        bool integer = info->integer;
+        if (p.name == "run") {
+            if (k >= close || t[k] != '.') bad("run[i] takes a field: run[i].val_acc (" + run_fields_text() + ")");
+            for (++k; k < close && (is_lower(t[k]) || t[k] == '_');) p.field += t[k++];
+            if (std::find_if(std::begin(kRunFields), std::end(kRunFields),
+                             [&](const char* f) { return p.field == f; }) == std::end(kRunFields))
+                bad("unknown run field '" + p.field + "' (" + run_fields_text() + ")");
+            integer = p.field == "steps";
         }
-        if (info->integer) p.decimals = 0;
+        if (k < close) {
+            if (integer) bad("'" + p.name + "' is an integer and takes no format");
+            const bool percent = p.name == "run" && close - k == 4 && t[k + 3] == '%';
+            if (close - k != 4 || t[k] != ':' || t[k + 1] != '.' || !is_digit(t[k + 2]) || t[k + 2] > '6' ||
+                (t[k + 3] != 'f' && !percent))
+                bad(p.name == "run" ? "the format must be :.Df or :.D% with D from 0 to 6"
+                                    : "the format must be :.Df with D from 0 to 6");
+            p.decimals = t[k + 2] - '0';
+            p.percent = percent;
+        }
+        if (integer) p.decimals = 0;
         out.push_back(std::move(p));
         i = close;
     }
@@ -190,6 +213,7 @@ std::vector<LessonPlaceholder> parse_placeholders(const std::string& t) {
 
 bool placeholder_value(const LessonPlaceholder& p, const Tensor& x, const NormResult& r, double& v) {
     const auto i0 = p.index.empty() ? std::int64_t{0} : p.index[0];
+    if (p.name == "run") return false;  // a training run's (run_placeholder_value)
     if (p.name == "count") return v = static_cast<double>(r.layout.count()), true;
     if (p.name == "stats") return v = static_cast<double>(r.layout.stat_count), true;
     if (p.name == "mean") return at(r.mean, i0, v);
@@ -237,7 +261,44 @@ std::string format_lesson_number(double v, int decimals) {
     return kMinus + s;
 }
 
-std::string render_lesson_text(const std::string& text, const Tensor& x, const NormResult& r) {
+bool run_finished(const LessonRun& run) { return run.steps > 0 && run.steps_done >= run.steps && !run.loss.empty(); }
+
+bool run_placeholder_value(const LessonPlaceholder& p, const std::vector<LessonRun>& runs, double& v) {
+    if (p.name != "run" || p.index.empty() || p.index[0] >= static_cast<std::int64_t>(runs.size())) return false;
+    const LessonRun& run = runs[static_cast<std::size_t>(p.index[0])];
+    if (!run_finished(run)) return false;
+    const auto recent = [&](const std::vector<float>& s) {  // the mean over the last tenth of the steps
+        const std::size_t n = std::max<std::size_t>(1, s.size() / 10);
+        double sum = 0;
+        for (std::size_t i = s.size() - n; i < s.size(); ++i) sum += s[i];
+        return sum / static_cast<double>(n);
+    };
+    if (p.field == "steps") return v = run.steps_done, true;
+    if (p.field == "final_loss") return v = run.loss.back(), true;
+    if (p.field == "final_acc") return v = run.acc.back(), true;
+    if (p.field == "recent_loss") return v = recent(run.loss), true;
+    if (p.field == "recent_acc") return v = recent(run.acc), true;
+    const auto& s = p.field == "val_loss" ? run.val_loss : run.val_acc;
+    if (s.empty()) return false;
+    return v = s.back(), true;
+}
+
+std::string format_placeholder(const LessonPlaceholder& p, double v) {
+    return p.percent ? format_lesson_number(100 * v, p.decimals) + "%" : format_lesson_number(v, p.decimals);
+}
+
+bool runs_pending(const std::string& text, const std::vector<LessonRun>& runs) {
+    try {
+        for (const auto& p : parse_placeholders(text))
+            if (p.name == "run" && p.index[0] < static_cast<std::int64_t>(runs.size()) &&
+                !run_finished(runs[static_cast<std::size_t>(p.index[0])]))
+                return true;
+    } catch (const InputError&) {}
+    return false;
+}
+
+std::string render_lesson_text(const std::string& text, const Tensor& x, const NormResult& r,
+                               const std::vector<LessonRun>& runs) {
     std::vector<LessonPlaceholder> ps;
     try {
         ps = parse_placeholders(text);
@@ -249,7 +310,11 @@ std::string render_lesson_text(const std::string& text, const Tensor& x, const N
     for (const auto& p : ps) {
         out += text.substr(pos, p.begin - pos);
         double v = 0;
-        out += placeholder_value(p, x, r, v) ? format_lesson_number(v, p.decimals) : "?";
+        if (p.name == "run") {
+            out += run_placeholder_value(p, runs, v) ? format_placeholder(p, v) : "\u2026";
+        } else {
+            out += placeholder_value(p, x, r, v) ? format_placeholder(p, v) : "?";
+        }
         pos = p.end;
     }
     return out + text.substr(pos);

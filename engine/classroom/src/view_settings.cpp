@@ -2,6 +2,7 @@
 
 #include "normlab/core/error.hpp"
 #include "normlab/core/json_reader.hpp"
+#include "train_scene_json.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -33,7 +34,7 @@ ViewSettings parse_view(const std::string& text, const std::string& where) {
         throw InputError(where + ": view is not valid JSON");
     }
     const JsonReader r(j, "view", where);
-    r.only_keys({"heatmap", "colormap", "groups", "compare", "cube", "gradient", "experiment"}, "view key");
+    r.only_keys({"heatmap", "colormap", "groups", "compare", "cube", "gradient", "experiment", "train"}, "view key");
     auto given = [&](const char* k) { return j.contains(k); };  // null is refused, not a default
     if (given("heatmap")) v.heatmap = one_of(r, "heatmap", {"input", "output", "diff", "stats"});
     if (given("colormap")) v.colormap = one_of(r, "colormap", {"diverging", "viridis", "cividis"});
@@ -42,6 +43,7 @@ ViewSettings parse_view(const std::string& text, const std::string& where) {
     if (given("cube")) v.cube = r.boolean("cube");
     if (given("gradient")) v.gradient = r.boolean("gradient");
     if (given("experiment")) v.experiment = r.string("experiment");
+    if (given("train")) v.train = train_scene_from_json(j["train"], r.key("train"), where);
     return v;
 }
 
@@ -54,6 +56,7 @@ std::string view_to_json(const ViewSettings& v) {
     j["cube"] = v.cube;
     if (v.gradient) j["gradient"] = true;  // written only when on: older scenes stay byte-identical
     if (!v.experiment.empty()) j["experiment"] = v.experiment;
+    if (v.train) j["train"] = train_scene_to_json(*v.train);
     return j.dump();
 }
 

@@ -2,11 +2,10 @@
 #include "normlab/train/train_sweep.hpp"
 
 #include "normlab/core/error.hpp"
+#include "normlab/train/train_options.hpp"
 
 #include <algorithm>
 #include <array>
-#include <charconv>
-#include <cstdlib>
 #include <string_view>
 
 namespace normlab {
@@ -15,32 +14,6 @@ namespace {
 constexpr std::array<const char*, 13> kKeys{"norm",     "placement", "activation", "optimizer", "batch",
                                             "lr",       "momentum",  "groups",     "depth",     "width",
                                             "channels", "seed",      "data-seed"};
-
-std::string bad_value(const std::string& key, const std::string& value, const char* what) {
-    return "--sweep " + key + ": '" + value + "' is not " + what;
-}
-
-int parse_int(const std::string& key, const std::string& v) {
-    int out = 0;
-    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-    if (v.empty() || ec != std::errc() || end != v.data() + v.size()) throw InputError(bad_value(key, v, "an integer"));
-    return out;
-}
-
-std::uint64_t parse_u64(const std::string& key, const std::string& v) {
-    std::uint64_t out = 0;
-    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-    if (v.empty() || ec != std::errc() || end != v.data() + v.size())
-        throw InputError(bad_value(key, v, "a non-negative integer"));
-    return out;
-}
-
-double parse_double(const std::string& key, const std::string& v) {
-    char* end = nullptr;
-    const double out = std::strtod(v.c_str(), &end);
-    if (v.empty() || end != v.c_str() + v.size()) throw InputError(bad_value(key, v, "a number"));
-    return out;
-}
 
 std::vector<std::string> split(const std::string& s) {
     std::vector<std::string> out;
@@ -78,37 +51,16 @@ SweepAxis parse_sweep_axis(const std::string& arg) {
 }
 
 void apply_sweep_value(TrainConfig& c, const std::string& key, const std::string& v) {
-    const bool mlp = c.model == TrainModel::Mlp;
-    if (key == "norm")
-        c.norm = parse_train_norm(v);
-    else if (key == "placement") {
-        if (v != "before" && v != "after") throw InputError(bad_value(key, v, "before or after"));
-        c.norm_after = v == "after";
-    } else if (key == "activation")
-        c.activation = parse_train_activation(v);
-    else if (key == "optimizer")
-        c.optimizer = parse_train_optimizer(v);
-    else if (key == "batch")
-        c.batch = parse_int(key, v);
-    else if (key == "lr")
-        c.lr = parse_double(key, v);
-    else if (key == "momentum")
-        c.momentum = parse_double(key, v);
-    else if (key == "groups")
-        c.groups = parse_int(key, v);
-    else if (key == "depth")
-        c.depth = parse_int(key, v);
-    else if (key == "seed")
-        c.seed = parse_u64(key, v);
-    else if (key == "data-seed")
-        c.data_seed = parse_u64(key, v);
-    else if (key == "width" || key == "channels") {
-        if ((key == "width") != mlp)
-            throw InputError("--sweep " + key + " is the " + (mlp ? "cnn" : "mlp") + "'s; the " +
-                             (mlp ? "mlp" : "cnn") + " sweeps " + (mlp ? "width" : "channels"));
-        (mlp ? c.width : c.channels) = parse_int(key, v);
-    } else {
+    if (std::find(kKeys.begin(), kKeys.end(), std::string_view(key)) == kKeys.end())
         throw InputError("unknown --sweep key '" + key + "' (expected one of " + sweep_keys_text() + ")");
+    const bool mlp = c.model == TrainModel::Mlp;
+    if ((key == "width" || key == "channels") && (key == "width") != mlp)
+        throw InputError("--sweep " + key + " is the " + (mlp ? "cnn" : "mlp") + "'s; the " + (mlp ? "mlp" : "cnn") +
+                         " sweeps " + (mlp ? "width" : "channels"));
+    try {  // the one parser of a named field (train_options.hpp); "placement" is the CLI's --norm-placement
+        apply_train_option(c, key == "placement" ? "norm-placement" : key, v);
+    } catch (const InputError& e) {
+        throw InputError(std::string("--sweep ") + e.what());
     }
 }
 

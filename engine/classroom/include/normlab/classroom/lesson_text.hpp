@@ -19,6 +19,12 @@
 //                                         InstanceNorm statistics, and SN's equal-weight mix
 //   gpu_ms dispatch_ms                    this forward's GPU time (timestamps; 0 without them, as
 //                                         in the browser) and its dispatch wall time, in ms
+//   run[i].FIELD                          training run i of the step's Train view (view.train), once
+//                                         it has run all its steps ("…" until then): steps (an
+//                                         integer), final_loss, final_acc (the last batch's),
+//                                         recent_loss, recent_acc (the batch's mean over the last tenth
+//                                         of the steps), val_loss, val_acc (the last evaluation's);
+//                                         its format may also be ':.D%' (×100, with "%": {run[1].val_acc:.1%})
 // A '{' followed by a lower-case letter always starts a placeholder; any other '{' is text.
 #pragma once
 #include "normlab/core/norm_params.hpp"
@@ -34,6 +40,16 @@ struct LessonPlaceholder {
     std::string name;
     std::vector<std::int64_t> index;
     int decimals = 2;
+    std::string field;     // run[i]'s field
+    bool percent = false;  // ':.D%'
+};
+
+// A training run as a lesson's text reads it: its steps and its logs (the batch's loss and accuracy
+// per step run; the validation set's at the evaluated steps).
+struct LessonRun {
+    int steps = 0;       // the run's T
+    int steps_done = 0;  // run so far
+    std::vector<float> loss, acc, val_loss, val_acc;
 };
 
 // The placeholders of `text`; throws InputError("<what is wrong>") on a malformed one.
@@ -47,8 +63,16 @@ bool placeholder_value(const LessonPlaceholder& p, const Tensor& x, const NormRe
 // v rounded to `decimals` places, "−" for negatives, no "−0.00".
 std::string format_lesson_number(double v, int decimals);
 
-// The text with every placeholder replaced by its value ("?" where it has none).
-std::string render_lesson_text(const std::string& text, const Tensor& x, const NormResult& r);
+// Run i's value of a run[i].FIELD placeholder; false while the run has not run all its steps, or
+// where there is no run i.
+bool run_placeholder_value(const LessonPlaceholder& p, const std::vector<LessonRun>& runs, double& value);
+// Whether `text` names a run that has not finished yet (its numbers show "…").
+bool runs_pending(const std::string& text, const std::vector<LessonRun>& runs);
+
+// The text with every placeholder replaced by its value ("?" where it has none; a run's "…" until it
+// has run all its steps).
+std::string render_lesson_text(const std::string& text, const Tensor& x, const NormResult& r,
+                               const std::vector<LessonRun>& runs = {});
 
 // Numbers stated literally in `text`, placeholders left out: signed decimals such as "1.5",
 // "−0.73", "64" (returned with "-" for "−" and "-"), not counting digits that are part of a word

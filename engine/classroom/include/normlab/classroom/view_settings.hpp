@@ -1,7 +1,10 @@
 // ViewSettings: how the app shows a State (heatmap mode, colormaps, compare view, cube,
-// gradient view, active experiment). Scenes and lesson steps store them as the "view" object; the engine
-// only parses and checks them, so a typo in a lesson file is reported, not ignored.
+// gradient view, active experiment, the Train view and its runs). Scenes and lesson steps store them as the "view"
+// object; the engine only parses and checks them, so a typo in a lesson file is reported, not ignored.
 #pragma once
+#include "normlab/classroom/train_scene.hpp"
+
+#include <optional>
 #include <string>
 
 namespace normlab {
@@ -14,6 +17,7 @@ struct ViewSettings {
     bool cube = false;                   // the N, C, H·W cube drawing of the partition
     bool gradient = false;               // the gradient view (the backward pass)
     std::string experiment;              // an experiment id (experiments.hpp), "" for none
+    std::optional<TrainScene> train;     // the Train view shown with these runs (none: left as it is)
 
     bool operator==(const ViewSettings&) const = default;
 };

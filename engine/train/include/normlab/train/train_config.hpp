@@ -32,6 +32,8 @@ struct TrainConfig {
     TrainOptimizer optimizer = TrainOptimizer::Sgd;
     double momentum = 0.9;   // SGD's momentum (0: plain SGD)
     std::uint64_t seed = 0;  // initial parameters
+
+    bool operator==(const TrainConfig&) const = default;
 };
 
 // Throws InputError (one line) for a configuration PyTorch or normlab refuses.

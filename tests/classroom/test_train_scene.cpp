@@ -1,0 +1,123 @@
+// A view's "train" object (docs/scene-format.md#train): runs as normlab-cli train's option names over a
+// base, parsed by engine/train's one parser and validated whole; refusals are one line naming the run and
+// the key; a saved view reads back to the same runs; a lesson step's run[i] must name one of its runs.
+#include "normlab/classroom/lesson.hpp"
+#include "normlab/classroom/view_settings.hpp"
+#include "normlab/core/error.hpp"
+#include "normlab/train/train_options.hpp"
+#include "normlab/train/train_sweep.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace normlab;
+
+namespace {
+
+std::string refusal(const std::string& view) {
+    try {
+        parse_view(view, "s.json");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+const char* kTwoRuns = R"({"train": {"base": {"model": "mlp", "data": "circles", "depth": 2, "width": 32,
+    "steps": 300, "lr": 0.1, "activation": "sigmoid"}, "runs": [{"norm": "none"}, {"norm": "batch", "lr": "0.5"}],
+    "play": true}})";
+
+}  // namespace
+
+TEST_CASE("train scene: runs over a base, the CLI's names and defaults", "[scene][train]") {
+    const ViewSettings v = parse_view(kTwoRuns, "s.json");
+    REQUIRE(v.train);
+    REQUIRE(v.train->runs.size() == 2);
+    CHECK(v.train->play);
+    TrainConfig want;
+    want.data = "circles";
+    want.width = 32;
+    want.steps = 300;
+    want.lr = 0.1;
+    want.activation = TrainActivation::Sigmoid;
+    CHECK(v.train->runs[0] == want);
+    want.norm = TrainNorm::Batch;
+    want.lr = 0.5;
+    CHECK(v.train->runs[1] == want);
+    // Written back and read again: the same runs; only run 2's differences are in its object.
+    const std::string saved = view_to_json(v);
+    CHECK(parse_view(saved, "s.json") == v);
+    CHECK(saved.find(R"("runs":[{},{"lr":"0.5","norm":"batch"}])") != std::string::npos);
+    // Every field written: a config with no default left reads back equal.
+    TrainConfig all;
+    all.model = TrainModel::Cnn;
+    all.data = "textures";
+    all.channels = 8, all.depth = 3, all.groups = 2, all.norm = TrainNorm::Group, all.norm_after = true;
+    all.classes = 5, all.samples = 200, all.noise = 0.3, all.data_seed = 7, all.batch = 4, all.steps = 9;
+    all.lr = 1.0 / 3.0, all.optimizer = TrainOptimizer::Adam, all.momentum = 0.5, all.seed = 11;
+    all.activation = TrainActivation::Tanh;
+    ViewSettings w;
+    w.train = TrainScene{{all}, false};
+    CHECK(parse_view(view_to_json(w), "s.json") == w);
+}
+
+TEST_CASE("train scene: refusals name the run and the key, one line", "[scene][train]") {
+    const auto has = [](const std::string& s, const std::string& part) {
+        INFO(s);
+        return s.find(part) != std::string::npos && s.find('\n') == std::string::npos;
+    };
+    CHECK(has(refusal(R"({"train": {"runs": [{"norm": "bath"}]}})"),
+              "s.json: view.train.runs[1].norm: unknown norm 'bath' (expected one of none, batch"));
+    CHECK(has(refusal(R"({"train": {"runs": [{}, {"norm": "instance"}]}})"),
+              "s.json: view.train.runs[2]: --norm instance needs --model cnn"));
+    CHECK(has(refusal(R"({"train": {"base": {"steps": 2.5}, "runs": [{}]}})"),
+              "view.train.base.steps: '2.5' is not an integer"));
+    CHECK(has(refusal(R"({"train": {"runs": [{"batch": 2}, {"batch": 32}]}})"),
+              "s.json: view.train.runs[2]: the runs shown together share the model, data"));
+    CHECK(has(refusal(R"({"train": {"runs": [{"colour": "red"}]}})"),
+              "view.train.runs[1].colour: unknown training option 'colour'"));
+    CHECK(has(refusal(R"({"train": {"runs": [{"channels": 8}]}})"),
+              "view.train.runs[1].channels: channels is the cnn's"));
+    CHECK(has(refusal(R"({"train": {"runs": []}})"), "view.train.runs"));
+    CHECK(has(refusal(R"({"train": {"runs": [{}, {}, {}, {}, {}]}})"), "view.train.runs"));
+    CHECK(has(refusal(R"({"train": {"runs": [{}], "speed": 2}})"), "speed"));
+    CHECK(has(refusal(R"({"train": {"runs": [{"lr": true}]}})"), "view.train.runs[1].lr must be a string or a number"));
+    CHECK(has(refusal(R"({"train": {"runs": [{"lr": 0}]}})"), "--lr must be positive"));
+}
+
+TEST_CASE("train scene: the sweep's keys go through the same parser", "[train]") {
+    TrainConfig a, b;
+    apply_sweep_value(a, "placement", "after");
+    apply_train_option(b, "norm-placement", "after");
+    CHECK(a == b);
+    CHECK(a.norm_after);
+    for (const auto& [k, v] : train_options(TrainConfig{})) {
+        TrainConfig c;
+        apply_train_option(c, k, v);
+        CHECK(c == TrainConfig{});
+    }
+}
+
+TEST_CASE("train scene: a lesson step's run placeholders must name its runs", "[lesson][train]") {
+    const std::string lesson = R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
+        {"text": "{run[0].val_acc:.1%} {run[1].steps}",
+         "state": {"view": {"heatmap": "stats", "train": {"runs": [{}]}}}}]})";
+    try {
+        lesson_from_json(lesson, "l.json");
+        FAIL("accepted");
+    } catch (const InputError& e) {
+        CHECK(std::string(e.what()) ==
+              "l.json: step 1: run[1] names a run the step's view.train does not have (it has 1)");
+    }
+    CHECK_THROWS_AS(lesson_from_json(R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
+        {"text": "{run[0].loss}", "state": {"view": {"train": {"runs": [{}]}}}}]})",
+                                     "l.json"),
+                    InputError);
+    CHECK_THROWS_AS(lesson_from_json(R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
+        {"text": "{run[0].steps:.1f}", "state": {"view": {"train": {"runs": [{}]}}}}]})",
+                                     "l.json"),
+                    InputError);
+    const Lesson ok = lesson_from_json(R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
+        {"text": "{run[0].val_acc:.1%}", "state": {"view": {"train": {"runs": [{}]}}}}]})",
+                                       "l.json");
+    REQUIRE(ok.steps[0].view.train);
+}
