@@ -12,12 +12,14 @@ namespace {
 
 vk::DeviceSize buffer_bytes(const TrainBuffer& b) { return std::max<vk::DeviceSize>(16, b.elements * 4); }
 
-// The training kernels' macros: NL_SUBGROUP_BALLOT where compute shaders have subgroup ballots (a
-// convolution's subgroup loads its weights once, shaders/conv_weights.glsl), unless subgroup operations
-// are switched off (NORMLAB_NO_SUBGROUP_ARITH: the tests' way to run the fallback).
+// The training kernels' macros: NL_SUBGROUP_ARITH where the device has subgroup arithmetic (workgroup
+// sums with one barrier, not a tree's: shaders/workgroup_sum.glsl) and NL_SUBGROUP_BALLOT where it also has
+// ballots (a convolution's subgroup loads its weights once, shaders/conv_weights.glsl); neither where
+// subgroup operations are switched off (NORMLAB_NO_SUBGROUP_ARITH: the tests' way to run the fallback).
 ShaderMacros train_macros(const VulkanContext& ctx) {
     ShaderMacros m;
     if (!ctx.subgroup_arithmetic()) return m;
+    m.emplace_back("NL_SUBGROUP_ARITH", "1");
     const auto chain =
         ctx.physical().getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupProperties>();
     const auto& sg = chain.get<vk::PhysicalDeviceSubgroupProperties>();
