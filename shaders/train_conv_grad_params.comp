@@ -2,10 +2,11 @@
 // Conv2d 3×3 (padding 1) gradients of its parameters on NCHW float32 (engine/train/conv_plan.hpp), both
 // reductions over N·H·W. Workgroup g < Cout·Cin sums the 9 weights of (co, ci) = (g / Cin, g % Cin):
 // ∂W[co,ci,ky,kx] = Σ_n,i,j dy[n,co,i,j]·x[n,ci,i+ky−1,j+kx−1]: each invocation walks every 64th row
-// (n, i) of the planes, dy loaded once for all 9 and x through a 3×3 window slid along the row, so it
-// sums ⌈N·H/64⌉·W terms in order; then the workgroup adds its 64 partials of the 9 weights in one tree
-// (wg_tree_sum's order, all 9 at each level: 7 barriers, not 9 sums' 72 on a device without subgroups):
-// a sum of N·H·W float32 terms carries the rounding of ⌈N·H/64⌉·W + 6 additions, not of N·H·W.
+// (n, i) of the planes, dy loaded once for all 9 and x through a 3×3 window slid along the row (as vec4s
+// where W is a multiple of 4), so it sums ⌈N·H/64⌉·W terms in order; then the workgroup adds its 64
+// partials of all 9 weights at once: with subgroup arithmetic (NL_SUBGROUP_ARITH) each subgroup's sums
+// and those in order after one barrier, else one tree in wg_tree_sum's order (7 barriers, not 9 trees'
+// 72): a sum of N·H·W float32 terms carries the rounding of about ⌈N·H/64⌉·W + 6 additions, not N·H·W.
 // Workgroup Cout·Cin + co sums ∂b[co] = Σ_n,i,j dy[n,co,i,j], every 64th element per invocation
 // (⌈N·H·W/64⌉ + 6 additions).
 // Writes ∂W and ∂b (no accumulation).
