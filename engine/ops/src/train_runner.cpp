@@ -12,15 +12,32 @@ namespace {
 
 vk::DeviceSize buffer_bytes(const TrainBuffer& b) { return std::max<vk::DeviceSize>(16, b.elements * 4); }
 
+// The training kernels' macros: NL_SUBGROUP_ARITH where the device has subgroup arithmetic (workgroup
+// sums with one barrier, not a tree's: shaders/workgroup_sum.glsl) and NL_SUBGROUP_BALLOT where it also has
+// ballots (a convolution's subgroup loads its weights once, shaders/conv_weights.glsl); neither where
+// subgroup operations are switched off (NORMLAB_NO_SUBGROUP_ARITH: the tests' way to run the fallback).
+ShaderMacros train_macros(const VulkanContext& ctx) {
+    ShaderMacros m;
+    if (!ctx.subgroup_arithmetic()) return m;
+    m.emplace_back("NL_SUBGROUP_ARITH", "1");
+    const auto chain =
+        ctx.physical().getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupProperties>();
+    const auto& sg = chain.get<vk::PhysicalDeviceSubgroupProperties>();
+    if ((sg.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
+        (sg.supportedOperations & vk::SubgroupFeatureFlagBits::eBallot))
+        m.emplace_back("NL_SUBGROUP_BALLOT", "1");
+    return m;
+}
+
 std::vector<std::unique_ptr<ComputeKernel>> make_kernels(const VulkanContext& ctx, const TrainProgram& p,
                                                          const std::vector<TrainPass>& passes,
                                                          const std::vector<GpuBuffer>& buffers) {
+    const ShaderMacros macros = train_macros(ctx);
     std::vector<std::unique_ptr<ComputeKernel>> out;
     for (const auto& pass : passes) {
         const auto push = static_cast<std::uint32_t>(std::max<std::size_t>(1, pass.params.size()) * 4);
-        auto k =
-            std::make_unique<ComputeKernel>(ctx, pass.kernel + ".comp", ShaderMacros{}, std::vector<std::uint32_t>{},
-                                            static_cast<std::uint32_t>(pass.buffers.size()), push);
+        auto k = std::make_unique<ComputeKernel>(ctx, pass.kernel + ".comp", macros, std::vector<std::uint32_t>{},
+                                                 static_cast<std::uint32_t>(pass.buffers.size()), push);
         std::vector<vk::Buffer> bind;
         for (int b : pass.buffers) {
             if (b < 0 || b >= static_cast<int>(p.buffers.size()))
