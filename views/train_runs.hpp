@@ -5,6 +5,8 @@
 // slice is done, reads its logs and submits the next one, sized by a SliceController so that a frame
 // stays within its budget. Nothing here waits for the device while a run plays.
 #pragma once
+#include "train_strips.hpp"
+
 #include "normlab/train/train_config.hpp"
 #include "normlab/train/train_device.hpp"
 #include "normlab/train/train_program.hpp"
@@ -72,6 +74,7 @@ struct TrainRun {
     SliceController slice;
     TrainCurves curves;
     TrainBoundary boundary;  // the mlp's (empty for the cnn)
+    TrainStrips strips;      // each layer's histograms over the steps (slices end at their columns' steps)
     bool busy = false;       // a slice is on the device
     int late_frames = 0;
     int steps_done = 0;  // as of the last poll that found the device idle
