@@ -180,8 +180,8 @@ void TrainView::plots(const TrainRunSet& runs, float width, float height) {
         ImGui::BeginGroup();
         train_boundaries(runs, bw, low);
         ImGui::EndGroup();
-        ImGui::SameLine();
-        layer = train_layers(runs, selected_, std::max(1.0f, width - bw - gap.x), low, inspect_buttons_);
+        ImGui::SameLine();  // the rest of the row (the boundaries' title may be wider than their squares)
+        layer = train_layers(runs, selected_, std::max(1.0f, ImGui::GetContentRegionAvail().x), low, inspect_buttons_);
     }
     if (layer) inspect_ = std::make_pair(selected_, *layer);
 }
