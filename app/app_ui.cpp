@@ -88,24 +88,28 @@ std::string AppUi::state_json(int frame) const {
     const bool in_lesson = lessons.active();
     std::string lesson =
         in_lesson ? lessons.lessons()[static_cast<std::size_t>(lessons.lesson_index())].id : std::string();
-    nlohmann::json j = {{"method", method_info(session_.state().spec.method).name},
-                        {"groups", session_.state().spec.groups},
-                        {"mode", mode_name(session_.state().spec.mode)},
-                        {"lesson", lesson},
-                        {"step", in_lesson ? lessons.step() + 1 : 0},
-                        {"language", language() == Language::Zh ? "zh" : "en"},
-                        {"presenter", shell_.presenter()},
-                        {"compare", shell_.views().compare},
-                        {"cube", shell_.views().cube},
-                        {"help", shell_.help()},
-                        {"blank", shell_.blank()},
-                        {"text_field", ImGui::GetIO().WantTextInput},
-                        {"eps", session_.state().spec.effective_eps()},
-                        {"hide", session_.state().exercise.hidden_names()},
-                        {"lock", session_.state().exercise.locked_names()},
-                        {"train", train_report(shell_.train_runs(), shell_.train_shown())},
-                        {"view", nlohmann::json::parse(view_to_json(shell_.view()))},  // as Save scene writes it
-                        {"frame", frame}};
+    nlohmann::json j = {
+        {"method", method_info(session_.state().spec.method).name},
+        {"groups", session_.state().spec.groups},
+        {"mode", mode_name(session_.state().spec.mode)},
+        {"lesson", lesson},
+        {"step", in_lesson ? lessons.step() + 1 : 0},
+        {"language", language() == Language::Zh ? "zh" : "en"},
+        {"presenter", shell_.presenter()},
+        {"compare", shell_.views().compare},
+        {"cube", shell_.views().cube},
+        {"help", shell_.help()},
+        {"blank", shell_.blank()},
+        {"text_field", ImGui::GetIO().WantTextInput},
+        {"eps", session_.state().spec.effective_eps()},
+        {"hide", session_.state().exercise.hidden_names()},
+        {"lock", session_.state().exercise.locked_names()},
+        {"train", train_report(shell_.train_runs(), shell_.train_shown())},
+        {"tensor_dims", session_.x().shape.dims()},
+        {"tensor_file",
+         session_.state().source.kind == TensorSource::Kind::File ? session_.state().source.path : std::string()},
+        {"view", nlohmann::json::parse(view_to_json(shell_.view()))},  // as Save scene writes it
+        {"frame", frame}};
     // The heatmap's zoom and place, the selection, and the element at the middle of the image's place
     // (its top-left corner and side on screen, through the zoom): the zoom test points the mouse there.
     const HeatmapPanel& h = shell_.heatmap();

@@ -53,6 +53,7 @@ struct AppOptions {
     std::vector<std::string> hide, lock;     // an exercise, on top of --scene's
     bool train = false, train_play = false;  // the Train view, its runs playing
     std::vector<std::string> train_runs;     // a run per norm (the view's first run's other settings)
+    int train_inspect = 0;                   // 1-based: that layer of the first run opened as the tensor
 };
 
 void add_view_options(CLI::App& cli, AppOptions& ao) {
@@ -110,6 +111,10 @@ void add_app_options(CLI::App& cli, AppOptions& ao) {
                    "with --train: one run per norm, comma-separated (none, batch, layer, group, rms; up to 4)")
         ->delimiter(',');
     cli.add_flag("--train-play", ao.train_play, "with --train: the runs train from the first frame");
+    cli.add_option("--train-inspect", ao.train_inspect,
+                   "with --train: the runs' first 20 steps before the first frame, then the first run's layer "
+                   "LAYER (1-based) opened as the tensor (Inspect layer)")
+        ->check(CLI::PositiveNumber);
     cli.add_option("--export-dir", ao.export_dir, "where exports and screenshots (F12) go (default ./normlab-export)");
     cli.add_option("file", ao.file,
                    "a scene file (FILE.normlab.json) or an N×C×H×W .npy to open (as --scene or --input)");
@@ -170,8 +175,8 @@ LessonPanel load_lessons(const AppOptions& ao, int& from_file) {
 
 // --train, --train-runs, --train-play: the Train view with a run per norm given, playing.
 void start_training(Shell& shell, const AppOptions& ao) {
-    if ((!ao.train_runs.empty() || ao.train_play) && !ao.train)
-        throw InputError("--train-runs and --train-play need --train");
+    if ((!ao.train_runs.empty() || ao.train_play || ao.train_inspect > 0) && !ao.train)
+        throw InputError("--train-runs, --train-play and --train-inspect need --train");
     if (!ao.train) return;
     if (ao.train_runs.size() > static_cast<std::size_t>(kMaxTrainRuns))
         throw InputError("--train-runs takes at most 4 norms");
@@ -184,10 +189,16 @@ void start_training(Shell& shell, const AppOptions& ao) {
         auto err = i == 0 ? runs.start(c) : runs.add(c);
         if (err) throw InputError("--train-runs " + ao.train_runs[i] + ": " + *err);
     }
-    if (ao.train_play) {
-        if (runs.runs().empty() && runs.start(c)) throw InputError("the Train view's first run cannot start");
-        runs.play(true);
+    if ((ao.train_play || ao.train_inspect > 0) && runs.runs().empty() && runs.start(c))
+        throw InputError("the Train view's first run cannot start");
+    if (ao.train_inspect > 0) {
+        for (int k = 0; k < 20 && !runs.done(); ++k) {
+            runs.step_once();
+            runs.finish();
+        }
+        if (auto err = shell.inspect_layer(0, ao.train_inspect - 1)) throw InputError("--train-inspect: " + *err);
     }
+    if (ao.train_play) runs.play(true);
 }
 
 // The start-up state of the UI: the scene's view, the command line's view options, the

@@ -1,4 +1,5 @@
-// The Train view's strings (train_view.cpp, train_plot.cpp, the shell's Train menu row and tab):
+// The Train view's strings (train_view.cpp, train_plot.cpp, train_strips_view.cpp, the shell's Train menu
+// row and tab):
 // English → Simplified Chinese, a part of the string table (i18n.cpp) kept in a file of its own.
 #include "i18n_table.hpp"
 
@@ -52,6 +53,13 @@ std::span<const I18nEntry> train_strings() {
         {"decision boundary (the network on a grid, on the device; eval mode)",
          "决策边界（网络在网格上的输出，在设备上计算；eval 模式）"},
         {"%s, step %d", "%s，第 %d 步"},
+        {"the activation's output", "激活函数的输出"},
+        {"the Linear's or Conv2d's output", "Linear 或 Conv2d 的输出"},
+        {"Layers of run %d: the histogram of each norm's input (%s) every %d steps; "
+         "Inspect opens the last batch's as the tensor",
+         "运行 %d 的各层：各归一化层输入（%s）的直方图，每 %d 步一次；“检查”把最后一批的输入作为张量打开"},
+        {"Inspect", "检查"},
+        {"layer %d", "第 %d 层"},
     };
     return kTrain;
 }

@@ -9,6 +9,7 @@
 #include "method_buttons.hpp"
 #include "panel_windows.hpp"
 #include "torch_window.hpp"
+#include "train_inspect.hpp"
 #include "wrapped_text.hpp"
 
 #include <imgui.h>
@@ -34,6 +35,15 @@ Shell::Shell(ShellPlatform& platform, Session& session, LessonPanel lessons)
 }
 
 void Shell::set_file_actions(std::vector<Action> rows) { make_actions(std::move(rows)); }
+
+std::optional<std::string> Shell::inspect_layer(int run, int layer) {
+    if (auto err = inspect_train_layer(session_, train_runs_, run, layer)) return err;
+    experiment_ = nullptr;  // the tensor is the layer's, not an experiment's
+    views_.compare = views_.gradient = false;
+    heatmap_.mode = HeatmapMode::Statistics;
+    train_shown_ = false;  // the layout's next frame: a phone's tab follows
+    return std::nullopt;
+}
 
 void Shell::draw(const std::vector<KeyPress>& keys) {
     // The runs' slices: polled, logs read, the next submitted; while one trains, frames keep coming.

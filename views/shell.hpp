@@ -119,6 +119,10 @@ public:
     void set_train_factory(TrainDeviceFactory factory) { train_runs_.set_factory(std::move(factory)); }
     TrainRunSet& train_runs() { return train_runs_; }
     const TrainRunSet& train_runs() const { return train_runs_; }
+    // Inspect layer (train_inspect.hpp): layer `layer` of run `run` (0-based) opened as the tensor, the
+    // tensor views shown in the Train view's place with the heatmap's statistic groups; the refusal, or nothing.
+    std::optional<std::string> inspect_layer(int run, int layer);
+    const TrainView& train_view() const { return train_view_; }
     // The File menu's rows, from the platform (call once the platform is made).
     void set_file_actions(std::vector<Action> rows);
 

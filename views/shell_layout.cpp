@@ -90,6 +90,8 @@ void Shell::layout(float top) {
     if (r.train) {
         begin_panel(tr_id("Train", "train"), *r.train);
         if (auto err = train_view_.draw(train_runs_)) message(*err);
+        if (const auto inspect = train_view_.take_inspect())
+            if (auto err = inspect_layer(inspect->first, inspect->second)) message(*err);
         ImGui::End();
     }
     if (r.tabs) phone_tabs(*r.tabs);

@@ -29,7 +29,9 @@ nlohmann::json train_report(const TrainRunSet& runs, bool shown) {
                         {"acc_now", mean(c.acc, n - k, n)},
                         {"val_loss", c.val_loss.empty() ? 0.0 : c.val_loss.back()},
                         {"val_acc", c.val_acc.empty() ? 0.0 : c.val_acc.back()},
-                        {"device", static_cast<bool>(r.device)}});
+                        {"device", static_cast<bool>(r.device)},
+                        {"strip_every", r.strips.every},
+                        {"strip_columns", r.strips.layers.empty() ? 0 : r.strips.layers.front().size()}});
     }
     return {{"shown", shown},         {"available", runs.available()},          {"playing", runs.playing()},
             {"fps", runs.mean_fps()}, {"steps_per_s", runs.steps_per_second()}, {"runs", list}};

@@ -124,6 +124,7 @@ std::optional<std::string> TrainRunSet::make_device(TrainRun& r) {
     r.busy = false;
     r.late_frames = 0;
     r.steps_done = 0;
+    r.strips = make_strips(r.config);
     if (!factory_) return std::string("training is not available on this backend");
     try {
         r.device = factory_(plan_training(r.config), kStepsPerSubmit);
@@ -249,6 +250,7 @@ void TrainRunSet::submit(TrainRun& r, int steps) {
     const int last = r.config.steps;
     steps = std::min(steps, last - r.steps_done);
     if (steps <= 0) return;
+    steps = strip_slice(r.strips, r.steps_done, steps);
     r.device->submit(steps, kTrainEvalEvery, r.steps_done + steps == last);
     // Asked at once, so that the next frame's poll can already find the slice done (a runner may arm
     // its completion signal at the first poll, as the Vulkan one queues its fence).
@@ -329,6 +331,7 @@ bool TrainRunSet::tick(Clock::time_point now) {
             read_logs(r);
             train_steps_ += r.steps_done - before;
             r.slice.finished(r.late_frames, frame_ms_);
+            record_strips(r.strips, *r.device, r.config, r.steps_done);
             read_boundary(r, now);
         }
         if (playing_) submit(r, r.slice.steps());
@@ -356,6 +359,7 @@ void TrainRunSet::finish() {
         const int before = r.steps_done;
         read_logs(r);
         train_steps_ += r.steps_done - before;
+        record_strips(r.strips, *r.device, r.config, r.steps_done);
         read_boundary(r, Clock::now());
     }
 }

@@ -7,6 +7,7 @@
 #pragma once
 #include "normlab/classroom/lesson_text.hpp"
 #include "normlab/classroom/train_scene.hpp"
+#include "train_strips.hpp"
 #include "normlab/train/train_config.hpp"
 #include "normlab/train/train_device.hpp"
 #include "normlab/train/train_program.hpp"
@@ -74,6 +75,7 @@ struct TrainRun {
     SliceController slice;
     TrainCurves curves;
     TrainBoundary boundary;  // the mlp's (empty for the cnn)
+    TrainStrips strips;      // each layer's histograms over the steps (slices end at their columns' steps)
     bool busy = false;       // a slice is on the device
     int late_frames = 0;
     int steps_done = 0;  // as of the last poll that found the device idle

@@ -165,10 +165,25 @@ std::optional<std::string> TrainView::draw(TrainRunSet& runs) {
 }
 
 void TrainView::plots(const TrainRunSet& runs, float width, float height) {
-    if (!train_boundaries_shown(runs)) return train_curves(runs, width, height);
-    const float curves_h = std::floor(height * 0.5f);
-    train_curves(runs, width, curves_h);
-    train_boundaries(runs, width, height - curves_h - ImGui::GetStyle().ItemSpacing.y);
+    const ImVec2 gap = ImGui::GetStyle().ItemSpacing;
+    std::optional<int> layer;
+    if (!train_boundaries_shown(runs)) {  // the curves over the layers
+        const float layers_h = std::floor(height * 0.35f);
+        train_curves(runs, width, height - layers_h - gap.y);
+        layer = train_layers(runs, selected_, width, layers_h, inspect_buttons_);
+    } else {  // the curves over the boundaries (squares, side by side) and the layers beside them
+        const float curves_h = std::floor(height * 0.5f), low = height - curves_h - gap.y;
+        train_curves(runs, width, curves_h);
+        const auto n = static_cast<float>(runs.runs().size());
+        const float square = low - 2 * ImGui::GetTextLineHeightWithSpacing();
+        const float bw = std::floor(std::clamp(n * square + (n - 1) * gap.x, width * 0.3f, width * 0.6f));
+        ImGui::BeginGroup();
+        train_boundaries(runs, bw, low);
+        ImGui::EndGroup();
+        ImGui::SameLine();  // the rest of the row (the boundaries' title may be wider than their squares)
+        layer = train_layers(runs, selected_, std::max(1.0f, ImGui::GetContentRegionAvail().x), low, inspect_buttons_);
+    }
+    if (layer) inspect_ = std::make_pair(selected_, *layer);
 }
 
 std::optional<std::string> TrainView::toolbar(TrainRunSet& runs) {

@@ -166,6 +166,7 @@ nlohmann::json WebApp::layout_report() const {
         {"form", kForms[static_cast<int>(shell_.form())]},
         {"phone_tab", static_cast<int>(shell_.phone_tab())},
         {"train", app::train_report(shell_.train_runs(), shell_.train_shown())},
+        {"inspect_buttons", shell_.train_view().inspect_buttons()},  // canvas pixels (ImGui's)
         {"menus_folded", shell_.menus_folded()},
         {"menu_bar_h", shell_.menu_bar_height()},
         {"menu_row_h", shell_.menu_row_height() / css},  // CSS pixels

@@ -3,6 +3,7 @@
 
 #include "normlab/core/error.hpp"
 #include "normlab/gpu/staging.hpp"
+#include "normlab/ops/histogram.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -195,6 +196,17 @@ void TrainRunner::upload(const std::string& name, const void* data, std::size_t 
     if (bytes > program_.buffers[i].elements * 4) throw InternalError("train upload past the end of " + name);
     Staging staging(*ctx_, recorder_);
     staging.upload({{&buffers_[i], 0, data, bytes}});
+}
+
+HistogramResult TrainRunner::histogram(const std::string& name, std::uint32_t bins) {
+    // The recordings' barrier after every pass (compute writes before later compute reads, in submission
+    // order) already covers the histogram's submission; finish() keeps its wait to its own work.
+    finish();
+    const int i = index(name);
+    if (!histogram_) histogram_ = std::make_unique<Histogram>(*ctx_);
+    ElementSet set;
+    set.segment_len = static_cast<std::int64_t>(program_.buffers[i].elements);
+    return histogram_->run(buffers_[i], set, bins);
 }
 
 std::vector<float> TrainRunner::download(const std::string& name) {

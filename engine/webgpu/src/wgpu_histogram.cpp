@@ -14,7 +14,7 @@ static_assert(kHistogramChunkLen % kWg == 0);
 
 }  // namespace
 
-WgpuHistogram::WgpuHistogram(WgpuContext& ctx) : ctx_(&ctx) {
+WgpuHistogram::WgpuHistogram(const WgpuContext& ctx) : ctx_(&ctx) {
     constexpr auto ro = WGPUBufferBindingType_ReadOnlyStorage, rw = WGPUBufferBindingType_Storage,
                    uni = WGPUBufferBindingType_Uniform;
     // Values and subtracted values read; partials, result and bins written; 5 the uniform block.

@@ -2,6 +2,7 @@
 #include "normlab/webgpu/wgpu_train_runner.hpp"
 
 #include "normlab/core/error.hpp"
+#include "normlab/webgpu/wgpu_histogram.hpp"
 #include "wgpu_dispatch.hpp"
 
 #include <algorithm>
@@ -278,6 +279,15 @@ std::vector<float> WgpuTrainRunner::download(const std::string& name) {
     std::vector<float> out(program_.buffers[i].elements);
     read_back(*ctx_, staging_, {{&buffers_[i], out.data(), out.size() * 4}});
     return out;
+}
+
+HistogramResult WgpuTrainRunner::histogram(const std::string& name, std::uint32_t bins) {
+    finish();  // its passes then follow every submitted step on the queue
+    const int i = index(name);
+    if (!histogram_) histogram_ = std::make_unique<WgpuHistogram>(*ctx_);
+    ElementSet set;
+    set.segment_len = static_cast<std::int64_t>(program_.buffers[i].elements);
+    return histogram_->run(buffers_[i], set, bins);
 }
 
 std::unique_ptr<TrainDevice> make_wgpu_train_device(const WgpuContext& ctx, TrainProgram program,

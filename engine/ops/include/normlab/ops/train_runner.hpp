@@ -5,7 +5,7 @@
 // The recordings never change (the step index lives in the device's "step" buffer), and are
 // replayed: submit() queues them without waiting; finish() waits for the last submission. Each
 // recording ends by copying the logs into host-visible readback buffers, so log() reads only those
-// scalars; download() reads any buffer (the final parameters).
+// scalars; download() reads any buffer (the final parameters), histogram() bins one with the ops' Histogram.
 #pragma once
 #include "normlab/gpu/command_recorder.hpp"
 #include "normlab/gpu/compute_kernel.hpp"
@@ -18,6 +18,8 @@
 #include <vector>
 
 namespace normlab {
+
+class Histogram;
 
 class TrainRunner final : public TrainDevice {
 public:
@@ -33,6 +35,7 @@ public:
     std::vector<float> log() const override;
     std::vector<float> val_log() const override;
     std::vector<float> download(const std::string& name) override;
+    HistogramResult histogram(const std::string& name, std::uint32_t bins) override;
     int steps_run() const override { return steps_; }
     const TrainProgram& program() const override { return program_; }
 
@@ -57,6 +60,7 @@ private:
     bool pending_ = false;
     bool fenced_ = false;  // the fenced submission after the pending work is queued
     long long pending_submits_ = 0;
+    std::unique_ptr<Histogram> histogram_;  // made when first asked for
 };
 
 }  // namespace normlab

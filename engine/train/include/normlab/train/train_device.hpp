@@ -3,9 +3,11 @@
 // training run without knowing the backend. Buffers are named as in the program; the logs are
 // `log` (loss, accuracy per step: 2·steps f32) and `val_log` (likewise per evaluated step).
 #pragma once
+#include "normlab/core/histogram_set.hpp"
 #include "normlab/train/train_program.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,10 @@ public:
     virtual std::vector<float> val_log() const = 0;
     // The whole buffer named `name` as f32 (waits for everything submitted first).
     virtual std::vector<float> download(const std::string& name) = 0;
+    // The histogram of the whole buffer named `name` (f32): `bins` equal-width bins over its [min, max],
+    // computed on the device by the backend's own histogram op (engine/ops' Histogram on Vulkan,
+    // WgpuHistogram on WebGPU), only the result read back. Waits for everything submitted first.
+    virtual HistogramResult histogram(const std::string& name, std::uint32_t bins) = 0;
     // Steps submitted so far.
     virtual int steps_run() const = 0;
     virtual const TrainProgram& program() const = 0;

@@ -15,7 +15,7 @@ namespace normlab::webgpu {
 
 class WgpuHistogram {
 public:
-    explicit WgpuHistogram(WgpuContext& ctx);
+    explicit WgpuHistogram(const WgpuContext& ctx);
     ~WgpuHistogram();
     WgpuHistogram(const WgpuHistogram&) = delete;
     WgpuHistogram& operator=(const WgpuHistogram&) = delete;
@@ -26,7 +26,7 @@ public:
 
 private:
     WGPUComputePipeline pipeline(int pass, bool diff);
-    WgpuContext* ctx_;
+    const WgpuContext* ctx_;
     WGPUBindGroupLayout bind_layout_ = nullptr;
     WGPUPipelineLayout pipeline_layout_ = nullptr;
     std::map<std::pair<int, bool>, WGPUComputePipeline> pipelines_;

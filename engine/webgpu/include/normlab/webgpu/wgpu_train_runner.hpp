@@ -8,7 +8,7 @@
 // encodes its steps (and an evaluation) from them into one compute pass — WebGPU orders the dispatches of a pass and
 // makes each one's storage writes visible to the next — since WebGPU command buffers cannot be replayed. The logs are
 // copied into MAP_READ buffers and read by mapAsync in poll(), which never blocks, or in finish(), which waits
-// (WgpuContext::wait).
+// (WgpuContext::wait). histogram() bins a buffer with the backend's WgpuHistogram.
 #pragma once
 #include "normlab/train/train_device.hpp"
 #include "normlab/webgpu/wgpu_buffer.hpp"
@@ -21,6 +21,8 @@
 #include <vector>
 
 namespace normlab::webgpu {
+
+class WgpuHistogram;
 
 class WgpuTrainRunner final : public TrainDevice {
 public:
@@ -38,6 +40,7 @@ public:
     std::vector<float> log() const override { return log_; }
     std::vector<float> val_log() const override { return val_log_; }
     std::vector<float> download(const std::string& name) override;
+    HistogramResult histogram(const std::string& name, std::uint32_t bins) override;
     int steps_run() const override { return steps_; }
     const TrainProgram& program() const override { return program_; }
 
@@ -67,9 +70,10 @@ private:
     std::map<std::string, std::unique_ptr<Kernel>> kernels_;
     std::vector<Encoded> step_, eval_;
     std::vector<float> log_, val_log_;
-    bool dirty_ = false;            // work submitted since the last copy of the logs
-    long long queued_ = 0;          // steps submitted since everything last finished
-    Readback* readback_ = nullptr;  // the logs' mapAsync in flight (freed by its callbacks if abandoned)
+    bool dirty_ = false;                        // work submitted since the last copy of the logs
+    long long queued_ = 0;                      // steps submitted since everything last finished
+    Readback* readback_ = nullptr;              // the logs' mapAsync in flight (freed by its callbacks if abandoned)
+    std::unique_ptr<WgpuHistogram> histogram_;  // made when first asked for
 };
 
 // The browser's TrainDevice: a WgpuTrainRunner of `program` on `ctx` (the Train view's factory).
