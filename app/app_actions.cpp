@@ -1,9 +1,9 @@
-// The desktop's File menu rows of the shell's action table (views/actions.hpp): scene files, the
+// The desktop's File menu rows of the shell's action table (normlab/views/actions.hpp): scene files, the
 // one-line scene on the clipboard, the exercise window, exports and screenshots.
-#include "actions.hpp"
+#include "normlab/views/actions.hpp"
 #include "app_ui.hpp"
 #include "exporter.hpp"
-#include "i18n.hpp"
+#include "normlab/views/i18n.hpp"
 
 #include "normlab/core/state_edits.hpp"
 

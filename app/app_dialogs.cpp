@@ -3,7 +3,7 @@
 #include "app_ui.hpp"
 
 #include "exporter.hpp"
-#include "i18n.hpp"
+#include "normlab/views/i18n.hpp"
 
 #include "normlab/core/error.hpp"
 #include "normlab/core/state_edits.hpp"

@@ -2,8 +2,8 @@
 // the last recompute, the float64 check and the frame rate; presenter mode's key hints instead.
 #include "app_ui.hpp"
 
-#include "i18n.hpp"
-#include "panel_windows.hpp"
+#include "normlab/views/i18n.hpp"
+#include "normlab/views/panel_windows.hpp"
 
 #include <chrono>
 #include <cmath>

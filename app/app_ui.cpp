@@ -1,7 +1,7 @@
 #include "app_ui.hpp"
 
-#include "i18n.hpp"
-#include "train_report.hpp"
+#include "normlab/views/i18n.hpp"
+#include "normlab/views/train_report.hpp"
 
 #include "normlab/ops/train_runner.hpp"
 #include "normlab/ops/vulkan_backend.hpp"

@@ -1,12 +1,12 @@
-// AppUi: the desktop's platform for the one Shell (views/shell.hpp) — the heatmap pictures on
+// AppUi: the desktop's platform for the one Shell (normlab/views/shell.hpp) — the heatmap pictures on
 // Vulkan (VulkanImageSet), presenter mode's fonts and style (large fonts loaded at their size, high
 // contrast), the status bar with the device's GPU time, messages that fade, the File menu's rows
 // (scene files, the one-line scene on the clipboard, exports, screenshots) and their dialogs, and the
 // --state-file line of what the keys changed.
 #pragma once
-#include "actions.hpp"
-#include "heatmap_view.hpp"
-#include "shell.hpp"
+#include "normlab/views/actions.hpp"
+#include "normlab/views/heatmap_view.hpp"
+#include "normlab/views/shell.hpp"
 #include "window.hpp"
 
 #include "normlab/session/session.hpp"

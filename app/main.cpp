@@ -6,7 +6,7 @@
 // usable Vulkan device, 4 validation messages; 1 when --soak saw memory grow.
 #include "app_ui.hpp"
 #include "assets_dir.hpp"
-#include "i18n.hpp"
+#include "normlab/views/i18n.hpp"
 #include "normlab/core/file_kind.hpp"
 #include "normlab/session/session.hpp"
 #include "normlab/ops/vulkan_backend.hpp"

@@ -1,14 +1,14 @@
 #include "window.hpp"
 
-#include "imgui_vulkan.hpp"
-#include "key_queue.hpp"
-#include "vk_check.hpp"
+#include "normlab/views/imgui_vulkan.hpp"
+#include "normlab/views/key_queue.hpp"
+#include "normlab/views/vk_check.hpp"
 
 #include "normlab/gpu/command_recorder.hpp"
 
 #include "normlab/core/error.hpp"
 #include "normlab/gpu/gpu_buffer.hpp"
-#include "png_file.hpp"
+#include "normlab/views/png_file.hpp"
 
 #define GLFW_INCLUDE_NONE
 #define GLFW_INCLUDE_VULKAN
@@ -122,7 +122,7 @@ void Window::open_swapchain(const WindowOptions& options) {
                                            static_cast<std::uint32_t>(impl_->min_images));
 }
 
-// Dear ImGui's context, fonts and Vulkan backend (views/imgui_vulkan.hpp), then its GLFW backend.
+// Dear ImGui's context, fonts and Vulkan backend (normlab/views/imgui_vulkan.hpp), then its GLFW backend.
 void Window::init_imgui(const WindowOptions& options) {
     auto& wd = impl_->wd;
     set_scales(options.ui_scale);

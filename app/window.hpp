@@ -2,9 +2,9 @@
 // Dear ImGui's Vulkan helpers), Dear ImGui's GLFW + Vulkan backends, and capture of a frame
 // into an offscreen image written as PNG (the same draw data, so it looks like the window).
 #pragma once
-#include "key_queue.hpp"
-#include "offscreen.hpp"
-#include "fonts.hpp"
+#include "normlab/views/key_queue.hpp"
+#include "normlab/views/offscreen.hpp"
+#include "normlab/views/fonts.hpp"
 #include "normlab/gpu/vk_context.hpp"
 
 #include <array>
@@ -21,7 +21,7 @@ namespace normlab::app {
 
 // Records work that must happen outside the render pass (compute dispatches, barriers) into
 // the frame's command buffer before ImGui's draw data is rendered into `extent`.
-// (BeforePass: views/offscreen.hpp.)
+// (BeforePass: normlab/views/offscreen.hpp.)
 
 struct WindowOptions {
     int width = 1600, height = 900;

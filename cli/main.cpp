@@ -32,8 +32,8 @@
 #include <unistd.h>
 
 #ifdef NORMLAB_HAVE_FIGURE
-#include "figure.hpp"
-#include "png_file.hpp"
+#include "normlab/views/figure.hpp"
+#include "normlab/views/png_file.hpp"
 #include "normlab/session/session.hpp"
 #include "normlab/ops/vulkan_backend.hpp"
 #endif

@@ -4,8 +4,8 @@
 #include "normlab/core/error.hpp"
 
 #ifdef NORMLAB_HAVE_FIGURE
-#include "chart_figure.hpp"
-#include "figure.hpp"
+#include "normlab/views/chart_figure.hpp"
+#include "normlab/views/figure.hpp"
 #endif
 
 #include <fmt/core.h>

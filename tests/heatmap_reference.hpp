@@ -4,7 +4,7 @@
 // StatLayout::stat_of, the colour table and the palette (whichever the caller passes), in float32 as
 // the kernels compute, and the packing and 1-unit comparison of RGBA8 pixels.
 #pragma once
-#include "heatmap_fill.hpp"
+#include "normlab/views/heatmap_fill.hpp"
 
 #include "normlab/core/tensor.hpp"
 

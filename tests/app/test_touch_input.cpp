@@ -1,6 +1,6 @@
-// TouchInput (views/touch_input.hpp): what ImGui's mouse is, frame by frame, for a tap, a long
+// TouchInput (normlab/views/touch_input.hpp): what ImGui's mouse is, frame by frame, for a tap, a long
 // press, a swipe over a panel and a finger dragging a slider.
-#include "touch_input.hpp"
+#include "normlab/views/touch_input.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -137,7 +137,7 @@ TEST_CASE("CPU heatmap fill: every mode, selection, averaging, NaN/Inf, against 
     poisoned.x.data[4] = std::numeric_limits<float>::quiet_NaN();
     poisoned.y.data[40] = std::numeric_limits<float>::infinity();
     scenes.push_back(poisoned);
-    // The windows a zoomed heatmap shows (views/heatmap_fill.hpp's fill_window): zoom 3 and 12.
+    // The windows a zoomed heatmap shows (normlab/views/heatmap_fill.hpp's fill_window): zoom 3 and 12.
     for (const auto& [zoom, ox] : {std::pair{3.0f, -20.5f}, std::pair{12.0f, -310.25f}}) {
         HeatmapScene z = make_scene("group G=2 zoomed", spec_of(Method::Group, 2), {2, 4, 3, 3}, 4.0f, 3.0f);
         const app::FillWindow w = app::fill_window(z.tiles, zoom, ox, ox / 3);

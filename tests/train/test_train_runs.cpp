@@ -6,7 +6,7 @@
 #include "normlab/train/train_reference.hpp"
 #include "../support.hpp"
 #include "train_harness.hpp"
-#include "train_runs.hpp"
+#include "normlab/views/train_runs.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -146,7 +146,7 @@ export async function torchCode(page) {
   check(r.torch_open && r.torch_lines > 5 && /import torch/.test(code), `Copy as PyTorch: window ${r.torch_open}, code "${code.slice(0, 60)}"`);
 }
 
-// The shared action table's last rows (views/actions.hpp): Esc closes the PyTorch window, F1 opens the
+// The shared action table's last rows (normlab/views/actions.hpp): Esc closes the PyTorch window, F1 opens the
 // shortcuts overlay and Esc closes it, B blanks the screen and any key brings the picture back.
 export async function overlays(page) {
   await page.keyboard.press('Escape');

@@ -13,7 +13,7 @@
 #include "web_app.hpp"
 #include "web_window.hpp"
 
-#include "i18n.hpp"
+#include "normlab/views/i18n.hpp"
 
 #include "normlab/core/image_file.hpp"
 

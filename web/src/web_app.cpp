@@ -2,11 +2,11 @@
 // the clipboard, the File menu's rows, the status bar. Its report is in web_app_report.cpp.
 #include "web_app.hpp"
 
-#include "i18n.hpp"
-#include "panel_windows.hpp"
-#include "png_file.hpp"
+#include "normlab/views/i18n.hpp"
+#include "normlab/views/panel_windows.hpp"
+#include "normlab/views/png_file.hpp"
 #include "web_train.hpp"
-#include "wrapped_text.hpp"
+#include "normlab/views/wrapped_text.hpp"
 
 #include "normlab/core/atomic_file.hpp"
 #include "normlab/core/error.hpp"

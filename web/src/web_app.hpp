@@ -1,4 +1,4 @@
-// WebApp: the browser's platform for the one Shell (views/shell.hpp) in app.html — the heatmap
+// WebApp: the browser's platform for the one Shell (normlab/views/shell.hpp) in app.html — the heatmap
 // pictures filled by heatmap.wgsl (on the CPU without WebGPU) and drawn as WebGL textures
 // (web_heatmap_image), the batch-noise panel's own backend of the page's kind, presenter mode's fonts, the status bar
 // (the last error or note, the recompute's wall time and the float64 check), and the File menu's rows as the browser
@@ -11,10 +11,10 @@
 // report
 // changed, a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests).
 #pragma once
-#include "actions.hpp"
+#include "normlab/views/actions.hpp"
 #include "page_backend.hpp"
 #include "page_session.hpp"
-#include "shell.hpp"
+#include "normlab/views/shell.hpp"
 #include "web_heatmap_image.hpp"
 #include "web_window.hpp"
 

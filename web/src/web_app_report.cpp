@@ -2,10 +2,10 @@
 // sent after the first frame and whenever it changes; the browser tests read it.
 #include "web_app.hpp"
 
-#include "train_report.hpp"
+#include "normlab/views/train_report.hpp"
 
-#include "fonts.hpp"
-#include "i18n.hpp"
+#include "normlab/views/fonts.hpp"
+#include "normlab/views/i18n.hpp"
 #include "page_bridge.hpp"
 
 #include "normlab/core/state_edits.hpp"

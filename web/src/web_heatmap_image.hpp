@@ -1,11 +1,11 @@
-// WebHeatmapImage: the browser's HeatmapImage (views/heatmap_image.hpp) — the heatmap's picture filled
+// WebHeatmapImage: the browser's HeatmapImage (normlab/views/heatmap_image.hpp) — the heatmap's picture filled
 // by heatmap.wgsl (WgpuHeatmap) from x and y where the Session left them on the WebGPU device, or
 // without WebGPU by engine/cpu's fill_heatmap from the CPU backend's x and y, with
 // the app's fill parameters and colours, and drawn as a WebGL2 texture (GlTexture) into the ImGui
 // window. It fills again only when the picture asked for changed.
 #pragma once
 #include "gl_texture.hpp"
-#include "heatmap_image.hpp"
+#include "normlab/views/heatmap_image.hpp"
 
 #include "normlab/webgpu/wgpu_heatmap.hpp"
 

@@ -1,8 +1,8 @@
 // The browser app's Train view devices: the one place web/src says what trains a TrainProgram in the
-// page (views/train_runs.hpp: TrainDeviceFactory).
+// page (normlab/views/train_runs.hpp: TrainDeviceFactory).
 #pragma once
 #include "page_backend.hpp"
-#include "train_runs.hpp"
+#include "normlab/views/train_runs.hpp"
 
 namespace normlab::web {
 

@@ -1,6 +1,6 @@
 #include "web_window.hpp"
 
-#include "i18n.hpp"
+#include "normlab/views/i18n.hpp"
 
 #include "normlab/core/error.hpp"
 
@@ -147,7 +147,7 @@ WebWindow::~WebWindow() {
     glfwTerminate();
 }
 
-// The fonts and the style at `scale` (views/fonts.cpp, as the desktop's ImGuiVulkan loads them),
+// The fonts and the style at `scale` (views/panels/src/fonts.cpp, as the desktop's ImGuiVulkan loads them),
 // the atlas built here so that it fits WebGL's largest texture: wider first, then rasterized
 // smaller and drawn scaled up.
 void WebWindow::load_fonts(float scale) {

@@ -2,20 +2,20 @@
 // window on the page's canvas (emscripten's built-in GLFW with a WebGL2 context) whose drawing
 // buffer follows the canvas' size on the page times devicePixelRatio, the Dear ImGui context with
 // its GLFW and OpenGL3 ("#version 300 es") backends, the app's fonts as the desktop loads them
-// (views/fonts.hpp: the embedded Latin font, the CJK font the site carries, which app_page.js
+// (normlab/views/fonts.hpp: the embedded Latin font, the CJK font the site carries, which app_page.js
 // puts into emscripten's file system when Chinese is asked for: before the program starts, or later
 // with the atlas made again), and the frame loop through
 // emscripten_set_main_loop with ImGui's DeltaTime kept above zero. Keys go through the desktop's
-// KeyQueue (views/key_queue.hpp), so a tap shorter than a frame is neither lost for ImGui nor for
+// KeyQueue (normlab/views/key_queue.hpp), so a tap shorter than a frame is neither lost for ImGui nor for
 // the shortcuts. ImGui's clipboard is the page's (navigator.clipboard and the page's paste
 // events), a frame's pixels can be read back for a PNG, and the page knows when a frame that waits
 // for the GPU is suspended (its calls into the program wait).
 #pragma once
-#include "fonts.hpp"
-#include "frame_pacer.hpp"
-#include "key_queue.hpp"
-#include "touch_input.hpp"
-#include "png_file.hpp"
+#include "normlab/views/fonts.hpp"
+#include "normlab/views/frame_pacer.hpp"
+#include "normlab/views/key_queue.hpp"
+#include "normlab/views/touch_input.hpp"
+#include "normlab/views/png_file.hpp"
 
 #include <functional>
 #include <memory>
@@ -57,7 +57,7 @@ public:
     // ImGui::Render(), then clears the canvas and draws ImGui's draw data.
     void end_frame();
 
-    // The key presses since the last call, in order (views/key_queue.hpp); once a frame, after
+    // The key presses since the last call, in order (normlab/views/key_queue.hpp); once a frame, after
     // begin_frame().
     std::vector<app::KeyPress> take_key_presses() { return keys_.take(); }
 

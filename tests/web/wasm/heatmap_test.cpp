@@ -1,6 +1,6 @@
 #include "heatmap_test.hpp"
 
-#include "colormap.hpp"
+#include "normlab/views/colormap.hpp"
 #include "heatmap_reference.hpp"
 #include "normlab/core/tensor_init.hpp"
 #include "normlab/webgpu/wgpu_heatmap.hpp"
