@@ -15,8 +15,8 @@
 
 namespace normlab::test {
 
-using app::TileLayout;
 using normlab::HeatmapMode;
+using views::TileLayout;
 using Color = std::array<float, 3>;
 
 // The colours both heatmap kernels use on their own (mirrored here, as the reference's rule).

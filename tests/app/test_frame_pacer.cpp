@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-using namespace normlab::app;
+using namespace normlab::views;
 using namespace std::chrono_literals;
 
 TEST_CASE("an idle app draws no frame until something wakes it", "[pacer]") {

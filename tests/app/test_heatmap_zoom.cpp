@@ -9,7 +9,7 @@
 
 #include <array>
 
-using namespace normlab::app;
+using namespace normlab::views;
 
 TEST_CASE("a pinch zooms about its centre: the image point under it stays", "[zoom]") {
     HeatmapZoom z;

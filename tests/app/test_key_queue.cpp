@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-using normlab::app::KeyQueue;
+using normlab::views::KeyQueue;
 
 namespace {
 

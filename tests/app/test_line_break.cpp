@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-using namespace normlab::app;
+using namespace normlab::views;
 
 namespace {
 

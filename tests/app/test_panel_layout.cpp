@@ -11,7 +11,7 @@
 #include <vector>
 
 using namespace normlab;
-using namespace normlab::app;
+using namespace normlab::views;
 
 namespace {
 

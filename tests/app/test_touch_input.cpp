@@ -6,7 +6,7 @@
 
 #include <vector>
 
-using namespace normlab::app;
+using namespace normlab::views;
 
 namespace {
 

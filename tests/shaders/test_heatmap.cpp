@@ -25,7 +25,7 @@
 #include <vector>
 
 using namespace normlab;
-using namespace normlab::app;
+using namespace normlab::views;
 using namespace normlab::test;
 
 namespace {

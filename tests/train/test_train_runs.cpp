@@ -16,7 +16,7 @@
 #include <thread>
 
 using namespace normlab;
-using namespace normlab::app;
+using namespace normlab::views;
 
 namespace {
 

@@ -9,6 +9,6 @@ namespace normlab::web {
 // The factory of the Train view's devices on the page's backend: engine/webgpu's training runner
 // where the page runs on WebGPU; empty on the CPU backend, which has no trainer (the Train view then
 // says in one line that training is not available on this backend).
-app::TrainDeviceFactory train_device_factory(const PageBackend& backend);
+views::TrainDeviceFactory train_device_factory(const PageBackend& backend);
 
 }  // namespace normlab::web

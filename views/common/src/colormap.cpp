@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 std::vector<Rgb> interpolate(const std::vector<Rgb>& stops) {
@@ -116,4 +116,4 @@ std::vector<float> palette_rgba(std::int64_t count, GroupPalette palette) {
 
 std::vector<float> lut_rgba(Colormap map) { return rgba(colormap_lut(map)); }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <string_view>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 void append(void* context, void* data, int size) {
     static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
@@ -43,4 +43,4 @@ void write_png_atomic(const std::string& path, int width, int height, const std:
     write_file_atomic(path, png_bytes(path, width, height, rgba));
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -6,7 +6,7 @@
 
 #include <imgui.h>
 
-namespace normlab::app {
+namespace normlab::views {
 
 namespace {
 constexpr int kDraws = 200;
@@ -65,4 +65,4 @@ void BatchNoisePanel::draw(Session& session, const Experiment& e) {
     ImGui::EndTable();
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 constexpr Method kMethods[4] = {Method::Batch, Method::Layer, Method::Instance, Method::Group};
 }
@@ -147,4 +147,4 @@ void CompareView::draw(Session& main, bool cube) {
     }
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -16,7 +16,7 @@
 #include <filesystem>
 #include <limits>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 // The method combo's items, "batch (BatchNorm2d)", … in the order of methods(); for a 3-D
@@ -341,4 +341,4 @@ void ControlsPanel::batch_section(Session& s) {
                                    r.running_mean[0], r.running_var[0]));
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 
-namespace normlab::app {
+namespace normlab::views {
 
 void ControlsPanel::tensor_section(Session& s) {
     const ItemWidth width(-90);
@@ -171,4 +171,4 @@ void ControlsPanel::file_controls(Session& s) {
         ImGui::TextDisabled(tr("(no .npy files in %s)"), std::filesystem::current_path(ec).string().c_str());
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <array>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 std::uint32_t shade(const Rgb& c, float k, float alpha = 1.0f) {
@@ -93,4 +93,4 @@ void heatmap_beside_cube(HeatmapPanel& heatmap, Session& session) {
                         std::min(avail.y, avail.x * 0.32f));
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

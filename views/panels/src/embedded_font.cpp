@@ -60,8 +60,8 @@ __attribute__((visibility("hidden"))) extern const unsigned char normlab_font_tt
 __attribute__((visibility("hidden"))) extern const unsigned int normlab_font_ttf_size;
 }
 
-namespace normlab::app {
+namespace normlab::views {
 
 std::span<const unsigned char> embedded_latin_font() { return {normlab_font_ttf, normlab_font_ttf_size}; }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -2,10 +2,10 @@
 #pragma once
 #include <span>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // DejaVu Sans, subset to the ranges fonts.cpp loads: static data, never freed (hand it to
 // ImGui with ImFontConfig::FontDataOwnedByAtlas = false).
 std::span<const unsigned char> embedded_latin_font();
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -7,7 +7,7 @@
 
 #include <imgui.h>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // A panel an exercise hides keeps its place and says so (the class is meant to work it out).
 bool hidden_panel(const Session& s, Control c) {
@@ -57,4 +57,4 @@ std::optional<std::string> exercise_window(Session& s, bool& open, const char* s
     return err;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

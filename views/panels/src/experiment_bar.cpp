@@ -11,7 +11,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace normlab::app {
+namespace normlab::views {
 
 StartedExperiment start_experiment(const std::string& id, std::optional<State> state, Session& session,
                                    PairView& pair) {
@@ -107,4 +107,4 @@ std::optional<std::string> train_eval_bar(Session& session) {
     return err;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

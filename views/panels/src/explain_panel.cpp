@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 std::string fmt(const char* f, double v) {
@@ -202,4 +202,4 @@ void ExplainPanel::draw(const Session& session) {
     formula(session, i, si, static_cast<std::size_t>(l.param_of(i)));
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 // Basic Latin + Latin-1, combining marks + Greek, General Punctuation through Mathematical
@@ -86,4 +86,4 @@ std::string missing_glyphs(const ImFont* font, const char* utf8) {
     return missing;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -13,7 +13,7 @@
 #include <random>
 #include <utility>
 
-namespace normlab::app {
+namespace normlab::views {
 
 GradientView::GradientView(Session& engine, std::unique_ptr<HeatmapImage> image)
     : engine_(&engine), shown_(engine), view_(std::move(image)) {
@@ -200,4 +200,4 @@ std::string GradientView::explain(Session& main) {
     return buf;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 const char* kModeNames[] = {"input x", "output y", "y − x", "statistic groups"};
 }  // namespace
@@ -409,4 +409,4 @@ void HeatmapPanel::draw_legend(const ShownTensors& s) const {
     ImGui::Text("%.3g", vmax_);
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace normlab::app {
+namespace normlab::views {
 
 void HeatmapZoom::set_sizes(float image_w, float image_h, float panel_w, float panel_h) {
     iw_ = std::max(image_w, 1.0f);
@@ -44,4 +44,4 @@ void HeatmapZoom::clamp() {
     oy_ = std::clamp(oy_, ky - h, ph_ - ky);
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 constexpr ImU32 kInputColor = IM_COL32(90, 150, 230, 255);
@@ -103,4 +103,4 @@ std::optional<std::uint32_t> HistogramView::draw(const Histograms& h, std::uint3
     return moved;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 struct Entry {
@@ -461,4 +461,4 @@ std::string all_chinese_text() {
     return t;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

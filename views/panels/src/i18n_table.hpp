@@ -3,7 +3,7 @@
 #pragma once
 #include <span>
 
-namespace normlab::app {
+namespace normlab::views {
 
 struct I18nEntry {
     const char* en;
@@ -13,4 +13,4 @@ struct I18nEntry {
 // The Train view's strings.
 std::span<const I18nEntry> train_strings();
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -2,7 +2,7 @@
 // English → Simplified Chinese, a part of the string table (i18n.cpp) kept in a file of its own.
 #include "i18n_table.hpp"
 
-namespace normlab::app {
+namespace normlab::views {
 
 std::span<const I18nEntry> train_strings() {
     static const I18nEntry kTrain[] = {
@@ -56,4 +56,4 @@ std::span<const I18nEntry> train_strings() {
     return kTrain;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <filesystem>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 // "images/NAME.png" for each shipped image, then the PNG/JPEG files of the working directory.
@@ -86,4 +86,4 @@ void ControlsPanel::style_controls(Session& s) {
         apply(s, with_style_image(st, style_edit_), TensorChange::keep());
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -4,7 +4,7 @@
 
 #include <imgui.h>
 
-namespace normlab::app {
+namespace normlab::views {
 
 std::optional<Language> language_menu(bool loadable) {
     std::optional<Language> picked;
@@ -22,4 +22,4 @@ std::optional<Language> language_menu(bool loadable) {
     return picked;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

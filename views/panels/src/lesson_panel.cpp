@@ -10,7 +10,7 @@
 
 #include <algorithm>
 
-namespace normlab::app {
+namespace normlab::views {
 
 void LessonPanel::load_dir(const std::string& dir) {
     set_ = load_lessons(dir);
@@ -139,4 +139,4 @@ std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const Tenso
     return go;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 struct Char {
@@ -126,4 +126,4 @@ std::vector<std::string_view> break_lines(std::string_view text, float width, co
     return lines;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 constexpr ImU32 kAxis = IM_COL32(200, 200, 205, 255);
@@ -144,4 +144,4 @@ void draw_line_chart(const LineChart& c, ImVec2 size) {
     if (!c.series.empty()) draw_legend(c, dl, a, b, points);
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -7,7 +7,7 @@
 
 #include <imgui.h>
 
-namespace normlab::app {
+namespace normlab::views {
 
 std::optional<std::string> set_method(Session& s, Method m) {
     if (s.state().spec.method == m) return std::nullopt;
@@ -51,4 +51,4 @@ std::optional<std::string> presenter_row(Session& s, HeatmapPanel& heatmap, bool
     return err;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

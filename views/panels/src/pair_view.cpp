@@ -12,7 +12,7 @@
 #include <tuple>
 #include <utility>
 
-namespace normlab::app {
+namespace normlab::views {
 
 PairView::PairView(Session& engine, MakeHeatmapImage make_image)
     : engine_(engine),
@@ -188,4 +188,4 @@ void PairView::draw_gradients(Session& main) {
     to.seed = from.seed;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

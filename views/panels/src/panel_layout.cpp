@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace normlab::app {
+namespace normlab::views {
 
 void lower_area(PanelRects& r, Rect a, bool pictures, bool large, float pic_h) {
     if (pictures) {
@@ -112,4 +112,4 @@ PanelRects train_layout(const LayoutMetrics& m, ScreenForm form) {
     return r;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

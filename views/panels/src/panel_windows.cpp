@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace normlab::app {
+namespace normlab::views {
 
 LayoutMetrics measure_layout(float top) {
     const ImGuiStyle& st = ImGui::GetStyle();
@@ -50,4 +50,4 @@ std::string heatmap_window_title(const Session& session, HeatmapArea area) {
     return title + "###heatmap";
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace normlab::app {
+namespace normlab::views {
 
 bool PicturePanel::wanted(const Session& s) {
     const Shape4& sh = s.x().shape;
@@ -75,4 +75,4 @@ void PicturePanel::draw(const Session& s) {
     ImGui::Dummy(ImVec2(avail.x, avail.y));
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

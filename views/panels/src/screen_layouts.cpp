@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 constexpr float kTouchTargetPx = 40.0f;  // the least height of a control a finger hits
@@ -146,4 +146,4 @@ PanelRects phone_landscape_layout(const LayoutMetrics& m, const LayoutContent& c
     return r;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

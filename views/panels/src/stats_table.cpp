@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace normlab::app {
+namespace normlab::views {
 
 namespace {
 
@@ -121,4 +121,4 @@ void StatsTable::draw(Session& session) {
     ImGui::EndTable();
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 const ImVec4 kModeColor[3] = {ImVec4(0.40f, 0.80f, 0.45f, 1), ImVec4(0.45f, 0.65f, 1.00f, 1),
@@ -269,4 +269,4 @@ void heatmap_above_sync_view(HeatmapPanel& heatmap, Session& session, bool prese
     ImGui::EndChild();
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

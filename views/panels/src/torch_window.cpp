@@ -6,7 +6,7 @@
 
 #include <imgui.h>
 
-namespace normlab::app {
+namespace normlab::views {
 
 std::string copy_torch_code(const Session& s) {
     std::string code = torch_code(s.state(), s.x().shape);
@@ -26,4 +26,4 @@ void torch_window(const std::string& code, bool& open) {
     ImGui::End();
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

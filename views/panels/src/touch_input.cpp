@@ -4,7 +4,7 @@
 #include <cmath>
 #include <utility>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 std::optional<PointerFrame> g_frame_touch;  // the frame being drawn's (set_frame_touch)
 }  // namespace
@@ -174,4 +174,4 @@ bool PopupGuard::swallow(const PointerFrame* touch, int popups_open, bool releas
     return released && opened;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

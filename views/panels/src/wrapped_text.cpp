@@ -6,7 +6,7 @@
 #include <cstdarg>
 #include <cstdio>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 float text_width(std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; }
 }  // namespace
@@ -83,4 +83,4 @@ std::string strf(const char* fmt, ...) {
     return out;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -15,7 +15,7 @@
 #include <set>
 #include <string_view>
 
-namespace normlab::app {
+namespace normlab::views {
 
 namespace {
 using Mod = Chord::Mod;
@@ -339,4 +339,4 @@ void blank_screen(bool blank) {
     ImGui::GetForegroundDrawList()->AddRectFilled(ImVec2(0, 0), d, IM_COL32(0, 0, 0, 255));
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace normlab::app {
+namespace normlab::views {
 
 void FramePacer::wake(Clock::time_point now) {
     frames_left_ = std::max(frames_left_, kSettleFrames);
@@ -30,4 +30,4 @@ std::optional<FramePacer::Clock::duration> FramePacer::wait(Clock::time_point no
     return *timer_ - now;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

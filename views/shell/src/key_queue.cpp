@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <utility>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 KeyQueue* g_queue = nullptr;  // GLFW callbacks take no user data; the app has one window
@@ -118,4 +118,4 @@ void KeyQueue::offer(const Event& e) {
         held_.push_back(e);  // behind what waits already: order is kept
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -18,7 +18,7 @@
 
 #include <utility>
 
-namespace normlab::app {
+namespace normlab::views {
 
 Shell::Shell(ShellPlatform& platform, Session& session, LessonPanel lessons)
     : platform_(platform),
@@ -65,7 +65,7 @@ void Shell::set_presenter(bool on) {
 
 void Shell::set_language(Language lang) {
     wanted_language_.reset();
-    if (app::set_language(lang)) return;
+    if (views::set_language(lang)) return;
     if (!platform_.cjk_font_loadable()) return message(cjk_missing_message());
     wanted_language_ = lang;
     message(tr("loading the Chinese font…"), false);
@@ -125,7 +125,7 @@ void Shell::go_to_step(int lesson, int step) {
 }
 
 std::optional<std::string> Shell::try_experiment(const std::string& id, std::optional<State> state) {
-    const StartedExperiment started = app::start_experiment(id, std::move(state), session_, pair_);
+    const StartedExperiment started = views::start_experiment(id, std::move(state), session_, pair_);
     if (!started.experiment) return started.error;
     experiment_ = started.experiment;
     apply_view(experiment_->view);
@@ -257,4 +257,4 @@ void Shell::experiments_menu() {
     ImGui::EndMenu();
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace normlab::app {
+namespace normlab::views {
 
 LayoutContent Shell::layout_content() const {
     LayoutContent c;
@@ -167,4 +167,4 @@ void Shell::explain_area() {
     wrapped_text(text);
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 // The classes' colours (not the runs': those are Okabe–Ito's first four).
@@ -92,4 +92,4 @@ void train_boundaries(const TrainRunSet& runs, float width, float height) {
     ImGui::Dummy(ImVec2(width, s + caption));
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

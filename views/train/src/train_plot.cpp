@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <vector>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 struct Axes {
@@ -102,4 +102,4 @@ void train_curves(const TrainRunSet& runs, float width, float height) {
     plot(runs, false, w, h);
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

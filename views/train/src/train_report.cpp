@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 // The mean of v[from, to) (0 when empty).
@@ -35,4 +35,4 @@ nlohmann::json train_report(const TrainRunSet& runs, bool shown) {
             {"fps", runs.mean_fps()}, {"steps_per_s", runs.steps_per_second()}, {"runs", list}};
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

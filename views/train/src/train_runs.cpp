@@ -12,7 +12,7 @@
 #include <array>
 #include <cmath>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 constexpr int kStepsPerSubmit = 8;  // one recording of 8 steps; shorter slices queue single steps
@@ -343,4 +343,4 @@ double TrainRunSet::steps_per_second() const { return train_seconds_ > 0 ? train
 
 double TrainRunSet::mean_fps() const { return train_seconds_ > 0 ? intervals_ / train_seconds_ : 0.0; }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

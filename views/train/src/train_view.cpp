@@ -14,7 +14,7 @@
 #include <cstdio>
 #include <string>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 // A combo over `names` (shown through tr()); true when the choice changed.
@@ -265,4 +265,4 @@ std::optional<std::string> TrainView::settings(TrainRunSet& runs) {
     return err;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -11,7 +11,7 @@
 
 #include <algorithm>
 
-namespace normlab::app {
+namespace normlab::views {
 
 RgbaImage render_chart_figure(const VulkanContext& ctx, const ChartFigure& f) {
     if (!figure_size_ok(f.width, f.height))
@@ -53,4 +53,4 @@ RgbaImage render_chart_figure(const VulkanContext& ctx, const ChartFigure& f) {
     return out;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

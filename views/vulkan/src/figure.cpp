@@ -18,7 +18,7 @@
 
 #include <cstdio>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 constexpr vk::Format kFormat = vk::Format::eR8G8B8A8Unorm;
@@ -130,4 +130,4 @@ void render_figure(const VulkanContext& ctx, Session& session, const FigureOptio
     write_png_atomic(png_path, o.width, o.height, rgba);
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

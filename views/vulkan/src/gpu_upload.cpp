@@ -2,7 +2,7 @@
 
 #include "normlab/gpu/staging.hpp"
 
-namespace normlab::app {
+namespace normlab::views {
 
 void upload_buffer(const VulkanContext& ctx, GpuBuffer& dst, const void* src, std::size_t bytes) {
     const vk::DeviceSize want = bytes == 0 ? 4 : bytes;
@@ -13,4 +13,4 @@ void upload_buffer(const VulkanContext& ctx, GpuBuffer& dst, const void* src, st
     Staging(ctx, recorder, want).upload({{&dst, 0, src, bytes}});
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace normlab::app {
+namespace normlab::views {
 namespace {
 
 // Mirrors `Push` in shaders/heatmap_draw.vert/.frag.
@@ -167,4 +167,4 @@ void VulkanHeatmapImage::record_draw(const ImDrawCmd* dc) const {
     cmd.draw(6, 1, 0, 0);
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

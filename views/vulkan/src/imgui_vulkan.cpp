@@ -12,7 +12,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace normlab::app {
+namespace normlab::views {
 
 ImGuiVulkan::ImGuiVulkan(const VulkanContext& ctx, vk::RenderPass render_pass, const ImGuiVulkanOptions& options)
     : ctx_(ctx) {
@@ -95,4 +95,4 @@ void ImGuiVulkan::shut_down() {
     backend_ = context_ = false;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

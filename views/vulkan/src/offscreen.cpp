@@ -5,7 +5,7 @@
 
 #include <array>
 
-namespace normlab::app {
+namespace normlab::views {
 
 OffscreenTarget::OffscreenTarget(const VulkanContext& ctx, vk::Extent2D extent, vk::Format format)
     : ctx_(&ctx), extent_(extent), format_(format), recorder_(ctx) {
@@ -77,4 +77,4 @@ std::vector<unsigned char> OffscreenTarget::render(ImDrawData* draw_data, const 
     return rgba;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

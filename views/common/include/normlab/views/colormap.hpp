@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace normlab::app {
+namespace normlab::views {
 
 using Rgb = std::array<float, 3>;
 
@@ -38,4 +38,4 @@ std::uint32_t to_imgui(const Rgb& c, float alpha = 1.0f);
 std::vector<float> palette_rgba(std::int64_t count, GroupPalette palette);
 std::vector<float> lut_rgba(Colormap map);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

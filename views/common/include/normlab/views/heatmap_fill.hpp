@@ -12,7 +12,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace normlab::app {
+namespace normlab::views {
 
 inline constexpr const char* kFillShader = "heatmap.comp";
 // Storage-buffer bindings of heatmap.comp, in this order: x, y (floats), the statistic palette (one vec4
@@ -88,4 +88,4 @@ inline std::uint32_t fill_workgroups(int pixels) {
     return (static_cast<std::uint32_t>(pixels) + kHeatmapFillTile - 1) / kHeatmapFillTile;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // An image's pixels: width × height × 4 bytes (RGBA), top row first.
 struct RgbaImage {
@@ -23,4 +23,4 @@ std::string png_bytes(const std::string& path, int width, int height, const std:
 // rgba: width × height × 4 bytes, top row first. Throws InputError when it cannot be written.
 void write_png_atomic(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

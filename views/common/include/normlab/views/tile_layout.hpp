@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace normlab::app {
+namespace normlab::views {
 
 struct TileLayout {
     Shape4 shape;
@@ -59,4 +59,4 @@ struct TileLayout {
     }
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

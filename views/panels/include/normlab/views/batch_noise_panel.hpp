@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-namespace normlab::app {
+namespace normlab::views {
 
 class BatchNoisePanel {
 public:
@@ -39,4 +39,4 @@ private:
     std::array<float, 2> button_at_{-1, -1};
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -14,7 +14,7 @@
 #include <array>
 #include <memory>
 
-namespace normlab::app {
+namespace normlab::views {
 
 class CompareView {
 public:
@@ -37,4 +37,4 @@ private:
     std::string error_;
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -14,7 +14,7 @@
 #include <functional>
 #include <string>
 
-namespace normlab::app {
+namespace normlab::views {
 
 class ControlsPanel {
 public:
@@ -53,4 +53,4 @@ private:
     std::uint64_t seen_generation_ = ~0ull;
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

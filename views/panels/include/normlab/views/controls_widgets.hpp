@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // The item width for the widgets of one scope: popped on every way out, early returns included.
 class ItemWidth {
@@ -23,4 +23,4 @@ inline std::string mib(double bytes) {
     return buf;
 }
 
-}  // namespace normlab::app
+}  // namespace normlab::views

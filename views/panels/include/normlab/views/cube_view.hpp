@@ -13,7 +13,7 @@
 
 struct ImVec2;
 
-namespace normlab::app {
+namespace normlab::views {
 
 // Draws into the current window at the cursor, inside width × height pixels, and advances
 // the cursor. `selected_stat`: the statistic to highlight (none: all groups in color).
@@ -23,4 +23,4 @@ void draw_partition_cube(const StatLayout& layout, std::optional<std::int64_t> s
 // (key K, a lesson step's "cube"), on the desktop and in the browser.
 void heatmap_beside_cube(HeatmapPanel& heatmap, Session& session);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

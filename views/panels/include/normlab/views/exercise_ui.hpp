@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // Whether the session's exercise hides panel `c`; when it does, says so in the current window.
 bool hidden_panel(const Session& s, Control c);
@@ -16,4 +16,4 @@ bool hidden_panel(const Session& s, Control c);
 // hands out the scene, shown under the table's explanation. Returns a refusal's line.
 std::optional<std::string> exercise_window(Session& s, bool& open, const char* save_hint);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // Starts experiment `id` in `session`: its state (or `state`, a lesson step's), with a handed-out
 // exercise ended; a pair experiment's right side in `pair`. Returns the experiment, or the message of
@@ -33,4 +33,4 @@ void continuum_identities(CompareView& compare, const Session& session);
 // The train-eval experiment's controls; draws nothing unless BatchNorm is shown.
 std::optional<std::string> train_eval_bar(Session& session);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

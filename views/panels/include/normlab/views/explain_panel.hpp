@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // "GroupNorm, G=2: one statistic per (n, g) over C/G·H·W = 3·4·4 = 48 elements".
 std::string reduction_summary(const NormSpec& spec, const StatLayout& layout);
@@ -17,4 +17,4 @@ public:
     void draw(const Session& session);
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

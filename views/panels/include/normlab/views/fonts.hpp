@@ -6,7 +6,7 @@
 
 struct ImFont;
 
-namespace normlab::app {
+namespace normlab::views {
 
 // The fonts the app draws with, loaded once at three sizes (crisp large text for presenter
 // mode instead of a blurry scale: `large` on 1080 lines and more, `medium` below). `cjk`
@@ -38,4 +38,4 @@ FontSet load_fonts(const std::string& glyph_text, float raster_scale = 1.0f);
 // all are there. Only meaningful once the atlas is built.
 std::string missing_glyphs(const ImFont* font, const char* utf8);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -15,7 +15,7 @@
 
 #include <string>
 
-namespace normlab::app {
+namespace normlab::views {
 
 enum class GradDy { OneHot, Ones, Random };
 
@@ -59,4 +59,4 @@ private:
 // The support of ∂y_k/∂x in words for `spec` on `layout` (which elements share y_k's statistic).
 std::string gradient_support_text(const NormSpec& spec, const StatLayout& layout);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

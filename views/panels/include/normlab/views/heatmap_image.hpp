@@ -15,7 +15,7 @@
 #include <functional>
 #include <memory>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // What one heatmap shows: the tensors, the colours and the fill's parameters (geometry, mode,
 // value range, selected statistic).
@@ -39,4 +39,4 @@ public:
 // Makes one more image for a view that holds several heatmaps (the compare and gradient views).
 using MakeHeatmapImage = std::function<std::unique_ptr<HeatmapImage>()>;
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -27,7 +27,7 @@
 #include <utility>
 #include <vector>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // The ids of the HeatmapModes in scenes and lesson steps ("view": {"heatmap": …}).
 inline constexpr const char* kHeatmapModeIds[4] = {"input", "output", "diff", "stats"};
@@ -114,4 +114,4 @@ private:
     std::array<int, 2> fill_size_{};
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

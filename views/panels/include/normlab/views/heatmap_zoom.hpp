@@ -6,7 +6,7 @@
 // Hit-testing maps a screen point back through to_image(). tests/app/test_heatmap_zoom.cpp checks it.
 #pragma once
 
-namespace normlab::app {
+namespace normlab::views {
 
 class HeatmapZoom {
 public:
@@ -40,4 +40,4 @@ private:
     void clamp();
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -7,7 +7,7 @@
 
 #include <optional>
 
-namespace normlab::app {
+namespace normlab::views {
 
 class HistogramView {
 public:
@@ -18,4 +18,4 @@ public:
     bool on_cpu = false;    // computed by the CPU backend (the caption says CPU, else GPU)
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace normlab::app {
+namespace normlab::views {
 
 Language language();
 // Returns false (and keeps English) when Chinese was asked for but no CJK font is loaded.
@@ -26,4 +26,4 @@ const std::string& tr(const LocalText& text);
 // Every Chinese string of the table (the font atlas is built with exactly these glyphs).
 std::string all_chinese_text();
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -6,11 +6,11 @@
 
 #include <optional>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // Draws the menu (inside the main menu bar); returns the language picked this frame, if any (the
 // caller switches to it).
 // `loadable`: the platform loads a CJK font when Chinese is chosen (ShellPlatform::load_cjk_font).
 std::optional<Language> language_menu(bool loadable);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab::app {
+namespace normlab::views {
 
 class LessonPanel {
 public:
@@ -63,4 +63,4 @@ private:
     LessonMemory memory_;
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // The width of a piece of UTF-8 text, in the caller's units (pixels in the app).
 using MeasureText = std::function<float(std::string_view)>;
@@ -26,4 +26,4 @@ bool is_cjk(char32_t c);
 // An empty text gives one empty line; the lines are views into `text`.
 std::vector<std::string_view> break_lines(std::string_view text, float width, const MeasureText& measure);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab::app {
+namespace normlab::views {
 
 struct ChartSeries {
     std::string label;
@@ -31,4 +31,4 @@ void draw_line_chart(const LineChart& chart, ImVec2 size);
 // About `count` round tick values (1, 2 or 5 × 10^k apart) covering [lo, hi].
 std::vector<double> nice_ticks(double lo, double hi, int count);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // A method chosen (a button, a key): one Session::apply that keeps the tensor; its refusal (an
 // exercise's lock, a shape the method refuses) as the error line.
@@ -18,4 +18,4 @@ std::optional<std::string> set_method(Session& s, Method m);
 // radio buttons after them on their last row when it has room. Returns a refusal's line.
 std::optional<std::string> presenter_row(Session& s, HeatmapPanel& heatmap, bool modes);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

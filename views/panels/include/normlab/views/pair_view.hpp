@@ -17,7 +17,7 @@
 
 #include <memory>
 
-namespace normlab::app {
+namespace normlab::views {
 
 class PairView {
 public:
@@ -52,4 +52,4 @@ private:
     double max_diff_ = 0.0;
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -12,7 +12,7 @@
 
 #include <optional>
 
-namespace normlab::app {
+namespace normlab::views {
 
 struct Rect {
     float x = 0, y = 0, w = 0, h = 0;
@@ -87,4 +87,4 @@ float histograms_height(const LayoutMetrics& m);
 inline constexpr int kPhoneTabsPerRow = 3;
 float phone_tabs_height(const LayoutMetrics& m, bool lessons);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

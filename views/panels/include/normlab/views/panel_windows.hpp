@@ -9,7 +9,7 @@
 
 #include <string>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // The display's size and the font's and style's metrics this frame, with the menu bar's height `top`.
 LayoutMetrics measure_layout(float top);
@@ -24,4 +24,4 @@ std::string heatmap_window_title(const Session& session, HeatmapArea area);
 // Begins the fixed (not moved, resized or collapsed; not saved) window `name` at `r`; call ImGui::End.
 void begin_panel(const std::string& name, const Rect& r, ImGuiWindowFlags extra = 0);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

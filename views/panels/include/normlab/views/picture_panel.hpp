@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab::app {
+namespace normlab::views {
 
 class PicturePanel {
 public:
@@ -34,4 +34,4 @@ private:
     std::vector<Picture> pictures_;
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

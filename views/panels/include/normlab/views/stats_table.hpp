@@ -6,7 +6,7 @@
 
 #include <optional>
 
-namespace normlab::app {
+namespace normlab::views {
 
 class StatsTable {
 public:
@@ -16,4 +16,4 @@ private:
     std::optional<std::int64_t> last_selected_;
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -8,7 +8,7 @@
 #include "normlab/views/heatmap_panel.hpp"
 #include "normlab/session/session.hpp"
 
-namespace normlab::app {
+namespace normlab::views {
 
 // Draws into the current window; does nothing when the result holds no SyncBN statistics.
 // table_first (presenter mode): the modes' table above the devices, so the naive error shows first.
@@ -26,4 +26,4 @@ struct SyncArea {
 // (draw_sync_view; table_first in presenter mode).
 void heatmap_above_sync_view(HeatmapPanel& heatmap, Session& session, bool presenter, float panel_h, SyncArea& area);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

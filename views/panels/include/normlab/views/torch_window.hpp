@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // The PyTorch code of the session's state, put on the clipboard (File > Copy as PyTorch, key T).
 std::string copy_torch_code(const Session& s);
@@ -13,4 +13,4 @@ std::string copy_torch_code(const Session& s);
 // While `open` (its close box clears it): the code and a "Copy again" button.
 void torch_window(const std::string& code, bool& open);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

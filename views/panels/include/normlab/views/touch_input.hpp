@@ -22,7 +22,7 @@
 #include <deque>
 #include <optional>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // The mouse ImGui sees in one frame.
 struct PointerFrame {
@@ -110,4 +110,4 @@ private:
 void set_frame_touch(const std::optional<PointerFrame>& f);
 const PointerFrame* frame_touch();
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // Text wrapped at the right edge of the current window's content region.
 void wrapped_text(std::string_view text);
@@ -27,4 +27,4 @@ void elided_tooltip(std::string_view text);
 // printf into a string (for the wrapped texts above).
 std::string strf(const char* fmt, ...) IM_FMTARGS(1);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

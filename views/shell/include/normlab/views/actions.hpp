@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // A key (GLFW key code) and the modifiers it needs: Ctrl and Shift each required, refused or
 // ignored.
@@ -93,4 +93,4 @@ void menu_items(const std::vector<Action>& table, unsigned menu);
 void help_overlay(const std::vector<Action>& table, bool& open);
 void blank_screen(bool blank);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -8,7 +8,7 @@
 #include <chrono>
 #include <optional>
 
-namespace normlab::app {
+namespace normlab::views {
 
 class FramePacer {
 public:
@@ -39,4 +39,4 @@ private:
     long frames_ = 0, wakes_ = 0;
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

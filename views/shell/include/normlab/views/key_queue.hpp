@@ -15,7 +15,7 @@
 
 struct GLFWwindow;
 
-namespace normlab::app {
+namespace normlab::views {
 
 struct KeyPress {
     int key = 0;   // GLFW_KEY_*
@@ -75,4 +75,4 @@ private:
     bool characters_ = false;      // a character went to ImGui in this frame's batch
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

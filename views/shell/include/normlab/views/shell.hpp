@@ -38,7 +38,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab::app {
+namespace normlab::views {
 
 class Shell;
 
@@ -216,4 +216,4 @@ private:
     PopupGuard popup_guard_;                   // a finger's lift over a popup opened under it does nothing
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

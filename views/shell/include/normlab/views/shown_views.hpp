@@ -7,7 +7,7 @@
 #include "normlab/classroom/experiments.hpp"
 #include "normlab/classroom/view_settings.hpp"
 
-namespace normlab::app {
+namespace normlab::views {
 
 struct ShownViews {
     bool compare = false, cube = false, gradient = false;
@@ -30,4 +30,4 @@ struct ShownViews {
     }
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -6,11 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // {"shown", "available", "playing", "fps", "steps_per_s", "runs": [{"norm", "steps", "of", "loss_start",
 // "loss_now", "acc_now", "val_loss", "val_acc"}]}; loss_start and loss_now are the means of the batch
 // losses of the first and the last (up to) 10 steps run, acc_now likewise.
 nlohmann::json train_report(const TrainRunSet& runs, bool shown);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

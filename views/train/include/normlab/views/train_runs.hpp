@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // Makes the device that runs a program (steps per submission as the int).
 using TrainDeviceFactory = std::function<std::unique_ptr<TrainDevice>(TrainProgram, int)>;
@@ -142,4 +142,4 @@ void upload_train_inputs(TrainDevice& d, const TrainConfig& c, TrainBoundary& b)
 // The program of `c` (the mlp's with the boundary grid, or the cnn's).
 TrainProgram plan_training(const TrainConfig& c);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

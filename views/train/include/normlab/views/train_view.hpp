@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // The Train view's first run: an mlp on three spirals (what the view starts with).
 TrainConfig default_train_config();
@@ -44,4 +44,4 @@ void train_curves(const TrainRunSet& runs, float width, float height);
 void train_boundaries(const TrainRunSet& runs, float width, float height);
 bool train_boundaries_shown(const TrainRunSet& runs);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab::app {
+namespace normlab::views {
 
 struct ChartFigure {
     std::string title, caption;
@@ -22,4 +22,4 @@ struct ChartFigure {
 // DeviceError on a device fault.
 RgbaImage render_chart_figure(const VulkanContext& ctx, const ChartFigure& figure);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -13,7 +13,7 @@ namespace normlab {
 class Session;
 }  // namespace normlab
 
-namespace normlab::app {
+namespace normlab::views {
 
 struct FigureOptions {
     int width = 1400, height = 900;
@@ -39,4 +39,4 @@ void render_figure(const VulkanContext& ctx, const State& state, Tensor x, const
 void render_figure(const VulkanContext& ctx, Session& session, const FigureOptions& options,
                    const std::string& png_path);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

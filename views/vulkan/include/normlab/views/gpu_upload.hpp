@@ -5,10 +5,10 @@
 
 #include <cstddef>
 
-namespace normlab::app {
+namespace normlab::views {
 
 // (Re)creates `dst` with exactly `bytes` bytes when its size differs, then uploads `src`.
 // The caller makes sure no submitted work still uses `dst` (e.g. device().waitIdle()).
 void upload_buffer(const VulkanContext& ctx, GpuBuffer& dst, const void* src, std::size_t bytes);
 
-}  // namespace normlab::app
+}  // namespace normlab::views

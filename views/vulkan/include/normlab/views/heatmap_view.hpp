@@ -17,7 +17,7 @@
 struct ImDrawList;
 struct ImDrawCmd;
 
-namespace normlab::app {
+namespace normlab::views {
 
 class VulkanHeatmapImage : public HeatmapImage {
 public:
@@ -85,4 +85,4 @@ private:
     std::vector<VulkanHeatmapImage*> made_;
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string>
 
-namespace normlab::app {
+namespace normlab::views {
 
 struct ImGuiVulkanOptions {
     std::string glyph_text;        // extra text whose CJK glyphs the atlas must hold
@@ -47,4 +47,4 @@ private:
     bool context_ = false, backend_ = false;
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

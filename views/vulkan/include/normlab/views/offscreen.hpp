@@ -12,7 +12,7 @@
 
 struct ImDrawData;
 
-namespace normlab::app {
+namespace normlab::views {
 
 // Records work that must happen before the render pass (compute dispatches, barriers).
 using BeforePass = std::function<void(vk::CommandBuffer cmd, vk::Extent2D extent)>;
@@ -40,4 +40,4 @@ private:
     CommandRecorder recorder_;
 };
 
-}  // namespace normlab::app
+}  // namespace normlab::views

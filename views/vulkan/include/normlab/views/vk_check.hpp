@@ -10,7 +10,7 @@
 
 #include <string>
 
-namespace normlab {
+namespace normlab::views {
 
 inline void check_vk(VkResult err) {
     if (err >= 0) return;
@@ -18,4 +18,4 @@ inline void check_vk(VkResult err) {
                       std::to_string(static_cast<int>(err)) + ")");
 }
 
-}  // namespace normlab
+}  // namespace normlab::views
