@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Sizes (run by scripts/check-style.sh, a ctest of label style): no source file over 500 lines
-(C++, GLSL, WGSL, JavaScript, Python, shell, CMake) and no C++ or JavaScript function over 80
-lines, not counting the data tables in it (braced initializers: a table of rows is data, not
-code). Arguments: the files (or --self-test); it prints one line per file or function over its limit and exits 1
-if there is one.
+(C++, GLSL, WGSL, JavaScript, Python, shell, CMake) and no C++, JavaScript or Python function over
+80 lines, not counting the data tables in it (a table of rows is data, not code: C++ and JavaScript
+braced initializers; Python statements made of literals, names and calls of them, such as a list
+of test cases). Arguments: the files (or --self-test); it prints one line per file or function
+over its limit and exits 1 if there is one.
 
 Function bodies are found by matching braces outside comments and literals: at the top level, a
 brace whose statement ends with a parameter list (`) const {`, `) -> T {`, a constructor's
 initializer list) or an arrow (`=> {`) opens a function; a script's module wrapper
-`(function () {` does not. Lambdas and local classes count as lines of their function."""
+`(function () {` does not. Lambdas and local classes count as lines of their function. Python
+functions are read with the ast module; a nested def is a function of its own."""
+import ast
 import re
 import sys
 
@@ -111,6 +114,43 @@ def functions(path):
     return found
 
 
+def is_data(node):
+    """A Python expression that is data: literals, names, and containers and calls of them."""
+    if isinstance(node, (ast.Constant, ast.Name, ast.Attribute, ast.Lambda, ast.JoinedStr)):
+        return True
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return all(is_data(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is None or is_data(k) for k in node.keys) and all(is_data(v) for v in node.values)
+    if isinstance(node, ast.Call):
+        return all(is_data(a) for a in node.args) and all(is_data(k.value) for k in node.keywords)
+    if isinstance(node, ast.UnaryOp):
+        return is_data(node.operand)
+    if isinstance(node, ast.BinOp):
+        return is_data(node.left) and is_data(node.right)
+    return False
+
+
+def python_functions(path):
+    """(first line, code lines) of each Python function: its body's lines less its nested functions'
+    and its data statements'."""
+    with open(path, encoding='utf-8') as f:
+        tree = ast.parse(f.read(), path)
+    found = []
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        lines = set(range(fn.body[0].lineno, fn.end_lineno + 1))
+        for n in ast.walk(fn):
+            nested = n is not fn and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            data = (isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and is_data(n.value)) or \
+                (isinstance(n, ast.Assign) and is_data(n.value))
+            if nested or data:
+                lines -= set(range(n.lineno, n.end_lineno + 1))
+        found.append((fn.lineno, len(lines)))
+    return found
+
+
 def self_test():
     """The checks catch what they are for (and spare a data table): 0 when they do."""
     import os
@@ -126,6 +166,8 @@ def self_test():
         'wrapped.js': (['(function () {', '  var f = function (x) {', '    return x;', '  };'] +
                        ['  f(1);'] * (FUNCTION_LINES + 1) + ['})();'], 0),
         'long.py': (['x = 1'] * (FILE_LINES + 1), 1),
+        'long_def.py': (['def f(x):'] + ['    x += 1'] * (FUNCTION_LINES + 1) + ['    return x'], 1),
+        'cases.py': (['def f(cases):'] + ['    cases.append(case("a", [1, 2], desc="b"))'] * 200, 0),
     }
     with tempfile.TemporaryDirectory() as d:
         for name, (lines, want) in cases.items():
@@ -146,10 +188,11 @@ def problems_of(paths):
             count = sum(1 for _ in f)
         if count > FILE_LINES:
             problems.append(f"{p}: {count} lines (at most {FILE_LINES})")
-        if p.endswith(('.cpp', '.hpp', '.js', '.mjs')):
-            for first, lines in functions(p):
-                if lines > FUNCTION_LINES:
-                    problems.append(f"{p}:{first}: a function of {lines} lines (at most {FUNCTION_LINES})")
+        found = functions(p) if p.endswith(('.cpp', '.hpp', '.js', '.mjs')) else \
+            python_functions(p) if p.endswith('.py') else []
+        for first, lines in found:
+            if lines > FUNCTION_LINES:
+                problems.append(f"{p}:{first}: a function of {lines} lines (at most {FUNCTION_LINES})")
     return problems
 
 
