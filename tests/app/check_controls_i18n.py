@@ -47,8 +47,8 @@ def table(i18n):
 
 def main():
     src = sys.argv[1]
-    code = open(f"{src}/views/controls_panel.cpp", encoding="utf-8").read()
-    zh = table(open(f"{src}/views/i18n.cpp", encoding="utf-8").read())
+    code = open(f"{src}/views/panels/src/controls_panel.cpp", encoding="utf-8").read()
+    zh = table(open(f"{src}/views/panels/src/i18n.cpp", encoding="utf-8").read())
     if len(zh) < 100:
         sys.exit(f"FAIL: parsed only {len(zh)} entries of views/panels/src/i18n.cpp's table")
     problems, checked = [], 0

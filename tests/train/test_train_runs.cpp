@@ -1,4 +1,4 @@
-// The Train view's model (views/train_runs: TrainRunSet, SliceController) without a window (label
+// The Train view's model (views/train's train_runs: TrainRunSet, SliceController) without a window (label
 // train): slices sized by how frames go; runs played in slices between "frames" on the Vulkan runner give
 // the same losses as one submission of the whole run; edits of a run's own and of the shared fields;
 // no factory, no training.

@@ -7,11 +7,11 @@
 #include "embedded_font.hpp"
 
 #ifndef NORMLAB_FONT_FILE
-#error "NORMLAB_FONT_FILE must name the TTF file to embed (views/CMakeLists.txt, web/imgui.cmake set it)"
+#error "NORMLAB_FONT_FILE must name the TTF file to embed (views/panels/CMakeLists.txt sets it)"
 #endif
 
 #if defined(__wasm__)
-// WebAssembly's assembler (the browser build, web/imgui.cmake): data sections are named without
+// WebAssembly's assembler (the browser build): data sections are named without
 // flags, every data symbol needs a .size, and the end is a local label.
 __asm__(
     ".section .rodata.normlab_font,\"\",@\n"
