@@ -3,7 +3,7 @@
 #include "app_ui.hpp"
 
 #include "exporter.hpp"
-#include "i18n.hpp"
+#include "normlab/views/i18n.hpp"
 
 #include "normlab/core/error.hpp"
 #include "normlab/core/state_edits.hpp"
@@ -20,22 +20,23 @@ void AppUi::scene_popups() {
     for (int which = 0; which < 2; ++which) {
         const char* id = which == 0 ? "##save" : "##load";
         if (!ImGui::BeginPopup(id)) continue;
-        ImGui::TextUnformatted(which == 0 ? tr("Save the whole state as a scene file:") : tr("Load a scene file:"));
+        ImGui::TextUnformatted(which == 0 ? views::tr("Save the whole state as a scene file:")
+                                          : views::tr("Load a scene file:"));
         std::snprintf(buf, sizeof buf, "%s", scene_path_.c_str());
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 24);
         if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
         const bool enter = ImGui::InputText("##path", buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue);
         scene_path_ = buf;
-        if (ImGui::Button(which == 0 ? tr("Save") : tr("Load")) || enter) {
+        if (ImGui::Button(which == 0 ? views::tr("Save") : views::tr("Load")) || enter) {
             try {
                 if (which == 0) {
                     State st = session_.state();
                     st.view_json = view_to_json(shell_.view());
                     save_scene(st, scene_path_);
-                    message(std::string(tr("saved ")) + scene_path_);
+                    message(std::string(views::tr("saved ")) + scene_path_);
                 } else {
                     open_scene(load_scene(scene_path_), scene_path_);
-                    message(std::string(tr("loaded ")) + scene_path_);
+                    message(std::string(views::tr("loaded ")) + scene_path_);
                 }
             } catch (const InputError& e) {
                 message(e.what(), true);
@@ -64,7 +65,7 @@ void AppUi::copy_scene() {
     AppLink link = shell_.link_parts();
     link.scene = scene_to_line(st);
     ImGui::SetClipboardText(link_text(link).c_str());
-    message(tr("scene copied to the clipboard as one line"));
+    message(views::tr("scene copied to the clipboard as one line"));
 }
 
 // A link or a scene line (or a scene's JSON) from the clipboard; a bad one changes nothing.
@@ -86,7 +87,7 @@ void AppUi::paste_scene() {
             }
         });
         if (error.empty())
-            message(tr("scene pasted from the clipboard"));
+            message(views::tr("scene pasted from the clipboard"));
         else
             message(error, true);
     } catch (const InputError& e) {
@@ -97,7 +98,8 @@ void AppUi::paste_scene() {
 void AppUi::export_files() {
     try {
         auto files = export_all(session_, export_dir_, export_stem(session_));
-        message(std::string(tr("exported ")) + std::to_string(files.size()) + " " + tr("files to") + " " + export_dir_);
+        message(std::string(views::tr("exported ")) + std::to_string(files.size()) + " " + views::tr("files to") + " " +
+                export_dir_);
     } catch (const InputError& e) {
         message(e.what(), true);
     }
@@ -112,7 +114,7 @@ void AppUi::export_png() {
 
 void AppUi::captured(const std::string& path, const std::string& error) {
     if (error.empty())
-        message(std::string(tr("wrote ")) + path);
+        message(std::string(views::tr("wrote ")) + path);
     else
         message(error, true);
 }

@@ -1,7 +1,7 @@
 #include "app_ui.hpp"
 
-#include "i18n.hpp"
-#include "train_report.hpp"
+#include "normlab/views/i18n.hpp"
+#include "normlab/views/train_report.hpp"
 
 #include "normlab/ops/train_runner.hpp"
 #include "normlab/ops/vulkan_backend.hpp"
@@ -73,10 +73,10 @@ void AppUi::presenter_look(bool on) {
     ImGui::GetIO().FontDefault = on ? window_.fonts().large : window_.fonts().normal;
 }
 
-void AppUi::draw(const std::vector<KeyPress>& keys) {
+void AppUi::draw(const std::vector<views::KeyPress>& keys) {
     // Presenter text: 34 px (times the UI scale) on 1080 lines and more, 26 px from 650 lines,
     // the normal size below (a window too small for larger text).
-    const FontSet& f = window_.fonts();
+    const views::FontSet& f = window_.fonts();
     const float lines = ImGui::GetIO().DisplaySize.y / window_.ui_scale();
     ImGui::PushFont(!shell_.presenter() ? f.normal : lines >= 1000 ? f.large : lines >= 650 ? f.medium : f.normal);
     shell_.draw(keys);
@@ -84,7 +84,7 @@ void AppUi::draw(const std::vector<KeyPress>& keys) {
 }
 
 std::string AppUi::state_json(int frame) const {
-    const LessonPanel& lessons = shell_.lessons();
+    const views::LessonPanel& lessons = shell_.lessons();
     const bool in_lesson = lessons.active();
     std::string lesson =
         in_lesson ? lessons.lessons()[static_cast<std::size_t>(lessons.lesson_index())].id : std::string();
@@ -94,7 +94,7 @@ std::string AppUi::state_json(int frame) const {
         {"mode", mode_name(session_.state().spec.mode)},
         {"lesson", lesson},
         {"step", in_lesson ? lessons.step() + 1 : 0},
-        {"language", language() == Language::Zh ? "zh" : "en"},
+        {"language", views::language() == Language::Zh ? "zh" : "en"},
         {"presenter", shell_.presenter()},
         {"compare", shell_.views().compare},
         {"cube", shell_.views().cube},
@@ -104,7 +104,7 @@ std::string AppUi::state_json(int frame) const {
         {"eps", session_.state().spec.effective_eps()},
         {"hide", session_.state().exercise.hidden_names()},
         {"lock", session_.state().exercise.locked_names()},
-        {"train", train_report(shell_.train_runs(), shell_.train_shown())},
+        {"train", views::train_report(shell_.train_runs(), shell_.train_shown())},
         {"tensor_dims", session_.x().shape.dims()},
         {"tensor_file",
          session_.state().source.kind == TensorSource::Kind::File ? session_.state().source.path : std::string()},
@@ -112,7 +112,7 @@ std::string AppUi::state_json(int frame) const {
         {"frame", frame}};
     // The heatmap's zoom and place, the selection, and the element at the middle of the image's place
     // (its top-left corner and side on screen, through the zoom): the zoom test points the mouse there.
-    const HeatmapPanel& h = shell_.heatmap();
+    const views::HeatmapPanel& h = shell_.heatmap();
     const float px = h.pixel_scale();
     const std::array<float, 4> rect{h.origin_x(), h.origin_y(), static_cast<float>(h.layout().width) / px,
                                     static_cast<float>(h.layout().height) / px};

@@ -1,12 +1,12 @@
-// AppUi: the desktop's platform for the one Shell (views/shell.hpp) — the heatmap pictures on
+// AppUi: the desktop's platform for the one Shell (normlab/views/shell.hpp) — the heatmap pictures on
 // Vulkan (VulkanImageSet), presenter mode's fonts and style (large fonts loaded at their size, high
 // contrast), the status bar with the device's GPU time, messages that fade, the File menu's rows
 // (scene files, the one-line scene on the clipboard, exports, screenshots) and their dialogs, and the
 // --state-file line of what the keys changed.
 #pragma once
-#include "actions.hpp"
-#include "heatmap_view.hpp"
-#include "shell.hpp"
+#include "normlab/views/actions.hpp"
+#include "normlab/views/heatmap_view.hpp"
+#include "normlab/views/shell.hpp"
 #include "window.hpp"
 
 #include "normlab/session/session.hpp"
@@ -31,13 +31,13 @@ struct CaptureRequest {
 // How long the status bar shows a message: an error 20 s, a note 8 s.
 inline std::chrono::seconds message_shown(bool error) { return std::chrono::seconds(error ? 20 : 8); }
 
-class AppUi : public ShellPlatform {
+class AppUi : public views::ShellPlatform {
 public:
     AppUi(const Window& window, Session& session, std::string export_dir);
 
-    Shell& shell() { return shell_; }
+    views::Shell& shell() { return shell_; }
     // One frame: the key presses since the last frame (in order), at presenter mode's text size.
-    void draw(const std::vector<KeyPress>& keys);
+    void draw(const std::vector<views::KeyPress>& keys);
     void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) { images_.before_pass(cmd, extent); }
     std::optional<CaptureRequest> take_capture() { return std::exchange(capture_, std::nullopt); }
     void captured(const std::string& path, const std::string& error);
@@ -48,12 +48,12 @@ public:
     double frame_ms = 0;
 
     // ShellPlatform.
-    std::unique_ptr<HeatmapImage> make_heatmap_image() override { return images_.make(); }
+    std::unique_ptr<views::HeatmapImage> make_heatmap_image() override { return images_.make(); }
     std::unique_ptr<ComputeBackend> make_backend() override;
     void message(const std::string& text, bool error = false) override;
-    std::vector<Action> file_actions(Shell& shell) override;
+    std::vector<views::Action> file_actions(views::Shell& shell) override;
     void presenter_look(bool on) override;
-    void status_bar(const Rect& r) override;
+    void status_bar(const views::Rect& r) override;
     const char* exercise_hint() const override {
         return "Then save the scene (Ctrl+S) or copy it as one line (Ctrl+Shift+C) for the class.";
     }
@@ -73,8 +73,8 @@ private:
     const Window& window_;
     Session& session_;
     std::string export_dir_;
-    VulkanImageSet images_;  // the heatmap's and the compare, pair and gradient views' pictures
-    Shell shell_;
+    views::VulkanImageSet images_;  // the heatmap's and the compare, pair and gradient views' pictures
+    views::Shell shell_;
     ImGuiStyle normal_style_, presenter_style_;
     std::string msg_;
     bool msg_error_ = false;

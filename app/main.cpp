@@ -6,7 +6,7 @@
 // usable Vulkan device, 4 validation messages; 1 when --soak saw memory grow.
 #include "app_ui.hpp"
 #include "assets_dir.hpp"
-#include "i18n.hpp"
+#include "normlab/views/i18n.hpp"
 #include "normlab/core/file_kind.hpp"
 #include "normlab/session/session.hpp"
 #include "normlab/ops/vulkan_backend.hpp"
@@ -131,8 +131,8 @@ void open_file_argument(AppOptions& ao) {
     slot = ao.file;
 }
 
-void dump_layout(const HeatmapPanel& h, const Session& s) {
-    const TileLayout& t = h.layout();
+void dump_layout(const views::HeatmapPanel& h, const Session& s) {
+    const views::TileLayout& t = h.layout();
     std::printf(
         "{\"origin\": [%.1f, %.1f], \"cell\": %.4f, \"gap\": %.1f, \"tile\": [%.4f, %.4f], \"image\": [%d, %d], "
         "\"shape\": [%lld, %lld, %lld, %lld], \"stat_count\": %lld, \"stat_stride\": %lld",
@@ -158,8 +158,8 @@ void dump_layout(const HeatmapPanel& h, const Session& s) {
 
 // The lessons of the lesson folder and of --lesson (before the window: the font atlas needs
 // their Chinese glyphs). `from_file`: the index of --lesson's lesson, or -1.
-LessonPanel load_lessons(const AppOptions& ao, int& from_file) {
-    LessonPanel lessons;
+views::LessonPanel load_lessons(const AppOptions& ao, int& from_file) {
+    views::LessonPanel lessons;
     lessons.load_dir(ao.lessons_dir.empty() ? (assets_dir() / "lessons").string() : ao.lessons_dir);
     for (const auto& e : lessons.load_errors()) std::fprintf(stderr, "warning: %s\n", e.c_str());
     from_file = -1;
@@ -174,15 +174,15 @@ LessonPanel load_lessons(const AppOptions& ao, int& from_file) {
 }
 
 // --train, --train-runs, --train-play: the Train view with a run per norm given, playing.
-void start_training(Shell& shell, const AppOptions& ao) {
+void start_training(views::Shell& shell, const AppOptions& ao) {
     if ((!ao.train_runs.empty() || ao.train_play || ao.train_inspect > 0) && !ao.train)
         throw InputError("--train-runs, --train-play and --train-inspect need --train");
     if (!ao.train) return;
-    if (ao.train_runs.size() > static_cast<std::size_t>(kMaxTrainRuns))
+    if (ao.train_runs.size() > static_cast<std::size_t>(views::kMaxTrainRuns))
         throw InputError("--train-runs takes at most 4 norms");
     shell.set_train(true);
-    TrainRunSet& runs = shell.train_runs();
-    TrainConfig c = default_train_config();
+    views::TrainRunSet& runs = shell.train_runs();
+    TrainConfig c = views::default_train_config();
     for (std::size_t i = 0; i < ao.train_runs.size(); ++i) {
         c.norm = parse_train_norm(ao.train_runs[i]);
         if (c.norm == TrainNorm::Group) c.groups = 4;
@@ -240,8 +240,8 @@ struct FrameStats {
 };
 
 // The main loop: until the window closes, or after `frames` frames in a run without a person.
-FrameStats render_loop(Window& window, AppUi& ui, Session& session, const AppOptions& ao, const BeforePass& before,
-                       SoakDriver* soak) {
+FrameStats render_loop(Window& window, AppUi& ui, Session& session, const AppOptions& ao,
+                       const views::BeforePass& before, SoakDriver* soak) {
     const bool headless_run = !ao.screenshot.empty() || ao.frames > 0;
     const int frames = ao.frames > 0 ? ao.frames : (ao.screenshot.empty() ? 0 : 4);
     FrameStats fs;
@@ -251,7 +251,7 @@ FrameStats render_loop(Window& window, AppUi& ui, Session& session, const AppOpt
     // A person's app draws only when something changes (FramePacer); a run without a person, a
     // soak and --max-fps draw every frame.
     const bool every_frame = headless_run || soak || ao.max_fps > 0;
-    FramePacer& pacer = ui.shell().pacer();
+    views::FramePacer& pacer = ui.shell().pacer();
     while (!window.should_close()) {
         if (every_frame || pacer.due()) {
             window.poll();
@@ -315,7 +315,7 @@ void print_frame_times(const FrameStats& fs, Session& session) {
 }
 
 // --frames in the Train view: its frames and steps per second while training, and each run's loss.
-void print_train(const TrainRunSet& runs) {
+void print_train(const views::TrainRunSet& runs) {
     std::printf("train: %.1f fps while training, %.0f steps/s (all runs)", runs.mean_fps(), runs.steps_per_second());
     for (const auto& r : runs.runs()) {
         const auto& l = r.curves.loss;
@@ -358,13 +358,13 @@ int run_app(int argc, char** argv) {
     if (ao.soak_frames > 0) ao.frames = ao.soak_frames;
 
     int lesson_from_file = -1;
-    LessonPanel lessons = load_lessons(ao, lesson_from_file);
-    std::string glyphs = all_chinese_text() + lessons.all_text();
+    views::LessonPanel lessons = load_lessons(ao, lesson_from_file);
+    std::string glyphs = views::all_chinese_text() + lessons.all_text();
     for (const Preset& p : presets()) glyphs += p.source_zh + p.description_zh;  // their Chinese too
     for (const Experiment& e : experiments())
         glyphs += e.title.zh + e.explanation.zh + e.left_label.zh + e.right_label.zh;
     Window window(WindowOptions{ao.width, ao.height, ao.frames > 0, "normlab", glyphs, ao.ui_scale});
-    set_cjk_font(window.fonts().cjk, window.fonts().cjk_missing);
+    views::set_cjk_font(window.fonts().cjk, window.fonts().cjk_missing);
     const VulkanContext& ctx = window.context();
     VulkanBackend backend(ctx);
     Session session(backend);
@@ -375,7 +375,7 @@ int run_app(int argc, char** argv) {
     start_ui(ui, ao, scene_view, loaded.state, lesson_from_file);
     // Runs without a person ignore the pointer (Xvfb leaves it mid-screen, over the heatmap).
     if (!ao.screenshot.empty() || ao.frames > 0) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NoMouse;
-    const BeforePass before = [&](vk::CommandBuffer cmd, vk::Extent2D extent) { ui.before_pass(cmd, extent); };
+    const views::BeforePass before = [&](vk::CommandBuffer cmd, vk::Extent2D extent) { ui.before_pass(cmd, extent); };
 
     std::optional<SoakDriver> soak;
     if (ao.soak_frames > 0) soak.emplace(ao.soak_frames);

@@ -1,14 +1,14 @@
 #include "window.hpp"
 
-#include "imgui_vulkan.hpp"
-#include "key_queue.hpp"
-#include "vk_check.hpp"
+#include "normlab/views/imgui_vulkan.hpp"
+#include "normlab/views/key_queue.hpp"
+#include "normlab/views/vk_check.hpp"
 
 #include "normlab/gpu/command_recorder.hpp"
 
 #include "normlab/core/error.hpp"
 #include "normlab/gpu/gpu_buffer.hpp"
-#include "png_file.hpp"
+#include "normlab/views/png_file.hpp"
 
 #define GLFW_INCLUDE_NONE
 #define GLFW_INCLUDE_VULKAN
@@ -37,11 +37,11 @@ void glfw_error(int code, const char* description) {
 struct Window::Impl {
     const VulkanContext& ctx;
     ImGui_ImplVulkanH_Window wd;
-    std::unique_ptr<ImGuiVulkan> imgui;  // context, fonts and the Vulkan backend
+    std::unique_ptr<views::ImGuiVulkan> imgui;  // context, fonts and the Vulkan backend
     bool rebuild = false;
     int min_images = 2;
     bool imgui_glfw = false;
-    KeyQueue keys;  // chained after ImGui's GLFW key callback
+    views::KeyQueue keys;  // chained after ImGui's GLFW key callback
     explicit Impl(const VulkanContext& c) : ctx(c) {}
     ~Impl() {
         keys.uninstall();  // ImGui's callback back in place, so its shutdown restores GLFW's
@@ -122,18 +122,18 @@ void Window::open_swapchain(const WindowOptions& options) {
                                            static_cast<std::uint32_t>(impl_->min_images));
 }
 
-// Dear ImGui's context, fonts and Vulkan backend (views/imgui_vulkan.hpp), then its GLFW backend.
+// Dear ImGui's context, fonts and Vulkan backend (normlab/views/imgui_vulkan.hpp), then its GLFW backend.
 void Window::init_imgui(const WindowOptions& options) {
     auto& wd = impl_->wd;
     set_scales(options.ui_scale);
     // Fonts rasterized at the pixels they cover (crisp, never a scaled-up bitmap); ImGui's
     // units are window units, so a framebuffer scale above 1 is divided out again.
-    ImGuiVulkanOptions o;
+    views::ImGuiVulkanOptions o;
     o.glyph_text = options.glyph_text;
     o.raster_scale = ui_scale_ * fb_scale_;
     o.min_images = static_cast<std::uint32_t>(impl_->min_images);
     o.image_count = wd.ImageCount;
-    impl_->imgui = std::make_unique<ImGuiVulkan>(*ctx_, wd.RenderPass, o);
+    impl_->imgui = std::make_unique<views::ImGuiVulkan>(*ctx_, wd.RenderPass, o);
     fonts_ = impl_->imgui->fonts();
     ImGui::GetIO().FontGlobalScale = ui_scale_ / impl_->imgui->raster_scale();  // ImGui's units are window units
     ImGui::GetStyle().ScaleAllSizes(ui_scale_);
@@ -165,7 +165,7 @@ Window::~Window() {
 
 vk::RenderPass Window::render_pass() const { return impl_->wd.RenderPass; }
 
-std::vector<KeyPress> Window::take_key_presses() { return impl_->keys.take(); }
+std::vector<views::KeyPress> Window::take_key_presses() { return impl_->keys.take(); }
 
 bool Window::should_close() const { return glfwWindowShouldClose(window_); }
 
@@ -203,7 +203,7 @@ void Window::new_frame() {
     ImGui::NewFrame();
 }
 
-void Window::render(const BeforePass& before_pass) {
+void Window::render(const views::BeforePass& before_pass) {
     ImGui::Render();
     ImDrawData* draw_data = ImGui::GetDrawData();
     if (draw_data->DisplaySize.x <= 0.0f || draw_data->DisplaySize.y <= 0.0f) return;  // minimized
@@ -222,13 +222,13 @@ void Window::render(const BeforePass& before_pass) {
     if (err == VK_SUBOPTIMAL_KHR)
         impl_->rebuild = true;  // acquired all the same: draw it, rebuild after
     else
-        check_vk(err);
+        views::check_vk(err);
     ImGui_ImplVulkanH_Frame* fd = &wd.Frames[wd.FrameIndex];
     err = vkWaitForFences(dev, 1, &fd->Fence, VK_TRUE, kFrameTimeoutNs);
     if (err == VK_TIMEOUT) throw DeviceError("the Vulkan device did not finish a frame within 10 s");
-    check_vk(err);
-    check_vk(vkResetFences(dev, 1, &fd->Fence));
-    check_vk(vkResetCommandPool(dev, fd->CommandPool, 0));
+    views::check_vk(err);
+    views::check_vk(vkResetFences(dev, 1, &fd->Fence));
+    views::check_vk(vkResetCommandPool(dev, fd->CommandPool, 0));
     vk::CommandBuffer cmd(fd->CommandBuffer);
     cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
     const vk::Extent2D extent(static_cast<std::uint32_t>(wd.Width), static_cast<std::uint32_t>(wd.Height));
@@ -249,7 +249,7 @@ void Window::render(const BeforePass& before_pass) {
     info.pCommandBuffers = &fd->CommandBuffer;
     info.signalSemaphoreCount = 1;
     info.pSignalSemaphores = &done;
-    check_vk(vkQueueSubmit(*ctx_->queue(), 1, &info, fd->Fence));
+    views::check_vk(vkQueueSubmit(*ctx_->queue(), 1, &info, fd->Fence));
 
     VkPresentInfoKHR present{};
     present.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR;
@@ -263,11 +263,11 @@ void Window::render(const BeforePass& before_pass) {
         impl_->rebuild = true;
         return;
     }
-    check_vk(err);
+    views::check_vk(err);
     wd.SemaphoreIndex = (wd.SemaphoreIndex + 1) % wd.ImageCount;
 }
 
-void Window::capture(const BeforePass& before_pass, const std::string& png_path, std::array<int, 4> crop) {
+void Window::capture(const views::BeforePass& before_pass, const std::string& png_path, std::array<int, 4> crop) {
     ImDrawData* draw_data = ImGui::GetDrawData();
     if (!draw_data) throw DeviceError("--screenshot: nothing was rendered yet");
     auto& wd = impl_->wd;
@@ -276,11 +276,11 @@ void Window::capture(const BeforePass& before_pass, const std::string& png_path,
     const vk::Extent2D extent(static_cast<std::uint32_t>(wd.Width), static_cast<std::uint32_t>(wd.Height));
     // Drawn again into an image compatible with the swapchain's render pass, so ImGui's and the
     // heatmap's pipelines draw into it as they do on screen.
-    OffscreenTarget target(*ctx_, extent, static_cast<vk::Format>(wd.SurfaceFormat.format));
-    const RgbaImage full{static_cast<int>(extent.width), static_cast<int>(extent.height),
-                         target.render(draw_data, before_pass)};
-    const RgbaImage shot = crop_image(full, crop);
-    write_png_atomic(png_path, shot.width, shot.height, shot.rgba);
+    views::OffscreenTarget target(*ctx_, extent, static_cast<vk::Format>(wd.SurfaceFormat.format));
+    const views::RgbaImage full{static_cast<int>(extent.width), static_cast<int>(extent.height),
+                                target.render(draw_data, before_pass)};
+    const views::RgbaImage shot = views::crop_image(full, crop);
+    views::write_png_atomic(png_path, shot.width, shot.height, shot.rgba);
 }
 
 }  // namespace normlab::app

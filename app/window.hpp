@@ -2,9 +2,9 @@
 // Dear ImGui's Vulkan helpers), Dear ImGui's GLFW + Vulkan backends, and capture of a frame
 // into an offscreen image written as PNG (the same draw data, so it looks like the window).
 #pragma once
-#include "key_queue.hpp"
-#include "offscreen.hpp"
-#include "fonts.hpp"
+#include "normlab/views/key_queue.hpp"
+#include "normlab/views/offscreen.hpp"
+#include "normlab/views/fonts.hpp"
 #include "normlab/gpu/vk_context.hpp"
 
 #include <array>
@@ -21,7 +21,7 @@ namespace normlab::app {
 
 // Records work that must happen outside the render pass (compute dispatches, barriers) into
 // the frame's command buffer before ImGui's draw data is rendered into `extent`.
-// (BeforePass: views/offscreen.hpp.)
+// (BeforePass: normlab/views/offscreen.hpp.)
 
 struct WindowOptions {
     int width = 1600, height = 900;
@@ -46,18 +46,19 @@ public:
     // while a key is held back for the next frame (key_queue.hpp).
     void wait_events(std::optional<double> timeout_s);
     // The key presses polled since the last call, in order (see key_queue.hpp).
-    std::vector<KeyPress> take_key_presses();
+    std::vector<views::KeyPress> take_key_presses();
     // Rebuilds the swapchain after a resize and starts an ImGui frame.
     void new_frame();
     // ImGui::Render(), then draws it to the swapchain and presents.
-    void render(const BeforePass& before_pass);
+    void render(const views::BeforePass& before_pass);
     // Draws the last ImGui::Render() result into an offscreen image and writes it as PNG;
     // with a non-empty `crop` (x, y, w, h in pixels) only that rectangle. Atomic write.
-    void capture(const BeforePass& before_pass, const std::string& png_path, std::array<int, 4> crop = {0, 0, 0, 0});
+    void capture(const views::BeforePass& before_pass, const std::string& png_path,
+                 std::array<int, 4> crop = {0, 0, 0, 0});
 
     const VulkanContext& context() const { return *ctx_; }
     vk::RenderPass render_pass() const;
-    const FontSet& fonts() const { return fonts_; }
+    const views::FontSet& fonts() const { return fonts_; }
     // HiDPI: how much larger than at 96 dpi the UI is drawn (fonts, style, presenter layout).
     float ui_scale() const { return ui_scale_; }
 
@@ -70,7 +71,7 @@ private:
     GLFWwindow* window_ = nullptr;
     std::unique_ptr<VulkanContext> ctx_;
     std::unique_ptr<Impl> impl_;
-    FontSet fonts_;
+    views::FontSet fonts_;
     float ui_scale_ = 1, fb_scale_ = 1;
 };
 

@@ -32,8 +32,8 @@
 #include <unistd.h>
 
 #ifdef NORMLAB_HAVE_FIGURE
-#include "figure.hpp"
-#include "png_file.hpp"
+#include "normlab/views/figure.hpp"
+#include "normlab/views/png_file.hpp"
 #include "normlab/session/session.hpp"
 #include "normlab/ops/vulkan_backend.hpp"
 #endif
@@ -139,10 +139,10 @@ void check_writable(const CliOptions& o) {
 }
 
 #ifdef NORMLAB_HAVE_FIGURE
-app::FigureOptions figure_options(const FigureArgs& f) {
-    app::FigureOptions fo;
-    if (std::sscanf(f.size.c_str(), "%dx%d", &fo.width, &fo.height) != 2 || !app::figure_size_ok(fo.width, fo.height))
-        throw InputError(std::string("--figure-size must look like 1400x900 (") + app::kFigureSizeRule + "), got '" +
+views::FigureOptions figure_options(const FigureArgs& f) {
+    views::FigureOptions fo;
+    if (std::sscanf(f.size.c_str(), "%dx%d", &fo.width, &fo.height) != 2 || !views::figure_size_ok(fo.width, fo.height))
+        throw InputError(std::string("--figure-size must look like 1400x900 (") + views::kFigureSizeRule + "), got '" +
                          f.size + "'");
     fo.heatmap = f.heatmap.empty() ? "stats" : f.heatmap;
     fo.colormap = f.colormap;
@@ -212,8 +212,8 @@ std::vector<std::pair<std::string, std::string>> serialize_outputs(const CliOpti
 #ifdef NORMLAB_HAVE_FIGURE
     if (!o.output_image.empty()) {
         const auto rgba = tensor_to_rgba(r.y, style ? ImageScale::Unit : ImageScale::Sigma3);
-        files.emplace_back(o.output_image, app::png_bytes(o.output_image, static_cast<int>(r.y.shape.w),
-                                                          static_cast<int>(r.y.shape.h), rgba));
+        files.emplace_back(o.output_image, views::png_bytes(o.output_image, static_cast<int>(r.y.shape.w),
+                                                            static_cast<int>(r.y.shape.h), rgba));
     }
 #endif
     return files;
@@ -268,7 +268,7 @@ Forward forward(const VulkanContext& ctx, Normalizer& normalizer, LoadedState& l
         Session session(backend);
         session.set_reference_check(!o.no_reference);
         if (auto e = session.apply(ls.state, TensorChange::given(ls.x))) throw InputError(*e);
-        app::render_figure(ctx, session, figure_options(o.figure), o.figure.path);
+        views::render_figure(ctx, session, figure_options(o.figure), o.figure.path);
         if (!o.quiet) fmt::print("figure: {}\n", o.figure.path);
         f.r = session.result();
         if (!o.no_reference) f.err = session.max_error_wait();

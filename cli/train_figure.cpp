@@ -4,8 +4,8 @@
 #include "normlab/core/error.hpp"
 
 #ifdef NORMLAB_HAVE_FIGURE
-#include "chart_figure.hpp"
-#include "figure.hpp"
+#include "normlab/views/chart_figure.hpp"
+#include "normlab/views/figure.hpp"
 #endif
 
 #include <fmt/core.h>
@@ -40,13 +40,13 @@ std::string describe_run(const TrainConfig& c, const std::vector<std::string>& s
 #ifdef NORMLAB_HAVE_FIGURE
 namespace {
 
-std::string png_of(const app::ChartFigure& f, const VulkanContext& ctx, const std::string& path) {
-    const app::RgbaImage img = app::render_chart_figure(ctx, f);
-    return app::png_bytes(path, img.width, img.height, img.rgba);
+std::string png_of(const views::ChartFigure& f, const VulkanContext& ctx, const std::string& path) {
+    const views::RgbaImage img = views::render_chart_figure(ctx, f);
+    return views::png_bytes(path, img.width, img.height, img.rgba);
 }
 
-app::ChartFigure sized(const TrainArgs& a) {
-    app::ChartFigure f;
+views::ChartFigure sized(const TrainArgs& a) {
+    views::ChartFigure f;
     std::tie(f.width, f.height) = train_figure_size(a.figure_size);
     return f;
 }
@@ -56,17 +56,17 @@ app::ChartFigure sized(const TrainArgs& a) {
 std::pair<int, int> train_figure_size(const std::string& size) {
     int w = 0, h = 0;
     char rest = 0;
-    if (std::sscanf(size.c_str(), "%dx%d%c", &w, &h, &rest) != 2 || !app::figure_size_ok(w, h))
-        throw InputError(std::string("--figure-size must look like 1400x700 (") + app::kFigureSizeRule + "), got '" +
+    if (std::sscanf(size.c_str(), "%dx%d%c", &w, &h, &rest) != 2 || !views::figure_size_ok(w, h))
+        throw InputError(std::string("--figure-size must look like 1400x700 (") + views::kFigureSizeRule + "), got '" +
                          size + "'");
     return {w, h};
 }
 
 std::string run_figure_png(const VulkanContext& ctx, const TrainConfig& c, const TrainOutcome& o, const TrainArgs& a) {
-    app::LineChart loss{"loss (cross-entropy)", "step", false, 0.0, NAN, {}};
-    app::LineChart acc{"accuracy", "step", false, 0.0, 1.0, {}};
-    app::ChartSeries tl{"training (the step's batch)", {}, {}, 0, false}, vl{"validation", {}, {}, 1, true};
-    app::ChartSeries ta{"training (the step's batch)", {}, {}, 0, false}, va{"validation", {}, {}, 1, true};
+    views::LineChart loss{"loss (cross-entropy)", "step", false, 0.0, NAN, {}};
+    views::LineChart acc{"accuracy", "step", false, 0.0, 1.0, {}};
+    views::ChartSeries tl{"training (the step's batch)", {}, {}, 0, false}, vl{"validation", {}, {}, 1, true};
+    views::ChartSeries ta{"training (the step's batch)", {}, {}, 0, false}, va{"validation", {}, {}, 1, true};
     for (int t = 0; t < o.steps(); ++t) {
         tl.x.push_back(t + 1);
         tl.y.push_back(o.log[2 * t]);
@@ -80,7 +80,7 @@ std::string run_figure_png(const VulkanContext& ctx, const TrainConfig& c, const
     }
     loss.series = {tl, vl};
     acc.series = {ta, va};
-    app::ChartFigure f = sized(a);
+    views::ChartFigure f = sized(a);
     f.title = describe_run(c);
     f.caption = fmt::format(
         "trained on {}: validation (eval mode) after every {} steps and the last; final "
@@ -94,7 +94,8 @@ std::string sweep_figure_png(const VulkanContext& ctx, const SweepPlan& p, const
                              const TrainArgs& a) {
     std::size_t batch_axis = 0;
     while (p.axes[batch_axis].key != "batch") ++batch_axis;
-    app::LineChart chart{"final validation error (%) against batch size", "batch size (log2 axis)", true, 0.0, NAN, {}};
+    views::LineChart chart{
+        "final validation error (%) against batch size", "batch size (log2 axis)", true, 0.0, NAN, {}};
     std::map<std::string, std::size_t> line_of;  // the other axes' values → its series
     for (std::size_t r = 0; r < outcomes.size(); ++r) {
         std::string label;
@@ -114,7 +115,7 @@ std::string sweep_figure_png(const VulkanContext& ctx, const SweepPlan& p, const
         std::sort(xy.begin(), xy.end());
         for (std::size_t i = 0; i < xy.size(); ++i) std::tie(s.x[i], s.y[i]) = xy[i];
     }
-    app::ChartFigure f = sized(a);
+    views::ChartFigure f = sized(a);
     std::vector<std::string> keys;
     for (const auto& axis : p.axes) keys.push_back(axis.key);
     f.title = "sweep: " + describe_run(p.runs.front().config, keys);

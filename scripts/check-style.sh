@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Style check (a ctest, label style): every C++ file is as clang-format (.clang-format) would
-# write it, and no line of C++, GLSL, CMake, Python or shell is longer than 120 characters.
+# write it, no line of C++, GLSL, CMake, Python or shell is longer than 120 characters, and the
+# sizes of scripts/check-sizes.py hold in every folder: no source file over 500 lines, no C++ or
+# JavaScript function over 80 lines outside its data tables.
 # scripts/check-style.sh --fix rewrites the C++ files in place.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -30,5 +32,12 @@ if [ -n "$long" ]; then
   echo "check-style: lines over 120 characters" >&2
   status=1
 fi
-[ $status -eq 0 ] && echo "check-style: ${#cpp[@]} C++ files formatted, no line over 120 characters"
+mapfile -t sized < <(git ls-files '*.cpp' '*.hpp' '*.comp' '*.glsl' '*.vert' '*.frag' '*.wgsl' '*.js' '*.mjs' \
+  '*.py' '*.sh' 'CMakeLists.txt' '*/CMakeLists.txt' '*.cmake')
+if ! python3 scripts/check-sizes.py --self-test || ! python3 scripts/check-sizes.py "${sized[@]}" >&2; then
+  echo "check-style: a file or a function over its size (scripts/check-sizes.py)" >&2
+  status=1
+fi
+[ $status -eq 0 ] && echo "check-style: ${#cpp[@]} C++ files formatted, no line over 120 characters," \
+  "${#sized[@]} files within their sizes"
 exit $status

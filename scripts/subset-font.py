@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Makes assets/fonts/DejaVuSans-subset.ttf, the Latin/Greek/math font compiled into every
-normlab binary (views/embedded_font.cpp), from Debian's DejaVu Sans.
+normlab binary (views/panels/src/embedded_font.cpp), from Debian's DejaVu Sans.
 
   scripts/subset-font.py [SOURCE.ttf]   (default /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf)
 
@@ -8,7 +8,7 @@ Needs Debian's python3-fonttools (apt-get install python3-fonttools; Debian ship
 pyftsubset command, only the module) and fonts-dejavu-core; only whoever changes the font
 runs it: its output is committed, so building normlab needs neither package.
 
-The ranges are those views/fonts.cpp asks ImGui for (kLatinRanges): keep the two in step.
+The ranges are those views/panels/src/fonts.cpp asks ImGui for (kLatinRanges): keep the two in step.
 Glyph outlines, hinting and the name table (copyright and the full license text, name ID 13)
 are kept unchanged; only glyphs outside the ranges are dropped. The Bitstream Vera and Arev
 licenses allow modified fonts whose names contain none of "Bitstream", "Vera", "Arev" and
@@ -23,7 +23,7 @@ from fontTools.ttLib import TTFont
 # Basic Latin + Latin-1, combining marks + Greek, General Punctuation, Superscripts and
 # Subscripts, currency, letterlike, number forms, Arrows, Mathematical Operators, ceiling and
 # floor (⌈⌉⌊⌋, the Explain panel's S_i), and Geometric Shapes: the same (first, last) pairs as
-# views/fonts.cpp's kLatinRanges.
+# views/panels/src/fonts.cpp's kLatinRanges.
 RANGES = [(0x0020, 0x00FF), (0x0300, 0x03FF), (0x2000, 0x22FF), (0x2308, 0x230B), (0x25A0, 0x25FF)]
 # Characters normlab draws that must survive any change of the ranges above.
 MUST_HAVE = "μσ²γβε√∑×±≈—…→←·⌊⌋"

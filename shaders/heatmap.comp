@@ -1,6 +1,6 @@
 #version 450
 // Heatmap image of an N×C×H×W tensor: an N (rows) × C (columns) grid of H×W tiles (the
-// geometry of views/tile_layout.hpp), one packed RGBA8 value per pixel of the on-screen image.
+// geometry of normlab/views/tile_layout.hpp), one packed RGBA8 value per pixel of the on-screen image.
 // mode 0/1/2: input x, output y, or y − x through a color lookup table over [vmin, vmax],
 //   averaged over the elements a pixel covers when an element is smaller than a pixel;
 // mode 3: the color of each element's statistic (StatLayout: stat_of(i) = (i/stat_stride) % stat_count).

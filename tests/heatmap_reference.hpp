@@ -4,7 +4,7 @@
 // StatLayout::stat_of, the colour table and the palette (whichever the caller passes), in float32 as
 // the kernels compute, and the packing and 1-unit comparison of RGBA8 pixels.
 #pragma once
-#include "heatmap_fill.hpp"
+#include "normlab/views/heatmap_fill.hpp"
 
 #include "normlab/core/tensor.hpp"
 
@@ -15,8 +15,8 @@
 
 namespace normlab::test {
 
-using app::TileLayout;
 using normlab::HeatmapMode;
+using views::TileLayout;
 using Color = std::array<float, 3>;
 
 // The colours both heatmap kernels use on their own (mirrored here, as the reference's rule).

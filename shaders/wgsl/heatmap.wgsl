@@ -1,6 +1,6 @@
 // Heatmap image of an N×C×H×W tensor, the WGSL twin of shaders/heatmap.comp (the same parameters,
 // normlab/core/heatmap_fill_params.hpp's HeatmapFillParams, as a uniform; the same bindings; the same pixel
-// rule): an N (rows) × C (columns) grid of H×W tiles (views/tile_layout.hpp), one packed RGBA8 value per pixel of the image.
+// rule): an N (rows) × C (columns) grid of H×W tiles (normlab/views/tile_layout.hpp), one packed RGBA8 value per pixel of the image.
 // mode 0/1/2: input x, output y, or y − x through a color lookup table over [vmin, vmax],
 //   averaged over the elements a pixel covers when an element is smaller than a pixel;
 // mode 3: the color of each element's statistic (StatLayout: stat_of(i) = (i/stat_stride) % stat_count).

@@ -3,9 +3,9 @@
 
   check_controls_i18n.py SOURCE_DIR
 
-Enumerates the string literals of views/controls_panel.cpp (adjacent literals joined, as the
+Enumerates the string literals of views/panels/src/controls_panel.cpp (adjacent literals joined, as the
 compiler joins them). A literal with an English word (three letters or more) must be passed
-to tr() or tr_id(), and views/i18n.cpp's table must give it a Chinese text that differs from
+to tr() or tr_id(), and views/panels/src/i18n.cpp's table must give it a Chinese text that differs from
 the English one. Exceptions are listed in ALLOWED with the reason.
 """
 import re
@@ -47,10 +47,10 @@ def table(i18n):
 
 def main():
     src = sys.argv[1]
-    code = open(f"{src}/views/controls_panel.cpp", encoding="utf-8").read()
-    zh = table(open(f"{src}/views/i18n.cpp", encoding="utf-8").read())
+    code = open(f"{src}/views/panels/src/controls_panel.cpp", encoding="utf-8").read()
+    zh = table(open(f"{src}/views/panels/src/i18n.cpp", encoding="utf-8").read())
     if len(zh) < 100:
-        sys.exit(f"FAIL: parsed only {len(zh)} entries of views/i18n.cpp's table")
+        sys.exit(f"FAIL: parsed only {len(zh)} entries of views/panels/src/i18n.cpp's table")
     problems, checked = [], 0
     found = literals(code)
     for k, (text, at) in enumerate(found):
@@ -65,7 +65,7 @@ def main():
             continue
         checked += 1
         if text not in zh:
-            problems.append(f"no Chinese text in views/i18n.cpp: {text!r}")
+            problems.append(f"no Chinese text in views/panels/src/i18n.cpp: {text!r}")
         elif zh[text] == text:
             problems.append(f"the Chinese text equals the English one: {text!r}")
     print(f"{checked} Controls panel strings checked against {len(zh)} table entries")

@@ -1,10 +1,10 @@
-// FramePacer (views/frame_pacer.hpp): an idle app draws nothing; a wake draws a few frames and
+// FramePacer (normlab/views/frame_pacer.hpp): an idle app draws nothing; a wake draws a few frames and
 // a quarter of a second; a timer draws one frame when it is due.
-#include "frame_pacer.hpp"
+#include "normlab/views/frame_pacer.hpp"
 
 #include <catch2/catch.hpp>
 
-using namespace normlab::app;
+using namespace normlab::views;
 using namespace std::chrono_literals;
 
 TEST_CASE("an idle app draws no frame until something wakes it", "[pacer]") {

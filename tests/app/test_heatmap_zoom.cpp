@@ -1,15 +1,15 @@
-// HeatmapZoom (views/heatmap_zoom.hpp): zoom about a centre, pan, the clamp that keeps the image in the
+// HeatmapZoom (normlab/views/heatmap_zoom.hpp): zoom about a centre, pan, the clamp that keeps the image in the
 // panel, the mapping that hit-testing uses, a pinch's frames from TouchInput (no drift of the point under
-// the fingers) and the fill's window (views/heatmap_fill.hpp), whose pixels show what hit-testing finds.
-#include "heatmap_fill.hpp"
-#include "heatmap_zoom.hpp"
-#include "touch_input.hpp"
+// the fingers) and the fill's window (normlab/views/heatmap_fill.hpp), whose pixels show what hit-testing finds.
+#include "normlab/views/heatmap_fill.hpp"
+#include "normlab/views/heatmap_zoom.hpp"
+#include "normlab/views/touch_input.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <array>
 
-using namespace normlab::app;
+using namespace normlab::views;
 
 TEST_CASE("a pinch zooms about its centre: the image point under it stays", "[zoom]") {
     HeatmapZoom z;

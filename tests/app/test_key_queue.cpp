@@ -1,6 +1,6 @@
-// KeyQueue (views/key_queue.hpp) without a window: what Dear ImGui would see in each frame when
+// KeyQueue (normlab/views/key_queue.hpp) without a window: what Dear ImGui would see in each frame when
 // keys and characters come faster than the frames (a clicker, xdotool, a fast typist).
-#include "key_queue.hpp"
+#include "normlab/views/key_queue.hpp"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-using normlab::app::KeyQueue;
+using normlab::views::KeyQueue;
 
 namespace {
 

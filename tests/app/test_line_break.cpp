@@ -1,13 +1,13 @@
-// break_lines (views/line_break.hpp): Chinese line-breaking rules (kinsoku) on Chinese, Latin
+// break_lines (normlab/views/line_break.hpp): Chinese line-breaking rules (kinsoku) on Chinese, Latin
 // and mixed text, with a fixed-width measure: a Latin code point is 1 wide, a CJK one 2.
-#include "line_break.hpp"
+#include "normlab/views/line_break.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <string>
 #include <vector>
 
-using namespace normlab::app;
+using namespace normlab::views;
 
 namespace {
 

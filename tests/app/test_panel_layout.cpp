@@ -1,7 +1,7 @@
-// The app's panel layout as a pure function of sizes (views/panel_layout.hpp): over projector and
+// The app's panel layout as a pure function of sizes (normlab/views/panel_layout.hpp): over projector and
 // desktop display sizes and every combination of what is shown, the panels lie on the display,
 // never overlap, and together cover it below the menu bar; presenter mode keeps its heatmap large.
-#include "panel_layout.hpp"
+#include "normlab/views/panel_layout.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 using namespace normlab;
-using namespace normlab::app;
+using namespace normlab::views;
 
 namespace {
 

@@ -1,12 +1,12 @@
-// TouchInput (views/touch_input.hpp): what ImGui's mouse is, frame by frame, for a tap, a long
+// TouchInput (normlab/views/touch_input.hpp): what ImGui's mouse is, frame by frame, for a tap, a long
 // press, a swipe over a panel and a finger dragging a slider.
-#include "touch_input.hpp"
+#include "normlab/views/touch_input.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <vector>
 
-using namespace normlab::app;
+using namespace normlab::views;
 
 namespace {
 

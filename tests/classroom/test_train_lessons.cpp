@@ -13,7 +13,7 @@
 #include "normlab/ops/train_runner.hpp"
 #include "normlab/train/train_options.hpp"
 #include "../support.hpp"
-#include "train_runs.hpp"
+#include "normlab/views/train_runs.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -25,7 +25,7 @@
 #include <thread>
 
 using namespace normlab;
-using namespace normlab::app;
+using namespace normlab::views;
 using namespace normlab::test;
 
 namespace {

@@ -96,7 +96,7 @@ HeatmapScene make_scene(const std::string& name, const NormSpec& spec, const Sha
 // Every pixel of the CPU fill against the reference; returns how many pixels were compared.
 std::int64_t check_scene(const HeatmapScene& s) {
     INFO(s.name << ", mode " << static_cast<int>(s.mode) << ", selected " << s.sel << ", cell " << s.tiles.cell);
-    auto push = app::fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, s.sel, kLut);
+    auto push = views::fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, s.sel, kLut);
     push.org_x = s.org_x;  // a zoomed heatmap's window
     push.org_y = s.org_y;
     const auto got = cpu::fill_heatmap(s.x.data.data(), s.y.data.data(), s.x.data.size(),
@@ -137,10 +137,10 @@ TEST_CASE("CPU heatmap fill: every mode, selection, averaging, NaN/Inf, against 
     poisoned.x.data[4] = std::numeric_limits<float>::quiet_NaN();
     poisoned.y.data[40] = std::numeric_limits<float>::infinity();
     scenes.push_back(poisoned);
-    // The windows a zoomed heatmap shows (views/heatmap_fill.hpp's fill_window): zoom 3 and 12.
+    // The windows a zoomed heatmap shows (normlab/views/heatmap_fill.hpp's fill_window): zoom 3 and 12.
     for (const auto& [zoom, ox] : {std::pair{3.0f, -20.5f}, std::pair{12.0f, -310.25f}}) {
         HeatmapScene z = make_scene("group G=2 zoomed", spec_of(Method::Group, 2), {2, 4, 3, 3}, 4.0f, 3.0f);
-        const app::FillWindow w = app::fill_window(z.tiles, zoom, ox, ox / 3);
+        const views::FillWindow w = views::fill_window(z.tiles, zoom, ox, ox / 3);
         z.name += " ×" + std::to_string(zoom);
         z.tiles = w.tiles;
         z.org_x = w.org_x;
@@ -163,7 +163,7 @@ TEST_CASE("CPU heatmap fill: every mode, selection, averaging, NaN/Inf, against 
     CHECK(pixels > 20000);
     // The fill refuses a tensor smaller than its tiles.
     const HeatmapScene& s = scenes[0];
-    const auto push = app::fill_push(s.tiles, HeatmapMode::Input, -2, 2, s.stats, -1, kLut);
+    const auto push = views::fill_push(s.tiles, HeatmapMode::Input, -2, 2, s.stats, -1, kLut);
     CHECK_THROWS(
         cpu::fill_heatmap(s.x.data.data(), s.y.data.data(), 5, as_vec4s(test_palette(12)), as_vec4s(test_lut()), push));
 }

@@ -69,12 +69,87 @@ def param_sum(t, pshape):
     return t.sum(axis=axes).reshape(-1)
 
 
+def torch_forward(norm, x64, w64, b64, running, mode, eps, groups, normalized_shape, pshape):
+    """y from PyTorch (RMSNorm by its definition) and the axes a statistic covers (None: GroupNorm's)."""
+    r = x64.dim()
+    rm, rv = running
+    if norm == "batch":
+        y = F.batch_norm(x64, t64(rm) if rm is not None else None, t64(rv) if rv is not None else None,
+                         w64, b64, training=(mode == "train"), momentum=0.1, eps=eps)
+        dims = (0,) + tuple(range(2, r))
+    elif norm == "layer":
+        y = F.layer_norm(x64, list(normalized_shape), w64, b64, eps)
+        dims = tuple(range(r - len(normalized_shape), r))
+    elif norm == "instance":
+        y = F.instance_norm(x64, weight=w64, bias=b64, eps=eps)
+        dims = tuple(range(2, r))
+    elif norm == "group":
+        y = F.group_norm(x64, groups, w64, b64, eps)
+        dims = None
+    else:  # rms by definition
+        dims = tuple(range(r - len(normalized_shape), r))
+        y = x64 * torch.rsqrt((x64 * x64).mean(dim=dims, keepdim=True) + eps)
+        if w64 is not None:
+            y = y * w64.reshape(pshape)
+    return y, dims
+
+
+def group_closed_form(x, dy, w, groups, eps):
+    """GroupNorm's backward by formula (numpy, float64): dx and dy·x̂."""
+    shape = x.shape
+    N, C = shape[0], shape[1]
+    spatial = int(np.prod(shape[2:]))
+    xg = x.reshape(N, groups, -1)
+    dyg = dy.reshape(N, groups, C // groups, spatial)
+    gam = np.ones(C) if w is None else w.astype(np.float64)
+    g = (dyg * gam.reshape(1, groups, C // groups, 1)).reshape(N, groups, -1)
+    xd = xg.astype(np.float64)
+    mean = xd.mean(axis=2, keepdims=True)
+    rstd = 1.0 / np.sqrt(((xd - mean) ** 2).mean(axis=2, keepdims=True) + eps)
+    xhat = (xd - mean) * rstd
+    dx_ref = (rstd * (g - g.mean(axis=2, keepdims=True) - xhat * (g * xhat).mean(axis=2, keepdims=True)))
+    return dx_ref.reshape(shape), dy.astype(np.float64) * xhat.reshape(shape)
+
+
+def check_closed_form(name, norm, inputs, grads, dims, eps, groups, pshape):
+    """Asserts autograd's dx, dweight and dbias are the closed form's (float64, to 1e-9)."""
+    x, dy, w, rm, rv = inputs
+    dx, dw, db = grads
+    if norm == "group":
+        dx_ref, dyxh = group_closed_form(x, dy, w, groups, eps)
+    else:
+        ev = (rm, rv) if rm is not None else None
+        dx_ref, dyxh = closed_form(x, dy, w, dims, eps, norm != "rms", ev, pshape)
+    scale = max(1.0, float(np.abs(dx_ref).max()))
+    assert np.abs(dx - dx_ref).max() < 1e-9 * scale, name
+    if dw is not None:
+        assert np.allclose(dw, param_sum(dyxh, pshape), rtol=1e-9, atol=1e-9), name
+    if db is not None:
+        assert np.allclose(db, param_sum(dy.astype(np.float64), pshape), rtol=1e-9, atol=1e-9), name
+
+
+def write_case(name, arrays, grads):
+    """Writes the inputs and the float64 gradients into grad/NAME/; the inputs' file names."""
+    dx, dw, db = grads
+    d = os.path.join(OUT, name)
+    os.makedirs(d)
+    files = []
+    for fname, a in arrays.items():
+        np.save(os.path.join(d, fname), a)
+        files.append(fname)
+    np.save(os.path.join(d, "dx.npy"), np.ascontiguousarray(dx, dtype="<f8"))
+    if dw is not None:
+        np.save(os.path.join(d, "dweight.npy"), np.ascontiguousarray(dw, dtype="<f8"))
+    if db is not None:
+        np.save(os.path.join(d, "dbias.npy"), np.ascontiguousarray(db, dtype="<f8"))
+    return files
+
+
 def case(name, norm, shape, desc, affine=True, bias=True, groups=None, normalized_shape=None,
          mode="train", eps=None, offset=None):
     rng = np.random.default_rng(zlib.crc32(name.encode("utf-8")))
-    N, C = (shape[0], shape[1]) if len(shape) > 1 else (1, shape[0])  # 1-D: one vector
+    C = shape[1] if len(shape) > 1 else shape[0]  # 1-D: one vector
     r = len(shape)  # 1-D (D), 2-D (N, C) to 5-D (N, C, D, H, W)
-    spatial = int(np.prod(shape[2:]))
     x = f32(offset + 0.1 * rng.standard_normal(shape)) if offset is not None else \
         f32(rng.standard_normal(shape) * 1.5 + rng.uniform(-1.0, 1.0))
     dy = f32(rng.standard_normal(shape))
@@ -98,63 +173,13 @@ def case(name, norm, shape, desc, affine=True, bias=True, groups=None, normalize
     x64 = t64(x, True)
     w64 = t64(w, True) if w is not None else None
     b64 = t64(b, True) if b is not None else None
-    if norm == "batch":
-        y = F.batch_norm(x64, t64(rm) if rm is not None else None, t64(rv) if rv is not None else None,
-                         w64, b64, training=(mode == "train"), momentum=0.1, eps=eps)
-        dims = (0,) + tuple(range(2, r))
-    elif norm == "layer":
-        y = F.layer_norm(x64, list(normalized_shape), w64, b64, eps)
-        dims = tuple(range(r - len(normalized_shape), r))
-    elif norm == "instance":
-        y = F.instance_norm(x64, weight=w64, bias=b64, eps=eps)
-        dims = tuple(range(2, r))
-    elif norm == "group":
-        y = F.group_norm(x64, groups, w64, b64, eps)
-        dims = None
-    else:  # rms by definition
-        dims = tuple(range(r - len(normalized_shape), r))
-        y = x64 * torch.rsqrt((x64 * x64).mean(dim=dims, keepdim=True) + eps)
-        if w64 is not None:
-            y = y * w64.reshape(pshape)
+    y, dims = torch_forward(norm, x64, w64, b64, (rm, rv), mode, eps, groups, normalized_shape, pshape)
     y.backward(t64(dy))
-    dx = x64.grad.numpy()
-    dw = w64.grad.numpy().reshape(-1) if w64 is not None else None
-    db = b64.grad.numpy().reshape(-1) if b64 is not None else None
+    grads = (x64.grad.numpy(), w64.grad.numpy().reshape(-1) if w64 is not None else None,
+             b64.grad.numpy().reshape(-1) if b64 is not None else None)
+    check_closed_form(name, norm, (x, dy, w, rm, rv), grads, dims, eps, groups, pshape)
 
-    # self-check against the closed form
-    if norm == "group":
-        xg = x.reshape(N, groups, -1)
-        dyg = dy.reshape(N, groups, C // groups, spatial)
-        gam = np.ones(C) if w is None else w.astype(np.float64)
-        g = (dyg * gam.reshape(1, groups, C // groups, 1)).reshape(N, groups, -1)
-        xd = xg.astype(np.float64)
-        mean = xd.mean(axis=2, keepdims=True)
-        rstd = 1.0 / np.sqrt(((xd - mean) ** 2).mean(axis=2, keepdims=True) + eps)
-        xhat = (xd - mean) * rstd
-        dx_ref = (rstd * (g - g.mean(axis=2, keepdims=True) - xhat * (g * xhat).mean(axis=2, keepdims=True)))
-        dx_ref = dx_ref.reshape(shape)
-        dyxh = dy.astype(np.float64) * xhat.reshape(shape)
-    else:
-        ev = (rm, rv) if rm is not None else None
-        dx_ref, dyxh = closed_form(x, dy, w, dims, eps, norm != "rms", ev, pshape)
-    scale = max(1.0, float(np.abs(dx_ref).max()))
-    assert np.abs(dx - dx_ref).max() < 1e-9 * scale, name
-    if dw is not None:
-        assert np.allclose(dw, param_sum(dyxh, pshape), rtol=1e-9, atol=1e-9), name
-    if db is not None:
-        assert np.allclose(db, param_sum(dy.astype(np.float64), pshape), rtol=1e-9, atol=1e-9), name
-
-    d = os.path.join(OUT, name)
-    os.makedirs(d)
-    files = []
-    for fname, a in arrays.items():
-        np.save(os.path.join(d, fname), a)
-        files.append(fname)
-    np.save(os.path.join(d, "dx.npy"), np.ascontiguousarray(dx, dtype="<f8"))
-    if dw is not None:
-        np.save(os.path.join(d, "dweight.npy"), np.ascontiguousarray(dw, dtype="<f8"))
-    if db is not None:
-        np.save(os.path.join(d, "dbias.npy"), np.ascontiguousarray(db, dtype="<f8"))
+    files = write_case(name, arrays, grads)
     entry = {"name": name, "norm": norm, "shape": list(shape), "eps": eps, "affine": affine,
              "description": desc, "files": files, "offset": offset is not None}
     if norm == "group":

@@ -1,4 +1,4 @@
-// The app's state logic without a window (views/session.hpp): apply a state, keep the tensor on
+// The app's state logic without a window (engine/session): apply a state, keep the tensor on
 // the GPU across changes of method, G, eps and γ, refuse a bad value and keep the old state;
 // an image under AdaIN against PyTorch's golden data; a 1-D tensor and a normalized_shape of every dim.
 #include <catch2/catch.hpp>

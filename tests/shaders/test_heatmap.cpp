@@ -1,5 +1,5 @@
 // heatmap.comp (the app's heatmap fill) run without a window, with the push constants HeatmapView builds
-// (views/heatmap_fill.hpp), against a CPU reference of its pixel rule: tile geometry (TileLayout: cell size,
+// (normlab/views/heatmap_fill.hpp), against a CPU reference of its pixel rule: tile geometry (TileLayout: cell size,
 // gaps, N rows × C columns of H×W tiles, the app's hit test), each mode (x, y, y − x through the colour
 // table, statistic colours), averaging when elements are smaller than a pixel, the highlight of the selected
 // statistic (StatLayout::stat_of), NaN/Inf colouring and background pixels. Why: the app draws only these
@@ -9,7 +9,7 @@
 #include "../heatmap_reference.hpp"
 #include "../support.hpp"
 
-#include "heatmap_fill.hpp"
+#include "normlab/views/heatmap_fill.hpp"
 
 #include "normlab/gpu/command_recorder.hpp"
 #include "normlab/gpu/compute_kernel.hpp"
@@ -25,7 +25,7 @@
 #include <vector>
 
 using namespace normlab;
-using namespace normlab::app;
+using namespace normlab::views;
 using namespace normlab::test;
 
 namespace {
@@ -303,7 +303,7 @@ TEST_CASE("heatmap averages elements smaller than a pixel", "[heatmap]") {
     }
 }
 
-// A zoomed heatmap fills only the window its panel shows (views/heatmap_fill.hpp's fill_window): the zoomed
+// A zoomed heatmap fills only the window its panel shows (normlab/views/heatmap_fill.hpp's fill_window): the zoomed
 // grid's pixels at org, never an image of zoom × the grid's size.
 TEST_CASE("heatmap fills the window of a zoomed grid, as the whole zoomed grid has it there", "[heatmap]") {
     Filler filler;

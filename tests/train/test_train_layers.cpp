@@ -7,8 +7,8 @@
 #include "normlab/train/train_norm_layout.hpp"
 #include "../histogram_reference.hpp"
 #include "../support.hpp"
-#include "train_inspect.hpp"
-#include "train_runs.hpp"
+#include "normlab/views/train_inspect.hpp"
+#include "normlab/views/train_runs.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -20,7 +20,7 @@
 #include <thread>
 
 using namespace normlab;
-using namespace normlab::app;
+using namespace normlab::views;
 
 namespace {
 

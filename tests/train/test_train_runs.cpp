@@ -1,4 +1,4 @@
-// The Train view's model (views/train_runs: TrainRunSet, SliceController) without a window (label
+// The Train view's model (views/train's train_runs: TrainRunSet, SliceController) without a window (label
 // train): slices sized by how frames go; runs played in slices between "frames" on the Vulkan runner give
 // the same losses as one submission of the whole run; edits of a run's own and of the shared fields;
 // no factory, no training.
@@ -6,7 +6,7 @@
 #include "normlab/train/train_reference.hpp"
 #include "../support.hpp"
 #include "train_harness.hpp"
-#include "train_runs.hpp"
+#include "normlab/views/train_runs.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -16,7 +16,7 @@
 #include <thread>
 
 using namespace normlab;
-using namespace normlab::app;
+using namespace normlab::views;
 
 namespace {
 

@@ -30,6 +30,15 @@ import {
 // `dir`) and an image with AdaIN.
 export async function classroom(page, dir) {
   const classroomScene = { normlab_scene: 1, tensor: { source: 'preset', preset: 'classroom' }, norm: { method: 'batch' } };
+  await exerciseAndPresenter(page, classroomScene);
+  await copyAndPaste(page, classroomScene);
+  await pngDownloads(page, dir);
+  await adainImages(page, dir);
+}
+
+// An exercise that hides the statistics and locks the method: the key 2 refused, File > Exercise's
+// window opened and closed, presenter mode.
+async function exerciseAndPresenter(page, classroomScene) {
   const exercise = { ...classroomScene, exercise: { hide: ['statistics'], lock: ['method'] } };
   let r = await pasteScene(page, sceneLine(JSON.stringify(exercise)),
     (r) => r.method === 'BatchNorm2d' && r.hide.join() === 'statistics' && r.lock.join() === 'method');
@@ -52,7 +61,11 @@ export async function classroom(page, dir) {
   check(r.presenter, 'P did not turn presenter mode on');
   await page.keyboard.press('p');
   await frames(page);
+}
 
+// Copy scene (with the heatmap's mode in its view), Ctrl+V of another scene, File > Paste scene.
+async function copyAndPaste(page, classroomScene) {
+  let r;
   // Copy scene: the line on the clipboard, with the heatmap's mode (H: statistics → input) in its view.
   r = await pasteScene(page, sceneLine(JSON.stringify(classroomScene)), (r) => r.method === 'BatchNorm2d' && r.lock.length === 0);
   await page.keyboard.press('h');
@@ -77,7 +90,11 @@ export async function classroom(page, dir) {
   console.log(`File > Paste scene: ${r.method} on [${r.shape}], heatmap ${r.heatmap_view}, note "${r.note}"`);
   check(r.method === 'BatchNorm2d' && r.heatmap_view === 'input' && r.link === copied,
     `File > Paste scene: ${r.method}, heatmap ${r.heatmap_view}, the link ${r.link === copied ? 'is' : 'is not'} the copied line`);
+}
 
+// The figure and the screenshot downloaded as PNGs (into `dir`), against the screen.
+async function pngDownloads(page, dir) {
+  let r;
   // The figure (heatmap + histograms) and the screenshot as PNG downloads.
   await page.keyboard.press('h');  // output y
   await settle(page);
@@ -101,7 +118,11 @@ export async function classroom(page, dir) {
   check(shot && shot.width === r.canvas[0] && shot.height === r.canvas[1], `the screenshot PNG: ${shot ? `${shot.width}×${shot.height}` : 'none'}`);
   if (shot) checkNotBlank(shot, 'the screenshot download');
   if (figure) checkNotBlank(figure, 'the figure download');
+}
 
+// AdaIN: the site's images, the user's own style image, and a file that is no image refused.
+async function adainImages(page, dir) {
+  let r;
   // An image with AdaIN's style: the content, the style and the result, from the site's own images.
   const adain = { normlab_scene: 1, tensor: { source: 'image', path: 'images/content-checker.png' },
     norm: { method: 'instance', style_image: 'images/style-sunset.png' } };
@@ -146,7 +167,7 @@ export async function torchCode(page) {
   check(r.torch_open && r.torch_lines > 5 && /import torch/.test(code), `Copy as PyTorch: window ${r.torch_open}, code "${code.slice(0, 60)}"`);
 }
 
-// The shared action table's last rows (views/actions.hpp): Esc closes the PyTorch window, F1 opens the
+// The shared action table's last rows (normlab/views/actions.hpp): Esc closes the PyTorch window, F1 opens the
 // shortcuts overlay and Esc closes it, B blanks the screen and any key brings the picture back.
 export async function overlays(page) {
   await page.keyboard.press('Escape');

@@ -138,7 +138,7 @@ async function appPage(browser, url, cli, dir, reason) {
   check(r.device === `CPU — ${reason}`, `the app's device "${r.device}" does not say CPU and why`);
   check(r.method === 'LayerNorm' && r.stat_count === 12 && r.error === '' && r.max_error < 1e-4,
     `the app on the CPU shows ${r.method}, ${r.stat_count} statistics, error "${r.error}", max error ${r.max_error}`);
-  // The panels say where their numbers come from: the CPU (views/i18n's compute_unit()), not a GPU.
+  // The panels say where their numbers come from: the CPU (views/panels' i18n: compute_unit()), not a GPU.
   console.log(`app on the CPU: panels ${JSON.stringify(r.panel_titles)}`);
   check(r.panel_titles.includes('Histograms (CPU)'), `no panel names the CPU: ${JSON.stringify(r.panel_titles)}`);
   check(!r.panel_titles.some((t) => t.includes('GPU')), `a panel names a GPU: ${JSON.stringify(r.panel_titles)}`);

@@ -218,9 +218,19 @@ async function files(url, browser, cli) {
   const cdp = await page.target().createCDPSession();
   await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
   await page.goto(url + '?stats=1', { waitUntil: 'load' });
-  let r = await settled(page);
+  const r = await settled(page);
   check(r.state === 'done', `first result: state ${r.state} (${r.error})`);
+  await openedFiles(page, cli, dir);
+  const want = await droppedScene(page, browser, cli, dir);
+  await downloads(page, cli, dir, want);
+  await page.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
 
+// Files through "Open…" (a .npy, an image) against normlab-cli's statistics, and bad files dropped:
+// one line each, the result kept.
+async function openedFiles(page, cli, dir) {
+  let r;
   // A .npy through "Open…": the method (BatchNorm) stays, the statistics are normlab-cli's.
   const shape = [3, 4, 2, 5];
   const x = Array.from({ length: 120 }, (_, i) => Math.sin(i * 1.7) * 2 + (i % 4));
@@ -255,7 +265,12 @@ async function files(url, browser, cli) {
   r = await drop(page, 'notes.txt', Buffer.from('hello'));
   check(/^normlab: 'notes\.txt' is not a \.npy, PNG, JPEG or scene \(\.json\) file/.test(r.error || ''),
     `notes.txt: error line "${r.error}"`);
+}
 
+// A scene dropped, its link and a scene pasted into the address bar, against normlab-cli; the
+// statistics normlab-cli gives for the dropped scene (shown again at the end).
+async function droppedScene(page, browser, cli, dir) {
+  let r;
   // A scene file dropped: it shows, the address bar holds it, and that link reproduces it.
   const sceneText = fs.readFileSync(path.join(here, 'scenes', 'group.json'), 'utf8');
   r = await drop(page, 'group.json', Buffer.from(sceneText));
@@ -280,7 +295,11 @@ async function files(url, browser, cli) {
   const diffHash = r.stats ? statsDiff(cliStats(cli, dir, ['--scene', evalScene]), JSON.parse(r.stats)) : ['no stats'];
   check(r.state === 'done' && diffHash.length === 0, `pasted scene: state ${r.state}, ${diffHash.slice(0, 3)}`);
   r = await drop(page, 'group.json', Buffer.from(sceneText));
+  return want;
+}
 
+// The page's downloads against normlab-cli: the scene, the statistics (`want`) and y.
+async function downloads(page, cli, dir, want) {
   // Downloads: the scene (which opens again as the same state), the statistics and y.
   for (const b of ['scene', 'stats', 'y']) await page.click(`[data-download=${b}]`);
   const names = ['normlab-scene.normlab.json', 'normlab-stats.json', 'normlab-y.npy'];
@@ -302,8 +321,6 @@ async function files(url, browser, cli) {
     console.log(`downloads: ${names.join(', ')}; y against normlab-cli's: max difference ${worst}`);
     check(a.subarray(0, 128).equals(b.subarray(0, 128)) && worst <= 1e-5, `the saved y differs (${worst})`);
   }
-  await page.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 }
 
 async function noWebgpu(url) {

@@ -2,7 +2,7 @@
 // on the CPU backend), fetches app.wasm with a
 // progress bar of its bytes, fetches the CJK font the site carries only when Chinese is asked for
 // (the address's lang=zh, or later the program's loadFont) and writes it into emscripten's file
-// system where views/fonts.cpp looks for it (/usr/share/fonts/truetype/droid/), starts app.wasm on
+// system where views/panels/src/fonts.cpp looks for it (/usr/share/fonts/truetype/droid/), starts app.wasm on
 // the canvas with the URL's link (the text after '#': lesson=…&step=…&lang=…&presenter=…&normlab-scene:…,
 // and the query's link keys) as its arguments (a link pasted there later opens without a reload), and
 // gives the program the functions it calls

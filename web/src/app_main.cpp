@@ -13,7 +13,7 @@
 #include "web_app.hpp"
 #include "web_window.hpp"
 
-#include "i18n.hpp"
+#include "normlab/views/i18n.hpp"
 
 #include "normlab/core/image_file.hpp"
 
@@ -54,10 +54,10 @@ int main(int argc, char** argv) {
         web::StartupTimes t;  // milliseconds since the page's navigation started, per step
         t.emplace_back("main", emscripten_get_now());
         web::show_status(no_webgpu.empty() ? "starting WebGL2 and WebGPU…" : "starting WebGL2…");
-        app::LessonPanel lessons;  // the built-in lessons, embedded at /assets/lessons
+        views::LessonPanel lessons;  // the built-in lessons, embedded at /assets/lessons
         lessons.load_dir("/assets/lessons");
         program.window = std::make_unique<web::WebWindow>(
-            web::WebWindowOptions{.glyph_text = app::all_chinese_text() + lessons.all_text()});
+            web::WebWindowOptions{.glyph_text = views::all_chinese_text() + lessons.all_text()});
         t.emplace_back("window", emscripten_get_now());
         program.backend = web::make_page_backend(no_webgpu, [](const std::string& line) {
             web::show_error(line);

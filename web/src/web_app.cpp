@@ -2,11 +2,11 @@
 // the clipboard, the File menu's rows, the status bar. Its report is in web_app_report.cpp.
 #include "web_app.hpp"
 
-#include "i18n.hpp"
-#include "panel_windows.hpp"
-#include "png_file.hpp"
+#include "normlab/views/i18n.hpp"
+#include "normlab/views/panel_windows.hpp"
+#include "normlab/views/png_file.hpp"
 #include "web_train.hpp"
-#include "wrapped_text.hpp"
+#include "normlab/views/wrapped_text.hpp"
 
 #include "normlab/core/atomic_file.hpp"
 #include "normlab/core/error.hpp"
@@ -35,7 +35,7 @@ EM_JS(void, js_app_call, (const char* method, const char* a, const char* b), {
 }  // namespace
 
 WebApp::WebApp(WebWindow& window, const PageBackend& backend, const std::string& query, const std::string& link,
-               app::LessonPanel lessons)
+               views::LessonPanel lessons)
     : window_(window),
       backend_(backend),
       page_(*backend.backend),
@@ -54,9 +54,9 @@ WebApp::WebApp(WebWindow& window, const PageBackend& backend, const std::string&
     page_.open_scene("", "the default state");  // no link, or one that cannot be shown: the error stays
 }
 
-std::unique_ptr<app::HeatmapImage> WebApp::make_heatmap_image() {
+std::unique_ptr<views::HeatmapImage> WebApp::make_heatmap_image() {
     images_.push_back(new WebHeatmapImage(backend_.ctx.get()));
-    return std::unique_ptr<app::HeatmapImage>(images_.back());
+    return std::unique_ptr<views::HeatmapImage>(images_.back());
 }
 
 std::unique_ptr<ComputeBackend> WebApp::make_backend() {
@@ -121,7 +121,7 @@ void WebApp::opened(const std::string& name, const std::function<void()>& open) 
     try {
         open();
         error_.clear();
-        note_ = std::string(app::tr("opened ")) + name;
+        note_ = std::string(views::tr("opened ")) + name;
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
         error_ = error_line(e);
         note_.clear();
@@ -131,7 +131,7 @@ void WebApp::opened(const std::string& name, const std::function<void()>& open) 
 void WebApp::paste(const std::string& text, bool from_menu) {
     WebWindow::set_pasted_text(text);
     if (!from_menu && ImGui::GetIO().WantTextInput) return;  // Ctrl+V in a field: ImGui pastes it there
-    if (open_link(text, "pasted scene")) note_ = app::tr("scene pasted from the clipboard");
+    if (open_link(text, "pasted scene")) note_ = views::tr("scene pasted from the clipboard");
 }
 
 void WebApp::download(const std::string& kind) {
@@ -140,7 +140,7 @@ void WebApp::download(const std::string& kind) {
         std::filesystem::create_directories("/downloads");
         write_file_atomic("/downloads/" + file, bytes);
         js_app_call("download", ("/downloads/" + file).c_str(), file.c_str());
-        note_ = std::string(app::tr("saved ")) + file;
+        note_ = std::string(views::tr("saved ")) + file;
         error_.clear();
     } catch (const std::exception& e) {
         error_ = error_line(e);
@@ -151,13 +151,13 @@ void WebApp::save_png(bool figure) {
     const std::string file = std::string("normlab-") + method_name(page_.session().state().spec.method) +
                              (figure ? "-figure.png" : "-screen.png");
     const std::array<int, 4> crop = figure ? shell_.figure_rect() : std::array<int, 4>{};
-    window_.capture_next_frame([this, file, crop](app::RgbaImage full) {
+    window_.capture_next_frame([this, file, crop](views::RgbaImage full) {
         try {
-            const app::RgbaImage shot = app::crop_image(full, crop);
+            const views::RgbaImage shot = views::crop_image(full, crop);
             std::filesystem::create_directories("/downloads");
-            write_file_atomic("/downloads/" + file, app::png_bytes(file, shot.width, shot.height, shot.rgba));
+            write_file_atomic("/downloads/" + file, views::png_bytes(file, shot.width, shot.height, shot.rgba));
             js_app_call("download", ("/downloads/" + file).c_str(), file.c_str());
-            note_ = std::string(app::tr("saved ")) + file;
+            note_ = std::string(views::tr("saved ")) + file;
             error_.clear();
         } catch (const std::exception& e) {
             error_ = error_line(e);
@@ -182,7 +182,7 @@ void WebApp::copy_scene() {
         return;
     }
     ImGui::SetClipboardText(line.c_str());  // the page's clipboard (web_window)
-    note_ = app::tr("scene copied to the clipboard as one line");
+    note_ = views::tr("scene copied to the clipboard as one line");
 }
 
 // The note says the link is on the clipboard only while it is the link of what is shown (keep_link).
@@ -194,7 +194,7 @@ void WebApp::copy_link() {
         return;
     }
     js_app_call("copyLink", line.c_str(), "");
-    note_ = app::tr("the link to this scene is in the address bar and on the clipboard");
+    note_ = views::tr("the link to this scene is in the address bar and on the clipboard");
     copied_link_ = line;
 }
 
@@ -213,7 +213,7 @@ void WebApp::keep_link() {
     link_parts_ = parts;
     const std::string now = link_now();
     if (!copied_link_.empty() && now != copied_link_) {  // what was copied is no longer what is shown
-        if (note_ == app::tr("the link to this scene is in the address bar and on the clipboard")) note_.clear();
+        if (note_ == views::tr("the link to this scene is in the address bar and on the clipboard")) note_.clear();
         copied_link_.clear();
     }
     if (now == shown_link_) return;
@@ -238,81 +238,81 @@ void WebApp::cjk_font_fetched(bool ok) {
         font_failed_ = true;
         note_.clear();
         error_ = "the Chinese font (fonts/DroidSansFallbackFull.ttf) could not be loaded from this site";
-        app::set_cjk_font(false, error_ + "; staying in English");
+        views::set_cjk_font(false, error_ + "; staying in English");
         return;
     }
     window_.reload_fonts();  // between frames (app_page.js calls in only then): the atlas with CJK glyphs
     presenter_look(shell_.presenter());
     glyphs_scale_ = 0;  // the report checks the new atlas' glyphs
-    if (note_ == app::tr("loading the Chinese font…")) note_.clear();
+    if (note_ == views::tr("loading the Chinese font…")) note_.clear();
     shell_.cjk_font_loaded();
 }
 
 // The File menu's actions, in its order, with the desktop's Ctrl keys where the page can take them from the
 // browser (app_page.js keeps the browser's own action for these chords from running): Ctrl+O, Ctrl+S, Ctrl+E,
 // Ctrl+Shift+C, Ctrl+P; a scene is pasted with the page's own Ctrl+V.
-std::vector<app::Action> WebApp::file_actions(app::Shell& shell) {
-    std::vector<app::Action> t;
+std::vector<views::Action> WebApp::file_actions(views::Shell& shell) {
+    std::vector<views::Action> t;
     t.push_back({.id = "open",
-                 .keys = {app::ctrl(GLFW_KEY_O)},
-                 .menus = app::kFileMenu,
+                 .keys = {views::ctrl(GLFW_KEY_O)},
+                 .menus = views::kFileMenu,
                  .menu_label = "Open a tensor or scene file (.npy, PNG, JPEG, .json)…",
                  .shortcut = "Ctrl+O",
                  .help_keys = "Ctrl+S  /  Ctrl+O",
                  .help_text = "save / open a scene or file",
                  .run = [](int) { js_app_call("pickFile", "", ""); }});
     t.push_back({.id = "open-style",
-                 .menus = app::kFileMenu,
+                 .menus = views::kFileMenu,
                  .menu_label = "Open an image as AdaIN's style (PNG, JPEG)…",
                  .run = [](int) { js_app_call("pickFile", "style", ""); }});
     t.push_back({.id = "save",
-                 .keys = {app::ctrl(GLFW_KEY_S)},
-                 .menus = app::kFileMenu,
+                 .keys = {views::ctrl(GLFW_KEY_S)},
+                 .menus = views::kFileMenu,
                  .menu_label = "Save scene",
                  .shortcut = "Ctrl+S",
                  .run = [this](int) { download("scene"); }});
     t.push_back({.id = "save-stats",
-                 .keys = {app::ctrl(GLFW_KEY_E)},
-                 .menus = app::kFileMenu,
+                 .keys = {views::ctrl(GLFW_KEY_E)},
+                 .menus = views::kFileMenu,
                  .menu_label = "Save statistics (.json)",
                  .shortcut = "Ctrl+E",
                  .help_keys = "Ctrl+E",
                  .help_text = "save the statistics (.json)",
                  .run = [this](int) { download("stats"); }});
-    t.push_back({.id = "save-y", .menus = app::kFileMenu, .menu_label = "Save y (.npy)", .run = [this](int) {
+    t.push_back({.id = "save-y", .menus = views::kFileMenu, .menu_label = "Save y (.npy)", .run = [this](int) {
                      download("y");
                  }});
     t.push_back(
-        {.id = "copy-link", .menus = app::kFileMenu, .menu_label = "Copy link", .run = [this](int) { copy_link(); }});
+        {.id = "copy-link", .menus = views::kFileMenu, .menu_label = "Copy link", .run = [this](int) { copy_link(); }});
     t.push_back({.id = "copy-scene",
-                 .keys = {app::ctrl_shift(GLFW_KEY_C)},
-                 .menus = app::kFileMenu,
+                 .keys = {views::ctrl_shift(GLFW_KEY_C)},
+                 .menus = views::kFileMenu,
                  .menu_label = "Copy scene (one line)",
                  .shortcut = "Ctrl+Shift+C",
                  .help_keys = "Ctrl+Shift+C  /  Ctrl+V",
                  .help_text = "copy / paste the scene as one line",
                  .run = [this](int) { copy_scene(); }});
     t.push_back({.id = "paste-scene",
-                 .menus = app::kFileMenu,
+                 .menus = views::kFileMenu,
                  .menu_label = "Paste scene",
                  .shortcut = "Ctrl+V",
                  .run = [this](int) {
-                     note_ = app::tr("reading the clipboard (or press Ctrl+V on the page)");
+                     note_ = views::tr("reading the clipboard (or press Ctrl+V on the page)");
                      js_app_call("pasteScene", "", "");
                  }});
     t.push_back({.id = "exercise",
-                 .menus = app::kFileMenu,
+                 .menus = views::kFileMenu,
                  .menu_label = "Exercise: hide and lock controls…",
                  .checked = [&shell] { return shell.exercise_open(); },
                  .run = [&shell](int) { shell.exercise_open() = !shell.exercise_open(); }});
     t.push_back({.id = "export-png",
-                 .menus = app::kFileMenu,
+                 .menus = views::kFileMenu,
                  .menu_label = "Export heatmap + histograms (PNG)",
                  .separator_before = true,
                  .run = [this](int) { save_png(true); }});
     t.push_back({.id = "screenshot",
-                 .keys = {app::ctrl(GLFW_KEY_P)},
-                 .menus = app::kFileMenu,
+                 .keys = {views::ctrl(GLFW_KEY_P)},
+                 .menus = views::kFileMenu,
                  .menu_label = "Screenshot (PNG)",
                  .shortcut = "Ctrl+P",
                  .help_keys = "Ctrl+P",
@@ -321,17 +321,17 @@ std::vector<app::Action> WebApp::file_actions(app::Shell& shell) {
     return t;
 }
 
-void WebApp::status_bar(const app::Rect& r) {
-    app::begin_panel("##status", r, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+void WebApp::status_bar(const views::Rect& r) {
+    views::begin_panel("##status", r, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
     const std::string refused = shell_.controls().error();
     // A line that does not fit (a phone) ends in "…" at the right edge; a tap shows all of it.
     const auto part = [](const std::string& text, const ImVec4* color) {
-        const std::string shown = app::elided(text, ImGui::GetContentRegionAvail().x);
+        const std::string shown = views::elided(text, ImGui::GetContentRegionAvail().x);
         if (color)
             ImGui::TextColored(*color, "%s", shown.c_str());
         else
             ImGui::TextUnformatted(shown.c_str());
-        if (shown != text && ImGui::IsItemHovered()) app::elided_tooltip(text);
+        if (shown != text && ImGui::IsItemHovered()) views::elided_tooltip(text);
         if (shown == text) ImGui::SameLine();
         return shown == text;
     };
@@ -344,16 +344,16 @@ void WebApp::status_bar(const app::Rect& r) {
         room = part(note_, nullptr) && part("|", &ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     // WebGPU gives no GPU time here (no timestamp queries), nor the CPU: the recompute's wall time only.
     if (room)
-        part(app::strf("%s  |  last recompute %.1f ms  |  max |y − float64 reference| = %.2e  |  %.0f fps",
-                       page_.session().backend().device_name().c_str(), page_.session().recompute_ms(),
-                       page_.session().max_error(), static_cast<double>(ImGui::GetIO().Framerate)),
+        part(views::strf("%s  |  last recompute %.1f ms  |  max |y − float64 reference| = %.2e  |  %.0f fps",
+                         page_.session().backend().device_name().c_str(), page_.session().recompute_ms(),
+                         page_.session().max_error(), static_cast<double>(ImGui::GetIO().Framerate)),
              nullptr);
     ImGui::End();
 }
 
 void WebApp::draw() {
-    std::vector<app::KeyPress> keys = window_.take_key_presses();
-    for (app::KeyPress& k : keys)  // ⌘ on a Mac is the desktop's Ctrl (⌘S saves, ⌘O opens)
+    std::vector<views::KeyPress> keys = window_.take_key_presses();
+    for (views::KeyPress& k : keys)  // ⌘ on a Mac is the desktop's Ctrl (⌘S saves, ⌘O opens)
         if (k.mods & GLFW_MOD_SUPER) k.mods |= GLFW_MOD_CONTROL;
     shell_.draw(keys);
     keep_link();

@@ -1,4 +1,4 @@
-// WebApp: the browser's platform for the one Shell (views/shell.hpp) in app.html — the heatmap
+// WebApp: the browser's platform for the one Shell (normlab/views/shell.hpp) in app.html — the heatmap
 // pictures filled by heatmap.wgsl (on the CPU without WebGPU) and drawn as WebGL textures
 // (web_heatmap_image), the batch-noise panel's own backend of the page's kind, presenter mode's fonts, the status bar
 // (the last error or note, the recompute's wall time and the float64 check), and the File menu's rows as the browser
@@ -11,10 +11,10 @@
 // report
 // changed, a JSON report goes to the page (normlabPage.report: what is drawn where, for the web tests).
 #pragma once
-#include "actions.hpp"
+#include "normlab/views/actions.hpp"
 #include "page_backend.hpp"
 #include "page_session.hpp"
-#include "shell.hpp"
+#include "normlab/views/shell.hpp"
 #include "web_heatmap_image.hpp"
 #include "web_window.hpp"
 
@@ -33,7 +33,7 @@ namespace normlab::web {
 // Steps of the start and when each ended (emscripten_get_now(): ms since the navigation started).
 using StartupTimes = std::vector<std::pair<std::string, double>>;
 
-class WebApp : public app::ShellPlatform {
+class WebApp : public views::ShellPlatform {
 public:
     // Opens the address's link: `query` (the text after '?', its link keys; others are skipped) under
     // `link` (the text after '#'); none: the default State. A link that cannot be shown leaves its
@@ -42,7 +42,7 @@ public:
     // (loaded before the window, whose font atlas needs their Chinese glyphs). `backend`: the page's
     // (WebGPU, or the CPU backend with the reason), kept by the caller.
     WebApp(WebWindow& window, const PageBackend& backend, const std::string& query, const std::string& link,
-           app::LessonPanel lessons);
+           views::LessonPanel lessons);
 
     // A link (or a scene line) pasted into the address bar (empty: the default State): shown, or
     // (false) its one-line error in the status bar with what is shown kept.
@@ -63,15 +63,15 @@ public:
     // One frame: the keys, the shell, then the address bar's link and the report.
     void draw();
     void set_startup(StartupTimes t) { startup_ = std::move(t); }
-    app::Shell& shell() { return shell_; }
+    views::Shell& shell() { return shell_; }
 
     // ShellPlatform.
-    std::unique_ptr<app::HeatmapImage> make_heatmap_image() override;
+    std::unique_ptr<views::HeatmapImage> make_heatmap_image() override;
     std::unique_ptr<ComputeBackend> make_backend() override;
     void message(const std::string& text, bool error) override;
-    std::vector<app::Action> file_actions(app::Shell& shell) override;
+    std::vector<views::Action> file_actions(views::Shell& shell) override;
     void presenter_look(bool on) override;
-    void status_bar(const app::Rect& r) override;
+    void status_bar(const views::Rect& r) override;
     const char* exercise_hint() const override {
         return "Then save the scene (File > Save scene) or copy its link (File > Copy link) for the class.";
     }
@@ -104,7 +104,7 @@ private:
     const PageBackend& backend_;
     PageSession page_;
     std::vector<WebHeatmapImage*> images_;  // the heatmap's (first), then the views'; owned by their panels
-    app::Shell shell_;
+    views::Shell shell_;
     std::string error_;             // the last open's error line ("" after a successful one)
     std::string note_;              // the last file action's line (not an error)
     std::string shown_link_ = "?";  // the link the address bar holds ("?": to be sent again)

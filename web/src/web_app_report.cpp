@@ -2,10 +2,10 @@
 // sent after the first frame and whenever it changes; the browser tests read it.
 #include "web_app.hpp"
 
-#include "train_report.hpp"
+#include "normlab/views/train_report.hpp"
 
-#include "fonts.hpp"
-#include "i18n.hpp"
+#include "normlab/views/fonts.hpp"
+#include "normlab/views/i18n.hpp"
 #include "page_bridge.hpp"
 
 #include "normlab/core/state_edits.hpp"
@@ -28,7 +28,7 @@ EM_JS(void, js_set_document_language, (const char* lang), { document.documentEle
 
 // The SyncBN view as drawn: its devices, the applied mode, the largest naive error (sync σ² − naive σ²)
 // over the channels and the height the view needs; null when it is not shown.
-nlohmann::json sync_report(const Session& s, bool shown, const app::SyncArea& area) {
+nlohmann::json sync_report(const Session& s, bool shown, const views::SyncArea& area) {
     const NormResult& r = s.result();
     if (!shown || !r.sync) return nullptr;
     double naive_error = 0;
@@ -80,10 +80,10 @@ nlohmann::json panel_titles() {
 nlohmann::json WebApp::state_report() const {
     const Session& s = page_.session();
     nlohmann::json help_keys = nlohmann::json::array();  // the F1 overlay's key column
-    for (const app::Action& a : shell_.actions())
+    for (const views::Action& a : shell_.actions())
         if (a.help_keys) help_keys.push_back(a.help_keys);
     const auto sel = s.selected_stat();
-    const bool zh = app::language() == Language::Zh;
+    const bool zh = views::language() == Language::Zh;
     return {
         {"device", s.backend().device_name()},
         {"method", method_torch_name(s.state().spec.method, s.x().shape)},
@@ -99,7 +99,7 @@ nlohmann::json WebApp::state_report() const {
         {"presenter", shell_.presenter()},
         {"cube", shell_.views().cube},
         {"compare", shell_.views().compare},
-        {"cjk_font", app::cjk_font()},
+        {"cjk_font", views::cjk_font()},
         {"font_fetching", font_fetching_},
         {"missing_glyphs", missing_},
         {"heatmap_mode", static_cast<int>(shell_.heatmap().mode)},
@@ -140,7 +140,7 @@ nlohmann::json WebApp::state_report() const {
 // where a few elements' cells start with their statistic: the tests click them.
 nlohmann::json WebApp::layout_report() const {
     const Session& s = page_.session();
-    const app::TileLayout& t = shell_.heatmap().layout();
+    const views::TileLayout& t = shell_.heatmap().layout();
     const float px = shell_.heatmap().pixel_scale();
     int view_fills = 0;
     for (std::size_t i = 1; i < images_.size(); ++i) view_fills += images_[i]->fills();
@@ -165,7 +165,7 @@ nlohmann::json WebApp::layout_report() const {
         {"heatmap_rect", {heat[0] / css, heat[1] / css, heat[2] / css, heat[3] / css}},  // CSS pixels
         {"form", kForms[static_cast<int>(shell_.form())]},
         {"phone_tab", static_cast<int>(shell_.phone_tab())},
-        {"train", app::train_report(shell_.train_runs(), shell_.train_shown())},
+        {"train", views::train_report(shell_.train_runs(), shell_.train_shown())},
         {"inspect_buttons", shell_.train_view().inspect_buttons()},  // canvas pixels (ImGui's)
         {"menus_folded", shell_.menus_folded()},
         {"menu_bar_h", shell_.menu_bar_height()},
@@ -203,12 +203,13 @@ nlohmann::json WebApp::layout_report() const {
 
 void WebApp::report() {
     if (last_report_.empty()) startup_.emplace_back("first_frame", emscripten_get_now());
-    const bool zh = app::language() == Language::Zh;
+    const bool zh = views::language() == Language::Zh;
     // The atlas is made again when the scale changes and when the CJK font comes (without it, English
     // draws no Chinese glyph: none missing).
     if (glyphs_scale_ != window_.ui_scale()) {
         glyphs_scale_ = window_.ui_scale();
-        missing_ = app::cjk_font() ? app::missing_glyphs(window_.fonts().normal, app::all_chinese_text().c_str()) : "";
+        missing_ =
+            views::cjk_font() ? views::missing_glyphs(window_.fonts().normal, views::all_chinese_text().c_str()) : "";
     }
     nlohmann::json j = state_report();
     j.update(layout_report());

@@ -8,12 +8,12 @@
 
 namespace normlab::web {
 
-void WebHeatmapImage::draw(const app::HeatmapPicture& picture, ImVec2 origin, ImVec2 size) {
+void WebHeatmapImage::draw(const views::HeatmapPicture& picture, ImVec2 origin, ImVec2 size) {
     if (!picture.shown || picture.push.img_w == 0 || picture.push.img_h == 0) return;
     if (!(picture == filled_)) {
         const ShownTensors& s = *picture.shown;
-        const std::vector<float> palette = app::palette_rgba(s.layout().stat_count, picture.palette),
-                                 lut = app::lut_rgba(picture.colormap);
+        const std::vector<float> palette = views::palette_rgba(s.layout().stat_count, picture.palette),
+                                 lut = views::lut_rgba(picture.colormap);
         std::vector<std::uint32_t> pixels;
         if (fill_) {
             pixels = fill_->fill(webgpu::wgpu_buffer(s.x_device()), webgpu::wgpu_buffer(s.y_device()), palette, lut,

@@ -4,7 +4,7 @@
 
 namespace normlab::web {
 
-app::TrainDeviceFactory train_device_factory(const PageBackend& backend) {
+views::TrainDeviceFactory train_device_factory(const PageBackend& backend) {
     if (!backend.ctx) return {};                         // the CPU backend: no trainer
     const webgpu::WgpuContext* ctx = backend.ctx.get();  // outlives the shell's runs (web_app.hpp's order)
     return [ctx](TrainProgram program, int steps_per_submit) {

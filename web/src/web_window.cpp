@@ -1,6 +1,6 @@
 #include "web_window.hpp"
 
-#include "i18n.hpp"
+#include "normlab/views/i18n.hpp"
 
 #include "normlab/core/error.hpp"
 
@@ -147,7 +147,7 @@ WebWindow::~WebWindow() {
     glfwTerminate();
 }
 
-// The fonts and the style at `scale` (views/fonts.cpp, as the desktop's ImGuiVulkan loads them),
+// The fonts and the style at `scale` (views/panels/src/fonts.cpp, as the desktop's ImGuiVulkan loads them),
 // the atlas built here so that it fits WebGL's largest texture: wider first, then rasterized
 // smaller and drawn scaled up.
 void WebWindow::load_fonts(float scale) {
@@ -162,7 +162,7 @@ void WebWindow::load_fonts(float scale) {
     if (remake_texture) ImGui_ImplOpenGL3_DestroyFontsTexture();
     for (int width = 4096;;) {
         io.Fonts->Clear();
-        fonts_ = app::load_fonts(glyph_text_, raster);
+        fonts_ = views::load_fonts(glyph_text_, raster);
         io.Fonts->TexDesiredWidth = std::min(width, static_cast<int>(max_texture));
         io.Fonts->Build();
         if (io.Fonts->TexHeight <= max_texture || raster <= 1.0f) break;
@@ -174,7 +174,7 @@ void WebWindow::load_fonts(float scale) {
     if (remake_texture) ImGui_ImplOpenGL3_CreateFontsTexture();
     io.FontDefault = fonts_.normal;
     io.FontGlobalScale = scale / raster;  // ImGui's units are canvas pixels
-    app::set_cjk_font(fonts_.cjk, fonts_.cjk_missing);
+    views::set_cjk_font(fonts_.cjk, fonts_.cjk_missing);
     ImGuiStyle& style = ImGui::GetStyle();
     style = ImGuiStyle();
     ImGui::StyleColorsDark();
@@ -209,8 +209,8 @@ void WebWindow::begin_frame() {
     ImGuiIO& io = ImGui::GetIO();
     if (!(io.DeltaTime > 0.0f)) io.DeltaTime = 1.0f / 1000.0f;
     const auto touch = touch_.frame(emscripten_get_now() / 1000.0);
-    app::set_frame_touch(touch);  // the views' gestures: the heatmap's pinch and double tap
-    if (touch) {                  // a finger is ImGui's mouse (touch_input.hpp)
+    views::set_frame_touch(touch);  // the views' gestures: the heatmap's pinch and double tap
+    if (touch) {                    // a finger is ImGui's mouse (touch_input.hpp)
         io.MousePos = ImVec2(touch->x, touch->y);
         io.MouseDown[0] = touch->left;
         io.MouseDown[1] = touch->right;
@@ -229,8 +229,8 @@ void WebWindow::end_frame() {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     if (capture_ && frames_ >= capture_frame_) {
         // Read in the frame's own task: without preserveDrawingBuffer the buffer is cleared once shown.
-        app::RgbaImage shot{width_, height_,
-                            std::vector<unsigned char>(static_cast<std::size_t>(width_) * height_ * 4)};
+        views::RgbaImage shot{width_, height_,
+                              std::vector<unsigned char>(static_cast<std::size_t>(width_) * height_ * 4)};
         std::vector<unsigned char> rows(shot.rgba.size());
         glPixelStorei(GL_PACK_ALIGNMENT, 1);
         glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rows.data());
@@ -246,7 +246,7 @@ void WebWindow::end_frame() {
     ++frames_;
 }
 
-void WebWindow::capture_next_frame(std::function<void(app::RgbaImage)> done) {
+void WebWindow::capture_next_frame(std::function<void(views::RgbaImage)> done) {
     capture_ = std::move(done);
     capture_frame_ = frames_ + 1;
     wake();
@@ -283,7 +283,7 @@ void WebWindow::touch(int kind, int id, float x, float y, double t) {
     // into one); a double tap from the releases' own times (a busy page must not stretch one apart).
     const double now = emscripten_get_now() / 1000.0;
     if (kind == 0) {
-        touch_.set_options({10 * ui_scale_, 0.5, 5 * app::kNormalFontPx * ui_scale_});
+        touch_.set_options({10 * ui_scale_, 0.5, 5 * views::kNormalFontPx * ui_scale_});
         touch_.start(id, x, y, now);
     } else if (kind == 1) {
         touch_.move(id, x, y, now);
@@ -292,8 +292,9 @@ void WebWindow::touch(int kind, int id, float x, float y, double t) {
     }
     wake();
     if (const auto at = touch_.long_press_at())  // a frame when the finger becomes a long press
-        pacer_->wake_at(app::FramePacer::Clock::now() + std::chrono::duration_cast<app::FramePacer::Clock::duration>(
-                                                            std::chrono::duration<double>(*at - now + 0.01)));
+        pacer_->wake_at(views::FramePacer::Clock::now() +
+                        std::chrono::duration_cast<views::FramePacer::Clock::duration>(
+                            std::chrono::duration<double>(*at - now + 0.01)));
 }
 
 void WebWindow::wake() {
@@ -305,7 +306,7 @@ void WebWindow::wake() {
     }
 }
 
-void WebWindow::run(std::function<void()> frame, app::FramePacer& pacer) {
+void WebWindow::run(std::function<void()> frame, views::FramePacer& pacer) {
     frame_ = std::move(frame);
     pacer_ = &pacer;
     g_window = this;

@@ -1,6 +1,6 @@
 #include "heatmap_test.hpp"
 
-#include "colormap.hpp"
+#include "normlab/views/colormap.hpp"
 #include "heatmap_reference.hpp"
 #include "normlab/core/tensor_init.hpp"
 #include "normlab/webgpu/wgpu_heatmap.hpp"
@@ -14,17 +14,17 @@
 namespace normlab::web {
 namespace {
 
-using app::Colormap;
-using app::GroupPalette;
 using test::Color;
 using test::HeatmapMode;
 using test::HeatmapScene;
+using views::Colormap;
+using views::GroupPalette;
 using webgpu::WgpuHeatmap;
 using webgpu::WgpuNormalizer;
 
 std::vector<Color> palette_of(std::int64_t count, GroupPalette p) {
     std::vector<Color> out;
-    for (std::int64_t s = 0; s < count; ++s) out.push_back(app::stat_color(s, count, p));
+    for (std::int64_t s = 0; s < count; ++s) out.push_back(views::stat_color(s, count, p));
     return out;
 }
 
@@ -38,9 +38,9 @@ public:
         selected_ += s.sel >= 0 ? 1 : 0;
         ++modes_[std::to_string(static_cast<int>(s.mode))];
         try {
-            const std::vector<Color> lut = app::colormap_lut(map), palette = palette_of(s.stats.stat_count, pal);
-            HeatmapFillParams push =
-                app::fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, s.sel, static_cast<std::uint32_t>(lut.size()));
+            const std::vector<Color> lut = views::colormap_lut(map), palette = palette_of(s.stats.stat_count, pal);
+            HeatmapFillParams push = views::fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, s.sel,
+                                                      static_cast<std::uint32_t>(lut.size()));
             push.org_x = s.org_x;  // a zoomed heatmap's window
             push.org_y = s.org_y;
             const auto b = n_.buffers();
@@ -75,10 +75,10 @@ public:
         s.stats = r.layout;
         // Two sizes (cells above and below a pixel), and the window a panel of the first shows at zoom 5.
         for (int size = 0; size < 3; ++size) {
-            s.tiles = app::TileLayout::fit(x.shape, size == 1 ? 40.0f : 190.0f, size == 1 ? 28.0f : 130.0f);
+            s.tiles = views::TileLayout::fit(x.shape, size == 1 ? 40.0f : 190.0f, size == 1 ? 28.0f : 130.0f);
             cells_below_pixel_ += s.tiles.cell < 1.0f ? 1 : 0;
             if (size == 2) {
-                const app::FillWindow win = app::fill_window(s.tiles, 5.0f, -0.4f * 5 * s.tiles.width, -17.25f);
+                const views::FillWindow win = views::fill_window(s.tiles, 5.0f, -0.4f * 5 * s.tiles.width, -17.25f);
                 s.tiles = win.tiles;
                 s.org_x = win.org_x;
                 s.org_y = win.org_y;
@@ -132,11 +132,11 @@ bool negative_control(WgpuNormalizer& n, WgpuHeatmap& fill) {
     s.x = x;
     s.y = r.y;
     s.stats = r.layout;
-    s.tiles = app::TileLayout::fit(x.shape, 60, 40);
+    s.tiles = views::TileLayout::fit(x.shape, 60, 40);
     s.sel = 1;
-    const auto lut = app::colormap_lut(Colormap::Viridis);
+    const auto lut = views::colormap_lut(Colormap::Viridis);
     const auto palette = palette_of(s.stats.stat_count, GroupPalette::OkabeIto);
-    const HeatmapFillParams push = app::fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, 2, 256);
+    const HeatmapFillParams push = views::fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, 2, 256);
     const auto got = fill.fill(n.buffers().x, n.buffers().y, test::as_vec4s(palette), test::as_vec4s(lut), push);
     const test::PixelReference ref(s, lut, palette);
     for (int py = 0; py < s.tiles.height; ++py)

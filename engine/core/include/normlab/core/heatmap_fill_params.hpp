@@ -1,6 +1,6 @@
 // The heatmap fill's parameter block, one definition for both backends: shaders/heatmap.comp's
 // Push (a push constant, Vulkan) and shaders/wgsl/heatmap.wgsl's Fill (a uniform padded to 80 bytes,
-// WebGPU). views/heatmap_fill.hpp's fill_push() fills it from a tile layout; each backend's fill op
+// WebGPU). normlab/views/heatmap_fill.hpp's fill_push() fills it from a tile layout; each backend's fill op
 // (the desktop's HeatmapView, engine/webgpu's WgpuHeatmap) takes it as it is.
 #pragma once
 #include <cstdint>

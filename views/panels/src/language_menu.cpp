@@ -1,0 +1,25 @@
+#include "normlab/views/language_menu.hpp"
+
+#include "normlab/views/i18n.hpp"
+
+#include <imgui.h>
+
+namespace normlab::views {
+
+std::optional<Language> language_menu(bool loadable) {
+    std::optional<Language> picked;
+    if (!ImGui::BeginMenu(tr_id("Language", "lang").c_str())) return picked;
+    if (ImGui::MenuItem("English", "L", language() == Language::En)) picked = Language::En;
+    const bool off = !cjk_font() && !loadable;
+    if (off) ImGui::BeginDisabled();
+    if (ImGui::MenuItem(cjk_font() ? "中文 (简体)" : "Chinese (Simplified)", "L", language() == Language::Zh))
+        picked = Language::Zh;
+    if (off) {
+        ImGui::EndDisabled();
+        ImGui::TextDisabled("%s", cjk_missing_message().c_str());
+    }
+    ImGui::EndMenu();
+    return picked;
+}
+
+}  // namespace normlab::views

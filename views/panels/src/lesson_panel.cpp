@@ -1,0 +1,175 @@
+#include "normlab/views/lesson_panel.hpp"
+
+#include "normlab/views/i18n.hpp"
+#include "normlab/views/wrapped_text.hpp"
+
+#include "normlab/core/error.hpp"
+#include "normlab/classroom/lesson_text.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace normlab::views {
+
+void LessonPanel::load_dir(const std::string& dir) {
+    set_ = load_lessons(dir);
+    lesson_ = -1;
+    step_ = 0;
+}
+
+bool LessonPanel::load_file(const std::string& path) {
+    try {
+        Lesson l = load_lesson(path);
+        for (std::size_t i = 0; i < set_.lessons.size(); ++i)
+            if (set_.lessons[i].id == l.id) {
+                set_.lessons[i] = std::move(l);
+                return true;
+            }
+        set_.lessons.push_back(std::move(l));
+        return true;
+    } catch (const InputError& e) {
+        error_ = e.what();
+        set_.errors.push_back(e.what());
+        return false;
+    }
+}
+
+std::optional<ViewSettings> LessonPanel::go(int lesson, int step, Session& session, const StartExperiment& start) {
+    if (lesson < 0 || lesson >= count()) return std::nullopt;
+    const Lesson& l = set_.lessons[static_cast<std::size_t>(lesson)];
+    step = std::clamp(step, 0, static_cast<int>(l.steps.size()) - 1);
+    const int from = active() && lesson_ == lesson ? step_ : -1;
+    if (from == step && error_.empty()) return std::nullopt;  // ← on the first step, → on the last: nothing to do
+    const LessonStep& s = l.steps[static_cast<std::size_t>(step)];
+    State next = lesson_step_state(l, from, step, session.state(), memory_);
+    next.exercise = {};  // a lesson ends a handed-out exercise
+    if (!s.view.experiment.empty()) {
+        if (auto err = start(s.view.experiment, next)) {
+            error_ = "step " + std::to_string(step + 1) + ": " + *err;
+            return std::nullopt;
+        }
+    } else if (auto err = session.replace(next, TensorChange::from_source())) {
+        error_ = std::string(tr("This step could not be applied: ")) + *err;
+        return std::nullopt;
+    }
+    went_to(lesson, step);
+    return s.view;
+}
+
+std::string LessonPanel::step_text(const Tensor& x, const NormResult& result,
+                                   const std::vector<LessonRun>& runs) const {
+    if (!active()) return "";
+    return render_lesson_text(lesson()->steps[static_cast<std::size_t>(step_)].text.in(language()), x, result, runs);
+}
+
+std::string LessonPanel::all_text() const {
+    std::string t;
+    for (const auto& l : set_.lessons) {
+        t += l.title.zh + l.summary.zh;
+        for (const auto& s : l.steps) t += s.title.zh + s.text.zh;
+    }
+    return t;
+}
+
+std::optional<std::pair<int, int>> LessonPanel::menu() {
+    std::optional<std::pair<int, int>> go;
+    if (!ImGui::BeginMenu(tr_id("Lessons", "lessons").c_str())) return go;
+    for (int i = 0; i < count(); ++i) {
+        const Lesson& l = set_.lessons[static_cast<std::size_t>(i)];
+        if (menu_item_fitting(tr(l.title), l.id, lesson_ == i)) {  // long titles elided on a phone
+            close();                                               // choosing a lesson starts it afresh
+            go = {i, 0};
+        }
+    }
+    if (active() && ImGui::MenuItem(tr("Close the lesson"))) close();
+    for (const auto& e : set_.errors) ImGui::TextColored(ImVec4(1, 0.5f, 0.45f, 1), "%s", e.c_str());
+    ImGui::EndMenu();
+    return go;
+}
+
+namespace {
+
+// Under a step whose text names its training runs: that they are training (and how far), or that the
+// Train view no longer holds them.
+void runs_line(const LessonStep& s, Language lang, const std::vector<LessonRun>& runs) {
+    const std::string& text = s.text.in(lang);
+    bool names_runs = false;
+    for (const auto& p : parse_placeholders(text)) names_runs = names_runs || p.name == "run";
+    if (!names_runs) return;
+    if (runs.empty()) {
+        wrapped_text_disabled(
+            tr("The Train view no longer holds this step's runs: go to the step again to train "
+               "them; their numbers show … until then."));
+        return;
+    }
+    if (!runs_pending(text, runs)) return;
+    int done = runs.front().steps_done, steps = runs.front().steps;
+    for (const auto& r : runs) done = std::min(done, r.steps_done);
+    wrapped_text_disabled(strf(tr("The runs are training (step %d of %d): the numbers shown as … appear when they "
+                                  "finish."),
+                               done, steps));
+}
+
+}  // namespace
+
+std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const Tensor& x, const NormResult& result,
+                                                     const std::vector<LessonRun>& runs) {
+    std::optional<std::pair<int, int>> go;
+    const Language lang = language();
+    if (!error_.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 120, 110, 255));
+        wrapped_text(error_);
+        ImGui::PopStyleColor();
+        ImGui::TextDisabled("%s", tr("(the previous state is kept)"));
+    }
+    if (!presenter || !active()) {
+        std::string current = active() ? lesson()->title.in(lang) : tr("(choose a lesson)");
+        ImGui::SetNextItemWidth(-1);
+        if (ImGui::BeginCombo("##lesson", current.c_str())) {
+            for (int i = 0; i < count(); ++i) {
+                const auto& l = set_.lessons[static_cast<std::size_t>(i)];
+                if (ImGui::Selectable((l.title.in(lang) + "##" + l.id).c_str(), i == lesson_)) {
+                    close();  // choosing a lesson starts it afresh (not a step within it)
+                    go = {i, 0};
+                }
+            }
+            ImGui::EndCombo();
+        }
+    }
+    if (!active()) {
+        wrapped_text_disabled(
+            tr("Lessons walk through the textbook's ideas step by step. Choose one above, then use "
+               "→ / ← (or Page Down / Page Up) to move."));
+        for (const auto& e : set_.errors) wrapped_text_colored(ImVec4(1, 0.5f, 0.45f, 1), e);
+        return go;
+    }
+    const Lesson& l = *lesson();
+    const LessonStep& s = l.steps[static_cast<std::size_t>(step_)];
+    if (presenter) wrapped_text_disabled(l.title.in(lang));
+    const bool can_prev = step_ > 0, can_next = step_ + 1 < static_cast<int>(l.steps.size());
+    if (!can_prev) ImGui::BeginDisabled();
+    if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) go = {lesson_, step_ - 1};
+    if (!can_prev) ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::Text(tr("step %d / %d"), step_ + 1, static_cast<int>(l.steps.size()));
+    ImGui::SameLine();
+    if (!can_next) ImGui::BeginDisabled();
+    if (ImGui::ArrowButton("##next", ImGuiDir_Right)) go = {lesson_, step_ + 1};
+    next_at_ = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x,
+                ImGui::GetItemRectSize().y};
+    if (!can_next) ImGui::EndDisabled();
+    if (!s.title.en.empty()) {  // beside the arrows when it fits, else wrapped on the lines below
+        const std::string title = render_lesson_text(s.title.in(lang), x, result, runs);
+        const float room = ImGui::GetContentRegionAvail().x - ImGui::GetItemRectMax().x +
+                           ImGui::GetCursorScreenPos().x - ImGui::GetStyle().ItemSpacing.x;
+        if (ImGui::CalcTextSize(title.c_str()).x <= room) ImGui::SameLine();
+        wrapped_text(title);
+    }
+    ImGui::Separator();
+    wrapped_text(render_lesson_text(s.text.in(lang), x, result, runs));
+    if (s.view.train) runs_line(s, lang, runs);
+    return go;
+}
+
+}  // namespace normlab::views
