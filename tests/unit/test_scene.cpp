@@ -81,8 +81,8 @@ TEST_CASE("the JSON reader shared by scenes, lessons, experiments and presets na
         return std::string();
     };
     CHECK(error_in([] { parse_json_text("{\"a\": ", "f.json"); }).find("f.json: not valid JSON (") == 0);
-    const nlohmann::json j =
-        parse_json_text(R"({"v": 2, "o": {"n": "x", "t": {"en": "", "zh": "z"}}, "l": [], "z": null})", "f.json");
+    const nlohmann::json j = parse_json_text(
+        R"({"v": 2, "o": {"n": "x", "t": {"en": "", "zh": "z"}, "s": ""}, "l": [], "z": null})", "f.json");
     const JsonReader r(j, "", "f.json", "a thing");
     CHECK(error_in([&] { JsonReader(j.at("l"), "", "f.json", "a thing"); }) == "f.json: a thing must be a JSON object");
     CHECK(error_in([&] { r.child("v"); }) == "f.json: v must be an object");
@@ -96,6 +96,8 @@ TEST_CASE("the JSON reader shared by scenes, lessons, experiments and presets na
     CHECK(error_in([&] { o.integer("n", 0, 1); }) == "f.json: o.n must be an integer");
     CHECK(error_in([&] { o.string("m"); }) == "f.json: o.m is missing");
     CHECK(error_in([&] { o.text("t", true); }) == "f.json: o.t.en is missing or empty");
+    // A text given as one string is English; an empty one is refused too (the fuzzer's experiment "title": "").
+    CHECK(error_in([&] { o.text("s", false); }) == "f.json: o.s is empty (an object {\"en\": ..., \"zh\": ...})");
     CHECK(error_in([&] { o.nonempty_string("q"); }) == "f.json: o.q is missing (a non-empty string)");
     CHECK(o.text("absent", false).en.empty());
 }

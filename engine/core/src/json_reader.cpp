@@ -151,6 +151,7 @@ LocalText JsonReader::text(const std::string& k, bool required) const {
     const json& v = get(k);
     if (v.is_string()) {  // English only
         t.en = v.get<std::string>();
+        if (t.en.empty()) fail(key(k) + " is empty" + form);
         return t;
     }
     if (!v.is_object()) fail(key(k) + " must be an object {\"en\": ..., \"zh\": ...}");
