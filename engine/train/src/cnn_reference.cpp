@@ -85,21 +85,8 @@ void CnnReference::backward(const std::vector<Layer>& layers, const Vec& feature
         const ConvShape& s = l.shape.conv;
         const std::string q = layer_prefix(i);
         if (l.shape.pool_after) dy = avgpool2_backward(PoolShape{n, ch, s.h, s.w}, dy);
-        auto back_norm = [&](const Vec& g) {
-            return reference::norm_backward(cnn_norm_layout(c_, s), c_.norm, l.norm, g, t_[q + "norm.weight"],
-                                            t_["grad." + q + "norm.weight"],
-                                            norm_has_bias(c_.norm) ? &t_["grad." + q + "norm.bias"] : nullptr);
-        };
-        auto back_act = [&](Vec g) {
-            for (std::size_t e = 0; e < g.size(); ++e) g[e] *= reference::act_grad(c_.activation, l.act_out[e]);
-            return g;
-        };
-        if (normed && c_.norm_after)
-            dy = back_act(back_norm(dy));
-        else if (normed)
-            dy = back_norm(back_act(dy));
-        else
-            dy = back_act(dy);
+        dy = reference::norm_act_backward(c_, normed ? cnn_norm_layout(c_, s) : TrainNormLayout{}, l.norm, l.act_out,
+                                          std::move(dy), t_, q);
         ConvGrads g = conv3x3_backward(s, l.in, t_[q + "conv.weight"], dy);
         t_["grad." + q + "conv.weight"] = std::move(g.dweight);
         t_["grad." + q + "conv.bias"] = std::move(g.dbias);

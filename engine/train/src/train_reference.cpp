@@ -65,21 +65,7 @@ void MlpReference::backward(const Activations& a, const Vec& dlogits, int n) {
     Vec dy = linear_back("head", a.last, dlogits, w, k, true);
     for (int i = c_.depth - 1; i >= 0; --i) {
         const std::string q = "layers." + std::to_string(i) + ".";
-        auto back_norm = [&](const Vec& g) {
-            return reference::norm_backward(lay, c_.norm, a.norm[i], g, t_[q + "norm.weight"],
-                                            t_["grad." + q + "norm.weight"],
-                                            norm_has_bias(c_.norm) ? &t_["grad." + q + "norm.bias"] : nullptr);
-        };
-        auto back_act = [&](Vec g) {
-            for (std::size_t e = 0; e < g.size(); ++e) g[e] *= reference::act_grad(c_.activation, a.act_out[i][e]);
-            return g;
-        };
-        if (normed && c_.norm_after)
-            dy = back_act(back_norm(dy));
-        else if (normed)
-            dy = back_norm(back_act(dy));
-        else
-            dy = back_act(dy);
+        dy = reference::norm_act_backward(c_, lay, a.norm[i], a.act_out[i], std::move(dy), t_, q);
         dy = linear_back(q + "linear", a.in[i], dy, mlp_in_features(c_, i), w, i > 0);
     }
 }

@@ -74,6 +74,20 @@ Vec norm_backward(const TrainNormLayout& l, TrainNorm norm, const NormOut& f, co
     return dx;
 }
 
+Vec norm_act_backward(const TrainConfig& c, const TrainNormLayout& l, const NormOut& f, const Vec& act_out, Vec dy,
+                      ReferenceState& t, const std::string& q) {
+    auto back_norm = [&](const Vec& g) {
+        return norm_backward(l, c.norm, f, g, t[q + "norm.weight"], t["grad." + q + "norm.weight"],
+                             norm_has_bias(c.norm) ? &t["grad." + q + "norm.bias"] : nullptr);
+    };
+    auto back_act = [&](Vec g) {
+        for (std::size_t e = 0; e < g.size(); ++e) g[e] *= act_grad(c.activation, act_out[e]);
+        return g;
+    };
+    if (c.norm == TrainNorm::None) return back_act(std::move(dy));
+    return c.norm_after ? back_act(back_norm(dy)) : back_norm(back_act(std::move(dy)));
+}
+
 Vec linear(const Vec& x, const Vec& w, const Vec& b, int n, int in, int out) {
     Vec y(static_cast<std::size_t>(n) * out);
     for (int i = 0; i < n; ++i)

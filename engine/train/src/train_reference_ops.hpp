@@ -6,6 +6,7 @@
 #include "normlab/train/train_config.hpp"
 #include "normlab/train/train_data.hpp"
 #include "normlab/train/train_norm_layout.hpp"
+#include "normlab/train/reference_state.hpp"
 #include "normlab/train/train_reference.hpp"
 
 #include <cstdint>
@@ -30,6 +31,12 @@ NormOut norm_forward(const TrainNormLayout& l, TrainNorm norm, const Vec& x, con
 // dX, and dγ, dβ accumulated into dgamma, dbeta (dbeta may be null).
 Vec norm_backward(const TrainNormLayout& l, TrainNorm norm, const NormOut& f, const Vec& dy, const Vec& gamma,
                   Vec& dgamma, Vec* dbeta);
+
+// Back through layer `q`'s norm (layout l, its forward f) and activation (its output act_out) in c's order:
+// Norm → Act, or Act → Norm with c.norm_after, the activation alone without a norm; ∂γ, ∂β accumulated
+// into t's "grad." + q + "norm.*".
+Vec norm_act_backward(const TrainConfig& c, const TrainNormLayout& l, const NormOut& f, const Vec& act_out, Vec dy,
+                      ReferenceState& t, const std::string& q);
 
 // Y = X·Wᵀ + b for n samples of `in` features.
 Vec linear(const Vec& x, const Vec& w, const Vec& b, int n, int in, int out);
