@@ -63,9 +63,10 @@ void MlpReference::backward(const Activations& a, const Vec& dlogits, int n) {
                                           t_["grad." + p + ".bias"], want_dx);
     };
     Vec dy = linear_back("head", a.last, dlogits, w, k, true);
+    const reference::NormOut none;  // a layer without a norm kept no NormOut
     for (int i = c_.depth - 1; i >= 0; --i) {
         const std::string q = "layers." + std::to_string(i) + ".";
-        dy = reference::norm_act_backward(c_, lay, a.norm[i], a.act_out[i], std::move(dy), t_, q);
+        dy = reference::norm_act_backward(c_, lay, normed ? a.norm[i] : none, a.act_out[i], std::move(dy), t_, q);
         dy = linear_back(q + "linear", a.in[i], dy, mlp_in_features(c_, i), w, i > 0);
     }
 }
