@@ -5,7 +5,7 @@
 #include "exporter.hpp"
 #include "normlab/views/i18n.hpp"
 
-#include "normlab/core/state_edits.hpp"
+#include "normlab/session/state_edits.hpp"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>  // key codes only (ImGui 1.86 indexes keys by the backend's codes)

@@ -6,7 +6,8 @@
 #include "normlab/views/i18n.hpp"
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/state_edits.hpp"
+#include "normlab/session/state_edits.hpp"
+#include "normlab/io/scene_file.hpp"
 
 #include <filesystem>
 #include <utility>
@@ -30,15 +31,15 @@ void AppUi::scene_popups() {
         if (ImGui::Button(which == 0 ? views::tr("Save") : views::tr("Load")) || enter) {
             try {
                 if (which == 0) {
-                    State st = session_.state();
-                    st.view_json = view_to_json(shell_.view());
-                    save_scene(st, scene_path_);
+                    core::State st = session_.state();
+                    st.view_json = classroom::view_to_json(shell_.view());
+                    io::save_scene(st, scene_path_);
                     message(std::string(views::tr("saved ")) + scene_path_);
                 } else {
-                    open_scene(load_scene(scene_path_), scene_path_);
+                    open_scene(io::load_scene(scene_path_), scene_path_);
                     message(std::string(views::tr("loaded ")) + scene_path_);
                 }
-            } catch (const InputError& e) {
+            } catch (const core::InputError& e) {
                 message(e.what(), true);
             }
             ImGui::CloseCurrentPopup();
@@ -49,22 +50,22 @@ void AppUi::scene_popups() {
 
 // A scene loaded or pasted: its state (with its exercise) and its view, or nothing at all. It ends an
 // open experiment and lesson, whose text would no longer describe what is shown.
-void AppUi::open_scene(const State& st, const std::string& name) { shell_.scene_shown(replace_scene(st, name)); }
+void AppUi::open_scene(const core::State& st, const std::string& name) { shell_.scene_shown(replace_scene(st, name)); }
 
-ViewSettings AppUi::replace_scene(const State& st, const std::string& name) {
-    ViewSettings v = parse_view(st.view_json, name);
-    if (auto err = session_.replace(st, TensorChange::from_source())) throw InputError(*err);
+classroom::ViewSettings AppUi::replace_scene(const core::State& st, const std::string& name) {
+    classroom::ViewSettings v = classroom::parse_view(st.view_json, name);
+    if (auto err = session_.replace(st, session::TensorChange::from_source())) throw core::InputError(*err);
     return v;
 }
 
 // The link of what is shown (the lesson step, language, presenter mode and the scene with its view:
 // normlab/session/app_link.hpp) as one line on the clipboard, as the browser's address carries it.
 void AppUi::copy_scene() {
-    State st = session_.state();
-    st.view_json = view_to_json(shell_.view());
-    AppLink link = shell_.link_parts();
-    link.scene = scene_to_line(st);
-    ImGui::SetClipboardText(link_text(link).c_str());
+    core::State st = session_.state();
+    st.view_json = classroom::view_to_json(shell_.view());
+    session::AppLink link = shell_.link_parts();
+    link.scene = io::scene_to_line(st);
+    ImGui::SetClipboardText(session::link_text(link).c_str());
     message(views::tr("scene copied to the clipboard as one line"));
 }
 
@@ -73,15 +74,15 @@ void AppUi::paste_scene() {
     const char* text = ImGui::GetClipboardText();
     const std::string name = "pasted scene";
     try {
-        const AppLink link = parse_link(text ? text : "", name);
+        const session::AppLink link = session::parse_link(text ? text : "", name);
         // Refused before anything changes; a link without a lesson needs a scene.
         if (!link.scene.empty() || !link.lesson)
-            scene_from_line(link.scene.empty() ? (text ? text : "") : link.scene, name);
+            io::scene_from_line(link.scene.empty() ? (text ? text : "") : link.scene, name);
         std::string error;
-        shell_.open_link(link, [&](const std::string& scene) -> std::optional<ViewSettings> {
+        shell_.open_link(link, [&](const std::string& scene) -> std::optional<classroom::ViewSettings> {
             try {
-                return replace_scene(scene.empty() ? State{} : scene_from_line(scene, name), name);
-            } catch (const InputError& e) {
+                return replace_scene(scene.empty() ? core::State{} : io::scene_from_line(scene, name), name);
+            } catch (const core::InputError& e) {
                 error = e.what();
                 return std::nullopt;
             }
@@ -90,7 +91,7 @@ void AppUi::paste_scene() {
             message(views::tr("scene pasted from the clipboard"));
         else
             message(error, true);
-    } catch (const InputError& e) {
+    } catch (const core::InputError& e) {
         message(e.what(), true);
     }
 }
@@ -100,7 +101,7 @@ void AppUi::export_files() {
         auto files = export_all(session_, export_dir_, export_stem(session_));
         message(std::string(views::tr("exported ")) + std::to_string(files.size()) + " " + views::tr("files to") + " " +
                 export_dir_);
-    } catch (const InputError& e) {
+    } catch (const core::InputError& e) {
         message(e.what(), true);
     }
 }

@@ -43,7 +43,7 @@ ImGuiStyle make_presenter_style(const ImGuiStyle& base) {
 
 }  // namespace
 
-AppUi::AppUi(const Window& window, Session& session, std::string export_dir)
+AppUi::AppUi(const Window& window, session::Session& session, std::string export_dir)
     : window_(window),
       session_(session),
       export_dir_(std::move(export_dir)),
@@ -53,12 +53,15 @@ AppUi::AppUi(const Window& window, Session& session, std::string export_dir)
     presenter_style_ = make_presenter_style(normal_style_);
     shell_.set_file_actions(file_actions(shell_));
     // The Train view's runs train on this window's Vulkan device (engine/ops' TrainRunner).
-    shell_.set_train_factory([&ctx = window.context()](TrainProgram p, int per_submit) -> std::unique_ptr<TrainDevice> {
-        return std::make_unique<TrainRunner>(ctx, std::move(p), per_submit);
-    });
+    shell_.set_train_factory(
+        [&ctx = window.context()](train::TrainProgram p, int per_submit) -> std::unique_ptr<train::TrainDevice> {
+            return std::make_unique<ops::TrainRunner>(ctx, std::move(p), per_submit);
+        });
 }
 
-std::unique_ptr<ComputeBackend> AppUi::make_backend() { return std::make_unique<VulkanBackend>(window_.context()); }
+std::unique_ptr<plan::ComputeBackend> AppUi::make_backend() {
+    return std::make_unique<ops::VulkanBackend>(window_.context());
+}
 
 void AppUi::message(const std::string& text, bool error) {
     msg_ = text;
@@ -89,12 +92,12 @@ std::string AppUi::state_json(int frame) const {
     std::string lesson =
         in_lesson ? lessons.lessons()[static_cast<std::size_t>(lessons.lesson_index())].id : std::string();
     nlohmann::json j = {
-        {"method", method_info(session_.state().spec.method).name},
+        {"method", core::method_info(session_.state().spec.method).name},
         {"groups", session_.state().spec.groups},
-        {"mode", mode_name(session_.state().spec.mode)},
+        {"mode", core::mode_name(session_.state().spec.mode)},
         {"lesson", lesson},
         {"step", in_lesson ? lessons.step() + 1 : 0},
-        {"language", views::language() == Language::Zh ? "zh" : "en"},
+        {"language", views::language() == core::Language::Zh ? "zh" : "en"},
         {"presenter", shell_.presenter()},
         {"compare", shell_.views().compare},
         {"cube", shell_.views().cube},
@@ -107,8 +110,8 @@ std::string AppUi::state_json(int frame) const {
         {"train", views::train_report(shell_.train_runs(), shell_.train_shown())},
         {"tensor_dims", session_.x().shape.dims()},
         {"tensor_file",
-         session_.state().source.kind == TensorSource::Kind::File ? session_.state().source.path : std::string()},
-        {"view", nlohmann::json::parse(view_to_json(shell_.view()))},  // as Save scene writes it
+         session_.state().source.kind == core::TensorSource::Kind::File ? session_.state().source.path : std::string()},
+        {"view", nlohmann::json::parse(classroom::view_to_json(shell_.view()))},  // as Save scene writes it
         {"frame", frame}};
     // The heatmap's zoom and place, the selection, and the element at the middle of the image's place
     // (its top-left corner and side on screen, through the zoom): the zoom test points the mouse there.

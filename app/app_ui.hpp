@@ -33,7 +33,7 @@ inline std::chrono::seconds message_shown(bool error) { return std::chrono::seco
 
 class AppUi : public views::ShellPlatform {
 public:
-    AppUi(const Window& window, Session& session, std::string export_dir);
+    AppUi(const Window& window, session::Session& session, std::string export_dir);
 
     views::Shell& shell() { return shell_; }
     // One frame: the key presses since the last frame (in order), at presenter mode's text size.
@@ -49,7 +49,7 @@ public:
 
     // ShellPlatform.
     std::unique_ptr<views::HeatmapImage> make_heatmap_image() override { return images_.make(); }
-    std::unique_ptr<ComputeBackend> make_backend() override;
+    std::unique_ptr<plan::ComputeBackend> make_backend() override;
     void message(const std::string& text, bool error = false) override;
     std::vector<views::Action> file_actions(views::Shell& shell) override;
     void presenter_look(bool on) override;
@@ -62,16 +62,16 @@ public:
 private:
     // app_dialogs.cpp: the File menu's windows and actions.
     void scene_popups();
-    void open_scene(const State& st, const std::string& name);
+    void open_scene(const core::State& st, const std::string& name);
     // The Session's state replaced by the scene's; its view (InputError when either is refused).
-    ViewSettings replace_scene(const State& st, const std::string& name);
+    classroom::ViewSettings replace_scene(const core::State& st, const std::string& name);
     void copy_scene();
     void paste_scene();
     void export_files();
     void export_png();
 
     const Window& window_;
-    Session& session_;
+    session::Session& session_;
     std::string export_dir_;
     views::VulkanImageSet images_;  // the heatmap's and the compare, pair and gradient views' pictures
     views::Shell shell_;

@@ -7,17 +7,17 @@
 #include "app_ui.hpp"
 #include "assets_dir.hpp"
 #include "normlab/views/i18n.hpp"
-#include "normlab/core/file_kind.hpp"
+#include "normlab/io/file_kind.hpp"
 #include "normlab/session/session.hpp"
 #include "normlab/ops/vulkan_backend.hpp"
 #include "soak_driver.hpp"
 #include "state_options.hpp"
 #include "window.hpp"
 
-#include "normlab/core/atomic_file.hpp"
+#include "normlab/io/atomic_file.hpp"
 #include "normlab/core/error.hpp"
 #include "normlab/classroom/experiments.hpp"
-#include "normlab/core/presets.hpp"
+#include "normlab/io/presets.hpp"
 
 #include <CLI/CLI.hpp>
 #include <imgui.h>
@@ -102,7 +102,7 @@ void add_app_options(CLI::App& cli, AppOptions& ao) {
                    "after every frame, write the state the keys change (method, lesson step, language, presenter, "
                    "compare, blank, frame) to FILE as one JSON line");
     cli.add_option("--hide", ao.hide,
-                   "an exercise: controls to hide, comma-separated (" + control_names() + "; added to --scene's)")
+                   "an exercise: controls to hide, comma-separated (" + core::control_names() + "; added to --scene's)")
         ->delimiter(',');
     cli.add_option("--lock", ao.lock, "an exercise: controls to grey out, comma-separated (not explain, statistics)")
         ->delimiter(',');
@@ -123,15 +123,15 @@ void add_app_options(CLI::App& cli, AppOptions& ao) {
 // The positional FILE, what a file manager passes: a .npy is --input, anything else --scene.
 void open_file_argument(AppOptions& ao) {
     if (ao.file.empty()) return;
-    const FileKind kind = file_kind(ao.file);  // anything else is read as a scene (its error names the file)
-    const bool npy = kind == FileKind::Npy, image = kind == FileKind::Image;
+    const io::FileKind kind = io::file_kind(ao.file);  // anything else is read as a scene (its error names the file)
+    const bool npy = kind == io::FileKind::Npy, image = kind == io::FileKind::Image;
     std::string& slot = npy ? ao.state.input : image ? ao.state.image : ao.state.scene;
     const char* option = npy ? "--input" : image ? "--image" : "--scene";
-    if (!slot.empty()) throw InputError(std::string("both ") + option + " and the file " + ao.file + " given");
+    if (!slot.empty()) throw core::InputError(std::string("both ") + option + " and the file " + ao.file + " given");
     slot = ao.file;
 }
 
-void dump_layout(const views::HeatmapPanel& h, const Session& s) {
+void dump_layout(const views::HeatmapPanel& h, const session::Session& s) {
     const views::TileLayout& t = h.layout();
     std::printf(
         "{\"origin\": [%.1f, %.1f], \"cell\": %.4f, \"gap\": %.1f, \"tile\": [%.4f, %.4f], \"image\": [%d, %d], "
@@ -176,54 +176,55 @@ views::LessonPanel load_lessons(const AppOptions& ao, int& from_file) {
 // --train, --train-runs, --train-play: the Train view with a run per norm given, playing.
 void start_training(views::Shell& shell, const AppOptions& ao) {
     if ((!ao.train_runs.empty() || ao.train_play || ao.train_inspect > 0) && !ao.train)
-        throw InputError("--train-runs, --train-play and --train-inspect need --train");
+        throw core::InputError("--train-runs, --train-play and --train-inspect need --train");
     if (!ao.train) return;
     if (ao.train_runs.size() > static_cast<std::size_t>(views::kMaxTrainRuns))
-        throw InputError("--train-runs takes at most 4 norms");
+        throw core::InputError("--train-runs takes at most 4 norms");
     shell.set_train(true);
     views::TrainRunSet& runs = shell.train_runs();
-    TrainConfig c = views::default_train_config();
+    train::TrainConfig c = views::default_train_config();
     for (std::size_t i = 0; i < ao.train_runs.size(); ++i) {
-        c.norm = parse_train_norm(ao.train_runs[i]);
-        if (c.norm == TrainNorm::Group) c.groups = 4;
+        c.norm = train::parse_train_norm(ao.train_runs[i]);
+        if (c.norm == train::TrainNorm::Group) c.groups = 4;
         auto err = i == 0 ? runs.start(c) : runs.add(c);
-        if (err) throw InputError("--train-runs " + ao.train_runs[i] + ": " + *err);
+        if (err) throw core::InputError("--train-runs " + ao.train_runs[i] + ": " + *err);
     }
     if ((ao.train_play || ao.train_inspect > 0) && runs.runs().empty() && runs.start(c))
-        throw InputError("the Train view's first run cannot start");
+        throw core::InputError("the Train view's first run cannot start");
     if (ao.train_inspect > 0) {
         for (int k = 0; k < 20 && !runs.done(); ++k) {
             runs.step_once();
             runs.finish();
         }
-        if (auto err = shell.inspect_layer(0, ao.train_inspect - 1)) throw InputError("--train-inspect: " + *err);
+        if (auto err = shell.inspect_layer(0, ao.train_inspect - 1)) throw core::InputError("--train-inspect: " + *err);
     }
     if (ao.train_play) runs.play(true);
 }
 
 // The start-up state of the UI: the scene's view, the command line's view options, the
 // language, an experiment, a lesson step, presenter mode and the help overlay.
-void start_ui(AppUi& ui, const AppOptions& ao, const ViewSettings& scene_view, const State& scene_state, int lesson) {
+void start_ui(AppUi& ui, const AppOptions& ao, const classroom::ViewSettings& scene_view,
+              const core::State& scene_state, int lesson) {
     ui.shell().apply_view(scene_view);
-    ViewSettings v = ui.shell().view();
+    classroom::ViewSettings v = ui.shell().view();
     if (!ao.heatmap.empty()) v.heatmap = ao.heatmap;
     if (!ao.colormap.empty()) v.colormap = ao.colormap;
     if (!ao.palette.empty()) v.palette = ao.palette;
     ui.shell().apply_view(v);
-    if (ao.lang == "zh") ui.shell().set_language(Language::Zh);
+    if (ao.lang == "zh") ui.shell().set_language(core::Language::Zh);
     if (!scene_view.experiment.empty()) ui.shell().start_experiment(scene_view.experiment, scene_state);
     if (!ao.experiment.empty() && !ui.shell().start_experiment(ao.experiment))
-        throw InputError("unknown --experiment '" + ao.experiment + "'");
+        throw core::InputError("unknown --experiment '" + ao.experiment + "'");
     if (!ao.lesson_id.empty()) {
         for (int i = 0; i < ui.shell().lessons().count(); ++i)
             if (ui.shell().lessons().lessons()[static_cast<std::size_t>(i)].id == ao.lesson_id) lesson = i;
-        if (lesson < 0) throw InputError("no lesson with id '" + ao.lesson_id + "'");
+        if (lesson < 0) throw core::InputError("no lesson with id '" + ao.lesson_id + "'");
     }
     if (lesson >= 0) ui.shell().go_to_step(lesson, ao.step - 1);
     if (!ui.shell().lessons().error().empty())
         std::fprintf(stderr, "warning: %s\n", ui.shell().lessons().error().c_str());
     if (ao.compare || ao.cube) {  // after the lesson step, whose view would turn them off
-        ViewSettings w = ui.shell().view();
+        classroom::ViewSettings w = ui.shell().view();
         w.compare = w.compare || ao.compare;
         w.cube = w.cube || ao.cube;
         ui.shell().apply_view(w);
@@ -240,7 +241,7 @@ struct FrameStats {
 };
 
 // The main loop: until the window closes, or after `frames` frames in a run without a person.
-FrameStats render_loop(Window& window, AppUi& ui, Session& session, const AppOptions& ao,
+FrameStats render_loop(Window& window, AppUi& ui, session::Session& session, const AppOptions& ao,
                        const views::BeforePass& before, SoakDriver* soak) {
     const bool headless_run = !ao.screenshot.empty() || ao.frames > 0;
     const int frames = ao.frames > 0 ? ao.frames : (ao.screenshot.empty() ? 0 : 4);
@@ -273,7 +274,7 @@ FrameStats render_loop(Window& window, AppUi& ui, Session& session, const AppOpt
                 window.capture(before, cap->path, cap->crop);
                 ui.captured(cap->path, "");
             } catch (const std::exception& e) {
-                ui.captured(cap->path, error_line(e));
+                ui.captured(cap->path, core::error_line(e));
             }
         }
         auto now = std::chrono::steady_clock::now();
@@ -282,7 +283,7 @@ FrameStats render_loop(Window& window, AppUi& ui, Session& session, const AppOpt
         ui.frame_ms = ui.frame_ms == 0 ? ms : 0.9 * ui.frame_ms + 0.1 * ms;
         ++fs.rendered;
         pacer.drew();
-        if (!ao.state_file.empty()) write_file_atomic(ao.state_file, ui.state_json(fs.rendered) + "\n");
+        if (!ao.state_file.empty()) io::write_file_atomic(ao.state_file, ui.state_json(fs.rendered) + "\n");
         if (soak) soak->after_frame(fs.rendered - 1);
         if (headless_run) {
             fs.total_ms += ms;
@@ -298,7 +299,7 @@ FrameStats render_loop(Window& window, AppUi& ui, Session& session, const AppOpt
 
 // --frames: the mean frame time, then the warm recompute latency (the same state with ε
 // changed, kernels already compiled).
-void print_frame_times(const FrameStats& fs, Session& session) {
+void print_frame_times(const FrameStats& fs, session::Session& session) {
     const int n = fs.rendered - fs.warmup;
     const double mean = n > 0 ? fs.warm_ms / n : fs.total_ms / std::max(1, fs.rendered);
     std::printf(
@@ -306,9 +307,9 @@ void print_frame_times(const FrameStats& fs, Session& session) {
         "tensor %s, last recompute %.1f ms (GPU %.3f ms)\n",
         fs.rendered, mean, 1000.0 / mean, n, fs.warmup, session.x().shape.str().c_str(), session.recompute_ms(),
         session.result().gpu_ms);
-    const State next = with_eps(session.state(), session.state().spec.effective_eps() * 2);
+    const core::State next = session::with_eps(session.state(), session.state().spec.effective_eps() * 2);
     auto t0 = std::chrono::steady_clock::now();
-    auto err = session.apply(next, TensorChange::keep());
+    auto err = session.apply(next, session::TensorChange::keep());
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::printf("recompute (warm, eps changed): %.1f ms total, GPU normalization %.3f ms%s\n", ms,
                 session.result().gpu_ms, err ? " (rejected)" : "");
@@ -328,7 +329,7 @@ void print_train(const views::TrainRunSet& runs) {
 // Declared after the views and the session, destroyed before them: they free buffers the
 // last frames may still read, so wait for the device first (never throwing from a destructor).
 struct IdleOnExit {
-    const VulkanContext& ctx;
+    const gpu::VulkanContext& ctx;
     ~IdleOnExit() {
         try {
             ctx.device().waitIdle();
@@ -346,29 +347,31 @@ int run_app(int argc, char** argv) {
         char* end = nullptr;
         ao.ui_scale = std::strtof(env, &end);
         if (*end != '\0' || !(ao.ui_scale >= 0.5f && ao.ui_scale <= 4.0f))
-            throw InputError(std::string("NORMLAB_UI_SCALE must be a number from 0.5 to 4, not '") + env + "'");
+            throw core::InputError(std::string("NORMLAB_UI_SCALE must be a number from 0.5 to 4, not '") + env + "'");
     }
     find_images_in_assets();
     LoadedState loaded = load_state(ao.state);
-    const Exercise extra = make_exercise(ao.hide, ao.lock, "--hide", "--lock");
+    const core::Exercise extra = core::make_exercise(ao.hide, ao.lock, "--hide", "--lock");
     loaded.state.exercise.hidden |= extra.hidden;
     loaded.state.exercise.locked |= extra.locked;
     const std::string& scene = ao.state.scene;
-    const ViewSettings scene_view = parse_view(loaded.state.view_json, scene.empty() ? "view" : scene);
+    const classroom::ViewSettings scene_view =
+        classroom::parse_view(loaded.state.view_json, scene.empty() ? "view" : scene);
     if (ao.soak_frames > 0) ao.frames = ao.soak_frames;
 
     int lesson_from_file = -1;
     views::LessonPanel lessons = load_lessons(ao, lesson_from_file);
     std::string glyphs = views::all_chinese_text() + lessons.all_text();
-    for (const Preset& p : presets()) glyphs += p.source_zh + p.description_zh;  // their Chinese too
-    for (const Experiment& e : experiments())
+    for (const io::Preset& p : io::presets()) glyphs += p.source_zh + p.description_zh;  // their Chinese too
+    for (const classroom::Experiment& e : classroom::experiments())
         glyphs += e.title.zh + e.explanation.zh + e.left_label.zh + e.right_label.zh;
     Window window(WindowOptions{ao.width, ao.height, ao.frames > 0, "normlab", glyphs, ao.ui_scale});
     views::set_cjk_font(window.fonts().cjk, window.fonts().cjk_missing);
-    const VulkanContext& ctx = window.context();
-    VulkanBackend backend(ctx);
-    Session session(backend);
-    if (auto err = session.apply(loaded.state, TensorChange::given(std::move(loaded.x)))) throw InputError(*err);
+    const gpu::VulkanContext& ctx = window.context();
+    ops::VulkanBackend backend(ctx);
+    session::Session session(backend);
+    if (auto err = session.apply(loaded.state, session::TensorChange::given(std::move(loaded.x))))
+        throw core::InputError(*err);
     AppUi ui(window, session, ao.export_dir);
     IdleOnExit idle_on_exit{ctx};
     ui.shell().lessons() = std::move(lessons);
@@ -387,12 +390,12 @@ int run_app(int argc, char** argv) {
     if (ao.frames > 0) print_frame_times(fs, session);
     if (ao.frames > 0 && ui.shell().train_shown()) print_train(ui.shell().train_runs());
     if (ao.dump_layout) dump_layout(ui.shell().heatmap(), session);
-    const int status = soak && !soak->report() ? kExitFailure : kExitOk;
-    return validation_status(ctx.validation_messages(), status);
+    const int status = soak && !soak->report() ? core::kExitFailure : core::kExitOk;
+    return core::validation_status(ctx.validation_messages(), status);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    return run_main([&] { return run_app(argc, argv); });
+    return core::run_main([&] { return run_app(argc, argv); });
 }

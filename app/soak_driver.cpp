@@ -34,31 +34,31 @@ SoakDriver::Sample SoakDriver::sample() {
     return s;
 }
 
-void SoakDriver::before_frame(int frame, Session& session) {
+void SoakDriver::before_frame(int frame, session::Session& session) {
     if (frame % every_ != 0) return;
     const int k = frame / every_;
     // Shapes, methods, G and selections that cycle with different periods, so that the
     // combinations keep changing (5 methods × 4 shapes × 3 G × selections).
-    static constexpr std::array<Shape4, 4> shapes{Shape4{2, 6, 4, 4}, Shape4{4, 12, 8, 8}, Shape4{8, 24, 16, 16},
-                                                  Shape4{3, 6, 5, 7}};
+    static constexpr std::array<core::Shape4, 4> shapes{core::Shape4{2, 6, 4, 4}, core::Shape4{4, 12, 8, 8},
+                                                        core::Shape4{8, 24, 16, 16}, core::Shape4{3, 6, 5, 7}};
     if (k % 3 == 2) {  // every third change only moves the selection
-        const Shape4 sh = session.x().shape;
+        const core::Shape4 sh = session.x().shape;
         const std::int64_t i = k * 7919;
-        session.select(Index4{i % sh.n, (i / 3) % sh.c, (i / 5) % sh.h, (i / 11) % sh.w});
+        session.select(core::Index4{i % sh.n, (i / 3) % sh.c, (i / 5) % sh.h, (i / 11) % sh.w});
         return;
     }
-    State next = session.state();
-    const Shape4 sh = shapes[static_cast<std::size_t>(k / 2) % shapes.size()];
-    next.source = TensorSource{};
-    next.source.kind = TensorSource::Kind::Generated;
+    core::State next = session.state();
+    const core::Shape4 sh = shapes[static_cast<std::size_t>(k / 2) % shapes.size()];
+    next.source = core::TensorSource{};
+    next.source.kind = core::TensorSource::Kind::Generated;
     next.source.shape = sh;
     next.source.seed = static_cast<std::uint64_t>(k);
-    next.spec = default_spec(methods()[static_cast<std::size_t>(k) % methods().size()].id);
-    if (next.spec.method == Method::Group)
+    next.spec = core::default_spec(core::methods()[static_cast<std::size_t>(k) % core::methods().size()].id);
+    if (next.spec.method == core::Method::Group)
         next.spec.groups = std::array<std::int64_t, 3>{1, 2, 3}[static_cast<std::size_t>(k / 5) % 3];
-    next.params = NormParams{};
-    next.selection = Index4{k % sh.n, k % sh.c, k % sh.h, k % sh.w};
-    if (session.apply(std::move(next), TensorChange::from_source()))
+    next.params = core::NormParams{};
+    next.selection = core::Index4{k % sh.n, k % sh.c, k % sh.h, k % sh.w};
+    if (session.apply(std::move(next), session::TensorChange::from_source()))
         ++refused_;
     else
         ++applied_;

@@ -7,9 +7,9 @@
 #pragma once
 #include <cstdint>
 
-namespace normlab {
+namespace normlab::session {
 class Session;
-}  // namespace normlab
+}  // namespace normlab::session
 
 namespace normlab::app {
 
@@ -17,7 +17,7 @@ class SoakDriver {
 public:
     explicit SoakDriver(int frames, int every = 4);
     // Call before drawing frame `frame` (0-based): applies the next state every `every` frames.
-    void before_frame(int frame, Session& session);
+    void before_frame(int frame, session::Session& session);
     // Call after frame `frame` (0-based) was rendered: samples memory at warm-up and the end.
     void after_frame(int frame);
     bool report() const;

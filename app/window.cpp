@@ -35,14 +35,14 @@ void glfw_error(int code, const char* description) {
 }  // namespace
 
 struct Window::Impl {
-    const VulkanContext& ctx;
+    const gpu::VulkanContext& ctx;
     ImGui_ImplVulkanH_Window wd;
     std::unique_ptr<views::ImGuiVulkan> imgui;  // context, fonts and the Vulkan backend
     bool rebuild = false;
     int min_images = 2;
     bool imgui_glfw = false;
     views::KeyQueue keys;  // chained after ImGui's GLFW key callback
-    explicit Impl(const VulkanContext& c) : ctx(c) {}
+    explicit Impl(const gpu::VulkanContext& c) : ctx(c) {}
     ~Impl() {
         keys.uninstall();  // ImGui's callback back in place, so its shutdown restores GLFW's
         if (imgui_glfw) ImGui_ImplGlfw_Shutdown();
@@ -65,24 +65,25 @@ Window::Window(const WindowOptions& options) {
 void Window::open_context() {
     glfwSetErrorCallback(glfw_error);
     if (!glfwInit())
-        throw DeviceError("cannot open a window (" + g_glfw_error +
-                          "); is a display available? Set DISPLAY, or run under xvfb-run -a");
+        throw core::DeviceError("cannot open a window (" + g_glfw_error +
+                                "); is a display available? Set DISPLAY, or run under xvfb-run -a");
     if (!glfwVulkanSupported()) {
         glfwTerminate();
-        throw DeviceError("GLFW finds no Vulkan loader; install libvulkan1 and a driver such as mesa-vulkan-drivers");
+        throw core::DeviceError(
+            "GLFW finds no Vulkan loader; install libvulkan1 and a driver such as mesa-vulkan-drivers");
     }
     std::uint32_t count = 0;
     const char** exts = glfwGetRequiredInstanceExtensions(&count);
     if (!exts) {
         glfwTerminate();
-        throw DeviceError("the Vulkan driver cannot present to this display (" + g_glfw_error + ")");
+        throw core::DeviceError("the Vulkan driver cannot present to this display (" + g_glfw_error + ")");
     }
-    ContextOptions opt = ContextOptions::from_env();
+    gpu::ContextOptions opt = gpu::ContextOptions::from_env();
     opt.instance_extensions.assign(exts, exts + count);
     opt.device_extensions = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
     opt.need_graphics = true;
     try {
-        ctx_ = std::make_unique<VulkanContext>(opt);
+        ctx_ = std::make_unique<gpu::VulkanContext>(opt);
     } catch (...) {
         glfwTerminate();
         throw;
@@ -96,16 +97,16 @@ void Window::open_swapchain(const WindowOptions& options) {
     if (!window_) {
         ctx_.reset();
         glfwTerminate();
-        throw DeviceError("cannot create a window: " + g_glfw_error);
+        throw core::DeviceError("cannot create a window: " + g_glfw_error);
     }
     impl_ = std::make_unique<Impl>(*ctx_);
     auto& wd = impl_->wd;
     VkSurfaceKHR surface = VK_NULL_HANDLE;
     if (glfwCreateWindowSurface(*ctx_->instance(), window_, nullptr, &surface) != VK_SUCCESS)
-        throw DeviceError("cannot create a Vulkan surface for the window: " + g_glfw_error);
+        throw core::DeviceError("cannot create a Vulkan surface for the window: " + g_glfw_error);
     wd.Surface = surface;
     if (!ctx_->physical().getSurfaceSupportKHR(ctx_->queue_family(), surface))
-        throw DeviceError("the Vulkan device " + ctx_->device_name() + " cannot present to this window");
+        throw core::DeviceError("the Vulkan device " + ctx_->device_name() + " cannot present to this window");
 
     const VkFormat formats[] = {VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_UNORM};
     wd.SurfaceFormat =
@@ -214,7 +215,8 @@ void Window::render(const views::BeforePass& before_pass) {
     // Every wait has a timeout: a hung or lost device ends the app with a message, never a hang.
     constexpr std::uint64_t kFrameTimeoutNs = 10'000'000'000ull;
     VkResult err = vkAcquireNextImageKHR(dev, wd.Swapchain, kFrameTimeoutNs, acquired, VK_NULL_HANDLE, &wd.FrameIndex);
-    if (err == VK_TIMEOUT || err == VK_NOT_READY) throw DeviceError("no swapchain image became available within 10 s");
+    if (err == VK_TIMEOUT || err == VK_NOT_READY)
+        throw core::DeviceError("no swapchain image became available within 10 s");
     if (err == VK_ERROR_OUT_OF_DATE_KHR) {
         impl_->rebuild = true;
         return;
@@ -225,7 +227,7 @@ void Window::render(const views::BeforePass& before_pass) {
         views::check_vk(err);
     ImGui_ImplVulkanH_Frame* fd = &wd.Frames[wd.FrameIndex];
     err = vkWaitForFences(dev, 1, &fd->Fence, VK_TRUE, kFrameTimeoutNs);
-    if (err == VK_TIMEOUT) throw DeviceError("the Vulkan device did not finish a frame within 10 s");
+    if (err == VK_TIMEOUT) throw core::DeviceError("the Vulkan device did not finish a frame within 10 s");
     views::check_vk(err);
     views::check_vk(vkResetFences(dev, 1, &fd->Fence));
     views::check_vk(vkResetCommandPool(dev, fd->CommandPool, 0));
@@ -269,7 +271,7 @@ void Window::render(const views::BeforePass& before_pass) {
 
 void Window::capture(const views::BeforePass& before_pass, const std::string& png_path, std::array<int, 4> crop) {
     ImDrawData* draw_data = ImGui::GetDrawData();
-    if (!draw_data) throw DeviceError("--screenshot: nothing was rendered yet");
+    if (!draw_data) throw core::DeviceError("--screenshot: nothing was rendered yet");
     auto& wd = impl_->wd;
     const auto& dev = ctx_->device();
     dev.waitIdle();  // the swapchain frames are done with ImGui's buffers before we reuse them

@@ -56,7 +56,7 @@ public:
     void capture(const views::BeforePass& before_pass, const std::string& png_path,
                  std::array<int, 4> crop = {0, 0, 0, 0});
 
-    const VulkanContext& context() const { return *ctx_; }
+    const gpu::VulkanContext& context() const { return *ctx_; }
     vk::RenderPass render_pass() const;
     const views::FontSet& fonts() const { return fonts_; }
     // HiDPI: how much larger than at 96 dpi the UI is drawn (fonts, style, presenter layout).
@@ -69,7 +69,7 @@ private:
     void set_scales(float forced);
     struct Impl;
     GLFWwindow* window_ = nullptr;
-    std::unique_ptr<VulkanContext> ctx_;
+    std::unique_ptr<gpu::VulkanContext> ctx_;
     std::unique_ptr<Impl> impl_;
     views::FontSet fonts_;
     float ui_scale_ = 1, fb_scale_ = 1;

@@ -18,7 +18,7 @@ namespace normlab {
 
 class CopyBench {
 public:
-    explicit CopyBench(const VulkanContext& ctx);
+    explicit CopyBench(const gpu::VulkanContext& ctx);
     // GPU milliseconds of one copy of `bytes` with the named variant (variants()).
     double time_ms(std::uint64_t bytes, const std::string& variant);
     static const std::vector<std::string>& variants();
@@ -27,11 +27,11 @@ public:
     double transfer_ms(std::uint64_t bytes, bool to_device);
 
 private:
-    const VulkanContext* ctx_;
+    const gpu::VulkanContext* ctx_;
     void ensure(std::uint64_t bytes);
-    GpuBuffer src_, dst_, host_up_, host_down_;
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::unique_ptr<ComputeKernel>> kernels_;
-    CommandRecorder recorder_;
+    gpu::GpuBuffer src_, dst_, host_up_, host_down_;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::unique_ptr<gpu::ComputeKernel>> kernels_;
+    gpu::CommandRecorder recorder_;
 };
 
 }  // namespace normlab

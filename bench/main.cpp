@@ -5,7 +5,7 @@
 // (normlab/core/error.hpp): 2 bad options, 3 no usable device or a device fault, 4 validation messages.
 #include "copy_bench.hpp"
 
-#include "normlab/core/atomic_file.hpp"
+#include "normlab/io/atomic_file.hpp"
 #include "normlab/ops/backward.hpp"
 #include "normlab/core/error.hpp"
 #include "normlab/ops/normalizer.hpp"
@@ -28,55 +28,57 @@ namespace {
 
 struct Case {
     std::string name;
-    std::function<std::optional<NormSpec>(const Shape4&)> spec;  // empty: not applicable
+    std::function<std::optional<core::NormSpec>(const core::Shape4&)> spec;  // empty: not applicable
 };
 
 std::vector<Case> cases() {
-    auto simple = [](Method m) { return [m](const Shape4&) -> std::optional<NormSpec> { return default_spec(m); }; };
+    auto simple = [](core::Method m) {
+        return [m](const core::Shape4&) -> std::optional<core::NormSpec> { return core::default_spec(m); };
+    };
     return {
-        {"batch-train", simple(Method::Batch)},
+        {"batch-train", simple(core::Method::Batch)},
         {"batch-eval",
-         [](const Shape4&) -> std::optional<NormSpec> {
-             auto s = default_spec(Method::Batch);
-             s.mode = Mode::Eval;
+         [](const core::Shape4&) -> std::optional<core::NormSpec> {
+             auto s = core::default_spec(core::Method::Batch);
+             s.mode = core::Mode::Eval;
              return s;
          }},
         {"layer-W",
-         [](const Shape4& x) -> std::optional<NormSpec> {
-             auto s = default_spec(Method::Layer);
+         [](const core::Shape4& x) -> std::optional<core::NormSpec> {
+             auto s = core::default_spec(core::Method::Layer);
              s.normalized_shape = {x.dims().back()};
              return s;
          }},
         {"layer-HW",
-         [](const Shape4& x) -> std::optional<NormSpec> {
+         [](const core::Shape4& x) -> std::optional<core::NormSpec> {
              const auto d = x.dims();  // the last two dims: [H, W] ([L, D] at rank 3; none at rank 2)
              if (d.size() < 3) return std::nullopt;
-             auto s = default_spec(Method::Layer);
+             auto s = core::default_spec(core::Method::Layer);
              s.normalized_shape = {d.end() - 2, d.end()};
              return s;
          }},
-        {"layer-CHW", simple(Method::Layer)},
-        {"instance", simple(Method::Instance)},
+        {"layer-CHW", simple(core::Method::Layer)},
+        {"instance", simple(core::Method::Instance)},
         {"group-1",
-         [](const Shape4&) -> std::optional<NormSpec> {
-             auto s = default_spec(Method::Group);
+         [](const core::Shape4&) -> std::optional<core::NormSpec> {
+             auto s = core::default_spec(core::Method::Group);
              s.groups = 1;
              return s;
          }},
         {"group-8",
-         [](const Shape4& x) -> std::optional<NormSpec> {
+         [](const core::Shape4& x) -> std::optional<core::NormSpec> {
              if (x.c % 8) return std::nullopt;
-             auto s = default_spec(Method::Group);
+             auto s = core::default_spec(core::Method::Group);
              s.groups = 8;
              return s;
          }},
         {"group-C",
-         [](const Shape4& x) -> std::optional<NormSpec> {
-             auto s = default_spec(Method::Group);
+         [](const core::Shape4& x) -> std::optional<core::NormSpec> {
+             auto s = core::default_spec(core::Method::Group);
              s.groups = x.c;
              return s;
          }},
-        {"rms", simple(Method::Rms)},
+        {"rms", simple(core::Method::Rms)},
     };
 }
 
@@ -85,12 +87,13 @@ double median(std::vector<double> v) {
     return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
-json params_json(const NormSpec& s, const Shape4& x) {
+json params_json(const core::NormSpec& s, const core::Shape4& x) {
     json p;
     p["affine"] = s.affine;
-    if (s.method == Method::Batch) p["mode"] = mode_name(s.mode);
-    if (s.method == Method::Group) p["groups"] = s.groups;
-    if (s.method == Method::Layer || s.method == Method::Rms) p["normalized_shape"] = s.effective_normalized_shape(x);
+    if (s.method == core::Method::Batch) p["mode"] = core::mode_name(s.mode);
+    if (s.method == core::Method::Group) p["groups"] = s.groups;
+    if (s.method == core::Method::Layer || s.method == core::Method::Rms)
+        p["normalized_shape"] = s.effective_normalized_shape(x);
     return p;
 }
 
@@ -124,14 +127,14 @@ std::optional<int> parse(int argc, char** argv, BenchOptions& o) {
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        throw InputError(std::string(e.what()) + " (see --help)");
+        throw core::InputError(std::string(e.what()) + " (see --help)");
     }
     return std::nullopt;
 }
 
-std::vector<Shape4> bench_shapes(const BenchOptions& o) {
-    std::vector<Shape4> sizes;
-    for (const auto& s : o.shapes) sizes.push_back(Shape4::from_dims(parse_dims(s, "--shape", 2, 5)));
+std::vector<core::Shape4> bench_shapes(const BenchOptions& o) {
+    std::vector<core::Shape4> sizes;
+    for (const auto& s : o.shapes) sizes.push_back(core::Shape4::from_dims(core::parse_dims(s, "--shape", 2, 5)));
     if (!sizes.empty()) return sizes;
     if (o.quick) return {{2, 4, 4, 4}, {4, 16, 32, 32}, {16, 64, 64, 64}};
     return {{2, 4, 4, 4},    {2, 8, 8, 8},    {4, 16, 8, 8},    {4, 16, 16, 16},    {4, 16, 32, 32},
@@ -142,7 +145,7 @@ std::vector<Case> selected_cases(const std::vector<std::string>& norms) {
     auto all = cases();
     for (const auto& n : norms)
         if (std::none_of(all.begin(), all.end(), [&](const Case& c) { return c.name == n; }))
-            throw InputError("unknown --norm case '" + n + "'");
+            throw core::InputError("unknown --norm case '" + n + "'");
     std::vector<Case> selected;
     for (const auto& c : all)
         if (norms.empty() || std::find(norms.begin(), norms.end(), c.name) != norms.end()) selected.push_back(c);
@@ -163,14 +166,14 @@ double unix_seconds() {
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-Timings time_case(Normalizer& normalizer, Backward* backward, CopyBench& copy, const Tensor& x, const Tensor& dy,
-                  const NormSpec& spec, int n) {
+Timings time_case(ops::Normalizer& normalizer, ops::Backward* backward, CopyBench& copy, const core::Tensor& x,
+                  const core::Tensor& dy, const core::NormSpec& spec, int n) {
     const std::uint64_t bytes = static_cast<std::uint64_t>(x.shape.numel()) * 4;
     std::vector<double> gpu, e2e, up, disp, down, bw_gpu, bw_e2e, bus_up, bus_down;
     std::map<std::string, std::vector<double>> copies;
     for (int r = 0; r < n; ++r) {  // end to end: upload x, run, read y back
         auto t0 = std::chrono::steady_clock::now();
-        NormResult res = normalizer.run(x, spec);
+        core::NormResult res = normalizer.run(x, spec);
         auto t1 = std::chrono::steady_clock::now();
         e2e.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
         up.push_back(res.upload_ms);
@@ -180,7 +183,7 @@ Timings time_case(Normalizer& normalizer, Backward* backward, CopyBench& copy, c
         // host transfers: on a GPU whose clock drops while it waits, an upper bound.
         if (backward) {
             t0 = std::chrono::steady_clock::now();
-            GradResult g = backward->run(dy);
+            core::GradResult g = backward->run(dy);
             t1 = std::chrono::steady_clock::now();
             bw_gpu.push_back(g.gpu_ms);
             bw_e2e.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
@@ -189,7 +192,7 @@ Timings time_case(Normalizer& normalizer, Backward* backward, CopyBench& copy, c
     // The kernels and the copies, back to back with x kept on the device and y not read: a GPU
     // left idle through a host transfer lowers its clocks, and the first kernel after it would
     // be timed at those.
-    const RunOptions steady{.reuse_x = true, .read_y = false};
+    const plan::RunOptions steady{.reuse_x = true, .read_y = false};
     // Clocks back up: the GPU copies back to back for 0.3 s (a GPU's clock governor looks at
     // how busy it was over the last tenths of a second, not at the next kernel).
     for (auto t0 = std::chrono::steady_clock::now();
@@ -226,12 +229,12 @@ Timings time_case(Normalizer& normalizer, Backward* backward, CopyBench& copy, c
     return t;
 }
 
-json record(const Case& c, const NormSpec& spec, const Shape4& shape, const Timings& t, const std::string& plan, int n,
-            const std::string& device) {
+json record(const Case& c, const core::NormSpec& spec, const core::Shape4& shape, const Timings& t,
+            const std::string& plan, int n, const std::string& device) {
     const std::uint64_t bytes = static_cast<std::uint64_t>(shape.numel()) * 4;
     json rec;
     rec["norm"] = c.name;
-    rec["method"] = method_name(spec.method);
+    rec["method"] = core::method_name(spec.method);
     rec["params"] = params_json(spec, shape);
     rec["shape"] = shape.dims();
     rec["elements"] = shape.numel();
@@ -269,14 +272,15 @@ json record(const Case& c, const NormSpec& spec, const Shape4& shape, const Timi
 }
 
 // Benchmarks one case on one shape: nullopt when the case does not apply to the shape.
-std::optional<json> bench_case(const BenchOptions& o, Normalizer& normalizer, Backward* backward, CopyBench& copy,
-                               const Case& c, const Tensor& x, const Tensor& dy, const std::string& device) {
-    const Shape4& shape = x.shape;
+std::optional<json> bench_case(const BenchOptions& o, ops::Normalizer& normalizer, ops::Backward* backward,
+                               CopyBench& copy, const Case& c, const core::Tensor& x, const core::Tensor& dy,
+                               const std::string& device) {
+    const core::Shape4& shape = x.shape;
     auto spec = c.spec(shape);
     if (!spec) return std::nullopt;
     try {
-        make_layout(*spec, shape);
-    } catch (const InputError&) {
+        core::make_layout(*spec, shape);
+    } catch (const core::InputError&) {
         return std::nullopt;
     }
     const std::uint64_t bytes = static_cast<std::uint64_t>(shape.numel()) * 4;
@@ -290,7 +294,7 @@ std::optional<json> bench_case(const BenchOptions& o, Normalizer& normalizer, Ba
                   : o.quick  ? 3
                              : std::clamp(static_cast<int>(2e8 / static_cast<double>(bytes * 8 + 1)), 5, 25);
     const Timings t = time_case(normalizer, backward, copy, x, dy, *spec, n);
-    const KernelPlan plan = normalizer.plan(make_layout(*spec, shape), *spec);
+    const plan::KernelPlan plan = normalizer.plan(core::make_layout(*spec, shape), *spec);
     const std::string plan_name = plan.from_running              ? "apply"
                                   : plan.fused                   ? "fused"
                                   : normalizer.last_run_looped() ? "looped"
@@ -311,42 +315,42 @@ std::optional<json> bench_case(const BenchOptions& o, Normalizer& normalizer, Ba
 int run(int argc, char** argv) {
     BenchOptions o;
     if (auto help = parse(argc, argv, o)) return *help;
-    const std::vector<Shape4> sizes = bench_shapes(o);
+    const std::vector<core::Shape4> sizes = bench_shapes(o);
     const std::vector<Case> selected = selected_cases(o.norms);
 
-    ContextOptions copt = ContextOptions::from_env();
+    gpu::ContextOptions copt = gpu::ContextOptions::from_env();
     if (!o.device.empty()) copt.device = o.device;
-    VulkanContext ctx(copt);
-    Normalizer normalizer(ctx);
-    Backward backward(normalizer);
+    gpu::VulkanContext ctx(copt);
+    ops::Normalizer normalizer(ctx);
+    ops::Backward backward(normalizer);
     CopyBench copy(ctx);
     json records = json::array();
     fmt::print("device: {}\nmemory: {}\n", ctx.device_name(),
-               describe_memory(ctx.memory_properties(), ctx.direct_mapping_allowed()));
+               gpu::describe_memory(ctx.memory_properties(), ctx.direct_mapping_allowed()));
     fmt::print(
         "{:<12} {:>18} {:>10} {:>9} {:>9} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>8} {:>7} {:>9} {:>6} {:>6} "
         "{:>7} {:>7} {:>7} {:>7}\n",
         "norm", "shape", "elements", "gpu_ms", "copy_ms", "eff", "eff_sh", "GB/s", "e2e_ms", "up_ms", "disp_ms",
         "down_ms", "plan", "bw_ms", "bw_eff", "bw_sh", "up_GBs", "dn_GBs", "bus_up", "bus_dn");
-    for (const Shape4& shape : sizes) {
+    for (const core::Shape4& shape : sizes) {
         try {
             normalizer.check_capacity(shape);
-        } catch (const InputError& e) {
+        } catch (const core::InputError& e) {
             fmt::print("{:<12} {:>18} skipped: {}\n", "*", shape.str(), e.what());
             continue;
         }
-        const Tensor x = make_tensor(shape, Init::Randn, 1);
-        const Tensor dy = o.no_backward ? Tensor{} : make_tensor(shape, Init::Randn, 2);
-        Backward* bw = o.no_backward ? nullptr : &backward;
+        const core::Tensor x = make_tensor(shape, core::Init::Randn, 1);
+        const core::Tensor dy = o.no_backward ? core::Tensor{} : make_tensor(shape, core::Init::Randn, 2);
+        ops::Backward* bw = o.no_backward ? nullptr : &backward;
         for (const auto& c : selected)
             if (auto rec = bench_case(o, normalizer, bw, copy, c, x, dy, ctx.device_name())) records.push_back(*rec);
     }
-    if (!o.json_path.empty()) write_file_atomic(o.json_path, records.dump(1) + "\n");
-    return validation_status(ctx.validation_messages());
+    if (!o.json_path.empty()) io::write_file_atomic(o.json_path, records.dump(1) + "\n");
+    return core::validation_status(ctx.validation_messages());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    return run_main([&] { return run(argc, argv); });
+    return core::run_main([&] { return run(argc, argv); });
 }

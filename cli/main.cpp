@@ -7,16 +7,17 @@
 #include "state_options.hpp"
 #include "train_command.hpp"
 
-#include "normlab/core/adain.hpp"
-#include "normlab/core/atomic_file.hpp"
+#include "normlab/plan/backend_helpers.hpp"
+#include "normlab/plan/adain.hpp"
+#include "normlab/io/atomic_file.hpp"
 #include "normlab/ops/backward.hpp"
 #include "normlab/core/error.hpp"
-#include "normlab/core/image_file.hpp"
+#include "normlab/io/image_file.hpp"
 #include "normlab/ops/normalizer.hpp"
-#include "normlab/core/npy.hpp"
-#include "normlab/core/presets.hpp"
-#include "normlab/core/reference.hpp"
-#include "normlab/core/stats_json.hpp"
+#include "normlab/io/npy.hpp"
+#include "normlab/io/presets.hpp"
+#include "normlab/reference/reference.hpp"
+#include "normlab/io/stats_json.hpp"
 #include "normlab/cpu/cpu_backend.hpp"
 #include "normlab/ops/sync_bn.hpp"
 
@@ -36,6 +37,7 @@
 #include "normlab/views/png_file.hpp"
 #include "normlab/session/session.hpp"
 #include "normlab/ops/vulkan_backend.hpp"
+#include "normlab/reference/grad_reference.hpp"
 #endif
 
 using namespace normlab;
@@ -105,14 +107,15 @@ void add_cli_options(CLI::App& app, CliOptions& o) {
 }
 
 int list_presets() {
-    for (const auto& p : presets())
+    for (const auto& p : io::presets())
         fmt::print("{:<22} {:<16} {}\n  {}\n", p.name, p.x.shape.str(), p.source, p.description);
     return 0;
 }
 
-int list_devices(const ContextOptions& copt) {
-    auto devs = VulkanContext::list_devices(copt);
-    if (devs.empty()) throw DeviceError("the Vulkan loader found no device; install mesa-vulkan-drivers for lavapipe");
+int list_devices(const gpu::ContextOptions& copt) {
+    auto devs = gpu::VulkanContext::list_devices(copt);
+    if (devs.empty())
+        throw core::DeviceError("the Vulkan loader found no device; install mesa-vulkan-drivers for lavapipe");
     for (const auto& d : devs)
         fmt::print("{}: {} ({}, Vulkan {}){}\n", d.index, d.name, d.type, d.api_version,
                    d.usable ? "" : " - not usable: " + d.reason);
@@ -122,9 +125,10 @@ int list_devices(const ContextOptions& copt) {
 // Checked before any work (with the figure's options and the output folders): a missing
 // method or input, a bad figure option or an unwritable folder changes nothing.
 void check_request(const StateOptions& so) {
-    if (so.norm.empty() && so.scene.empty()) throw InputError("--norm is required (" + method_names() + ")");
+    if (so.norm.empty() && so.scene.empty())
+        throw core::InputError("--norm is required (" + core::method_names() + ")");
     if (so.input.empty() && so.shape.empty() && so.preset.empty() && so.scene.empty() && so.image.empty())
-        throw InputError("give an input: --input X.npy, --image FILE.png, --shape N,C,H,W or --preset NAME");
+        throw core::InputError("give an input: --input X.npy, --image FILE.png, --shape N,C,H,W or --preset NAME");
 }
 
 void check_writable(const CliOptions& o) {
@@ -134,7 +138,7 @@ void check_writable(const CliOptions& o) {
         std::string dir = std::filesystem::path(*path).parent_path().string();
         if (dir.empty()) dir = ".";
         if (::access(dir.c_str(), W_OK) != 0)
-            throw InputError("cannot write " + *path + ": the folder " + dir + " is missing or not writable");
+            throw core::InputError("cannot write " + *path + ": the folder " + dir + " is missing or not writable");
     }
 }
 
@@ -142,43 +146,44 @@ void check_writable(const CliOptions& o) {
 views::FigureOptions figure_options(const FigureArgs& f) {
     views::FigureOptions fo;
     if (std::sscanf(f.size.c_str(), "%dx%d", &fo.width, &fo.height) != 2 || !views::figure_size_ok(fo.width, fo.height))
-        throw InputError(std::string("--figure-size must look like 1400x900 (") + views::kFigureSizeRule + "), got '" +
-                         f.size + "'");
+        throw core::InputError(std::string("--figure-size must look like 1400x900 (") + views::kFigureSizeRule +
+                               "), got '" + f.size + "'");
     fo.heatmap = f.heatmap.empty() ? "stats" : f.heatmap;
     fo.colormap = f.colormap;
     fo.large_text = f.large;
-    fo.language = f.lang == "zh" ? Language::Zh : Language::En;
+    fo.language = f.lang == "zh" ? core::Language::Zh : core::Language::En;
     return fo;
 }
 #endif
 
 // The backward pass's request: --grad-input/-weight/-bias need --grad-output, and a weight or
 // bias the configuration has; dy must have the input's shape. Checked before any GPU work.
-std::optional<Tensor> load_grad_output(const GradArgs& g, const NormSpec& spec, const Shape4& input) {
+std::optional<core::Tensor> load_grad_output(const GradArgs& g, const core::NormSpec& spec, const core::Shape4& input) {
     for (const auto& [path, flag] : {std::pair{&g.input, "--grad-input"}, std::pair{&g.weight, "--grad-weight"},
                                      std::pair{&g.bias, "--grad-bias"}})
         if (!path->empty() && g.output.empty())
-            throw InputError(std::string(flag) +
-                             " needs --grad-output DY.npy (the gradient of the loss with "
-                             "respect to the output)");
+            throw core::InputError(std::string(flag) +
+                                   " needs --grad-output DY.npy (the gradient of the loss with "
+                                   "respect to the output)");
     if (!g.weight.empty() && !spec.has_weight())
-        throw InputError("--grad-weight: " + std::string(method_torch_name(spec.method)) +
-                         " without affine parameters has no weight");
+        throw core::InputError("--grad-weight: " + std::string(core::method_torch_name(spec.method)) +
+                               " without affine parameters has no weight");
     if (!g.bias.empty() && !spec.has_bias())
-        throw InputError("--grad-bias: this " + std::string(method_torch_name(spec.method)) + " has no bias");
+        throw core::InputError("--grad-bias: this " + std::string(core::method_torch_name(spec.method)) +
+                               " has no bias");
     if (g.output.empty()) return std::nullopt;
     if (spec.sync_devices > 0)
-        throw InputError("--grad-output: the backward pass of SyncBN (--sync-devices) is not implemented");
-    NpyArray a = read_npy(g.output);
-    check_grad_shape(input, a.shape);
-    Tensor dy;
+        throw core::InputError("--grad-output: the backward pass of SyncBN (--sync-devices) is not implemented");
+    io::NpyArray a = io::read_npy(g.output);
+    core::check_grad_shape(input, a.shape);
+    core::Tensor dy;
     dy.shape = input;
     dy.data = std::move(a.data);
     return dy;
 }
 
 // stats JSON with the backward's keys added.
-std::string with_grad_keys(const std::string& stats, const GradResult& g, std::optional<double> err) {
+std::string with_grad_keys(const std::string& stats, const core::GradResult& g, std::optional<double> err) {
     auto j = nlohmann::json::parse(stats);
     j["grad_gpu_ms"] = g.gpu_ms;
     j["grad_max_abs_error_vs_reference"] = err && std::isfinite(*err) ? nlohmann::json(*err) : nlohmann::json(nullptr);
@@ -186,7 +191,7 @@ std::string with_grad_keys(const std::string& stats, const GradResult& g, std::o
 }
 
 // stats JSON with AdaIN's style statistics added (mean/var stay those of x).
-std::string with_style_keys(const std::string& stats, const StyleStats& s) {
+std::string with_style_keys(const std::string& stats, const plan::StyleStats& s) {
     auto j = nlohmann::json::parse(stats);
     j["style_mean"] = s.mean;
     j["style_std"] = s.stdev;
@@ -194,24 +199,24 @@ std::string with_style_keys(const std::string& stats, const StyleStats& s) {
 }
 
 // Every output serialized first (path, bytes), then each written atomically.
-std::vector<std::pair<std::string, std::string>> serialize_outputs(const CliOptions& o, const NormSpec& spec,
-                                                                   const NormResult& r, const std::string& device,
+std::vector<std::pair<std::string, std::string>> serialize_outputs(const CliOptions& o, const core::NormSpec& spec,
+                                                                   const core::NormResult& r, const std::string& device,
                                                                    std::optional<double> err,
-                                                                   const std::optional<StyleStats>& style) {
+                                                                   const std::optional<plan::StyleStats>& style) {
     std::vector<std::pair<std::string, std::string>> files;
     const auto dims = r.layout.shape.dims();
     const std::vector<std::int64_t> shape(dims.begin(), dims.end());
-    if (!o.output.empty()) files.emplace_back(o.output, npy_bytes_f32(shape, r.y.data.data()));
+    if (!o.output.empty()) files.emplace_back(o.output, io::npy_bytes_f32(shape, r.y.data.data()));
     if (!o.group_map.empty()) {
         auto map = r.layout.group_map();
-        files.emplace_back(o.group_map, npy_bytes_i32(shape, map.data()));
+        files.emplace_back(o.group_map, io::npy_bytes_i32(shape, map.data()));
     }
     if (!o.stats.empty())
-        files.emplace_back(o.stats, style ? with_style_keys(stats_json(spec, r, device, err), *style)
-                                          : stats_json(spec, r, device, err));
+        files.emplace_back(o.stats, style ? with_style_keys(io::stats_json(spec, r, device, err), *style)
+                                          : io::stats_json(spec, r, device, err));
 #ifdef NORMLAB_HAVE_FIGURE
     if (!o.output_image.empty()) {
-        const auto rgba = tensor_to_rgba(r.y, style ? ImageScale::Unit : ImageScale::Sigma3);
+        const auto rgba = io::tensor_to_rgba(r.y, style ? io::ImageScale::Unit : io::ImageScale::Sigma3);
         files.emplace_back(o.output_image, views::png_bytes(o.output_image, static_cast<int>(r.y.shape.w),
                                                             static_cast<int>(r.y.shape.h), rgba));
     }
@@ -220,30 +225,30 @@ std::vector<std::pair<std::string, std::string>> serialize_outputs(const CliOpti
 }
 
 void serialize_grads(std::vector<std::pair<std::string, std::string>>& files, const CliOptions& o,
-                     const StatLayout& layout, const GradResult& g, std::optional<double> err) {
+                     const core::StatLayout& layout, const core::GradResult& g, std::optional<double> err) {
     const auto dims = layout.shape.dims();
     const std::vector<std::int64_t> shape(dims.begin(), dims.end());
-    if (!o.grad.input.empty()) files.emplace_back(o.grad.input, npy_bytes_f32(shape, g.dx.data.data()));
+    if (!o.grad.input.empty()) files.emplace_back(o.grad.input, io::npy_bytes_f32(shape, g.dx.data.data()));
     auto as_f32 = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
     if (!o.grad.weight.empty())
-        files.emplace_back(o.grad.weight, npy_bytes_f32(layout.param_shape, as_f32(g.dweight).data()));
+        files.emplace_back(o.grad.weight, io::npy_bytes_f32(layout.param_shape, as_f32(g.dweight).data()));
     if (!o.grad.bias.empty())
-        files.emplace_back(o.grad.bias, npy_bytes_f32(layout.param_shape, as_f32(g.dbias).data()));
+        files.emplace_back(o.grad.bias, io::npy_bytes_f32(layout.param_shape, as_f32(g.dbias).data()));
     for (auto& [path, bytes] : files)
         if (path == o.stats) bytes = with_grad_keys(bytes, g, err);
 }
 
 // The summary on stdout; `cpu_ms` (the CPU backend's wall time) replaces the GPU's time where there is no GPU.
-void print_summary(const NormSpec& spec, const NormResult& r, const std::string& device, std::optional<double> err,
-                   std::optional<double> cpu_ms = {}) {
-    const StatLayout& l = r.layout;
+void print_summary(const core::NormSpec& spec, const core::NormResult& r, const std::string& device,
+                   std::optional<double> err, std::optional<double> cpu_ms = {}) {
+    const core::StatLayout& l = r.layout;
     fmt::print("{} on {} ({} statistics of {} elements, reduced over {}) on {}\n",
-               method_torch_name(spec.method, l.shape), l.shape.str(), l.stat_count, l.count(),
+               core::method_torch_name(spec.method, l.shape), l.shape.str(), l.stat_count, l.count(),
                fmt::join(l.reduced_axes, ","), device);
     if (r.nonfinite_inputs) fmt::print("input holds {} non-finite values (NaN/Inf)\n", r.nonfinite_inputs);
     if (r.sync)
         fmt::print("SyncBN on {} simulated devices ({} samples each), mode {}\n", r.sync->devices,
-                   l.shape.n / r.sync->devices, sync_mode_name(r.sync->mode));
+                   l.shape.n / r.sync->devices, core::sync_mode_name(r.sync->mode));
     if (cpu_ms)
         fmt::print("cpu {:.3f} ms (wall)", *cpu_ms);
     else
@@ -257,17 +262,17 @@ void print_summary(const NormSpec& spec, const NormResult& r, const std::string&
 // rendered first, so a failing figure leaves every other output untouched. Else SyncBN on
 // simulated devices, or the plain normalizer (SyncBatchNorm::run passes plain runs through).
 struct Forward {
-    NormResult r;
+    core::NormResult r;
     std::optional<double> err;
 };
-Forward forward(const VulkanContext& ctx, Normalizer& normalizer, LoadedState& ls, const CliOptions& o) {
+Forward forward(const gpu::VulkanContext& ctx, ops::Normalizer& normalizer, LoadedState& ls, const CliOptions& o) {
     Forward f;
 #ifdef NORMLAB_HAVE_FIGURE
     if (!o.figure.path.empty()) {
-        VulkanBackend backend(ctx);
-        Session session(backend);
+        ops::VulkanBackend backend(ctx);
+        session::Session session(backend);
         session.set_reference_check(!o.no_reference);
-        if (auto e = session.apply(ls.state, TensorChange::given(ls.x))) throw InputError(*e);
+        if (auto e = session.apply(ls.state, session::TensorChange::given(ls.x))) throw core::InputError(*e);
         views::render_figure(ctx, session, figure_options(o.figure), o.figure.path);
         if (!o.quiet) fmt::print("figure: {}\n", o.figure.path);
         f.r = session.result();
@@ -276,20 +281,21 @@ Forward forward(const VulkanContext& ctx, Normalizer& normalizer, LoadedState& l
     }
 #endif
     (void)ctx;
-    SyncBatchNorm sync(normalizer);
+    ops::SyncBatchNorm sync(normalizer);
     f.r = sync.run(ls.x, ls.state.spec, ls.state.params);
-    if (!o.no_reference) f.err = reference_error(ls.x, ls.state.spec, ls.state.params, f.r.y.data);
+    if (!o.no_reference) f.err = reference::reference_error(ls.x, ls.state.spec, ls.state.params, f.r.y.data);
     return f;
 }
 
 // The gradients' files and their float64 check added to `files`; returns the summary line (with the CPU
 // backend's wall time `cpu_ms` where there is no GPU).
-std::string grad_outputs(const GradResult& g, const LoadedState& ls, const Tensor& dy, const CliOptions& o,
-                         const StatLayout& layout, std::vector<std::pair<std::string, std::string>>& files,
+std::string grad_outputs(const core::GradResult& g, const LoadedState& ls, const core::Tensor& dy, const CliOptions& o,
+                         const core::StatLayout& layout, std::vector<std::pair<std::string, std::string>>& files,
                          std::optional<double> cpu_ms = {}) {
     std::optional<double> err;
     if (!o.no_reference)
-        err = grad_max_abs_error(g, reference_backward(Reference(ls.x, ls.state.spec, ls.state.params), dy));
+        err = reference::grad_max_abs_error(
+            g, reference::reference_backward(reference::Reference(ls.x, ls.state.spec, ls.state.params), dy));
     serialize_grads(files, o, layout, g, err);
     std::string line = cpu_ms ? fmt::format("backward: cpu {:.3f} ms (wall)", *cpu_ms)
                               : fmt::format("backward: gpu {:.3f} ms", g.gpu_ms);
@@ -300,49 +306,47 @@ std::string grad_outputs(const GradResult& g, const LoadedState& ls, const Tenso
 // The backward for dy: on the normalizer's device buffers of the forward above, or (after the
 // figure's Session ran the forward) a forward of its own first. Adds the gradient files and
 // returns the summary line.
-std::string backward(Normalizer& normalizer, const LoadedState& ls, const Tensor& dy, const CliOptions& o,
-                     const StatLayout& layout, std::vector<std::pair<std::string, std::string>>& files) {
-    Backward b(normalizer);
-    const GradResult g =
-        o.figure.path.empty() ? b.run(dy) : run_backward(normalizer, b, ls.x, dy, ls.state.spec, ls.state.params);
+std::string backward(ops::Normalizer& normalizer, const LoadedState& ls, const core::Tensor& dy, const CliOptions& o,
+                     const core::StatLayout& layout, std::vector<std::pair<std::string, std::string>>& files) {
+    ops::Backward b(normalizer);
+    const core::GradResult g =
+        o.figure.path.empty() ? b.run(dy) : ops::run_backward(normalizer, b, ls.x, dy, ls.state.spec, ls.state.params);
     return grad_outputs(g, ls, dy, o, layout, files);
 }
 
 // --backend cpu: the same run on engine/cpu's CpuBackend (float32 on the CPU, no Vulkan device),
 // with the same outputs and checks; no --figure (it draws on Vulkan).
 int run_cpu(CliOptions& o) {
-    if (!o.figure.path.empty()) throw InputError("--figure draws with Vulkan: it does not run with --backend cpu");
-    if (!o.device.empty()) throw InputError("--device names a Vulkan device: it does not run with --backend cpu");
+    if (!o.figure.path.empty())
+        throw core::InputError("--figure draws with Vulkan: it does not run with --backend cpu");
+    if (!o.device.empty()) throw core::InputError("--device names a Vulkan device: it does not run with --backend cpu");
     cpu::CpuBackend backend;
-    LoadedState ls =
-        load_state(o.state, State{}, [&](const Shape4& shape) { backend.normalizer().check_capacity(shape); });
-    if (!o.output_image.empty()) check_image_shape(ls.x.shape, "--output-image");
-    std::optional<StyleStats> style;
+    LoadedState ls = load_state(o.state, core::State{},
+                                [&](const core::Shape4& shape) { backend.normalizer().check_capacity(shape); });
+    if (!o.output_image.empty()) io::check_image_shape(ls.x.shape, "--output-image");
+    std::optional<plan::StyleStats> style;
     const std::string style_path = ls.state.style_image;
     if (ls.style) {  // AdaIN, as on Vulkan (run() below)
-        style = style_stats_of(backend.normalizer().run(*ls.style, style_run_spec(ls.state.spec), {}, kStyleRunOptions),
-                               ls.state.spec);
-        apply_style(*style, ls.state.spec, ls.state.params);
+        style = plan::style_stats_of(
+            backend.normalizer().run(*ls.style, plan::style_run_spec(ls.state.spec), {}, plan::kStyleRunOptions),
+            ls.state.spec);
+        plan::apply_style(*style, ls.state.spec, ls.state.params);
         ls.state.style_image.clear();
     }
-    const std::optional<Tensor> dy = load_grad_output(o.grad, ls.state.spec, ls.x.shape);
-    using Clock = std::chrono::steady_clock;
-    const auto ms_since = [](Clock::time_point t) {
-        return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-    };
-    auto t = Clock::now();
-    const NormResult r = backend.normalize(ls.x, ls.state.spec, ls.state.params, {});
-    const double cpu_ms = ms_since(t);
+    const std::optional<core::Tensor> dy = load_grad_output(o.grad, ls.state.spec, ls.x.shape);
+    auto t = std::chrono::steady_clock::now();
+    const core::NormResult r = backend.normalize(ls.x, ls.state.spec, ls.state.params, {});
+    const double cpu_ms = plan::ms_since(t);
     std::optional<double> err;
-    if (!o.no_reference) err = reference_error(ls.x, ls.state.spec, ls.state.params, r.y.data);
+    if (!o.no_reference) err = reference::reference_error(ls.x, ls.state.spec, ls.state.params, r.y.data);
     auto files = serialize_outputs(o, ls.state.spec, r, backend.device_name(), err, style);
     std::string grad_line;
     if (dy) {
-        t = Clock::now();
-        const GradResult g = backend.backward(ls.x, *dy, ls.state.spec, ls.state.params);
-        grad_line = grad_outputs(g, ls, *dy, o, r.layout, files, ms_since(t));
+        t = std::chrono::steady_clock::now();
+        const core::GradResult g = backend.backward(ls.x, *dy, ls.state.spec, ls.state.params);
+        grad_line = grad_outputs(g, ls, *dy, o, r.layout, files, plan::ms_since(t));
     }
-    for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
+    for (const auto& [path, bytes] : files) io::write_file_atomic(path, bytes);
     if (!o.quiet) print_summary(ls.state.spec, r, backend.device_name(), err, cpu_ms);
     if (!o.quiet && style)
         fmt::print("AdaIN: style {} mean {:.4f}, std {:.4f}\n", style_path, fmt::join(style->mean, ", "),
@@ -357,7 +361,7 @@ int run(int argc, char** argv) {
     add_cli_options(app, o);
     if (auto help = parse_command_line(app, argc, argv)) return *help;
     if (o.list_presets) return list_presets();
-    ContextOptions copt = ContextOptions::from_env();
+    gpu::ContextOptions copt = gpu::ContextOptions::from_env();
     if (!o.device.empty()) copt.device = o.device;
     if (o.list_devices) return list_devices(copt);
     check_request(o.state);
@@ -369,37 +373,38 @@ int run(int argc, char** argv) {
     check_writable(o);
     if (o.backend == "cpu") return run_cpu(o);
 
-    VulkanContext ctx(copt);
-    Normalizer normalizer(ctx);
-    LoadedState ls = load_state(o.state, State{}, [&](const Shape4& shape) { normalizer.check_capacity(shape); });
-    if (!o.output_image.empty()) check_image_shape(ls.x.shape, "--output-image");
-    std::optional<StyleStats> style;
+    gpu::VulkanContext ctx(copt);
+    ops::Normalizer normalizer(ctx);
+    LoadedState ls =
+        load_state(o.state, core::State{}, [&](const core::Shape4& shape) { normalizer.check_capacity(shape); });
+    if (!o.output_image.empty()) io::check_image_shape(ls.x.shape, "--output-image");
+    std::optional<plan::StyleStats> style;
     const std::string style_path = ls.state.style_image;
     if (ls.style) {
         // AdaIN: the style's statistics from the shaders, then an affine InstanceNorm of x with
         // γ = σ_s, β = μ_s (the figure's session gets that state, without the style image).
-        style = style_stats_of(normalizer.run(*ls.style, style_run_spec(ls.state.spec), {}, kStyleRunOptions),
-                               ls.state.spec);
-        apply_style(*style, ls.state.spec, ls.state.params);
+        style = plan::style_stats_of(
+            normalizer.run(*ls.style, plan::style_run_spec(ls.state.spec), {}, plan::kStyleRunOptions), ls.state.spec);
+        plan::apply_style(*style, ls.state.spec, ls.state.params);
         ls.state.style_image.clear();
     }
-    const std::optional<Tensor> dy = load_grad_output(o.grad, ls.state.spec, ls.x.shape);
+    const std::optional<core::Tensor> dy = load_grad_output(o.grad, ls.state.spec, ls.x.shape);
     const Forward f = forward(ctx, normalizer, ls, o);
     auto files = serialize_outputs(o, ls.state.spec, f.r, ctx.device_name(), f.err, style);
     const std::string grad_line = dy ? backward(normalizer, ls, *dy, o, f.r.layout, files) : std::string();
-    for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
+    for (const auto& [path, bytes] : files) io::write_file_atomic(path, bytes);
     if (!o.quiet) print_summary(ls.state.spec, f.r, ctx.device_name(), f.err);
     if (!o.quiet && style)
         fmt::print("AdaIN: style {} mean {:.4f}, std {:.4f}\n", style_path, fmt::join(style->mean, ", "),
                    fmt::join(style->stdev, ", "));
     if (!o.quiet && !grad_line.empty()) fmt::print("{}\n", grad_line);
-    return validation_status(ctx.validation_messages());
+    return core::validation_status(ctx.validation_messages());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc > 1 && std::string_view(argv[1]) == "train")
-        return run_main([&] { return run_train_command(argc - 1, argv + 1); });
-    return run_main([&] { return run(argc, argv); });
+        return core::run_main([&] { return run_train_command(argc - 1, argv + 1); });
+    return core::run_main([&] { return run(argc, argv); });
 }

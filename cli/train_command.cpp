@@ -3,9 +3,9 @@
 // the run (a bad option: one line, exit 2, nothing written).
 #include "train_command.hpp"
 
-#include "normlab/core/atomic_file.hpp"
+#include "normlab/io/atomic_file.hpp"
 #include "normlab/core/error.hpp"
-#include "normlab/core/npy.hpp"
+#include "normlab/io/npy.hpp"
 #include "normlab/train/torch_script.hpp"
 #include "normlab/train/train_sweep.hpp"
 #include "state_options.hpp"
@@ -22,7 +22,7 @@
 namespace normlab {
 namespace {
 
-void add_options(CLI::App& app, TrainArgs& a, TrainConfig& c) {
+void add_options(CLI::App& app, TrainArgs& a, train::TrainConfig& c) {
     app.add_option("--model", a.model, "mlp | cnn (the cnn takes --data textures)");
     app.add_option("--depth", c.depth, "hidden layers L (default 2)");
     app.add_option("--width", c.width, "mlp: features per hidden layer W (default 32)");
@@ -56,8 +56,9 @@ void add_options(CLI::App& app, TrainArgs& a, TrainConfig& c) {
     app.add_flag("-q,--quiet", a.quiet, "print nothing on success");
     app.add_option("--pytorch-script", a.pytorch_script,
                    "write a Python script that replays the run in PyTorch from --save-init and --save-data");
-    app.add_option("--sweep", a.sweep,
-                   "KEY=V1,V2,...: run the grid over KEY's values (repeatable; keys: " + sweep_keys_text() + ")");
+    app.add_option(
+        "--sweep", a.sweep,
+        "KEY=V1,V2,...: run the grid over KEY's values (repeatable; keys: " + train::sweep_keys_text() + ")");
     app.add_option("--sweep-csv", a.sweep_csv, "the sweep's summary CSV (default: NAME-sweep.csv beside --log)");
 #ifdef NORMLAB_HAVE_FIGURE
     app.add_option("--figure", a.figure,
@@ -67,21 +68,21 @@ void add_options(CLI::App& app, TrainArgs& a, TrainConfig& c) {
 }
 
 // The options' names parsed into c; validated unless a sweep sets keys (then each run is).
-TrainConfig resolve(TrainArgs& a, TrainConfig c) {
-    c.model = parse_train_model(a.model);
-    c.activation = parse_train_activation(a.activation);
-    c.norm = parse_train_norm(a.norm);
-    c.optimizer = parse_train_optimizer(a.optimizer);
+train::TrainConfig resolve(TrainArgs& a, train::TrainConfig c) {
+    c.model = train::parse_train_model(a.model);
+    c.activation = train::parse_train_activation(a.activation);
+    c.norm = train::parse_train_norm(a.norm);
+    c.optimizer = train::parse_train_optimizer(a.optimizer);
     if (a.placement != "before" && a.placement != "after")
-        throw InputError("unknown --norm-placement '" + a.placement + "' (expected before or after)");
+        throw core::InputError("unknown --norm-placement '" + a.placement + "' (expected before or after)");
     c.norm_after = a.placement == "after";
     if (a.sweep.empty()) validate_train_config(c);
-    if (a.eval_every < 0) throw InputError("--eval-every must not be negative");
+    if (a.eval_every < 0) throw core::InputError("--eval-every must not be negative");
     if (a.steps_per_submit < 1 || a.steps_per_submit > 1024)
-        throw InputError("--steps-per-submit must be between 1 and 1024");
-    if (!a.sweep_csv.empty() && a.sweep.empty()) throw InputError("--sweep-csv needs --sweep");
+        throw core::InputError("--steps-per-submit must be between 1 and 1024");
+    if (!a.sweep_csv.empty() && a.sweep.empty()) throw core::InputError("--sweep-csv needs --sweep");
     if (!a.pytorch_script.empty() && a.sweep.empty() && (a.save_init.empty() || a.save_data.empty()))
-        throw InputError("--pytorch-script loads the run's files: give --save-init DIR and --save-data DIR");
+        throw core::InputError("--pytorch-script loads the run's files: give --save-init DIR and --save-data DIR");
 #ifdef NORMLAB_HAVE_FIGURE
     if (!a.figure.empty()) train_figure_size(a.figure_size);
 #endif
@@ -93,38 +94,39 @@ TrainConfig resolve(TrainArgs& a, TrainConfig c) {
         std::string parent = dir && std::filesystem::is_directory(p) ? p.string() : p.parent_path().string();
         if (parent.empty()) parent = ".";
         if (::access(parent.c_str(), W_OK) != 0)
-            throw InputError("cannot write " + *path + ": the folder " + parent + " is missing or not writable");
+            throw core::InputError("cannot write " + *path + ": the folder " + parent + " is missing or not writable");
         if (dir && std::filesystem::exists(p) && !std::filesystem::is_directory(p))
-            throw InputError("cannot write into " + *path + ": it is a file, not a folder");
+            throw core::InputError("cannot write into " + *path + ": it is a file, not a folder");
     }
     return c;
 }
 
 using Files = std::vector<std::pair<std::string, std::string>>;
 
-void add_tensors(Files& files, const std::string& dir, const std::vector<TrainTensor>& ts, std::int64_t batches) {
+void add_tensors(Files& files, const std::string& dir, const std::vector<train::TrainTensor>& ts,
+                 std::int64_t batches) {
     for (const auto& t : ts) {
-        files.emplace_back(dir + "/" + t.name + ".npy", npy_bytes_f32(t.shape, t.values.data()));
+        files.emplace_back(dir + "/" + t.name + ".npy", io::npy_bytes_f32(t.shape, t.values.data()));
         const auto pos = t.name.find(".running_mean");
         if (pos != std::string::npos) {  // BatchNorm's counter, as in PyTorch's state_dict
             files.emplace_back(dir + "/" + t.name.substr(0, pos) + ".num_batches_tracked.npy",
-                               npy_bytes_i64({}, &batches));
+                               io::npy_bytes_i64({}, &batches));
         }
     }
 }
 
-void add_data(Files& files, const std::string& dir, const TrainConfig& c, const TrainData& d) {
+void add_data(Files& files, const std::string& dir, const train::TrainConfig& c, const train::TrainData& d) {
     auto labels = [](const std::vector<std::int32_t>& y) { return std::vector<std::int64_t>(y.begin(), y.end()); };
     const auto ytr = labels(d.train.y), yv = labels(d.val.y);
     const std::int64_t n = d.train.samples(), nv = d.val.samples();
     auto shape = [&](std::int64_t m) {  // N×2 points or N×1×16×16 images
         return d.train.features == 2 ? std::vector<std::int64_t>{m, 2} : std::vector<std::int64_t>{m, 1, 16, 16};
     };
-    files.emplace_back(dir + "/x_train.npy", npy_bytes_f32(shape(n), d.train.x.data()));
-    files.emplace_back(dir + "/y_train.npy", npy_bytes_i64({n}, ytr.data()));
-    files.emplace_back(dir + "/x_val.npy", npy_bytes_f32(shape(nv), d.val.x.data()));
-    files.emplace_back(dir + "/y_val.npy", npy_bytes_i64({nv}, yv.data()));
-    files.emplace_back(dir + "/batches.npy", npy_bytes_i32({c.steps, c.batch}, d.batches.data()));
+    files.emplace_back(dir + "/x_train.npy", io::npy_bytes_f32(shape(n), d.train.x.data()));
+    files.emplace_back(dir + "/y_train.npy", io::npy_bytes_i64({n}, ytr.data()));
+    files.emplace_back(dir + "/x_val.npy", io::npy_bytes_f32(shape(nv), d.val.x.data()));
+    files.emplace_back(dir + "/y_val.npy", io::npy_bytes_i64({nv}, yv.data()));
+    files.emplace_back(dir + "/batches.npy", io::npy_bytes_i32({c.steps, c.batch}, d.batches.data()));
 }
 
 // `target` as the script at `script` finds it: relative to the script's folder where possible.
@@ -134,14 +136,14 @@ std::string relative_to_script(const std::string& target, const std::string& scr
     return rel.empty() ? abs(target).string() : rel.string();
 }
 
-std::string script_text(const TrainConfig& c, const TrainArgs& a) {
-    TorchScriptPaths paths{relative_to_script(a.save_init, a.pytorch_script),
-                           relative_to_script(a.save_data, a.pytorch_script),
-                           a.log.empty() ? std::string() : relative_to_script(a.log, a.pytorch_script)};
-    return pytorch_script(c, paths);
+std::string script_text(const train::TrainConfig& c, const TrainArgs& a) {
+    train::TorchScriptPaths paths{relative_to_script(a.save_init, a.pytorch_script),
+                                  relative_to_script(a.save_data, a.pytorch_script),
+                                  a.log.empty() ? std::string() : relative_to_script(a.log, a.pytorch_script)};
+    return train::pytorch_script(c, paths);
 }
 
-int run_single(const VulkanContext& ctx, const TrainConfig& c, const TrainArgs& a) {
+int run_single(const gpu::VulkanContext& ctx, const train::TrainConfig& c, const TrainArgs& a) {
     const TrainOutcome o = train_once(ctx, c, a.eval_every, a.steps_per_submit, !a.save_final.empty());
     Files files;
 #ifdef NORMLAB_HAVE_FIGURE
@@ -154,7 +156,7 @@ int run_single(const VulkanContext& ctx, const TrainConfig& c, const TrainArgs& 
     if (!a.pytorch_script.empty()) files.emplace_back(a.pytorch_script, script_text(c, a));
     for (const std::string* dir : {&a.save_init, &a.save_data, &a.save_final})
         if (!dir->empty()) std::filesystem::create_directories(*dir);
-    for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
+    for (const auto& [path, bytes] : files) io::write_file_atomic(path, bytes);
 
     const int last = c.steps - 1;
     if (!a.quiet)
@@ -164,7 +166,7 @@ int run_single(const VulkanContext& ctx, const TrainConfig& c, const TrainArgs& 
             describe_run(c), o.seconds, o.steps_per_second(), ctx.device_name(), o.log[2 * last], o.log[2 * last + 1],
             o.val[2 * last], o.val[2 * last + 1]);
     if (a.bench) fmt::print("bench: {:.1f} steps/s\n", o.steps_per_second());
-    return validation_status(ctx.validation_messages());
+    return core::validation_status(ctx.validation_messages());
 }
 
 }  // namespace
@@ -172,16 +174,16 @@ int run_single(const VulkanContext& ctx, const TrainConfig& c, const TrainArgs& 
 int run_train_command(int argc, char** argv) {
     CLI::App app{"normlab-cli train: a small network trained on the Vulkan device, step by step as PyTorch"};
     TrainArgs a;
-    TrainConfig base;
+    train::TrainConfig base;
     add_options(app, a, base);
     if (auto help = parse_command_line(app, argc, argv)) return *help;
-    const TrainConfig c = resolve(a, base);
+    const train::TrainConfig c = resolve(a, base);
     const SweepPlan plan = a.sweep.empty() ? SweepPlan{} : plan_sweep(a, c);
 
-    ContextOptions copt = ContextOptions::from_env();
+    gpu::ContextOptions copt = gpu::ContextOptions::from_env();
     if (!a.device.empty()) copt.device = a.device;
     if (!a.figure.empty()) copt.need_graphics = true;  // the figure is drawn with the same queue
-    VulkanContext ctx(copt);
+    gpu::VulkanContext ctx(copt);
     return a.sweep.empty() ? run_single(ctx, c, a) : run_train_sweep(ctx, a, plan);
 }
 

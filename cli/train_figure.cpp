@@ -18,20 +18,20 @@
 
 namespace normlab {
 
-std::string describe_run(const TrainConfig& c, const std::vector<std::string>& swept) {
+std::string describe_run(const train::TrainConfig& c, const std::vector<std::string>& swept) {
     auto is_swept = [&](const char* key) { return std::find(swept.begin(), swept.end(), key) != swept.end(); };
     auto shown = [&](const char* key, const std::string& value) { return is_swept(key) ? std::string("*") : value; };
-    const bool cnn = c.model == TrainModel::Cnn;
-    std::string norm = shown("norm", train_norm_name(c.norm));
-    if (c.norm == TrainNorm::Group || is_swept("norm") || is_swept("groups"))
+    const bool cnn = c.model == train::TrainModel::Cnn;
+    std::string norm = shown("norm", train::train_norm_name(c.norm));
+    if (c.norm == train::TrainNorm::Group || is_swept("norm") || is_swept("groups"))
         norm += " G=" + shown("groups", std::to_string(c.groups));
-    std::string opt = shown("optimizer", train_optimizer_name(c.optimizer));
-    if (is_swept("optimizer") || c.optimizer == TrainOptimizer::Sgd)
+    std::string opt = shown("optimizer", train::train_optimizer_name(c.optimizer));
+    if (is_swept("optimizer") || c.optimizer == train::TrainOptimizer::Sgd)
         opt += " (momentum " + shown("momentum", fmt::format("{}", c.momentum)) + ")";
     return fmt::format("{} {}×{} {}, norm {} ({}), {} K={}, batch {}, {} lr {}, {} steps, seed {}", cnn ? "cnn" : "mlp",
                        shown("depth", std::to_string(c.depth)),
                        cnn ? shown("channels", std::to_string(c.channels)) : shown("width", std::to_string(c.width)),
-                       shown("activation", train_activation_name(c.activation)), norm,
+                       shown("activation", train::train_activation_name(c.activation)), norm,
                        shown("placement", c.norm_after ? "after" : "before"), c.data, c.classes,
                        shown("batch", std::to_string(c.batch)), opt, shown("lr", fmt::format("{}", c.lr)), c.steps,
                        shown("seed", std::to_string(c.seed)));
@@ -40,7 +40,7 @@ std::string describe_run(const TrainConfig& c, const std::vector<std::string>& s
 #ifdef NORMLAB_HAVE_FIGURE
 namespace {
 
-std::string png_of(const views::ChartFigure& f, const VulkanContext& ctx, const std::string& path) {
+std::string png_of(const views::ChartFigure& f, const gpu::VulkanContext& ctx, const std::string& path) {
     const views::RgbaImage img = views::render_chart_figure(ctx, f);
     return views::png_bytes(path, img.width, img.height, img.rgba);
 }
@@ -57,12 +57,13 @@ std::pair<int, int> train_figure_size(const std::string& size) {
     int w = 0, h = 0;
     char rest = 0;
     if (std::sscanf(size.c_str(), "%dx%d%c", &w, &h, &rest) != 2 || !views::figure_size_ok(w, h))
-        throw InputError(std::string("--figure-size must look like 1400x700 (") + views::kFigureSizeRule + "), got '" +
-                         size + "'");
+        throw core::InputError(std::string("--figure-size must look like 1400x700 (") + views::kFigureSizeRule +
+                               "), got '" + size + "'");
     return {w, h};
 }
 
-std::string run_figure_png(const VulkanContext& ctx, const TrainConfig& c, const TrainOutcome& o, const TrainArgs& a) {
+std::string run_figure_png(const gpu::VulkanContext& ctx, const train::TrainConfig& c, const TrainOutcome& o,
+                           const TrainArgs& a) {
     views::LineChart loss{"loss (cross-entropy)", "step", false, 0.0, NAN, {}};
     views::LineChart acc{"accuracy", "step", false, 0.0, 1.0, {}};
     views::ChartSeries tl{"training (the step's batch)", {}, {}, 0, false}, vl{"validation", {}, {}, 1, true};
@@ -90,8 +91,8 @@ std::string run_figure_png(const VulkanContext& ctx, const TrainConfig& c, const
     return png_of(f, ctx, a.figure);
 }
 
-std::string sweep_figure_png(const VulkanContext& ctx, const SweepPlan& p, const std::vector<TrainOutcome>& outcomes,
-                             const TrainArgs& a) {
+std::string sweep_figure_png(const gpu::VulkanContext& ctx, const SweepPlan& p,
+                             const std::vector<TrainOutcome>& outcomes, const TrainArgs& a) {
     std::size_t batch_axis = 0;
     while (p.axes[batch_axis].key != "batch") ++batch_axis;
     views::LineChart chart{

@@ -13,15 +13,16 @@ namespace normlab {
 
 // "mlp 3×16 relu, norm batch (before), spirals K=3, batch 32, sgd (momentum 0.9) lr 0.1, 100 steps, seed 0":
 // one run's line; the values of the `swept` keys (a sweep's) are shown as "*".
-std::string describe_run(const TrainConfig& c, const std::vector<std::string>& swept = {});
+std::string describe_run(const train::TrainConfig& c, const std::vector<std::string>& swept = {});
 
 #ifdef NORMLAB_HAVE_FIGURE
 // Checks --figure-size (WxH, figure_size_ok) and returns it; InputError otherwise.
 std::pair<int, int> train_figure_size(const std::string& size);
 
-std::string run_figure_png(const VulkanContext& ctx, const TrainConfig& c, const TrainOutcome& o, const TrainArgs& a);
-std::string sweep_figure_png(const VulkanContext& ctx, const SweepPlan& p, const std::vector<TrainOutcome>& outcomes,
-                             const TrainArgs& a);
+std::string run_figure_png(const gpu::VulkanContext& ctx, const train::TrainConfig& c, const TrainOutcome& o,
+                           const TrainArgs& a);
+std::string sweep_figure_png(const gpu::VulkanContext& ctx, const SweepPlan& p,
+                             const std::vector<TrainOutcome>& outcomes, const TrainArgs& a);
 #endif
 
 }  // namespace normlab

@@ -12,13 +12,13 @@
 
 namespace normlab {
 
-TrainOutcome train_once(const VulkanContext& ctx, const TrainConfig& c, int eval_every, int steps_per_submit,
-                        bool final) {
-    const bool cnn = c.model == TrainModel::Cnn;
+TrainOutcome train_once(const gpu::VulkanContext& ctx, const train::TrainConfig& c, int eval_every,
+                        int steps_per_submit, bool final) {
+    const bool cnn = c.model == train::TrainModel::Cnn;
     TrainOutcome o;
-    o.init = cnn ? init_cnn_params(c) : init_mlp_params(c);
-    o.data = make_train_data(c);
-    TrainRunner runner(ctx, cnn ? plan_cnn_training(c) : plan_mlp_training(c), steps_per_submit);
+    o.init = cnn ? train::init_cnn_params(c) : train::init_mlp_params(c);
+    o.data = train::make_train_data(c);
+    ops::TrainRunner runner(ctx, cnn ? train::plan_cnn_training(c) : train::plan_mlp_training(c), steps_per_submit);
     runner.upload("x_train", o.data.train.x.data(), o.data.train.x.size() * 4);
     runner.upload("y_train", o.data.train.y.data(), o.data.train.y.size() * 4);
     runner.upload("x_val", o.data.val.x.data(), o.data.val.x.size() * 4);

@@ -22,8 +22,8 @@ struct TrainArgs {
 };
 
 struct TrainOutcome {
-    std::vector<TrainTensor> init, final;  // final: only when asked for
-    TrainData data;
+    std::vector<train::TrainTensor> init, final;  // final: only when asked for
+    train::TrainData data;
     std::vector<float> log, val;  // loss and accuracy per step (val: where evaluated)
     std::vector<bool> evaluated;  // per step
     double seconds = 0;           // from the first submission to the last step's end
@@ -34,8 +34,8 @@ struct TrainOutcome {
 
 // Runs c (valid) on ctx: evaluates after every `eval_every`-th step and the last; downloads the final
 // parameters when `final`.
-TrainOutcome train_once(const VulkanContext& ctx, const TrainConfig& c, int eval_every, int steps_per_submit,
-                        bool final);
+TrainOutcome train_once(const gpu::VulkanContext& ctx, const train::TrainConfig& c, int eval_every,
+                        int steps_per_submit, bool final);
 
 // "step,train_loss,train_acc,val_loss,val_acc\n" (after `prefix_header`, e.g. "norm,batch,").
 std::string log_csv_header(const std::string& prefix_header = "");

@@ -3,7 +3,7 @@
 
 #include "train_figure.hpp"
 
-#include "normlab/core/atomic_file.hpp"
+#include "normlab/io/atomic_file.hpp"
 #include "normlab/core/error.hpp"
 
 #include <fmt/core.h>
@@ -30,7 +30,7 @@ struct Table {
         for (std::size_t i = 0; i < p.axes.size(); ++i) fmt::print("{:<{}}  ", p.axes[i].key, widths[i]);
         fmt::print("{:>10}  {:>9}  {:>8}  {:>7}  {:>8}\n", "train_loss", "train_acc", "val_loss", "val_acc", "steps/s");
     }
-    void row(const SweepRun& r, const TrainOutcome& o) const {
+    void row(const train::SweepRun& r, const TrainOutcome& o) const {
         const std::size_t last = o.evaluated.size() - 1;
         for (std::size_t i = 0; i < r.values.size(); ++i) fmt::print("{:<{}}  ", r.values[i], widths[i]);
         fmt::print("{:>10.4f}  {:>9.3f}  {:>8.4f}  {:>7.3f}  {:>8.1f}\n", o.log[2 * last], o.log[2 * last + 1],
@@ -44,7 +44,7 @@ std::string keys_header(const SweepPlan& p) {
     return s;
 }
 
-std::string values_prefix(const SweepRun& r) {
+std::string values_prefix(const train::SweepRun& r) {
     std::string s;
     for (const auto& v : r.values) s += v + ",";
     return s;
@@ -66,7 +66,7 @@ void check_folder(const std::string& path) {
     std::string parent = std::filesystem::path(path).parent_path().string();
     if (parent.empty()) parent = ".";
     if (!std::filesystem::is_directory(parent))
-        throw InputError("cannot write " + path + ": the folder " + parent + " is missing or not writable");
+        throw core::InputError("cannot write " + path + ": the folder " + parent + " is missing or not writable");
 }
 
 }  // namespace
@@ -78,24 +78,24 @@ std::string sweep_csv_path(const TrainArgs& a) {
     return (log.parent_path() / (log.stem().string() + "-sweep.csv")).string();
 }
 
-SweepPlan plan_sweep(const TrainArgs& a, const TrainConfig& base) {
+SweepPlan plan_sweep(const TrainArgs& a, const train::TrainConfig& base) {
     for (const auto& [path, flag] :
          {std::pair{&a.save_init, "--save-init"}, std::pair{&a.save_data, "--save-data"},
           std::pair{&a.save_final, "--save-final"}, std::pair{&a.pytorch_script, "--pytorch-script"}})
-        if (!path->empty()) throw InputError(std::string(flag) + " writes one run's files: not with --sweep");
+        if (!path->empty()) throw core::InputError(std::string(flag) + " writes one run's files: not with --sweep");
     SweepPlan p;
-    for (const auto& s : a.sweep) p.axes.push_back(parse_sweep_axis(s));
-    p.runs = sweep_grid(base, p.axes);
+    for (const auto& s : a.sweep) p.axes.push_back(train::parse_sweep_axis(s));
+    p.runs = train::sweep_grid(base, p.axes);
     if (!a.figure.empty() &&
-        std::none_of(p.axes.begin(), p.axes.end(), [](const SweepAxis& x) { return x.key == "batch"; }))
-        throw InputError(
+        std::none_of(p.axes.begin(), p.axes.end(), [](const train::SweepAxis& x) { return x.key == "batch"; }))
+        throw core::InputError(
             "--figure of a sweep draws the validation error against the batch size: add --sweep "
             "batch=...");
     if (!sweep_csv_path(a).empty()) check_folder(sweep_csv_path(a));
     return p;
 }
 
-int run_train_sweep(const VulkanContext& ctx, const TrainArgs& a, const SweepPlan& p) {
+int run_train_sweep(const gpu::VulkanContext& ctx, const TrainArgs& a, const SweepPlan& p) {
     const Table table(p);
     if (!a.quiet) {
         fmt::print("sweep of {} runs on {}\n", p.runs.size(), ctx.device_name());
@@ -121,8 +121,8 @@ int run_train_sweep(const VulkanContext& ctx, const TrainArgs& a, const SweepPla
         for (std::size_t r = 0; r < outcomes.size(); ++r) log += log_csv_rows(outcomes[r], values_prefix(p.runs[r]));
         files.emplace_back(a.log, log);
     }
-    for (const auto& [path, bytes] : files) write_file_atomic(path, bytes);
-    return validation_status(ctx.validation_messages());
+    for (const auto& [path, bytes] : files) io::write_file_atomic(path, bytes);
+    return core::validation_status(ctx.validation_messages());
 }
 
 }  // namespace normlab

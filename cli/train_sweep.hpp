@@ -13,18 +13,18 @@
 namespace normlab {
 
 struct SweepPlan {
-    std::vector<SweepAxis> axes;
-    std::vector<SweepRun> runs;
+    std::vector<train::SweepAxis> axes;
+    std::vector<train::SweepRun> runs;
 };
 
 // The axes of a.sweep and the validated grid over `base`; throws InputError (one line) for a bad sweep,
 // an option that writes one run's files, or a figure without a batch axis.
-SweepPlan plan_sweep(const TrainArgs& a, const TrainConfig& base);
+SweepPlan plan_sweep(const TrainArgs& a, const train::TrainConfig& base);
 
 // Where the summary CSV goes: --sweep-csv, else NAME-sweep.csv beside --log NAME.csv, else nowhere ("").
 std::string sweep_csv_path(const TrainArgs& a);
 
 // Runs every run of `plan` on ctx and writes the files. Returns the exit status.
-int run_train_sweep(const VulkanContext& ctx, const TrainArgs& a, const SweepPlan& plan);
+int run_train_sweep(const gpu::VulkanContext& ctx, const TrainArgs& a, const SweepPlan& plan);
 
 }  // namespace normlab

@@ -1,7 +1,7 @@
 #include "assets_dir.hpp"
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/image_file.hpp"
+#include "normlab/io/image_file.hpp"
 
 #include <cstdlib>
 #include <string>
@@ -36,22 +36,23 @@ bool is_build_bin_dir(const fs::path& dir) {
 fs::path assets_dir() {
     if (const char* env = std::getenv("NORMLAB_ASSETS"); env != nullptr && *env != '\0') {
         if (!holds_lessons(env))
-            throw InputError(std::string("NORMLAB_ASSETS=") + env +
-                             " is not a normlab assets folder (no lessons/ in it)");
+            throw core::InputError(std::string("NORMLAB_ASSETS=") + env +
+                                   " is not a normlab assets folder (no lessons/ in it)");
         return fs::path(env).lexically_normal();
     }
     const fs::path bin = executable_dir();
     const fs::path installed = (bin / ".." / "share" / "normlab").lexically_normal();
     if (!bin.empty() && holds_lessons(installed)) return installed;
     if (is_build_bin_dir(bin) && holds_lessons(NORMLAB_SOURCE_ASSETS)) return NORMLAB_SOURCE_ASSETS;
-    throw InputError("normlab's assets are not in " + installed.string() +
-                     " (no lessons/ there): reinstall normlab, or set NORMLAB_ASSETS to its share/normlab folder");
+    throw core::InputError(
+        "normlab's assets are not in " + installed.string() +
+        " (no lessons/ there): reinstall normlab, or set NORMLAB_ASSETS to its share/normlab folder");
 }
 
 void find_images_in_assets() {
     try {
-        set_image_search_dir(assets_dir().string());
-    } catch (const InputError&) {
+        io::set_image_search_dir(assets_dir().string());
+    } catch (const core::InputError&) {
         // no assets folder: relative image paths are read from the working directory only
     }
 }

@@ -1,16 +1,17 @@
 #include "state_options.hpp"
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/image_file.hpp"
-#include "normlab/core/npy.hpp"
-#include "normlab/core/presets.hpp"
+#include "normlab/io/image_file.hpp"
+#include "normlab/io/npy.hpp"
+#include "normlab/io/presets.hpp"
+#include "normlab/io/scene_file.hpp"
 
 #include <cmath>
 
 namespace normlab {
 
 void add_state_options(CLI::App& app, StateOptions& o, bool norm_required) {
-    auto* norm = app.add_option("--norm", o.norm, method_names(" | ", " | "));
+    auto* norm = app.add_option("--norm", o.norm, core::method_names(" | ", " | "));
     if (norm_required) norm->required();
     app.add_option("--input", o.input,
                    "input tensor: a .npy of 1 to 5 dims, N×C, N×L×D, N×C×H×W, N×C×D×H×W or D (float32 or float64)");
@@ -54,7 +55,7 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);  // --help
-        throw InputError(std::string(e.what()) + " (see --help)");
+        throw core::InputError(std::string(e.what()) + " (see --help)");
     }
     return std::nullopt;
 }
@@ -63,46 +64,46 @@ namespace {
 
 // Loads a parameter .npy and checks its shape exactly against `expected`.
 std::vector<float> load_param(const std::string& path, const std::vector<std::int64_t>& expected, const char* what) {
-    NpyArray a = read_npy(path);
+    io::NpyArray a = io::read_npy(path);
     if (a.shape != expected)
-        throw InputError(std::string(what) + " " + path + " has shape " + dims_str(a.shape) + ", expected " +
-                         dims_str(expected));
+        throw core::InputError(std::string(what) + " " + path + " has shape " + core::dims_str(a.shape) +
+                               ", expected " + core::dims_str(expected));
     return a.data;
 }
 
 // --norm: a new method starts from its PyTorch defaults (a scene's own method keeps its spec).
-void resolve_method(const StateOptions& o, State& s) {
+void resolve_method(const StateOptions& o, core::State& s) {
     if (o.norm.empty()) return;
-    auto m = parse_method(o.norm);
-    if (!m) throw InputError("unknown --norm '" + o.norm + "' (" + method_names() + ")");
+    auto m = core::parse_method(o.norm);
+    if (!m) throw core::InputError("unknown --norm '" + o.norm + "' (" + core::method_names() + ")");
     if (*m != s.spec.method || o.scene.empty()) {
-        NormSpec d = default_spec(*m);
-        d.groups = s.spec.method == Method::Group && *m == Method::Group ? s.spec.groups : d.groups;
+        core::NormSpec d = core::default_spec(*m);
+        d.groups = s.spec.method == core::Method::Group && *m == core::Method::Group ? s.spec.groups : d.groups;
         s.spec = d;
     }
 }
 
 // --input, --shape or --preset, then --init, --seed and --value of a generated tensor.
-void resolve_source(const StateOptions& o, State& s) {
+void resolve_source(const StateOptions& o, core::State& s) {
     if (!o.input.empty()) {
-        s.source.kind = TensorSource::Kind::File;
+        s.source.kind = core::TensorSource::Kind::File;
         s.source.path = o.input;
     } else if (!o.image.empty()) {
-        s.source.kind = TensorSource::Kind::Image;
+        s.source.kind = core::TensorSource::Kind::Image;
         s.source.path = o.image;
     } else if (!o.shape.empty()) {
-        s.source.kind = TensorSource::Kind::Generated;
+        s.source.kind = core::TensorSource::Kind::Generated;
         // A well-formed shape of another rank (1-D, 6-D) gets PyTorch's refusal for the method.
         std::vector<std::int64_t> dims;
         try {
-            dims = parse_dims(o.shape, "--shape", 1, 64);
-        } catch (const InputError&) {}
+            dims = core::parse_dims(o.shape, "--shape", 1, 64);
+        } catch (const core::InputError&) {}
         if (!dims.empty()) check_rank(s.spec.method, dims);
-        s.source.shape = Shape4::from_dims(parse_dims(o.shape, "--shape", 1, 5));
+        s.source.shape = core::Shape4::from_dims(core::parse_dims(o.shape, "--shape", 1, 5));
     } else if (!o.preset.empty()) {
-        const Preset* p = find_preset(o.preset);
-        if (!p) throw InputError("unknown preset '" + o.preset + "' (see --list-presets)");
-        s.source.kind = TensorSource::Kind::Preset;
+        const io::Preset* p = io::find_preset(o.preset);
+        if (!p) throw core::InputError("unknown preset '" + o.preset + "' (see --list-presets)");
+        s.source.kind = core::TensorSource::Kind::Preset;
         s.source.preset = o.preset;
         if (o.norm.empty()) s.spec = p->spec;
         if (p->spec.method == s.spec.method) {
@@ -112,55 +113,58 @@ void resolve_source(const StateOptions& o, State& s) {
         }
     }
     if (o.init.empty() && !o.seed && !o.value) return;
-    if (s.source.kind != TensorSource::Kind::Generated) throw InputError("--init, --seed and --value need --shape");
+    if (s.source.kind != core::TensorSource::Kind::Generated)
+        throw core::InputError("--init, --seed and --value need --shape");
     if (!o.init.empty()) {
-        auto i = parse_init(o.init);
-        if (!i) throw InputError("unknown --init '" + o.init + "' (randn, uniform, arange, zeros, ones or constant)");
+        auto i = core::parse_init(o.init);
+        if (!i)
+            throw core::InputError("unknown --init '" + o.init + "' (randn, uniform, arange, zeros, ones or constant)");
         s.source.init = *i;
     }
     if (o.seed) s.source.seed = *o.seed;
     if (o.value) {
-        if (!std::isfinite(*o.value)) throw InputError("--value must be finite");
+        if (!std::isfinite(*o.value)) throw core::InputError("--value must be finite");
         s.source.value = static_cast<float>(*o.value);
-        if (o.init.empty()) s.source.init = Init::Constant;
+        if (o.init.empty()) s.source.init = core::Init::Constant;
     }
 }
 
 // --groups, --normalized-shape and --eps.
-void resolve_shape_options(const StateOptions& o, NormSpec& spec) {
+void resolve_shape_options(const StateOptions& o, core::NormSpec& spec) {
     if (o.groups) {
-        if (spec.method != Method::Group) throw InputError("--groups is only used by --norm group");
+        if (spec.method != core::Method::Group) throw core::InputError("--groups is only used by --norm group");
         spec.groups = *o.groups;
-    } else if (spec.method == Method::Group && !o.norm.empty()) {
+    } else if (spec.method == core::Method::Group && !o.norm.empty()) {
         // G has no sensible default: GroupNorm(num_groups, num_channels) requires it too.
-        throw InputError("--norm group needs --groups G (a divisor of C)");
+        throw core::InputError("--norm group needs --groups G (a divisor of C)");
     }
     if (!o.normalized_shape.empty()) {
-        if (spec.method != Method::Layer && spec.method != Method::Rms)
-            throw InputError("--normalized-shape is only used by --norm layer and rms");
-        spec.normalized_shape = parse_dims(o.normalized_shape, "--normalized-shape", 1, 5);
+        if (spec.method != core::Method::Layer && spec.method != core::Method::Rms)
+            throw core::InputError("--normalized-shape is only used by --norm layer and rms");
+        spec.normalized_shape = core::parse_dims(o.normalized_shape, "--normalized-shape", 1, 5);
     }
     if (o.eps) spec.eps = *o.eps;
 }
 
 // --affine, --no-affine and --no-bias. --weight or --bias make InstanceNorm affine, as
 // F.instance_norm(x, weight=w, bias=b) is (unless --no-affine, which load_state refuses).
-void resolve_affine(const StateOptions& o, NormSpec& spec) {
-    if (o.no_affine && o.affine) throw InputError("give only one of --affine and --no-affine");
+void resolve_affine(const StateOptions& o, core::NormSpec& spec) {
+    if (o.no_affine && o.affine) throw core::InputError("give only one of --affine and --no-affine");
     if (o.no_affine) spec.affine = false;
     if (o.affine) spec.affine = true;
-    if (spec.method == Method::Instance && !o.no_affine && (!o.weight.empty() || !o.bias.empty())) spec.affine = true;
+    if (spec.method == core::Method::Instance && !o.no_affine && (!o.weight.empty() || !o.bias.empty()))
+        spec.affine = true;
     if (o.no_bias) {
-        if (spec.method != Method::Layer) throw InputError("--no-bias is only used by --norm layer");
+        if (spec.method != core::Method::Layer) throw core::InputError("--no-bias is only used by --norm layer");
         spec.bias = false;
     }
 }
 
 // --mode and --momentum (BatchNorm).
-void resolve_batch_options(const StateOptions& o, NormSpec& spec) {
+void resolve_batch_options(const StateOptions& o, core::NormSpec& spec) {
     if (!o.mode.empty()) {
-        auto m = parse_mode(o.mode);
-        if (!m) throw InputError("--mode must be train or eval, got '" + o.mode + "'");
+        auto m = core::parse_mode(o.mode);
+        if (!m) throw core::InputError("--mode must be train or eval, got '" + o.mode + "'");
         spec.mode = *m;
     }
     if (o.momentum.empty()) return;
@@ -171,39 +175,39 @@ void resolve_batch_options(const StateOptions& o, NormSpec& spec) {
     char* end = nullptr;
     double m = std::strtod(o.momentum.c_str(), &end);
     if (end == o.momentum.c_str() || *end != '\0' || !(m >= 0 && m <= 1))
-        throw InputError("--momentum must be a number in [0, 1] or 'cumulative', got '" + o.momentum + "'");
+        throw core::InputError("--momentum must be a number in [0, 1] or 'cumulative', got '" + o.momentum + "'");
     spec.momentum = m;
 }
 
 // --sync-devices and --sync-mode (BatchNorm; the divisibility of N is checked with the tensor).
-void resolve_sync_options(const StateOptions& o, NormSpec& spec) {
+void resolve_sync_options(const StateOptions& o, core::NormSpec& spec) {
     if (!o.sync_mode.empty() && !o.sync_devices && spec.sync_devices == 0)
-        throw InputError("--sync-mode needs --sync-devices K");
+        throw core::InputError("--sync-mode needs --sync-devices K");
     if (o.sync_devices) {
-        if (spec.method != Method::Batch) throw InputError("--sync-devices is only used by --norm batch");
+        if (spec.method != core::Method::Batch) throw core::InputError("--sync-devices is only used by --norm batch");
         if (*o.sync_devices < 1)
-            throw InputError("--sync-devices must be >= 1, got " + std::to_string(*o.sync_devices));
+            throw core::InputError("--sync-devices must be >= 1, got " + std::to_string(*o.sync_devices));
         spec.sync_devices = *o.sync_devices;
     }
     if (!o.sync_mode.empty()) {
-        auto m = parse_sync_mode(o.sync_mode);
-        if (!m) throw InputError("--sync-mode must be sync, local or naive, got '" + o.sync_mode + "'");
+        auto m = core::parse_sync_mode(o.sync_mode);
+        if (!m) throw core::InputError("--sync-mode must be sync, local or naive, got '" + o.sync_mode + "'");
         spec.sync_mode = *m;
     }
 }
 
 }  // namespace
 
-State resolve_state(const StateOptions& o, State s) {
-    if (!o.scene.empty()) s = load_scene(o.scene);
+core::State resolve_state(const StateOptions& o, core::State s) {
+    if (!o.scene.empty()) s = io::load_scene(o.scene);
     const int sources = !o.input.empty() + !o.shape.empty() + !o.preset.empty() + !o.image.empty();
-    if (sources > 1) throw InputError("give only one of --input, --image, --shape and --preset");
+    if (sources > 1) throw core::InputError("give only one of --input, --image, --shape and --preset");
     resolve_method(o, s);
     if (!o.style_image.empty()) {
-        if (s.spec.method != Method::Instance)
-            throw InputError("--style-image (AdaIN) is only used by --norm instance");
+        if (s.spec.method != core::Method::Instance)
+            throw core::InputError("--style-image (AdaIN) is only used by --norm instance");
         s.style_image = o.style_image;
-    } else if (s.spec.method != Method::Instance) {
+    } else if (s.spec.method != core::Method::Instance) {
         s.style_image.clear();  // a scene's AdaIN style, dropped with its method
     }
     resolve_source(o, s);
@@ -211,7 +215,7 @@ State resolve_state(const StateOptions& o, State s) {
     resolve_affine(o, s.spec);
     resolve_batch_options(o, s.spec);
     resolve_sync_options(o, s.spec);
-    if (!o.select.empty()) parse_indices(o.select, "--select", 5, 1);  // well-formed; load_state places it
+    if (!o.select.empty()) core::parse_indices(o.select, "--select", 5, 1);  // well-formed; load_state places it
     if (o.num_batches_tracked) s.params.num_batches_tracked = *o.num_batches_tracked;
     return s;
 }
@@ -220,62 +224,66 @@ namespace {
 
 // --select's indices on the user's axes of x (d / n,c / n,l,d / n,c,h,w / n,c,d,h,w), each inside
 // its dim, as the stored (n, c, h, w) index (stored_index).
-Index4 selected_element(const std::string& text, const Shape4& shape, Method m) {
-    const auto u = parse_indices(text, "--select", 5, 1);
+core::Index4 selected_element(const std::string& text, const core::Shape4& shape, core::Method m) {
+    const auto u = core::parse_indices(text, "--select", 5, 1);
     const auto dims = shape.dims();
     if (u.size() != dims.size())
-        throw InputError("--select " + text + " has " + std::to_string(u.size()) + " indices, the tensor of shape " +
-                         shape.str() + " has " + std::to_string(dims.size()) + " dims");
+        throw core::InputError("--select " + text + " has " + std::to_string(u.size()) +
+                               " indices, the tensor of shape " + shape.str() + " has " + std::to_string(dims.size()) +
+                               " dims");
     for (std::size_t a = 0; a < u.size(); ++a)
         if (u[a] >= dims[a])
-            throw InputError("--select " + text + " is outside the tensor of shape " + shape.str() + " (axis " +
-                             axis_names(m, shape)[a] + " has " + std::to_string(dims[a]) + ")");
-    return stored_index(shape, u);
+            throw core::InputError("--select " + text + " is outside the tensor of shape " + shape.str() + " (axis " +
+                                   core::axis_names(m, shape)[a] + " has " + std::to_string(dims[a]) + ")");
+    return core::stored_index(shape, u);
 }
 
 }  // namespace
 
-LoadedState load_state(const StateOptions& o, State base, const std::function<void(const Shape4&)>& check_shape) {
+LoadedState load_state(const StateOptions& o, core::State base,
+                       const std::function<void(const core::Shape4&)>& check_shape) {
     LoadedState out;
     out.state = resolve_state(o, std::move(base));
-    State& s = out.state;
-    if (check_shape && s.source.kind == TensorSource::Kind::Generated) check_shape(s.source.shape);
-    out.x = load_tensor(s.source, s.spec.method);
+    core::State& s = out.state;
+    if (check_shape && s.source.kind == core::TensorSource::Kind::Generated) check_shape(s.source.shape);
+    out.x = io::load_tensor(s.source, s.spec.method);
     if (check_shape) check_shape(out.x.shape);
-    out.layout = make_layout(s.spec, out.x.shape);
+    out.layout = core::make_layout(s.spec, out.x.shape);
     const auto& ps = out.layout.param_shape;
     const std::vector<std::int64_t> cs{out.x.shape.c};
     if (!o.weight.empty()) s.params.weight = load_param(o.weight, ps, "--weight");
     if (!o.bias.empty()) s.params.bias = load_param(o.bias, ps, "--bias");
     if (!o.running_mean.empty() || !o.running_var.empty() || o.num_batches_tracked) {
-        if (s.spec.method != Method::Batch)
-            throw InputError("--running-mean, --running-var and --num-batches-tracked are only used by --norm batch");
+        if (s.spec.method != core::Method::Batch)
+            throw core::InputError(
+                "--running-mean, --running-var and --num-batches-tracked are only used by --norm batch");
     }
     if (!o.running_mean.empty()) s.params.running_mean = load_param(o.running_mean, cs, "--running-mean");
     if (!o.running_var.empty()) s.params.running_var = load_param(o.running_var, cs, "--running-var");
     if (!s.spec.affine) {
         if (!o.weight.empty() || !o.bias.empty())
-            throw InputError(o.no_affine ? "--weight and --bias cannot be used with --no-affine"
-                                         : "--weight and --bias need γ/β, which this state has off (add --affine)");
+            throw core::InputError(o.no_affine
+                                       ? "--weight and --bias cannot be used with --no-affine"
+                                       : "--weight and --bias need γ/β, which this state has off (add --affine)");
         s.params.weight.clear();
         s.params.bias.clear();
     }
     if (!s.spec.has_bias() && !s.params.bias.empty()) {
         if (!o.bias.empty())
-            throw InputError(s.spec.method == Method::Rms ? "rms has no bias (--bias)"
-                                                          : "--bias cannot be used with --no-bias");
+            throw core::InputError(s.spec.method == core::Method::Rms ? "rms has no bias (--bias)"
+                                                                      : "--bias cannot be used with --no-bias");
         s.params.bias.clear();
     }
     s.params.validate(s.spec, out.layout);
     if (!o.select.empty()) s.selection = selected_element(o.select, out.x.shape, s.spec.method);
-    validate_selection(s.selection, out.x.shape);
+    core::validate_selection(s.selection, out.x.shape);
     if (!s.style_image.empty()) {
         if (!o.weight.empty() || !o.bias.empty())
-            throw InputError(
+            throw core::InputError(
                 "--weight and --bias cannot be used with --style-image (AdaIN takes γ and β from the style)");
-        out.style = load_image(s.style_image);
-        check_style_channels(out.x.shape, out.style->shape,
-                             s.source.kind == TensorSource::Kind::Image ? "the content image" : "the input");
+        out.style = io::load_image(s.style_image);
+        io::check_style_channels(out.x.shape, out.style->shape,
+                                 s.source.kind == core::TensorSource::Kind::Image ? "the content image" : "the input");
     }
     return out;
 }

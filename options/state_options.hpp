@@ -37,20 +37,20 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);
 
 // Applies the options on top of `base` (the default state, or --scene's), all but --select's
 // element, which load_state places once x's dims are known. Throws InputError.
-State resolve_state(const StateOptions& o, State base = State{});
+core::State resolve_state(const StateOptions& o, core::State base = core::State{});
 
 struct LoadedState {
-    State state;
-    Tensor x;
-    StatLayout layout;
-    std::optional<Tensor> style;  // AdaIN's style image (state.style_image), channels checked against x
+    core::State state;
+    core::Tensor x;
+    core::StatLayout layout;
+    std::optional<core::Tensor> style;  // AdaIN's style image (state.style_image), channels checked against x
 };
 // resolve_state, then the tensor, the layout (spec validated against the tensor's shape)
 // and the γ/β/running-statistics .npy files, each checked against the shape it must have;
 // the style image (AdaIN) with its channel count checked against x's.
 // `check_shape` (if set) sees the tensor's shape before a generated tensor is made, so a
 // shape the device cannot hold is refused before gigabytes are allocated.
-LoadedState load_state(const StateOptions& o, State base = State{},
-                       const std::function<void(const Shape4&)>& check_shape = {});
+LoadedState load_state(const StateOptions& o, core::State base = core::State{},
+                       const std::function<void(const core::Shape4&)>& check_shape = {});
 
 }  // namespace normlab

@@ -5,12 +5,12 @@
 
 namespace normlab::test {
 
-inline State generated_state(Method m, Shape4 shape) {
-    State s;
-    s.source.kind = TensorSource::Kind::Generated;
+inline core::State generated_state(core::Method m, core::Shape4 shape) {
+    core::State s;
+    s.source.kind = core::TensorSource::Kind::Generated;
     s.source.shape = shape;
     s.source.seed = 11;
-    s.spec = default_spec(m);
+    s.spec = core::default_spec(m);
     return s;
 }
 

@@ -51,7 +51,7 @@ std::vector<std::uint32_t> PixelReference::pixel(int px, int py) const {
 // The colour of element `offset` as heatmap.comp draws it when a pixel shows exactly that element.
 std::vector<Color> PixelReference::element_colors(std::int64_t offset) const {
     std::vector<Color> base;
-    if (s_.mode == HeatmapMode::Statistics)
+    if (s_.mode == plan::HeatmapMode::Statistics)
         base.push_back(palette_[static_cast<std::size_t>(s_.stats.stat_of(offset))]);
     else
         base = lut(value(offset));
@@ -60,8 +60,8 @@ std::vector<Color> PixelReference::element_colors(std::int64_t offset) const {
 
 float PixelReference::value(std::int64_t i) const {
     const auto u = static_cast<std::size_t>(i);
-    if (s_.mode == HeatmapMode::Input) return s_.x.data[u];
-    if (s_.mode == HeatmapMode::Output) return s_.y.data[u];
+    if (s_.mode == plan::HeatmapMode::Input) return s_.x.data[u];
+    if (s_.mode == plan::HeatmapMode::Output) return s_.y.data[u];
     return s_.y.data[u] - s_.x.data[u];
 }
 
@@ -85,8 +85,8 @@ std::vector<Color> PixelReference::highlight(std::vector<Color> colors, std::int
     for (Color& c : colors) {
         const float grey = c[0] * 0.299f + c[1] * 0.587f + c[2] * 0.114f;
         for (std::size_t k = 0; k < 3; ++k)
-            c[k] = s_.mode == HeatmapMode::Statistics ? c[k] * 0.3f + kBackground[k] * 0.7f
-                                                      : grey * 0.25f + kBackground[k] * 0.75f;
+            c[k] = s_.mode == plan::HeatmapMode::Statistics ? c[k] * 0.3f + kBackground[k] * 0.7f
+                                                            : grey * 0.25f + kBackground[k] * 0.75f;
     }
     return colors;
 }
@@ -98,7 +98,7 @@ std::vector<Color> PixelReference::colors(float fx, float fy) const {
     const auto [n, c, h, w] = *e;
     const std::int64_t tile = (n * t.shape.c + c) * t.shape.h * t.shape.w;
     const std::int64_t center = tile + h * t.shape.w + w;
-    if (s_.mode == HeatmapMode::Statistics || t.cell >= 1.0f) return element_colors(center);
+    if (s_.mode == plan::HeatmapMode::Statistics || t.cell >= 1.0f) return element_colors(center);
     // An element smaller than a pixel: the mean of up to 4×4 of the elements the pixel covers.
     const float ix = fx - static_cast<float>(c) * (t.tile_w() + t.gap);
     const float iy = fy - static_cast<float>(n) * (t.tile_h() + t.gap);

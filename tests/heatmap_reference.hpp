@@ -15,7 +15,7 @@
 
 namespace normlab::test {
 
-using normlab::HeatmapMode;
+using normlab::plan::HeatmapMode;
 using views::TileLayout;
 using Color = std::array<float, 3>;
 
@@ -33,10 +33,10 @@ std::vector<float> as_vec4s(const std::vector<Color>& colors);
 // One image to fill: the tensors, their statistics, the geometry, the mode, range and selection.
 struct HeatmapScene {
     std::string name;
-    Tensor x, y;
-    StatLayout stats;
+    core::Tensor x, y;
+    core::StatLayout stats;
     TileLayout tiles;
-    HeatmapMode mode = HeatmapMode::Statistics;
+    plan::HeatmapMode mode = plan::HeatmapMode::Statistics;
     float vmin = -2.0f, vmax = 2.0f;
     std::int64_t sel = -1;       // the selected statistic, −1: none
     float org_x = 0, org_y = 0;  // a zoomed heatmap's window: pixel p shows the grid at p + 0.5 + org

@@ -15,8 +15,8 @@ std::string show(const std::vector<std::uint32_t>& b) {
 
 }  // namespace
 
-RefHistogram reference(const std::vector<float>& x, const std::vector<float>* sub,
-                       const std::vector<std::int64_t>& offsets, std::uint32_t bins) {
+RefHistogram histogram_reference(const std::vector<float>& x, const std::vector<float>* sub,
+                                 const std::vector<std::int64_t>& offsets, std::uint32_t bins) {
     RefHistogram r;
     r.bins.assign(bins, 0);
     std::vector<float> v;
@@ -57,13 +57,13 @@ RefHistogram reference(const std::vector<float>& x, const std::vector<float>* su
     return r;
 }
 
-std::vector<std::int64_t> statistic_offsets(const StatLayout& l, std::int64_t s) {
+std::vector<std::int64_t> statistic_offsets(const core::StatLayout& l, std::int64_t s) {
     std::vector<std::int64_t> o;
     for (std::int64_t e = 0; e < l.count(); ++e) o.push_back(l.element_offset(s, e));
     return o;
 }
 
-std::string histogram_mismatch(const HistogramResult& got, const RefHistogram& ref, bool exact_bins) {
+std::string histogram_mismatch(const plan::HistogramResult& got, const RefHistogram& ref, bool exact_bins) {
     std::ostringstream os;
     if (got.bins.size() != ref.bins.size()) os << got.bins.size() << " bins, want " << ref.bins.size() << "; ";
     if (got.count != ref.count) os << "count " << got.count << ", want " << ref.count << "; ";

@@ -4,7 +4,7 @@
 // given offsets, in the kernels' float32 bin arithmetic, and the comparison with a device's result.
 // Backend-neutral: depends on engine/core only.
 #pragma once
-#include "normlab/core/histogram_set.hpp"
+#include "normlab/plan/histogram_set.hpp"
 
 #include <cstdint>
 #include <string>
@@ -25,17 +25,17 @@ struct RefHistogram {
 //               so bin k is [min + k·w, min + (k+1)·w): a value exactly on an inner edge goes to the upper
 //               bin, and the value max (position `bins`) into the last bin;
 //   max == min: every value into bin bins / 2 (a constant set).
-RefHistogram reference(const std::vector<float>& x, const std::vector<float>* sub,
-                       const std::vector<std::int64_t>& offsets, std::uint32_t bins);
+RefHistogram histogram_reference(const std::vector<float>& x, const std::vector<float>* sub,
+                                 const std::vector<std::int64_t>& offsets, std::uint32_t bins);
 
 // The offsets of statistic s from StatLayout::element_offset (not from ElementSet's arithmetic).
-std::vector<std::int64_t> statistic_offsets(const StatLayout& l, std::int64_t s);
+std::vector<std::int64_t> statistic_offsets(const core::StatLayout& l, std::int64_t s);
 
 // "" when `got` matches: count, min and max exactly, mean and variance within float32 rounding, every
 // bin. exact_bins: the set's bin arithmetic is exact (values and range on a binary grid), so every bin
 // must match; otherwise a value within 1e-4 bin widths of an edge may land in either neighbour (a
 // device whose division is not correctly rounded), and every other value must match. Otherwise the
 // differences, with both results.
-std::string histogram_mismatch(const HistogramResult& got, const RefHistogram& ref, bool exact_bins = false);
+std::string histogram_mismatch(const plan::HistogramResult& got, const RefHistogram& ref, bool exact_bins = false);
 
 }  // namespace normlab::test

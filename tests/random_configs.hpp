@@ -16,22 +16,22 @@
 namespace normlab::test {
 
 // "batch [2, 3, 4] G=… affine=1 …": a case's name in a failure message.
-std::string describe(const Shape4& s, const NormSpec& spec);
+std::string describe(const core::Shape4& s, const core::NormSpec& spec);
 // A shape of the given rank (2 to 5) with each dim drawn from `sizes`.
-Shape4 random_shape(int rank, const std::vector<std::int64_t>& sizes, std::mt19937_64& rng);
+core::Shape4 random_shape(int rank, const std::vector<std::int64_t>& sizes, std::mt19937_64& rng);
 // A random configuration for shape s and method m, with random flags and parameters (valid()
 // tells whether PyTorch accepts it; γ/β are only drawn for one it accepts).
-std::pair<NormSpec, NormParams> random_config(Method m, const Shape4& s, std::mt19937_64& rng);
+std::pair<core::NormSpec, core::NormParams> random_config(core::Method m, const core::Shape4& s, std::mt19937_64& rng);
 // Whether the configuration is accepted on shape s: NormSpec::validate, the product's own rule
 // (PyTorch's refusals of one value per statistic among them).
-bool valid(Method m, const Shape4& s, const NormSpec& spec);
+bool valid(core::Method m, const core::Shape4& s, const core::NormSpec& spec);
 
 // SyncBN's random case i (of the series both GPU suites run from one rng seeded 12): K in 1, 2, 4,
 // N a multiple of K, the mode, train or eval, momentum, running statistics on or off, γ/β.
 struct SyncCase {
-    Tensor x;
-    NormSpec spec;
-    NormParams params;
+    core::Tensor x;
+    core::NormSpec spec;
+    core::NormParams params;
     std::string name;  // "[N, C, H, W] K 2 naive train"
 };
 SyncCase random_sync_case(int i, std::mt19937_64& rng);

@@ -7,21 +7,21 @@
 namespace normlab::test {
 
 namespace {
-std::unique_ptr<VulkanContext> g_ctx;
-std::unique_ptr<Normalizer> g_norm;
-std::unique_ptr<Backward> g_backward;
+std::unique_ptr<gpu::VulkanContext> g_ctx;
+std::unique_ptr<ops::Normalizer> g_norm;
+std::unique_ptr<ops::Backward> g_backward;
 }  // namespace
 
-VulkanContext& context() {
-    if (!g_ctx) g_ctx = std::make_unique<VulkanContext>();
+gpu::VulkanContext& context() {
+    if (!g_ctx) g_ctx = std::make_unique<gpu::VulkanContext>();
     return *g_ctx;
 }
-Normalizer& normalizer() {
-    if (!g_norm) g_norm = std::make_unique<Normalizer>(context());
+ops::Normalizer& normalizer() {
+    if (!g_norm) g_norm = std::make_unique<ops::Normalizer>(context());
     return *g_norm;
 }
-Backward& backward() {
-    if (!g_backward) g_backward = std::make_unique<Backward>(normalizer());
+ops::Backward& backward() {
+    if (!g_backward) g_backward = std::make_unique<ops::Backward>(normalizer());
     return *g_backward;
 }
 bool context_created() { return g_ctx != nullptr; }
@@ -31,11 +31,11 @@ void shutdown() {
     g_ctx.reset();
 }
 
-Compared compare(const Tensor& x, const NormSpec& spec, const NormParams& params) {
+Compared compare(const core::Tensor& x, const core::NormSpec& spec, const core::NormParams& params) {
     Compared c;
     c.gpu = normalizer().run(x, spec, params);
-    c.ref = reference_normalize(x, spec, params);
-    c.y_err = max_abs_error(c.gpu.y.data, c.ref.y);
+    c.ref = reference::reference_normalize(x, spec, params);
+    c.y_err = reference::max_abs_error(c.gpu.y.data, c.ref.y);
     auto maxdiff = [](const std::vector<double>& a, const std::vector<double>& b, bool relative) -> double {
         if (a.size() != b.size()) return INFINITY;
         double w = 0;
@@ -47,7 +47,7 @@ Compared compare(const Tensor& x, const NormSpec& spec, const NormParams& params
         }
         return w;
     };
-    if (spec.method == Method::Rms) {
+    if (spec.method == core::Method::Rms) {
         c.mean_err = maxdiff(c.gpu.mean_square, c.ref.stats.mean_square, true);
     } else {
         c.mean_err = maxdiff(c.gpu.mean, c.ref.stats.mean, false);

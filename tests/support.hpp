@@ -3,7 +3,7 @@
 #pragma once
 #include "normlab/ops/backward.hpp"
 #include "normlab/ops/normalizer.hpp"
-#include "normlab/core/reference.hpp"
+#include "normlab/reference/reference.hpp"
 #include "normlab/core/tensor_init.hpp"
 #include "random_configs.hpp"
 
@@ -12,9 +12,9 @@
 
 namespace normlab::test {
 
-VulkanContext& context();
-Normalizer& normalizer();
-Backward& backward();  // the backward pass of normalizer()'s runs
+gpu::VulkanContext& context();
+ops::Normalizer& normalizer();
+ops::Backward& backward();  // the backward pass of normalizer()'s runs
 bool context_created();
 // Destroys the Normalizer and the context; call before main returns (the Vulkan driver's own
 // exit handlers run before static destructors would).
@@ -22,13 +22,13 @@ void shutdown();
 
 // Runs x through the GPU and the reference; returns max |y_gpu − y_ref|.
 struct Compared {
-    NormResult gpu;
-    ReferenceResult ref;
+    core::NormResult gpu;
+    reference::ReferenceResult ref;
     double y_err = 0;
     double mean_err = 0;  // max |μ_gpu − μ_ref| (or mean_square for rms)
     double var_err = 0;   // max |σ²_gpu − σ²_ref| relative to max(1, σ²_ref)
     double running_err = 0;
 };
-Compared compare(const Tensor& x, const NormSpec& spec, const NormParams& params = {});
+Compared compare(const core::Tensor& x, const core::NormSpec& spec, const core::NormParams& params = {});
 
 }  // namespace normlab::test

@@ -102,7 +102,7 @@ TEST_CASE("two fingers through TouchInput: the image point under their centre st
 }
 
 TEST_CASE("the fill's window: never larger than the panel, and its pixels are what hit-testing maps to", "[zoom]") {
-    const normlab::Shape4 shape{2, 3, 5, 4};
+    const normlab::core::Shape4 shape{2, 3, 5, 4};
     const TileLayout t = TileLayout::fit(shape, 300, 200);
     FillWindow w = fill_window(t, 1, 0, 0);  // unzoomed: the whole image, as before zooming existed
     CHECK((w.x == 0 && w.y == 0 && w.org_x == 0 && w.org_y == 0));

@@ -75,7 +75,7 @@ TEST_CASE("the panels tile the display in both layouts, whatever is shown", "[la
         for (float px : {17.0f, 26.0f, 34.0f})
             for (unsigned bits = 0; bits < 128; ++bits) {
                 LayoutContent c;
-                c.shape = Shape4{8, 6, 4, 4};
+                c.shape = core::Shape4{8, 6, 4, 4};
                 c.pictures = bits & 1;
                 c.lessons = bits & 2;
                 c.compare = bits & 4;
@@ -106,12 +106,12 @@ TEST_CASE("presenter mode sizes a lone heatmap to its tiles and measures its chr
     const LayoutMetrics m = metrics(1920, 1080, 34);
     const float body = m.height - m.status_h - m.top;
     LayoutContent wide;
-    wide.shape = Shape4{2, 16, 4, 4};  // a wide grid: half the body is enough
+    wide.shape = core::Shape4{2, 16, 4, 4};  // a wide grid: half the body is enough
     const PanelRects a = presenter_layout(m, wide);
     CHECK(a.measure_heat_chrome);
     CHECK(a.heatmap->h == std::floor(body * 0.5f));
     LayoutContent tall;
-    tall.shape = Shape4{16, 2, 4, 4};  // a tall grid: as high as leaves the histograms their lines
+    tall.shape = core::Shape4{16, 2, 4, 4};  // a tall grid: as high as leaves the histograms their lines
     const PanelRects b = presenter_layout(m, tall);
     CHECK(b.heatmap->h > a.heatmap->h);
     REQUIRE(b.histograms.has_value());
@@ -133,7 +133,7 @@ void check_touch_screens(float w, float h, float px, ScreenForm form) {
     for (unsigned bits = 0; bits < 128; ++bits)
         for (int tab = 0; tab < (form == ScreenForm::Phone ? kPhoneTabs : 1); ++tab) {
             LayoutContent c;
-            c.shape = Shape4{8, 6, 4, 4};
+            c.shape = core::Shape4{8, 6, 4, 4};
             c.pictures = bits & 1;
             c.lessons = bits & 2;
             c.compare = bits & 4;
@@ -211,7 +211,7 @@ TEST_CASE("the Train view takes the whole body on wide screens and tablets, and 
                         std::pair{844.0f, 390.0f}}) {
         const LayoutMetrics m = metrics(w, h, 17);
         LayoutContent c;
-        c.shape = Shape4{8, 6, 4, 4};
+        c.shape = core::Shape4{8, 6, 4, 4};
         c.train = true;
         c.tab = PhoneTab::Train;
         const PanelRects r = layout_for(m, c);

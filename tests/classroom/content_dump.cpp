@@ -1,9 +1,10 @@
 #include "content_dump.hpp"
 
 #include "normlab/classroom/experiments.hpp"
-#include "normlab/core/presets.hpp"
+#include "normlab/io/presets.hpp"
 #include "normlab/core/state.hpp"
 #include "normlab/classroom/view_settings.hpp"
+#include "normlab/io/scene_file.hpp"
 
 namespace normlab::test {
 
@@ -11,14 +12,14 @@ using nlohmann::json;
 
 namespace {
 
-json text(const LocalText& t) { return {{"en", t.en}, {"zh", t.zh}}; }
+json text(const core::LocalText& t) { return {{"en", t.en}, {"zh", t.zh}}; }
 
-const char* kind_name(ExperimentKind k) {
+const char* kind_name(classroom::ExperimentKind k) {
     switch (k) {
-        case ExperimentKind::Single: return "single";
-        case ExperimentKind::Pair: return "pair";
-        case ExperimentKind::Continuum: return "continuum";
-        case ExperimentKind::TrainEval: return "train-eval";
+        case classroom::ExperimentKind::Single: return "single";
+        case classroom::ExperimentKind::Pair: return "pair";
+        case classroom::ExperimentKind::Continuum: return "continuum";
+        case classroom::ExperimentKind::TrainEval: return "train-eval";
     }
     return "?";
 }
@@ -27,9 +28,9 @@ const char* kind_name(ExperimentKind k) {
 
 json preset_dump() {
     json out = json::array();
-    for (const Preset& p : presets()) {
-        State s;  // spec and γ/β as a scene writes them
-        s.source.kind = TensorSource::Kind::Preset;
+    for (const io::Preset& p : io::presets()) {
+        core::State s;  // spec and γ/β as a scene writes them
+        s.source.kind = core::TensorSource::Kind::Preset;
         s.source.preset = p.name;
         s.spec = p.spec;
         s.params = p.params;
@@ -41,22 +42,22 @@ json preset_dump() {
                        {"literals", p.literals},
                        {"shape", p.x.shape.dims()},
                        {"values", values},
-                       {"scene", json::parse(scene_to_json(s))}});
+                       {"scene", json::parse(io::scene_to_json(s))}});
     }
     return out;
 }
 
 json experiment_dump() {
     json out = json::array();
-    for (const Experiment& e : experiments()) {
+    for (const classroom::Experiment& e : classroom::experiments()) {
         json j = {{"id", e.id},
                   {"kind", kind_name(e.kind)},
                   {"title", text(e.title)},
                   {"explanation", text(e.explanation)},
                   {"literals", e.literals},
-                  {"state", json::parse(scene_to_json(e.state))},
-                  {"view", json::parse(view_to_json(e.view))},
-                  {"right", json::parse(scene_to_json(e.right))},
+                  {"state", json::parse(io::scene_to_json(e.state))},
+                  {"view", json::parse(classroom::view_to_json(e.view))},
+                  {"right", json::parse(io::scene_to_json(e.right))},
                   {"left_label", text(e.left_label)},
                   {"right_label", text(e.right_label)},
                   {"left_samples", e.left_samples},

@@ -3,10 +3,10 @@
 // "<file>: <what is wrong>", through the same reader as scenes and lessons.
 #include <catch2/catch.hpp>
 
-#include "normlab/core/atomic_file.hpp"
+#include "normlab/io/atomic_file.hpp"
 #include "normlab/core/error.hpp"
 #include "normlab/classroom/experiments.hpp"
-#include "normlab/core/presets.hpp"
+#include "normlab/io/presets.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -19,18 +19,18 @@ template <typename F>
 std::string error_of(F&& parse) {
     try {
         parse();
-    } catch (const InputError& e) {
+    } catch (const core::InputError& e) {
         return e.what();
     }
     return "";
 }
 
 std::string preset_error(const std::string& text) {
-    return error_of([&] { preset_from_json(text, "p.json"); });
+    return error_of([&] { io::preset_from_json(text, "p.json"); });
 }
 
 std::string experiment_error(const std::string& text) {
-    return error_of([&] { experiment_from_json(text, "e.json"); });
+    return error_of([&] { classroom::experiment_from_json(text, "e.json"); });
 }
 
 std::vector<std::filesystem::path> json_files(const std::string& folder) {
@@ -51,37 +51,38 @@ const char* kPreset = R"({"normlab_preset": 1, "name": "p", "source": {"en": "s"
 
 TEST_CASE("the embedded presets and experiments are the files in assets/, in file-name order", "[content]") {
     auto presets_here = json_files("assets/presets");
-    REQUIRE(presets_here.size() == presets().size());
+    REQUIRE(presets_here.size() == io::presets().size());
     for (std::size_t i = 0; i < presets_here.size(); ++i) {
-        Preset p = preset_from_json(read_file(presets_here[i].string(), 1u << 20), presets_here[i].string());
-        CHECK(p.name == presets()[i].name);
-        CHECK(p.x.data == presets()[i].x.data);
+        io::Preset p =
+            io::preset_from_json(io::read_file(presets_here[i].string(), 1u << 20), presets_here[i].string());
+        CHECK(p.name == io::presets()[i].name);
+        CHECK(p.x.data == io::presets()[i].x.data);
     }
     auto experiments_here = json_files("assets/experiments");
-    REQUIRE(experiments_here.size() == experiments().size());
+    REQUIRE(experiments_here.size() == classroom::experiments().size());
     for (std::size_t i = 0; i < experiments_here.size(); ++i) {
         const std::string path = experiments_here[i].string();
-        Experiment e = experiment_from_json(read_file(path, 1u << 20), path);
-        CHECK(e.id == experiments()[i].id);
+        classroom::Experiment e = classroom::experiment_from_json(io::read_file(path, 1u << 20), path);
+        CHECK(e.id == classroom::experiments()[i].id);
     }
 }
 
 TEST_CASE("a preset's tensor: values, or generated and transformed in order", "[content][presets]") {
-    Preset p = preset_from_json(kPreset, "p.json");
+    io::Preset p = io::preset_from_json(kPreset, "p.json");
     CHECK(p.source_zh == "源");
     CHECK(p.description == "d");
-    REQUIRE(p.x.shape == Shape4{3, 3, 1, 2});
+    REQUIRE(p.x.shape == core::Shape4{3, 3, 1, 2});
     // arange 0..11, channel c × 10^c, sample 1 + 0.5, then sample 2 = -(sample 0) + 2.
     const std::vector<float> want = {0,     1,       20,      30, 400, 500, 6.5f, 7.5f, 80.5f,
                                      90.5f, 1000.5f, 1100.5f, 2,  1,   -18, -28,  -398, -498};
     CHECK(p.x.data == want);
-    CHECK(p.spec.method == Method::Group);
+    CHECK(p.spec.method == core::Method::Group);
     CHECK(p.params.weight == std::vector<float>{1, 2, 3});
-    Preset v = preset_from_json(R"({"normlab_preset": 1, "name": "v", "source": "s", "description": "d",
+    io::Preset v = io::preset_from_json(R"({"normlab_preset": 1, "name": "v", "source": "s", "description": "d",
                                     "tensor": {"shape": [1, 1, 1, 2], "values": [0.25, -1]}})",
-                                "v.json");
+                                        "v.json");
     CHECK(v.x.data == std::vector<float>{0.25f, -1.0f});
-    CHECK(v.spec.method == Method::Batch);  // a scene's default
+    CHECK(v.spec.method == core::Method::Batch);  // a scene's default
 }
 
 TEST_CASE("malformed presets are refused with the file and the key", "[content][presets]") {
@@ -121,12 +122,12 @@ TEST_CASE("malformed presets are refused with the file and the key", "[content][
 
 TEST_CASE("experiments: kinds, pair keys and states checked against their tensors", "[content][experiments]") {
     const std::string head = R"({"normlab_experiment": 1, "id": "x", "title": "t", "explanation": "e", )";
-    Experiment e = experiment_from_json(head + R"("kind": "pair",
+    classroom::Experiment e = classroom::experiment_from_json(head + R"("kind": "pair",
         "state": {"tensor": {"source": "preset", "preset": "seed000-far-sample"}, "norm": {"method": "layer"}},
         "right": {"tensor": {"source": "preset", "preset": "seed000-far-sample"}, "norm": {"method": "layer"}},
         "left_label": "l", "right_label": "r", "left_samples": 4, "view": {"heatmap": "diff"}})",
-                                        "e.json");
-    CHECK(e.kind == ExperimentKind::Pair);
+                                                              "e.json");
+    CHECK(e.kind == classroom::ExperimentKind::Pair);
     CHECK(e.left_samples == 4);
     CHECK(e.view.heatmap == "diff");
     CHECK(e.view.experiment == "x");
@@ -158,15 +159,15 @@ TEST_CASE("experiments: kinds, pair keys and states checked against their tensor
 TEST_CASE("presets and experiments may list the numbers their texts state under \"literals\"", "[content]") {
     const std::string preset = R"({"normlab_preset": 1, "name": "x", "source": "s", "description": "4x4", )";
     const std::string tensor = R"("tensor": {"shape": [1, 1, 1, 2], "init": "ones"}})";
-    CHECK(preset_from_json(preset + tensor, "p.json").literals.empty());
-    CHECK(preset_from_json(preset + R"("literals": ["4x4", "−1"], )" + tensor, "p.json").literals ==
+    CHECK(io::preset_from_json(preset + tensor, "p.json").literals.empty());
+    CHECK(io::preset_from_json(preset + R"("literals": ["4x4", "−1"], )" + tensor, "p.json").literals ==
           std::vector<std::string>{"4x4", "−1"});
     CHECK(preset_error(preset + R"("literals": [4], )" + tensor) == "p.json: literals must be a list of strings");
     CHECK(preset_error(preset + R"("literals": [""], )" + tensor).find("must list non-empty strings") !=
           std::string::npos);
     const std::string head = R"({"normlab_experiment": 1, "id": "x", "title": "t", "explanation": "e 004", )";
     const std::string state = R"("state": {"tensor": {"source": "preset", "preset": "seed004-bn"}}})";
-    CHECK(experiment_from_json(head + R"("literals": ["004"], )" + state, "e.json").literals ==
+    CHECK(classroom::experiment_from_json(head + R"("literals": ["004"], )" + state, "e.json").literals ==
           std::vector<std::string>{"004"});
     CHECK(experiment_error(head + R"("literals": "004", )" + state) == "e.json: literals must be a list of strings");
 }

@@ -6,7 +6,7 @@
 
 #include "content_dump.hpp"
 
-#include "normlab/core/atomic_file.hpp"
+#include "normlab/io/atomic_file.hpp"
 
 #include <bit>
 #include <cstdint>
@@ -18,7 +18,8 @@ using nlohmann::json;
 namespace {
 
 json golden() {
-    return json::parse(read_file(std::string(NORMLAB_SOURCE_DIR) + "/tests/classroom/content_golden.json", 1u << 24));
+    return json::parse(
+        io::read_file(std::string(NORMLAB_SOURCE_DIR) + "/tests/classroom/content_golden.json", 1u << 24));
 }
 
 // Every key but "values" compared as JSON; the values compared as float32 bit patterns.

@@ -5,9 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/atomic_file.hpp"
+#include "normlab/io/atomic_file.hpp"
 #include "normlab/classroom/lesson.hpp"
 #include "normlab/classroom/lesson_text.hpp"
+#include "normlab/io/scene_file.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -17,8 +18,8 @@ using namespace normlab;
 namespace {
 std::string error_of(const std::string& text) {
     try {
-        lesson_from_json(text, "l.json");
-    } catch (const InputError& e) {
+        classroom::lesson_from_json(text, "l.json");
+    } catch (const core::InputError& e) {
         return e.what();
     }
     return "";
@@ -34,7 +35,7 @@ const char* kGood = R"({"normlab_lesson": 1, "id": "t", "title": {"en": "T", "zh
 }  // namespace
 
 TEST_CASE("the shipped lessons all load, at least five, each in both languages", "[lesson]") {
-    LessonSet set = load_lessons(std::string(NORMLAB_SOURCE_DIR) + "/assets/lessons");
+    classroom::LessonSet set = classroom::load_lessons(std::string(NORMLAB_SOURCE_DIR) + "/assets/lessons");
     for (const auto& e : set.errors) FAIL(e);
     REQUIRE(set.lessons.size() >= 5);
     std::vector<std::string> ids;
@@ -51,18 +52,18 @@ TEST_CASE("the shipped lessons all load, at least five, each in both languages",
 }
 
 TEST_CASE("lesson steps inherit the previous step's state", "[lesson]") {
-    Lesson l = lesson_from_json(kGood, "l.json");
+    classroom::Lesson l = classroom::lesson_from_json(kGood, "l.json");
     REQUIRE(l.steps.size() == 3);
-    CHECK(l.title.in(Language::Zh) == "测");
-    CHECK(l.steps[1].text.in(Language::Zh) == "b");  // falls back to English
-    CHECK(l.steps[0].state.spec.method == Method::Group);
+    CHECK(l.title.in(core::Language::Zh) == "测");
+    CHECK(l.steps[1].text.in(core::Language::Zh) == "b");  // falls back to English
+    CHECK(l.steps[0].state.spec.method == core::Method::Group);
     CHECK(l.steps[0].view.compare);
     CHECK(l.steps[1].state.spec.groups == 3);  // inherited
-    CHECK(l.steps[1].state.selection == Index4{0, 0, 0, 0});
+    CHECK(l.steps[1].state.selection == core::Index4{0, 0, 0, 0});
     CHECK(l.steps[1].view.compare);  // view inherited too
-    CHECK(l.steps[2].state.spec.method == Method::Layer);
-    CHECK(l.steps[2].state.selection == Index4{0, 0, 0, 0});  // a new method keeps the selection (an element)
-    CHECK(l.steps[2].names_params);                           // but not γ/β (other shapes)
+    CHECK(l.steps[2].state.spec.method == core::Method::Layer);
+    CHECK(l.steps[2].state.selection == core::Index4{0, 0, 0, 0});  // a new method keeps the selection (an element)
+    CHECK(l.steps[2].names_params);                                 // but not γ/β (other shapes)
     CHECK(!l.steps[2].names_selection);
     CHECK(l.steps[2].state.source.preset == "classroom");
 }
@@ -107,9 +108,9 @@ TEST_CASE("a folder with a malformed lesson still yields the good ones", "[lesso
     fs::path dir = fs::temp_directory_path() / "normlab-lessons-test";
     fs::remove_all(dir);
     fs::create_directories(dir);
-    write_file_atomic((dir / "a.json").string(), kGood);
-    write_file_atomic((dir / "b.json").string(), "{ not json");
-    LessonSet set = load_lessons(dir.string());
+    io::write_file_atomic((dir / "a.json").string(), kGood);
+    io::write_file_atomic((dir / "b.json").string(), "{ not json");
+    classroom::LessonSet set = classroom::load_lessons(dir.string());
     CHECK(set.lessons.size() == 1);
     REQUIRE(set.errors.size() == 1);
     CHECK(set.errors[0].find("b.json") != std::string::npos);
@@ -117,27 +118,29 @@ TEST_CASE("a folder with a malformed lesson still yields the good ones", "[lesso
 }
 
 TEST_CASE("view settings round trip and reject unknown keys", "[lesson][view]") {
-    ViewSettings v;
+    classroom::ViewSettings v;
     v.heatmap = "diff";
     v.colormap = "cividis";
     v.palette = "hues";
     v.compare = true;
     v.cube = true;
     v.experiment = "gn-continuum";
-    CHECK(parse_view(view_to_json(v), "v") == v);
-    CHECK(parse_view("", "v") == ViewSettings{});
-    CHECK_THROWS_WITH(parse_view(R"({"zoom": 2})", "v"), Catch::Contains("unknown view key 'zoom'"));
-    CHECK_THROWS_WITH(parse_view(R"({"compare": "yes"})", "v"), Catch::Contains("view.compare must be true or false"));
+    CHECK(classroom::parse_view(classroom::view_to_json(v), "v") == v);
+    CHECK(classroom::parse_view("", "v") == classroom::ViewSettings{});
+    CHECK_THROWS_WITH(classroom::parse_view(R"({"zoom": 2})", "v"), Catch::Contains("unknown view key 'zoom'"));
+    CHECK_THROWS_WITH(classroom::parse_view(R"({"compare": "yes"})", "v"),
+                      Catch::Contains("view.compare must be true or false"));
 }
 
 TEST_CASE("scenes keep the view and refuse malformed files", "[scene][view]") {
-    State s;
-    s.view_json = view_to_json(ViewSettings{"output", "viridis", "okabe-ito", true, false, ""});
-    State t = scene_from_json(scene_to_json(s), "s.json");
-    CHECK(parse_view(t.view_json, "s.json").compare);
-    CHECK_THROWS_WITH(scene_from_json("{\"normlab_scene\": 1, \"norm\": {\"method\": 3}}", "s.json"),
+    core::State s;
+    s.view_json = classroom::view_to_json(classroom::ViewSettings{"output", "viridis", "okabe-ito", true, false, ""});
+    core::State t = io::scene_from_json(io::scene_to_json(s), "s.json");
+    CHECK(classroom::parse_view(t.view_json, "s.json").compare);
+    CHECK_THROWS_WITH(io::scene_from_json("{\"normlab_scene\": 1, \"norm\": {\"method\": 3}}", "s.json"),
                       Catch::Contains("s.json: norm.method must be a string"));
-    CHECK_THROWS_WITH(load_scene("/nonexistent/scene.json"), Catch::Contains("cannot read /nonexistent/scene.json"));
+    CHECK_THROWS_WITH(io::load_scene("/nonexistent/scene.json"),
+                      Catch::Contains("cannot read /nonexistent/scene.json"));
 }
 
 namespace {
@@ -152,7 +155,7 @@ const char* kRunning = R"({"normlab_lesson": 1, "id": "r", "title": "R", "steps"
   {"text": "other tensor", "state": {"tensor": {"source": "preset", "preset": "classroom"}}}
 ]})";
 
-State trained(State s, float v) {
+core::State trained(core::State s, float v) {
     s.params.running_mean.assign(3, v);
     s.params.running_var.assign(3, 2 * v);
     s.params.num_batches_tracked = 7;
@@ -161,55 +164,55 @@ State trained(State s, float v) {
 }  // namespace
 
 TEST_CASE("lesson steps keep what the class did unless they name it", "[lesson]") {
-    const Lesson l = lesson_from_json(kRunning, "r.json");
-    LessonMemory mem;
-    State s = lesson_step_state(l, -1, 2, State{}, mem);  // entering: the lesson's state
-    CHECK(s.spec.mode == Mode::Train);
+    const classroom::Lesson l = classroom::lesson_from_json(kRunning, "r.json");
+    classroom::LessonMemory mem;
+    core::State s = classroom::lesson_step_state(l, -1, 2, core::State{}, mem);  // entering: the lesson's state
+    CHECK(s.spec.mode == core::Mode::Train);
     CHECK(s.params.running_mean.empty());
-    s = trained(s, 1.5f);              // the class trains at step 3
-    s.selection = Index4{3, 2, 0, 0};  // and clicks an element
-    const State at3 = s;
+    s = trained(s, 1.5f);                    // the class trains at step 3
+    s.selection = core::Index4{3, 2, 0, 0};  // and clicks an element
+    const core::State at3 = s;
     // Step 4 (eval) names neither params nor selection: the trained statistics stay.
-    State at4 = lesson_step_state(l, 2, 3, at3, mem);
-    CHECK(at4.spec.mode == Mode::Eval);
+    core::State at4 = classroom::lesson_step_state(l, 2, 3, at3, mem);
+    CHECK(at4.spec.mode == core::Mode::Eval);
     CHECK(at4.params.running_mean == std::vector<float>(3, 1.5f));
     CHECK(at4.params.num_batches_tracked == 7);
-    CHECK(at4.selection == Index4{3, 2, 0, 0});
+    CHECK(at4.selection == core::Index4{3, 2, 0, 0});
     // Back and forth returns the same picture.
-    State back = lesson_step_state(l, 3, 2, at4, mem);
-    CHECK(back.spec.mode == Mode::Train);
+    core::State back = classroom::lesson_step_state(l, 3, 2, at4, mem);
+    CHECK(back.spec.mode == core::Mode::Train);
     CHECK(back.params.running_mean == at3.params.running_mean);
     CHECK(back.selection == at3.selection);
     // Step 5 changes the method and names the selection: γ/β and running stats are LayerNorm's.
-    const State at5 = lesson_step_state(l, 3, 4, at4, mem);
-    CHECK(at5.spec.method == Method::Layer);
+    const core::State at5 = classroom::lesson_step_state(l, 3, 4, at4, mem);
+    CHECK(at5.spec.method == core::Method::Layer);
     CHECK(at5.params.running_mean.empty());
-    CHECK(at5.selection == Index4{1, 1, 1, 1});
+    CHECK(at5.selection == core::Index4{1, 1, 1, 1});
     // Back to step 4: what the class had there comes back.
-    const State again4 = lesson_step_state(l, 4, 3, at5, mem);
+    const core::State again4 = classroom::lesson_step_state(l, 4, 3, at5, mem);
     CHECK(again4.params.running_mean == std::vector<float>(3, 1.5f));
-    CHECK(again4.selection == Index4{3, 2, 0, 0});
+    CHECK(again4.selection == core::Index4{3, 2, 0, 0});
     // Step 2 names params (it resets them): arriving there, from either side, gives 0 and 1.
-    const State at2 = lesson_step_state(l, 3, 1, again4, mem);
+    const core::State at2 = classroom::lesson_step_state(l, 3, 1, again4, mem);
     CHECK(at2.params.running_mean.empty());
-    CHECK(at2.spec.mode == Mode::Eval);
+    CHECK(at2.spec.mode == core::Mode::Eval);
     // A new tensor drops the selection and the parameters.
-    const State at6 = lesson_step_state(l, 4, 5, at5, mem);
+    const core::State at6 = classroom::lesson_step_state(l, 4, 5, at5, mem);
     CHECK(at6.source.preset == "classroom");
     CHECK(!at6.selection);
     // Entering afresh forgets the class's work.
-    const State fresh = lesson_step_state(l, -1, 3, again4, mem);
+    const core::State fresh = classroom::lesson_step_state(l, -1, 3, again4, mem);
     CHECK(fresh.params.running_mean.empty());
-    CHECK(fresh.selection == Index4{0, 0, 1, 1});
+    CHECK(fresh.selection == core::Index4{0, 0, 1, 1});
     // A state the class moved to another tensor by hand keeps nothing of it.
-    State moved = at3;
+    core::State moved = at3;
     moved.source.preset = "classroom";
-    CHECK(lesson_step_state(l, 2, 3, moved, mem).params.running_mean.empty());
-    CHECK_THROWS_AS(lesson_step_state(l, 0, 6, at3, mem), InputError);
+    CHECK(classroom::lesson_step_state(l, 2, 3, moved, mem).params.running_mean.empty());
+    CHECK_THROWS_AS(classroom::lesson_step_state(l, 0, 6, at3, mem), core::InputError);
 }
 
 TEST_CASE("lesson text placeholders parse, round and refuse typos", "[lesson][placeholder]") {
-    const auto ps = parse_placeholders("a {mean[1]:.3f} b {y[0, 1,2,3]} {count} {1.5, 2} c");
+    const auto ps = classroom::parse_placeholders("a {mean[1]:.3f} b {y[0, 1,2,3]} {count} {1.5, 2} c");
     REQUIRE(ps.size() == 3);
     CHECK(ps[0].name == "mean");
     CHECK(ps[0].index == std::vector<std::int64_t>{1});
@@ -220,33 +223,34 @@ TEST_CASE("lesson text placeholders parse, round and refuse typos", "[lesson][pl
     for (const char* bad : {"{maen[1]}", "{mean}", "{mean[1]", "{y[0,1]}", "{mean[1]:.2g}", "{mean[1]:.9f}",
                             "{count:.2f}", "{mean[-1]}", "{mean[a]}"}) {
         INFO(bad);
-        CHECK_THROWS_AS(parse_placeholders(bad), InputError);
+        CHECK_THROWS_AS(classroom::parse_placeholders(bad), core::InputError);
     }
     CHECK(error_of(R"({"normlab_lesson": 1, "id": "x", "title": "t", "steps": [{"text": "{var[0]:.2e}",
         "state": {"tensor": {"source": "preset", "preset": "classroom"}}}]})")
               .find("step 1: placeholder {var[0]:.2e}") != std::string::npos);
     // Rounding, not truncation; a true minus sign; no negative zero.
-    CHECK(format_lesson_number(0.3651, 2) == "0.37");
-    CHECK(format_lesson_number(-1.0954, 2) == "\u22121.10");
-    CHECK(format_lesson_number(1.17669, 3) == "1.177");
-    CHECK(format_lesson_number(-0.001, 2) == "0.00");
-    CHECK(format_lesson_number(2.0, 0) == "2");
+    CHECK(classroom::format_lesson_number(0.3651, 2) == "0.37");
+    CHECK(classroom::format_lesson_number(-1.0954, 2) == "\u22121.10");
+    CHECK(classroom::format_lesson_number(1.17669, 3) == "1.177");
+    CHECK(classroom::format_lesson_number(-0.001, 2) == "0.00");
+    CHECK(classroom::format_lesson_number(2.0, 0) == "2");
 
-    NormResult r;
+    core::NormResult r;
     r.layout.stat_count = 2;
     r.mean = {0.5, -1.0954};
     r.var = {1.625, 2.0};
-    Tensor x;
-    x.shape = Shape4{1, 1, 1, 2};
+    core::Tensor x;
+    x.shape = core::Shape4{1, 1, 1, 2};
     x.data = {1.0f, 2.0f};
     r.y = x;
-    CHECK(render_lesson_text("μ = {mean[1]:.2f}, σ² = {var[0]:.3f}, x = {x[0,0,0,1]:.1f}, {mean[5]}", x, r) ==
-          "μ = \u22121.10, σ² = 1.625, x = 2.0, ?");
-    CHECK(literal_numbers("G = 2: 4·3·3 = {count} values, −0.73 and -1, BatchNorm2d, {1.5, 2}") ==
+    CHECK(classroom::render_lesson_text("μ = {mean[1]:.2f}, σ² = {var[0]:.3f}, x = {x[0,0,0,1]:.1f}, {mean[5]}", x,
+                                        r) == "μ = \u22121.10, σ² = 1.625, x = 2.0, ?");
+    CHECK(classroom::literal_numbers("G = 2: 4·3·3 = {count} values, −0.73 and -1, BatchNorm2d, {1.5, 2}") ==
           std::vector<std::string>{"2", "4", "3", "3", "-0.73", "-1", "1.5", "2"});
-    CHECK(literal_numbers("§7.4.5 has 4 and −1 and 2×2", {"§7.4.5", "4", "−1", "2×2"}).empty());
+    CHECK(classroom::literal_numbers("§7.4.5 has 4 and −1 and 2×2", {"§7.4.5", "4", "−1", "2×2"}).empty());
     // The fuzz corpus's lesson with placeholders and literals loads.
-    const Lesson p = load_lesson(std::string(NORMLAB_SOURCE_DIR) + "/tests/fuzz/corpus/lesson/placeholders.json");
+    const classroom::Lesson p =
+        classroom::load_lesson(std::string(NORMLAB_SOURCE_DIR) + "/tests/fuzz/corpus/lesson/placeholders.json");
     CHECK(p.literals == std::vector<std::string>{"2"});
     CHECK(p.steps[0].literals.size() == 2);
     CHECK(p.steps[1].params_origin == 0);  // the same method: the step keeps the class's parameters
@@ -254,30 +258,30 @@ TEST_CASE("lesson text placeholders parse, round and refuse typos", "[lesson][pl
 
 TEST_CASE("Switchable Normalization's and the timing placeholders", "[lesson][placeholder]") {
     // InstanceNorm statistics of N = 2 samples × C = 2 channels, each over the same number of values.
-    NormResult r;
-    r.layout.method = Method::Instance;
+    core::NormResult r;
+    r.layout.method = core::Method::Instance;
     r.layout.stat_shape = {2, 2};
     r.layout.stat_count = 4;
     r.mean = {1.0, 3.0, -1.0, 5.0};  // (n, c) at n·C + c
     r.var = {2.0, 4.0, 1.0, 3.0};
     r.gpu_ms = 1.25;
     r.dispatch_ms = 3.5;
-    Tensor x;
-    x.shape = Shape4{2, 2, 1, 2};
+    core::Tensor x;
+    x.shape = core::Shape4{2, 2, 1, 2};
     // LN of sample 0 pools its two maps: μ = 2, E[x²] = ((2 + 1) + (4 + 9)) / 2 = 8, σ² = 8 − 4 = 4.
     // BN of channel 1 pools both samples: μ = 4, E[x²] = ((4 + 9) + (3 + 25)) / 2 = 20.5, σ² = 4.5.
     // SN of (0, 1), equal weights: μ = (3 + 2 + 4) / 3 = 3, σ² = (4 + 4 + 4.5) / 3.
-    CHECK(render_lesson_text("{ln_mean[0]:.3f} {ln_var[0]:.3f} {bn_mean[1]:.3f} {bn_var[1]:.3f}", x, r) ==
+    CHECK(classroom::render_lesson_text("{ln_mean[0]:.3f} {ln_var[0]:.3f} {bn_mean[1]:.3f} {bn_var[1]:.3f}", x, r) ==
           "2.000 4.000 4.000 4.500");
-    CHECK(render_lesson_text("{sn_mean[0,1]:.3f} {sn_var[0,1]:.4f}", x, r) == "3.000 4.1667");
-    CHECK(render_lesson_text("{gpu_ms:.3f} {dispatch_ms:.1f}", x, r) == "1.250 3.5");
-    CHECK(render_lesson_text("{ms[3]:.1f}", x, r) == "28.0");  // mean(x²) of (1, 1): σ² + μ² = 3 + 25
-    r.stats_from_running = true;                               // BatchNorm eval: not this tensor's
-    CHECK(render_lesson_text("{ms[3]:.1f}", x, r) == "?");
+    CHECK(classroom::render_lesson_text("{sn_mean[0,1]:.3f} {sn_var[0,1]:.4f}", x, r) == "3.000 4.1667");
+    CHECK(classroom::render_lesson_text("{gpu_ms:.3f} {dispatch_ms:.1f}", x, r) == "1.250 3.5");
+    CHECK(classroom::render_lesson_text("{ms[3]:.1f}", x, r) == "28.0");  // mean(x²) of (1, 1): σ² + μ² = 3 + 25
+    r.stats_from_running = true;                                          // BatchNorm eval: not this tensor's
+    CHECK(classroom::render_lesson_text("{ms[3]:.1f}", x, r) == "?");
     r.stats_from_running = false;
-    CHECK(render_lesson_text("{ln_mean[2]} {bn_var[2]} {sn_mean[0,2]}", x, r) == "? ? ?");  // outside N / C
-    r.layout.method = Method::Layer;  // derived only from InstanceNorm's statistics
-    CHECK(render_lesson_text("{ln_mean[0]}", x, r) == "?");
-    CHECK_THROWS_AS(parse_placeholders("{sn_mean[1]}"), InputError);
-    CHECK_THROWS_AS(parse_placeholders("{gpu_ms[0]}"), InputError);
+    CHECK(classroom::render_lesson_text("{ln_mean[2]} {bn_var[2]} {sn_mean[0,2]}", x, r) == "? ? ?");  // outside N / C
+    r.layout.method = core::Method::Layer;  // derived only from InstanceNorm's statistics
+    CHECK(classroom::render_lesson_text("{ln_mean[0]}", x, r) == "?");
+    CHECK_THROWS_AS(classroom::parse_placeholders("{sn_mean[1]}"), core::InputError);
+    CHECK_THROWS_AS(classroom::parse_placeholders("{gpu_ms[0]}"), core::InputError);
 }

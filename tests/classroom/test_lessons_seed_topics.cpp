@@ -11,6 +11,7 @@
 
 #include "normlab/classroom/lesson.hpp"
 #include "normlab/classroom/lesson_text.hpp"
+#include "normlab/io/scene_file.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -20,12 +21,12 @@ using namespace normlab;
 
 namespace {
 
-const LessonSet& lessons() {
-    static LessonSet set = load_lessons(std::string(NORMLAB_SOURCE_DIR) + "/assets/lessons");
+const classroom::LessonSet& lessons() {
+    static classroom::LessonSet set = classroom::load_lessons(std::string(NORMLAB_SOURCE_DIR) + "/assets/lessons");
     return set;
 }
 
-const Lesson& lesson(const std::string& id) {
+const classroom::Lesson& lesson(const std::string& id) {
     for (const auto& l : lessons().lessons)
         if (l.id == id) return l;
     FAIL("no lesson " << id);
@@ -33,12 +34,12 @@ const Lesson& lesson(const std::string& id) {
 }
 
 struct Ran {
-    Tensor x;
-    NormResult r;
+    core::Tensor x;
+    core::NormResult r;
 };
 
-Ran run(const LessonStep& s) {
-    Ran out{load_tensor(s.state.source), {}};
+Ran run(const classroom::LessonStep& s) {
+    Ran out{io::load_tensor(s.state.source), {}};
     out.r = test::normalizer().run(out.x, s.state.spec, s.state.params);
     return out;
 }
@@ -46,10 +47,10 @@ Ran run(const LessonStep& s) {
 double rel(double a, double b) { return std::abs(a - b) / std::max(1.0, std::abs(b)); }
 
 double value(const std::string& placeholder, const Ran& ran) {
-    const auto ps = parse_placeholders(placeholder);
+    const auto ps = classroom::parse_placeholders(placeholder);
     REQUIRE(ps.size() == 1);
     double v = 0;
-    REQUIRE(placeholder_value(ps[0], ran.x, ran.r, v));
+    REQUIRE(classroom::placeholder_value(ps[0], ran.x, ran.r, v));
     return v;
 }
 
@@ -64,10 +65,10 @@ TEST_CASE("27 lessons, the six seed-topic ones among them", "[classroom][lesson-
 }
 
 TEST_CASE("FRN lesson: ν² of RMSNorm over [H, W] is InstanceNorm's σ² + μ²", "[classroom][lesson-numbers]") {
-    const Lesson& l = lesson("filter-response-norm");
+    const classroom::Lesson& l = lesson("filter-response-norm");
     const Ran in = run(l.steps[0]), frn = run(l.steps[1]);
-    REQUIRE(in.r.layout.method == Method::Instance);
-    REQUIRE(frn.r.layout.method == Method::Rms);
+    REQUIRE(in.r.layout.method == core::Method::Instance);
+    REQUIRE(frn.r.layout.method == core::Method::Rms);
     REQUIRE(frn.r.mean_square.size() == in.r.mean.size());
     for (std::size_t s = 0; s < in.r.mean.size(); ++s)
         CHECK(rel(frn.r.mean_square[s], in.r.var[s] + in.r.mean[s] * in.r.mean[s]) < 1e-5);
@@ -79,11 +80,11 @@ TEST_CASE("FRN lesson: ν² of RMSNorm over [H, W] is InstanceNorm's σ² + μ²
 }
 
 TEST_CASE("SN lesson: LN's and BN's statistics derived from IN's equal the GPU's", "[classroom][lesson-numbers]") {
-    const Lesson& l = lesson("switchable-norm");
+    const classroom::Lesson& l = lesson("switchable-norm");
     const Ran in = run(l.steps[1]), ln = run(l.steps[2]), bn = run(l.steps[3]);
-    REQUIRE(in.r.layout.method == Method::Instance);
-    REQUIRE(ln.r.layout.method == Method::Layer);
-    REQUIRE(bn.r.layout.method == Method::Batch);
+    REQUIRE(in.r.layout.method == core::Method::Instance);
+    REQUIRE(ln.r.layout.method == core::Method::Layer);
+    REQUIRE(bn.r.layout.method == core::Method::Batch);
     const std::int64_t N = in.x.shape.n, C = in.x.shape.c;
     for (std::int64_t n = 0; n < N; ++n) {
         CHECK(rel(value("{ln_mean[" + std::to_string(n) + "]}", in), ln.r.mean[n]) < 1e-5);
@@ -104,7 +105,7 @@ TEST_CASE("SN lesson: LN's and BN's statistics derived from IN's equal the GPU's
 }
 
 TEST_CASE("WN and NF-ResNets lesson: normalized weights", "[classroom][lesson-numbers]") {
-    const Lesson& l = lesson("weight-norm-nf-resnets");
+    const classroom::Lesson& l = lesson("weight-norm-nf-resnets");
     const Ran wn = run(l.steps[0]);
     REQUIRE(wn.x.shape.rank == 1);
     REQUIRE(wn.r.layout.stat_count == 1);
@@ -126,7 +127,7 @@ TEST_CASE("WN and NF-ResNets lesson: normalized weights", "[classroom][lesson-nu
 }
 
 TEST_CASE("LayerNorm state/eval lesson: one token alone, BatchNorm1d's eval", "[classroom][lesson-numbers]") {
-    const Lesson& l = lesson("layernorm-state-eval");
+    const classroom::Lesson& l = lesson("layernorm-state-eval");
     const Ran batch = run(l.steps[0]), alone = run(l.steps[1]);
     REQUIRE(alone.x.shape.rank == 1);
     for (std::size_t i = 0; i < 4; ++i) CHECK(alone.x.data[i] == batch.x.data[i]);  // the same token
@@ -141,16 +142,16 @@ TEST_CASE("LayerNorm state/eval lesson: one token alone, BatchNorm1d's eval", "[
 }
 
 TEST_CASE("RMSNorm cost lesson: both forwards timed on the same tensor", "[classroom][lesson-numbers]") {
-    const Lesson& l = lesson("rmsnorm-cost");
+    const classroom::Lesson& l = lesson("rmsnorm-cost");
     const Ran ln = run(l.steps[0]), rms = run(l.steps[1]);
     CHECK(ln.x.shape == rms.x.shape);
     CHECK(ln.x.data == rms.x.data);
-    CHECK(ln.r.layout.method == Method::Layer);
-    CHECK(rms.r.layout.method == Method::Rms);
+    CHECK(ln.r.layout.method == core::Method::Layer);
+    CHECK(rms.r.layout.method == core::Method::Rms);
     for (const Ran* r : {&ln, &rms}) {
         CHECK(r->r.gpu_ms >= 0.0);
         CHECK(r->r.dispatch_ms > 0.0);
-        const std::string text = render_lesson_text("{gpu_ms:.3f} {dispatch_ms:.2f}", r->x, r->r);
+        const std::string text = classroom::render_lesson_text("{gpu_ms:.3f} {dispatch_ms:.2f}", r->x, r->r);
         CHECK(text.find('?') == std::string::npos);
     }
 }

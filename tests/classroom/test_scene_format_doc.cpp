@@ -3,12 +3,13 @@
 // example of each.
 #include <catch2/catch.hpp>
 
-#include "normlab/core/atomic_file.hpp"
+#include "normlab/io/atomic_file.hpp"
 #include "normlab/core/error.hpp"
 #include "normlab/classroom/experiments.hpp"
 #include "normlab/classroom/lesson.hpp"
-#include "normlab/core/presets.hpp"
+#include "normlab/io/presets.hpp"
 #include "normlab/core/state.hpp"
+#include "normlab/io/scene_file.hpp"
 
 #include <map>
 #include <sstream>
@@ -52,19 +53,19 @@ std::string load(const Block& b) {
         return b.text.find(std::string("\"") + marker + "\": 1") != std::string::npos;
     };
     if (has("normlab_scene")) {
-        scene_from_json(b.text, name);
+        io::scene_from_json(b.text, name);
         return "scene";
     }
     if (has("normlab_lesson")) {
-        lesson_from_json(b.text, name);
+        classroom::lesson_from_json(b.text, name);
         return "lesson";
     }
     if (has("normlab_experiment")) {
-        experiment_from_json(b.text, name);
+        classroom::experiment_from_json(b.text, name);
         return "experiment";
     }
     if (has("normlab_preset")) {
-        preset_from_json(b.text, name);
+        io::preset_from_json(b.text, name);
         return "preset";
     }
     FAIL(name + ": a json block without a normlab_* marker");
@@ -74,13 +75,13 @@ std::string load(const Block& b) {
 }  // namespace
 
 TEST_CASE("every JSON example in docs/scene-format.md loads with the real parser", "[scene][docs]") {
-    const std::string doc = read_file(std::string(NORMLAB_SOURCE_DIR) + "/docs/scene-format.md", 1u << 20);
+    const std::string doc = io::read_file(std::string(NORMLAB_SOURCE_DIR) + "/docs/scene-format.md", 1u << 20);
     std::map<std::string, int> kinds;
     for (const Block& b : json_blocks(doc)) {
         INFO("the block at line " << b.line);
         try {
             ++kinds[load(b)];
-        } catch (const InputError& e) {
+        } catch (const core::InputError& e) {
             FAIL(e.what());
         }
     }

@@ -31,13 +31,13 @@ using namespace normlab::test;
 namespace {
 
 TrainDeviceFactory vulkan_factory() {
-    return [](TrainProgram p, int per_submit) -> std::unique_ptr<TrainDevice> {
-        return std::make_unique<TrainRunner>(normlab::test::context(), std::move(p), per_submit);
+    return [](train::TrainProgram p, int per_submit) -> std::unique_ptr<train::TrainDevice> {
+        return std::make_unique<ops::TrainRunner>(normlab::test::context(), std::move(p), per_submit);
     };
 }
 
 // The runs of `t` played to their end in slices between 2-ms "frames", as the app plays them.
-std::vector<LessonRun> view_runs(const TrainScene& t) {
+std::vector<classroom::LessonRun> view_runs(const classroom::TrainScene& t) {
     TrainRunSet set(vulkan_factory());
     const auto err = set.show(t);
     INFO((err ? *err : std::string()));
@@ -53,14 +53,14 @@ std::vector<LessonRun> view_runs(const TrainScene& t) {
 }
 
 // `normlab-cli train` of c, its --log read back as a LessonRun.
-LessonRun cli_run(const TrainConfig& c) {
+classroom::LessonRun cli_run(const train::TrainConfig& c) {
     std::string args = "train -q --eval-every 10";
-    for (const auto& [k, v] : train_options(c)) args += " --" + k + " " + v;
+    for (const auto& [k, v] : train::train_options(c)) args += " --" + k + " " + v;
     const fs::path log = tmpdir() / "lesson-run.csv";
     const Run r = cli(args + " --log '" + log.string() + "'");
     INFO(args << "\n" << r.err);
     REQUIRE(r.status == 0);
-    LessonRun run;
+    classroom::LessonRun run;
     run.steps = c.steps;
     std::istringstream in(slurp(log));
     std::string line;
@@ -81,22 +81,22 @@ LessonRun cli_run(const TrainConfig& c) {
     return run;
 }
 
-double value(const std::vector<LessonRun>& runs, int i, const std::string& field) {
-    LessonPlaceholder p;
+double value(const std::vector<classroom::LessonRun>& runs, int i, const std::string& field) {
+    classroom::LessonPlaceholder p;
     p.name = "run";
     p.index = {i};
     p.field = field;
     double v = 0;
-    REQUIRE(run_placeholder_value(p, runs, v));
+    REQUIRE(classroom::run_placeholder_value(p, runs, v));
     return v;
 }
 
 // What each training lesson's text claims, step by step (0-based), from its runs.
-using Claims = std::function<void(int step, const std::vector<LessonRun>&)>;
+using Claims = std::function<void(int step, const std::vector<classroom::LessonRun>&)>;
 const std::map<std::string, Claims>& claims() {
     static const std::map<std::string, Claims> all{
         {"train-bn-learning-rate",
-         [](int step, const std::vector<LessonRun>& r) {
+         [](int step, const std::vector<classroom::LessonRun>& r) {
              const auto acc = [&](int i) { return value(r, i, "val_acc"); };
              if (step == 0) {
                  CHECK(acc(0) >= 0.9);  // "at lr 0.01 both learn"
@@ -110,7 +110,7 @@ const std::map<std::string, Claims>& claims() {
              }
          }},
         {"train-small-batch-bn-gn",
-         [](int step, const std::vector<LessonRun>& r) {
+         [](int step, const std::vector<classroom::LessonRun>& r) {
              static double bn2 = -1, gn2 = -1;
              const double bn = value(r, 0, "val_acc"), gn = value(r, 1, "val_acc");
              if (step == 0) {
@@ -126,14 +126,14 @@ const std::map<std::string, Claims>& claims() {
              }
          }},
         {"train-bn-train-eval-gap",
-         [](int, const std::vector<LessonRun>& r) {
+         [](int, const std::vector<classroom::LessonRun>& r) {
              CHECK(value(r, 0, "recent_acc") - value(r, 0, "val_acc") >= 0.2);  // the gap
              CHECK(value(r, 0, "val_acc") <= 0.55);                             // "chance for two classes"
              CHECK(value(r, 1, "recent_acc") >= 0.95);                          // GroupNorm: both modes alike
              CHECK(value(r, 1, "val_acc") >= 0.95);
          }},
         {"train-sigmoid-bn",
-         [](int, const std::vector<LessonRun>& r) {
+         [](int, const std::vector<classroom::LessonRun>& r) {
              CHECK(std::abs(value(r, 0, "val_loss") - std::log(2.0)) < 0.01);  // "next to ln 2"
              CHECK(value(r, 0, "val_acc") <= 0.55);                            // "it did not learn"
              CHECK(value(r, 1, "val_acc") >= 0.95);
@@ -143,9 +143,9 @@ const std::map<std::string, Claims>& claims() {
     return all;
 }
 
-bool names_runs(const LessonStep& s) {
+bool names_runs(const classroom::LessonStep& s) {
     for (const std::string* t : {&s.text.en, &s.text.zh, &s.title.en, &s.title.zh})
-        for (const auto& p : parse_placeholders(*t))
+        for (const auto& p : classroom::parse_placeholders(*t))
             if (p.name == "run") return true;
     return false;
 }
@@ -153,20 +153,20 @@ bool names_runs(const LessonStep& s) {
 }  // namespace
 
 TEST_CASE("train lessons: every number from the Train view's runs, equal to the CLI's, and every claim", "[train]") {
-    const LessonSet set = load_lessons(std::string(NORMLAB_SOURCE_DIR) + "/assets/lessons");
+    const classroom::LessonSet set = classroom::load_lessons(std::string(NORMLAB_SOURCE_DIR) + "/assets/lessons");
     REQUIRE(set.errors.empty());
-    const Tensor x(Shape4{1, 1, 1, 1});
-    const NormResult none;
+    const core::Tensor x(core::Shape4{1, 1, 1, 1});
+    const core::NormResult none;
     int checked = 0;
-    for (const Lesson& l : set.lessons) {
+    for (const classroom::Lesson& l : set.lessons) {
         for (std::size_t k = 0; k < l.steps.size(); ++k) {
-            const LessonStep& s = l.steps[k];
+            const classroom::LessonStep& s = l.steps[k];
             if (!names_runs(s)) continue;
             INFO("lesson " << l.id << ", step " << k + 1);
             REQUIRE(s.view.train);
             const auto view = view_runs(*s.view.train);
-            std::vector<LessonRun> from_cli;
-            for (const TrainConfig& c : s.view.train->runs) from_cli.push_back(cli_run(c));
+            std::vector<classroom::LessonRun> from_cli;
+            for (const train::TrainConfig& c : s.view.train->runs) from_cli.push_back(cli_run(c));
             REQUIRE(view.size() == from_cli.size());
             for (std::size_t i = 0; i < view.size(); ++i) {
                 INFO("run " << i);
@@ -179,11 +179,11 @@ TEST_CASE("train lessons: every number from the Train view's runs, equal to the 
                 CHECK(view[i].val_acc == from_cli[i].val_acc);
             }
             for (const std::string* t : {&s.text.en, &s.text.zh, &s.title.en, &s.title.zh}) {
-                const std::string shown = render_lesson_text(*t, x, none, view);
+                const std::string shown = classroom::render_lesson_text(*t, x, none, view);
                 INFO(shown);
                 CHECK(shown.find("\u2026") == std::string::npos);
-                CHECK(!runs_pending(*t, view));
-                CHECK(shown == render_lesson_text(*t, x, none, from_cli));
+                CHECK(!classroom::runs_pending(*t, view));
+                CHECK(shown == classroom::render_lesson_text(*t, x, none, from_cli));
                 if (std::getenv("NORMLAB_PRINT_LESSONS")) std::printf("%s\n", shown.c_str());
             }
             const auto claim = claims().find(l.id);
@@ -197,17 +197,18 @@ TEST_CASE("train lessons: every number from the Train view's runs, equal to the 
 }
 
 TEST_CASE("train lessons: a run's numbers show … until it has run all its steps", "[train]") {
-    const Tensor x(Shape4{1, 1, 1, 1});
-    const NormResult none;
-    LessonRun r{300, 120, std::vector<float>(120, 0.5f), std::vector<float>(120, 0.75f), {0.4f}, {0.8125f}};
+    const core::Tensor x(core::Shape4{1, 1, 1, 1});
+    const core::NormResult none;
+    classroom::LessonRun r{300, 120, std::vector<float>(120, 0.5f), std::vector<float>(120, 0.75f), {0.4f}, {0.8125f}};
     const std::string text = "{run[0].val_acc:.1%} after {run[0].steps} steps";
-    CHECK(render_lesson_text(text, x, none, {r}) == "\u2026 after \u2026 steps");
-    CHECK(runs_pending(text, {r}));
+    CHECK(classroom::render_lesson_text(text, x, none, {r}) == "\u2026 after \u2026 steps");
+    CHECK(classroom::runs_pending(text, {r}));
     r.steps_done = 300;
     r.loss.assign(300, 0.5f);
     r.acc.assign(300, 0.75f);
-    CHECK(render_lesson_text(text, x, none, {r}) == "81.2% after 300 steps");
-    CHECK(!runs_pending(text, {r}));
-    CHECK(render_lesson_text("{run[0].recent_acc:.2f} {run[0].final_loss:.3f}", x, none, {r}) == "0.75 0.500");
-    CHECK(render_lesson_text("{run[1].val_loss:.2f}", x, none, {r}) == "\u2026");  // no such run
+    CHECK(classroom::render_lesson_text(text, x, none, {r}) == "81.2% after 300 steps");
+    CHECK(!classroom::runs_pending(text, {r}));
+    CHECK(classroom::render_lesson_text("{run[0].recent_acc:.2f} {run[0].final_loss:.3f}", x, none, {r}) ==
+          "0.75 0.500");
+    CHECK(classroom::render_lesson_text("{run[1].val_loss:.2f}", x, none, {r}) == "\u2026");  // no such run
 }

@@ -15,8 +15,8 @@ namespace {
 
 std::string refusal(const std::string& view) {
     try {
-        parse_view(view, "s.json");
-    } catch (const InputError& e) {
+        classroom::parse_view(view, "s.json");
+    } catch (const core::InputError& e) {
         return e.what();
     }
     return "";
@@ -29,35 +29,35 @@ const char* kTwoRuns = R"({"train": {"base": {"model": "mlp", "data": "circles",
 }  // namespace
 
 TEST_CASE("train scene: runs over a base, the CLI's names and defaults", "[scene][train]") {
-    const ViewSettings v = parse_view(kTwoRuns, "s.json");
+    const classroom::ViewSettings v = classroom::parse_view(kTwoRuns, "s.json");
     REQUIRE(v.train);
     REQUIRE(v.train->runs.size() == 2);
     CHECK(v.train->play);
-    TrainConfig want;
+    train::TrainConfig want;
     want.data = "circles";
     want.width = 32;
     want.steps = 300;
     want.lr = 0.1;
-    want.activation = TrainActivation::Sigmoid;
+    want.activation = train::TrainActivation::Sigmoid;
     CHECK(v.train->runs[0] == want);
-    want.norm = TrainNorm::Batch;
+    want.norm = train::TrainNorm::Batch;
     want.lr = 0.5;
     CHECK(v.train->runs[1] == want);
     // Written back and read again: the same runs; only run 2's differences are in its object.
-    const std::string saved = view_to_json(v);
-    CHECK(parse_view(saved, "s.json") == v);
+    const std::string saved = classroom::view_to_json(v);
+    CHECK(classroom::parse_view(saved, "s.json") == v);
     CHECK(saved.find(R"("runs":[{},{"lr":"0.5","norm":"batch"}])") != std::string::npos);
     // Every field written: a config with no default left reads back equal.
-    TrainConfig all;
-    all.model = TrainModel::Cnn;
+    train::TrainConfig all;
+    all.model = train::TrainModel::Cnn;
     all.data = "textures";
-    all.channels = 8, all.depth = 3, all.groups = 2, all.norm = TrainNorm::Group, all.norm_after = true;
+    all.channels = 8, all.depth = 3, all.groups = 2, all.norm = train::TrainNorm::Group, all.norm_after = true;
     all.classes = 5, all.samples = 200, all.noise = 0.3, all.data_seed = 7, all.batch = 4, all.steps = 9;
-    all.lr = 1.0 / 3.0, all.optimizer = TrainOptimizer::Adam, all.momentum = 0.5, all.seed = 11;
-    all.activation = TrainActivation::Tanh;
-    ViewSettings w;
-    w.train = TrainScene{{all}, false};
-    CHECK(parse_view(view_to_json(w), "s.json") == w);
+    all.lr = 1.0 / 3.0, all.optimizer = train::TrainOptimizer::Adam, all.momentum = 0.5, all.seed = 11;
+    all.activation = train::TrainActivation::Tanh;
+    classroom::ViewSettings w;
+    w.train = classroom::TrainScene{{all}, false};
+    CHECK(classroom::parse_view(classroom::view_to_json(w), "s.json") == w);
 }
 
 TEST_CASE("train scene: refusals name the run and the key, one line", "[scene][train]") {
@@ -85,15 +85,15 @@ TEST_CASE("train scene: refusals name the run and the key, one line", "[scene][t
 }
 
 TEST_CASE("train scene: the sweep's keys go through the same parser", "[train]") {
-    TrainConfig a, b;
-    apply_sweep_value(a, "placement", "after");
-    apply_train_option(b, "norm-placement", "after");
+    train::TrainConfig a, b;
+    train::apply_sweep_value(a, "placement", "after");
+    train::apply_train_option(b, "norm-placement", "after");
     CHECK(a == b);
     CHECK(a.norm_after);
-    for (const auto& [k, v] : train_options(TrainConfig{})) {
-        TrainConfig c;
-        apply_train_option(c, k, v);
-        CHECK(c == TrainConfig{});
+    for (const auto& [k, v] : train::train_options(train::TrainConfig{})) {
+        train::TrainConfig c;
+        train::apply_train_option(c, k, v);
+        CHECK(c == train::TrainConfig{});
     }
 }
 
@@ -102,22 +102,23 @@ TEST_CASE("train scene: a lesson step's run placeholders must name its runs", "[
         {"text": "{run[0].val_acc:.1%} {run[1].steps}",
          "state": {"view": {"heatmap": "stats", "train": {"runs": [{}]}}}}]})";
     try {
-        lesson_from_json(lesson, "l.json");
+        classroom::lesson_from_json(lesson, "l.json");
         FAIL("accepted");
-    } catch (const InputError& e) {
+    } catch (const core::InputError& e) {
         CHECK(std::string(e.what()) ==
               "l.json: step 1: run[1] names a run the step's view.train does not have (it has 1)");
     }
-    CHECK_THROWS_AS(lesson_from_json(R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
+    CHECK_THROWS_AS(classroom::lesson_from_json(R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
         {"text": "{run[0].loss}", "state": {"view": {"train": {"runs": [{}]}}}}]})",
-                                     "l.json"),
-                    InputError);
-    CHECK_THROWS_AS(lesson_from_json(R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
+                                                "l.json"),
+                    core::InputError);
+    CHECK_THROWS_AS(classroom::lesson_from_json(R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
         {"text": "{run[0].steps:.1f}", "state": {"view": {"train": {"runs": [{}]}}}}]})",
-                                     "l.json"),
-                    InputError);
-    const Lesson ok = lesson_from_json(R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
+                                                "l.json"),
+                    core::InputError);
+    const classroom::Lesson ok =
+        classroom::lesson_from_json(R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
         {"text": "{run[0].val_acc:.1%}", "state": {"view": {"train": {"runs": [{}]}}}}]})",
-                                       "l.json");
+                                    "l.json");
     REQUIRE(ok.steps[0].view.train);
 }

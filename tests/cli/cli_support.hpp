@@ -1,7 +1,7 @@
 // Running normlab-cli from a test as a user would: a private temporary folder, the command's
 // exit status, stdout and stderr, and small file and check helpers.
 #pragma once
-#include "normlab/core/npy.hpp"
+#include "normlab/io/npy.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -49,7 +49,7 @@ inline std::string patterned_npy(const std::vector<std::int64_t>& shape, float o
     std::vector<float> v(static_cast<std::size_t>(n));
     for (std::size_t i = 0; i < v.size(); ++i)
         v[i] = offset + static_cast<float>(i % 7) * 0.75f - static_cast<float>(i % 4);
-    return normlab::npy_bytes_f32(shape, v.data());
+    return normlab::io::npy_bytes_f32(shape, v.data());
 }
 
 // Runs normlab-cli (NORMLAB_CLI) with `args`, `env` assignments prepended.

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
-#include "normlab/core/npy.hpp"
-#include "normlab/core/reference.hpp"
+#include "normlab/io/npy.hpp"
+#include "normlab/reference/reference.hpp"
 #include "normlab/core/stat_layout.hpp"
 
 #include <nlohmann/json.hpp>
@@ -143,16 +143,16 @@ TEST_CASE("a normal run per method writes y, statistics and the group map", "[cl
     const fs::path d = tmpdir();
     struct Case {
         std::string args;
-        NormSpec spec;
+        core::NormSpec spec;
     };
     std::vector<Case> cases;
-    for (const MethodInfo& m : methods()) {  // every method of the table, with what it needs
-        Case c{std::string("--norm ") + m.name, default_spec(m.id)};
-        if (m.id == Method::Group) {
+    for (const core::MethodInfo& m : core::methods()) {  // every method of the table, with what it needs
+        Case c{std::string("--norm ") + m.name, core::default_spec(m.id)};
+        if (m.id == core::Method::Group) {
             c.args += " --groups 3";
             c.spec.groups = 3;
         }
-        if (m.id == Method::Layer) {
+        if (m.id == core::Method::Layer) {
             c.args += " --normalized-shape 4,5";
             c.spec.normalized_shape = {4, 5};
         }
@@ -166,30 +166,30 @@ TEST_CASE("a normal run per method writes y, statistics and the group map", "[cl
         INFO(c.args << "\n" << r.err);
         REQUIRE(r.status == 0);
         CHECK(r.err.empty());
-        auto x = read_npy((d / "x.npy").string());
-        Tensor t;
-        t.shape = Shape4::from_dims(x.shape);
+        auto x = io::read_npy((d / "x.npy").string());
+        core::Tensor t;
+        t.shape = core::Shape4::from_dims(x.shape);
         t.data = x.data;
-        auto out = read_npy(y.string());
+        auto out = io::read_npy(y.string());
         CHECK(out.shape == x.shape);
-        CHECK(Reference(t, c.spec, {}).max_abs_error(out.data) <= 1e-5);
+        CHECK(reference::Reference(t, c.spec, {}).max_abs_error(out.data) <= 1e-5);
         json j = json::parse(slurp(s));
         for (const char* key :
              {"norm", "shape", "eps", "stat_shape", "count", "device", "gpu_ms", "max_abs_error_vs_reference"})
             CHECK(j.contains(key));
-        CHECK(j["norm"] == method_name(c.spec.method));
+        CHECK(j["norm"] == core::method_name(c.spec.method));
         CHECK(j["max_abs_error_vs_reference"].get<double>() <= 1e-5);
         CHECK(j["gpu_ms"].get<double>() > 0);
-        StatLayout layout = make_layout(c.spec, t.shape);
+        core::StatLayout layout = core::make_layout(c.spec, t.shape);
         CHECK(j["stat_shape"].get<std::vector<std::int64_t>>() == layout.stat_shape);
         CHECK(j["count"] == layout.count());
-        if (c.spec.method == Method::Rms) {
+        if (c.spec.method == core::Method::Rms) {
             CHECK(j["mean_square"].size() == static_cast<std::size_t>(layout.stat_count));
         } else {
             CHECK(j["mean"].size() == static_cast<std::size_t>(layout.stat_count));
             CHECK(j["var"].size() == static_cast<std::size_t>(layout.stat_count));
         }
-        if (c.spec.method == Method::Batch) {
+        if (c.spec.method == core::Method::Batch) {
             CHECK(j["running_mean"].size() == 6);
             CHECK(j["running_var"].size() == 6);
             CHECK(j["num_batches_tracked"] == 1);
@@ -208,17 +208,17 @@ TEST_CASE("InstanceNorm with --weight or --bias is affine, as F.instance_norm(x,
                    s = d / "s_in.json";
     write(x, patterned_npy({2, 3, 4, 5}, -1.0f));
     const std::vector<float> gamma{2.0f, -0.5f, 1.5f}, beta{0.25f, -1.0f, 3.0f};
-    write(w, npy_bytes_f32({3}, gamma.data()));
-    write(b, npy_bytes_f32({3}, beta.data()));
-    auto xs = read_npy(x.string());
-    Tensor t;
-    t.shape = Shape4::from_dims(xs.shape);
+    write(w, io::npy_bytes_f32({3}, gamma.data()));
+    write(b, io::npy_bytes_f32({3}, beta.data()));
+    auto xs = io::read_npy(x.string());
+    core::Tensor t;
+    t.shape = core::Shape4::from_dims(xs.shape);
     t.data = xs.data;
-    NormSpec affine = default_spec(Method::Instance);
+    core::NormSpec affine = core::default_spec(core::Method::Instance);
     affine.affine = true;
     struct Case {
         std::string args;
-        NormParams params;
+        core::NormParams params;
     };
     const std::string W = " --weight '" + w.string() + "'", B = " --bias '" + b.string() + "'";
     for (const Case& c : {Case{W + B, {gamma, beta}}, Case{W, {gamma, {}}}, Case{B, {{}, beta}},
@@ -227,7 +227,7 @@ TEST_CASE("InstanceNorm with --weight or --bias is affine, as F.instance_norm(x,
                     "' --stats '" + s.string() + "'");
         INFO(c.args << "\n" << r.err);
         REQUIRE(r.status == 0);
-        CHECK(Reference(t, affine, c.params).max_abs_error(read_npy(y.string()).data) <= 1e-5);
+        CHECK(reference::Reference(t, affine, c.params).max_abs_error(io::read_npy(y.string()).data) <= 1e-5);
         CHECK(json::parse(slurp(s))["params"]["affine"] == true);
     }
     const std::string refused = "--weight and --bias cannot be used with --no-affine";
@@ -240,8 +240,8 @@ TEST_CASE("InstanceNorm with --weight or --bias is affine, as F.instance_norm(x,
 TEST_CASE("BatchNorm eval: the statistics JSON holds the running statistics that were applied", "[cli]") {
     const fs::path d = tmpdir(), rm = d / "rm.npy", rv = d / "rv.npy", s = d / "s_eval.json";
     const std::vector<float> mean{0.5f, -1.0f, 2.0f}, var{4.0f, 0.25f, 1.0f};
-    write(rm, npy_bytes_f32({3}, mean.data()));
-    write(rv, npy_bytes_f32({3}, var.data()));
+    write(rm, io::npy_bytes_f32({3}, mean.data()));
+    write(rv, io::npy_bytes_f32({3}, var.data()));
     Run r = cli("--norm batch --mode eval --shape 2,3,4,4 --running-mean '" + rm.string() + "' --running-var '" +
                 rv.string() + "' --stats '" + s.string() + "'");
     INFO(r.err);
@@ -260,14 +260,14 @@ TEST_CASE("BatchNorm eval: the statistics JSON holds the running statistics that
 TEST_CASE("exit statuses: 0 for --help and listings, 2 for bad options, one error line", "[cli][errors]") {
     Run h = cli("--help");
     CHECK(h.status == 0);
-    CHECK(h.out.find(method_names(" | ", " | ")) != std::string::npos);  // --norm's help, from the method table
+    CHECK(h.out.find(core::method_names(" | ", " | ")) != std::string::npos);  // --norm's help, from the method table
     Run bad = cli("--norm layer --shape 2,3,4,4 --eps");
     CHECK(bad.status == 2);
     CHECK(bad.err.rfind("error: ", 0) == 0);
     CHECK(bad.err.find("(see --help)") != std::string::npos);
     Run none = cli("--shape 2,3,4,4");
     CHECK(none.status == 2);
-    CHECK(none.err == "error: --norm is required (" + method_names() + ")\n");
+    CHECK(none.err == "error: --norm is required (" + core::method_names() + ")\n");
 }
 
 TEST_CASE("presets, generated tensors and listings", "[cli]") {
@@ -299,5 +299,5 @@ TEST_CASE("a failing write leaves the old file intact", "[cli]") {
     CHECK(slurp(y) == "previous result");
     Run ok = cli("--norm layer --shape 2,3,4,4 --output '" + y.string() + "'");
     CHECK(ok.status == 0);
-    CHECK(read_npy(y.string()).shape == std::vector<std::int64_t>{2, 3, 4, 4});
+    CHECK(io::read_npy(y.string()).shape == std::vector<std::int64_t>{2, 3, 4, 4});
 }

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
-#include "normlab/core/npy.hpp"
+#include "normlab/io/npy.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -79,7 +79,7 @@ TEST_CASE("normlab-cli --backend cpu: statistics, y and gradients equal the Vulk
                           " --grad-input " + q(dx) + " --grad-weight " + q(dw) + " --quiet" + backend);
         INFO(r.err);
         REQUIRE(r.status == 0);
-        return std::pair{read_npy(dx.string()).data, read_npy(dw.string()).data};
+        return std::pair{io::read_npy(dx.string()).data, io::read_npy(dw.string()).data};
     };
     const auto [cpu_dx, cpu_dw] = grads(" --backend cpu", "cpu");
     const auto [gpu_dx, gpu_dw] = grads("", "gpu");

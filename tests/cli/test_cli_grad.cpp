@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
-#include "normlab/core/npy.hpp"
+#include "normlab/io/npy.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -29,10 +29,10 @@ fs::path write_dy(const std::string& name, const std::vector<std::int64_t>& shap
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.7 * static_cast<double>(i)) + 0.25;
     const fs::path p = tmpdir() / name;
     if (f64) {
-        write(p, npy_bytes_f64(shape, v.data()));
+        write(p, io::npy_bytes_f64(shape, v.data()));
     } else {
         std::vector<float> f(v.begin(), v.end());
-        write(p, npy_bytes_f32(shape, f.data()));
+        write(p, io::npy_bytes_f32(shape, f.data()));
     }
     return p;
 }
@@ -96,15 +96,15 @@ TEST_CASE("grad-output from a generated tensor, a preset and a scene writes ever
             INFO(s.args << (f64 ? " float64 dy" : " float32 dy") << "\n" << r.err);
             REQUIRE(r.status == 0);
             CHECK(r.out.find("backward: gpu") != std::string::npos);
-            auto dxa = read_npy(dx.string());
+            auto dxa = io::read_npy(dx.string());
             CHECK(dxa.shape == shape);
             auto st = json::parse(slurp(stats));
             CHECK(st["grad_gpu_ms"].is_number());
             REQUIRE(st["grad_max_abs_error_vs_reference"].is_number());
             CHECK(st["grad_max_abs_error_vs_reference"].get<double>() <= 1e-4);
-            auto dwa = read_npy(dw.string());
+            auto dwa = io::read_npy(dw.string());
             CHECK(dwa.shape == st["param_shape"].get<std::vector<std::int64_t>>());
-            if (s.args.find("rms") == std::string::npos) CHECK(read_npy(db.string()).shape == dwa.shape);
+            if (s.args.find("rms") == std::string::npos) CHECK(io::read_npy(db.string()).shape == dwa.shape);
             // ∂L/∂β = Σ dy per parameter; the dy written above makes it non-zero.
             double sum = 0;
             for (float v : dxa.data) sum += std::abs(v);

@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
-#include "normlab/core/image_file.hpp"
-#include "normlab/core/npy.hpp"
+#include "normlab/io/image_file.hpp"
+#include "normlab/io/npy.hpp"
 
 #include <nlohmann/json.hpp>
 #include <stb_image_write.h>
@@ -45,8 +45,8 @@ void append(void* context, void* data, int size) {
 TEST_CASE("image input: PNG gray, gray+alpha, RGB and RGBA give value/255 exactly", "[cli][image]") {
     for (const char* name : {"gray", "gray-alpha", "rgb", "rgba"}) {
         INFO(name);
-        const Tensor t = load_image((kImages / (std::string(name) + ".png")).string());
-        const NpyArray want = read_npy((kImages / (std::string(name) + ".x.npy")).string());
+        const core::Tensor t = io::load_image((kImages / (std::string(name) + ".png")).string());
+        const io::NpyArray want = io::read_npy((kImages / (std::string(name) + ".x.npy")).string());
         CHECK(t.shape.dims() == want.shape);
         CHECK(t.shape.c == (std::string(name).rfind("gray", 0) == 0 ? 1 : 3));
         REQUIRE(t.data.size() == want.data.size());
@@ -55,10 +55,11 @@ TEST_CASE("image input: PNG gray, gray+alpha, RGB and RGBA give value/255 exactl
     // The shipped images too (their decodes are the AdaIN cases' x.npy).
     for (const char* c : {"adain-rgb", "adain-rgb-mosaic"}) {
         const json e = json::parse(slurp(kImages / c / "expected.json"));
-        const Tensor t = load_image((fs::path(NORMLAB_SOURCE_DIR) / e["content"].get<std::string>()).string());
-        CHECK(t.data == read_npy((kImages / c / "x.npy").string()).data);
-        const Tensor s = load_image((fs::path(NORMLAB_SOURCE_DIR) / e["style"].get<std::string>()).string());
-        CHECK(s.data == read_npy((kImages / c / "style.npy").string()).data);
+        const core::Tensor t =
+            io::load_image((fs::path(NORMLAB_SOURCE_DIR) / e["content"].get<std::string>()).string());
+        CHECK(t.data == io::read_npy((kImages / c / "x.npy").string()).data);
+        const core::Tensor s = io::load_image((fs::path(NORMLAB_SOURCE_DIR) / e["style"].get<std::string>()).string());
+        CHECK(s.data == io::read_npy((kImages / c / "style.npy").string()).data);
     }
 }
 
@@ -75,8 +76,8 @@ TEST_CASE("image input: JPEG (lossy: within 3/255 of the pixels encoded at quali
         REQUIRE(stbi_write_jpg_to_func(append, &bytes, w, h, comp, px.data(), 100));
         const fs::path path = tmpdir() / ("test" + std::to_string(comp) + ".jpg");
         write(path, bytes);
-        const Tensor t = load_image(path.string());
-        CHECK(t.shape == Shape4{1, 3, h, w});  // stb_image_write stores even gray as YCbCr: RGB on reading
+        const core::Tensor t = io::load_image(path.string());
+        CHECK(t.shape == core::Shape4{1, 3, h, w});  // stb_image_write stores even gray as YCbCr: RGB on reading
         double worst = 0;
         for (int k = 0; k < 3; ++k)
             for (int y = 0; y < h; ++y)
@@ -101,7 +102,7 @@ TEST_CASE("AdaIN (style image) matches PyTorch (float64 golden) within 1e-5", "[
                     q(y) + " --stats " + q(stats) + " -q");
         INFO(r.err);
         REQUIRE(r.status == 0);
-        const NpyArray got = read_npy(y.string()), want = read_npy((kImages / name / "y.npy").string());
+        const io::NpyArray got = io::read_npy(y.string()), want = io::read_npy((kImages / name / "y.npy").string());
         REQUIRE(got.shape == want.shape);
         double worst = 0;
         for (std::size_t i = 0; i < got.data.size(); ++i)
@@ -128,8 +129,8 @@ TEST_CASE("output image: writes clamp(0.5 + y/6) and, with a style, clamp(y)", "
                         q(y) + " --output-image " + q(png) + " -q");
             INFO(r.err);
             REQUIRE(r.status == 0);
-            const NpyArray yy = read_npy(y.string());
-            const Tensor back = load_image(png.string());  // gray is written as R = G = B
+            const io::NpyArray yy = io::read_npy(y.string());
+            const core::Tensor back = io::load_image(png.string());  // gray is written as R = G = B
             REQUIRE(back.shape.h == yy.shape[2]);
             REQUIRE(back.shape.w == yy.shape[3]);
             const std::int64_t c = yy.shape[1], hw = yy.shape[2] * yy.shape[3];
@@ -152,7 +153,7 @@ TEST_CASE("images and AdaIN: bad input exits 2 and writes nothing", "[cli][image
     expect_image_error("--norm instance --image " + q(d / "missing.png"), "cannot read");
     write(d / "text.png", "this is not an image at all");
     expect_image_error("--norm instance --image " + q(d / "text.png"), "not a PNG or JPEG image");
-    write(d / "x.npy", npy_bytes_f32({1, 1, 1, 1}, std::vector<float>{1.0f}.data()));
+    write(d / "x.npy", io::npy_bytes_f32({1, 1, 1, 1}, std::vector<float>{1.0f}.data()));
     expect_image_error("--norm instance --image " + q(d / "x.npy"), "not a PNG or JPEG image");
     expect_image_error("--norm instance --image " + q(kImages / "rgb16.png"), "16-bit");
     // A PNG whose header says 5000×5000 (stb reads the size before any pixel).
@@ -171,7 +172,7 @@ TEST_CASE("images and AdaIN: bad input exits 2 and writes nothing", "[cli][image
                        "--style-image (AdaIN) is only used by --norm instance");
     expect_image_error("--norm instance --image " + rgb + " --style-image " + q(d / "missing.png"), "cannot read");
     expect_image_error("--norm instance --image " + rgb + " --input " + q(d / "x.npy"), "give only one of");
-    write(d / "w.npy", npy_bytes_f32({3}, std::vector<float>{1, 1, 1}.data()));
+    write(d / "w.npy", io::npy_bytes_f32({3}, std::vector<float>{1, 1, 1}.data()));
     expect_image_error("--norm instance --image " + rgb + " --style-image " + rgb + " --weight " + q(d / "w.npy"),
                        "cannot be used with --style-image");
     expect_image_error("--norm instance --shape 1,6,4,4", "--output-image needs 1 (gray) or 3 (RGB) channels");

@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
-#include "normlab/core/npy.hpp"
+#include "normlab/io/npy.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -77,7 +77,7 @@ void check_case(const json& c) {
     Run r = cli(args + " --output " + q(y) + " --stats " + q(s) + " -q");
     INFO(r.err);
     REQUIRE(r.status == 0);
-    const NpyArray got = read_npy(y.string()), want = read_npy((dir / "y.npy").string());
+    const io::NpyArray got = io::read_npy(y.string()), want = io::read_npy((dir / "y.npy").string());
     REQUIRE(got.shape == want.shape);
     double w = 0;
     for (std::size_t i = 0; i < got.data.size(); ++i)

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
-#include "normlab/core/npy.hpp"
-#include "normlab/core/reference.hpp"
+#include "normlab/io/npy.hpp"
+#include "normlab/reference/reference.hpp"
 #include "normlab/core/stat_layout.hpp"
 
 #include <nlohmann/json.hpp>
@@ -33,8 +33,8 @@ void check_rank(const std::vector<std::int64_t>& shape, const std::vector<Case>&
                     "' --group-map '" + m.string() + "'");
         INFO(c.args << "\n" << r.err);
         REQUIRE(r.status == 0);
-        CHECK(r.out.find(c.module + " on " + dims_str(shape)) != std::string::npos);
-        CHECK(read_npy(y.string()).shape == shape);
+        CHECK(r.out.find(c.module + " on " + core::dims_str(shape)) != std::string::npos);
+        CHECK(io::read_npy(y.string()).shape == shape);
         std::string tuple;  // the int32 group map's header: 'shape': (6, 4)
         for (auto v : shape) tuple += (tuple.empty() ? "" : ", ") + std::to_string(v);
         CHECK(slurp(m).find("'shape': (" + tuple + ")") != std::string::npos);
@@ -73,7 +73,7 @@ TEST_CASE("1-D inputs under LayerNorm and RMSNorm: one statistic, output of 1 di
                     s.string() + "' --group-map '" + m.string() + "' --select 4");
         INFO(norm << "\n" << r.err);
         REQUIRE(r.status == 0);
-        CHECK(read_npy(y.string()).shape == std::vector<std::int64_t>{6});
+        CHECK(io::read_npy(y.string()).shape == std::vector<std::int64_t>{6});
         CHECK(slurp(m).find("'shape': (6,)") != std::string::npos);
         json j = json::parse(slurp(s));
         CHECK(j["shape"] == std::vector<std::int64_t>{6});
@@ -98,7 +98,7 @@ TEST_CASE("generated 2-D and 5-D tensors and selections of 2 and 5 indices", "[c
                 "'");
     INFO(r.err);
     REQUIRE(r.status == 0);
-    CHECK(read_npy(y.string()).shape == std::vector<std::int64_t>{8, 5});
+    CHECK(io::read_npy(y.string()).shape == std::vector<std::int64_t>{8, 5});
     CHECK(json::parse(slurp(s))["count"] == 8);
     r = cli("--norm instance --shape 2,3,4,5,6 --select 1,2,3,4,5 --stats '" + s.string() + "'");
     INFO(r.err);

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
-#include "normlab/core/npy.hpp"
+#include "normlab/io/npy.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -64,7 +64,7 @@ TEST_CASE("npy version 2 and 3 headers are read by the CLI", "[cli][robustness]"
         Run r = cli("--norm layer --input '" + in.string() + "' --output '" + y.string() + "'");
         INFO("version " << major << ": " << r.err);
         REQUIRE(r.status == 0);
-        CHECK(read_npy(y.string()).shape == std::vector<std::int64_t>{2, 3, 4, 4});
+        CHECK(io::read_npy(y.string()).shape == std::vector<std::int64_t>{2, 3, 4, 4});
     }
 }
 
@@ -101,7 +101,7 @@ TEST_CASE("NaN and Inf in the input are counted and propagate only within their 
     x[7] = inf;                                      // sample 0
     x[20] = -inf;                                    // sample 0
     const fs::path in = tmpdir() / "nan.npy", y = tmpdir() / "y_nan.npy", s = tmpdir() / "s_nan.json";
-    write(in, npy_bytes_f32({2, 3, 4, 4}, x.data()));
+    write(in, io::npy_bytes_f32({2, 3, 4, 4}, x.data()));
     Run r =
         cli("--norm layer --input '" + in.string() + "' --output '" + y.string() + "' --stats '" + s.string() + "'");
     INFO(r.err);
@@ -111,7 +111,7 @@ TEST_CASE("NaN and Inf in the input are counted and propagate only within their 
     CHECK(j["nonfinite_inputs"] == 3);
     CHECK(j["mean"][0].is_null());  // LayerNorm: one statistic per sample; sample 0 holds NaN/Inf
     CHECK(j["mean"][1].is_number());
-    auto out = read_npy(y.string()).data;
+    auto out = io::read_npy(y.string()).data;
     for (std::size_t i = 0; i < 48; ++i) CHECK(std::isnan(out[i]));      // as PyTorch: the whole group is NaN
     for (std::size_t i = 48; i < 96; ++i) CHECK(std::isfinite(out[i]));  // the other sample is untouched
     // No non-finite values: no line, and the count is 0.
@@ -123,24 +123,24 @@ TEST_CASE("NaN and Inf in the input are counted and propagate only within their 
 TEST_CASE("a constant tensor (zero variance) gives y = beta, no division trouble", "[cli][robustness]") {
     const fs::path b = tmpdir() / "beta.npy", y = tmpdir() / "y_const.npy", s = tmpdir() / "s_const.json";
     const std::vector<float> beta{0.25f, -1.5f, 3.0f};
-    write(b, npy_bytes_f32({3}, beta.data()));
+    write(b, io::npy_bytes_f32({3}, beta.data()));
     for (const std::string norm : {"batch", "instance", "group --groups 3"}) {
         Run r = cli("--norm " + norm + " --affine --shape 2,3,4,4 --init constant --value 7 --bias '" + b.string() +
                     "' --output '" + y.string() + "' --stats '" + s.string() + "'");
         INFO(norm << ": " << r.err);
         REQUIRE(r.status == 0);
-        auto out = read_npy(y.string()).data;
+        auto out = io::read_npy(y.string()).data;
         for (std::size_t i = 0; i < out.size(); ++i) CHECK(out[i] == beta[(i / 16) % 3]);
         json j = json::parse(slurp(s));
         for (const auto& v : j["var"]) CHECK(v.get<double>() == 0.0);
     }
     Run ln = cli("--norm layer --shape 2,3,4,4 --init constant --value -4 --output '" + y.string() + "'");
     REQUIRE(ln.status == 0);
-    for (float v : read_npy(y.string()).data) CHECK(v == 0.0f);
+    for (float v : io::read_npy(y.string()).data) CHECK(v == 0.0f);
     Run rms = cli("--norm rms --shape 2,3,4,4 --init zeros --output '" + y.string() +
                   "'");  // mean square 0: rstd = 1/sqrt(eps)
     REQUIRE(rms.status == 0);
-    for (float v : read_npy(y.string()).data) CHECK(v == 0.0f);
+    for (float v : io::read_npy(y.string()).data) CHECK(v == 0.0f);
 }
 
 TEST_CASE("absurd --groups values are refused with PyTorch's message", "[cli][robustness][errors]") {

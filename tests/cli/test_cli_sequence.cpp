@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
-#include "normlab/core/npy.hpp"
-#include "normlab/core/reference.hpp"
+#include "normlab/io/npy.hpp"
+#include "normlab/reference/reference.hpp"
 #include "normlab/core/stat_layout.hpp"
 
 #include <nlohmann/json.hpp>
@@ -18,20 +18,21 @@ TEST_CASE("3-D (N, L, D) inputs: every method, output and group map keep 3 dims"
     write(d / "seq.npy", patterned_npy({2, 6, 5}));
     struct Case {
         std::string args;
-        NormSpec spec;
+        core::NormSpec spec;
         std::vector<std::int64_t> stat_shape;
         std::string module;
     };
-    NormSpec layer = default_spec(Method::Layer), rms = default_spec(Method::Rms), group = default_spec(Method::Group);
+    core::NormSpec layer = core::default_spec(core::Method::Layer), rms = core::default_spec(core::Method::Rms),
+                   group = core::default_spec(core::Method::Group);
     layer.normalized_shape = {5};
     rms.normalized_shape = {5};
     group.groups = 3;
     const std::vector<Case> cases{
-        {"--norm layer --normalized-shape 5", layer, {2, 6}, "LayerNorm"},  // per token
-        {"--norm layer", default_spec(Method::Layer), {2}, "LayerNorm"},    // default [L, D]
+        {"--norm layer --normalized-shape 5", layer, {2, 6}, "LayerNorm"},            // per token
+        {"--norm layer", core::default_spec(core::Method::Layer), {2}, "LayerNorm"},  // default [L, D]
         {"--norm rms --normalized-shape 5", rms, {2, 6}, "RMSNorm"},
-        {"--norm batch", default_spec(Method::Batch), {6}, "BatchNorm1d"},  // per channel over (N, L)
-        {"--norm instance", default_spec(Method::Instance), {2, 6}, "InstanceNorm1d"},
+        {"--norm batch", core::default_spec(core::Method::Batch), {6}, "BatchNorm1d"},  // per channel over (N, L)
+        {"--norm instance", core::default_spec(core::Method::Instance), {2, 6}, "InstanceNorm1d"},
         {"--norm group --groups 3", group, {2, 3}, "GroupNorm"},
     };
     for (const auto& c : cases) {
@@ -41,14 +42,14 @@ TEST_CASE("3-D (N, L, D) inputs: every method, output and group map keep 3 dims"
         INFO(c.args << "\n" << r.err);
         REQUIRE(r.status == 0);
         CHECK(r.out.find(c.module + " on [2, 6, 5]") != std::string::npos);
-        auto x = read_npy((d / "seq.npy").string());
-        Tensor t;
-        t.shape = Shape4::from_dims(x.shape);
+        auto x = io::read_npy((d / "seq.npy").string());
+        core::Tensor t;
+        t.shape = core::Shape4::from_dims(x.shape);
         t.data = x.data;
         CHECK(t.shape.rank == 3);
-        auto out = read_npy(y.string());
+        auto out = io::read_npy(y.string());
         CHECK(out.shape == std::vector<std::int64_t>{2, 6, 5});
-        CHECK(Reference(t, c.spec, {}).max_abs_error(out.data) <= 1e-5);
+        CHECK(reference::Reference(t, c.spec, {}).max_abs_error(out.data) <= 1e-5);
         json j = json::parse(slurp(s));
         CHECK(j["shape"] == std::vector<std::int64_t>{2, 6, 5});
         CHECK(j["stat_shape"] == c.stat_shape);
@@ -64,7 +65,7 @@ TEST_CASE("generated 3-D tensors from the shape option and selections of 3 indic
                 "' --stats '" + s.string() + "'");
     INFO(r.err);
     REQUIRE(r.status == 0);
-    CHECK(read_npy(y.string()).shape == std::vector<std::int64_t>{2, 5, 8});
+    CHECK(io::read_npy(y.string()).shape == std::vector<std::int64_t>{2, 5, 8});
     json j = json::parse(slurp(s));
     CHECK(j["stat_shape"] == std::vector<std::int64_t>{2, 5});
     CHECK(j["count"] == 8);

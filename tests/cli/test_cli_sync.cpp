@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "cli_support.hpp"
-#include "normlab/core/npy.hpp"
-#include "normlab/core/reference.hpp"
+#include "normlab/io/npy.hpp"
+#include "normlab/reference/reference.hpp"
 #include "normlab/core/tensor_init.hpp"
 
 #include <nlohmann/json.hpp>
@@ -44,25 +44,25 @@ TEST_CASE("sync devices, errors: not divisible, another method, no K, K < 1, bad
                       "--sync-mode must be sync, local or naive");
     expect_sync_error("--norm batch --shape 4,3,1,1 --sync-devices 4", "more than 1 value per channel");
     const fs::path dy = tmpdir() / "sync_dy.npy";
-    const Tensor ones = make_tensor(Shape4{4, 3, 2, 2}, Init::Ones);
-    write(dy, npy_bytes_f32({4, 3, 2, 2}, ones.data.data()));
+    const core::Tensor ones = make_tensor(core::Shape4{4, 3, 2, 2}, core::Init::Ones);
+    write(dy, io::npy_bytes_f32({4, 3, 2, 2}, ones.data.data()));
     expect_sync_error("--norm batch --shape 4,3,2,2 --sync-devices 2 --grad-output '" + dy.string() + "'",
                       "not implemented");
 }
 
 TEST_CASE("sync devices: each mode's stats JSON (shard and applied statistics) and y", "[cli][sync]") {
     const fs::path stats = tmpdir() / "sync_stats.json", out = tmpdir() / "sync_y.npy";
-    const Tensor x = make_tensor(Shape4{4, 3, 2, 5}, Init::Randn, 7);
+    const core::Tensor x = make_tensor(core::Shape4{4, 3, 2, 5}, core::Init::Randn, 7);
     for (const std::string mode : {"sync", "local", "naive"}) {
         INFO("mode " << mode);
         Run r = cli("--norm batch --shape 4,3,2,5 --seed 7 --sync-devices 2 --sync-mode " + mode + " --stats '" +
                     stats.string() + "' --output '" + out.string() + "'");
         REQUIRE(r.status == 0);
         const json j = json::parse(slurp(stats));
-        NormSpec spec = default_spec(Method::Batch);
+        core::NormSpec spec = core::default_spec(core::Method::Batch);
         spec.sync_devices = 2;
-        spec.sync_mode = *parse_sync_mode(mode);
-        const ReferenceResult ref = reference_sync(x, spec, {});
+        spec.sync_mode = *core::parse_sync_mode(mode);
+        const reference::ReferenceResult ref = reference::reference_sync(x, spec, {});
         CHECK(j.at("sync_devices") == 2);
         CHECK(j.at("sync_mode") == mode);
         CHECK(j.at("shard_shape") == json::array({2, 3}));

@@ -1,7 +1,7 @@
 // What the CPU backend's tests share: the golden fixtures' folder, float64 .npy values read exactly,
 // tensors from .npy files, and the comparisons of the GPU suites (their tolerances).
 #pragma once
-#include "normlab/core/npy.hpp"
+#include "normlab/io/npy.hpp"
 #include "normlab/core/tensor.hpp"
 
 #include <algorithm>
@@ -20,16 +20,16 @@ inline const std::string kGoldenDir = std::string(NORMLAB_SOURCE_DIR) + "/tests/
 inline std::vector<double> read_f64(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
     const std::string raw((std::istreambuf_iterator<char>(f)), {});
-    const std::size_t n = read_npy(path).data.size();
+    const std::size_t n = io::read_npy(path).data.size();
     std::vector<double> v(n);
     if (raw.size() >= n * 8) std::memcpy(v.data(), raw.data() + raw.size() - n * 8, n * 8);
     return v;
 }
 
-inline Tensor read_tensor(const std::string& path) {
-    const NpyArray a = read_npy(path);
-    Tensor t;
-    t.shape = Shape4::from_dims(a.shape);
+inline core::Tensor read_tensor(const std::string& path) {
+    const io::NpyArray a = io::read_npy(path);
+    core::Tensor t;
+    t.shape = core::Shape4::from_dims(a.shape);
     t.data = a.data;
     return t;
 }

@@ -21,37 +21,41 @@ using namespace normlab::test;
 
 TEST_CASE("CPU histogram: the whole x, y − x and each statistic's elements, every bin", "[cpu][histogram]") {
     cpu::CpuBackend b;
-    for (Method m : {Method::Batch, Method::Group, Method::Layer}) {
-        NormSpec spec = default_spec(m);
-        if (m == Method::Group) spec.groups = 2;
-        Tensor x = make_tensor({3, 4, 33, 41}, Init::Randn, 17);  // whole set: several 4096-element chunks
-        x.data[7] = std::numeric_limits<float>::quiet_NaN();      // skipped, not counted
+    for (core::Method m : {core::Method::Batch, core::Method::Group, core::Method::Layer}) {
+        core::NormSpec spec = core::default_spec(m);
+        if (m == core::Method::Group) spec.groups = 2;
+        core::Tensor x = make_tensor({3, 4, 33, 41}, core::Init::Randn, 17);  // whole set: several 4096-element chunks
+        x.data[7] = std::numeric_limits<float>::quiet_NaN();                  // skipped, not counted
         x.data[100] = -std::numeric_limits<float>::infinity();
-        const NormResult r = b.normalize(x, spec, {}, {});
+        const core::NormResult r = b.normalize(x, spec, {}, {});
         std::vector<std::int64_t> all(static_cast<std::size_t>(x.shape.numel()));
         std::iota(all.begin(), all.end(), 0);
         INFO(describe(x.shape, spec));
         for (std::uint32_t bins : {1u, 7u, 64u, 256u}) {
-            const HistogramResult whole = b.histogram(b.x_device(), ElementSet::whole(x.shape), bins, nullptr);
-            CHECK(histogram_mismatch(whole, reference(x.data, nullptr, all, bins)) == "");
+            const plan::HistogramResult whole =
+                b.histogram(b.x_device(), plan::ElementSet::whole(x.shape), bins, nullptr);
+            CHECK(histogram_mismatch(whole, histogram_reference(x.data, nullptr, all, bins)) == "");
             CHECK(whole.count == x.shape.numel() - 2);
-            const HistogramResult diff = b.histogram(b.y_device(), ElementSet::whole(x.shape), bins, &b.x_device());
-            CHECK(histogram_mismatch(diff, reference(r.y.data, &x.data, all, bins)) == "");
+            const plan::HistogramResult diff =
+                b.histogram(b.y_device(), plan::ElementSet::whole(x.shape), bins, &b.x_device());
+            CHECK(histogram_mismatch(diff, histogram_reference(r.y.data, &x.data, all, bins)) == "");
         }
         for (std::int64_t s = 0; s < r.layout.stat_count; s += 3) {
-            const HistogramResult h = b.histogram(b.y_device(), ElementSet::statistic(r.layout, s), 32, nullptr);
-            CHECK(histogram_mismatch(h, reference(r.y.data, nullptr, statistic_offsets(r.layout, s), 32)) == "");
+            const plan::HistogramResult h =
+                b.histogram(b.y_device(), plan::ElementSet::statistic(r.layout, s), 32, nullptr);
+            CHECK(histogram_mismatch(h, histogram_reference(r.y.data, nullptr, statistic_offsets(r.layout, s), 32)) ==
+                  "");
         }
     }
     // Values on a binary grid: every bin exact.
-    Tensor g(Shape4{1, 1, 16, 16});
+    core::Tensor g(core::Shape4{1, 1, 16, 16});
     for (std::size_t i = 0; i < g.data.size(); ++i) g.data[i] = static_cast<float>(i % 32) * 0.25f;
-    b.normalize(g, default_spec(Method::Layer), {}, {});
+    b.normalize(g, core::default_spec(core::Method::Layer), {}, {});
     std::vector<std::int64_t> all(g.data.size());
     std::iota(all.begin(), all.end(), 0);
-    const HistogramResult h = b.histogram(b.x_device(), ElementSet::whole(g.shape), 8, nullptr);
-    CHECK(histogram_mismatch(h, reference(g.data, nullptr, all, 8), true) == "");
-    CHECK_THROWS(b.histogram(b.x_device(), ElementSet::whole(g.shape), 0, nullptr));
+    const plan::HistogramResult h = b.histogram(b.x_device(), plan::ElementSet::whole(g.shape), 8, nullptr);
+    CHECK(histogram_mismatch(h, histogram_reference(g.data, nullptr, all, 8), true) == "");
+    CHECK_THROWS(b.histogram(b.x_device(), plan::ElementSet::whole(g.shape), 0, nullptr));
 }
 
 namespace {
@@ -75,13 +79,14 @@ std::vector<Color> test_palette(std::int64_t count) {
     return p;
 }
 
-HeatmapScene make_scene(const std::string& name, const NormSpec& spec, const Shape4& shape, float cell, float gap) {
+HeatmapScene make_scene(const std::string& name, const core::NormSpec& spec, const core::Shape4& shape, float cell,
+                        float gap) {
     HeatmapScene s;
     s.name = name;
-    s.x = make_tensor(shape, Init::Randn, 7 + static_cast<std::uint64_t>(shape.numel()));
+    s.x = make_tensor(shape, core::Init::Randn, 7 + static_cast<std::uint64_t>(shape.numel()));
     s.y = s.x;
     for (float& v : s.y.data) v = 1.5f * v - 0.25f;
-    s.stats = make_layout(spec, shape);
+    s.stats = core::make_layout(spec, shape);
     s.tiles.shape = shape;
     s.tiles.cell = cell;
     s.tiles.gap = gap;
@@ -115,8 +120,8 @@ std::int64_t check_scene(const HeatmapScene& s) {
     return static_cast<std::int64_t>(got.size());
 }
 
-NormSpec spec_of(Method m, std::int64_t groups = 0, std::vector<std::int64_t> normalized_shape = {}) {
-    NormSpec spec = default_spec(m);
+core::NormSpec spec_of(core::Method m, std::int64_t groups = 0, std::vector<std::int64_t> normalized_shape = {}) {
+    core::NormSpec spec = core::default_spec(m);
     spec.groups = groups;
     spec.normalized_shape = std::move(normalized_shape);
     return spec;
@@ -126,20 +131,20 @@ NormSpec spec_of(Method m, std::int64_t groups = 0, std::vector<std::int64_t> no
 
 TEST_CASE("CPU heatmap fill: every mode, selection, averaging, NaN/Inf, against the reference", "[cpu][heatmap]") {
     std::vector<HeatmapScene> scenes = {
-        make_scene("batch", spec_of(Method::Batch), {3, 4, 2, 3}, 5.0f, 2.0f),
-        make_scene("group G=2", spec_of(Method::Group, 2), {2, 4, 3, 3}, 4.0f, 3.0f),
-        make_scene("layer [H,W]", spec_of(Method::Layer, 0, {4, 5}), {2, 3, 4, 5}, 3.0f, 1.0f),
-        make_scene("rms [W], half-pixel gap", spec_of(Method::Rms, 0, {3}), {2, 2, 3, 3}, 2.0f, 0.5f),
-        make_scene("cell 1/4", spec_of(Method::Group, 3), {2, 3, 16, 20}, 0.25f, 1.0f),
-        make_scene("cell 1/8", spec_of(Method::Instance), {2, 2, 32, 40}, 0.125f, 1.0f),
+        make_scene("batch", spec_of(core::Method::Batch), {3, 4, 2, 3}, 5.0f, 2.0f),
+        make_scene("group G=2", spec_of(core::Method::Group, 2), {2, 4, 3, 3}, 4.0f, 3.0f),
+        make_scene("layer [H,W]", spec_of(core::Method::Layer, 0, {4, 5}), {2, 3, 4, 5}, 3.0f, 1.0f),
+        make_scene("rms [W], half-pixel gap", spec_of(core::Method::Rms, 0, {3}), {2, 2, 3, 3}, 2.0f, 0.5f),
+        make_scene("cell 1/4", spec_of(core::Method::Group, 3), {2, 3, 16, 20}, 0.25f, 1.0f),
+        make_scene("cell 1/8", spec_of(core::Method::Instance), {2, 2, 32, 40}, 0.125f, 1.0f),
     };
-    HeatmapScene poisoned = make_scene("NaN/Inf", spec_of(Method::Batch), {2, 3, 6, 6}, 3.0f, 2.0f);
+    HeatmapScene poisoned = make_scene("NaN/Inf", spec_of(core::Method::Batch), {2, 3, 6, 6}, 3.0f, 2.0f);
     poisoned.x.data[4] = std::numeric_limits<float>::quiet_NaN();
     poisoned.y.data[40] = std::numeric_limits<float>::infinity();
     scenes.push_back(poisoned);
     // The windows a zoomed heatmap shows (normlab/views/heatmap_fill.hpp's fill_window): zoom 3 and 12.
     for (const auto& [zoom, ox] : {std::pair{3.0f, -20.5f}, std::pair{12.0f, -310.25f}}) {
-        HeatmapScene z = make_scene("group G=2 zoomed", spec_of(Method::Group, 2), {2, 4, 3, 3}, 4.0f, 3.0f);
+        HeatmapScene z = make_scene("group G=2 zoomed", spec_of(core::Method::Group, 2), {2, 4, 3, 3}, 4.0f, 3.0f);
         const views::FillWindow w = views::fill_window(z.tiles, zoom, ox, ox / 3);
         z.name += " ×" + std::to_string(zoom);
         z.tiles = w.tiles;
@@ -149,21 +154,21 @@ TEST_CASE("CPU heatmap fill: every mode, selection, averaging, NaN/Inf, against 
     }
     std::int64_t pixels = 0;
     for (HeatmapScene s : scenes)
-        for (HeatmapMode mode :
-             {HeatmapMode::Input, HeatmapMode::Output, HeatmapMode::Difference, HeatmapMode::Statistics})
+        for (plan::HeatmapMode mode : {plan::HeatmapMode::Input, plan::HeatmapMode::Output,
+                                       plan::HeatmapMode::Difference, plan::HeatmapMode::Statistics})
             for (std::int64_t sel : {std::int64_t{-1}, std::int64_t{1}}) {
                 s.mode = mode;
                 s.sel = sel;
                 pixels += check_scene(s);
             }
-    HeatmapScene constant = make_scene("constant range", spec_of(Method::Instance), {2, 2, 3, 3}, 4.0f, 2.0f);
+    HeatmapScene constant = make_scene("constant range", spec_of(core::Method::Instance), {2, 2, 3, 3}, 4.0f, 2.0f);
     constant.vmin = constant.vmax = 1.0f;
-    constant.mode = HeatmapMode::Input;
+    constant.mode = plan::HeatmapMode::Input;
     pixels += check_scene(constant);
     CHECK(pixels > 20000);
     // The fill refuses a tensor smaller than its tiles.
     const HeatmapScene& s = scenes[0];
-    const auto push = views::fill_push(s.tiles, HeatmapMode::Input, -2, 2, s.stats, -1, kLut);
+    const auto push = views::fill_push(s.tiles, plan::HeatmapMode::Input, -2, 2, s.stats, -1, kLut);
     CHECK_THROWS(
         cpu::fill_heatmap(s.x.data.data(), s.y.data.data(), 5, as_vec4s(test_palette(12)), as_vec4s(test_lut()), push));
 }

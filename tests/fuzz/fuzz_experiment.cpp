@@ -9,13 +9,15 @@
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    normlab::Experiment e;
+    normlab::classroom::Experiment e;
     try {
-        e = normlab::experiment_from_json(std::string(reinterpret_cast<const char*>(data), size), "fuzz.json");
-    } catch (const normlab::InputError&) {
+        e = normlab::classroom::experiment_from_json(std::string(reinterpret_cast<const char*>(data), size),
+                                                     "fuzz.json");
+    } catch (const normlab::core::InputError&) {
         return 0;  // the expected way to refuse a file
     }
     if (e.id.empty() || e.view.experiment != e.id || e.title.en.empty()) std::abort();
-    if (e.kind == normlab::ExperimentKind::Pair && (e.left_label.en.empty() || e.right_label.en.empty())) std::abort();
+    if (e.kind == normlab::classroom::ExperimentKind::Pair && (e.left_label.en.empty() || e.right_label.en.empty()))
+        std::abort();
     return 0;
 }

@@ -8,10 +8,10 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     try {
-        normlab::Lesson l =
-            normlab::lesson_from_json(std::string(reinterpret_cast<const char*>(data), size), "fuzz.json");
+        normlab::classroom::Lesson l =
+            normlab::classroom::lesson_from_json(std::string(reinterpret_cast<const char*>(data), size), "fuzz.json");
         (void)l;
-    } catch (const normlab::InputError&) {
+    } catch (const normlab::core::InputError&) {
         // the expected way to refuse a file
     }
     return 0;

@@ -3,6 +3,7 @@
 // round trip, and one through the one-line form, unchanged. Built by scripts/fuzz.sh.
 #include "normlab/core/error.hpp"
 #include "normlab/core/state.hpp"
+#include "normlab/io/scene_file.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -11,25 +12,25 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::string text(reinterpret_cast<const char*>(data), size);
-    normlab::State s;
+    normlab::core::State s;
     try {
-        normlab::scene_from_line(text, "pasted");
-    } catch (const normlab::InputError&) {}
+        normlab::io::scene_from_line(text, "pasted");
+    } catch (const normlab::core::InputError&) {}
     try {
-        s = normlab::scene_from_json(text, "fuzz.json");
-    } catch (const normlab::InputError&) {
+        s = normlab::io::scene_from_json(text, "fuzz.json");
+    } catch (const normlab::core::InputError&) {
         return 0;  // the expected way to refuse a file
     }
     // A loaded scene saves and loads back to the same scene.
-    std::string saved = normlab::scene_to_json(s);
+    std::string saved = normlab::io::scene_to_json(s);
     try {
-        normlab::State back = normlab::scene_from_json(saved, "saved.json");
-        const normlab::State line = normlab::scene_from_line(normlab::scene_to_line(s), "line");
-        if (normlab::scene_to_json(back) != saved || normlab::scene_to_json(line) != saved) {
+        normlab::core::State back = normlab::io::scene_from_json(saved, "saved.json");
+        const normlab::core::State line = normlab::io::scene_from_line(normlab::io::scene_to_line(s), "line");
+        if (normlab::io::scene_to_json(back) != saved || normlab::io::scene_to_json(line) != saved) {
             std::fprintf(stderr, "round trip changed the scene:\n%s\n", saved.c_str());
             std::abort();
         }
-    } catch (const normlab::InputError& e) {
+    } catch (const normlab::core::InputError& e) {
         std::fprintf(stderr, "a saved scene does not load: %s\n%s\n", e.what(), saved.c_str());
         std::abort();
     }

@@ -7,7 +7,8 @@
 #include "../kernel_cases.hpp"
 #include "../support.hpp"
 #include "normlab/ops/backward.hpp"
-#include "normlab/core/npy.hpp"
+#include "normlab/io/npy.hpp"
+#include "normlab/reference/grad_reference.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -31,7 +32,7 @@ double max_abs(const std::vector<double>& v) {
 
 // Max |a − b| over a vector, relative to max(1, max |b|).
 double rel_err(const std::vector<float>& a, const std::vector<double>& b) {
-    return max_abs_error(a, b) / std::max(1.0, max_abs(b));
+    return reference::max_abs_error(a, b) / std::max(1.0, max_abs(b));
 }
 double rel_err(const std::vector<double>& a, const std::vector<double>& b) {
     if (a.size() != b.size()) return INFINITY;
@@ -41,14 +42,15 @@ double rel_err(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 struct GradCompared {
-    GradResult gpu;
-    GradReference ref;
+    core::GradResult gpu;
+    reference::GradReference ref;
 };
-GradCompared compare_grad(const Tensor& x, const Tensor& dy, const NormSpec& spec, const NormParams& params) {
+GradCompared compare_grad(const core::Tensor& x, const core::Tensor& dy, const core::NormSpec& spec,
+                          const core::NormParams& params) {
     GradCompared c;
-    c.gpu = run_backward(normalizer(), backward(), x, dy, spec, params);
-    Reference ref(x, spec, params);
-    c.ref = reference_backward(ref, dy);
+    c.gpu = ops::run_backward(normalizer(), backward(), x, dy, spec, params);
+    reference::Reference ref(x, spec, params);
+    c.ref = reference::reference_backward(ref, dy);
     return c;
 }
 
@@ -57,13 +59,14 @@ void check_random_grad(const std::vector<std::int64_t>& sizes, int cases, std::u
     std::mt19937_64 rng(seed);
     int done = 0;
     while (done < cases) {
-        const Shape4 s = random_shape(rank, sizes, rng);
+        const core::Shape4 s = random_shape(rank, sizes, rng);
         if (s.numel() > max_numel) continue;
-        for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
+        for (core::Method m : {core::Method::Batch, core::Method::Layer, core::Method::Instance, core::Method::Group,
+                               core::Method::Rms}) {
             auto [spec, params] = random_config(m, s, rng);
             if (!valid(m, s, spec)) continue;
-            Tensor x = make_tensor(s, Init::Randn, rng());
-            Tensor dy = make_tensor(s, Init::Randn, rng());
+            core::Tensor x = make_tensor(s, core::Init::Randn, rng());
+            core::Tensor dy = make_tensor(s, core::Init::Randn, rng());
             auto c = compare_grad(x, dy, spec, params);
             INFO(describe(s, spec));
             CHECK(rel_err(c.gpu.dx.data, c.ref.dx) <= 1e-4);
@@ -71,7 +74,7 @@ void check_random_grad(const std::vector<std::int64_t>& sizes, int cases, std::u
             CHECK(c.gpu.dbias.size() == c.ref.dbias.size());
             CHECK(rel_err(c.gpu.dweight, c.ref.dweight) <= 1e-4);
             CHECK(rel_err(c.gpu.dbias, c.ref.dbias) <= 1e-4);
-            const auto S = static_cast<std::size_t>(make_layout(spec, s).stat_count);
+            const auto S = static_cast<std::size_t>(core::make_layout(spec, s).stat_count);
             CHECK(c.gpu.mean_g.size() == (spec.uses_batch_stats() ? S : 0u));
         }
         ++done;
@@ -86,7 +89,8 @@ TEST_CASE("backward: the kernel case table, each case on its path", "[gpu][grad]
     const bool cpu = normalizer().context().barriers_expensive();
     std::uint64_t seed = 3100;
     for (const GradCase& c : grad_cases()) {
-        const Tensor x = make_tensor(c.shape, Init::Randn, ++seed), dy = make_tensor(c.shape, Init::Randn, ++seed);
+        const core::Tensor x = make_tensor(c.shape, core::Init::Randn, ++seed),
+                           dy = make_tensor(c.shape, core::Init::Randn, ++seed);
         const auto r = compare_grad(x, dy, c.spec, c.params);
         INFO(c.name << ": " << describe(c.shape, c.spec) << ", took " << backward().last_path());
         CHECK(rel_err(r.gpu.dx.data, r.ref.dx) <= 1e-4);
@@ -120,37 +124,37 @@ TEST_CASE("backward: statistics on both sides of the fused kernel's limit, every
     const std::vector<std::int64_t> lengths{31,  32,  63,  64,   127,  128,   255,  256,
                                             257, 512, 516, 8192, 8196, 16384, 16388};
     std::mt19937_64 rng(2121);
-    auto setup = [](Method m, std::int64_t groups, std::int64_t len) {
-        NormSpec spec = default_spec(m);
+    auto setup = [](core::Method m, std::int64_t groups, std::int64_t len) {
+        core::NormSpec spec = core::default_spec(m);
         spec.groups = groups;
         spec.affine = true;
-        if (m == Method::Layer || m == Method::Rms) spec.normalized_shape = {1, len};
+        if (m == core::Method::Layer || m == core::Method::Rms) spec.normalized_shape = {1, len};
         return spec;
     };
-    for (auto [m, groups] : std::vector<std::pair<Method, std::int64_t>>{{Method::Layer, 0},
-                                                                         {Method::Rms, 0},
-                                                                         {Method::Instance, 0},
-                                                                         {Method::Group, 3},
-                                                                         {Method::Group, 1},
-                                                                         {Method::Batch, 0}}) {
+    for (auto [m, groups] : std::vector<std::pair<core::Method, std::int64_t>>{{core::Method::Layer, 0},
+                                                                               {core::Method::Rms, 0},
+                                                                               {core::Method::Instance, 0},
+                                                                               {core::Method::Group, 3},
+                                                                               {core::Method::Group, 1},
+                                                                               {core::Method::Batch, 0}}) {
         auto fuses = [&](std::int64_t len) {
-            const NormSpec spec = setup(m, groups, len);
-            return normalizer().plan(make_layout(spec, Shape4{2, 3, 1, len}), spec).fused;
+            const core::NormSpec spec = setup(m, groups, len);
+            return normalizer().plan(core::make_layout(spec, core::Shape4{2, 3, 1, len}), spec).fused;
         };
         std::size_t i = 0;
         while (i + 1 < lengths.size() && !(fuses(lengths[i]) && !fuses(lengths[i + 1]))) ++i;
-        INFO(method_name(m) << " G=" << groups);
+        INFO(core::method_name(m) << " G=" << groups);
         REQUIRE(i + 1 < lengths.size());
         std::vector<std::int64_t> tested{lengths[i], lengths[i + 1]};
         if (groups == 1) tested.push_back(1028);
         for (std::int64_t len : tested) {
-            const Shape4 s{2, 3, 1, len};
-            const NormSpec spec = setup(m, groups, len);
-            const StatLayout L = make_layout(spec, s);
-            NormParams params;
-            params.weight = make_tensor({1, 1, 1, L.param_count}, Init::Randn, rng()).data;
-            if (spec.has_bias()) params.bias = make_tensor({1, 1, 1, L.param_count}, Init::Randn, rng()).data;
-            Tensor x = make_tensor(s, Init::Randn, rng()), dy = make_tensor(s, Init::Randn, rng());
+            const core::Shape4 s{2, 3, 1, len};
+            const core::NormSpec spec = setup(m, groups, len);
+            const core::StatLayout L = core::make_layout(spec, s);
+            core::NormParams params;
+            params.weight = make_tensor({1, 1, 1, L.param_count}, core::Init::Randn, rng()).data;
+            if (spec.has_bias()) params.bias = make_tensor({1, 1, 1, L.param_count}, core::Init::Randn, rng()).data;
+            core::Tensor x = make_tensor(s, core::Init::Randn, rng()), dy = make_tensor(s, core::Init::Randn, rng());
             auto g = compare_grad(x, dy, spec, params);
             INFO(describe(s, spec));
             CHECK(rel_err(g.gpu.dx.data, g.ref.dx) <= 1e-4);
@@ -182,34 +186,36 @@ TEST_CASE("backward: split statistics, looped kernel and split passes, forced an
     // (blocks of 1 and of 17 statistics). GroupNorm with affine on and off.
     std::mt19937_64 rng(2222);
     struct Case {
-        Method m;
+        core::Method m;
         std::int64_t groups, channels;
     };
-    for (auto [m, groups, C] : std::vector<Case>{{Method::Instance, 0, 1},
-                                                 {Method::Layer, 0, 1},
-                                                 {Method::Rms, 0, 1},
-                                                 {Method::Group, 1, 4},
-                                                 {Method::Group, 8, 16}}) {
-        const bool rows = m == Method::Layer || m == Method::Rms, group = m == Method::Group;
+    for (auto [m, groups, C] : std::vector<Case>{{core::Method::Instance, 0, 1},
+                                                 {core::Method::Layer, 0, 1},
+                                                 {core::Method::Rms, 0, 1},
+                                                 {core::Method::Group, 1, 4},
+                                                 {core::Method::Group, 8, 16}}) {
+        const bool rows = m == core::Method::Layer || m == core::Method::Rms, group = m == core::Method::Group;
         int tested = 0;  // the two shortest split lengths of the plan: a scalar one and a vec4 one
         for (std::int64_t len : {1030, 2048, 16390, 16392}) {
             if (tested == 2) break;
-            NormSpec spec = default_spec(m);
+            core::NormSpec spec = core::default_spec(m);
             spec.groups = groups;
             if (rows) spec.normalized_shape = {1, len};
             spec.affine = true;
-            if (normalizer().plan(make_layout(spec, Shape4{1, C, 1, len}), spec).fused) continue;
+            if (normalizer().plan(core::make_layout(spec, core::Shape4{1, C, 1, len}), spec).fused) continue;
             ++tested;
             for (bool affine : group ? std::vector<bool>{true, false} : std::vector<bool>{true})
                 for (std::int64_t owners : {1, 2}) {
                     spec.affine = affine;
                     const std::int64_t S = rows ? 32 * (owners - 1) + 1 : owners;
-                    const Shape4 s = group ? Shape4{owners, C, 1, len} : Shape4{1, S, 1, len};
-                    const StatLayout L = make_layout(spec, s);
-                    NormParams params;
-                    if (affine) params.weight = make_tensor({1, 1, 1, L.param_count}, Init::Randn, rng()).data;
-                    if (spec.has_bias()) params.bias = make_tensor({1, 1, 1, L.param_count}, Init::Randn, rng()).data;
-                    Tensor x = make_tensor(s, Init::Randn, rng()), dy = make_tensor(s, Init::Randn, rng());
+                    const core::Shape4 s = group ? core::Shape4{owners, C, 1, len} : core::Shape4{1, S, 1, len};
+                    const core::StatLayout L = core::make_layout(spec, s);
+                    core::NormParams params;
+                    if (affine) params.weight = make_tensor({1, 1, 1, L.param_count}, core::Init::Randn, rng()).data;
+                    if (spec.has_bias())
+                        params.bias = make_tensor({1, 1, 1, L.param_count}, core::Init::Randn, rng()).data;
+                    core::Tensor x = make_tensor(s, core::Init::Randn, rng()),
+                                 dy = make_tensor(s, core::Init::Randn, rng());
                     for (const char* mode : {"", "0", "1"}) {
                         LoopedEnv env(mode);
                         auto g = compare_grad(x, dy, spec, params);
@@ -223,48 +229,51 @@ TEST_CASE("backward: split statistics, looped kernel and split passes, forced an
                     }
                 }
         }
-        INFO(method_name(m) << " G=" << groups);
+        INFO(core::method_name(m) << " G=" << groups);
         CHECK(tested == 2);
     }
 }
 
 TEST_CASE("backward: the reference matches a finite difference of the forward", "[grad]") {
     // Float64 reference only: L(x + h·e_i) − L(x − h·e_i) over 2h for a few elements.
-    Tensor x = make_tensor({3, 4, 2, 3}, Init::Randn, 7), dy = make_tensor({3, 4, 2, 3}, Init::Randn, 8);
-    for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
-        NormSpec spec = default_spec(m);
-        if (m == Method::Group) spec.groups = 2;
-        if (m == Method::Layer) spec.normalized_shape = {2, 3};
-        NormParams p;
-        const auto P = make_layout(spec, x.shape).param_count;
+    core::Tensor x = make_tensor({3, 4, 2, 3}, core::Init::Randn, 7),
+                 dy = make_tensor({3, 4, 2, 3}, core::Init::Randn, 8);
+    for (core::Method m :
+         {core::Method::Batch, core::Method::Layer, core::Method::Instance, core::Method::Group, core::Method::Rms}) {
+        core::NormSpec spec = core::default_spec(m);
+        if (m == core::Method::Group) spec.groups = 2;
+        if (m == core::Method::Layer) spec.normalized_shape = {2, 3};
+        core::NormParams p;
+        const auto P = core::make_layout(spec, x.shape).param_count;
         for (std::int64_t i = 0; spec.has_weight() && i < P; ++i) p.weight.push_back(0.5f + 0.1f * float(i % 7));
-        auto grad = reference_backward(Reference(x, spec, p), dy);
-        auto loss = [&](const Tensor& xt) {
-            auto y = Reference(xt, spec, p).y_all();
+        auto grad = reference::reference_backward(reference::Reference(x, spec, p), dy);
+        auto loss = [&](const core::Tensor& xt) {
+            auto y = reference::Reference(xt, spec, p).y_all();
             double l = 0;
             for (std::size_t i = 0; i < y.size(); ++i) l += dy.data[i] * y[i];
             return l;
         };
         for (std::size_t i : {0u, 5u, 17u, 40u, 71u}) {
-            Tensor a = x, b = x;
+            core::Tensor a = x, b = x;
             const float h = 1e-2f;
             a.data[i] += h;
             b.data[i] -= h;
             const double fd = (loss(a) - loss(b)) / (static_cast<double>(a.data[i]) - b.data[i]);
-            INFO(method_name(m) << " element " << i);
+            INFO(core::method_name(m) << " element " << i);
             CHECK(std::abs(fd - grad.dx[i]) <= 2e-3 * std::max(1.0, std::abs(grad.dx[i])));
         }
     }
 }
 
 TEST_CASE("backward: Σ ∂L/∂x = 0 within each statistic where the method centers", "[numerics][gpu][grad]") {
-    Tensor x = make_tensor({4, 6, 9, 7}, Init::Randn, 31), dy = make_tensor({4, 6, 9, 7}, Init::Randn, 32);
-    for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group}) {
-        NormSpec spec = default_spec(m);  // γ = 1
-        if (m == Method::Group) spec.groups = 3;
-        if (m == Method::Layer) spec.normalized_shape = {9, 7};
-        auto g = run_backward(normalizer(), backward(), x, dy, spec, {});
-        const StatLayout L = make_layout(spec, x.shape);
+    core::Tensor x = make_tensor({4, 6, 9, 7}, core::Init::Randn, 31),
+                 dy = make_tensor({4, 6, 9, 7}, core::Init::Randn, 32);
+    for (core::Method m : {core::Method::Batch, core::Method::Layer, core::Method::Instance, core::Method::Group}) {
+        core::NormSpec spec = core::default_spec(m);  // γ = 1
+        if (m == core::Method::Group) spec.groups = 3;
+        if (m == core::Method::Layer) spec.normalized_shape = {9, 7};
+        auto g = ops::run_backward(normalizer(), backward(), x, dy, spec, {});
+        const core::StatLayout L = core::make_layout(spec, x.shape);
         for (std::int64_t s = 0; s < L.stat_count; ++s) {
             double sum = 0, abs_sum = 0;
             for (std::int64_t e = 0; e < L.count(); ++e) {
@@ -272,25 +281,27 @@ TEST_CASE("backward: Σ ∂L/∂x = 0 within each statistic where the method cen
                 sum += d;
                 abs_sum += std::abs(d);
             }
-            INFO(method_name(m) << " statistic " << s);
+            INFO(core::method_name(m) << " statistic " << s);
             CHECK(std::abs(sum) <= 1e-5 * abs_sum);
             CHECK(abs_sum > 0);
         }
     }
     // RMSNorm does not center: the sum is not 0 in general.
-    NormSpec rms = default_spec(Method::Rms);
-    auto g = run_backward(normalizer(), backward(), x, dy, rms, {});
+    core::NormSpec rms = core::default_spec(core::Method::Rms);
+    auto g = ops::run_backward(normalizer(), backward(), x, dy, rms, {});
     double sum = 0;
-    for (std::int64_t e = 0; e < make_layout(rms, x.shape).count(); ++e) sum += g.dx.data[static_cast<std::size_t>(e)];
+    for (std::int64_t e = 0; e < core::make_layout(rms, x.shape).count(); ++e)
+        sum += g.dx.data[static_cast<std::size_t>(e)];
     CHECK(std::abs(sum) > 1e-3);
 }
 
 TEST_CASE("backward: a grad-output of another shape is refused with both shapes named", "[grad][gpu]") {
-    Tensor x = make_tensor({2, 3, 4, 5}, Init::Randn, 1), dy = make_tensor({2, 3, 5, 4}, Init::Randn, 2);
+    core::Tensor x = make_tensor({2, 3, 4, 5}, core::Init::Randn, 1),
+                 dy = make_tensor({2, 3, 5, 4}, core::Init::Randn, 2);
     try {
-        run_backward(normalizer(), backward(), x, dy, default_spec(Method::Layer), {});
+        ops::run_backward(normalizer(), backward(), x, dy, core::default_spec(core::Method::Layer), {});
         FAIL("no error");
-    } catch (const InputError& e) {
+    } catch (const core::InputError& e) {
         CHECK(std::string(e.what()) ==
               "--grad-output has shape [2, 3, 5, 4], the input has shape [2, 3, 4, 5]; they "
               "must be equal");
@@ -309,15 +320,15 @@ void check_golden_grad(const std::function<bool(const std::string&)>& take) {
     auto read64 = [](const std::string& path) {  // float64 .npy, read exactly
         std::ifstream f(path, std::ios::binary);
         std::string raw((std::istreambuf_iterator<char>(f)), {});
-        const std::size_t n = static_cast<std::size_t>(read_npy(path).data.size());
+        const std::size_t n = static_cast<std::size_t>(io::read_npy(path).data.size());
         std::vector<double> v(n);
         REQUIRE(raw.size() >= n * 8);
         std::memcpy(v.data(), raw.data() + raw.size() - n * 8, n * 8);
         return v;
     };
-    auto tensor = [](const NpyArray& a) {
-        Tensor t;
-        t.shape = Shape4::from_dims(a.shape);
+    auto tensor = [](const io::NpyArray& a) {
+        core::Tensor t;
+        t.shape = core::Shape4::from_dims(a.shape);
         t.data = a.data;
         return t;
     };
@@ -326,27 +337,27 @@ void check_golden_grad(const std::function<bool(const std::string&)>& take) {
         const std::string name = c.at("name");
         const std::string d = dir + name + "/";
         INFO("case " << name);
-        NormSpec spec = default_spec(*parse_method(c.at("norm")));
+        core::NormSpec spec = core::default_spec(*core::parse_method(c.at("norm")));
         spec.eps = c.at("eps").get<double>();
         spec.affine = c.at("affine").get<bool>();
         if (c.contains("groups")) spec.groups = c.at("groups");
         if (c.contains("normalized_shape"))
             spec.normalized_shape = c.at("normalized_shape").get<std::vector<std::int64_t>>();
         if (c.contains("bias")) spec.bias = c.at("bias").get<bool>();
-        if (c.contains("mode")) spec.mode = *parse_mode(c.at("mode"));
+        if (c.contains("mode")) spec.mode = *core::parse_mode(c.at("mode"));
         const auto files = c.at("files").get<std::vector<std::string>>();
         auto has = [&](const char* f) { return std::find(files.begin(), files.end(), f) != files.end(); };
-        NormParams p;
-        if (has("weight.npy")) p.weight = read_npy(d + "weight.npy").data;
-        if (has("bias.npy")) p.bias = read_npy(d + "bias.npy").data;
-        if (has("running_mean.npy")) p.running_mean = read_npy(d + "running_mean.npy").data;
-        if (has("running_var.npy")) p.running_var = read_npy(d + "running_var.npy").data;
-        const Tensor x = tensor(read_npy(d + "x.npy")), dy = tensor(read_npy(d + "dy.npy"));
-        auto g = run_backward(normalizer(), backward(), x, dy, spec, p);
+        core::NormParams p;
+        if (has("weight.npy")) p.weight = io::read_npy(d + "weight.npy").data;
+        if (has("bias.npy")) p.bias = io::read_npy(d + "bias.npy").data;
+        if (has("running_mean.npy")) p.running_mean = io::read_npy(d + "running_mean.npy").data;
+        if (has("running_var.npy")) p.running_var = io::read_npy(d + "running_var.npy").data;
+        const core::Tensor x = tensor(io::read_npy(d + "x.npy")), dy = tensor(io::read_npy(d + "dy.npy"));
+        auto g = ops::run_backward(normalizer(), backward(), x, dy, spec, p);
         // The x = 1e4 + 0.1·randn cases within 1e-3 of max |dx|; the others within 1e-5.
         const double tol = c.at("offset").get<bool>() ? 1e-3 : 1e-5;
         const auto dx = read64(d + "dx.npy");
-        CHECK(max_abs_error(g.dx.data, dx) <= tol * max_abs(dx));
+        CHECK(reference::max_abs_error(g.dx.data, dx) <= tol * max_abs(dx));
         CHECK(g.dweight.empty() == !spec.has_weight());
         CHECK(g.dbias.empty() == !spec.has_bias());
         if (spec.has_weight()) {
@@ -358,7 +369,7 @@ void check_golden_grad(const std::function<bool(const std::string&)>& take) {
             CHECK(rel_err(g.dbias, db) <= tol);
         }
         // The float64 reference agrees with autograd to float64 precision.
-        const auto ref = reference_backward(Reference(x, spec, p), dy);
+        const auto ref = reference::reference_backward(reference::Reference(x, spec, p), dy);
         CHECK(rel_err(std::vector<double>(ref.dx), dx) <= 1e-9);
     }
 }
@@ -383,18 +394,19 @@ TEST_CASE("backward: a one-hot dy gives one Jacobian row whose support is the st
           "[numerics][gpu][grad]") {
     // What the app's gradient view shows: ∂y_k/∂x is non-zero exactly on y_k's statistic group
     // (BatchNorm eval: on x_k alone).
-    const Shape4 shape{3, 4, 5, 3};
-    Tensor x = make_tensor(shape, Init::Randn, 41);
+    const core::Shape4 shape{3, 4, 5, 3};
+    core::Tensor x = make_tensor(shape, core::Init::Randn, 41);
     const std::int64_t k = x.offset(1, 2, 3, 1);
-    Tensor dy(shape, 0.0f);
+    core::Tensor dy(shape, 0.0f);
     dy.data[static_cast<std::size_t>(k)] = 1.0f;
     for (int variant = 0; variant < 6; ++variant) {
-        NormSpec spec = default_spec(variant == 5 ? Method::Batch : methods()[static_cast<std::size_t>(variant)].id);
-        if (spec.method == Method::Group) spec.groups = 2;
-        if (variant == 5) spec.mode = Mode::Eval;
-        auto g = run_backward(normalizer(), backward(), x, dy, spec, {});
-        const StatLayout L = make_layout(spec, shape);
-        INFO(method_name(spec.method) << (variant == 5 ? " eval" : ""));
+        core::NormSpec spec = core::default_spec(variant == 5 ? core::Method::Batch
+                                                              : core::methods()[static_cast<std::size_t>(variant)].id);
+        if (spec.method == core::Method::Group) spec.groups = 2;
+        if (variant == 5) spec.mode = core::Mode::Eval;
+        auto g = ops::run_backward(normalizer(), backward(), x, dy, spec, {});
+        const core::StatLayout L = core::make_layout(spec, shape);
+        INFO(core::method_name(spec.method) << (variant == 5 ? " eval" : ""));
         for (std::int64_t i = 0; i < shape.numel(); ++i) {
             const bool in_support = variant == 5 ? i == k : L.stat_of(i) == L.stat_of(k);
             const float d = g.dx.data[static_cast<std::size_t>(i)];

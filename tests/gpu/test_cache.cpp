@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
-#include "normlab/core/atomic_file.hpp"
+#include "normlab/io/atomic_file.hpp"
 #include "normlab/gpu/cache_file.hpp"
 #include "normlab/gpu/pipeline_cache.hpp"
 #include "normlab/gpu/shader_library.hpp"
@@ -96,109 +96,109 @@ std::vector<Damage> damages() {
 // Runs GroupNorm on its own context and checks y against the float64 reference; the context
 // reports no validation message.
 void run_and_check(const char* label) {
-    VulkanContext ctx;
+    gpu::VulkanContext ctx;
     {
-        Normalizer norm(ctx);
-        Tensor x = make_tensor({2, 6, 5, 7}, Init::Randn, 808);
-        NormSpec spec = default_spec(Method::Group);
+        ops::Normalizer norm(ctx);
+        core::Tensor x = make_tensor({2, 6, 5, 7}, core::Init::Randn, 808);
+        core::NormSpec spec = core::default_spec(core::Method::Group);
         spec.groups = 3;
-        NormResult r = norm.run(x, spec);
+        core::NormResult r = norm.run(x, spec);
         INFO(label);
-        CHECK(max_abs_error(r.y.data, reference_normalize(x, spec, {}).y) <= 1e-5);
+        CHECK(reference::max_abs_error(r.y.data, reference::reference_normalize(x, spec, {}).y) <= 1e-5);
     }
     INFO(label);
     CHECK(ctx.validation_messages() == 0);
 }
 
-std::string pipeline_file(const VulkanContext& ctx, const fs::path& dir) {
-    return pipeline_cache_path(dir.string(), ctx.physical().getProperties());
+std::string pipeline_file(const gpu::VulkanContext& ctx, const fs::path& dir) {
+    return gpu::pipeline_cache_path(dir.string(), ctx.physical().getProperties());
 }
 
 }  // namespace
 
 TEST_CASE("the cache folder: XDG_CACHE_HOME, else ~/.cache, none when off or impossible", "[cache]") {
     TempCacheHome home;
-    REQUIRE(cache_directory() == home.dir().string());
+    REQUIRE(gpu::cache_directory() == home.dir().string());
     CHECK(fs::is_directory(home.dir()));
     {
         ScopedEnv h("HOME", home.root.c_str());
         ScopedEnv relative("XDG_CACHE_HOME", "relative/path");  // the XDG spec: ignore a relative one
-        CHECK(cache_directory() == (home.root / ".cache" / "normlab").string());
+        CHECK(gpu::cache_directory() == (home.root / ".cache" / "normlab").string());
     }
     {
         ScopedEnv h("HOME", nullptr);
         ScopedEnv x("XDG_CACHE_HOME", nullptr);
-        CHECK_FALSE(cache_directory());
+        CHECK_FALSE(gpu::cache_directory());
     }
     {
-        write_file_atomic((home.root / "a-file").string(), "not a folder");
+        io::write_file_atomic((home.root / "a-file").string(), "not a folder");
         ScopedEnv x("XDG_CACHE_HOME", (home.root / "a-file").c_str());
-        CHECK_FALSE(cache_directory());
+        CHECK_FALSE(gpu::cache_directory());
         run_and_check("a cache folder that cannot be created");
     }
     {
         ScopedEnv off("NORMLAB_NO_CACHE", "1");
-        CHECK_FALSE(cache_directory());
+        CHECK_FALSE(gpu::cache_directory());
     }
     {
         ScopedEnv on("NORMLAB_NO_CACHE", "0");
-        CHECK(cache_directory());
+        CHECK(gpu::cache_directory());
     }
 }
 
 TEST_CASE("a cached SPIR-V entry is what the compiler gives, and is read back", "[cache]") {
     TempCacheHome home;
-    const auto dir = cache_directory();
+    const auto dir = gpu::cache_directory();
     REQUIRE(dir);
     const std::string name = "histogram.comp";
-    const ShaderMacros macros = {{"PASS", "1"}};
-    const auto fresh = compile_glsl(name, shader_source(name), macros);
-    CHECK(compile_glsl_cached(name, shader_source(name), macros, dir) == fresh);
-    const Digest key = spirv_key(name, shader_source(name), macros);
-    const std::string path = spirv_cache_path(*dir, key);
+    const gpu::ShaderMacros macros = {{"PASS", "1"}};
+    const auto fresh = gpu::compile_glsl(name, gpu::shader_source(name), macros);
+    CHECK(gpu::compile_glsl_cached(name, gpu::shader_source(name), macros, dir) == fresh);
+    const gpu::Digest key = gpu::spirv_key(name, gpu::shader_source(name), macros);
+    const std::string path = gpu::spirv_cache_path(*dir, key);
     REQUIRE(fs::exists(path));
-    CHECK(read_cache_entry(path, "NLSPIRV1", key) == bytes_of(fresh));
-    CHECK(compile_glsl_cached(name, shader_source(name), macros, dir) == fresh);
+    CHECK(gpu::read_cache_entry(path, "NLSPIRV1", key) == bytes_of(fresh));
+    CHECK(gpu::compile_glsl_cached(name, gpu::shader_source(name), macros, dir) == fresh);
 
     // A hit does not compile: a valid entry holding other SPIR-V is returned as it is.
-    const auto other = compile_glsl("ok.comp", kOk);
-    write_cache_entry(path, "NLSPIRV1", key, bytes_of(other));
-    CHECK(compile_glsl_cached(name, shader_source(name), macros, dir) == other);
+    const auto other = gpu::compile_glsl("ok.comp", kOk);
+    gpu::write_cache_entry(path, "NLSPIRV1", key, bytes_of(other));
+    CHECK(gpu::compile_glsl_cached(name, gpu::shader_source(name), macros, dir) == other);
 
     // Everything that changes the compiler's output changes the key.
-    CHECK(spirv_key(name, shader_source(name), {{"PASS", "2"}}) != key);
-    CHECK(spirv_key(name, shader_source(name), {}) != key);
-    CHECK(spirv_key(name, shader_source(name) + "\n", macros) != key);
-    CHECK(spirv_key("histogram.vert", shader_source(name), macros) != key);
-    CHECK(spirv_key("x.comp", kOk, {{"A", "1"}, {"B", ""}}) != spirv_key("x.comp", kOk, {{"A", "1B"}}));
-    CHECK(shader_compiler_identity().find("shaderc ") == 0);
-    CHECK(shader_compiler_identity().find("glslang ") != std::string::npos);
+    CHECK(gpu::spirv_key(name, gpu::shader_source(name), {{"PASS", "2"}}) != key);
+    CHECK(gpu::spirv_key(name, gpu::shader_source(name), {}) != key);
+    CHECK(gpu::spirv_key(name, gpu::shader_source(name) + "\n", macros) != key);
+    CHECK(gpu::spirv_key("histogram.vert", gpu::shader_source(name), macros) != key);
+    CHECK(gpu::spirv_key("x.comp", kOk, {{"A", "1"}, {"B", ""}}) != gpu::spirv_key("x.comp", kOk, {{"A", "1B"}}));
+    CHECK(gpu::shader_compiler_identity().find("shaderc ") == 0);
+    CHECK(gpu::shader_compiler_identity().find("glslang ") != std::string::npos);
 }
 
 TEST_CASE("damaged SPIR-V entries are compiled again and rewritten", "[cache]") {
     TempCacheHome home;
-    const auto dir = cache_directory();
+    const auto dir = gpu::cache_directory();
     REQUIRE(dir);
     const std::string name = "norm_apply.comp";
-    const auto fresh = compile_glsl(name, shader_source(name));
-    const Digest key = spirv_key(name, shader_source(name), {});
-    const std::string path = spirv_cache_path(*dir, key);
-    REQUIRE(compile_glsl_cached(name, shader_source(name), {}, dir) == fresh);
-    const std::string good = read_file(path, 1 << 24);
+    const auto fresh = gpu::compile_glsl(name, gpu::shader_source(name));
+    const gpu::Digest key = gpu::spirv_key(name, gpu::shader_source(name), {});
+    const std::string path = gpu::spirv_cache_path(*dir, key);
+    REQUIRE(gpu::compile_glsl_cached(name, gpu::shader_source(name), {}, dir) == fresh);
+    const std::string good = io::read_file(path, 1 << 24);
     for (const auto& d : damages()) {
         INFO(d.what);
-        write_file_atomic(path, d.apply(good));
-        CHECK(compile_glsl_cached(name, shader_source(name), {}, dir) == fresh);
-        CHECK(read_file(path, 1 << 24) == good);
+        io::write_file_atomic(path, d.apply(good));
+        CHECK(gpu::compile_glsl_cached(name, gpu::shader_source(name), {}, dir) == fresh);
+        CHECK(io::read_file(path, 1 << 24) == good);
     }
     // An entry framed correctly whose payload is not SPIR-V (a stale format) is not used either.
-    write_cache_entry(path, "NLSPIRV1", key, "not spir-v, but a multiple of 4 bytes long");
-    CHECK(compile_glsl_cached(name, shader_source(name), {}, dir) == fresh);
-    CHECK(read_file(path, 1 << 24) == good);
+    gpu::write_cache_entry(path, "NLSPIRV1", key, "not spir-v, but a multiple of 4 bytes long");
+    CHECK(gpu::compile_glsl_cached(name, gpu::shader_source(name), {}, dir) == fresh);
+    CHECK(io::read_file(path, 1 << 24) == good);
     // A folder where the entry should be: compiled, nothing thrown.
     fs::remove(path);
     fs::create_directories(path);
-    CHECK(compile_glsl_cached(name, shader_source(name), {}, dir) == fresh);
+    CHECK(gpu::compile_glsl_cached(name, gpu::shader_source(name), {}, dir) == fresh);
 }
 
 TEST_CASE("the pipeline cache header is checked as the Vulkan spec describes", "[cache]") {
@@ -216,66 +216,66 @@ TEST_CASE("the pipeline cache header is checked as the Vulkan spec describes", "
         return s;
     };
     const std::string good = header(32, VK_PIPELINE_CACHE_HEADER_VERSION_ONE, p.vendorID, p.deviceID) + "data";
-    CHECK(pipeline_cache_header_matches(good, p));
-    CHECK(pipeline_cache_header_matches(good.substr(0, 32), p));
-    CHECK_FALSE(pipeline_cache_header_matches(good.substr(0, 31), p));
-    CHECK_FALSE(pipeline_cache_header_matches("", p));
-    CHECK_FALSE(pipeline_cache_header_matches(header(31, 1, p.vendorID, p.deviceID), p));  // length too small
-    CHECK_FALSE(pipeline_cache_header_matches(header(64, 1, p.vendorID, p.deviceID), p));  // longer than the data
+    CHECK(gpu::pipeline_cache_header_matches(good, p));
+    CHECK(gpu::pipeline_cache_header_matches(good.substr(0, 32), p));
+    CHECK_FALSE(gpu::pipeline_cache_header_matches(good.substr(0, 31), p));
+    CHECK_FALSE(gpu::pipeline_cache_header_matches("", p));
+    CHECK_FALSE(gpu::pipeline_cache_header_matches(header(31, 1, p.vendorID, p.deviceID), p));  // length too small
+    CHECK_FALSE(gpu::pipeline_cache_header_matches(header(64, 1, p.vendorID, p.deviceID), p));  // longer than the data
     // The specification requires headerSize 32, even where more data follows the header.
-    CHECK_FALSE(pipeline_cache_header_matches(header(33, 1, p.vendorID, p.deviceID) + "more data", p));
-    CHECK_FALSE(pipeline_cache_header_matches(header(32, 2, p.vendorID, p.deviceID), p));  // another version
-    CHECK_FALSE(pipeline_cache_header_matches(header(32, 1, p.vendorID + 1, p.deviceID), p));
-    CHECK_FALSE(pipeline_cache_header_matches(header(32, 1, p.vendorID, p.deviceID + 1), p));
+    CHECK_FALSE(gpu::pipeline_cache_header_matches(header(33, 1, p.vendorID, p.deviceID) + "more data", p));
+    CHECK_FALSE(gpu::pipeline_cache_header_matches(header(32, 2, p.vendorID, p.deviceID), p));  // another version
+    CHECK_FALSE(gpu::pipeline_cache_header_matches(header(32, 1, p.vendorID + 1, p.deviceID), p));
+    CHECK_FALSE(gpu::pipeline_cache_header_matches(header(32, 1, p.vendorID, p.deviceID + 1), p));
     std::string uuid = good;
     uuid[16 + 5] ^= 0x10;
-    CHECK_FALSE(pipeline_cache_header_matches(uuid, p));
+    CHECK_FALSE(gpu::pipeline_cache_header_matches(uuid, p));
     // The file is named after the device and the driver.
     vk::PhysicalDeviceProperties q = p;
     q.driverVersion = p.driverVersion + 1;
-    CHECK(pipeline_cache_path("/c", p) != pipeline_cache_path("/c", q));
-    CHECK_FALSE(pipeline_cache_key(p) == pipeline_cache_key(q));
+    CHECK(gpu::pipeline_cache_path("/c", p) != gpu::pipeline_cache_path("/c", q));
+    CHECK_FALSE(gpu::pipeline_cache_key(p) == gpu::pipeline_cache_key(q));
     q = p;
     q.pipelineCacheUUID[0] ^= 1;
-    CHECK(pipeline_cache_path("/c", p) != pipeline_cache_path("/c", q));
+    CHECK(gpu::pipeline_cache_path("/c", p) != gpu::pipeline_cache_path("/c", q));
 }
 
 TEST_CASE("the pipeline cache is saved, reloaded, and damaged files are rebuilt silently", "[cache][gpu]") {
     TempCacheHome home;
     std::string path;
     {
-        VulkanContext ctx;
+        gpu::VulkanContext ctx;
         REQUIRE(ctx.pipeline_cache() != nullptr);
         REQUIRE(ctx.pipeline_cache_handle() != VK_NULL_HANDLE);
         path = pipeline_file(ctx, home.dir());
     }
     run_and_check("first run, empty cache");
     REQUIRE(fs::exists(path));
-    VulkanContext probe;  // the device's properties (its own cache is not saved: it creates no pipeline)
+    gpu::VulkanContext probe;  // the device's properties (its own cache is not saved: it creates no pipeline)
     const auto props = probe.physical().getProperties();
-    const auto key = pipeline_cache_key(props);
+    const auto key = gpu::pipeline_cache_key(props);
     auto valid = [&] {
-        auto data = read_cache_entry(path, kPipelineCacheMagic, key);
-        return data && pipeline_cache_header_matches(*data, props);
+        auto data = gpu::read_cache_entry(path, gpu::kPipelineCacheMagic, key);
+        return data && gpu::pipeline_cache_header_matches(*data, props);
     };
     REQUIRE(valid());
-    const std::string good = read_file(path, 1 << 28);
+    const std::string good = io::read_file(path, 1 << 28);
     run_and_check("warm cache");
     CHECK(valid());
 
     for (const auto& d : damages()) {
-        write_file_atomic(path, d.apply(good));
+        io::write_file_atomic(path, d.apply(good));
         run_and_check(d.what);
         INFO(d.what);
         CHECK(valid());
     }
     // Framed correctly (so only the Vulkan header check stands between the data and the driver).
-    const std::string vulkan = *read_cache_entry(path, kPipelineCacheMagic, key);
+    const std::string vulkan = *read_cache_entry(path, gpu::kPipelineCacheMagic, key);
     auto reframed = [&](const char* what, std::size_t at, char bit) {
         std::string v = vulkan;
         v[at] ^= bit;
-        write_cache_entry(path, kPipelineCacheMagic, key, v);
-        REQUIRE_FALSE(pipeline_cache_header_matches(v, props));
+        gpu::write_cache_entry(path, gpu::kPipelineCacheMagic, key, v);
+        REQUIRE_FALSE(gpu::pipeline_cache_header_matches(v, props));
         run_and_check(what);
         INFO(what);
         CHECK(valid());
@@ -289,7 +289,7 @@ TEST_CASE("the pipeline cache is saved, reloaded, and damaged files are rebuilt 
     // A stale file: the key of another driver version in the frame.
     vk::PhysicalDeviceProperties old = props;
     old.driverVersion ^= 1;
-    write_cache_entry(path, kPipelineCacheMagic, pipeline_cache_key(old), vulkan);
+    gpu::write_cache_entry(path, gpu::kPipelineCacheMagic, gpu::pipeline_cache_key(old), vulkan);
     run_and_check("another driver version");
     CHECK(valid());
     CHECK(probe.validation_messages() == 0);
@@ -299,29 +299,29 @@ TEST_CASE("NORMLAB_NO_CACHE=1 reads and writes nothing", "[cache][gpu]") {
     TempCacheHome home;
     ScopedEnv off("NORMLAB_NO_CACHE", "1");
     {
-        VulkanContext ctx;
+        gpu::VulkanContext ctx;
         CHECK(ctx.pipeline_cache() == nullptr);
         CHECK(ctx.pipeline_cache_handle() == VK_NULL_HANDLE);
     }
     run_and_check("no cache");
-    CHECK(compile_glsl_cached("ok.comp", kOk, {}, cache_directory()) == compile_glsl("ok.comp", kOk));
+    CHECK(gpu::compile_glsl_cached("ok.comp", kOk, {}, gpu::cache_directory()) == gpu::compile_glsl("ok.comp", kOk));
     CHECK(home.files() == 0);
     CHECK_FALSE(fs::exists(home.dir()));
 }
 
 TEST_CASE("concurrent writers of one entry never leave a torn file", "[cache]") {
     TempCacheHome home;
-    const auto dir = cache_directory();
+    const auto dir = gpu::cache_directory();
     REQUIRE(dir);
     const std::string path = *dir + "/race.bin";
-    const Digest key = Hasher().add("race").digest();
+    const gpu::Digest key = gpu::Hasher().add("race").digest();
     const std::string a(300000, 'a'), b(200000, 'b');
-    write_cache_entry(path, "NLTEST01", key, a);
+    gpu::write_cache_entry(path, "NLTEST01", key, a);
     std::atomic<bool> stop{false};
     std::atomic<int> torn{0}, reads{0};
     std::thread reader([&] {
         while (!stop) {
-            auto got = read_cache_entry(path, "NLTEST01", key);
+            auto got = gpu::read_cache_entry(path, "NLTEST01", key);
             if (!got || (*got != a && *got != b)) ++torn;
             ++reads;
         }
@@ -346,26 +346,26 @@ TEST_CASE("concurrent writers of one entry never leave a torn file", "[cache]") 
 
 TEST_CASE("two caches saving one file (two processes at once) merge it, silently", "[cache][gpu]") {
     TempCacheHome home;
-    const auto dir = cache_directory();
+    const auto dir = gpu::cache_directory();
     REQUIRE(dir);
     std::string path;
     {
-        VulkanContext ctx;  // its own cache is saved last, when it goes
+        gpu::VulkanContext ctx;  // its own cache is saved last, when it goes
         const auto props = ctx.physical().getProperties();
-        path = pipeline_cache_path(*dir, props);
+        path = gpu::pipeline_cache_path(*dir, props);
         {
             // 128 bytes of push constants: the most every device allows, more than copy.comp uses.
-            ComputeKernel k(ctx, "copy.comp", {}, {64, 1}, 2, 128);
+            gpu::ComputeKernel k(ctx, "copy.comp", {}, {64, 1}, 2, 128);
         }
-        PipelineCacheStore first(ctx.device(), props, dir), second(ctx.device(), props, dir);
+        gpu::PipelineCacheStore first(ctx.device(), props, dir), second(ctx.device(), props, dir);
         REQUIRE_FALSE(fs::exists(path));  // both start from no file
         first.save();
         REQUIRE(fs::exists(path));
         second.save();  // finds first's file, merges it into its own data, then writes
         CHECK(ctx.validation_messages() == 0);
-        auto data = read_cache_entry(path, kPipelineCacheMagic, pipeline_cache_key(props));
+        auto data = gpu::read_cache_entry(path, gpu::kPipelineCacheMagic, gpu::pipeline_cache_key(props));
         REQUIRE(data);
-        CHECK(pipeline_cache_header_matches(*data, props));
+        CHECK(gpu::pipeline_cache_header_matches(*data, props));
     }
     run_and_check("after the merges");
 }

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "../support.hpp"
-#include "normlab/core/npy.hpp"
+#include "normlab/io/npy.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -48,16 +48,16 @@ void check_close(const std::vector<double>& got, const json& want, double tol, c
 
 // The case's spec and the flags of its parameters, from the keys its method needs (the others
 // keep PyTorch's defaults).
-NormSpec case_spec(const json& c, const std::string& in_cases, NormParams& p) {
-    NormSpec spec = default_spec(*parse_method(need(c, "norm", in_cases)));
+core::NormSpec case_spec(const json& c, const std::string& in_cases, core::NormParams& p) {
+    core::NormSpec spec = core::default_spec(*core::parse_method(need(c, "norm", in_cases)));
     spec.eps = need(c, "eps", in_cases).get<double>();
     spec.affine = need(c, "affine", in_cases).get<bool>();
-    if (spec.method == Method::Group) spec.groups = need(c, "groups", in_cases);
-    if (spec.method == Method::Layer || spec.method == Method::Rms)
+    if (spec.method == core::Method::Group) spec.groups = need(c, "groups", in_cases);
+    if (spec.method == core::Method::Layer || spec.method == core::Method::Rms)
         spec.normalized_shape = need(c, "normalized_shape", in_cases).get<std::vector<std::int64_t>>();
-    if (spec.method == Method::Layer) spec.bias = need(c, "bias", in_cases).get<bool>();
-    if (spec.method == Method::Batch) {
-        spec.mode = *parse_mode(need(c, "mode", in_cases));
+    if (spec.method == core::Method::Layer) spec.bias = need(c, "bias", in_cases).get<bool>();
+    if (spec.method == core::Method::Batch) {
+        spec.mode = *core::parse_mode(need(c, "mode", in_cases));
         const json& momentum = need(c, "momentum", in_cases);
         if (momentum.is_string())
             spec.momentum.reset();
@@ -89,15 +89,16 @@ double max_error_vs_f64(const std::string& path, const std::vector<float>& y) {
 // The statistics and running statistics against expected.json. Running statistics exist only for
 // BatchNorm with track_running_stats (PyTorch's buffers are None otherwise): needed there, and
 // absent or null everywhere else.
-void check_statistics(const NormSpec& spec, const NormResult& r, const json& expected, const std::string& in_expected) {
+void check_statistics(const core::NormSpec& spec, const core::NormResult& r, const json& expected,
+                      const std::string& in_expected) {
     CHECK(r.layout.stat_shape == need(expected, "stat_shape", in_expected).get<std::vector<std::int64_t>>());
-    if (spec.method == Method::Rms) {
+    if (spec.method == core::Method::Rms) {
         check_close(r.mean_square, need(expected, "mean_square", in_expected), 1e-5, "mean_square");
     } else {
         check_close(r.mean, need(expected, "mean", in_expected), 1e-5, "mean");
         check_close(r.var, need(expected, "var", in_expected), 1e-5, "var");
     }
-    const bool running = spec.method == Method::Batch && spec.track_running_stats;
+    const bool running = spec.method == core::Method::Batch && spec.track_running_stats;
     for (const char* key : {"running_mean", "running_var", "num_batches_tracked"}) {
         if (running)
             need(expected, key, in_expected);
@@ -121,22 +122,22 @@ TEST_CASE("PyTorch golden fixtures", "[golden][gpu]") {
         const std::string dir = kDir + "cases/" + name + "/";
         const std::string in_cases = "cases.json[" + name + "]";
         INFO("case " << name);
-        NormParams p;
-        const NormSpec spec = case_spec(c, in_cases, p);
+        core::NormParams p;
+        const core::NormSpec spec = case_spec(c, in_cases, p);
         auto files = need(c, "files", in_cases).get<std::vector<std::string>>();
         auto has = [&](const std::string& f) { return std::find(files.begin(), files.end(), f) != files.end(); };
-        auto x_npy = read_npy(dir + "x.npy");
+        auto x_npy = io::read_npy(dir + "x.npy");
         CHECK(x_npy.shape == need(c, "shape", in_cases).get<std::vector<std::int64_t>>());
-        Tensor x;
-        x.shape = Shape4::from_dims(x_npy.shape);
+        core::Tensor x;
+        x.shape = core::Shape4::from_dims(x_npy.shape);
         x.data = x_npy.data;
-        if (has("weight.npy")) p.weight = read_npy(dir + "weight.npy").data;
-        if (has("bias.npy")) p.bias = read_npy(dir + "bias.npy").data;
-        if (has("running_mean.npy")) p.running_mean = read_npy(dir + "running_mean.npy").data;
-        if (has("running_var.npy")) p.running_var = read_npy(dir + "running_var.npy").data;
+        if (has("weight.npy")) p.weight = io::read_npy(dir + "weight.npy").data;
+        if (has("bias.npy")) p.bias = io::read_npy(dir + "bias.npy").data;
+        if (has("running_mean.npy")) p.running_mean = io::read_npy(dir + "running_mean.npy").data;
+        if (has("running_var.npy")) p.running_var = io::read_npy(dir + "running_var.npy").data;
 
         const auto r = normalizer().run(x, spec, p);
-        CHECK(read_npy(dir + "y.npy").shape == x_npy.shape);
+        CHECK(io::read_npy(dir + "y.npy").shape == x_npy.shape);
         CHECK(max_error_vs_f64(dir + "y.npy", r.y.data) <= 1e-5);
         check_statistics(spec, r, load_json(dir + "expected.json"), "cases/" + name + "/expected.json");
     }
@@ -152,18 +153,18 @@ TEST_CASE("error messages match PyTorch's (tests/golden/errors.json)", "[golden]
         if (call.rfind("nn.GroupNorm(4", 0) == 0 || call.rfind("nn.GroupNorm(0", 0) == 0 ||
             call.rfind("F.group_norm(x, 0", 0) == 0)
             continue;
-        NormSpec spec = default_spec(*parse_method(e["norm"]));
+        core::NormSpec spec = core::default_spec(*core::parse_method(e["norm"]));
         if (e.contains("groups")) spec.groups = e["groups"];
         if (e.contains("normalized_shape"))
             spec.normalized_shape = e["normalized_shape"].get<std::vector<std::int64_t>>();
-        if (e.contains("mode")) spec.mode = *parse_mode(e["mode"]);
+        if (e.contains("mode")) spec.mode = *core::parse_mode(e["mode"]);
         if (e.contains("track_running_stats")) spec.track_running_stats = e["track_running_stats"];
         const auto dims = e["shape"].get<std::vector<std::int64_t>>();
-        std::string got = rank_error(spec.method, dims);  // 1-D and 6-D: the refusal of the rank
+        std::string got = core::rank_error(spec.method, dims);  // 1-D and 6-D: the refusal of the rank
         if (got.empty()) {
             try {
-                make_layout(spec, Shape4::from_dims(dims));
-            } catch (const InputError& err) {
+                core::make_layout(spec, core::Shape4::from_dims(dims));
+            } catch (const core::InputError& err) {
                 got = err.what();
             }
         }

@@ -19,12 +19,13 @@ void check_random(const std::vector<std::int64_t>& sizes, int cases, std::uint64
     std::mt19937_64 rng(seed);
     int done = 0;
     while (done < cases) {
-        const Shape4 s = random_shape(rank, sizes, rng);
+        const core::Shape4 s = random_shape(rank, sizes, rng);
         if (s.numel() > max_numel) continue;
-        for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
+        for (core::Method m : {core::Method::Batch, core::Method::Layer, core::Method::Instance, core::Method::Group,
+                               core::Method::Rms}) {
             auto [spec, params] = random_config(m, s, rng);
             if (!valid(m, s, spec)) continue;
-            Tensor x = make_tensor(s, Init::Randn, rng());
+            core::Tensor x = make_tensor(s, core::Init::Randn, rng());
             auto r = compare(x, spec, params);
             INFO(describe(s, spec));
             CHECK(r.y_err <= 1e-4);
@@ -60,11 +61,12 @@ TEST_CASE("random medium shapes, statistics spanning many workgroups", "[random]
 
 TEST_CASE("statistics far larger than one workgroup on every method", "[random][gpu]") {
     // One statistic of 2^20+ elements per method: the split + Chan-merge path.
-    Tensor x = make_tensor({2, 4, 384, 384}, Init::Randn, 303);
-    for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
-        NormSpec spec = default_spec(m);
-        if (m == Method::Group) spec.groups = 2;
-        auto plan = normalizer().plan(make_layout(spec, x.shape), spec);
+    core::Tensor x = make_tensor({2, 4, 384, 384}, core::Init::Randn, 303);
+    for (core::Method m :
+         {core::Method::Batch, core::Method::Layer, core::Method::Instance, core::Method::Group, core::Method::Rms}) {
+        core::NormSpec spec = core::default_spec(m);
+        if (m == core::Method::Group) spec.groups = 2;
+        auto plan = normalizer().plan(core::make_layout(spec, x.shape), spec);
         auto r = compare(x, spec);
         INFO(describe(x.shape, spec) << " chunks=" << plan.chunks);
         CHECK_FALSE(plan.fused);
@@ -75,14 +77,14 @@ TEST_CASE("statistics far larger than one workgroup on every method", "[random][
 }
 
 TEST_CASE("a tensor of 16M elements", "[random][gpu][large]") {
-    Tensor x = make_tensor({16, 64, 128, 128}, Init::Randn, 404);
+    core::Tensor x = make_tensor({16, 64, 128, 128}, core::Init::Randn, 404);
     REQUIRE(x.shape.numel() >= 16 * 1024 * 1024);
-    for (Method m : {Method::Batch, Method::Group, Method::Layer}) {
-        NormSpec spec = default_spec(m);
-        if (m == Method::Group) spec.groups = 8;
-        if (m == Method::Layer) spec.normalized_shape = {128, 128};
+    for (core::Method m : {core::Method::Batch, core::Method::Group, core::Method::Layer}) {
+        core::NormSpec spec = core::default_spec(m);
+        if (m == core::Method::Group) spec.groups = 8;
+        if (m == core::Method::Layer) spec.normalized_shape = {128, 128};
         auto r = normalizer().run(x, spec);
-        Reference ref(x, spec, {});
+        reference::Reference ref(x, spec, {});
         INFO(describe(x.shape, spec));
         CHECK(ref.max_abs_error(r.y.data) <= 1e-4);
     }
@@ -102,14 +104,14 @@ TEST_CASE("a tensor past maxStorageBufferRange runs in slabs", "[random][gpu][la
                 : (void)::unsetenv("NORMLAB_MAX_BINDING_BYTES");
         }
     } restore{saved, before != nullptr};
-    Tensor x = make_tensor({16, 64, 256, 256}, Init::Randn, 505);
+    core::Tensor x = make_tensor({16, 64, 256, 256}, core::Init::Randn, 505);
     REQUIRE(static_cast<std::uint64_t>(x.shape.numel()) * 4 >
             std::min<std::uint64_t>(134217728, context().limits().maxStorageBufferRange));
-    for (Method m : {Method::Batch, Method::Group, Method::Instance}) {
-        NormSpec spec = default_spec(m);
-        if (m == Method::Group) spec.groups = 1;  // 16 statistics of 4M elements
+    for (core::Method m : {core::Method::Batch, core::Method::Group, core::Method::Instance}) {
+        core::NormSpec spec = core::default_spec(m);
+        if (m == core::Method::Group) spec.groups = 1;  // 16 statistics of 4M elements
         auto r = normalizer().run(x, spec);
-        Reference ref(x, spec, {});
+        reference::Reference ref(x, spec, {});
         INFO(describe(x.shape, spec));
         CHECK(ref.max_abs_error(r.y.data) <= 1e-4);
         for (std::size_t s = 0; s < r.mean.size(); ++s) {

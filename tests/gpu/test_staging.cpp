@@ -17,10 +17,10 @@ using namespace normlab;
 using namespace normlab::test;
 
 TEST_CASE("staging round trips in chunks through a bounded buffer", "[gpu][staging]") {
-    VulkanContext& ctx = context();
-    CommandRecorder rec(ctx);
-    Staging st(ctx, rec, 256);  // 256 bytes: a 4000-byte transfer takes 16 chunks
-    GpuBuffer a(ctx, 4096, BufferRole::Compute), b(ctx, 64, BufferRole::Compute);
+    gpu::VulkanContext& ctx = context();
+    gpu::CommandRecorder rec(ctx);
+    gpu::Staging st(ctx, rec, 256);  // 256 bytes: a 4000-byte transfer takes 16 chunks
+    gpu::GpuBuffer a(ctx, 4096, gpu::BufferRole::Compute), b(ctx, 64, gpu::BufferRole::Compute);
     std::vector<float> src(1000), small{1, 2, 3, 4, 5, 6, 7, 8};
     std::iota(src.begin(), src.end(), -500.0f);
     st.upload({{&a, 16, src.data(), src.size() * 4}, {&b, 0, small.data(), small.size() * 4}});
@@ -52,11 +52,11 @@ static std::vector<std::uint8_t> pattern(std::size_t n, std::uint32_t seed) {
 }
 
 TEST_CASE("staging round trips many chunks through both slots, odd sizes and offsets", "[gpu][staging]") {
-    VulkanContext& ctx = context();
-    CommandRecorder rec(ctx);
-    Staging st(ctx, rec, 256);  // two slots of 128 bytes
+    gpu::VulkanContext& ctx = context();
+    gpu::CommandRecorder rec(ctx);
+    gpu::Staging st(ctx, rec, 256);  // two slots of 128 bytes
     constexpr std::size_t kBuf = 16384;
-    GpuBuffer a(ctx, kBuf, BufferRole::Compute);
+    gpu::GpuBuffer a(ctx, kBuf, gpu::BufferRole::Compute);
     const std::vector<std::uint8_t> ground = pattern(kBuf, 1);
     // 0 bytes; under one chunk; one chunk exactly; one byte over; odd sizes of many chunks
     // (97 chunks for 12,345 bytes), at odd offsets.
@@ -81,7 +81,7 @@ TEST_CASE("staging round trips many chunks through both slots, odd sizes and off
     }
     // Many pieces in one call, sharing chunks and crossing slot boundaries, both ways.
     std::vector<std::vector<std::uint8_t>> parts;
-    std::vector<HostToDevice> up;
+    std::vector<gpu::HostToDevice> up;
     std::vector<std::size_t> at;
     for (std::size_t i = 0, off = 0; i < 40; off += 3 * i + 41, ++i) {
         parts.push_back(pattern(3 * i + 1, static_cast<std::uint32_t>(100 + i)));
@@ -91,7 +91,7 @@ TEST_CASE("staging round trips many chunks through both slots, odd sizes and off
     st.upload(up);
     std::vector<std::vector<std::uint8_t>> backs;
     for (const auto& p : parts) backs.emplace_back(p.size(), 0);
-    std::vector<DeviceToHost> down;
+    std::vector<gpu::DeviceToHost> down;
     for (std::size_t i = 0; i < parts.size(); ++i) down.push_back({&a, at[i], backs[i].data(), backs[i].size()});
     st.download(down);
     CHECK(backs == parts);
@@ -99,11 +99,11 @@ TEST_CASE("staging round trips many chunks through both slots, odd sizes and off
 }
 
 TEST_CASE("staging chunks a large transfer in about eighths, at most half the capacity each", "[gpu][staging]") {
-    VulkanContext& ctx = context();
-    CommandRecorder rec(ctx);
-    Staging st(ctx, rec, vk::DeviceSize{64} << 20);
+    gpu::VulkanContext& ctx = context();
+    gpu::CommandRecorder rec(ctx);
+    gpu::Staging st(ctx, rec, vk::DeviceSize{64} << 20);
     const std::size_t bytes = (std::size_t{12} << 20) + 4;  // 12 MiB and 4 bytes: chunks of just over 1.5 MiB
-    GpuBuffer a(ctx, bytes, BufferRole::Compute);
+    gpu::GpuBuffer a(ctx, bytes, gpu::BufferRole::Compute);
     const std::vector<std::uint8_t> src = pattern(bytes, 9);
     std::vector<std::uint8_t> back(bytes, 0);
     st.upload({{&a, 0, src.data(), bytes}});
@@ -114,12 +114,12 @@ TEST_CASE("staging chunks a large transfer in about eighths, at most half the ca
 }
 
 TEST_CASE("x stays on the device: reuse_x gives the same results as a fresh upload", "[gpu][staging]") {
-    Tensor x = make_tensor({3, 8, 5, 7}, Init::Randn, 77);
-    NormSpec group = default_spec(Method::Group);
+    core::Tensor x = make_tensor({3, 8, 5, 7}, core::Init::Randn, 77);
+    core::NormSpec group = core::default_spec(core::Method::Group);
     group.groups = 4;
-    NormSpec layer = default_spec(Method::Layer);
+    core::NormSpec layer = core::default_spec(core::Method::Layer);
     auto first = normalizer().run(x, group);
-    auto reused = normalizer().run(x, layer, {}, RunOptions{.reuse_x = true, .read_y = true});
+    auto reused = normalizer().run(x, layer, {}, plan::RunOptions{.reuse_x = true, .read_y = true});
     auto fresh = normalizer().run(x, layer);
     CHECK(reused.y.data == fresh.y.data);
     CHECK(reused.mean == fresh.mean);
@@ -128,38 +128,39 @@ TEST_CASE("x stays on the device: reuse_x gives the same results as a fresh uplo
     if (context().timestamps()) CHECK(reused.gpu_ms > 0.0);
 
     // read_y = false: the statistics come back, y stays on the device and holds the result.
-    auto stats_only = normalizer().run(x, layer, {}, RunOptions{.reuse_x = true, .read_y = false});
+    auto stats_only = normalizer().run(x, layer, {}, plan::RunOptions{.reuse_x = true, .read_y = false});
     CHECK(stats_only.y.data.empty());
     CHECK(stats_only.var == fresh.var);
-    CommandRecorder rec(context());
-    Staging st(context(), rec);
+    gpu::CommandRecorder rec(context());
+    gpu::Staging st(context(), rec);
     std::vector<float> y(x.data.size());
     st.download({{&normalizer().y_buffer(), 0, y.data(), y.size() * 4}});
     CHECK(y == fresh.y.data);
 
     // A different shape is uploaded even when reuse_x is asked for.
-    Tensor other = make_tensor({2, 8, 5, 7}, Init::Randn, 78);
-    auto r = normalizer().run(other, layer, {}, RunOptions{.reuse_x = true, .read_y = true});
+    core::Tensor other = make_tensor({2, 8, 5, 7}, core::Init::Randn, 78);
+    auto r = normalizer().run(other, layer, {}, plan::RunOptions{.reuse_x = true, .read_y = true});
     CHECK(r.y.data == normalizer().run(other, layer).y.data);
 
     // The count of non-finite inputs is the loaded x's, reused or not.
     other.data[3] = std::numeric_limits<float>::quiet_NaN();
     CHECK(normalizer().run(other, layer).nonfinite_inputs == 1);
-    CHECK(normalizer().run(other, group, {}, RunOptions{.reuse_x = true}).nonfinite_inputs == 1);
-    CHECK(normalizer().run(x, group, {}, RunOptions{.reuse_x = true}).nonfinite_inputs == 0);  // another shape
+    CHECK(normalizer().run(other, group, {}, plan::RunOptions{.reuse_x = true}).nonfinite_inputs == 1);
+    CHECK(normalizer().run(x, group, {}, plan::RunOptions{.reuse_x = true}).nonfinite_inputs == 0);  // another shape
     CHECK(context().validation_messages() == 0);
 }
 
 TEST_CASE("load_values puts x and y on the device as given", "[gpu][staging]") {
-    Tensor x = make_tensor({2, 3, 4, 5}, Init::Randn, 5), y = make_tensor({2, 3, 4, 5}, Init::Randn, 6);
+    core::Tensor x = make_tensor({2, 3, 4, 5}, core::Init::Randn, 5),
+                 y = make_tensor({2, 3, 4, 5}, core::Init::Randn, 6);
     normalizer().load_values(x, y);
-    CommandRecorder rec(context());
-    Staging st(context(), rec);
+    gpu::CommandRecorder rec(context());
+    gpu::Staging st(context(), rec);
     std::vector<float> bx(x.data.size()), by(y.data.size());
     st.download({{&normalizer().x_buffer(), 0, bx.data(), bx.size() * 4},
                  {&normalizer().y_buffer(), 0, by.data(), by.size() * 4}});
     CHECK(bx == x.data);
     CHECK(by == y.data);
-    Tensor wrong = make_tensor({2, 3, 4, 4}, Init::Randn, 7);
-    CHECK_THROWS_AS(normalizer().load_values(x, wrong), InputError);
+    core::Tensor wrong = make_tensor({2, 3, 4, 4}, core::Init::Randn, 7);
+    CHECK_THROWS_AS(normalizer().load_values(x, wrong), core::InputError);
 }

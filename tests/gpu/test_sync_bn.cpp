@@ -5,8 +5,8 @@
 
 #include "../support.hpp"
 #include "normlab/core/error.hpp"
-#include "normlab/core/npy.hpp"
-#include "normlab/core/reference.hpp"
+#include "normlab/io/npy.hpp"
+#include "normlab/reference/reference.hpp"
 #include "normlab/ops/sync_bn.hpp"
 #include "normlab/core/tensor_init.hpp"
 #include "../random_configs.hpp"
@@ -61,32 +61,32 @@ void check_close(const std::vector<double>& got, const std::vector<double>& want
 TEST_CASE("SyncBN: every mode matches PyTorch (tests/golden/sync)", "[golden][gpu][sync]") {
     const json cases = load_json(kDir + "cases.json");
     REQUIRE(cases.size() >= 5);
-    SyncBatchNorm sync(normalizer());
+    ops::SyncBatchNorm sync(normalizer());
     for (const auto& c : cases) {
         const std::string name = c.at("name");
         const std::string dir = kDir + name + "/";
         const json expected = load_json(dir + "expected.json");
-        const auto xn = read_npy(dir + "x.npy");
-        Tensor x;
-        x.shape = Shape4::from_dims(xn.shape);
+        const auto xn = io::read_npy(dir + "x.npy");
+        core::Tensor x;
+        x.shape = core::Shape4::from_dims(xn.shape);
         x.data = xn.data;
-        NormParams p;
+        core::NormParams p;
         if (c.at("affine").get<bool>()) {
-            p.weight = read_npy(dir + "w.npy").data;
-            p.bias = read_npy(dir + "b.npy").data;
+            p.weight = io::read_npy(dir + "w.npy").data;
+            p.bias = io::read_npy(dir + "b.npy").data;
         }
-        p.running_mean = read_npy(dir + "rm.npy").data;
-        p.running_var = read_npy(dir + "rv.npy").data;
-        for (SyncMode mode : {SyncMode::Sync, SyncMode::Local, SyncMode::Naive}) {
-            const std::string m = sync_mode_name(mode);
+        p.running_mean = io::read_npy(dir + "rm.npy").data;
+        p.running_var = io::read_npy(dir + "rv.npy").data;
+        for (core::SyncMode mode : {core::SyncMode::Sync, core::SyncMode::Local, core::SyncMode::Naive}) {
+            const std::string m = core::sync_mode_name(mode);
             INFO("case " << name << ", mode " << m);
-            NormSpec spec = default_spec(Method::Batch);
+            core::NormSpec spec = core::default_spec(core::Method::Batch);
             spec.affine = c.at("affine");
             spec.eps = c.at("eps").get<double>();
             spec.momentum = c.at("momentum").get<double>();
             spec.sync_devices = c.at("devices");
             spec.sync_mode = mode;
-            const NormResult r = sync.run(x, spec, p);
+            const core::NormResult r = sync.run(x, spec, p);
             REQUIRE(r.sync);
             CHECK(worst(r.y.data, read_f64(dir + "y_" + m + ".npy", x.data.size())) <= 1e-5);
             // Every run computes all three modes' y.
@@ -111,16 +111,16 @@ TEST_CASE("SyncBN: every mode matches PyTorch (tests/golden/sync)", "[golden][gp
 
 TEST_CASE("SyncBN: GPU against the float64 reference, random shapes, K, modes, train and eval", "[gpu][sync][random]") {
     std::mt19937_64 rng(12);
-    SyncBatchNorm sync(normalizer());
+    ops::SyncBatchNorm sync(normalizer());
     for (int t = 0; t < 24; ++t) {
         const SyncCase sc = random_sync_case(t, rng);
-        const Tensor& x = sc.x;
-        const NormSpec& spec = sc.spec;
-        const NormParams& p = sc.params;
+        const core::Tensor& x = sc.x;
+        const core::NormSpec& spec = sc.spec;
+        const core::NormParams& p = sc.params;
         INFO(sc.name);
-        const NormResult r = sync.run(x, spec, p);
-        const ReferenceResult ref = reference_sync(x, spec, p);
-        CHECK(max_abs_error(r.y.data, ref.y) <= 1e-5);
+        const core::NormResult r = sync.run(x, spec, p);
+        const reference::ReferenceResult ref = reference::reference_sync(x, spec, p);
+        CHECK(reference::max_abs_error(r.y.data, ref.y) <= 1e-5);
         REQUIRE(r.sync);
         REQUIRE(ref.stats.sync);
         check_close(r.sync->shard_mean, ref.stats.sync->shard_mean, 1e-5, "shard_mean");
@@ -141,18 +141,18 @@ TEST_CASE("SyncBN: GPU against the float64 reference, random shapes, K, modes, t
 }
 
 TEST_CASE("SyncBN identities: K = 1 is BatchNorm in every mode; sync is BatchNorm for any K", "[gpu][sync]") {
-    SyncBatchNorm sync(normalizer());
-    const Tensor x = make_tensor(Shape4{8, 3, 4, 4}, Init::Randn, 5);
-    const NormResult plain = normalizer().run(x, default_spec(Method::Batch));
+    ops::SyncBatchNorm sync(normalizer());
+    const core::Tensor x = make_tensor(core::Shape4{8, 3, 4, 4}, core::Init::Randn, 5);
+    const core::NormResult plain = normalizer().run(x, core::default_spec(core::Method::Batch));
     for (std::int64_t K : {1, 2, 4, 8})
-        for (SyncMode mode : {SyncMode::Sync, SyncMode::Local, SyncMode::Naive}) {
-            if (K == 8 && mode != SyncMode::Sync) continue;  // one sample a device: no local y to compare
-            NormSpec spec = default_spec(Method::Batch);
+        for (core::SyncMode mode : {core::SyncMode::Sync, core::SyncMode::Local, core::SyncMode::Naive}) {
+            if (K == 8 && mode != core::SyncMode::Sync) continue;  // one sample a device: no local y to compare
+            core::NormSpec spec = core::default_spec(core::Method::Batch);
             spec.sync_devices = K;
             spec.sync_mode = mode;
-            const NormResult r = sync.run(x, spec);
-            INFO("K " << K << " mode " << sync_mode_name(mode));
-            if (K == 1 || mode == SyncMode::Sync) {
+            const core::NormResult r = sync.run(x, spec);
+            INFO("K " << K << " mode " << core::sync_mode_name(mode));
+            if (K == 1 || mode == core::SyncMode::Sync) {
                 double w = 0;
                 for (std::size_t i = 0; i < x.data.size(); ++i)
                     w = std::max(w, std::abs(static_cast<double>(r.y.data[i]) - plain.y.data[i]));
@@ -162,11 +162,11 @@ TEST_CASE("SyncBN identities: K = 1 is BatchNorm in every mode; sync is BatchNor
         }
     // The naive variance is smaller by the variance of the shard means, which differs from 0
     // whenever the devices' means differ (here: shard 1 shifted by 2).
-    Tensor shifted = x;
+    core::Tensor shifted = x;
     for (std::size_t i = shifted.data.size() / 2; i < shifted.data.size(); ++i) shifted.data[i] += 2.0f;
-    NormSpec spec = default_spec(Method::Batch);
+    core::NormSpec spec = core::default_spec(core::Method::Batch);
     spec.sync_devices = 2;
-    const NormResult r = sync.run(shifted, spec);
+    const core::NormResult r = sync.run(shifted, spec);
     for (std::size_t c = 0; c < 3; ++c) {
         const double m0 = r.sync->shard_mean[c], m1 = r.sync->shard_mean[3 + c];
         const double var_of_means = (m0 - m1) * (m0 - m1) / 4;
@@ -177,18 +177,18 @@ TEST_CASE("SyncBN identities: K = 1 is BatchNorm in every mode; sync is BatchNor
 }
 
 TEST_CASE("SyncBN refuses a batch K does not divide, another method, K < 1", "[gpu][sync]") {
-    SyncBatchNorm sync(normalizer());
-    const Tensor x = make_tensor(Shape4{4, 3, 2, 2}, Init::Randn, 1);
-    NormSpec spec = default_spec(Method::Batch);
+    ops::SyncBatchNorm sync(normalizer());
+    const core::Tensor x = make_tensor(core::Shape4{4, 3, 2, 2}, core::Init::Randn, 1);
+    core::NormSpec spec = core::default_spec(core::Method::Batch);
     spec.sync_devices = 3;
     CHECK_THROWS_WITH(sync.run(x, spec), Catch::Contains("divisible by 3") && Catch::Contains("N = 4"));
     spec.sync_devices = -1;
-    CHECK_THROWS_AS(sync.run(x, spec), InputError);
-    NormSpec layer = default_spec(Method::Layer);
+    CHECK_THROWS_AS(sync.run(x, spec), core::InputError);
+    core::NormSpec layer = core::default_spec(core::Method::Layer);
     layer.sync_devices = 2;
     CHECK_THROWS_WITH(sync.run(x, layer), Catch::Contains("batch normalization"));
     // One value per channel on each device in train mode: PyTorch's BatchNorm refuses it.
     spec.sync_devices = 4;
-    CHECK_THROWS_WITH(sync.run(make_tensor(Shape4{4, 3, 1, 1}, Init::Randn, 1), spec),
+    CHECK_THROWS_WITH(sync.run(make_tensor(core::Shape4{4, 3, 1, 1}, core::Init::Randn, 1), spec),
                       Catch::Contains("more than 1 value per channel"));
 }

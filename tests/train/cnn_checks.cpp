@@ -9,18 +9,19 @@
 
 namespace normlab::test {
 
-TrainConfig small_cnn_config(TrainNorm norm, bool after, TrainActivation act, TrainOptimizer opt) {
-    TrainConfig c;
-    c.model = TrainModel::Cnn;
+train::TrainConfig small_cnn_config(train::TrainNorm norm, bool after, train::TrainActivation act,
+                                    train::TrainOptimizer opt) {
+    train::TrainConfig c;
+    c.model = train::TrainModel::Cnn;
     c.data = "textures";
     c.depth = 3;
     c.channels = 4;
     c.norm = norm;
-    c.groups = norm == TrainNorm::Group ? 2 : 1;
+    c.groups = norm == train::TrainNorm::Group ? 2 : 1;
     c.norm_after = after;
     c.activation = act;
     c.optimizer = opt;
-    c.lr = opt == TrainOptimizer::Adam ? 0.01 : 0.1;
+    c.lr = opt == train::TrainOptimizer::Adam ? 0.01 : 0.1;
     c.classes = 3;
     c.samples = 16;
     c.noise = 0.2;
@@ -28,36 +29,36 @@ TrainConfig small_cnn_config(TrainNorm norm, bool after, TrainActivation act, Tr
     c.steps = 6;
     c.seed = 5;
     c.data_seed = 2;
-    validate_train_config(c);
+    train::validate_train_config(c);
     return c;
 }
 
-std::vector<TrainConfig> cnn_reference_configs() {
-    using A = TrainActivation;
+std::vector<train::TrainConfig> cnn_reference_configs() {
+    using A = train::TrainActivation;
     const A acts[] = {A::Relu, A::Tanh, A::Sigmoid};
-    std::vector<TrainConfig> out;
+    std::vector<train::TrainConfig> out;
     int k = 0;
-    for (TrainNorm n :
-         {TrainNorm::None, TrainNorm::Batch, TrainNorm::Layer, TrainNorm::Instance, TrainNorm::Group, TrainNorm::Rms})
+    for (train::TrainNorm n : {train::TrainNorm::None, train::TrainNorm::Batch, train::TrainNorm::Layer,
+                               train::TrainNorm::Instance, train::TrainNorm::Group, train::TrainNorm::Rms})
         for (bool after : {false, true})
-            for (TrainOptimizer o : {TrainOptimizer::Sgd, TrainOptimizer::Adam}) {
-                if (n == TrainNorm::None && after) continue;  // no norm: one placement
-                if (n == TrainNorm::Instance && after && o == TrainOptimizer::Adam) continue;
+            for (train::TrainOptimizer o : {train::TrainOptimizer::Sgd, train::TrainOptimizer::Adam}) {
+                if (n == train::TrainNorm::None && after) continue;  // no norm: one placement
+                if (n == train::TrainNorm::Instance && after && o == train::TrainOptimizer::Adam) continue;
                 out.push_back(small_cnn_config(n, after, acts[k++ % 3], o));
             }
     return out;
 }
 
-std::string cnn_config_name(const TrainConfig& c) {
-    return std::string(train_norm_name(c.norm)) + (c.norm_after ? " after " : " before ") +
-           train_activation_name(c.activation) + " " + train_optimizer_name(c.optimizer);
+std::string cnn_config_name(const train::TrainConfig& c) {
+    return std::string(train::train_norm_name(c.norm)) + (c.norm_after ? " after " : " before ") +
+           train::train_activation_name(c.activation) + " " + train::train_optimizer_name(c.optimizer);
 }
 
-std::vector<std::string> check_cnn_against_reference(const TrainConfig& c, const TrainRun& dev) {
+std::vector<std::string> check_cnn_against_reference(const train::TrainConfig& c, const TrainRun& dev) {
     Failures f;
-    const auto data = make_train_data(c);
-    const auto init = init_cnn_params(c);
-    CnnReference ref(c, init);
+    const auto data = train::make_train_data(c);
+    const auto init = train::init_cnn_params(c);
+    train::CnnReference ref(c, init);
     for (int t = 0; t < c.steps; ++t) {
         const std::vector<std::int32_t> batch(data.batches.begin() + t * c.batch,
                                               data.batches.begin() + (t + 1) * c.batch);
@@ -69,18 +70,18 @@ std::vector<std::string> check_cnn_against_reference(const TrainConfig& c, const
     }
     // Measured on lavapipe: 2.1e-6 under SGD, 2.4e-5 under Adam, whose steps divide by √v and so scale a small
     // gradient's rounding error up.
-    const double param_tol = c.optimizer == TrainOptimizer::Adam ? 1e-3 : 1e-4;
+    const double param_tol = c.optimizer == train::TrainOptimizer::Adam ? 1e-3 : 1e-4;
     bool noisy = false;
     for (const auto& [name, values] : dev.params) {
         const auto& r = ref.tensor(name);
         if (cnn_noise_bound(c, name)) {  // Adam moves it by at most about lr a step, whatever the sign
-            const auto& start = find_tensor(init, name).values;
+            const auto& start = train::find_tensor(init, name).values;
             for (std::size_t i = 0; i < values.size(); ++i)
                 NL_CHECK(f, std::abs(values[i] - start[i]) <= 1.01 * c.lr * c.steps,
                          name << "[" << i << "] moved " << values[i] - start[i]);
             continue;
         }
-        if (c.norm == TrainNorm::Batch && name.ends_with("running_mean") &&
+        if (c.norm == train::TrainNorm::Batch && name.ends_with("running_mean") &&
             cnn_noise_bound(c, name.substr(0, name.find(".norm.")) + ".conv.bias")) {
             noisy = true;  // it follows that bias
             continue;

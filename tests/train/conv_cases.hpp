@@ -21,7 +21,7 @@ enum class ConvBackend { Vulkan, WebGPU };
 
 struct ConvKernelCase {
     std::string name;
-    TrainProgram program;  // with the "log" and "val_log" buffers a runner reads
+    train::TrainProgram program;  // with the "log" and "val_log" buffers a runner reads
     std::vector<std::pair<std::string, std::vector<float>>> inputs;  // by buffer name; the others start zeroed
     // One line per failure, from every buffer's values after one submission (the program's order).
     std::function<std::vector<std::string>(const std::vector<std::vector<float>>&, ConvBackend)> check;
@@ -33,6 +33,6 @@ struct ConvKernelCase {
 const std::vector<ConvKernelCase>& conv_kernel_cases();
 
 // Uploads a case's inputs into `device` (made from its program), runs one submission and reads every buffer.
-std::vector<std::vector<float>> run_kernel_case(TrainDevice& device, const ConvKernelCase& k);
+std::vector<std::vector<float>> run_kernel_case(train::TrainDevice& device, const ConvKernelCase& k);
 
 }  // namespace normlab::test

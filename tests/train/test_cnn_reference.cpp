@@ -27,10 +27,10 @@ nlohmann::json load(const std::string& name) {
 constexpr double kTol = 1e-12;
 
 // The reference's run of one golden run; returns the worst relative error it saw.
-double check_run(const nlohmann::json& all, const nlohmann::json& run, const TrainData& data) {
-    const TrainConfig c = test::cnn_golden_config(all, run);
+double check_run(const nlohmann::json& all, const nlohmann::json& run, const train::TrainData& data) {
+    const train::TrainConfig c = test::cnn_golden_config(all, run);
     const auto init = test::cnn_golden_init(c, run);
-    CnnReference ref(c, init);
+    train::CnnReference ref(c, init);
     double worst = 0;
     for (int t = 0; t < c.steps; ++t) {
         const std::vector<std::int32_t> batch(data.batches.begin() + t * c.batch,
@@ -64,7 +64,7 @@ double check_run(const nlohmann::json& all, const nlohmann::json& run, const Tra
 TEST_CASE("the cnn's float64 reference trains as PyTorch's float64 runs, step by step, for every norm",
           "[train][conv]") {
     const auto before = load("cnn_runs.json"), after = load("cnn_after_runs.json");
-    const TrainData data = test::cnn_golden_data(before);  // cnn_after_runs.json trains on the same
+    const train::TrainData data = test::cnn_golden_data(before);  // cnn_after_runs.json trains on the same
     REQUIRE(before.at("runs").size() == 6);
     REQUIRE(after.at("runs").size() == 4);
     for (const auto* all : {&before, &after})

@@ -18,9 +18,9 @@ using namespace normlab;
 
 namespace {
 
-test::TrainRun run_cnn(const TrainConfig& c, std::uint32_t serial_norm_members) {
-    TrainRunner r(test::context(), plan_cnn_training(c, TrainPlanOptions{serial_norm_members}), 2);
-    return test::run_train(r, c, init_cnn_params(c), make_train_data(c));
+test::TrainRun run_cnn(const train::TrainConfig& c, std::uint32_t serial_norm_members) {
+    ops::TrainRunner r(test::context(), train::plan_cnn_training(c, train::TrainPlanOptions{serial_norm_members}), 2);
+    return test::run_train(r, c, train::init_cnn_params(c), train::make_train_data(c));
 }
 
 }  // namespace
@@ -28,10 +28,10 @@ test::TrainRun run_cnn(const TrainConfig& c, std::uint32_t serial_norm_members) 
 TEST_CASE("the cnn's device steps match its float64 reference for every norm, placement and optimizer",
           "[train][conv][gpu]") {
     // serial_norm_members 0: the norms' workgroup-per-set kernels; the default: one invocation per set.
-    const std::uint32_t serial = GENERATE(0u, TrainPlanOptions{}.serial_norm_members);
+    const std::uint32_t serial = GENERATE(0u, train::TrainPlanOptions{}.serial_norm_members);
     const auto configs = test::cnn_reference_configs();
     REQUIRE(configs.size() == 21);
-    for (const TrainConfig& c : configs) {
+    for (const train::TrainConfig& c : configs) {
         INFO(test::cnn_config_name(c) << ", serial_norm_members " << serial);
         const auto failures = test::check_cnn_against_reference(c, run_cnn(c, serial));
         for (const auto& f : failures) FAIL_CHECK(f);
@@ -42,8 +42,9 @@ TEST_CASE("the cnn's device steps match its float64 reference for every norm, pl
 TEST_CASE("the cnn reference check fails on a run one term off", "[train][conv][gpu]") {
     // Negative controls: a device run against the reference of its configuration without SGD's momentum, and
     // the run with its third loss 1e-3 off and one conv weight 1e-3 off.
-    const auto c = test::small_cnn_config(TrainNorm::Batch, false, TrainActivation::Relu, TrainOptimizer::Sgd);
-    auto dev = run_cnn(c, TrainPlanOptions{}.serial_norm_members);
+    const auto c = test::small_cnn_config(train::TrainNorm::Batch, false, train::TrainActivation::Relu,
+                                          train::TrainOptimizer::Sgd);
+    auto dev = run_cnn(c, train::TrainPlanOptions{}.serial_norm_members);
     REQUIRE(test::check_cnn_against_reference(c, dev).empty());
     auto no_momentum = c;
     no_momentum.momentum = 0;
@@ -56,20 +57,21 @@ TEST_CASE("the cnn reference check fails on a run one term off", "[train][conv][
 TEST_CASE("the cnn's one-step gradients of every op kind match its float64 reference", "[train][conv][gpu]") {
     // Conv2d (weight, bias, input), AvgPool2d and the global pool, each activation, each norm's dγ/dβ and input
     // gradient, the head and the loss: the gradient buffers after one step, before any optimizer state matters.
-    const auto norm = GENERATE(TrainNorm::None, TrainNorm::Batch, TrainNorm::Layer, TrainNorm::Instance,
-                               TrainNorm::Group, TrainNorm::Rms);
+    const auto norm = GENERATE(train::TrainNorm::None, train::TrainNorm::Batch, train::TrainNorm::Layer,
+                               train::TrainNorm::Instance, train::TrainNorm::Group, train::TrainNorm::Rms);
     const bool after = GENERATE(false, true);
-    const auto act = GENERATE(TrainActivation::Relu, TrainActivation::Tanh, TrainActivation::Sigmoid);
-    auto c = test::small_cnn_config(norm, after, act, TrainOptimizer::Sgd);
+    const auto act =
+        GENERATE(train::TrainActivation::Relu, train::TrainActivation::Tanh, train::TrainActivation::Sigmoid);
+    auto c = test::small_cnn_config(norm, after, act, train::TrainOptimizer::Sgd);
     c.steps = 1;
     INFO(test::cnn_config_name(c));
-    const auto init = init_cnn_params(c);
-    const auto data = make_train_data(c);
-    TrainRunner r(test::context(), plan_cnn_training(c), 1);
+    const auto init = train::init_cnn_params(c);
+    const auto data = train::make_train_data(c);
+    ops::TrainRunner r(test::context(), train::plan_cnn_training(c), 1);
     test::upload_all(r, init, data);
     r.submit(1);
     r.finish();
-    CnnReference ref(c, init);
+    train::CnnReference ref(c, init);
     ref.step(data.train, std::vector<std::int32_t>(data.batches.begin(), data.batches.begin() + c.batch));
     for (const auto& t : init) {
         if (!t.trained) continue;

@@ -17,7 +17,7 @@ TEST_CASE("Conv2d 3x3 and pooling kernels against the float64 references on the 
     REQUIRE(cases.size() == 36);
     for (const auto& k : cases) {
         INFO(k.name);
-        TrainRunner runner(test::context(), k.program, 1);
+        ops::TrainRunner runner(test::context(), k.program, 1);
         const auto failures = k.check(test::run_kernel_case(runner, k), test::ConvBackend::Vulkan);
         for (const auto& f : failures) FAIL_CHECK(f);
         CHECK(failures.empty());
@@ -30,7 +30,7 @@ TEST_CASE("the kernel cases' checks fail on a result one bound off", "[train][co
     for (std::size_t i : {std::size_t{0}, std::size_t{18}, cases.size() - 1}) {
         const auto& k = cases[i];
         INFO(k.name);
-        TrainRunner runner(test::context(), k.program, 1);
+        ops::TrainRunner runner(test::context(), k.program, 1);
         auto out = test::run_kernel_case(runner, k);
         REQUIRE(k.check(out, test::ConvBackend::Vulkan).empty());
         for (auto& values : out)

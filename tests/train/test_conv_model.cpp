@@ -29,17 +29,18 @@ const nlohmann::json& runs() {
 
 TEST_CASE("the cnn trains as PyTorch's does, step by step, for every norm", "[train][conv][gpu]") {
     const auto& all = runs();
-    const TrainData data = test::cnn_golden_data(all);
+    const train::TrainData data = test::cnn_golden_data(all);
     REQUIRE(all.at("runs").size() == 6);
     // serial_norm_members 0: the norms' workgroup-per-set kernels; the default: one invocation per set
     // for sets of at most 1024 elements (train_norm_plan.hpp).
-    const std::uint32_t serial = GENERATE(0u, TrainPlanOptions{}.serial_norm_members);
+    const std::uint32_t serial = GENERATE(0u, train::TrainPlanOptions{}.serial_norm_members);
     for (const auto& run : all.at("runs")) {
-        const TrainConfig c = test::cnn_golden_config(all, run);
-        INFO("norm " << train_norm_name(c.norm) << ", " << train_optimizer_name(c.optimizer) << ", serial " << serial);
-        REQUIRE(validation_samples(c) == data.val.samples());
+        const train::TrainConfig c = test::cnn_golden_config(all, run);
+        INFO("norm " << train::train_norm_name(c.norm) << ", " << train::train_optimizer_name(c.optimizer)
+                     << ", serial " << serial);
+        REQUIRE(train::validation_samples(c) == data.val.samples());
         const auto init = test::cnn_golden_init(c, run);
-        TrainRunner r(test::context(), plan_cnn_training(c, TrainPlanOptions{serial}), 2);
+        ops::TrainRunner r(test::context(), train::plan_cnn_training(c, train::TrainPlanOptions{serial}), 2);
         const auto failures = test::check_cnn_run(run, c, init, test::run_train(r, c, init, data));
         for (const auto& f : failures) FAIL_CHECK(f);
         CHECK(failures.empty());

@@ -21,14 +21,14 @@
 using namespace normlab;
 
 TEST_CASE("conv passes: kernels, parameter words, grids, bindings", "[train][conv]") {
-    ConvShape s{3, 2, 5, 8, 8};
-    TrainProgram p;
+    train::ConvShape s{3, 2, 5, 8, 8};
+    train::TrainProgram p;
     int x = p.add_buffer("x", s.x_size()), w = p.add_buffer("w", s.weight_size()), b = p.add_buffer("b", 5);
     int y = p.add_buffer("y", s.y_size()), dy = p.add_buffer("dy", s.y_size()), dx = p.add_buffer("dx", s.x_size());
     int dw = p.add_buffer("dw", s.weight_size()), db = p.add_buffer("db", 5);
-    plan_conv3x3_forward(p, s, x, w, b, y);
-    plan_conv3x3_backward_input(p, s, dy, w, dx);
-    plan_conv3x3_grad_params(p, s, x, dy, dw, db);
+    train::plan_conv3x3_forward(p, s, x, w, b, y);
+    train::plan_conv3x3_backward_input(p, s, dy, w, dx);
+    train::plan_conv3x3_grad_params(p, s, x, dy, dw, db);
     REQUIRE(p.passes.size() == 3);
     const std::vector<std::uint32_t> words{3, 2, 5, 8, 8};
     CHECK(p.passes[0].kernel == "train_conv_forward");
@@ -42,19 +42,19 @@ TEST_CASE("conv passes: kernels, parameter words, grids, bindings", "[train][con
     CHECK(p.passes[2].kernel == "train_conv_grad_params");
     CHECK(p.passes[2].groups == std::array<std::uint32_t, 3>{5 * 2 + 5, 1, 1});  // a (co, ci) pair each, then biases
     CHECK(p.passes[2].buffers == std::vector<int>{x, dy, dw, db});
-    CHECK_THROWS_AS(plan_conv3x3_forward(p, ConvShape{3, 2, 5, 8, 9}, x, w, b, y), InternalError);
-    CHECK_THROWS_AS(plan_conv3x3_forward(p, ConvShape{0, 2, 5, 8, 8}, x, w, b, y), InternalError);
-    CHECK_THROWS_AS(plan_conv3x3_backward_input(p, s, dy, w, 99), InternalError);
+    CHECK_THROWS_AS(train::plan_conv3x3_forward(p, train::ConvShape{3, 2, 5, 8, 9}, x, w, b, y), core::InternalError);
+    CHECK_THROWS_AS(train::plan_conv3x3_forward(p, train::ConvShape{0, 2, 5, 8, 8}, x, w, b, y), core::InternalError);
+    CHECK_THROWS_AS(train::plan_conv3x3_backward_input(p, s, dy, w, 99), core::InternalError);
 }
 
 TEST_CASE("pool passes: kernels, parameter words, grids, bindings", "[train][pool]") {
-    PoolShape s{4, 3, 6, 5};
-    TrainProgram p;
+    train::PoolShape s{4, 3, 6, 5};
+    train::TrainProgram p;
     int x = p.add_buffer("x", s.size()), y = p.add_buffer("y", 4 * 3 * 3 * 2), g = p.add_buffer("g", 12);
-    plan_avgpool2_forward(p, s, x, y);
-    plan_avgpool2_backward(p, s, y, x);
-    plan_global_avgpool_forward(p, s, x, g);
-    plan_global_avgpool_backward(p, s, g, x);
+    train::plan_avgpool2_forward(p, s, x, y);
+    train::plan_avgpool2_backward(p, s, y, x);
+    train::plan_global_avgpool_forward(p, s, x, g);
+    train::plan_global_avgpool_backward(p, s, g, x);
     REQUIRE(p.passes.size() == 4);
     CHECK(p.passes[0].kernel == "train_pool_avg2_forward");
     CHECK(p.passes[0].params == std::vector<std::uint32_t>{12, 6, 5});
@@ -64,32 +64,32 @@ TEST_CASE("pool passes: kernels, parameter words, grids, bindings", "[train][poo
     CHECK(p.passes[2].params == std::vector<std::uint32_t>{12, 30});
     CHECK(p.passes[2].groups[0] == 12);  // a workgroup per plane
     CHECK(p.passes[3].buffers == std::vector<int>{g, x});
-    CHECK_THROWS_AS(plan_avgpool2_forward(p, PoolShape{4, 3, 1, 5}, x, y), InternalError);
-    CHECK_THROWS_AS(plan_global_avgpool_forward(p, PoolShape{4, 4, 6, 5}, x, g), InternalError);
+    CHECK_THROWS_AS(train::plan_avgpool2_forward(p, train::PoolShape{4, 3, 1, 5}, x, y), core::InternalError);
+    CHECK_THROWS_AS(train::plan_global_avgpool_forward(p, train::PoolShape{4, 4, 6, 5}, x, g), core::InternalError);
 }
 
 TEST_CASE("a grid past 65535 workgroups goes over two dimensions", "[train][conv]") {
-    auto g = train_grid(70000);
+    auto g = train::train_grid(70000);
     CHECK(static_cast<std::uint64_t>(g[0]) * g[1] >= 70000);
     CHECK(g[0] <= 65535);
     CHECK(g[1] == 2);
-    CHECK(train_grid(0) == std::array<std::uint32_t, 3>{1, 1, 1});
+    CHECK(train::train_grid(0) == std::array<std::uint32_t, 3>{1, 1, 1});
 }
 
 TEST_CASE("the train_conv and train_pool shaders compile", "[train][conv][pool]") {
     int found = 0;
-    for (const auto& name : shader_names()) {
+    for (const auto& name : gpu::shader_names()) {
         if (name.rfind("train_conv", 0) != 0 && name.rfind("train_pool", 0) != 0) continue;
         ++found;
         INFO(name);
-        CHECK_NOTHROW(compile_glsl(name, shader_source(name)));
-        CHECK_NOTHROW(compile_glsl(name, shader_source(name), {{"NL_SUBGROUP_ARITH", "1"}}));
+        CHECK_NOTHROW(gpu::compile_glsl(name, gpu::shader_source(name)));
+        CHECK_NOTHROW(gpu::compile_glsl(name, gpu::shader_source(name), {{"NL_SUBGROUP_ARITH", "1"}}));
     }
     CHECK(found == 7);
 }
 
 TEST_CASE("the cnn's layer shapes: AvgPool2d(2) after layers 1, 3 and 5", "[train][conv]") {
-    auto l = cnn_layer_shapes(7, 16, 32);
+    auto l = train::cnn_layer_shapes(7, 16, 32);
     REQUIRE(l.size() == 7);
     CHECK(l[0].conv.cin == 1);
     CHECK(l[1].conv.cin == 16);
@@ -104,105 +104,106 @@ TEST_CASE("the cnn's layer shapes: AvgPool2d(2) after layers 1, 3 and 5", "[trai
         CHECK(l[i].out_side == out[i]);
         CHECK(l[i].pool_after == (i == 1 || i == 3 || i == 5));
     }
-    CHECK(cnn_conv_weight_name(2) == "layers.2.conv.weight");
-    CHECK(cnn_conv_bias_name(0) == "layers.0.conv.bias");
-    CHECK_THROWS_AS(cnn_layer_shapes(0, 16, 32), InputError);
-    CHECK_THROWS_AS(cnn_layer_shapes(9, 16, 32), InputError);
-    CHECK_THROWS_AS(cnn_layer_shapes(2, 0, 32), InputError);
-    CHECK_THROWS_AS(cnn_layer_shapes(2, 4, 0), InputError);
+    CHECK(train::cnn_conv_weight_name(2) == "layers.2.conv.weight");
+    CHECK(train::cnn_conv_bias_name(0) == "layers.0.conv.bias");
+    CHECK_THROWS_AS(train::cnn_layer_shapes(0, 16, 32), core::InputError);
+    CHECK_THROWS_AS(train::cnn_layer_shapes(9, 16, 32), core::InputError);
+    CHECK_THROWS_AS(train::cnn_layer_shapes(2, 0, 32), core::InputError);
+    CHECK_THROWS_AS(train::cnn_layer_shapes(2, 4, 0), core::InputError);
 }
 
 TEST_CASE("the cnn's initial parameters: PyTorch's names, shapes and bounds", "[train][conv]") {
-    TrainConfig c;
-    c.model = TrainModel::Cnn;
+    train::TrainConfig c;
+    c.model = train::TrainModel::Cnn;
     c.depth = 3;
     c.channels = 8;
     c.classes = 5;
     c.data = "textures";
-    for (TrainNorm norm : {TrainNorm::Batch, TrainNorm::Layer, TrainNorm::Instance, TrainNorm::None}) {
+    for (train::TrainNorm norm :
+         {train::TrainNorm::Batch, train::TrainNorm::Layer, train::TrainNorm::Instance, train::TrainNorm::None}) {
         c.norm = norm;
-        INFO(train_norm_name(norm));
-        auto p = init_cnn_params(c);
-        const auto& w0 = find_tensor(p, "layers.0.conv.weight");
+        INFO(train::train_norm_name(norm));
+        auto p = train::init_cnn_params(c);
+        const auto& w0 = train::find_tensor(p, "layers.0.conv.weight");
         CHECK(w0.shape == std::vector<std::int64_t>{8, 1, 3, 3});
         for (float v : w0.values) REQUIRE(std::abs(v) <= 1.0 / 3.0);
-        const auto& w1 = find_tensor(p, "layers.1.conv.weight");
+        const auto& w1 = train::find_tensor(p, "layers.1.conv.weight");
         CHECK(w1.shape == std::vector<std::int64_t>{8, 8, 3, 3});
         for (float v : w1.values) REQUIRE(std::abs(v) <= 1.0 / std::sqrt(72.0));
-        CHECK(find_tensor(p, "head.weight").shape == std::vector<std::int64_t>{5, 8});
+        CHECK(train::find_tensor(p, "head.weight").shape == std::vector<std::int64_t>{5, 8});
         CHECK(p.back().name == "head.bias");
-        if (norm == TrainNorm::None) {
-            CHECK_THROWS_AS(find_tensor(p, "layers.0.norm.weight"), InternalError);
+        if (norm == train::TrainNorm::None) {
+            CHECK_THROWS_AS(train::find_tensor(p, "layers.0.norm.weight"), core::InternalError);
             continue;
         }
         // Layer 2 runs on 8×8 (after the pool of layer 1): LayerNorm([C, H, W])'s affine is per element.
-        const auto& g2 = find_tensor(p, "layers.2.norm.weight");
-        if (norm == TrainNorm::Layer)
+        const auto& g2 = train::find_tensor(p, "layers.2.norm.weight");
+        if (norm == train::TrainNorm::Layer)
             CHECK(g2.shape == std::vector<std::int64_t>{8, 8, 8});
         else
             CHECK(g2.shape == std::vector<std::int64_t>{8});
         CHECK(std::all_of(g2.values.begin(), g2.values.end(), [](float v) { return v == 1.0f; }));
         bool running = true;
         try {
-            find_tensor(p, "layers.0.norm.running_var");
-        } catch (const InternalError&) {
+            train::find_tensor(p, "layers.0.norm.running_var");
+        } catch (const core::InternalError&) {
             running = false;
         }
-        CHECK(running == (norm == TrainNorm::Batch));
+        CHECK(running == (norm == train::TrainNorm::Batch));
     }
-    c.norm = TrainNorm::None;
-    CHECK(init_cnn_params(c)[0].values == init_cnn_params(c)[0].values);  // deterministic from the seed
+    c.norm = train::TrainNorm::None;
+    CHECK(train::init_cnn_params(c)[0].values == train::init_cnn_params(c)[0].values);  // deterministic from the seed
 }
 
 TEST_CASE("textures through the training data and its configuration checks", "[train][texture]") {
-    TrainConfig c;
-    c.model = TrainModel::Cnn;
+    train::TrainConfig c;
+    c.model = train::TrainModel::Cnn;
     c.data = "textures";
     c.classes = 6;
     c.samples = 64;
     c.batch = 8;
     c.steps = 3;
     c.data_seed = 5;
-    CHECK_NOTHROW(validate_train_config(c));
-    TrainData d = make_train_data(c);
-    CHECK(d.train.features == kTexturePixels);
+    CHECK_NOTHROW(train::validate_train_config(c));
+    train::TrainData d = train::make_train_data(c);
+    CHECK(d.train.features == train::kTexturePixels);
     CHECK(d.train.samples() == 64);
-    CHECK(d.val.samples() == validation_samples(c));
-    CHECK(d.train.x == make_train_textures(c).train.x);
+    CHECK(d.val.samples() == train::validation_samples(c));
+    CHECK(d.train.x == train::make_train_textures(c).train.x);
     CHECK(d.batches.size() == 24u);
     c.classes = 7;
-    CHECK_THROWS_AS(validate_train_config(c), InputError);
+    CHECK_THROWS_AS(train::validate_train_config(c), core::InputError);
     c.classes = 6;
     c.data = "spirals";
-    CHECK_THROWS_AS(validate_train_config(c), InputError);
-    c.model = TrainModel::Mlp;
+    CHECK_THROWS_AS(train::validate_train_config(c), core::InputError);
+    c.model = train::TrainModel::Mlp;
     c.classes = 5;
-    CHECK_THROWS_AS(validate_train_config(c), InputError);  // the mlp keeps 2–4 classes
+    CHECK_THROWS_AS(train::validate_train_config(c), core::InputError);  // the mlp keeps 2–4 classes
 }
 
 TEST_CASE("the cnn's and the mlp's norms: one planner, small sets one invocation each", "[train][conv]") {
     // The cnn (4 channels, batch 8, 16×16 → 8×8 after layer 1's pool): InstanceNorm's sets of 256 and 64
     // elements and BatchNorm's of 2,048 and 512. Sets of at most serial_norm_members elements run one
     // invocation per set (flag 16, 64 sets a workgroup), larger ones a workgroup per set; 0: never.
-    TrainConfig c;
-    c.model = TrainModel::Cnn;
+    train::TrainConfig c;
+    c.model = train::TrainModel::Cnn;
     c.data = "textures";
     c.depth = 3;
     c.channels = 4;
     c.batch = 8;
     c.steps = 2;
-    for (TrainNorm norm : {TrainNorm::Instance, TrainNorm::Batch})
-        for (std::uint32_t serial : {0u, TrainPlanOptions{}.serial_norm_members}) {
+    for (train::TrainNorm norm : {train::TrainNorm::Instance, train::TrainNorm::Batch})
+        for (std::uint32_t serial : {0u, train::TrainPlanOptions{}.serial_norm_members}) {
             c.norm = norm;
-            validate_train_config(c);
-            const TrainProgram p = plan_cnn_training(c, TrainPlanOptions{serial});
+            train::validate_train_config(c);
+            const train::TrainProgram p = train::plan_cnn_training(c, train::TrainPlanOptions{serial});
             int fwd = 0, bwd = 0;
             for (const auto& pass : p.passes) {
                 if (pass.kernel != "train_norm_fwd" && pass.kernel != "train_norm_bwd") continue;
                 const std::uint32_t sets = pass.params[0], members = pass.params[1];
                 const bool one_each = members <= serial;
                 INFO(pass.kernel << " sets " << sets << " members " << members << " serial " << serial);
-                CHECK(((pass.params[10] & kTrainNormSerial) != 0) == one_each);
+                CHECK(((pass.params[10] & train::kTrainNormSerial) != 0) == one_each);
                 CHECK(pass.groups[0] == (one_each ? (sets + 63) / 64 : sets));
                 ++(pass.kernel == "train_norm_fwd" ? fwd : bwd);
             }
@@ -210,13 +211,13 @@ TEST_CASE("the cnn's and the mlp's norms: one planner, small sets one invocation
             CHECK(bwd == 3);
         }
     // The mlp's norms run through the same planner: its forward's words and grid for the same layout.
-    TrainConfig m;
-    m.norm = TrainNorm::Layer;
-    validate_train_config(m);
-    const TrainProgram mp = plan_mlp_training(m);
+    train::TrainConfig m;
+    m.norm = train::TrainNorm::Layer;
+    train::validate_train_config(m);
+    const train::TrainProgram mp = train::plan_mlp_training(m);
     const auto it = std::find_if(mp.passes.begin(), mp.passes.end(),
-                                 [](const TrainPass& t) { return t.kernel == "train_norm_fwd"; });
+                                 [](const train::TrainPass& t) { return t.kernel == "train_norm_fwd"; });
     REQUIRE(it != mp.passes.end());
-    CHECK((it->params[10] & kTrainNormSerial) != 0);  // 32 sets of 32 features
+    CHECK((it->params[10] & train::kTrainNormSerial) != 0);  // 32 sets of 32 features
     CHECK(it->groups == std::array<std::uint32_t, 3>{1, 1, 1});
 }

@@ -44,11 +44,11 @@ constexpr double kTol = 1e-12;
 TEST_CASE("Conv2d 3x3 forward and backward equal PyTorch's float64", "[train][conv]") {
     REQUIRE(cases().at("conv").size() >= 6);
     for (const auto& c : cases().at("conv")) {
-        ConvShape s{c.at("n"), c.at("cin"), c.at("cout"), c.at("h"), c.at("w")};
+        train::ConvShape s{c.at("n"), c.at("cin"), c.at("cout"), c.at("h"), c.at("w")};
         INFO("n " << s.n << " cin " << s.cin << " cout " << s.cout << " h " << s.h << " w " << s.w);
         auto x = vec(c.at("x")), weight = vec(c.at("weight"));
-        CHECK(max_error(conv3x3_forward(s, x, weight, vec(c.at("bias"))), vec(c.at("y"))) < kTol);
-        ConvGrads g = conv3x3_backward(s, x, weight, vec(c.at("dy")));
+        CHECK(max_error(train::conv3x3_forward(s, x, weight, vec(c.at("bias"))), vec(c.at("y"))) < kTol);
+        train::ConvGrads g = train::conv3x3_backward(s, x, weight, vec(c.at("dy")));
         CHECK(max_error(g.dx, vec(c.at("dx"))) < kTol);
         CHECK(max_error(g.dweight, vec(c.at("dweight"))) < kTol);
         CHECK(max_error(g.dbias, vec(c.at("dbias"))) < kTol);
@@ -58,25 +58,25 @@ TEST_CASE("Conv2d 3x3 forward and backward equal PyTorch's float64", "[train][co
 TEST_CASE("AvgPool2d(2) and the global average pool equal PyTorch's float64", "[train][pool]") {
     REQUIRE(cases().at("pool").size() >= 5);
     for (const auto& c : cases().at("pool")) {
-        PoolShape s{c.at("n"), c.at("c"), c.at("h"), c.at("w")};
+        train::PoolShape s{c.at("n"), c.at("c"), c.at("h"), c.at("w")};
         INFO("n " << s.n << " c " << s.c << " h " << s.h << " w " << s.w);
         const auto& a = c.at("avg2");
-        CHECK(max_error(avgpool2_forward(s, vec(a.at("x"))), vec(a.at("y"))) < kTol);
-        CHECK(max_error(avgpool2_backward(s, vec(a.at("dy"))), vec(a.at("dx"))) < kTol);
+        CHECK(max_error(train::avgpool2_forward(s, vec(a.at("x"))), vec(a.at("y"))) < kTol);
+        CHECK(max_error(train::avgpool2_backward(s, vec(a.at("dy"))), vec(a.at("dx"))) < kTol);
         const auto& g = c.at("global");
-        CHECK(max_error(global_avgpool_forward(s, vec(g.at("x"))), vec(g.at("y"))) < kTol);
-        CHECK(max_error(global_avgpool_backward(s, vec(g.at("dy"))), vec(g.at("dx"))) < kTol);
+        CHECK(max_error(train::global_avgpool_forward(s, vec(g.at("x"))), vec(g.at("y"))) < kTol);
+        CHECK(max_error(train::global_avgpool_backward(s, vec(g.at("dy"))), vec(g.at("dx"))) < kTol);
     }
 }
 
 TEST_CASE("Conv2d's initial parameters: PyTorch's bounds, filled uniformly, deterministic", "[train][conv]") {
     for (const auto& c : cases().at("init")) {
         int cin = c.at("cin"), cout = c.at("cout");
-        double bound = conv3x3_init_bound(cin);
+        double bound = train::conv3x3_init_bound(cin);
         CHECK(std::abs(bound - c.at("weight_bound").get<double>()) < 1e-15);
         CHECK(std::abs(bound - c.at("bias_bound").get<double>()) < 1e-15);
-        TrainRng rng(7), again(7);
-        ConvParams p = conv3x3_init(cin, cout, rng), q = conv3x3_init(cin, cout, again);
+        train::TrainRng rng(7), again(7);
+        train::ConvParams p = train::conv3x3_init(cin, cout, rng), q = train::conv3x3_init(cin, cout, again);
         CHECK(p.weight == q.weight);
         CHECK(p.bias == q.bias);
         REQUIRE(p.weight.size() == static_cast<std::size_t>(cout * cin * 9));

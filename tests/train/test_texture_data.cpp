@@ -14,30 +14,30 @@ using namespace normlab;
 namespace {
 
 // Mean |difference| between vertically (dy) or horizontally (dx) adjacent pixels of image s.
-double mean_step(const TrainDataSet& set, int s, bool vertical) {
-    const float* p = set.x.data() + static_cast<std::size_t>(s) * kTextureSide * kTextureSide;
+double mean_step(const train::TrainDataSet& set, int s, bool vertical) {
+    const float* p = set.x.data() + static_cast<std::size_t>(s) * train::kTextureSide * train::kTextureSide;
     double acc = 0.0;
-    for (int i = 0; i < kTextureSide - 1; ++i)
-        for (int j = 0; j < kTextureSide - 1; ++j)
-            acc += std::abs(p[(i + vertical) * kTextureSide + j + !vertical] - p[i * kTextureSide + j]);
-    return acc / ((kTextureSide - 1) * (kTextureSide - 1));
+    for (int i = 0; i < train::kTextureSide - 1; ++i)
+        for (int j = 0; j < train::kTextureSide - 1; ++j)
+            acc += std::abs(p[(i + vertical) * train::kTextureSide + j + !vertical] - p[i * train::kTextureSide + j]);
+    return acc / ((train::kTextureSide - 1) * (train::kTextureSide - 1));
 }
 
-double image_mean(const TrainDataSet& set, int s) {
-    const float* p = set.x.data() + static_cast<std::size_t>(s) * kTextureSide * kTextureSide;
+double image_mean(const train::TrainDataSet& set, int s) {
+    const float* p = set.x.data() + static_cast<std::size_t>(s) * train::kTextureSide * train::kTextureSide;
     double acc = 0.0;
-    for (int k = 0; k < kTextureSide * kTextureSide; ++k) acc += p[k];
-    return acc / (kTextureSide * kTextureSide);
+    for (int k = 0; k < train::kTextureSide * train::kTextureSide; ++k) acc += p[k];
+    return acc / (train::kTextureSide * train::kTextureSide);
 }
 
 }  // namespace
 
 TEST_CASE("TrainRng is splitmix64 with its published first outputs", "[train][texture]") {
-    TrainRng rng(1234567);
+    train::TrainRng rng(1234567);
     // splitmix64's reference outputs for seed 1234567 (Vigna's splitmix64.c).
     CHECK(rng.next() == 6457827717110365317ull);
     CHECK(rng.next() == 3203168211198807973ull);
-    TrainRng u(0);
+    train::TrainRng u(0);
     for (int i = 0; i < 1000; ++i) {
         double v = u.uniform();
         REQUIRE((v >= 0.0 && v < 1.0));
@@ -45,12 +45,12 @@ TEST_CASE("TrainRng is splitmix64 with its published first outputs", "[train][te
 }
 
 TEST_CASE("textures: shapes, labels, held-out split, deterministic from the seed", "[train][texture]") {
-    TextureConfig c{.classes = 5, .samples = 100, .val_samples = 40, .noise = 0.2, .seed = 11};
-    TextureData a = make_textures(c), b = make_textures(c);
+    train::TextureConfig c{.classes = 5, .samples = 100, .val_samples = 40, .noise = 0.2, .seed = 11};
+    train::TextureData a = train::make_textures(c), b = train::make_textures(c);
     REQUIRE(a.train.samples() == 100);
     REQUIRE(a.val.samples() == 40);
     REQUIRE(a.train.x.size() == 100u * 256u);
-    CHECK(a.train.features == kTexturePixels);
+    CHECK(a.train.features == train::kTexturePixels);
     REQUIRE(a.val.x.size() == 40u * 256u);
     CHECK(a.train.x == b.train.x);
     CHECK(a.val.x == b.val.x);
@@ -59,21 +59,24 @@ TEST_CASE("textures: shapes, labels, held-out split, deterministic from the seed
     for (int s = 0; s < 100; ++s) CHECK(a.train.y[s] == s % 5);
     for (float v : a.train.x) REQUIRE(std::isfinite(v));
     c.seed = 12;
-    CHECK(make_textures(c).train.x != a.train.x);
-    CHECK(texture_class_names().size() == static_cast<std::size_t>(kTextureMaxClasses));
+    CHECK(train::make_textures(c).train.x != a.train.x);
+    CHECK(train::texture_class_names().size() == static_cast<std::size_t>(train::kTextureMaxClasses));
 }
 
 TEST_CASE("textures: bad configurations are refused with one line", "[train][texture]") {
-    CHECK_THROWS_AS(make_textures({.classes = 1}), InputError);
-    CHECK_THROWS_AS(make_textures({.classes = 7}), InputError);
-    CHECK_THROWS_AS(make_textures({.classes = 3, .samples = 0}), InputError);
-    CHECK_THROWS_AS(make_textures({.classes = 3, .samples = 4, .val_samples = -1}), InputError);
-    CHECK_THROWS_AS(make_textures({.classes = 3, .samples = 4, .val_samples = 1, .noise = -0.1}), InputError);
-    CHECK_THROWS_AS(make_textures({.classes = 3, .samples = 4, .val_samples = 1, .noise = NAN}), InputError);
+    CHECK_THROWS_AS(train::make_textures({.classes = 1}), core::InputError);
+    CHECK_THROWS_AS(train::make_textures({.classes = 7}), core::InputError);
+    CHECK_THROWS_AS(train::make_textures({.classes = 3, .samples = 0}), core::InputError);
+    CHECK_THROWS_AS(train::make_textures({.classes = 3, .samples = 4, .val_samples = -1}), core::InputError);
+    CHECK_THROWS_AS(train::make_textures({.classes = 3, .samples = 4, .val_samples = 1, .noise = -0.1}),
+                    core::InputError);
+    CHECK_THROWS_AS(train::make_textures({.classes = 3, .samples = 4, .val_samples = 1, .noise = NAN}),
+                    core::InputError);
 }
 
 TEST_CASE("textures: stripes differ in orientation, not in brightness", "[train][texture]") {
-    TextureData d = make_textures({.classes = 6, .samples = 600, .val_samples = 0, .noise = 0.2, .seed = 3});
+    train::TextureData d =
+        train::make_textures({.classes = 6, .samples = 600, .val_samples = 0, .noise = 0.2, .seed = 3});
     int right = 0, count = 0;
     std::vector<double> class_mean(6, 0.0);
     for (int s = 0; s < d.train.samples(); ++s) {

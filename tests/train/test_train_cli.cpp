@@ -17,11 +17,11 @@ const std::string kRun =
     "train --model mlp --depth 2 --width 8 --norm batch --data spirals --classes 3 --samples 64 "
     "--batch 16 --steps 12 --lr 0.1 --optimizer sgd --seed 5 --data-seed 6 --eval-every 5";
 
-TrainConfig run_config() {
-    TrainConfig c;
+train::TrainConfig run_config() {
+    train::TrainConfig c;
     c.depth = 2;
     c.width = 8;
-    c.norm = TrainNorm::Batch;
+    c.norm = train::TrainNorm::Batch;
     c.classes = 3;
     c.samples = 64;
     c.batch = 16;
@@ -82,19 +82,19 @@ TEST_CASE("train cli: a run writes PyTorch-named parameters, the data and the re
     REQUIRE(r.status == 0);
     CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
 
-    const TrainConfig c = run_config();
-    const auto init = init_mlp_params(c);
-    const auto data = make_train_data(c);
+    const train::TrainConfig c = run_config();
+    const auto init = train::init_mlp_params(c);
+    const auto data = train::make_train_data(c);
     for (const auto& t : init) {
         INFO(t.name);
-        const NpyArray a = read_npy((dir / "init" / (t.name + ".npy")).string());
+        const io::NpyArray a = io::read_npy((dir / "init" / (t.name + ".npy")).string());
         CHECK(a.shape == t.shape);
         CHECK(a.data == t.values);
-        CHECK(read_npy((dir / "final" / (t.name + ".npy")).string()).shape == t.shape);
+        CHECK(io::read_npy((dir / "final" / (t.name + ".npy")).string()).shape == t.shape);
     }
     CHECK(fs::exists(dir / "init" / "layers.1.norm.num_batches_tracked.npy"));
-    CHECK(read_npy((dir / "data" / "x_train.npy").string()).data == data.train.x);
-    CHECK(read_npy((dir / "data" / "x_val.npy").string()).shape == std::vector<std::int64_t>{16, 2});
+    CHECK(io::read_npy((dir / "data" / "x_train.npy").string()).data == data.train.x);
+    CHECK(io::read_npy((dir / "data" / "x_val.npy").string()).shape == std::vector<std::int64_t>{16, 2});
     const std::string batches = slurp(dir / "data" / "batches.npy");
     CHECK(batches.find("'descr': '<i4', 'fortran_order': False, 'shape': (12, 16)") != std::string::npos);
     CHECK(npy_payload(batches) == std::string(reinterpret_cast<const char*>(data.batches.data()), 12 * 16 * 4));
@@ -106,7 +106,7 @@ TEST_CASE("train cli: a run writes PyTorch-named parameters, the data and the re
     const auto rows = csv_rows(slurp(dir / "log.csv"));
     REQUIRE(rows.size() == 13);
     CHECK(rows[0] == std::vector<std::string>{"step", "train_loss", "train_acc", "val_loss", "val_acc"});
-    MlpReference ref(c, init);
+    train::MlpReference ref(c, init);
     for (int t = 0; t < c.steps; ++t) {
         const std::vector<std::int32_t> batch(data.batches.begin() + t * c.batch,
                                               data.batches.begin() + (t + 1) * c.batch);

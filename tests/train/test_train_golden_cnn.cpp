@@ -58,18 +58,19 @@ TEST_CASE("train: the cnn on the device matches PyTorch's runs of normlab-cli tr
     INFO("golden case " << name);
     std::ifstream in(kDir / (name + ".json"));
     const auto j = nlohmann::json::parse(in);
-    const TrainConfig c = test::golden_cli_config(j.at("config"));
-    const TrainData data = make_train_data(c);  // engine/train still draws what PyTorch trained on
+    const train::TrainConfig c = test::golden_cli_config(j.at("config"));
+    const train::TrainData data = train::make_train_data(c);  // engine/train still draws what PyTorch trained on
     check_images(data.train.x, j.at("data").at("x_train"));
     check_images(data.val.x, j.at("data").at("x_val"));
     CHECK(data.train.y == j.at("data").at("y_train").get<std::vector<std::int32_t>>());
     CHECK(data.val.y == j.at("data").at("y_val").get<std::vector<std::int32_t>>());
     CHECK(data.batches == j.at("data").at("batches").get<std::vector<std::int32_t>>());
-    const auto init = init_cnn_params(c);
+    const auto init = train::init_cnn_params(c);
     for (const auto& t : init)
         if (j.at("init").contains(t.name)) CHECK(t.values == j.at("init").at(t.name).get<std::vector<float>>());
 
-    TrainRunner r(test::context(), plan_cnn_training(c), 16);  // as normlab-cli train, 16 steps a submission
+    ops::TrainRunner r(test::context(), train::plan_cnn_training(c),
+                       16);  // as normlab-cli train, 16 steps a submission
     test::upload_all(r, init, data);
     r.submit(c.steps, 10, true);
     r.finish();

@@ -25,24 +25,24 @@ using namespace normlab::views;
 namespace {
 
 TrainDeviceFactory vulkan_factory() {
-    return [](TrainProgram p, int per_submit) -> std::unique_ptr<TrainDevice> {
-        return std::make_unique<TrainRunner>(normlab::test::context(), std::move(p), per_submit);
+    return [](train::TrainProgram p, int per_submit) -> std::unique_ptr<train::TrainDevice> {
+        return std::make_unique<ops::TrainRunner>(normlab::test::context(), std::move(p), per_submit);
     };
 }
 
-TrainConfig layer_config(TrainModel model, TrainNorm norm, bool after = false) {
-    TrainConfig c;
+train::TrainConfig layer_config(train::TrainModel model, train::TrainNorm norm, bool after = false) {
+    train::TrainConfig c;
     c.model = model;
     c.norm = norm;
     c.norm_after = after;
-    c.depth = model == TrainModel::Mlp ? 3 : 2;
+    c.depth = model == train::TrainModel::Mlp ? 3 : 2;
     c.width = 8;
     c.channels = 4;
     c.groups = 2;
-    c.data = model == TrainModel::Mlp ? "spirals" : "textures";
+    c.data = model == train::TrainModel::Mlp ? "spirals" : "textures";
     c.classes = 3;
     c.samples = 64;
-    c.batch = model == TrainModel::Mlp ? 16 : 4;
+    c.batch = model == train::TrainModel::Mlp ? 16 : 4;
     c.steps = 250;  // a strip column every 3 steps, and the last (250)
     c.lr = 0.05;
     c.seed = 3;
@@ -51,10 +51,10 @@ TrainConfig layer_config(TrainModel model, TrainNorm norm, bool after = false) {
 }
 
 // The CPU histogram of `x` against the device's.
-void check_column(const HistogramResult& got, const std::vector<float>& x) {
+void check_column(const plan::HistogramResult& got, const std::vector<float>& x) {
     std::vector<std::int64_t> offsets(x.size());
     std::iota(offsets.begin(), offsets.end(), 0);
-    const std::string bad = test::histogram_mismatch(got, test::reference(x, nullptr, offsets, kStripBins));
+    const std::string bad = test::histogram_mismatch(got, test::histogram_reference(x, nullptr, offsets, kStripBins));
     INFO(bad);
     CHECK(bad.empty());
 }
@@ -62,8 +62,8 @@ void check_column(const HistogramResult& got, const std::vector<float>& x) {
 }  // namespace
 
 TEST_CASE("train view: each layer's strip column is the histogram of its norm input, every few steps", "[train]") {
-    for (const TrainModel model : {TrainModel::Mlp, TrainModel::Cnn}) {
-        const TrainConfig c = layer_config(model, TrainNorm::Batch, model == TrainModel::Cnn);
+    for (const train::TrainModel model : {train::TrainModel::Mlp, train::TrainModel::Cnn}) {
+        const train::TrainConfig c = layer_config(model, train::TrainNorm::Batch, model == train::TrainModel::Cnn);
         TrainRunSet runs(vulkan_factory());
         REQUIRE_FALSE(runs.start(c));
         const TrainRun& run = runs.runs().front();
@@ -83,7 +83,7 @@ TEST_CASE("train view: each layer's strip column is the histogram of its norm in
                 INFO("model " << static_cast<int>(model) << ", layer " << i << ", step " << run.steps_done);
                 const auto& col = run.strips.layers[static_cast<std::size_t>(i)].back();
                 CHECK(col.step == at);
-                check_column(col.hist, read_train_layer(*run.device, c, i).x);
+                check_column(col.hist, train::read_train_layer(*run.device, c, i).x);
             }
             ++checked;
             next += 60;
@@ -94,7 +94,7 @@ TEST_CASE("train view: each layer's strip column is the histogram of its norm in
         REQUIRE(cols.size() == 84);  // steps 3, 6, …, 249 and 250
         for (std::size_t k = 0; k + 1 < cols.size(); ++k) CHECK(cols[k].step == 3 * static_cast<int>(k + 1));
         CHECK(cols.back().step == 250);
-        const auto dims = train_layer_dims(c, c.depth - 1);
+        const auto dims = train::train_layer_dims(c, c.depth - 1);
         CHECK(cols.back().hist.count ==
               std::accumulate(dims.begin(), dims.end(), std::int64_t{1}, std::multiplies<>()));
     }
@@ -103,7 +103,7 @@ TEST_CASE("train view: each layer's strip column is the histogram of its norm in
 namespace {
 
 // Run `c` for 7 steps, open layer `layer` and compare the session with the device.
-void check_inspect(Session& session, const TrainConfig& c, int layer) {
+void check_inspect(session::Session& session, const train::TrainConfig& c, int layer) {
     TrainRunSet runs(vulkan_factory());
     REQUIRE_FALSE(runs.start(c));
     for (int k = 0; k < 7; ++k) {
@@ -112,23 +112,23 @@ void check_inspect(Session& session, const TrainConfig& c, int layer) {
     }
     const auto dir = std::filesystem::temp_directory_path() / "normlab-train-layers-test";
     const auto err = inspect_train_layer(session, runs, 0, layer, dir.string());
-    INFO("norm " << train_norm_name(c.norm) << (c.norm_after ? " after" : "") << ", layer " << layer);
+    INFO("norm " << train::train_norm_name(c.norm) << (c.norm_after ? " after" : "") << ", layer " << layer);
     REQUIRE_FALSE(err);
-    TrainDevice& d = *runs.runs().front().device;
-    const TrainLayerRead read = read_train_layer(d, c, layer);
+    train::TrainDevice& d = *runs.runs().front().device;
+    const train::TrainLayerRead read = train::read_train_layer(d, c, layer);
     CHECK(read.step == 7);
     CHECK(session.x().shape.dims() == read.dims);
     CHECK(session.x().data == read.x);
-    CHECK(session.state().source.kind == TensorSource::Kind::File);
+    CHECK(session.state().source.kind == core::TensorSource::Kind::File);
     CHECK(std::filesystem::exists(session.state().source.path));
-    if (c.norm == TrainNorm::None) return;
+    if (c.norm == train::TrainNorm::None) return;
     // The statistic groups are the training kernel's sets.
     const auto& dims = read.dims;
     const auto n = static_cast<std::uint32_t>(dims[0]), ch = static_cast<std::uint32_t>(dims[1]);
     const std::uint32_t hw = dims.size() == 4 ? static_cast<std::uint32_t>(dims[2] * dims[3]) : 1;
-    const bool whole = c.norm == TrainNorm::Layer || c.norm == TrainNorm::Rms;
-    const TrainNormLayout tl =
-        train_norm_layout(c.norm, n, whole ? ch * hw : ch, whole ? 1 : hw, static_cast<std::uint32_t>(c.groups));
+    const bool whole = c.norm == train::TrainNorm::Layer || c.norm == train::TrainNorm::Rms;
+    const train::TrainNormLayout tl =
+        train::train_norm_layout(c.norm, n, whole ? ch * hw : ch, whole ? 1 : hw, static_cast<std::uint32_t>(c.groups));
     CHECK(session.layout().stat_count == tl.sets);
     // y = xhat · γ + β, xhat the training forward's of this batch and γ, β the run's now.
     const std::vector<float> xhat = d.download("layers." + std::to_string(layer) + ".xhat");
@@ -148,25 +148,27 @@ void check_inspect(Session& session, const TrainConfig& c, int layer) {
 
 TEST_CASE("train view: Inspect layer opens a run's layer as the tensor, normalized as the run normalizes it",
           "[train]") {
-    VulkanBackend backend(test::context());
-    Session session(backend);
-    REQUIRE_FALSE(session.apply(State{}, TensorChange::from_source()));
-    for (const TrainNorm n : {TrainNorm::Batch, TrainNorm::Layer, TrainNorm::Group, TrainNorm::Rms, TrainNorm::None}) {
-        check_inspect(session, layer_config(TrainModel::Mlp, n), 1);
-        check_inspect(session, layer_config(TrainModel::Mlp, n, true), 2);
+    ops::VulkanBackend backend(test::context());
+    session::Session session(backend);
+    REQUIRE_FALSE(session.apply(core::State{}, session::TensorChange::from_source()));
+    for (const train::TrainNorm n : {train::TrainNorm::Batch, train::TrainNorm::Layer, train::TrainNorm::Group,
+                                     train::TrainNorm::Rms, train::TrainNorm::None}) {
+        check_inspect(session, layer_config(train::TrainModel::Mlp, n), 1);
+        check_inspect(session, layer_config(train::TrainModel::Mlp, n, true), 2);
     }
-    for (const TrainNorm n : {TrainNorm::Batch, TrainNorm::Instance, TrainNorm::Group, TrainNorm::Layer})
-        check_inspect(session, layer_config(TrainModel::Cnn, n), 1);
+    for (const train::TrainNorm n :
+         {train::TrainNorm::Batch, train::TrainNorm::Instance, train::TrainNorm::Group, train::TrainNorm::Layer})
+        check_inspect(session, layer_config(train::TrainModel::Cnn, n), 1);
     // A method the session shows is the run's: GroupNorm with the run's G over the mlp's features.
-    check_inspect(session, layer_config(TrainModel::Mlp, TrainNorm::Group), 0);
-    CHECK(session.state().spec.method == Method::Group);
+    check_inspect(session, layer_config(train::TrainModel::Mlp, train::TrainNorm::Group), 0);
+    CHECK(session.state().spec.method == core::Method::Group);
     CHECK(session.state().spec.groups == 2);
     CHECK(session.x().shape.dims() == std::vector<std::int64_t>{16, 8});
     // Refused: no such layer, no such run, no step yet; the session's state stays.
-    const State before = session.state();
+    const core::State before = session.state();
     const auto dims_before = session.x().shape.dims();
     TrainRunSet runs(vulkan_factory());
-    REQUIRE_FALSE(runs.start(layer_config(TrainModel::Mlp, TrainNorm::Batch)));
+    REQUIRE_FALSE(runs.start(layer_config(train::TrainModel::Mlp, train::TrainNorm::Batch)));
     CHECK(inspect_train_layer(session, runs, 0, 0) ==
           std::optional<std::string>("the run has not run a step yet: its layers hold no batch"));
     runs.step_once();

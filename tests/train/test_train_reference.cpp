@@ -19,38 +19,41 @@ using normlab::test::rel_err;
 namespace {
 
 // serial_norm_members 0: the norms' workgroup-per-set kernels; the default: one invocation per set.
-void compare(const TrainConfig& c, std::uint32_t serial_norm_members) {
-    validate_train_config(c);
-    const auto dev = normlab::test::run_on_device(c, init_mlp_params(c), make_train_data(c), 4,
-                                                  TrainPlanOptions{serial_norm_members});
+void compare(const train::TrainConfig& c, std::uint32_t serial_norm_members) {
+    train::validate_train_config(c);
+    const auto dev = normlab::test::run_on_device(c, train::init_mlp_params(c), train::make_train_data(c), 4,
+                                                  train::TrainPlanOptions{serial_norm_members});
     const auto failures = normlab::test::check_against_reference(c, dev);
     for (const auto& f : failures) FAIL_CHECK(f);
     CHECK(failures.empty());
 }
 
-TrainConfig small_config(TrainNorm norm, bool after, TrainActivation act, TrainOptimizer opt) {
+train::TrainConfig small_config(train::TrainNorm norm, bool after, train::TrainActivation act,
+                                train::TrainOptimizer opt) {
     return normlab::test::small_train_config(norm, after, act, opt);
 }
 
 }  // namespace
 
 TEST_CASE("train: device steps match the float64 reference for every norm and placement", "[train]") {
-    const auto norm = GENERATE(TrainNorm::None, TrainNorm::Batch, TrainNorm::Layer, TrainNorm::Group, TrainNorm::Rms);
+    const auto norm = GENERATE(train::TrainNorm::None, train::TrainNorm::Batch, train::TrainNorm::Layer,
+                               train::TrainNorm::Group, train::TrainNorm::Rms);
     const bool after = GENERATE(false, true);
-    const auto act = GENERATE(TrainActivation::Relu, TrainActivation::Tanh, TrainActivation::Sigmoid);
-    const auto opt = GENERATE(TrainOptimizer::Sgd, TrainOptimizer::Adam);
-    INFO(train_norm_name(norm) << (after ? " after " : " before ") << train_activation_name(act) << " "
-                               << train_optimizer_name(opt));
-    const std::uint32_t serial = GENERATE(0u, TrainPlanOptions{}.serial_norm_members);
+    const auto act =
+        GENERATE(train::TrainActivation::Relu, train::TrainActivation::Tanh, train::TrainActivation::Sigmoid);
+    const auto opt = GENERATE(train::TrainOptimizer::Sgd, train::TrainOptimizer::Adam);
+    INFO(train::train_norm_name(norm) << (after ? " after " : " before ") << train::train_activation_name(act) << " "
+                                      << train::train_optimizer_name(opt));
+    const std::uint32_t serial = GENERATE(0u, train::TrainPlanOptions{}.serial_norm_members);
     INFO("serial_norm_members " << serial);
     compare(small_config(norm, after, act, opt), serial);
 }
 
 TEST_CASE("train: one submission per step and several per submission give the same run", "[train]") {
-    auto c = small_config(TrainNorm::Batch, false, TrainActivation::Relu, TrainOptimizer::Adam);
+    auto c = small_config(train::TrainNorm::Batch, false, train::TrainActivation::Relu, train::TrainOptimizer::Adam);
     c.steps = 9;
-    const auto init = init_mlp_params(c);
-    const auto data = make_train_data(c);
+    const auto init = train::init_mlp_params(c);
+    const auto data = train::make_train_data(c);
     const auto a = normlab::test::run_on_device(c, init, data, 1);
     const auto b = normlab::test::run_on_device(c, init, data, 4);
     CHECK(a.log == b.log);
@@ -58,13 +61,13 @@ TEST_CASE("train: one submission per step and several per submission give the sa
 }
 
 TEST_CASE("train: slices submitted whenever poll() says the last one finished give the same run", "[train]") {
-    auto c = small_config(TrainNorm::Layer, false, TrainActivation::Tanh, TrainOptimizer::Sgd);
+    auto c = small_config(train::TrainNorm::Layer, false, train::TrainActivation::Tanh, train::TrainOptimizer::Sgd);
     c.steps = 9;
-    const auto init = init_mlp_params(c);
-    const auto data = make_train_data(c);
+    const auto init = train::init_mlp_params(c);
+    const auto data = train::make_train_data(c);
     const auto whole = normlab::test::run_on_device(c, init, data, 4);
-    TrainRunner r(normlab::test::context(), plan_mlp_training(c), 4);
-    TrainDevice& device = r;
+    ops::TrainRunner r(normlab::test::context(), train::plan_mlp_training(c), 4);
+    train::TrainDevice& device = r;
     normlab::test::upload_all(device, init, data);
     int polls = 0;
     while (device.steps_run() < c.steps) {
@@ -82,38 +85,40 @@ TEST_CASE("train: slices submitted whenever poll() says the last one finished gi
 }
 
 TEST_CASE("train: bad configurations are refused with one line", "[train]") {
-    TrainConfig c;
-    c.norm = TrainNorm::Instance;
-    CHECK_THROWS_AS(validate_train_config(c), InputError);
-    c.norm = TrainNorm::Group;
+    train::TrainConfig c;
+    c.norm = train::TrainNorm::Instance;
+    CHECK_THROWS_AS(train::validate_train_config(c), core::InputError);
+    c.norm = train::TrainNorm::Group;
     c.groups = 5;
-    CHECK_THROWS_AS(validate_train_config(c), InputError);
-    c.norm = TrainNorm::Batch;
+    CHECK_THROWS_AS(train::validate_train_config(c), core::InputError);
+    c.norm = train::TrainNorm::Batch;
     c.batch = 1;
-    CHECK_THROWS_AS(validate_train_config(c), InputError);
+    CHECK_THROWS_AS(train::validate_train_config(c), core::InputError);
     c.batch = 8;
     c.lr = 0;
-    CHECK_THROWS_AS(validate_train_config(c), InputError);
+    CHECK_THROWS_AS(train::validate_train_config(c), core::InputError);
     c.lr = 0.1;
-    CHECK_NOTHROW(validate_train_config(c));
+    CHECK_NOTHROW(train::validate_train_config(c));
 }
 
 TEST_CASE("train: one step's gradients of every op kind match the float64 reference", "[train]") {
     // Linear (weight, bias, input), each activation, each norm's dγ/dβ and input gradient, the loss's dlogits:
     // the gradient buffers after one step, before any optimizer state matters.
-    const auto norm = GENERATE(TrainNorm::None, TrainNorm::Batch, TrainNorm::Layer, TrainNorm::Group, TrainNorm::Rms);
+    const auto norm = GENERATE(train::TrainNorm::None, train::TrainNorm::Batch, train::TrainNorm::Layer,
+                               train::TrainNorm::Group, train::TrainNorm::Rms);
     const bool after = GENERATE(false, true);
-    const auto act = GENERATE(TrainActivation::Relu, TrainActivation::Tanh, TrainActivation::Sigmoid);
-    auto c = small_config(norm, after, act, TrainOptimizer::Sgd);
+    const auto act =
+        GENERATE(train::TrainActivation::Relu, train::TrainActivation::Tanh, train::TrainActivation::Sigmoid);
+    auto c = small_config(norm, after, act, train::TrainOptimizer::Sgd);
     c.steps = 1;
-    INFO(train_norm_name(norm) << (after ? " after " : " before ") << train_activation_name(act));
-    const auto init = init_mlp_params(c);
-    const auto data = make_train_data(c);
-    TrainRunner r(normlab::test::context(), plan_mlp_training(c), 1);
+    INFO(train::train_norm_name(norm) << (after ? " after " : " before ") << train::train_activation_name(act));
+    const auto init = train::init_mlp_params(c);
+    const auto data = train::make_train_data(c);
+    ops::TrainRunner r(normlab::test::context(), train::plan_mlp_training(c), 1);
     normlab::test::upload_all(r, init, data);
     r.submit(1);
     r.finish();
-    MlpReference ref(c, init);
+    train::MlpReference ref(c, init);
     ref.step(data.train, data.batches);
     for (const auto& t : init) {
         if (!t.trained) continue;

@@ -20,8 +20,8 @@ using namespace normlab::views;
 
 namespace {
 
-TrainConfig view_config(TrainNorm norm) {
-    TrainConfig c;
+train::TrainConfig view_config(train::TrainNorm norm) {
+    train::TrainConfig c;
     c.depth = 2;
     c.width = 8;
     c.norm = norm;
@@ -37,8 +37,8 @@ TrainConfig view_config(TrainNorm norm) {
 }
 
 TrainDeviceFactory vulkan_factory() {
-    return [](TrainProgram p, int per_submit) -> std::unique_ptr<TrainDevice> {
-        return std::make_unique<TrainRunner>(normlab::test::context(), std::move(p), per_submit);
+    return [](train::TrainProgram p, int per_submit) -> std::unique_ptr<train::TrainDevice> {
+        return std::make_unique<ops::TrainRunner>(normlab::test::context(), std::move(p), per_submit);
     };
 }
 
@@ -50,9 +50,9 @@ void check_boundary(const TrainRun& r) {
     REQUIRE(b.at_step == r.config.steps);
     const std::size_t points = static_cast<std::size_t>(kBoundaryGrid * kBoundaryGrid);
     REQUIRE(b.cls.size() == points);
-    auto params = init_mlp_params(r.config);
+    auto params = train::init_mlp_params(r.config);
     for (auto& t : params) t.values = r.device->download(t.name);
-    TrainDataSet grid;
+    train::TrainDataSet grid;
     const float cell = (b.x1 - b.x0) / kBoundaryGrid;
     for (int j = 0; j < kBoundaryGrid; ++j)
         for (int i = 0; i < kBoundaryGrid; ++i) {
@@ -60,7 +60,7 @@ void check_boundary(const TrainRun& r) {
             grid.x.push_back(b.y0 + (static_cast<float>(j) + 0.5f) * cell);
         }
     for (auto k : b.cls) grid.y.push_back(k);
-    const TrainScore agree = MlpReference(r.config, params).evaluate(grid);
+    const train::TrainScore agree = train::MlpReference(r.config, params).evaluate(grid);
     INFO("the reference's class equals the device's at " << agree.accuracy * 100 << " % of the grid");
     CHECK(agree.accuracy >= 0.995);
     std::vector<int> per_class(static_cast<std::size_t>(r.config.classes), 0);
@@ -96,10 +96,10 @@ TEST_CASE("train view: a slice grows while slices finish within fast frames and 
 
 TEST_CASE("train view: runs played in slices between frames equal one submission of each whole run", "[train]") {
     TrainRunSet runs(vulkan_factory());
-    REQUIRE_FALSE(runs.start(view_config(TrainNorm::Batch)));
+    REQUIRE_FALSE(runs.start(view_config(train::TrainNorm::Batch)));
     REQUIRE_FALSE(runs.add_copy(0));  // the next norm no run has: none
     REQUIRE(runs.runs().size() == 2);
-    CHECK(runs.runs()[1].config.norm == TrainNorm::None);
+    CHECK(runs.runs()[1].config.norm == train::TrainNorm::None);
     CHECK(runs.runs()[1].colour == 1);
     runs.play(true);
     int frames = 0;
@@ -114,7 +114,8 @@ TEST_CASE("train view: runs played in slices between frames equal one submission
     CHECK(runs.done());
     for (const auto& r : runs.runs()) {
         INFO(r.label());
-        const auto whole = normlab::test::run_on_device(r.config, init_mlp_params(r.config), make_train_data(r.config));
+        const auto whole =
+            normlab::test::run_on_device(r.config, train::init_mlp_params(r.config), train::make_train_data(r.config));
         REQUIRE(r.curves.loss.size() == 37u);
         for (std::size_t t = 0; t < 37; ++t) {
             CHECK(r.curves.loss[t] == whole.log[2 * t]);
@@ -133,13 +134,13 @@ TEST_CASE("train view: runs played in slices between frames equal one submission
 
 TEST_CASE("train view: one step at a time, edits and resets", "[train]") {
     TrainRunSet runs(vulkan_factory());
-    REQUIRE_FALSE(runs.start(view_config(TrainNorm::Layer)));
+    REQUIRE_FALSE(runs.start(view_config(train::TrainNorm::Layer)));
     REQUIRE_FALSE(runs.add_copy(0));
     runs.step_once();
     runs.finish();
     for (const auto& r : runs.runs()) CHECK(r.steps_done == 1);
     // A run's own field: that run starts again, the other keeps its step.
-    TrainConfig c = runs.runs()[1].config;
+    train::TrainConfig c = runs.runs()[1].config;
     c.lr = 0.05;
     REQUIRE_FALSE(runs.edit(1, c));
     CHECK(runs.runs()[1].steps_done == 0);
@@ -150,12 +151,12 @@ TEST_CASE("train view: one step at a time, edits and resets", "[train]") {
     CHECK(runs.runs()[0].config.batch == 8);
     CHECK(runs.runs()[0].steps_done == 0);
     // A refused edit: one line, nothing changed.
-    c.norm = TrainNorm::Group;
+    c.norm = train::TrainNorm::Group;
     c.groups = 3;  // does not divide the width 8
     const auto err = runs.edit(1, c);
     REQUIRE(err);
     CHECK(err->find('\n') == std::string::npos);
-    CHECK(runs.runs()[1].config.norm != TrainNorm::Group);
+    CHECK(runs.runs()[1].config.norm != train::TrainNorm::Group);
     while (runs.runs().size() < kMaxTrainRuns) REQUIRE_FALSE(runs.add_copy(0));
     CHECK(runs.add_copy(0));  // a fifth: refused
 }
@@ -163,7 +164,7 @@ TEST_CASE("train view: one step at a time, edits and resets", "[train]") {
 TEST_CASE("train view: without a factory (the CPU backend) nothing trains and the view says so", "[train]") {
     TrainRunSet runs;
     CHECK_FALSE(runs.available());
-    const auto err = runs.start(view_config(TrainNorm::Batch));
+    const auto err = runs.start(view_config(train::TrainNorm::Batch));
     REQUIRE(err);
     CHECK(*err == "training is not available on this backend");
     CHECK(runs.runs().empty());

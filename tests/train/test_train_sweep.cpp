@@ -3,7 +3,7 @@
 // rows equal their logs' last rows); its table, summary CSV, combined log and figure; a run's figure with
 // its two curves in their colours.
 #include "cli/cli_support.hpp"
-#include "normlab/core/image_file.hpp"
+#include "normlab/io/image_file.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -33,7 +33,7 @@ std::string q(const fs::path& p) {  // quoted for the shell (appended: GCC 12 wa
 }
 
 // Pixels of the figure within 12 of an Okabe–Ito colour (the chart's series 0: orange, 1: sky blue).
-int pixels_of(const Tensor& img, int r, int g, int b) {
+int pixels_of(const core::Tensor& img, int r, int g, int b) {
     const std::int64_t plane = img.shape.h * img.shape.w;
     int n = 0;
     for (std::int64_t i = 0; i < plane; ++i) {
@@ -105,7 +105,7 @@ TEST_CASE("train sweep: the grid's runs, table, CSV, log and figure", "[train]")
     const std::string last = single[30].substr(single[30].find(',') + 1);  // train_loss,…,val_acc
     CHECK(csv[4].rfind("batch,4," + last + ",", 0) == 0);
 
-    const Tensor fig = load_image((dir / "gn.png").string());
+    const core::Tensor fig = io::load_image((dir / "gn.png").string());
     CHECK(fig.shape.w == 900);
     CHECK(fig.shape.h == 500);
     CHECK(pixels_of(fig, 230, 159, 0) > 100);   // norm=none
@@ -118,7 +118,7 @@ TEST_CASE("train figure: a run's loss and accuracy curves", "[train]") {
     const Run r = cli(kBase + " --depth 2 --norm layer -q --figure " + q(dir / "run.png"));
     INFO(r.err);
     REQUIRE(r.status == 0);
-    const Tensor fig = load_image((dir / "run.png").string());
+    const core::Tensor fig = io::load_image((dir / "run.png").string());
     CHECK(fig.shape.w == 1400);
     CHECK(fig.shape.h == 700);
     CHECK(pixels_of(fig, 230, 159, 0) > 200);   // training

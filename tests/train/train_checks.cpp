@@ -10,8 +10,8 @@
 namespace normlab::test {
 namespace {
 
-TrainDataSet set_of(const nlohmann::json& x, const nlohmann::json& y, int features) {
-    TrainDataSet s;
+train::TrainDataSet set_of(const nlohmann::json& x, const nlohmann::json& y, int features) {
+    train::TrainDataSet s;
     s.x = x.get<std::vector<float>>();
     s.y = y.get<std::vector<std::int32_t>>();
     s.features = features;
@@ -37,8 +37,10 @@ double worst_error(const A& a, const std::vector<float>& b, const std::vector<bo
 // arithmetic (before BatchNorm, or before a ReLU that passes a whole channel) gets float noise,
 // which Adam turns into steps of ±lr. The loss barely feels it; those biases, the running means
 // that follow them and the eval-mode scores (which use the running means) are not compared there.
-bool adam_noise(const TrainConfig& c) { return c.norm == TrainNorm::Batch && c.optimizer == TrainOptimizer::Adam; }
-bool noise_sensitive(const TrainConfig& c, const std::string& name) {
+bool adam_noise(const train::TrainConfig& c) {
+    return c.norm == train::TrainNorm::Batch && c.optimizer == train::TrainOptimizer::Adam;
+}
+bool noise_sensitive(const train::TrainConfig& c, const std::string& name) {
     return adam_noise(c) && name.starts_with("layers.") &&
            (name.ends_with("linear.bias") || name.ends_with("running_mean"));
 }
@@ -48,12 +50,13 @@ bool noise_sensitive(const TrainConfig& c, const std::string& name) {
 // A conv bias right before a norm that subtracts each channel's mean (batch, instance; group: its channels
 // are whole) has an exact gradient of 0: under Adam, whose first steps move a parameter by about lr whatever
 // its gradient's size, it follows the sign of rounding noise in any run, PyTorch's float64 included.
-bool cnn_noise_bound(const TrainConfig& c, const std::string& name) {
-    const bool centred = c.norm == TrainNorm::Batch || c.norm == TrainNorm::Instance || c.norm == TrainNorm::Group;
-    return centred && !c.norm_after && c.optimizer == TrainOptimizer::Adam && name.ends_with("conv.bias");
+bool cnn_noise_bound(const train::TrainConfig& c, const std::string& name) {
+    const bool centred =
+        c.norm == train::TrainNorm::Batch || c.norm == train::TrainNorm::Instance || c.norm == train::TrainNorm::Group;
+    return centred && !c.norm_after && c.optimizer == train::TrainOptimizer::Adam && name.ends_with("conv.bias");
 }
 
-void upload_all(TrainDevice& r, const std::vector<TrainTensor>& init, const TrainData& data) {
+void upload_all(train::TrainDevice& r, const std::vector<train::TrainTensor>& init, const train::TrainData& data) {
     auto up_u32 = [&](const char* name, const std::vector<std::int32_t>& v) { r.upload(name, v.data(), v.size() * 4); };
     r.upload("x_train", data.train.x.data(), data.train.x.size() * 4);
     r.upload("x_val", data.val.x.data(), data.val.x.size() * 4);
@@ -63,8 +66,8 @@ void upload_all(TrainDevice& r, const std::vector<TrainTensor>& init, const Trai
     for (const auto& t : init) r.upload(t.name, t.values.data(), t.values.size() * 4);
 }
 
-TrainRun run_train(TrainDevice& device, const TrainConfig& c, const std::vector<TrainTensor>& init,
-                   const TrainData& data) {
+TrainRun run_train(train::TrainDevice& device, const train::TrainConfig& c, const std::vector<train::TrainTensor>& init,
+                   const train::TrainData& data) {
     upload_all(device, init, data);
     device.submit(c.steps, 0, true);
     device.finish();
@@ -75,8 +78,9 @@ TrainRun run_train(TrainDevice& device, const TrainConfig& c, const std::vector<
 
 double rel_err(double a, double b, double floor) { return std::abs(a - b) / std::max(std::abs(b), floor); }
 
-TrainConfig small_train_config(TrainNorm norm, bool after, TrainActivation act, TrainOptimizer opt) {
-    TrainConfig c;
+train::TrainConfig small_train_config(train::TrainNorm norm, bool after, train::TrainActivation act,
+                                      train::TrainOptimizer opt) {
+    train::TrainConfig c;
     c.depth = 2;
     c.width = 8;
     c.norm = norm;
@@ -84,7 +88,7 @@ TrainConfig small_train_config(TrainNorm norm, bool after, TrainActivation act, 
     c.norm_after = after;
     c.activation = act;
     c.optimizer = opt;
-    c.lr = opt == TrainOptimizer::Adam ? 0.01 : 0.1;
+    c.lr = opt == train::TrainOptimizer::Adam ? 0.01 : 0.1;
     c.samples = 64;
     c.batch = 16;
     c.steps = 6;
@@ -95,10 +99,10 @@ TrainConfig small_train_config(TrainNorm norm, bool after, TrainActivation act, 
     return c;
 }
 
-std::vector<std::string> check_against_reference(const TrainConfig& c, const TrainRun& dev) {
+std::vector<std::string> check_against_reference(const train::TrainConfig& c, const TrainRun& dev) {
     Failures f;
-    const auto data = make_train_data(c);
-    MlpReference ref(c, init_mlp_params(c));
+    const auto data = train::make_train_data(c);
+    train::MlpReference ref(c, train::init_mlp_params(c));
     for (int t = 0; t < c.steps; ++t) {
         std::vector<std::int32_t> batch(data.batches.begin() + t * c.batch, data.batches.begin() + (t + 1) * c.batch);
         const auto s = ref.step(data.train, batch);
@@ -131,14 +135,14 @@ std::vector<std::string> check_against_reference(const TrainConfig& c, const Tra
     return f.lines();
 }
 
-TrainConfig golden_cli_config(const nlohmann::json& k) {
-    TrainConfig c;
-    c.model = k.contains("model") ? parse_train_model(k.at("model")) : TrainModel::Mlp;
+train::TrainConfig golden_cli_config(const nlohmann::json& k) {
+    train::TrainConfig c;
+    c.model = k.contains("model") ? train::parse_train_model(k.at("model")) : train::TrainModel::Mlp;
     c.depth = k.at("depth");
     if (k.contains("width")) c.width = k.at("width");
     if (k.contains("channels")) c.channels = k.at("channels");
-    c.activation = parse_train_activation(k.at("activation"));
-    c.norm = parse_train_norm(k.at("norm"));
+    c.activation = train::parse_train_activation(k.at("activation"));
+    c.norm = train::parse_train_norm(k.at("norm"));
     c.groups = k.at("groups");
     c.norm_after = k.at("placement") == "after";
     c.data = k.at("data");
@@ -149,34 +153,34 @@ TrainConfig golden_cli_config(const nlohmann::json& k) {
     c.batch = k.at("batch");
     c.steps = k.at("steps");
     c.lr = k.at("lr");
-    c.optimizer = parse_train_optimizer(k.at("optimizer"));
+    c.optimizer = train::parse_train_optimizer(k.at("optimizer"));
     c.momentum = k.at("momentum");
     c.seed = k.at("seed");
-    validate_train_config(c);
+    train::validate_train_config(c);
     return c;
 }
 
 MlpGolden mlp_golden(const nlohmann::json& j) {
-    const TrainConfig c = golden_cli_config(j.at("config"));
+    const train::TrainConfig c = golden_cli_config(j.at("config"));
     const auto& d = j.at("data");
     MlpGolden g{c,
                 {set_of(d.at("x_train"), d.at("y_train"), 2), set_of(d.at("x_val"), d.at("y_val"), 2),
                  d.at("batches").get<std::vector<std::int32_t>>()},
-                init_mlp_params(c)};
+                train::init_mlp_params(c)};
     for (auto& t : g.init) t.values = j.at("init").at(t.name).get<std::vector<float>>();
     return g;
 }
 
 std::vector<std::string> check_mlp_golden(const nlohmann::json& j, const MlpGolden& g, const TrainRun& dev) {
     Failures f;
-    const TrainConfig& c = g.config;
-    const auto drawn = make_train_data(c);  // engine/train still draws what PyTorch trained on
+    const train::TrainConfig& c = g.config;
+    const auto drawn = train::make_train_data(c);  // engine/train still draws what PyTorch trained on
     NL_CHECK(f, drawn.train.x == g.data.train.x && drawn.train.y == g.data.train.y && drawn.batches == g.data.batches,
              "engine/train draws other data than the golden run's");
-    for (const auto& t : init_mlp_params(c))
+    for (const auto& t : train::init_mlp_params(c))
         NL_CHECK(f, t.values == j.at("init").at(t.name).get<std::vector<float>>(),
                  "engine/train draws another initial " << t.name << " than the golden run's");
-    MlpReference ref(c, g.init);
+    train::MlpReference ref(c, g.init);
     const auto loss = j.at("loss").get<std::vector<double>>();
     for (int t = 0; t < c.steps; ++t) {
         const std::vector<std::int32_t> batch(g.data.batches.begin() + t * c.batch,
@@ -204,18 +208,18 @@ std::vector<std::string> check_mlp_golden(const nlohmann::json& j, const MlpGold
     return f.lines();
 }
 
-TrainData cnn_golden_data(const nlohmann::json& all) {
+train::TrainData cnn_golden_data(const nlohmann::json& all) {
     const auto& d = all.at("data");
-    TrainData data;
+    train::TrainData data;
     data.train = {floats(d.at("x_train")), d.at("y_train").get<std::vector<std::int32_t>>(), 256};
     data.val = {floats(d.at("x_val")), d.at("y_val").get<std::vector<std::int32_t>>(), 256};
     data.batches = d.at("batches").get<std::vector<std::int32_t>>();
     return data;
 }
 
-TrainConfig cnn_golden_config(const nlohmann::json& all, const nlohmann::json& run) {
-    TrainConfig c;
-    c.model = TrainModel::Cnn;
+train::TrainConfig cnn_golden_config(const nlohmann::json& all, const nlohmann::json& run) {
+    train::TrainConfig c;
+    c.model = train::TrainModel::Cnn;
     c.data = "textures";
     c.depth = all.at("depth");
     c.channels = all.at("channels");
@@ -223,25 +227,25 @@ TrainConfig cnn_golden_config(const nlohmann::json& all, const nlohmann::json& r
     c.batch = all.at("batch");
     c.steps = all.at("steps");
     c.samples = all.at("samples");
-    c.norm = parse_train_norm(run.at("norm"));
-    c.activation = parse_train_activation(run.at("activation"));
-    c.optimizer = parse_train_optimizer(run.at("optimizer"));
+    c.norm = train::parse_train_norm(run.at("norm"));
+    c.activation = train::parse_train_activation(run.at("activation"));
+    c.optimizer = train::parse_train_optimizer(run.at("optimizer"));
     c.lr = run.at("lr");
     c.momentum = run.at("momentum");
     c.groups = run.at("groups");
     c.norm_after = run.value("placement", std::string("before")) == "after";
-    validate_train_config(c);
+    train::validate_train_config(c);
     return c;
 }
 
-std::vector<TrainTensor> cnn_golden_init(const TrainConfig& c, const nlohmann::json& run) {
-    auto init = init_cnn_params(c);
+std::vector<train::TrainTensor> cnn_golden_init(const train::TrainConfig& c, const nlohmann::json& run) {
+    auto init = train::init_cnn_params(c);
     for (auto& t : init) t.values = floats(run.at("init").at(t.name));
     return init;
 }
 
-std::vector<std::string> check_cnn_run(const nlohmann::json& run, const TrainConfig& c,
-                                       const std::vector<TrainTensor>& init, const TrainRun& dev) {
+std::vector<std::string> check_cnn_run(const nlohmann::json& run, const train::TrainConfig& c,
+                                       const std::vector<train::TrainTensor>& init, const TrainRun& dev) {
     Failures f;
     NL_CHECK(f, init.size() == run.at("init").size(),
              init.size() << " parameters, the golden run has " << run.at("init").size());

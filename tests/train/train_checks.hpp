@@ -45,34 +45,35 @@ struct TrainRun {
 };
 
 // Uploads the data and parameters of a program into a runner.
-void upload_all(TrainDevice& r, const std::vector<TrainTensor>& init, const TrainData& data);
+void upload_all(train::TrainDevice& r, const std::vector<train::TrainTensor>& init, const train::TrainData& data);
 // Runs c.steps steps on `device` from `init` and `data` (evaluating after the last step) and reads the
 // logs and every tensor of `init` back.
-TrainRun run_train(TrainDevice& device, const TrainConfig& c, const std::vector<TrainTensor>& init,
-                   const TrainData& data);
+TrainRun run_train(train::TrainDevice& device, const train::TrainConfig& c, const std::vector<train::TrainTensor>& init,
+                   const train::TrainData& data);
 
 // |a − b| / max(|b|, floor)
 double rel_err(double a, double b, double floor = 1e-6);
 
 // The small mlp the reference checks train: depth 2, width 8, 3 spirals, batch 16, 6 steps.
-TrainConfig small_train_config(TrainNorm norm, bool after, TrainActivation act, TrainOptimizer opt);
+train::TrainConfig small_train_config(train::TrainNorm norm, bool after, train::TrainActivation act,
+                                      train::TrainOptimizer opt);
 // A device run of c from init_mlp_params(c) and make_train_data(c) against the float64 reference
 // (MlpReference): the loss at every step within 1e-4 relative (1e-3 for BatchNorm under Adam), the
 // accuracy exactly, the final parameters within 1e-3 (elements flagged noise_bound left out).
-std::vector<std::string> check_against_reference(const TrainConfig& c, const TrainRun& dev);
+std::vector<std::string> check_against_reference(const train::TrainConfig& c, const TrainRun& dev);
 
 // The configuration of a golden CLI run (the "config" object of tests/golden/train/*.json and
 // tests/golden/train_cnn/*.json: normlab-cli train's options), validated.
-TrainConfig golden_cli_config(const nlohmann::json& config);
+train::TrainConfig golden_cli_config(const nlohmann::json& config);
 // A conv bias right before a norm that subtracts each channel's mean, under Adam: its exact gradient is 0,
 // so rounding noise moves it by about lr a step in any run; compared by how far it moved, not its value.
-bool cnn_noise_bound(const TrainConfig& c, const std::string& name);
+bool cnn_noise_bound(const train::TrainConfig& c, const std::string& name);
 
 // One mlp golden case (tests/golden/train/NAME.json): its configuration, data and initial parameters.
 struct MlpGolden {
-    TrainConfig config;
-    TrainData data;
-    std::vector<TrainTensor> init;
+    train::TrainConfig config;
+    train::TrainData data;
+    std::vector<train::TrainTensor> init;
 };
 MlpGolden mlp_golden(const nlohmann::json& j);
 // PyTorch's run against engine/train's data and initial parameters, the float64 reference and the device
@@ -83,13 +84,13 @@ std::vector<std::string> check_mlp_golden(const nlohmann::json& j, const MlpGold
 
 // The cnn's golden runs (tests/golden/train_ops/cnn_runs.json, and cnn_after_runs.json on the same data):
 // their shared data, each run's configuration (its "placement", when given, "after") and initial parameters.
-TrainData cnn_golden_data(const nlohmann::json& all);
-TrainConfig cnn_golden_config(const nlohmann::json& all, const nlohmann::json& run);
-std::vector<TrainTensor> cnn_golden_init(const TrainConfig& c, const nlohmann::json& run);
+train::TrainData cnn_golden_data(const nlohmann::json& all);
+train::TrainConfig cnn_golden_config(const nlohmann::json& all, const nlohmann::json& run);
+std::vector<train::TrainTensor> cnn_golden_init(const train::TrainConfig& c, const nlohmann::json& run);
 // A device run against PyTorch's: every step's loss within 1e-4 relative and its accuracy exact, the
 // validation loss within 1e-4, the final parameters within 1e-3 (relative, floor 1e-2); a conv bias right
 // before a centring norm under Adam only within lr per step of its start.
-std::vector<std::string> check_cnn_run(const nlohmann::json& run, const TrainConfig& c,
-                                       const std::vector<TrainTensor>& init, const TrainRun& dev);
+std::vector<std::string> check_cnn_run(const nlohmann::json& run, const train::TrainConfig& c,
+                                       const std::vector<train::TrainTensor>& init, const TrainRun& dev);
 
 }  // namespace normlab::test

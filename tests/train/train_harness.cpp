@@ -6,9 +6,9 @@
 
 namespace normlab::test {
 
-TrainRun run_on_device(const TrainConfig& c, const std::vector<TrainTensor>& init, const TrainData& data,
-                       int steps_per_submit, const TrainPlanOptions& options) {
-    TrainRunner r(context(), plan_mlp_training(c, options), steps_per_submit);
+TrainRun run_on_device(const train::TrainConfig& c, const std::vector<train::TrainTensor>& init,
+                       const train::TrainData& data, int steps_per_submit, const train::TrainPlanOptions& options) {
+    ops::TrainRunner r(context(), train::plan_mlp_training(c, options), steps_per_submit);
     return run_train(r, c, init, data);
 }
 

@@ -13,7 +13,8 @@
 namespace normlab::test {
 
 // Runs c.steps steps on the device from `init` and `data` (evaluating after the last step).
-TrainRun run_on_device(const TrainConfig& c, const std::vector<TrainTensor>& init, const TrainData& data,
-                       int steps_per_submit = 8, const TrainPlanOptions& options = {});
+TrainRun run_on_device(const train::TrainConfig& c, const std::vector<train::TrainTensor>& init,
+                       const train::TrainData& data, int steps_per_submit = 8,
+                       const train::TrainPlanOptions& options = {});
 
 }  // namespace normlab::test

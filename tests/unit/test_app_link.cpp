@@ -5,14 +5,15 @@
 #include "normlab/core/error.hpp"
 #include "normlab/core/state.hpp"
 #include "normlab/session/app_link.hpp"
+#include "normlab/io/scene_file.hpp"
 
 using namespace normlab;
 
 namespace {
 std::string error_of(const std::string& text) {
     try {
-        parse_link(text, "link");
-    } catch (const InputError& e) {
+        session::parse_link(text, "link");
+    } catch (const core::InputError& e) {
         return e.what();
     }
     return "";
@@ -20,49 +21,49 @@ std::string error_of(const std::string& text) {
 }  // namespace
 
 TEST_CASE("a link is written in a fixed order and read back") {
-    State st;
-    st.spec.method = Method::Group;
+    core::State st;
+    st.spec.method = core::Method::Group;
     st.spec.groups = 2;
-    AppLink link;
+    session::AppLink link;
     link.lesson = "groupnorm-continuum";
     link.step = 3;
-    link.language = Language::Zh;
+    link.language = core::Language::Zh;
     link.presenter = true;
-    link.scene = scene_to_line(st);
-    const std::string text = link_text(link);
+    link.scene = io::scene_to_line(st);
+    const std::string text = session::link_text(link);
     CHECK(text == "lesson=groupnorm-continuum&step=3&lang=zh&presenter=1&" + link.scene);
-    CHECK(parse_link(text, "link") == link);
-    CHECK(scene_from_line(parse_link(text, "link").scene).spec.groups == 2);
+    CHECK(session::parse_link(text, "link") == link);
+    CHECK(io::scene_from_line(session::parse_link(text, "link").scene).spec.groups == 2);
 }
 
 TEST_CASE("English, presenter mode off and no lesson are left out") {
-    AppLink link;
-    link.language = Language::En;
+    session::AppLink link;
+    link.language = core::Language::En;
     link.presenter = false;
-    CHECK(link_text(link).empty());
-    link.scene = scene_to_line(State{});
-    CHECK(link_text(link) == link.scene);
+    CHECK(session::link_text(link).empty());
+    link.scene = io::scene_to_line(core::State{});
+    CHECK(session::link_text(link) == link.scene);
 }
 
 TEST_CASE("a scene line or a scene's JSON alone is a link with only a scene") {
-    const std::string line = scene_to_line(State{});
-    CHECK(parse_link(line, "link") == AppLink{.scene = line});
+    const std::string line = io::scene_to_line(core::State{});
+    CHECK(session::parse_link(line, "link") == session::AppLink{.scene = line});
     const std::string json = R"({"normlab_scene": 1, "tensor": {"source": "preset", "preset": "a&b"}})";
-    CHECK(parse_link("  " + json + "\n", "link").scene == json);
-    CHECK(parse_link("", "link") == AppLink{});
+    CHECK(session::parse_link("  " + json + "\n", "link").scene == json);
+    CHECK(session::parse_link("", "link") == session::AppLink{});
 }
 
 TEST_CASE("the query's link keys lie under the address's, other query keys are skipped") {
-    const AppLink query = parse_link("x=1&lesson=bn-vs-ln&step=2&lang=zh", "query", true);
+    const session::AppLink query = session::parse_link("x=1&lesson=bn-vs-ln&step=2&lang=zh", "query", true);
     CHECK(query.lesson == "bn-vs-ln");
     CHECK(query.step == 2);
-    const AppLink hash = parse_link("lesson=in-vs-ln&step=4&normlab-scene:abc", "hash");
-    const AppLink m = query.merged(hash);
+    const session::AppLink hash = session::parse_link("lesson=in-vs-ln&step=4&normlab-scene:abc", "hash");
+    const session::AppLink m = query.merged(hash);
     CHECK(m.lesson == "in-vs-ln");
     CHECK(m.step == 4);
-    CHECK(m.language == Language::Zh);
+    CHECK(m.language == core::Language::Zh);
     CHECK(m.scene == "normlab-scene:abc");
-    CHECK(query.merged(AppLink{}) == query);
+    CHECK(query.merged(session::AppLink{}) == query);
 }
 
 TEST_CASE("a bad part is refused with one line naming it") {
@@ -76,6 +77,6 @@ TEST_CASE("a bad part is refused with one line naming it") {
     CHECK(error_of("step=2") == "link: step = 2 without a lesson");
     CHECK(error_of("normlab-scene:abc&lang=zh") == "");  // a scene alone: its line is checked when opened
     CHECK(error_of("lang=zh&normlab-scene:abc&presenter=1") == "link: the scene must be the link's last part");
-    CHECK(parse_link("lesson=a&colour=red", "query", true).lesson == "a");
-    CHECK_THROWS_AS(parse_link("lang=fr", "query", true), InputError);
+    CHECK(session::parse_link("lesson=a&colour=red", "query", true).lesson == "a");
+    CHECK_THROWS_AS(session::parse_link("lang=fr", "query", true), core::InputError);
 }

@@ -19,7 +19,7 @@ std::pair<int, std::string> reported(std::exception_ptr e) {
     REQUIRE(tmp);
     const int saved = dup(fileno(stderr));
     dup2(fileno(tmp), fileno(stderr));
-    const int status = report_exception(e);
+    const int status = core::report_exception(e);
     std::fflush(stderr);
     dup2(saved, fileno(stderr));
     close(saved);
@@ -38,13 +38,13 @@ std::pair<int, std::string> reported(const E& e) {
 }  // namespace
 
 TEST_CASE("each kind of error has its exit status and one error: line", "[error]") {
-    CHECK(reported(InputError("bad")) == std::pair<int, std::string>{kExitInput, "error: bad\n"});
-    CHECK(reported(DeviceError("gone")) == std::pair<int, std::string>{kExitDevice, "error: gone\n"});
-    CHECK(reported(std::bad_alloc()) == std::pair<int, std::string>{kExitInput, "error: out of memory\n"});
-    CHECK(reported(std::runtime_error("odd")) == std::pair<int, std::string>{kExitFailure, "error: odd\n"});
+    CHECK(reported(core::InputError("bad")) == std::pair<int, std::string>{core::kExitInput, "error: bad\n"});
+    CHECK(reported(core::DeviceError("gone")) == std::pair<int, std::string>{core::kExitDevice, "error: gone\n"});
+    CHECK(reported(std::bad_alloc()) == std::pair<int, std::string>{core::kExitInput, "error: out of memory\n"});
+    CHECK(reported(std::runtime_error("odd")) == std::pair<int, std::string>{core::kExitFailure, "error: odd\n"});
     // A broken invariant is normlab's bug, not the user's input: exit 1 and a request to report it.
-    CHECK(reported(InternalError("a slab exceeds the storage-buffer range")) ==
+    CHECK(reported(core::InternalError("a slab exceeds the storage-buffer range")) ==
           std::pair<int, std::string>{
-              kExitFailure, "error: internal error: a slab exceeds the storage-buffer range, please report\n"});
-    CHECK(reported(std::exception_ptr()).first == kExitOk);
+              core::kExitFailure, "error: internal error: a slab exceeds the storage-buffer range, please report\n"});
+    CHECK(reported(std::exception_ptr()).first == core::kExitOk);
 }

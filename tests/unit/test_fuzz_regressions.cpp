@@ -3,8 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/npy.hpp"
+#include "normlab/io/npy.hpp"
 #include "normlab/core/state.hpp"
+#include "normlab/io/scene_file.hpp"
 
 using namespace normlab;
 
@@ -12,8 +13,8 @@ namespace {
 
 std::string scene_error(const std::string& text) {
     try {
-        scene_from_json(text, "s.json");
-    } catch (const InputError& e) {
+        io::scene_from_json(text, "s.json");
+    } catch (const core::InputError& e) {
         return e.what();
     }
     return "";
@@ -39,9 +40,9 @@ TEST_CASE("fuzz: numbers beyond float32 in a scene are refused, so a saved scene
               .find("params.weight holds 1e+300, which does not fit a float32") != std::string::npos);
     CHECK(scene_error(R"({"normlab_scene": 1, "tensor": {"init": "constant", "value": 1e39}})")
               .find("tensor.value = 1e+39 does not fit a float32") != std::string::npos);
-    State ok = scene_from_json(R"({"normlab_scene": 1, "norm": {"method": "instance", "affine": true},
+    core::State ok = io::scene_from_json(R"({"normlab_scene": 1, "norm": {"method": "instance", "affine": true},
                                    "tensor": {"shape": [1, 3, 2, 2]}, "params": {"weight": [3e38, -3e38, 1e-45]}})",
-                               "ok.json");
-    const std::string saved = scene_to_json(ok);
-    CHECK(scene_to_json(scene_from_json(saved, "saved.json")) == saved);
+                                         "ok.json");
+    const std::string saved = io::scene_to_json(ok);
+    CHECK(io::scene_to_json(io::scene_from_json(saved, "saved.json")) == saved);
 }

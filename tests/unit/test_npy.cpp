@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/npy.hpp"
+#include "normlab/io/npy.hpp"
 
 #include <cstring>
 
@@ -32,8 +32,8 @@ std::string floats(std::size_t n) { return std::string(n * 4, '\0'); }
 
 std::string error_of(const std::string& bytes) {
     try {
-        parse_npy(bytes, "t.npy");
-    } catch (const InputError& e) {
+        io::parse_npy(bytes, "t.npy");
+    } catch (const core::InputError& e) {
         return e.what();
     }
     return "";
@@ -43,23 +43,23 @@ std::string error_of(const std::string& bytes) {
 
 TEST_CASE("npy round trip float32, float64 and int32", "[npy]") {
     std::vector<float> v{1.5f, -2.0f, 3.25f, 4.0f, 5.0f, 6.0f};
-    auto a = parse_npy(npy_bytes_f32({1, 2, 3, 1}, v.data()), "a");
+    auto a = io::parse_npy(io::npy_bytes_f32({1, 2, 3, 1}, v.data()), "a");
     CHECK(a.shape == std::vector<std::int64_t>{1, 2, 3, 1});
     CHECK(a.data == v);
     std::vector<double> d{0.1, 0.2};
-    auto b = parse_npy(npy_bytes_f64({2}, d.data()), "b");
+    auto b = io::parse_npy(io::npy_bytes_f64({2}, d.data()), "b");
     CHECK(b.shape == std::vector<std::int64_t>{2});
     CHECK(b.data[0] == 0.1f);
-    std::string i32 = npy_bytes_i32({3}, std::vector<std::int32_t>{1, 2, 3}.data());
+    std::string i32 = io::npy_bytes_i32({3}, std::vector<std::int32_t>{1, 2, 3}.data());
     CHECK(i32.find("'<i4'") != std::string::npos);
     CHECK((i32.size() - 12) % 4 == 0);
-    CHECK(npy_bytes_f32({3}, v.data()).find("(3,)") != std::string::npos);
+    CHECK(io::npy_bytes_f32({3}, v.data()).find("(3,)") != std::string::npos);
 }
 
 TEST_CASE("npy versions 2 and 3 headers are read", "[npy]") {
     for (int major : {2, 3}) {
-        auto a =
-            parse_npy(header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", major) + floats(4), "v");
+        auto a = io::parse_npy(header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", major) + floats(4),
+                               "v");
         CHECK(a.shape == std::vector<std::int64_t>{2, 2});
     }
 }

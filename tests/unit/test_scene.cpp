@@ -3,8 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/json_reader.hpp"
+#include "normlab/io/json_reader.hpp"
 #include "normlab/core/state.hpp"
+#include "normlab/io/scene_file.hpp"
 
 #include <functional>
 
@@ -13,8 +14,8 @@ using namespace normlab;
 namespace {
 std::string error_of(const std::string& text) {
     try {
-        scene_from_json(text, "s.json");
-    } catch (const InputError& e) {
+        io::scene_from_json(text, "s.json");
+    } catch (const core::InputError& e) {
         return e.what();
     }
     return "";
@@ -22,23 +23,23 @@ std::string error_of(const std::string& text) {
 }  // namespace
 
 TEST_CASE("scene round trip keeps the whole state", "[scene]") {
-    State s;
-    s.source.kind = TensorSource::Kind::Generated;
+    core::State s;
+    s.source.kind = core::TensorSource::Kind::Generated;
     s.source.shape = {2, 6, 3, 3};
-    s.source.init = Init::Uniform;
+    s.source.init = core::Init::Uniform;
     s.source.seed = 42;
-    s.spec = default_spec(Method::Group);
+    s.spec = core::default_spec(core::Method::Group);
     s.spec.groups = 3;
     s.spec.eps = 1e-3;
     s.params.weight = {1, 2, 3, 4, 5, 6};
-    s.selection = Index4{1, 2, 0, 1};
+    s.selection = core::Index4{1, 2, 0, 1};
     s.view_json = R"({"heatmap":"stats"})";
-    State t = scene_from_json(scene_to_json(s), "rt");
-    CHECK(t.source.kind == TensorSource::Kind::Generated);
+    core::State t = io::scene_from_json(io::scene_to_json(s), "rt");
+    CHECK(t.source.kind == core::TensorSource::Kind::Generated);
     CHECK(t.source.shape == s.source.shape);
-    CHECK(t.source.init == Init::Uniform);
+    CHECK(t.source.init == core::Init::Uniform);
     CHECK(t.source.seed == 42);
-    CHECK(t.spec.method == Method::Group);
+    CHECK(t.spec.method == core::Method::Group);
     CHECK(t.spec.groups == 3);
     CHECK(*t.spec.eps == 1e-3);
     CHECK(t.params.weight == s.params.weight);
@@ -75,16 +76,17 @@ TEST_CASE("the JSON reader shared by scenes, lessons, experiments and presets na
     auto error_in = [](const std::function<void()>& f) {
         try {
             f();
-        } catch (const InputError& e) {
+        } catch (const core::InputError& e) {
             return std::string(e.what());
         }
         return std::string();
     };
-    CHECK(error_in([] { parse_json_text("{\"a\": ", "f.json"); }).find("f.json: not valid JSON (") == 0);
-    const nlohmann::json j = parse_json_text(
+    CHECK(error_in([] { io::parse_json_text("{\"a\": ", "f.json"); }).find("f.json: not valid JSON (") == 0);
+    const nlohmann::json j = io::parse_json_text(
         R"({"v": 2, "o": {"n": "x", "t": {"en": "", "zh": "z"}, "s": ""}, "l": [], "z": null})", "f.json");
-    const JsonReader r(j, "", "f.json", "a thing");
-    CHECK(error_in([&] { JsonReader(j.at("l"), "", "f.json", "a thing"); }) == "f.json: a thing must be a JSON object");
+    const io::JsonReader r(j, "", "f.json", "a thing");
+    CHECK(error_in([&] { io::JsonReader(j.at("l"), "", "f.json", "a thing"); }) ==
+          "f.json: a thing must be a JSON object");
     CHECK(error_in([&] { r.child("v"); }) == "f.json: v must be an object");
     CHECK(error_in([&] { r.format_version("v", "thing"); }) == "f.json: v = 2 is out of range [1, 1]");
     CHECK(error_in([&] { r.format_version("normlab_thing", "thing"); }) ==
@@ -92,7 +94,7 @@ TEST_CASE("the JSON reader shared by scenes, lessons, experiments and presets na
     CHECK(error_in([&] { r.only_keys({"v", "o", "l"}); }) == "f.json: unknown key 'z' (v, o or l)");
     CHECK(!r.has("z"));  // null is "left out"
     CHECK(error_in([&] { r.list("l", 1, 3); }) == "f.json: l must be a non-empty list");
-    const JsonReader o = r.child("o");
+    const io::JsonReader o = r.child("o");
     CHECK(error_in([&] { o.integer("n", 0, 1); }) == "f.json: o.n must be an integer");
     CHECK(error_in([&] { o.string("m"); }) == "f.json: o.m is missing");
     CHECK(error_in([&] { o.text("t", true); }) == "f.json: o.t.en is missing or empty");
@@ -103,20 +105,20 @@ TEST_CASE("the JSON reader shared by scenes, lessons, experiments and presets na
 }
 
 TEST_CASE("scenes keep SyncBN's devices and mode, and check them against the tensor", "[scene][sync]") {
-    State s;
-    s.source.kind = TensorSource::Kind::Generated;
+    core::State s;
+    s.source.kind = core::TensorSource::Kind::Generated;
     s.source.shape = {4, 3, 2, 2};
-    s.spec = default_spec(Method::Batch);
+    s.spec = core::default_spec(core::Method::Batch);
     s.spec.sync_devices = 2;
-    s.spec.sync_mode = SyncMode::Naive;
-    const std::string text = scene_to_json(s);
+    s.spec.sync_mode = core::SyncMode::Naive;
+    const std::string text = io::scene_to_json(s);
     CHECK(text.find("\"sync_devices\": 2") != std::string::npos);
     CHECK(text.find("\"sync_mode\": \"naive\"") != std::string::npos);
-    const State t = scene_from_json(text, "rt");
+    const core::State t = io::scene_from_json(text, "rt");
     CHECK(t.spec.sync_devices == 2);
-    CHECK(t.spec.sync_mode == SyncMode::Naive);
+    CHECK(t.spec.sync_mode == core::SyncMode::Naive);
     s.spec.sync_devices = 0;  // none: the keys are left out
-    CHECK(scene_to_json(s).find("sync_") == std::string::npos);
+    CHECK(io::scene_to_json(s).find("sync_") == std::string::npos);
     const std::string head = R"({"normlab_scene": 1, "tensor": {"source": "generated", "shape": [4, 3, 2, 2]}, )";
     CHECK_THAT(error_of(head + R"("norm": {"method": "batch", "sync_devices": 3}})"),
                Catch::Contains("divisible by 3"));
@@ -127,18 +129,18 @@ TEST_CASE("scenes keep SyncBN's devices and mode, and check them against the ten
 }
 
 TEST_CASE("an image source and AdaIN's style image round-trip through a scene", "[scene][image]") {
-    State s;
-    s.source.kind = TensorSource::Kind::Image;
+    core::State s;
+    s.source.kind = core::TensorSource::Kind::Image;
     s.source.path = "images/content-stripes.png";
-    s.spec = default_spec(Method::Instance);
+    s.spec = core::default_spec(core::Method::Instance);
     s.style_image = "images/style-sunset.png";
-    const State back = scene_from_json(scene_to_json(s), "s.json");
-    CHECK(back.source.kind == TensorSource::Kind::Image);
+    const core::State back = io::scene_from_json(io::scene_to_json(s), "s.json");
+    CHECK(back.source.kind == core::TensorSource::Kind::Image);
     CHECK(back.source.path == s.source.path);
     CHECK(back.style_image == s.style_image);
-    CHECK(scene_to_json(back) == scene_to_json(s));
-    State plain;  // no style: no key written
-    CHECK(scene_to_json(plain).find("style_image") == std::string::npos);
+    CHECK(io::scene_to_json(back) == io::scene_to_json(s));
+    core::State plain;  // no style: no key written
+    CHECK(io::scene_to_json(plain).find("style_image") == std::string::npos);
     CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"batch","style_image":"s.png"}})")
               .find("norm.style_image is read only by the method instance (AdaIN) (here: the method batch)") !=
           std::string::npos);
@@ -169,9 +171,10 @@ TEST_CASE("a known key that the chosen source or method does not read is refused
     // What a saved scene holds for every method (mode, momentum, bias, affine) stays accepted,
     // and unknown keys stay ignored.
     CHECK(error_of(R"({"normlab_scene":1,"norm":{"method":"layer","mode":"eval","momentum":0.1,"future":1}})").empty());
-    for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms}) {
-        State st;
-        st.spec = default_spec(m);
-        CHECK(error_of(scene_to_json(st)).empty());
+    for (core::Method m :
+         {core::Method::Batch, core::Method::Layer, core::Method::Instance, core::Method::Group, core::Method::Rms}) {
+        core::State st;
+        st.spec = core::default_spec(m);
+        CHECK(error_of(io::scene_to_json(st)).empty());
     }
 }

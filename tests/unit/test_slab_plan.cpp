@@ -2,19 +2,20 @@
 // binding limit, and each statistic's chunks are numbered without gaps or overlaps.
 #include <catch2/catch.hpp>
 
-#include "normlab/core/slab_plan.hpp"
+#include "normlab/plan/slab_plan.hpp"
 
 #include <map>
 
 using namespace normlab;
 
 namespace {
-void check_plan(const NormSpec& spec, const Shape4& shape, std::int64_t max_elements, std::int64_t chunk_len) {
-    StatLayout L = make_layout(spec, shape);
-    SlabPlan plan = plan_slabs(L, max_elements, 4, chunk_len);
+void check_plan(const core::NormSpec& spec, const core::Shape4& shape, std::int64_t max_elements,
+                std::int64_t chunk_len) {
+    core::StatLayout L = core::make_layout(spec, shape);
+    plan::SlabPlan plan = plan::plan_slabs(L, max_elements, 4, chunk_len);
     std::vector<int> seen(static_cast<std::size_t>(shape.numel()), 0);
     std::map<std::int64_t, std::vector<int>> chunks;  // per statistic: how often each chunk index is used
-    for (const Slab& s : plan.slabs) {
+    for (const plan::Slab& s : plan.slabs) {
         REQUIRE(s.extent <= max_elements);
         REQUIRE(s.flat_base % 4 == 0);
         REQUIRE(s.e_lo % 4 == 0);
@@ -38,15 +39,16 @@ void check_plan(const NormSpec& spec, const Shape4& shape, std::int64_t max_elem
 }  // namespace
 
 TEST_CASE("slab plans cover every element once within the window limit", "[slabs]") {
-    NormSpec g1 = default_spec(Method::Group);
+    core::NormSpec g1 = core::default_spec(core::Method::Group);
     g1.groups = 1;
-    NormSpec g3 = default_spec(Method::Group);
+    core::NormSpec g3 = core::default_spec(core::Method::Group);
     g3.groups = 3;
-    NormSpec lw = default_spec(Method::Layer);
+    core::NormSpec lw = core::default_spec(core::Method::Layer);
     lw.normalized_shape = {8};
-    for (const auto& spec : {default_spec(Method::Batch), default_spec(Method::Instance), default_spec(Method::Layer),
-                             g1, g3, lw, default_spec(Method::Rms)}) {
-        INFO(method_name(spec.method));
+    for (const auto& spec :
+         {core::default_spec(core::Method::Batch), core::default_spec(core::Method::Instance),
+          core::default_spec(core::Method::Layer), g1, g3, lw, core::default_spec(core::Method::Rms)}) {
+        INFO(core::method_name(spec.method));
         for (std::int64_t max : {1000000, 4096, 1024, 100, 40})
             for (std::int64_t chunk : {4, 64, 512}) {
                 INFO("max " << max << " chunk " << chunk);
@@ -55,7 +57,8 @@ TEST_CASE("slab plans cover every element once within the window limit", "[slabs
             }
     }
     // One window when everything fits.
-    auto one = plan_slabs(make_layout(default_spec(Method::Batch), {2, 3, 4, 4}), 1 << 20, 4, 64);
+    auto one =
+        plan::plan_slabs(core::make_layout(core::default_spec(core::Method::Batch), {2, 3, 4, 4}), 1 << 20, 4, 64);
     CHECK(one.slabs.size() == 1);
     CHECK(one.ranges == 1);
 }

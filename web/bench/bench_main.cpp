@@ -31,7 +31,7 @@ namespace {
 
 struct Case {
     const char* name;
-    Method method;
+    core::Method method;
     bool eval = false;
     std::int64_t groups = 0;
     const char* ort = "";  // the onnxruntime-web model of the same computation (bench/web_models.py)
@@ -39,19 +39,19 @@ struct Case {
 
 const std::vector<Case>& cases() {
     static const std::vector<Case> all = {
-        {"batch-train", Method::Batch},
-        {"batch-eval", Method::Batch, true, 0, "batch"},
-        {"layer-CHW", Method::Layer, false, 0, "layer"},
-        {"instance", Method::Instance, false, 0, "instance"},
-        {"group-8", Method::Group, false, 8, "group"},
-        {"rms", Method::Rms, false, 0, "rms"},
+        {"batch-train", core::Method::Batch},
+        {"batch-eval", core::Method::Batch, true, 0, "batch"},
+        {"layer-CHW", core::Method::Layer, false, 0, "layer"},
+        {"instance", core::Method::Instance, false, 0, "instance"},
+        {"group-8", core::Method::Group, false, 8, "group"},
+        {"rms", core::Method::Rms, false, 0, "rms"},
     };
     return all;
 }
 
-NormSpec spec_of(const Case& c) {
-    NormSpec s = default_spec(c.method);
-    if (c.eval) s.mode = Mode::Eval;
+core::NormSpec spec_of(const Case& c) {
+    core::NormSpec s = core::default_spec(c.method);
+    if (c.eval) s.mode = core::Mode::Eval;
     if (c.groups) s.groups = c.groups;
     return s;
 }
@@ -61,7 +61,7 @@ double median(std::vector<double> v) {
     return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
-std::string plan_name(const KernelPlan& p) {
+std::string plan_name(const plan::KernelPlan& p) {
     if (p.from_running) return "apply";
     if (p.looped) return "looped";
     return p.fused ? "fused" : "split" + std::to_string(p.chunks);
@@ -74,12 +74,13 @@ void hand_over(const char* what, const std::vector<float>& v) {
 
 // One case: y once (handed to the page for the check against onnxruntime-web), a warm-up, then
 // `reps` rounds of the forward, the copy and onnxruntime-web's model of the case in turn.
-json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Tensor& x, const Case& c, int reps) {
-    const NormSpec spec = spec_of(c);
+json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const core::Tensor& x, const Case& c,
+                int reps) {
+    const core::NormSpec spec = spec_of(c);
     const std::uint64_t bytes = static_cast<std::uint64_t>(x.shape.numel()) * 4;
-    const NormResult first = norm.run(x, spec);
+    const core::NormResult first = norm.run(x, spec);
     hand_over(c.name, first.y.data);
-    const RunOptions on_device{true, false};
+    const plan::RunOptions on_device{true, false};
     const bool ort = *c.ort != '\0';
     if (ort) webbench::ort_step(norm.context(), "open", c.ort, c.name);
     for (int i = 0; i < 2; ++i) {
@@ -89,7 +90,7 @@ json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Te
     std::vector<double> ms, copy_ms, dispatch_ms;
     for (int i = 0; i < reps; ++i) {
         const double t = emscripten_get_now();
-        const NormResult r = norm.run(x, spec, {}, on_device);
+        const core::NormResult r = norm.run(x, spec, {}, on_device);
         ms.push_back(emscripten_get_now() - t);
         dispatch_ms.push_back(r.dispatch_ms);  // submit to the statistics' readback
         copy_ms.push_back(copy.time_ms(norm.buffers().x, bytes));
@@ -97,10 +98,10 @@ json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Te
     }
     if (ort) webbench::ort_step(norm.context(), "close", c.ort, c.name);
     const std::vector<float> copied = copy.read(bytes);
-    if (copied != x.data) throw DeviceError("the WGSL copy did not copy x");
+    if (copied != x.data) throw core::DeviceError("the WGSL copy did not copy x");
     const double m = median(ms), cm = median(copy_ms);
     std::printf("bench: %s %.2f ms, copy %.2f ms\n", c.name, m, cm);
-    const KernelPlan plan = norm.plan(make_layout(spec, x.shape), spec);
+    const plan::KernelPlan plan = norm.plan(core::make_layout(spec, x.shape), spec);
     json out = {{"norm", c.name},
                 {"shape", x.shape.str()},
                 {"elements", x.shape.numel()},
@@ -122,7 +123,7 @@ json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Te
             norm.run(x, spec, {}, on_device);
             if (i > 0) alt.push_back(emscripten_get_now() - t);  // run 0 builds the pipelines
         }
-        out["alt_plan"] = plan_name(norm.plan(make_layout(spec, x.shape), spec));
+        out["alt_plan"] = plan_name(norm.plan(core::make_layout(spec, x.shape), spec));
         out["alt_ms"] = median(alt);
         std::printf("bench: %s %s %.2f ms\n", c.name, out["alt_plan"].get<std::string>().c_str(), median(alt));
     }
@@ -130,16 +131,17 @@ json bench_case(webgpu::WgpuNormalizer& norm, webbench::WgslCopy& copy, const Te
 }
 
 // The backward of one case (WgpuBackward::run: dy uploaded, every pass, ∂L/∂x and the γ/β sums read
-// back, normlab/core/backward_plan.hpp's path): the median of `reps` runs after a warm-up and, where the
+// back, normlab/plan/backward_plan.hpp's path): the median of `reps` runs after a warm-up and, where the
 // forward did not fuse, of the looped kernel kept off (split) or forced, interleaved run by run.
-json bench_backward(webgpu::WgpuNormalizer& norm, const Tensor& x, const Tensor& dy, const Case& c, int reps) {
-    const NormSpec spec = spec_of(c);
+json bench_backward(webgpu::WgpuNormalizer& norm, const core::Tensor& x, const core::Tensor& dy, const Case& c,
+                    int reps) {
+    const core::NormSpec spec = spec_of(c);
     norm.run(x, spec);
     webgpu::WgpuBackward backward(norm);
     backward.run(dy);
     const std::string path = backward.last_path();
     const bool other = path == "looped" || path == "split";
-    const ForcedPath alt = path == "looped" ? ForcedPath::Split : ForcedPath::Looped;
+    const plan::ForcedPath alt = path == "looped" ? plan::ForcedPath::Split : plan::ForcedPath::Looped;
     std::vector<double> ms, alt_ms;
     std::string alt_path;
     for (int i = 0; i <= reps; ++i) {  // run 0 builds the other plan's pipelines
@@ -198,9 +200,9 @@ json run_bench(bool quick, const std::string& only) {
     webgpu::WgpuContext ctx;
     webgpu::WgpuBackend backend(ctx);
     webbench::WgslCopy copy(ctx);
-    const Shape4 shape = quick ? Shape4{2, 8, 16, 16} : Shape4{16, 64, 64, 64};
+    const core::Shape4 shape = quick ? core::Shape4{2, 8, 16, 16} : core::Shape4{16, 64, 64, 64};
     const int reps = quick ? 5 : 15;
-    const Tensor x = make_tensor(shape, Init::Randn, 1);
+    const core::Tensor x = make_tensor(shape, core::Init::Randn, 1);
     hand_over("x", x.data);
     webbench::ort_step(ctx, "load", shape.str());
     json out;
@@ -216,8 +218,8 @@ json run_bench(bool quick, const std::string& only) {
     };
     for (const Case& c : cases())
         if (wanted(c)) out["cases"].push_back(bench_case(backend.normalizer(), copy, x, c, reps));
-    if (out["cases"].empty()) throw InputError("bench: no case is named in --cases " + only);
-    const Tensor dy = make_tensor(shape, Init::Randn, 2);
+    if (out["cases"].empty()) throw core::InputError("bench: no case is named in --cases " + only);
+    const core::Tensor dy = make_tensor(shape, core::Init::Randn, 2);
     out["backward"] = json::array();
     for (const Case& c : cases())
         if (wanted(c)) out["backward"].push_back(bench_backward(backend.normalizer(), x, dy, c, reps));

@@ -27,7 +27,7 @@ void ort_step(const webgpu::WgpuContext& ctx, const char* step, const std::strin
     char* error = js_ort_error();
     const std::string line = error ? error : "";
     std::free(error);
-    if (!line.empty()) throw DeviceError(line);
+    if (!line.empty()) throw core::DeviceError(line);
 }
 
 }  // namespace normlab::webbench

@@ -15,7 +15,7 @@
 
 #include "normlab/views/i18n.hpp"
 
-#include "normlab/core/image_file.hpp"
+#include "normlab/io/image_file.hpp"
 
 #include <emscripten.h>
 #include <sys/stat.h>
@@ -41,8 +41,8 @@ Program program;
 }  // namespace
 
 int main(int argc, char** argv) {
-    umask(022);                                // emscripten starts with 0777 (docs/browser.md)
-    normlab::set_image_search_dir("/assets");  // the shipped images, embedded at /assets/images
+    umask(022);                                    // emscripten starts with 0777 (docs/browser.md)
+    normlab::io::set_image_search_dir("/assets");  // the shipped images, embedded at /assets/images
     std::string link, query, no_webgpu;
     for (int i = 1; i + 1 < argc; ++i) {
         const std::string arg = argv[i];

@@ -16,8 +16,8 @@ GlTexture::~GlTexture() {
 bool GlTexture::set(int width, int height, const std::vector<std::uint32_t>& pixels) {
     if (width <= 0 || height <= 0 ||
         pixels.size() != static_cast<std::size_t>(width) * static_cast<std::size_t>(height))
-        throw InputError("a texture of " + std::to_string(width) + "x" + std::to_string(height) + " pixels was given " +
-                         std::to_string(pixels.size()));
+        throw core::InputError("a texture of " + std::to_string(width) + "x" + std::to_string(height) +
+                               " pixels was given " + std::to_string(pixels.size()));
     if (texture_ && width == width_ && height == height_ && pixels == shown_) return false;
     if (!texture_) {
         glGenTextures(1, &texture_);

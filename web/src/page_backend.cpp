@@ -6,7 +6,7 @@
 
 namespace normlab::web {
 
-std::unique_ptr<ComputeBackend> make_cpu_backend(const std::string& reason) {
+std::unique_ptr<plan::ComputeBackend> make_cpu_backend(const std::string& reason) {
     return std::make_unique<cpu::CpuBackend>("CPU — " + reason);
 }
 
@@ -19,7 +19,7 @@ PageBackend make_page_backend(const std::string& no_webgpu, const std::function<
             b.ctx->on_lost(on_lost);
             b.backend = std::make_unique<webgpu::WgpuBackend>(*b.ctx);
             return b;
-        } catch (const DeviceError& e) {  // an adapter without a usable device: the CPU, saying why
+        } catch (const core::DeviceError& e) {  // an adapter without a usable device: the CPU, saying why
             b.backend.reset();
             b.ctx.reset();
             b.cpu_reason = std::string("this browser's WebGPU gave no usable device (") + e.what() + ")";

@@ -5,7 +5,7 @@
 // also falls back to the CPU, with that reason. The CPU backend's device name says why, so the status
 // line, the summary and the statistics JSON name it ("CPU — …").
 #pragma once
-#include "normlab/core/compute_backend.hpp"
+#include "normlab/plan/compute_backend.hpp"
 #include "normlab/webgpu/wgpu_context.hpp"
 
 #include <functional>
@@ -16,7 +16,7 @@ namespace normlab::web {
 
 struct PageBackend {
     std::unique_ptr<webgpu::WgpuContext> ctx;  // null on the CPU
-    std::unique_ptr<ComputeBackend> backend;
+    std::unique_ptr<plan::ComputeBackend> backend;
     std::string cpu_reason;  // why the page computes on the CPU ("": it runs on WebGPU)
 };
 
@@ -25,6 +25,6 @@ struct PageBackend {
 PageBackend make_page_backend(const std::string& no_webgpu, const std::function<void(const std::string&)>& on_lost);
 
 // A CPU backend named after `reason` ("CPU — REASON"), with the CPU backend's element limit.
-std::unique_ptr<ComputeBackend> make_cpu_backend(const std::string& reason);
+std::unique_ptr<plan::ComputeBackend> make_cpu_backend(const std::string& reason);
 
 }  // namespace normlab::web

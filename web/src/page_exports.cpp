@@ -3,7 +3,7 @@
 #include "page_backend.hpp"
 #include "page_bridge.hpp"
 
-#include "normlab/core/atomic_file.hpp"
+#include "normlab/io/atomic_file.hpp"
 #include "normlab/core/error.hpp"
 
 #include <emscripten.h>
@@ -42,12 +42,13 @@ const PageBackend& the_backend() {
 
 void set_no_webgpu(const std::string& reason) { no_webgpu_reason = reason; }
 
-ComputeBackend& page_backend() { return *the_backend().backend; }
+plan::ComputeBackend& page_backend() { return *the_backend().backend; }
 
 webgpu::WgpuBackend& page_webgpu_backend() {
     auto* w = dynamic_cast<webgpu::WgpuBackend*>(&page_backend());
     if (!w)
-        throw DeviceError("the kernel tests need WebGPU; this page runs on the CPU (" + the_backend().cpu_reason + ")");
+        throw core::DeviceError("the kernel tests need WebGPU; this page runs on the CPU (" + the_backend().cpu_reason +
+                                ")");
     return *w;
 }
 
@@ -70,7 +71,7 @@ void reported(const std::function<void()>& open, bool shows_result) {
             "float64 check of this tensor do not fit)");
         mark_done("error");
     } catch (const std::exception& e) {
-        show_error(error_line(e));
+        show_error(core::error_line(e));
         mark_done("error");
     } catch (...) {
         show_error("an unknown error stopped normlab");
@@ -98,7 +99,7 @@ EMSCRIPTEN_KEEPALIVE const char* normlab_download(const char* kind) {
     reported([&] {
         auto [file, bytes] = page_session().download(kind);
         std::filesystem::create_directories("/downloads");
-        normlab::write_file_atomic("/downloads/" + file, bytes);
+        normlab::io::write_file_atomic("/downloads/" + file, bytes);
         name = file;
     });
     return name.c_str();

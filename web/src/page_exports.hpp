@@ -15,7 +15,7 @@ namespace normlab::web {
 // main's --cpu REASON (page_common.js: why there is no WebGPU), before the first page_backend().
 void set_no_webgpu(const std::string& reason);
 // Made on first use, and living as long as the page: WebGPU, or the CPU backend.
-ComputeBackend& page_backend();
+plan::ComputeBackend& page_backend();
 // The WebGPU backend for the in-browser kernel tests: DeviceError when the page runs on the CPU.
 webgpu::WgpuBackend& page_webgpu_backend();
 PageSession& page_session();

@@ -17,10 +17,10 @@ struct PageResult {
 // Throws InputError for what the browser edition cannot open: a scene (`name` says where it
 // came from) whose tensor or AdaIN style image is a file path, not one of the images the site
 // carries (the app page's "images/NAME.png"; the results page has none).
-void check_page_scene(const State& state, const std::string& name);
+void check_page_scene(const core::State& state, const std::string& name);
 // Throws InputError when a tensor of this shape does not fit the page's WebAssembly memory.
-void check_page_memory(const Shape4& shape);
+void check_page_memory(const core::Shape4& shape);
 // The summary and statistics of what `session` shows (after a successful open).
-PageResult page_result(const Session& session);
+PageResult page_result(const session::Session& session);
 
 }  // namespace normlab::web

@@ -8,9 +8,9 @@
 #include "web_train.hpp"
 #include "normlab/views/wrapped_text.hpp"
 
-#include "normlab/core/atomic_file.hpp"
+#include "normlab/io/atomic_file.hpp"
 #include "normlab/core/error.hpp"
-#include "normlab/core/file_kind.hpp"
+#include "normlab/io/file_kind.hpp"
 #include "normlab/webgpu/wgpu_backend.hpp"
 
 #include <GLFW/glfw3.h>
@@ -45,11 +45,11 @@ WebApp::WebApp(WebWindow& window, const PageBackend& backend, const std::string&
     shell_.controls().pick_file = [] { js_app_call("pickFile", "", ""); };  // the browser's file chooser
     shell_.controls().pick_style_file = [] { js_app_call("pickFile", "style", ""); };
     try {
-        const AppLink l =
-            parse_link(query, "the link in the URL", true).merged(parse_link(link, "the link in the URL"));
+        const session::AppLink l = session::parse_link(query, "the link in the URL", true)
+                                       .merged(session::parse_link(link, "the link in the URL"));
         if (open(l, "the scene in the URL")) return;
     } catch (const std::exception& e) {
-        error_ = error_line(e);
+        error_ = core::error_line(e);
     }
     page_.open_scene("", "the default state");  // no link, or one that cannot be shown: the error stays
 }
@@ -59,7 +59,7 @@ std::unique_ptr<views::HeatmapImage> WebApp::make_heatmap_image() {
     return std::unique_ptr<views::HeatmapImage>(images_.back());
 }
 
-std::unique_ptr<ComputeBackend> WebApp::make_backend() {
+std::unique_ptr<plan::ComputeBackend> WebApp::make_backend() {
     if (!backend_.ctx) return make_cpu_backend(backend_.cpu_reason);
     return std::make_unique<webgpu::WgpuBackend>(*backend_.ctx);
 }
@@ -78,23 +78,23 @@ void WebApp::presenter_look(bool on) {
 
 bool WebApp::open_link(const std::string& text, const std::string& name) {
     try {
-        return open(parse_link(text, name), name == "the link in the URL" ? "the scene in the URL" : name);
+        return open(session::parse_link(text, name), name == "the link in the URL" ? "the scene in the URL" : name);
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
-        error_ = error_line(e);
+        error_ = core::error_line(e);
         shown_link_ = "?";  // the address bar goes back to the shown state's link
         return false;
     }
 }
 
-bool WebApp::open(const AppLink& link, const std::string& scene_name) {
+bool WebApp::open(const session::AppLink& link, const std::string& scene_name) {
     bool ok = true;
-    shell_.open_link(link, [&](const std::string& scene) -> std::optional<ViewSettings> {
+    shell_.open_link(link, [&](const std::string& scene) -> std::optional<classroom::ViewSettings> {
         try {
             page_.open_scene(scene, scene_name);
             error_.clear();
             return page_.scene_view();
         } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
-            error_ = error_line(e);
+            error_ = core::error_line(e);
             ok = false;
             return std::nullopt;
         }
@@ -106,7 +106,7 @@ bool WebApp::open(const AppLink& link, const std::string& scene_name) {
 void WebApp::open_file(const std::string& path, const std::string& name) {
     opened(name, [&] {
         page_.open_file(path, name);
-        if (file_kind(name) == FileKind::Scene)
+        if (io::file_kind(name) == io::FileKind::Scene)
             shell_.scene_shown(page_.scene_view());
         else
             shell_.stop_experiment();  // a file's tensor ends an experiment, as a scene does on the desktop
@@ -123,7 +123,7 @@ void WebApp::opened(const std::string& name, const std::function<void()>& open) 
         error_.clear();
         note_ = std::string(views::tr("opened ")) + name;
     } catch (const std::exception& e) {  // one line in the status bar; what is shown stays
-        error_ = error_line(e);
+        error_ = core::error_line(e);
         note_.clear();
     }
 }
@@ -138,29 +138,29 @@ void WebApp::download(const std::string& kind) {
     try {
         auto [file, bytes] = page_.download(kind, shell_.view());
         std::filesystem::create_directories("/downloads");
-        write_file_atomic("/downloads/" + file, bytes);
+        io::write_file_atomic("/downloads/" + file, bytes);
         js_app_call("download", ("/downloads/" + file).c_str(), file.c_str());
         note_ = std::string(views::tr("saved ")) + file;
         error_.clear();
     } catch (const std::exception& e) {
-        error_ = error_line(e);
+        error_ = core::error_line(e);
     }
 }
 
 void WebApp::save_png(bool figure) {
-    const std::string file = std::string("normlab-") + method_name(page_.session().state().spec.method) +
+    const std::string file = std::string("normlab-") + core::method_name(page_.session().state().spec.method) +
                              (figure ? "-figure.png" : "-screen.png");
     const std::array<int, 4> crop = figure ? shell_.figure_rect() : std::array<int, 4>{};
     window_.capture_next_frame([this, file, crop](views::RgbaImage full) {
         try {
             const views::RgbaImage shot = views::crop_image(full, crop);
             std::filesystem::create_directories("/downloads");
-            write_file_atomic("/downloads/" + file, views::png_bytes(file, shot.width, shot.height, shot.rgba));
+            io::write_file_atomic("/downloads/" + file, views::png_bytes(file, shot.width, shot.height, shot.rgba));
             js_app_call("download", ("/downloads/" + file).c_str(), file.c_str());
             note_ = std::string(views::tr("saved ")) + file;
             error_.clear();
         } catch (const std::exception& e) {
-            error_ = error_line(e);
+            error_ = core::error_line(e);
         }
     });
 }
@@ -168,9 +168,9 @@ void WebApp::save_png(bool figure) {
 std::string WebApp::link_now() const {
     const auto scene = page_.link(shell_.view());
     if (!scene) return "";
-    AppLink link = shell_.link_parts();
+    session::AppLink link = shell_.link_parts();
     link.scene = *scene;
-    return link_text(link);
+    return session::link_text(link);
 }
 
 // The link as one line on the clipboard, as the desktop's File > Copy scene (a file's tensor has none).
@@ -201,9 +201,9 @@ void WebApp::copy_link() {
 void WebApp::keep_link() {
     // The link changes only with the Session's generation (every apply), its selection, the view or
     // the shell's parts (lesson step, language, presenter mode).
-    const Session& now_shown = page_.session();
-    const ViewSettings v = shell_.view();
-    const AppLink parts = shell_.link_parts();
+    const session::Session& now_shown = page_.session();
+    const classroom::ViewSettings v = shell_.view();
+    const session::AppLink parts = shell_.link_parts();
     if (shown_link_ != "?" && link_generation_ == now_shown.generation() &&
         link_selection_ == now_shown.state().selection && link_view_ == v && link_parts_ == parts)
         return;

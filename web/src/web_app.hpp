@@ -67,7 +67,7 @@ public:
 
     // ShellPlatform.
     std::unique_ptr<views::HeatmapImage> make_heatmap_image() override;
-    std::unique_ptr<ComputeBackend> make_backend() override;
+    std::unique_ptr<plan::ComputeBackend> make_backend() override;
     void message(const std::string& text, bool error) override;
     std::vector<views::Action> file_actions(views::Shell& shell) override;
     void presenter_look(bool on) override;
@@ -81,7 +81,7 @@ public:
 
 private:
     // `scene_name`: how the scene's errors name it ("the scene in the URL", "pasted scene").
-    bool open(const AppLink& link, const std::string& scene_name);
+    bool open(const session::AppLink& link, const std::string& scene_name);
     // The link of what is shown ("": none, the tensor being a file the user opened).
     std::string link_now() const;
     // open(), then "opened NAME" in the status bar, or its error's one line with what is shown kept.
@@ -111,9 +111,9 @@ private:
     std::string copied_link_;       // the link Copy link put on the clipboard, while it is shown
     bool font_fetching_ = false, font_failed_ = false;
     std::uint64_t link_generation_ = 0;  // the Session's generation, selection and shell parts shown_link_ is of
-    std::optional<Index4> link_selection_;
-    ViewSettings link_view_;
-    AppLink link_parts_;
+    std::optional<core::Index4> link_selection_;
+    classroom::ViewSettings link_view_;
+    session::AppLink link_parts_;
     std::string last_report_, missing_;  // missing_: Chinese glyphs the atlas lacks (drawn as '?')
     float glyphs_scale_ = 0;
     StartupTimes startup_;

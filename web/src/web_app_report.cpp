@@ -8,7 +8,7 @@
 #include "normlab/views/i18n.hpp"
 #include "page_bridge.hpp"
 
-#include "normlab/core/state_edits.hpp"
+#include "normlab/session/state_edits.hpp"
 
 #include <emscripten.h>
 #include <imgui.h>
@@ -28,14 +28,14 @@ EM_JS(void, js_set_document_language, (const char* lang), { document.documentEle
 
 // The SyncBN view as drawn: its devices, the applied mode, the largest naive error (sync σ² − naive σ²)
 // over the channels and the height the view needs; null when it is not shown.
-nlohmann::json sync_report(const Session& s, bool shown, const views::SyncArea& area) {
-    const NormResult& r = s.result();
+nlohmann::json sync_report(const session::Session& s, bool shown, const views::SyncArea& area) {
+    const core::NormResult& r = s.result();
     if (!shown || !r.sync) return nullptr;
     double naive_error = 0;
     for (std::size_t c = 0; c < r.sync->sync_var.size(); ++c)
         naive_error = std::max(naive_error, r.sync->sync_var[c] - r.sync->naive_var[c]);
     return {{"devices", r.sync->devices},
-            {"mode", sync_mode_name(r.sync->mode)},
+            {"mode", core::sync_mode_name(r.sync->mode)},
             {"naive_error", naive_error},
             {"need", area.need}};
 }
@@ -78,15 +78,15 @@ nlohmann::json panel_titles() {
 
 // What the app shows: the state, the panels and windows open, the messages.
 nlohmann::json WebApp::state_report() const {
-    const Session& s = page_.session();
+    const session::Session& s = page_.session();
     nlohmann::json help_keys = nlohmann::json::array();  // the F1 overlay's key column
     for (const views::Action& a : shell_.actions())
         if (a.help_keys) help_keys.push_back(a.help_keys);
     const auto sel = s.selected_stat();
-    const bool zh = views::language() == Language::Zh;
+    const bool zh = views::language() == core::Language::Zh;
     return {
         {"device", s.backend().device_name()},
-        {"method", method_torch_name(s.state().spec.method, s.x().shape)},
+        {"method", core::method_torch_name(s.state().spec.method, s.x().shape)},
         {"groups", s.state().spec.groups},
         {"shape", s.layout().shape.dims()},
         {"stat_count", s.layout().stat_count},
@@ -113,7 +113,7 @@ nlohmann::json WebApp::state_report() const {
         {"lesson_text", shell_.lessons().step_text(s.x(), s.result(), shell_.lesson_runs())},
         {"experiment", shell_.experiment() ? shell_.experiment()->id : std::string()},
         {"batches_tracked", s.state().params.num_batches_tracked},
-        {"eval", s.state().spec.mode == Mode::Eval},
+        {"eval", s.state().spec.mode == core::Mode::Eval},
         {"pair", shell_.pair_experiment()},
         {"gradient", shell_.views().gradient},
         {"gradient_nonzero", shell_.gradient_shown() ? shell_.gradient().nonzero() : -1},
@@ -139,7 +139,7 @@ nlohmann::json WebApp::state_report() const {
 // Where things are drawn (canvas pixels), the images' uploads and fills, the startup times, and
 // where a few elements' cells start with their statistic: the tests click them.
 nlohmann::json WebApp::layout_report() const {
-    const Session& s = page_.session();
+    const session::Session& s = page_.session();
     const views::TileLayout& t = shell_.heatmap().layout();
     const float px = shell_.heatmap().pixel_scale();
     int view_fills = 0;
@@ -184,14 +184,14 @@ nlohmann::json WebApp::layout_report() const {
         {"startup_ms", startup_},
     };
     nlohmann::json probes = nlohmann::json::array();
-    const Shape4& sh = s.x().shape;
-    const auto probe = [&](const Index4& e) {
+    const core::Shape4& sh = s.x().shape;
+    const auto probe = [&](const core::Index4& e) {
         const std::int64_t i = s.x().offset(e[0], e[1], e[2], e[3]);
         return nlohmann::json{
             {"index", i}, {"stat", s.layout().stat_of(i)}, {"at", shell_.heatmap().element_on_screen(e)}};
     };
     for (std::int64_t i : {std::int64_t{0}, sh.numel() / 2, sh.numel() - 1}) {
-        const auto e = unravel(sh, i);
+        const auto e = core::unravel(sh, i);
         probes.push_back(probe({e[0], e[1], e[2], e[3]}));
     }
     j["probes"] = probes;
@@ -203,7 +203,7 @@ nlohmann::json WebApp::layout_report() const {
 
 void WebApp::report() {
     if (last_report_.empty()) startup_.emplace_back("first_frame", emscripten_get_now());
-    const bool zh = views::language() == Language::Zh;
+    const bool zh = views::language() == core::Language::Zh;
     // The atlas is made again when the scale changes and when the CJK font comes (without it, English
     // draws no Chinese glyph: none missing).
     if (glyphs_scale_ != window_.ui_scale()) {

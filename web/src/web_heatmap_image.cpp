@@ -11,7 +11,7 @@ namespace normlab::web {
 void WebHeatmapImage::draw(const views::HeatmapPicture& picture, ImVec2 origin, ImVec2 size) {
     if (!picture.shown || picture.push.img_w == 0 || picture.push.img_h == 0) return;
     if (!(picture == filled_)) {
-        const ShownTensors& s = *picture.shown;
+        const session::ShownTensors& s = *picture.shown;
         const std::vector<float> palette = views::palette_rgba(s.layout().stat_count, picture.palette),
                                  lut = views::lut_rgba(picture.colormap);
         std::vector<std::uint32_t> pixels;

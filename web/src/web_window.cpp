@@ -114,14 +114,14 @@ EM_JS(void, js_set_canvas_size, (int w, int h), { Browser.setCanvasSize(w, h); }
 
 WebWindow::WebWindow(const WebWindowOptions& options) : canvas_(options.canvas), glyph_text_(options.glyph_text) {
     glfwSetErrorCallback(glfw_error);
-    if (!glfwInit()) throw DeviceError("cannot start GLFW in this page: " + g_glfw_error);
+    if (!glfwInit()) throw core::DeviceError("cannot start GLFW in this page: " + g_glfw_error);
     glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     window_ = glfwCreateWindow(640, 480, "normlab", nullptr, nullptr);  // resized to the canvas below
     if (!window_) {
         glfwTerminate();
-        throw DeviceError("this browser gives the page no WebGL2 context for its canvas" +
-                          (g_glfw_error.empty() ? std::string() : " (" + g_glfw_error + ")"));
+        throw core::DeviceError("this browser gives the page no WebGL2 context for its canvas" +
+                                (g_glfw_error.empty() ? std::string() : " (" + g_glfw_error + ")"));
     }
     glfwMakeContextCurrent(window_);
     IMGUI_CHECKVERSION();

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <vector>
 
-namespace normlab {
+namespace normlab::classroom {
 
-Tensor sample_like(const Tensor& x, std::uint64_t seed) {
-    const Shape4& s = x.shape;
+core::Tensor sample_like(const core::Tensor& x, std::uint64_t seed) {
+    const core::Shape4& s = x.shape;
     std::vector<double> mean(static_cast<std::size_t>(s.c), 0.0), var(static_cast<std::size_t>(s.c), 0.0);
     const double count = static_cast<double>(s.n * s.hw());
     for (std::int64_t n = 0; n < s.n; ++n)
@@ -23,7 +23,7 @@ Tensor sample_like(const Tensor& x, std::uint64_t seed) {
                     x.data[static_cast<std::size_t>((n * s.c + c) * s.hw() + i)] - mean[static_cast<std::size_t>(c)];
                 var[static_cast<std::size_t>(c)] += d * d;
             }
-    Tensor out = make_tensor(s, Init::Randn, seed);
+    core::Tensor out = make_tensor(s, core::Init::Randn, seed);
     for (std::int64_t n = 0; n < s.n; ++n)
         for (std::int64_t c = 0; c < s.c; ++c) {
             const double sd = std::sqrt(var[static_cast<std::size_t>(c)] / count);
@@ -35,4 +35,4 @@ Tensor sample_like(const Tensor& x, std::uint64_t seed) {
     return out;
 }
 
-}  // namespace normlab
+}  // namespace normlab::classroom

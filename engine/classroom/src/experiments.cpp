@@ -1,8 +1,8 @@
 #include "normlab/classroom/experiments.hpp"
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/json_reader.hpp"
-#include "normlab/core/presets.hpp"
+#include "normlab/io/json_reader.hpp"
+#include "normlab/io/presets.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -12,7 +12,7 @@
 #include <string_view>
 #include <utility>
 
-namespace normlab {
+namespace normlab::classroom {
 
 // assets/experiments/*.json as (path, text), in file-name order; generated at build time by
 // cmake/embed_text.cmake (engine/classroom/CMakeLists.txt).
@@ -31,29 +31,29 @@ std::optional<ExperimentKind> parse_kind(const std::string& k) {
 }
 
 // The shape of the tensor a source gives, where it is known without reading a file.
-std::optional<Shape4> known_shape(const TensorSource& src) {
-    if (src.kind == TensorSource::Kind::Generated) return src.shape;
-    if (src.kind == TensorSource::Kind::Preset)
-        if (const Preset* p = find_preset(src.preset)) return p->x.shape;
+std::optional<core::Shape4> known_shape(const core::TensorSource& src) {
+    if (src.kind == core::TensorSource::Kind::Generated) return src.shape;
+    if (src.kind == core::TensorSource::Kind::Preset)
+        if (const io::Preset* p = io::find_preset(src.preset)) return p->x.shape;
     return std::nullopt;
 }
 
 // A side's state (scene objects, no view), checked against the tensor that side normalizes.
-State read_side(const JsonReader& root, const std::string& key, bool channels_last, std::int64_t samples) {
-    const JsonReader r = root.child(key);
+core::State read_side(const io::JsonReader& root, const std::string& key, bool channels_last, std::int64_t samples) {
+    const io::JsonReader r = root.child(key);
     r.only_keys({"tensor", "norm", "params", "selection"}, key + " key");
-    State s = state_from_json(r);
+    core::State s = io::state_from_json(r);
     if (auto shape = known_shape(s.source)) {
         if (samples > 0) shape->n = std::clamp<std::int64_t>(samples, 1, shape->n);
-        if (channels_last) *shape = Shape4{shape->n, shape->h, shape->w, shape->c};
-        check_state_for_shape(s, *shape, root.name(),
-                              " (" + key + ": the tensor it normalizes has shape " + shape->str() + ")");
+        if (channels_last) *shape = core::Shape4{shape->n, shape->h, shape->w, shape->c};
+        io::check_state_for_shape(s, *shape, root.name(),
+                                  " (" + key + ": the tensor it normalizes has shape " + shape->str() + ")");
     }
     return s;
 }
 
-void read_pair(const JsonReader& root, Experiment& e) {
-    e.left_samples = root.has("left_samples") ? root.integer("left_samples", 0, kMaxElements) : 0;
+void read_pair(const io::JsonReader& root, Experiment& e) {
+    e.left_samples = root.has("left_samples") ? root.integer("left_samples", 0, core::kMaxElements) : 0;
     e.right_channels_last = root.has("right_channels_last") && root.boolean("right_channels_last");
     e.follow_method = root.has("follow_method") && root.boolean("follow_method");
     e.left_label = root.text("left_label", true);
@@ -67,7 +67,7 @@ std::vector<Experiment> load_embedded() {
     for (const auto& [path, text] : embedded_experiments()) {
         out.push_back(experiment_from_json(std::string(text), std::string(path)));
         if (!ids.insert(out.back().id).second)
-            throw InputError(std::string(path) + ": the experiment id '" + out.back().id + "' is used twice");
+            throw core::InputError(std::string(path) + ": the experiment id '" + out.back().id + "' is used twice");
     }
     return out;
 }
@@ -75,8 +75,8 @@ std::vector<Experiment> load_embedded() {
 }  // namespace
 
 Experiment experiment_from_json(const std::string& text, const std::string& name) {
-    const json j = parse_json_text(text, name);
-    JsonReader root(j, "", name, "an experiment");
+    const json j = io::parse_json_text(text, name);
+    io::JsonReader root(j, "", name, "an experiment");
     root.format_version("normlab_experiment", "experiment");
     root.only_keys({"normlab_experiment", "id", "kind", "title", "explanation", "literals", "state", "view", "right",
                     "left_label", "right_label", "left_samples", "right_channels_last", "follow_method"});
@@ -119,9 +119,9 @@ const Experiment* find_experiment(const std::string& id) {
     return nullptr;
 }
 
-Tensor to_channels_last(const Tensor& x) {
-    const Shape4& s = x.shape;
-    Tensor out(Shape4{s.n, s.h, s.w, s.c});
+core::Tensor to_channels_last(const core::Tensor& x) {
+    const core::Shape4& s = x.shape;
+    core::Tensor out(core::Shape4{s.n, s.h, s.w, s.c});
     for (std::int64_t n = 0; n < s.n; ++n)
         for (std::int64_t c = 0; c < s.c; ++c)
             for (std::int64_t h = 0; h < s.h; ++h)
@@ -130,9 +130,9 @@ Tensor to_channels_last(const Tensor& x) {
     return out;
 }
 
-Tensor from_channels_last(const Tensor& y) {
-    const Shape4& s = y.shape;  // {N, H, W, C}
-    Tensor out(Shape4{s.n, s.w, s.c, s.h});
+core::Tensor from_channels_last(const core::Tensor& y) {
+    const core::Shape4& s = y.shape;  // {N, H, W, C}
+    core::Tensor out(core::Shape4{s.n, s.w, s.c, s.h});
     for (std::int64_t n = 0; n < s.n; ++n)
         for (std::int64_t h = 0; h < s.c; ++h)
             for (std::int64_t w = 0; w < s.h; ++w)
@@ -141,13 +141,13 @@ Tensor from_channels_last(const Tensor& y) {
     return out;
 }
 
-Tensor first_samples(const Tensor& x, std::int64_t k) {
+core::Tensor first_samples(const core::Tensor& x, std::int64_t k) {
     k = std::clamp<std::int64_t>(k, 1, x.shape.n);
-    Shape4 s = x.shape;  // keeps the rank of a 3-D tensor
+    core::Shape4 s = x.shape;  // keeps the rank of a 3-D tensor
     s.n = k;
-    Tensor out(s);
+    core::Tensor out(s);
     std::copy_n(x.data.begin(), out.data.size(), out.data.begin());
     return out;
 }
 
-}  // namespace normlab
+}  // namespace normlab::classroom

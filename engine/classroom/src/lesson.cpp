@@ -1,11 +1,11 @@
 #include "normlab/classroom/lesson.hpp"
 
-#include "normlab/core/atomic_file.hpp"
+#include "normlab/io/atomic_file.hpp"
 #include "normlab/core/error.hpp"
 #include "normlab/classroom/experiments.hpp"
-#include "normlab/core/json_reader.hpp"
+#include "normlab/io/json_reader.hpp"
 #include "normlab/classroom/lesson_text.hpp"
-#include "normlab/core/presets.hpp"
+#include "normlab/io/presets.hpp"
 #include "normlab/core/stat_layout.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <filesystem>
 
-namespace normlab {
+namespace normlab::classroom {
 
 using nlohmann::json;
 
@@ -24,21 +24,21 @@ constexpr std::size_t kMaxSteps = 200;
 
 // Checks what a scene can only check for generated tensors: that the method, its parameters
 // and the selection fit the preset's shape.
-void check_against_tensor(const State& s, const std::string& where) {
-    if (s.source.kind != TensorSource::Kind::Preset) return;
-    const Preset* p = find_preset(s.source.preset);
-    if (!p) throw InputError(where + ": unknown preset '" + s.source.preset + "'");
-    check_state_for_shape(s, p->x.shape, where,
-                          " (preset '" + s.source.preset + "' has shape " + p->x.shape.str() + ")");
+void check_against_tensor(const core::State& s, const std::string& where) {
+    if (s.source.kind != core::TensorSource::Kind::Preset) return;
+    const io::Preset* p = io::find_preset(s.source.preset);
+    if (!p) throw core::InputError(where + ": unknown preset '" + s.source.preset + "'");
+    io::check_state_for_shape(s, p->x.shape, where,
+                              " (preset '" + s.source.preset + "' has shape " + p->x.shape.str() + ")");
 }
 
 // "literals": the numbers a text states that are not the engine's results (lesson_text.hpp).
-std::vector<std::string> read_literals(const JsonReader& r, const std::string& where) {
+std::vector<std::string> read_literals(const io::JsonReader& r, const std::string& where) {
     std::vector<std::string> out;
     if (!r.value().contains("literals")) return out;
     for (const auto& v : r.list("literals", 1, 100)) {
         if (!v.is_string() || v.get<std::string>().empty())
-            throw InputError(where + ": \"literals\" must list non-empty strings");
+            throw core::InputError(where + ": \"literals\" must list non-empty strings");
         out.push_back(v.get<std::string>());
     }
     return out;
@@ -46,7 +46,7 @@ std::vector<std::string> read_literals(const JsonReader& r, const std::string& w
 
 // One step; `scene` is the state so far in scene form, updated by the step's "state".
 LessonStep read_step(const json& step, const std::string& where, bool first, json& scene) {
-    JsonReader r(step, "", where, "a step");
+    io::JsonReader r(step, "", where, "a step");
     r.only_keys({"title", "text", "state", "literals"});
     LessonStep out;
     out.title = r.text("title", false);
@@ -54,13 +54,13 @@ LessonStep read_step(const json& step, const std::string& where, bool first, jso
     for (const std::string* t : {&out.title.en, &out.title.zh, &out.text.en, &out.text.zh}) {
         try {
             check_lesson_text(*t);
-        } catch (const InputError& e) {
-            throw InputError(where + ": " + e.what());
+        } catch (const core::InputError& e) {
+            throw core::InputError(where + ": " + e.what());
         }
     }
     out.literals = read_literals(r, where);
     if (step.contains("state")) {
-        const JsonReader st = r.child("state");
+        const io::JsonReader st = r.child("state");
         st.only_keys({"tensor", "norm", "params", "selection", "view"}, "state key");
         const json& v = st.value();
         // The method as written, or "" (a malformed "norm" is reported by state_from_json below).
@@ -81,46 +81,46 @@ LessonStep read_step(const json& step, const std::string& where, bool first, jso
     } else if (first) {
         r.fail("the first step needs a \"state\"");
     }
-    out.state = state_from_json(JsonReader(scene, "", where, "a step's state"));
+    out.state = io::state_from_json(io::JsonReader(scene, "", where, "a step's state"));
     check_against_tensor(out.state, where);
     out.view = parse_view(out.state.view_json, where);
     if (!out.view.experiment.empty() && !find_experiment(out.view.experiment))
-        throw InputError(where + ": view.experiment '" + out.view.experiment + "' is not a known experiment");
+        throw core::InputError(where + ": view.experiment '" + out.view.experiment + "' is not a known experiment");
     const std::size_t runs = out.view.train ? out.view.train->runs.size() : 0;
     for (const std::string* t : {&out.title.en, &out.title.zh, &out.text.en, &out.text.zh})
         for (const auto& p : parse_placeholders(*t))
             if (p.name == "run" && p.index[0] >= static_cast<std::int64_t>(runs))
-                throw InputError(where + ": run[" + std::to_string(p.index[0]) +
-                                 "] names a run the step's view.train " + "does not have (it has " +
-                                 std::to_string(runs) + ")");
+                throw core::InputError(where + ": run[" + std::to_string(p.index[0]) +
+                                       "] names a run the step's view.train " + "does not have (it has " +
+                                       std::to_string(runs) + ")");
     return out;
 }
 
 // The shape of a lesson step's tensor (presets only; others are not checked here).
-std::optional<Shape4> source_shape(const TensorSource& s) {
-    if (s.kind != TensorSource::Kind::Preset) return std::nullopt;
-    const Preset* p = find_preset(s.preset);
-    return p ? std::optional<Shape4>(p->x.shape) : std::nullopt;
+std::optional<core::Shape4> source_shape(const core::TensorSource& s) {
+    if (s.kind != core::TensorSource::Kind::Preset) return std::nullopt;
+    const io::Preset* p = io::find_preset(s.preset);
+    return p ? std::optional<core::Shape4>(p->x.shape) : std::nullopt;
 }
 
-bool params_fit(const NormParams& p, const State& to) {
+bool params_fit(const core::NormParams& p, const core::State& to) {
     const auto shape = source_shape(to.source);
     if (!shape) return false;
     try {
-        p.validate(to.spec, make_layout(to.spec, *shape));
+        p.validate(to.spec, core::make_layout(to.spec, *shape));
         return true;
-    } catch (const InputError&) {
+    } catch (const core::InputError&) {
         return false;
     }
 }
 
-bool selection_fits(const std::optional<Index4>& sel, const State& to) {
+bool selection_fits(const std::optional<core::Index4>& sel, const core::State& to) {
     const auto shape = source_shape(to.source);
     if (!shape) return false;
     try {
-        validate_selection(sel, *shape);
+        core::validate_selection(sel, *shape);
         return true;
-    } catch (const InputError&) {
+    } catch (const core::InputError&) {
         return false;
     }
 }
@@ -128,8 +128,8 @@ bool selection_fits(const std::optional<Index4>& sel, const State& to) {
 }  // namespace
 
 Lesson lesson_from_json(const std::string& text, const std::string& name) {
-    const json j = parse_json_text(text, name);
-    JsonReader root(j, "", name, "a lesson");
+    const json j = io::parse_json_text(text, name);
+    io::JsonReader root(j, "", name, "a lesson");
     root.format_version("normlab_lesson", "lesson");
     Lesson lesson;
     lesson.id = root.nonempty_string("id");
@@ -137,7 +137,8 @@ Lesson lesson_from_json(const std::string& text, const std::string& name) {
     lesson.summary = root.text("summary", false);
     lesson.literals = read_literals(root, name);
     for (const std::string* t : {&lesson.title.en, &lesson.title.zh, &lesson.summary.en, &lesson.summary.zh})
-        if (!parse_placeholders(*t).empty()) throw InputError(name + ": the title and summary take no placeholders");
+        if (!parse_placeholders(*t).empty())
+            throw core::InputError(name + ": the title and summary take no placeholders");
     const json& steps = root.list("steps", 1, kMaxSteps);
     json scene = json::object();
     for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -150,11 +151,13 @@ Lesson lesson_from_json(const std::string& text, const std::string& name) {
     return lesson;
 }
 
-State lesson_step_state(const Lesson& lesson, int from, int to, const State& current, LessonMemory& memory) {
+core::State lesson_step_state(const Lesson& lesson, int from, int to, const core::State& current,
+                              LessonMemory& memory) {
     const int count = static_cast<int>(lesson.steps.size());
-    if (to < 0 || to >= count) throw InputError("lesson '" + lesson.id + "' has no step " + std::to_string(to + 1));
+    if (to < 0 || to >= count)
+        throw core::InputError("lesson '" + lesson.id + "' has no step " + std::to_string(to + 1));
     const LessonStep& step = lesson.steps[static_cast<std::size_t>(to)];
-    State out = step.state;
+    core::State out = step.state;
     if (from < 0 || from >= count) {
         memory.clear();
         return out;
@@ -166,13 +169,13 @@ State lesson_step_state(const Lesson& lesson, int from, int to, const State& cur
     // method) they were made for.
     if (!step.names_params) {
         const auto it = memory.params.find(step.params_origin);
-        if (it != memory.params.end() && same_source(it->second.source, out.source) &&
+        if (it != memory.params.end() && core::same_source(it->second.source, out.source) &&
             it->second.spec.method == out.spec.method && params_fit(it->second.params, out))
             out.params = it->second.params;
     }
     if (!step.names_selection) {
         const auto it = memory.selection.find(step.selection_origin);
-        if (it != memory.selection.end() && same_source(it->second.source, out.source) &&
+        if (it != memory.selection.end() && core::same_source(it->second.source, out.source) &&
             selection_fits(it->second.selection, out))
             out.selection = it->second.selection;
     }
@@ -180,7 +183,7 @@ State lesson_step_state(const Lesson& lesson, int from, int to, const State& cur
 }
 
 Lesson load_lesson(const std::string& path) {
-    Lesson l = lesson_from_json(read_file(path, kMaxLessonBytes), path);
+    Lesson l = lesson_from_json(io::read_file(path, kMaxLessonBytes), path);
     l.path = path;
     return l;
 }
@@ -200,11 +203,11 @@ LessonSet load_lessons(const std::string& dir) {
     for (const auto& f : files) {
         try {
             set.lessons.push_back(load_lesson(f.string()));
-        } catch (const InputError& e) {
+        } catch (const core::InputError& e) {
             set.errors.push_back(e.what());
         }
     }
     return set;
 }
 
-}  // namespace normlab
+}  // namespace normlab::classroom

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace normlab {
+namespace normlab::classroom {
 namespace {
 
 const char* const kMinus = "\u2212";
@@ -76,9 +76,9 @@ bool at(const std::vector<double>& v, std::int64_t i, double& out) {
 }
 
 // SyncBN's values: none without sync devices.
-bool sync_value(const LessonPlaceholder& p, const Tensor& x, const NormResult& r, double& v) {
+bool sync_value(const LessonPlaceholder& p, const core::Tensor& x, const core::NormResult& r, double& v) {
     if (!r.sync) return false;
-    const SyncStats& st = *r.sync;
+    const core::SyncStats& st = *r.sync;
     const auto& ix = p.index;
     if (p.name == "devices") return v = static_cast<double>(st.devices), true;
     if (p.name == "shard_mean" || p.name == "shard_var") {
@@ -90,7 +90,7 @@ bool sync_value(const LessonPlaceholder& p, const Tensor& x, const NormResult& r
     if (p.name == "sync_var") return at(st.sync_var, ix[0], v);
     if (p.name == "naive_mean") return at(st.naive_mean, ix[0], v);
     if (p.name == "naive_var") return at(st.naive_var, ix[0], v);
-    const Shape4& s = x.shape;  // y_sync, y_local, y_naive
+    const core::Shape4& s = x.shape;  // y_sync, y_local, y_naive
     if (ix[0] >= s.n || ix[1] >= s.c || ix[2] >= s.h || ix[3] >= s.w) return false;
     const auto off = static_cast<std::size_t>(x.offset(ix[0], ix[1], ix[2], ix[3]));
     const auto& y = p.name == "y_sync" ? st.y_sync : p.name == "y_local" ? st.y_local : st.y_naive;
@@ -104,8 +104,8 @@ bool sync_value(const LessonPlaceholder& p, const Tensor& x, const NormResult& r
 // the means; the mean of σ² + μ², less the new μ²), and SN's mix of the three with equal weights
 // (its importance weights at initialization: softmax of equal logits). Only where the step runs
 // InstanceNorm on a batched tensor (statistics [N, C]).
-bool switchable_value(const LessonPlaceholder& p, const NormResult& r, double& v) {
-    if (r.layout.method != Method::Instance || r.layout.stat_shape.size() != 2) return false;
+bool switchable_value(const LessonPlaceholder& p, const core::NormResult& r, double& v) {
+    if (r.layout.method != core::Method::Instance || r.layout.stat_shape.size() != 2) return false;
     const std::int64_t N = r.layout.stat_shape[0], C = r.layout.stat_shape[1];
     const auto mu = [&](std::int64_t n, std::int64_t c) { return r.mean[static_cast<std::size_t>(n * C + c)]; };
     const auto sq = [&](std::int64_t n, std::int64_t c) {  // E[x²] of (n, c): σ² + μ²
@@ -148,7 +148,7 @@ std::vector<LessonPlaceholder> parse_placeholders(const std::string& t) {
         if (t[i] != '{' || i + 1 >= t.size() || !is_lower(t[i + 1])) continue;
         const std::size_t close = t.find('}', i);
         const std::string body = close == std::string::npos ? t.substr(i) : t.substr(i, close - i + 1);
-        const auto bad = [&](const std::string& why) { throw InputError("placeholder " + body + ": " + why); };
+        const auto bad = [&](const std::string& why) { throw core::InputError("placeholder " + body + ": " + why); };
         if (close == std::string::npos) bad("no closing '}'");
         LessonPlaceholder p;
         p.begin = i;
@@ -211,7 +211,7 @@ std::vector<LessonPlaceholder> parse_placeholders(const std::string& t) {
     return out;
 }
 
-bool placeholder_value(const LessonPlaceholder& p, const Tensor& x, const NormResult& r, double& v) {
+bool placeholder_value(const LessonPlaceholder& p, const core::Tensor& x, const core::NormResult& r, double& v) {
     const auto i0 = p.index.empty() ? std::int64_t{0} : p.index[0];
     if (p.name == "run") return false;  // a training run's (run_placeholder_value)
     if (p.name == "count") return v = static_cast<double>(r.layout.count()), true;
@@ -241,11 +241,11 @@ bool placeholder_value(const LessonPlaceholder& p, const Tensor& x, const NormRe
         return std::isfinite(v);
     }
     // x, y: four indices inside the tensor's shape.
-    const Shape4& s = x.shape;
+    const core::Shape4& s = x.shape;
     const auto& ix = p.index;
     if (ix[0] >= s.n || ix[1] >= s.c || ix[2] >= s.h || ix[3] >= s.w) return false;
     const auto off = static_cast<std::size_t>(x.offset(ix[0], ix[1], ix[2], ix[3]));
-    const Tensor& t = p.name == "x" ? x : r.y;
+    const core::Tensor& t = p.name == "x" ? x : r.y;
     if (off >= t.data.size()) return false;
     v = t.data[off];
     return true;
@@ -293,16 +293,16 @@ bool runs_pending(const std::string& text, const std::vector<LessonRun>& runs) {
             if (p.name == "run" && p.index[0] < static_cast<std::int64_t>(runs.size()) &&
                 !run_finished(runs[static_cast<std::size_t>(p.index[0])]))
                 return true;
-    } catch (const InputError&) {}
+    } catch (const core::InputError&) {}
     return false;
 }
 
-std::string render_lesson_text(const std::string& text, const Tensor& x, const NormResult& r,
+std::string render_lesson_text(const std::string& text, const core::Tensor& x, const core::NormResult& r,
                                const std::vector<LessonRun>& runs) {
     std::vector<LessonPlaceholder> ps;
     try {
         ps = parse_placeholders(text);
-    } catch (const InputError&) {
+    } catch (const core::InputError&) {
         return text;  // checked when the lesson was read; shown as written
     }
     std::string out;
@@ -362,4 +362,4 @@ std::vector<std::string> literal_numbers(const std::string& text, const std::vec
     return out;
 }
 
-}  // namespace normlab
+}  // namespace normlab::classroom

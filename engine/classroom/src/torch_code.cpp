@@ -1,9 +1,10 @@
 #include "normlab/classroom/torch_code.hpp"
+#include "normlab/io/scene_file.hpp"
 
 #include <cstdio>
 #include <sstream>
 
-namespace normlab {
+namespace normlab::classroom {
 namespace {
 
 constexpr std::int64_t kMaxLiteral = 96;  // tensors up to this size are written out in full
@@ -31,20 +32,20 @@ std::string list(const std::vector<float>& v) {
 std::string py_bool(bool b) { return b ? "True" : "False"; }
 
 // The line that makes x: the preset's values written out when small, else a stand-in.
-std::string input_code(const State& st, const Shape4& shape) {
+std::string input_code(const core::State& st, const core::Shape4& shape) {
     std::ostringstream o;
     const std::string shp = dims(shape.dims());
     switch (st.source.kind) {
-        case TensorSource::Kind::File:
+        case core::TensorSource::Kind::File:
             o << "x = torch.from_numpy(np.load(\"" << st.source.path << "\")).float()  # shape (" << shp << ")\n";
             break;
-        case TensorSource::Kind::Image:
+        case core::TensorSource::Kind::Image:
             o << "x = read_image(\"" << st.source.path << "\", ImageReadMode." << (shape.c == 1 ? "GRAY" : "RGB")
               << ").float().div(255).unsqueeze(0)  # shape (" << shp << ")\n";
             break;
-        case TensorSource::Kind::Preset:
+        case core::TensorSource::Kind::Preset:
             if (shape.numel() <= kMaxLiteral) {
-                Tensor t = load_tensor(st.source);
+                core::Tensor t = io::load_tensor(st.source);
                 o << "x = torch.tensor(" << list(t.data) << ").reshape(" << shp << ")  # preset " << st.source.preset
                   << "\n";
             } else {
@@ -52,7 +53,7 @@ std::string input_code(const State& st, const Shape4& shape) {
                 o << "x = torch.randn(" << shp << ")\n";
             }
             break;
-        case TensorSource::Kind::Generated:
+        case core::TensorSource::Kind::Generated:
             o << "x = torch.randn(" << shp
               << ")  # normlab's generator differs: export x as .npy for the same numbers\n";
             break;
@@ -61,27 +62,27 @@ std::string input_code(const State& st, const Shape4& shape) {
 }
 
 // The torch.nn module with its arguments, e.g. "nn.GroupNorm(2, 6, affine=True)".
-std::string module_code(const NormSpec& spec, const Shape4& shape) {
+std::string module_code(const core::NormSpec& spec, const core::Shape4& shape) {
     const std::string eps = spec.eps ? num(*spec.eps) : "";
     switch (spec.method) {
-        case Method::Batch:
-            return std::string("nn.") + method_torch_name(spec.method, shape) + "(" + std::to_string(shape.c) +
+        case core::Method::Batch:
+            return std::string("nn.") + core::method_torch_name(spec.method, shape) + "(" + std::to_string(shape.c) +
                    (spec.eps ? ", eps=" + eps : "") + ", momentum=" + (spec.momentum ? num(*spec.momentum) : "None") +
                    ", affine=" + py_bool(spec.affine) + ", track_running_stats=" + py_bool(spec.track_running_stats) +
                    ")";
-        case Method::Layer:
+        case core::Method::Layer:
             return "nn.LayerNorm([" + dims(spec.effective_normalized_shape(shape)) + "]" +
                    (spec.eps ? ", eps=" + eps : "") + ", elementwise_affine=" + py_bool(spec.affine) +
                    (spec.affine && !spec.bias ? ", bias=False" : "") + ")";
-        case Method::Instance:
+        case core::Method::Instance:
             // A 2-D input is one unbatched (C, L) sample to InstanceNorm1d: num_features is its first dim.
-            return std::string("nn.") + method_torch_name(spec.method, shape) + "(" +
+            return std::string("nn.") + core::method_torch_name(spec.method, shape) + "(" +
                    std::to_string(shape.rank == 2 ? shape.n : shape.c) + (spec.eps ? ", eps=" + eps : "") +
                    ", affine=" + py_bool(spec.affine) + ")";
-        case Method::Group:
+        case core::Method::Group:
             return "nn.GroupNorm(" + std::to_string(spec.groups) + ", " + std::to_string(shape.c) +
                    (spec.eps ? ", eps=" + eps : "") + ", affine=" + py_bool(spec.affine) + ")";
-        case Method::Rms:
+        case core::Method::Rms:
             return "nn.RMSNorm([" + dims(spec.effective_normalized_shape(shape)) + "]" +
                    (spec.eps ? ", eps=" + eps : "") + ", elementwise_affine=" + py_bool(spec.affine) + ")";
     }
@@ -89,19 +90,19 @@ std::string module_code(const NormSpec& spec, const Shape4& shape) {
 }
 
 // γ/β and the running statistics when they are not the defaults, copied in under no_grad.
-std::string params_code(const State& st, const Shape4& shape) {
-    const NormSpec& spec = st.spec;
+std::string params_code(const core::State& st, const core::Shape4& shape) {
+    const core::NormSpec& spec = st.spec;
     const bool w = spec.has_weight() && !st.params.weight.empty();
     const bool b = spec.has_bias() && !st.params.bias.empty();
     const bool rm =
-        spec.method == Method::Batch && spec.track_running_stats &&
+        spec.method == core::Method::Batch && spec.track_running_stats &&
         (!st.params.running_mean.empty() || !st.params.running_var.empty() || st.params.num_batches_tracked);
     if (!w && !b && !rm) return "";
     std::ostringstream o;
     o << "with torch.no_grad():\n";
     auto shaped = [&](const std::vector<float>& v) {
         return "torch.tensor(" + list(v) + ")" +
-               (spec.method == Method::Layer || spec.method == Method::Rms
+               (spec.method == core::Method::Layer || spec.method == core::Method::Rms
                     ? ".reshape(" + dims(spec.effective_normalized_shape(shape)) + ")"
                     : "");
     };
@@ -118,14 +119,14 @@ std::string params_code(const State& st, const Shape4& shape) {
 }
 
 // SyncBN on K simulated devices: y of the state's mode, from the K shards x.chunk(K).
-std::string sync_code(const NormSpec& spec) {
+std::string sync_code(const core::NormSpec& spec) {
     const std::string k = std::to_string(spec.sync_devices);
     std::ostringstream o;
-    o << "# SyncBN on " << k << " simulated devices (mode " << sync_mode_name(spec.sync_mode) << "): shards of N/" << k
-      << " consecutive samples\n";
-    if (spec.sync_mode == SyncMode::Sync) {
+    o << "# SyncBN on " << k << " simulated devices (mode " << core::sync_mode_name(spec.sync_mode) << "): shards of N/"
+      << k << " consecutive samples\n";
+    if (spec.sync_mode == core::SyncMode::Sync) {
         o << "# nn.SyncBatchNorm over " << k << " processes computes y = m(x) above: the whole batch\n";
-    } else if (spec.sync_mode == SyncMode::Local) {
+    } else if (spec.sync_mode == core::SyncMode::Local) {
         o << "y = torch.cat([m(s) for s in x.chunk(" << k << ")])  # each device its own statistics\n";
         o << "# (m's running statistics were updated once per shard here; normlab keeps shard 0's)\n";
     } else {
@@ -142,22 +143,23 @@ std::string sync_code(const NormSpec& spec) {
 
 }  // namespace
 
-std::string torch_code(const State& st, const Shape4& shape) {
-    const bool adain = !st.style_image.empty() && st.spec.method == Method::Instance;
-    NormSpec adain_spec = st.spec;
+std::string torch_code(const core::State& st, const core::Shape4& shape) {
+    const bool adain = !st.style_image.empty() && st.spec.method == core::Method::Instance;
+    core::NormSpec adain_spec = st.spec;
     adain_spec.affine = false;  // AdaIN's γ and β are the style's statistics, put back below
-    const NormSpec& spec = adain ? adain_spec : st.spec;
+    const core::NormSpec& spec = adain ? adain_spec : st.spec;
     std::ostringstream o;
     o << "import torch\nimport torch.nn as nn\n";
-    if (st.source.kind == TensorSource::Kind::File) o << "import numpy as np\n";
-    if (st.source.kind == TensorSource::Kind::Image || !st.style_image.empty())
+    if (st.source.kind == core::TensorSource::Kind::File) o << "import numpy as np\n";
+    if (st.source.kind == core::TensorSource::Kind::Image || !st.style_image.empty())
         o << "from torchvision.io import read_image, ImageReadMode\n";
     o << "\n" << input_code(st, shape);
     o << "m = " << module_code(spec, shape) << "\n";
-    if (spec.method == Method::Layer && spec.affine && !spec.bias) o << "# bias=False needs PyTorch >= 2.1\n";
-    if (spec.method == Method::Rms) o << "# nn.RMSNorm needs PyTorch >= 2.4 (eps=None: float32 machine epsilon)\n";
+    if (spec.method == core::Method::Layer && spec.affine && !spec.bias) o << "# bias=False needs PyTorch >= 2.1\n";
+    if (spec.method == core::Method::Rms)
+        o << "# nn.RMSNorm needs PyTorch >= 2.4 (eps=None: float32 machine epsilon)\n";
     if (!adain) o << params_code(st, shape);
-    o << (spec.mode == Mode::Eval ? "m.eval()\n" : "m.train()\n");
+    o << (spec.mode == core::Mode::Eval ? "m.eval()\n" : "m.train()\n");
     o << "x.requires_grad_(True)\n";
     o << "y = m(x)\n";
     if (spec.sync_devices > 0) o << sync_code(spec);
@@ -171,7 +173,7 @@ std::string torch_code(const State& st, const Shape4& shape) {
     }
     std::string at;
     if (st.selection) {
-        for (auto v : user_index(shape, *st.selection)) at += (at.empty() ? "" : ", ") + std::to_string(v);
+        for (auto v : core::user_index(shape, *st.selection)) at += (at.empty() ? "" : ", ") + std::to_string(v);
         o << "print(y[" << at << "])  # the selected element\n";
     }
     // The backward pass of L = (dy * y).sum(), as the gradient view computes it: dy one-hot at the
@@ -188,4 +190,4 @@ std::string torch_code(const State& st, const Shape4& shape) {
     return o.str();
 }
 
-}  // namespace normlab
+}  // namespace normlab::classroom

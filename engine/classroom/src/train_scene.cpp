@@ -2,19 +2,19 @@
 #include "train_scene_json.hpp"
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/json_reader.hpp"
+#include "normlab/io/json_reader.hpp"
 #include "normlab/train/train_options.hpp"
 
 #include <nlohmann/json.hpp>
 
-namespace normlab {
+namespace normlab::classroom {
 
 using nlohmann::json;
 
 namespace {
 
 // A field's JSON value as the option text the CLI would take ("0.1", "300", "batch").
-std::string option_text(const JsonReader& r, const std::string& key) {
+std::string option_text(const io::JsonReader& r, const std::string& key) {
     const json& v = r.get(key);
     if (v.is_string()) return v.get<std::string>();
     if (v.is_number_integer() || v.is_number_unsigned() || v.is_number_float()) return v.dump();
@@ -22,12 +22,12 @@ std::string option_text(const JsonReader& r, const std::string& key) {
 }
 
 // The fields of object `r` applied to c, each refusal naming its key.
-void apply_fields(const JsonReader& r, TrainConfig& c) {
+void apply_fields(const io::JsonReader& r, train::TrainConfig& c) {
     // "model" first: width and channels depend on it.
     const auto apply = [&](const std::string& key) {
         try {
-            apply_train_option(c, key, option_text(r, key));
-        } catch (const InputError& e) {
+            train::apply_train_option(c, key, option_text(r, key));
+        } catch (const core::InputError& e) {
             const std::string what = e.what();
             r.fail(what.starts_with(key + ":") ? r.key(key) + what.substr(key.size()) : r.key(key) + ": " + what);
         }
@@ -40,26 +40,26 @@ void apply_fields(const JsonReader& r, TrainConfig& c) {
 }  // namespace
 
 TrainScene train_scene_from_json(const json& j, const std::string& where, const std::string& name) {
-    const JsonReader r(j, where, name, "the train object");
+    const io::JsonReader r(j, where, name, "the train object");
     r.only_keys({"base", "runs", "play"}, where + " key");
-    TrainConfig base;
+    train::TrainConfig base;
     if (r.has("base")) apply_fields(r.child("base"), base);
     TrainScene t;
     if (r.has("play")) t.play = r.boolean("play");
     const json& runs = r.list("runs", 1, kMaxSceneTrainRuns);
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const std::string at = r.key("runs") + "[" + std::to_string(i + 1) + "]";
-        TrainConfig c = base;
-        apply_fields(JsonReader(runs[i], at, name, "a run"), c);
+        train::TrainConfig c = base;
+        apply_fields(io::JsonReader(runs[i], at, name, "a run"), c);
         try {
-            validate_train_config(c);
-        } catch (const InputError& e) {
-            throw InputError(name + ": " + at + ": " + e.what());
+            train::validate_train_config(c);
+        } catch (const core::InputError& e) {
+            throw core::InputError(name + ": " + at + ": " + e.what());
         }
-        if (!t.runs.empty() && !same_data_fields(c, t.runs.front()))
-            throw InputError(name + ": " + at +
-                             ": the runs shown together share the model, data, classes, samples, "
-                             "noise, data-seed, batch, steps and seed; put those in \"base\"");
+        if (!t.runs.empty() && !train::same_data_fields(c, t.runs.front()))
+            throw core::InputError(name + ": " + at +
+                                   ": the runs shown together share the model, data, classes, samples, "
+                                   "noise, data-seed, batch, steps and seed; put those in \"base\"");
         t.runs.push_back(c);
     }
     return t;
@@ -67,15 +67,16 @@ TrainScene train_scene_from_json(const json& j, const std::string& where, const 
 
 json train_scene_to_json(const TrainScene& t) {
     json base = json::object(), runs = json::array();
-    const auto fields = t.runs.empty() ? decltype(train_options(TrainConfig{})){} : train_options(t.runs.front());
+    const auto fields =
+        t.runs.empty() ? decltype(train::train_options(train::TrainConfig{})){} : train::train_options(t.runs.front());
     for (const auto& [k, v] : fields) base[k] = v;
     for (const auto& c : t.runs) {
         json run = json::object();
-        for (const auto& [k, v] : train_options(c))
+        for (const auto& [k, v] : train::train_options(c))
             if (!base.contains(k) || base[k] != v) run[k] = v;
         runs.push_back(run);
     }
     return json{{"base", base}, {"runs", runs}, {"play", t.play}};
 }
 
-}  // namespace normlab
+}  // namespace normlab::classroom

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace normlab {
+namespace normlab::classroom {
 
 // The "train" object `j` (at key path `where` of the file `name`); InputError "<name>: <where>…" naming
 // the run and the key for anything refused.
@@ -14,4 +14,4 @@ TrainScene train_scene_from_json(const nlohmann::json& j, const std::string& whe
 // {"base": every field of run 1, "runs": [each run's fields that differ from run 1], "play": …}.
 nlohmann::json train_scene_to_json(const TrainScene& t);
 
-}  // namespace normlab
+}  // namespace normlab::classroom

@@ -1,18 +1,18 @@
 #include "normlab/classroom/view_settings.hpp"
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/json_reader.hpp"
+#include "normlab/io/json_reader.hpp"
 #include "train_scene_json.hpp"
 
 #include <nlohmann/json.hpp>
 
-namespace normlab {
+namespace normlab::classroom {
 
 using nlohmann::json;
 
 namespace {
 
-std::string one_of(const JsonReader& r, const std::string& key, std::initializer_list<const char*> allowed) {
+std::string one_of(const io::JsonReader& r, const std::string& key, std::initializer_list<const char*> allowed) {
     std::string list;
     for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
     if (!r.get(key).is_string()) r.fail(r.key(key) + " must be one of " + list);
@@ -31,9 +31,9 @@ ViewSettings parse_view(const std::string& text, const std::string& where) {
     try {
         j = json::parse(text);
     } catch (const json::exception&) {
-        throw InputError(where + ": view is not valid JSON");
+        throw core::InputError(where + ": view is not valid JSON");
     }
-    const JsonReader r(j, "view", where);
+    const io::JsonReader r(j, "view", where);
     r.only_keys({"heatmap", "colormap", "groups", "compare", "cube", "gradient", "experiment", "train"}, "view key");
     auto given = [&](const char* k) { return j.contains(k); };  // null is refused, not a default
     if (given("heatmap")) v.heatmap = one_of(r, "heatmap", {"input", "output", "diff", "stats"});
@@ -60,4 +60,4 @@ std::string view_to_json(const ViewSettings& v) {
     return j.dump();
 }
 
-}  // namespace normlab
+}  // namespace normlab::classroom

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <system_error>
 
-namespace normlab {
+namespace normlab::core {
 
 namespace {
 
@@ -63,4 +63,4 @@ int validation_status(std::uint64_t validation_messages, int status) {
     return fail(kExitValidation, std::to_string(validation_messages) + " Vulkan validation messages");
 }
 
-}  // namespace normlab
+}  // namespace normlab::core

@@ -5,7 +5,7 @@
 
 #include <array>
 
-namespace normlab {
+namespace normlab::core {
 
 namespace {
 
@@ -88,4 +88,4 @@ std::optional<Control> locked_change(const State& from, const State& to) {
     return std::nullopt;
 }
 
-}  // namespace normlab
+}  // namespace normlab::core

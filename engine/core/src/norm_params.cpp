@@ -2,7 +2,7 @@
 
 #include "normlab/core/error.hpp"
 
-namespace normlab {
+namespace normlab::core {
 namespace {
 
 void check_size(const std::vector<float>& v, const std::vector<std::int64_t>& shape, std::int64_t count,
@@ -95,4 +95,4 @@ void update_sync_running_stats(const NormSpec& spec, const NormParams& params, N
     r.running_updated = kept.running_updated;
 }
 
-}  // namespace normlab
+}  // namespace normlab::core

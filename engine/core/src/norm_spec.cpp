@@ -5,7 +5,7 @@
 #include <cmath>
 #include <sstream>
 
-namespace normlab {
+namespace normlab::core {
 
 const std::vector<MethodInfo>& methods() {
     static const std::vector<MethodInfo> table{
@@ -212,4 +212,4 @@ void NormSpec::validate(const Shape4& s) const {
     }
 }
 
-}  // namespace normlab
+}  // namespace normlab::core

@@ -3,7 +3,7 @@
 #include "normlab/core/error.hpp"
 #include "normlab/core/stat_layout.hpp"
 
-namespace normlab {
+namespace normlab::core {
 
 std::string axis_tuple(const std::vector<std::string>& names, std::size_t k) {
     std::string t;
@@ -126,4 +126,4 @@ PartitionSet partition_set(const NormSpec& spec, const Shape4& s, const Index4& 
     return p;
 }
 
-}  // namespace normlab
+}  // namespace normlab::core

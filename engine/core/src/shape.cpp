@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 
-namespace normlab {
+namespace normlab::core {
 
 std::string dims_str(const std::vector<std::int64_t>& dims) {
     std::string s = "[";
@@ -150,4 +150,4 @@ std::int64_t count_nonfinite(const std::vector<float>& values) {
     return n;
 }
 
-}  // namespace normlab
+}  // namespace normlab::core

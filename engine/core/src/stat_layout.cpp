@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace normlab {
+namespace normlab::core {
 
 std::vector<std::string> axis_names(Method m, const Shape4& s) {
     switch (s.rank) {
@@ -121,4 +121,4 @@ std::vector<std::int32_t> StatLayout::group_map() const {
     return out;
 }
 
-}  // namespace normlab
+}  // namespace normlab::core

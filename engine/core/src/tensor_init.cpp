@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace normlab {
+namespace normlab::core {
 namespace {
 
 struct SplitMix64 {
@@ -76,4 +76,4 @@ Tensor make_tensor(const Shape4& shape, Init init, std::uint64_t seed, float val
     return t;
 }
 
-}  // namespace normlab
+}  // namespace normlab::core

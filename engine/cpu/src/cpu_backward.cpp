@@ -1,8 +1,8 @@
 #include "normlab/cpu/cpu_backward.hpp"
 
-#include "normlab/core/backend_helpers.hpp"
+#include "normlab/plan/backend_helpers.hpp"
 #include "normlab/core/error.hpp"
-#include "normlab/core/param_layout.hpp"
+#include "normlab/plan/param_layout.hpp"
 
 #include <chrono>
 #include <string>
@@ -15,7 +15,7 @@ float xhat(float x, const float* st, bool rms) { return rms ? x * st[3] : ((x - 
 
 // Every element e (flat offset i) of group g of layout l: f(e, i).
 template <class F>
-void each_element(const StatLayout& l, std::int64_t g, F&& f) {
+void each_element(const core::StatLayout& l, std::int64_t g, F&& f) {
     const std::int64_t base = g * l.stat_stride;
     for (std::int64_t j = 0; j < l.segments; ++j)
         for (std::int64_t k = 0; k < l.segment_len; ++k) f(j * l.segment_len + k, base + j * l.segment_stride + k);
@@ -23,23 +23,23 @@ void each_element(const StatLayout& l, std::int64_t g, F&& f) {
 
 }  // namespace
 
-GradResult CpuBackward::run(const Tensor& dy) {
-    if (!n_->last_run()) throw InputError("the backward pass needs a forward run first");
+core::GradResult CpuBackward::run(const core::Tensor& dy) {
+    if (!n_->last_run()) throw core::InputError("the backward pass needs a forward run first");
     const CpuNormalizer::Last& last = *n_->last_run();
-    const StatLayout& l = last.layout;
+    const core::StatLayout& l = last.layout;
     const auto dims = dy.shape.dims();
-    check_grad_shape(l.shape, {dims.begin(), dims.end()});
+    core::check_grad_shape(l.shape, {dims.begin(), dims.end()});
     if (dy.data.size() != static_cast<std::size_t>(l.shape.numel()))
-        throw InputError("dy has " + std::to_string(dy.data.size()) + " values, its shape needs " +
-                         std::to_string(l.shape.numel()));
+        throw core::InputError("dy has " + std::to_string(dy.data.size()) + " values, its shape needs " +
+                               std::to_string(l.shape.numel()));
     const CpuNormalizer::Buffers b = n_->buffers();
-    const bool rms = last.spec.method == Method::Rms, eval = last.from_running;
+    const bool rms = last.spec.method == core::Method::Rms, eval = last.from_running;
     const bool has_w = last.spec.has_weight();
     const auto gamma = [&](std::int64_t s, std::int64_t e) {
         return has_w ? b.weight[static_cast<std::size_t>(l.param_of_element(s, e))] : 1.0f;
     };
     const auto at = [](const std::vector<float>& v, std::int64_t i) { return v[static_cast<std::size_t>(i)]; };
-    GradResult r;
+    core::GradResult r;
     const auto t = std::chrono::steady_clock::now();
     r.dx.shape = l.shape;
     r.dx.data.resize(dy.data.size());
@@ -67,7 +67,7 @@ GradResult CpuBackward::run(const Tensor& dy) {
         });
     }
     // ∂L/∂β = Σ dy and ∂L/∂γ = Σ dy·x̂ over each γ/β index's elements (the γ/β pass).
-    const ParamLayout pl = param_layout(l, last.spec);
+    const plan::ParamLayout pl = plan::param_layout(l, last.spec);
     for (std::int64_t p = 0; p < pl.layout.stat_count; ++p) {
         const std::int64_t pterm = pl.p_div ? p / pl.p_div : 0;
         CompensatedSum sdy, sdyx;
@@ -81,7 +81,7 @@ GradResult CpuBackward::run(const Tensor& dy) {
         if (last.spec.has_bias()) r.dbias.push_back(sdy.total());
         if (has_w) r.dweight.push_back(sdyx.total());
     }
-    r.dispatch_ms = ms_since(t);
+    r.dispatch_ms = plan::ms_since(t);
     return r;
 }
 

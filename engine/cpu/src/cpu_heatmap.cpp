@@ -16,7 +16,7 @@ constexpr Rgb kNonFinite{1.0f, 0.0f, 1.0f};
 struct Fill {
     const float *x, *y;
     const std::vector<float>&palette, &lut;
-    const HeatmapFillParams& F;
+    const plan::HeatmapFillParams& F;
 
     std::uint32_t stat_of(std::uint32_t i) const { return (i / F.stat_stride) % F.stat_count; }
     float value_at(std::uint32_t i) const {
@@ -91,13 +91,13 @@ std::uint32_t pack(const Rgb& c) {
 
 std::vector<std::uint32_t> fill_heatmap(const float* x, const float* y, std::size_t count,
                                         const std::vector<float>& palette, const std::vector<float>& lut,
-                                        const HeatmapFillParams& params) {
+                                        const plan::HeatmapFillParams& params) {
     const std::uint64_t numel = std::uint64_t{params.n} * params.c * params.h * params.w;
-    if (numel > count) throw InputError("the heatmap's tensor has fewer values than its tiles show");
+    if (numel > count) throw core::InputError("the heatmap's tensor has fewer values than its tiles show");
     if (params.mode == 3 && palette.size() < std::size_t{params.stat_count} * 4)
-        throw InputError("the heatmap's palette has fewer colours than statistics");
+        throw core::InputError("the heatmap's palette has fewer colours than statistics");
     if (params.lut_size == 0 || lut.size() < std::size_t{params.lut_size} * 4)
-        throw InputError("the heatmap's colour table is smaller than its lut_size");
+        throw core::InputError("the heatmap's colour table is smaller than its lut_size");
     const Fill fill{x, y, palette, lut, params};
     std::vector<std::uint32_t> out(std::size_t{params.img_w} * params.img_h);
     for (std::uint32_t py = 0; py < params.img_h; ++py)

@@ -13,7 +13,7 @@ namespace {
 struct Values {
     const float* x;
     const float* sub;
-    const ElementSet& set;
+    const plan::ElementSet& set;
     float operator()(std::int64_t e) const {
         const std::int64_t i = set.segments == 1
                                    ? set.base + e
@@ -55,10 +55,11 @@ Partial chunk_stats(const Values& v, std::int64_t e0, std::int64_t e1, float K) 
 
 }  // namespace
 
-HistogramResult cpu_histogram(const float* values, std::size_t size, const ElementSet& set, std::uint32_t bins,
-                              const float* subtract, std::size_t subtract_size) {
-    check_histogram(set, bins, std::uint64_t{size} * 4, subtract ? std::max<std::uint64_t>(subtract_size * 4, 1) : 0);
-    HistogramResult r;
+plan::HistogramResult cpu_histogram(const float* values, std::size_t size, const plan::ElementSet& set,
+                                    std::uint32_t bins, const float* subtract, std::size_t subtract_size) {
+    plan::check_histogram(set, bins, std::uint64_t{size} * 4,
+                          subtract ? std::max<std::uint64_t>(subtract_size * 4, 1) : 0);
+    plan::HistogramResult r;
     r.bins.assign(bins, 0);
     if (set.count() == 0) return r;
     const auto t = std::chrono::steady_clock::now();
@@ -67,8 +68,8 @@ HistogramResult cpu_histogram(const float* values, std::size_t size, const Eleme
     const float K = std::isfinite(v(0)) ? v(0) : 0.0f;
     // PASS 0 and 1: the chunks, merged with Chan's formula (histogram.wgsl's merge).
     float n = 0, mean = 0, m2 = 0, lo = 0, hi = 0;
-    for (std::int64_t e0 = 0; e0 < count; e0 += kHistogramChunkLen) {
-        const Partial p = chunk_stats(v, e0, std::min<std::int64_t>(e0 + kHistogramChunkLen, count), K);
+    for (std::int64_t e0 = 0; e0 < count; e0 += plan::kHistogramChunkLen) {
+        const Partial p = chunk_stats(v, e0, std::min<std::int64_t>(e0 + plan::kHistogramChunkLen, count), K);
         if (p.n <= 0) continue;
         lo = n == 0 ? p.lo : std::min(lo, p.lo);
         hi = n == 0 ? p.hi : std::max(hi, p.hi);
@@ -90,7 +91,7 @@ HistogramResult cpu_histogram(const float* values, std::size_t size, const Eleme
                 std::clamp(static_cast<int>((x - lo) * scale), 0, static_cast<int>(bins) - 1));
         ++counts[b];
     }
-    r = unpack_histogram(res, counts.data(), bins);
+    r = plan::unpack_histogram(res, counts.data(), bins);
     r.gpu_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
     return r;
 }

@@ -1,8 +1,8 @@
 #include "normlab/cpu/cpu_normalizer.hpp"
 
-#include "normlab/core/backend_helpers.hpp"
+#include "normlab/plan/backend_helpers.hpp"
 #include "normlab/core/error.hpp"
-#include "normlab/core/forward_inputs.hpp"
+#include "normlab/plan/forward_inputs.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -38,18 +38,19 @@ void finish_stat(float* st, float K, float n, float mean, float m2, unsigned fla
 
 }  // namespace
 
-void CpuNormalizer::check_capacity(const Shape4& shape) const {
+void CpuNormalizer::check_capacity(const core::Shape4& shape) const {
     shape.validate();
     if (shape.numel() > max_elements_)
-        throw InputError("the tensor " + shape.str() + " has " + std::to_string(shape.numel()) +
-                         " elements; the CPU backend takes at most " + std::to_string(max_elements_) +
-                         " (larger tensors need WebGPU, or normlab-cli)");
+        throw core::InputError("the tensor " + shape.str() + " has " + std::to_string(shape.numel()) +
+                               " elements; the CPU backend takes at most " + std::to_string(max_elements_) +
+                               " (larger tensors need WebGPU, or normlab-cli)");
 }
 
-void CpuNormalizer::load_values(const Tensor& x, const Tensor& y) {
+void CpuNormalizer::load_values(const core::Tensor& x, const core::Tensor& y) {
     if (x.shape != y.shape || x.data.size() != y.data.size() ||
         x.data.size() != static_cast<std::size_t>(x.shape.numel()))
-        throw InputError("load_values: x " + x.shape.str() + " and y " + y.shape.str() + " differ in shape or size");
+        throw core::InputError("load_values: x " + x.shape.str() + " and y " + y.shape.str() +
+                               " differ in shape or size");
     check_capacity(x.shape);
     last_.reset();
     x_.ensure(x.data.size());
@@ -57,10 +58,10 @@ void CpuNormalizer::load_values(const Tensor& x, const Tensor& y) {
     std::copy(x.data.begin(), x.data.end(), x_.data());
     std::copy(y.data.begin(), y.data.end(), y_.data());
     x_loaded_ = x.shape;
-    x_nonfinite_ = count_nonfinite(x.data);
+    x_nonfinite_ = core::count_nonfinite(x.data);
 }
 
-void CpuNormalizer::normalize_stat(const StatLayout& l, std::int64_t s, bool rms, float eps, bool from_running,
+void CpuNormalizer::normalize_stat(const core::StatLayout& l, std::int64_t s, bool rms, float eps, bool from_running,
                                    const std::vector<float>& bias) {
     float* st = &stats_[static_cast<std::size_t>(s) * 4];
     const std::int64_t base = s * l.stat_stride;
@@ -109,49 +110,50 @@ void CpuNormalizer::normalize_stat(const StatLayout& l, std::int64_t s, bool rms
     });
 }
 
-NormResult CpuNormalizer::run(const Tensor& x, const NormSpec& spec, const NormParams& params,
-                              const RunOptions& options) {
-    const StatLayout layout = checked_forward_layout(x, spec, params);
+core::NormResult CpuNormalizer::run(const core::Tensor& x, const core::NormSpec& spec, const core::NormParams& params,
+                                    const plan::RunOptions& options) {
+    const core::StatLayout layout = plan::checked_forward_layout(x, spec, params);
     check_capacity(x.shape);
-    const bool rms = spec.method == Method::Rms;
+    const bool rms = spec.method == core::Method::Rms;
     const bool from_running = !spec.uses_batch_stats();
     const double eps = spec.effective_eps();
     const auto numel = static_cast<std::size_t>(x.shape.numel());
     const auto S = static_cast<std::size_t>(layout.stat_count);
 
-    NormResult r;
+    core::NormResult r;
     r.layout = layout;
     r.stats_from_running = from_running;
     last_.reset();
     auto t = std::chrono::steady_clock::now();
     const bool upload_x = !(options.reuse_x && x_loaded_ == x.shape && x_.size() >= numel);
-    r.nonfinite_inputs = upload_x ? count_nonfinite(x.data) : x_nonfinite_;
+    r.nonfinite_inputs = upload_x ? core::count_nonfinite(x.data) : x_nonfinite_;
     x_.ensure(numel);
     y_.ensure(numel);
     if (upload_x) std::copy(x.data.begin(), x.data.end(), x_.data());
     x_loaded_ = x.shape;
     x_nonfinite_ = r.nonfinite_inputs;
-    const ForwardParams host = forward_params(spec, params, layout, static_cast<std::size_t>(layout.param_count));
+    const plan::ForwardParams host =
+        plan::forward_params(spec, params, layout, static_cast<std::size_t>(layout.param_count));
     has_w_ = !host.weight.empty();
     w_.ensure(std::max<std::size_t>(host.weight.size(), 1));
     std::copy(host.weight.begin(), host.weight.end(), w_.data());
-    const std::vector<float> stats_in = statistics_inputs(x, layout, params, from_running, eps);
+    const std::vector<float> stats_in = plan::statistics_inputs(x, layout, params, from_running, eps);
     stats_.ensure(S * 4);
     std::copy(stats_in.begin(), stats_in.end(), stats_.data());
-    r.upload_ms = ms_since(t);
+    r.upload_ms = plan::ms_since(t);
 
     t = std::chrono::steady_clock::now();
     for (std::size_t s = 0; s < S; ++s)
         normalize_stat(layout, static_cast<std::int64_t>(s), rms, static_cast<float>(eps), from_running, host.bias);
-    r.dispatch_ms = ms_since(t);
+    r.dispatch_ms = plan::ms_since(t);
 
     t = std::chrono::steady_clock::now();
     r.y.shape = x.shape;
     if (options.read_y) r.y.data.assign(y_.data(), y_.data() + numel);
-    unpack_stats(r, stats_.data(), rms);
-    r.readback_ms = ms_since(t);
+    core::unpack_stats(r, stats_.data(), rms);
+    r.readback_ms = plan::ms_since(t);
     last_ = Last{layout, spec, from_running};
-    update_running_stats(spec, params, r);
+    core::update_running_stats(spec, params, r);
     return r;
 }
 

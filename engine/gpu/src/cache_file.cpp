@@ -1,14 +1,14 @@
 // The cache folder and the frame of every cache entry (cache_file.hpp).
 #include "normlab/gpu/cache_file.hpp"
 
-#include "normlab/core/atomic_file.hpp"
+#include "normlab/io/atomic_file.hpp"
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <sys/stat.h>
 
-namespace normlab {
+namespace normlab::gpu {
 namespace {
 
 constexpr std::size_t kMagicBytes = 8;
@@ -121,7 +121,7 @@ std::optional<std::string> read_cache_entry(const std::string& path, std::string
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) return std::nullopt;  // the usual miss, without an exception
     try {
-        return unframe_cache_entry(read_file(path, kMaxEntryBytes), magic, key);
+        return unframe_cache_entry(io::read_file(path, kMaxEntryBytes), magic, key);
     } catch (const std::exception&) {
         return std::nullopt;
     }
@@ -130,10 +130,10 @@ std::optional<std::string> read_cache_entry(const std::string& path, std::string
 void write_cache_entry(const std::string& path, std::string_view magic, const Digest& key,
                        std::string_view payload) noexcept {
     try {
-        write_file_atomic(path, frame_cache_entry(magic, key, payload));
+        io::write_file_atomic(path, frame_cache_entry(magic, key, payload));
     } catch (...) {
         // A full disk or a read-only folder: the next run compiles again.
     }
 }
 
-}  // namespace normlab
+}  // namespace normlab::gpu

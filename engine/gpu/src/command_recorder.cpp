@@ -1,6 +1,6 @@
 #include "normlab/gpu/command_recorder.hpp"
 
-namespace normlab {
+namespace normlab::gpu {
 
 void memory_barrier(vk::CommandBuffer cmd, vk::PipelineStageFlags src, vk::AccessFlags src_access,
                     vk::PipelineStageFlags dst, vk::AccessFlags dst_access) {
@@ -98,4 +98,4 @@ double CommandRecorder::submit(std::chrono::milliseconds timeout) {
     return static_cast<double>(ts[1] - ts[0]) * ctx_->timestamp_period_ns() * 1e-6;
 }
 
-}  // namespace normlab
+}  // namespace normlab::gpu

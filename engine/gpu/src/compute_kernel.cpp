@@ -2,7 +2,7 @@
 
 #include "normlab/core/error.hpp"
 
-namespace normlab {
+namespace normlab::gpu {
 
 ComputeKernel::ComputeKernel(const VulkanContext& ctx, const std::string& shader, const ShaderMacros& macros,
                              const std::vector<std::uint32_t>& spec_constants, std::uint32_t bindings,
@@ -56,8 +56,9 @@ void ComputeKernel::dispatch(const vk::CommandBuffer& cmd, const void* push, std
     cmd.dispatch(gx, gy, 1);
 }
 
-DispatchGrid group_grid(std::uint64_t groups, const VulkanContext& ctx) {
-    return dispatch_grid(groups, ctx.limits().maxComputeWorkGroupCount[0], ctx.limits().maxComputeWorkGroupCount[1]);
+plan::DispatchGrid group_grid(std::uint64_t groups, const VulkanContext& ctx) {
+    return plan::dispatch_grid(groups, ctx.limits().maxComputeWorkGroupCount[0],
+                               ctx.limits().maxComputeWorkGroupCount[1]);
 }
 
-}  // namespace normlab
+}  // namespace normlab::gpu

@@ -1,6 +1,6 @@
 #include "normlab/gpu/kernel_cache.hpp"
 
-namespace normlab {
+namespace normlab::gpu {
 
 ComputeKernel& KernelCache::get(const std::string& shader, const std::vector<std::uint32_t>& spec) {
     auto key = std::make_pair(shader, spec);
@@ -10,4 +10,4 @@ ComputeKernel& KernelCache::get(const std::string& shader, const std::vector<std
     return *kernels_.emplace(std::move(key), std::move(k)).first->second;
 }
 
-}  // namespace normlab
+}  // namespace normlab::gpu

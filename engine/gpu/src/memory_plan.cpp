@@ -2,7 +2,7 @@
 
 #include <functional>
 
-namespace normlab {
+namespace normlab::gpu {
 namespace {
 
 using M = vk::MemoryPropertyFlagBits;
@@ -114,4 +114,4 @@ std::string describe_memory(const vk::PhysicalDeviceMemoryProperties& mp, bool a
            "; readbacks in " + name(BufferRole::Readback);
 }
 
-}  // namespace normlab
+}  // namespace normlab::gpu

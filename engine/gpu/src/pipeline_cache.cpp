@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
-namespace normlab {
+namespace normlab::gpu {
 
 const std::string_view kPipelineCacheMagic = "NLPIPEC1";
 
@@ -105,4 +105,4 @@ void PipelineCacheStore::save() noexcept {
     }
 }
 
-}  // namespace normlab
+}  // namespace normlab::gpu

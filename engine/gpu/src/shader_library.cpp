@@ -11,7 +11,7 @@
 #include <mutex>
 #include <stdexcept>
 
-namespace normlab {
+namespace normlab::gpu {
 
 // Generated at build time from shaders/*.{comp,vert,frag} (cmake/embed_shaders.cmake).
 const std::map<std::string, std::string>& embedded_shaders();
@@ -105,4 +105,4 @@ const std::vector<std::uint32_t>& compiled_shader(const std::string& name, const
     return cache.emplace(key, compile_glsl_cached(name, shader_source(name), macros, cache_directory())).first->second;
 }
 
-}  // namespace normlab
+}  // namespace normlab::gpu

@@ -5,7 +5,7 @@
 #include <set>
 #include <sys/stat.h>
 
-namespace normlab {
+namespace normlab::gpu {
 
 // Generated at build time from shaders/ (cmake/embed_shaders.cmake).
 const std::map<std::string, std::string>& embedded_shaders();
@@ -69,4 +69,4 @@ std::vector<std::uint32_t> compile_glsl_cached(const std::string& name, const st
     return words;
 }
 
-}  // namespace normlab
+}  // namespace normlab::gpu

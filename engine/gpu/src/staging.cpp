@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace normlab {
+namespace normlab::gpu {
 namespace {
 
 constexpr vk::DeviceSize align16(vk::DeviceSize n) { return (n + 15) & ~vk::DeviceSize{15}; }
@@ -142,4 +142,4 @@ void Staging::download(const std::vector<DeviceToHost>& copies) {
             std::memcpy(c.dst, static_cast<const char*>(c.src->data()) + c.offset, c.bytes);
 }
 
-}  // namespace normlab
+}  // namespace normlab::gpu

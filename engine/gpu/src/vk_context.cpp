@@ -19,7 +19,7 @@
 #endif
 #endif
 
-namespace normlab {
+namespace normlab::gpu {
 namespace {
 
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
@@ -135,8 +135,8 @@ vk::raii::Instance make_instance(const vk::raii::Context& ctx, const ContextOpti
     validation = opt.validation;
     if (validation) {
         if (!layer_available(ctx, kValidationLayer))
-            throw DeviceError(std::string("NORMLAB_VALIDATION=1 but ") + kValidationLayer +
-                              " is not installed (apt-get install vulkan-validationlayers)");
+            throw core::DeviceError(std::string("NORMLAB_VALIDATION=1 but ") + kValidationLayer +
+                                    " is not installed (apt-get install vulkan-validationlayers)");
         layers.push_back(kValidationLayer);
         exts.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     }
@@ -149,8 +149,8 @@ vk::raii::Instance make_instance(const vk::raii::Context& ctx, const ContextOpti
     try {
         return vk::raii::Instance(ctx, info);
     } catch (const vk::SystemError& e) {
-        throw DeviceError(std::string("cannot create a Vulkan instance (") + e.what() +
-                          "); install a Vulkan driver, e.g. apt-get install mesa-vulkan-drivers");
+        throw core::DeviceError(std::string("cannot create a Vulkan instance (") + e.what() +
+                                "); install a Vulkan driver, e.g. apt-get install mesa-vulkan-drivers");
     }
 }
 
@@ -188,15 +188,15 @@ std::size_t choose_device(const std::vector<Candidate>& cands, const std::option
                                         : lower(cands[i].info.name).find(lower(want)) != std::string::npos;
             if (!match) continue;
             if (!cands[i].info.usable)
-                throw DeviceError("device " + want + " (" + cands[i].info.name +
-                                  ") is not usable: " + cands[i].info.reason);
+                throw core::DeviceError("device " + want + " (" + cands[i].info.name +
+                                        ") is not usable: " + cands[i].info.reason);
             return i;
         }
         std::string names;
         for (const auto& c : cands)
             names += (names.empty() ? "" : ", ") + std::to_string(c.info.index) + ": " + c.info.name;
-        throw DeviceError("no Vulkan device matches NORMLAB_DEVICE/--device '" + want +
-                          "' (devices: " + (names.empty() ? "none" : names) + ")");
+        throw core::DeviceError("no Vulkan device matches NORMLAB_DEVICE/--device '" + want +
+                                "' (devices: " + (names.empty() ? "none" : names) + ")");
     }
     int chosen = -1;
     for (std::size_t i = 0; i < cands.size(); ++i)
@@ -205,8 +205,9 @@ std::size_t choose_device(const std::vector<Candidate>& cands, const std::option
     if (chosen < 0) {
         std::string why;
         for (const auto& c : cands) why += "; " + c.info.name + ": " + c.info.reason;
-        throw DeviceError("no usable Vulkan device" + (cands.empty() ? std::string(" (the loader found none)") : why) +
-                          "; install mesa-vulkan-drivers for the software device lavapipe");
+        throw core::DeviceError("no usable Vulkan device" +
+                                (cands.empty() ? std::string(" (the loader found none)") : why) +
+                                "; install mesa-vulkan-drivers for the software device lavapipe");
     }
     return static_cast<std::size_t>(chosen);
 }
@@ -239,7 +240,7 @@ VulkanContext::VulkanContext(ContextOptions opt) : force_staging_(opt.force_stag
     try {
         device_ = vk::raii::Device(physical_, di);
     } catch (const vk::SystemError& e) {
-        throw DeviceError(std::string("cannot create the Vulkan device ") + device_name_ + ": " + e.what());
+        throw core::DeviceError(std::string("cannot create the Vulkan device ") + device_name_ + ": " + e.what());
     }
     queue_ = vk::raii::Queue(device_, queue_family_, 0);
     fence_ = vk::raii::Fence(device_, vk::FenceCreateInfo{});
@@ -317,7 +318,7 @@ std::uint32_t VulkanContext::memory_type(std::uint32_t bits, vk::MemoryPropertyF
         if ((flags & preferred) == preferred) return i;
         if (fallback < 0) fallback = static_cast<int>(i);
     }
-    if (fallback < 0) throw DeviceError("the Vulkan device has no suitable memory type for a buffer");
+    if (fallback < 0) throw core::DeviceError("the Vulkan device has no suitable memory type for a buffer");
     return static_cast<std::uint32_t>(fallback);
 }
 
@@ -332,17 +333,17 @@ std::uint64_t VulkanContext::device_memory_bytes() const {
 namespace {
 // vulkan.hpp reports VK_ERROR_DEVICE_LOST / VK_ERROR_OUT_OF_*_MEMORY as vk::SystemError; each
 // becomes a DeviceError that says what failed (CLI exit 3), never a hang or a crash.
-DeviceError device_fault(const char* what, const vk::SystemError& e) {
+core::DeviceError device_fault(const char* what, const vk::SystemError& e) {
     const bool lost = e.code() == vk::make_error_code(vk::Result::eErrorDeviceLost);
-    return DeviceError(std::string(what) + ": " + e.what() +
-                       (lost ? " (the Vulkan device was lost; results of this run are void)" : ""));
+    return core::DeviceError(std::string(what) + ": " + e.what() +
+                             (lost ? " (the Vulkan device was lost; results of this run are void)" : ""));
 }
 }  // namespace
 
 void VulkanContext::submit(const vk::CommandBuffer& cmd, vk::Fence fence) const {
     // After a timeout the fence may still be pending, after a loss the device is gone: no
     // further submit on this context is valid.
-    if (faulted_) throw DeviceError("the Vulkan device failed earlier in this run; restart normlab");
+    if (faulted_) throw core::DeviceError("the Vulkan device failed earlier in this run; restart normlab");
     vk::SubmitInfo si({}, {}, cmd);
     try {
         device_.resetFences(fence);
@@ -364,7 +365,7 @@ void VulkanContext::wait(vk::Fence fence, std::chrono::milliseconds timeout) con
     }
     if (r == vk::Result::eTimeout) {
         faulted_ = true;
-        throw DeviceError("the Vulkan device did not finish within " + std::to_string(timeout.count()) + " ms");
+        throw core::DeviceError("the Vulkan device did not finish within " + std::to_string(timeout.count()) + " ms");
     }
 }
 
@@ -373,4 +374,4 @@ void VulkanContext::submit_and_wait(const vk::CommandBuffer& cmd, std::chrono::m
     wait(*fence_, timeout);
 }
 
-}  // namespace normlab
+}  // namespace normlab::gpu

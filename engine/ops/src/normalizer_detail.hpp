@@ -2,20 +2,20 @@
 // run prepares, and the barrier both passes use
 // (shared by normalizer.cpp and backward.cpp).
 #pragma once
-#include "normlab/core/backend_helpers.hpp"
-#include "normlab/core/layout_params.hpp"
+#include "normlab/plan/backend_helpers.hpp"
+#include "normlab/plan/layout_params.hpp"
 #include "normlab/ops/normalizer.hpp"
 
 #include <chrono>
 #include <cstdint>
 #include <vector>
 
-namespace normlab {
+namespace normlab::ops {
 
 // Orders one pass's shader writes before the next pass's shader reads.
 inline void shader_to_shader(vk::CommandBuffer cmd) {
-    memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
-                   vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead);
+    gpu::memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+                        vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead);
 }
 
 // Mirrors `Push` in shaders/norm_common.glsl.
@@ -31,31 +31,31 @@ struct Push {
 static_assert(sizeof(Push) == 100);
 
 // The push constants of one slab: its statistics and elements, and the chunking of its partials.
-inline void set_slab(Push& push, const Slab& slab, std::uint32_t chunk_len, std::uint32_t chunks_total) {
-    push.stat_lo = u32(slab.stat_lo);
-    push.slab_stats = u32(slab.stat_hi - slab.stat_lo);
-    push.e_lo = u32(slab.e_lo);
-    push.e_hi = u32(slab.e_hi);
-    push.flat_base = u32(slab.flat_base);
+inline void set_slab(Push& push, const plan::Slab& slab, std::uint32_t chunk_len, std::uint32_t chunks_total) {
+    push.stat_lo = plan::u32(slab.stat_lo);
+    push.slab_stats = plan::u32(slab.stat_hi - slab.stat_lo);
+    push.e_lo = plan::u32(slab.e_lo);
+    push.e_hi = plan::u32(slab.e_hi);
+    push.flat_base = plan::u32(slab.flat_base);
     push.chunks = slab.chunks;
     push.chunk_len = chunk_len;
     push.chunk_base = slab.chunk_base;
     push.chunks_total = chunks_total;
 }
 
-// The push constants a layout fixes (normlab/core/layout_params.hpp): its segmentation (with the
+// The push constants a layout fixes (normlab/plan/layout_params.hpp): its segmentation (with the
 // magic numbers of the division by segment_len), its γ/β indexing and ε. The slab's fields are set
 // per pass (set_slab).
-Push layout_push(const LayoutParams& lp);
+Push layout_push(const plan::LayoutParams& lp);
 
 // What one run needs besides x: the layout, the kernel plan, the slabs, the push constants
 // common to every pass, and the small inputs (γ, β, and per statistic either the running
 // statistics (eval) or the shift K = the statistic's first element).
 struct Normalizer::Prepared {
-    NormSpec spec;
-    StatLayout layout;
-    KernelPlan plan;
-    SlabPlan slabs, apply_slabs;
+    core::NormSpec spec;
+    core::StatLayout layout;
+    plan::KernelPlan plan;
+    plan::SlabPlan slabs, apply_slabs;
     bool rms = false;
     std::uint64_t bytes = 0;  // x and y
     std::vector<float> w, b, stats_in;
@@ -64,4 +64,4 @@ struct Normalizer::Prepared {
     std::vector<std::uint32_t> layout_constants;  // specialization constants 10–13
 };
 
-}  // namespace normlab
+}  // namespace normlab::ops

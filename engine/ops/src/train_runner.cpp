@@ -8,17 +8,17 @@
 #include <algorithm>
 #include <cstring>
 
-namespace normlab {
+namespace normlab::ops {
 namespace {
 
-vk::DeviceSize buffer_bytes(const TrainBuffer& b) { return std::max<vk::DeviceSize>(16, b.elements * 4); }
+vk::DeviceSize buffer_bytes(const train::TrainBuffer& b) { return std::max<vk::DeviceSize>(16, b.elements * 4); }
 
 // The training kernels' macros: NL_SUBGROUP_ARITH where the device has subgroup arithmetic (workgroup
 // sums with one barrier, not a tree's: shaders/workgroup_sum.glsl) and NL_SUBGROUP_BALLOT where it also has
 // ballots (a convolution's subgroup loads its weights once, shaders/conv_weights.glsl); neither where
 // subgroup operations are switched off (NORMLAB_NO_SUBGROUP_ARITH: the tests' way to run the fallback).
-ShaderMacros train_macros(const VulkanContext& ctx) {
-    ShaderMacros m;
+gpu::ShaderMacros train_macros(const gpu::VulkanContext& ctx) {
+    gpu::ShaderMacros m;
     if (!ctx.subgroup_arithmetic()) return m;
     m.emplace_back("NL_SUBGROUP_ARITH", "1");
     const auto chain =
@@ -30,19 +30,20 @@ ShaderMacros train_macros(const VulkanContext& ctx) {
     return m;
 }
 
-std::vector<std::unique_ptr<ComputeKernel>> make_kernels(const VulkanContext& ctx, const TrainProgram& p,
-                                                         const std::vector<TrainPass>& passes,
-                                                         const std::vector<GpuBuffer>& buffers) {
-    const ShaderMacros macros = train_macros(ctx);
-    std::vector<std::unique_ptr<ComputeKernel>> out;
+std::vector<std::unique_ptr<gpu::ComputeKernel>> make_kernels(const gpu::VulkanContext& ctx,
+                                                              const train::TrainProgram& p,
+                                                              const std::vector<train::TrainPass>& passes,
+                                                              const std::vector<gpu::GpuBuffer>& buffers) {
+    const gpu::ShaderMacros macros = train_macros(ctx);
+    std::vector<std::unique_ptr<gpu::ComputeKernel>> out;
     for (const auto& pass : passes) {
         const auto push = static_cast<std::uint32_t>(std::max<std::size_t>(1, pass.params.size()) * 4);
-        auto k = std::make_unique<ComputeKernel>(ctx, pass.kernel + ".comp", macros, std::vector<std::uint32_t>{},
-                                                 static_cast<std::uint32_t>(pass.buffers.size()), push);
+        auto k = std::make_unique<gpu::ComputeKernel>(ctx, pass.kernel + ".comp", macros, std::vector<std::uint32_t>{},
+                                                      static_cast<std::uint32_t>(pass.buffers.size()), push);
         std::vector<vk::Buffer> bind;
         for (int b : pass.buffers) {
             if (b < 0 || b >= static_cast<int>(p.buffers.size()))
-                throw InternalError("train pass " + pass.kernel + " binds no buffer");
+                throw core::InternalError("train pass " + pass.kernel + " binds no buffer");
             bind.push_back(buffers[b].handle());
         }
         k->bind(bind);
@@ -53,21 +54,21 @@ std::vector<std::unique_ptr<ComputeKernel>> make_kernels(const VulkanContext& ct
 
 }  // namespace
 
-TrainRunner::TrainRunner(const VulkanContext& ctx, TrainProgram program, int steps_per_submit)
+TrainRunner::TrainRunner(const gpu::VulkanContext& ctx, train::TrainProgram program, int steps_per_submit)
     : ctx_(&ctx), program_(std::move(program)), per_submit_(std::max(1, steps_per_submit)), recorder_(ctx) {
-    for (const auto& b : program_.buffers) buffers_.emplace_back(ctx, buffer_bytes(b), BufferRole::Compute);
-    log_read_ = GpuBuffer(ctx, buffers_[index("log")].size(), BufferRole::Readback);
-    val_read_ = GpuBuffer(ctx, buffers_[index("val_log")].size(), BufferRole::Readback);
+    for (const auto& b : program_.buffers) buffers_.emplace_back(ctx, buffer_bytes(b), gpu::BufferRole::Compute);
+    log_read_ = gpu::GpuBuffer(ctx, buffers_[index("log")].size(), gpu::BufferRole::Readback);
+    val_read_ = gpu::GpuBuffer(ctx, buffers_[index("val_log")].size(), gpu::BufferRole::Readback);
     auto cmd = recorder_.begin();
     for (const auto& b : buffers_) cmd.fillBuffer(b.handle(), 0, VK_WHOLE_SIZE, 0);
     cmd.fillBuffer(log_read_.handle(), 0, VK_WHOLE_SIZE, 0);
     cmd.fillBuffer(val_read_.handle(), 0, VK_WHOLE_SIZE, 0);
     // The zeroing before any later submission's shaders, copies and host reads.
-    memory_barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite,
-                   vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer |
-                       vk::PipelineStageFlagBits::eHost,
-                   vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite |
-                       vk::AccessFlagBits::eTransferWrite | vk::AccessFlagBits::eHostRead);
+    gpu::memory_barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite,
+                        vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer |
+                            vk::PipelineStageFlagBits::eHost,
+                        vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite |
+                            vk::AccessFlagBits::eTransferWrite | vk::AccessFlagBits::eHostRead);
     recorder_.submit();
 
     step_kernels_ = make_kernels(ctx, program_, program_.passes, buffers_);
@@ -90,17 +91,17 @@ TrainRunner::~TrainRunner() {
 
 int TrainRunner::index(const std::string& name) const {
     const int i = program_.find(name);
-    if (i < 0) throw InternalError("train program has no buffer " + name);
+    if (i < 0) throw core::InternalError("train program has no buffer " + name);
     return i;
 }
 
-void TrainRunner::record(vk::CommandBuffer cmd, const std::vector<TrainPass>& passes,
-                         const std::vector<std::unique_ptr<ComputeKernel>>& kernels, int repeats) const {
+void TrainRunner::record(vk::CommandBuffer cmd, const std::vector<train::TrainPass>& passes,
+                         const std::vector<std::unique_ptr<gpu::ComputeKernel>>& kernels, int repeats) const {
     // Simultaneous use: the same recording is queued again before the previous copy finished.
     cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eSimultaneousUse));
     // Everything earlier on the queue (uploads, zeroing, earlier steps, the previous log copy)
     // before this recording's shaders read or write the buffers.
-    memory_barrier(
+    gpu::memory_barrier(
         cmd, vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
         vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite | vk::AccessFlagBits::eTransferRead,
         vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite);
@@ -111,19 +112,19 @@ void TrainRunner::record(vk::CommandBuffer cmd, const std::vector<TrainPass>& pa
             push.resize(std::max<std::size_t>(1, push.size()), 0);
             kernels[i]->dispatch(cmd, push.data(), p.groups[0], p.groups[1]);
             // Each pass's writes before the next pass's reads and writes (the program's order).
-            memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
-                           vk::PipelineStageFlagBits::eComputeShader,
-                           vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite);
+            gpu::memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+                                vk::PipelineStageFlagBits::eComputeShader,
+                                vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite);
         }
     }
     // The logs' last writes before the copies into the readback buffers.
-    memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
-                   vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferRead);
+    gpu::memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+                        vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferRead);
     cmd.copyBuffer(buffers_[index("log")].handle(), log_read_.handle(), vk::BufferCopy(0, 0, log_read_.size()));
     cmd.copyBuffer(buffers_[index("val_log")].handle(), val_read_.handle(), vk::BufferCopy(0, 0, val_read_.size()));
     // The copies before the host reads the readback buffers (after the fence).
-    memory_barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite,
-                   vk::PipelineStageFlagBits::eHost, vk::AccessFlagBits::eHostRead);
+    gpu::memory_barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite,
+                        vk::PipelineStageFlagBits::eHost, vk::AccessFlagBits::eHostRead);
     cmd.end();
 }
 
@@ -193,18 +194,18 @@ std::vector<float> TrainRunner::val_log() const {
 void TrainRunner::upload(const std::string& name, const void* data, std::size_t bytes) {
     finish();
     const int i = index(name);
-    if (bytes > program_.buffers[i].elements * 4) throw InternalError("train upload past the end of " + name);
-    Staging staging(*ctx_, recorder_);
+    if (bytes > program_.buffers[i].elements * 4) throw core::InternalError("train upload past the end of " + name);
+    gpu::Staging staging(*ctx_, recorder_);
     staging.upload({{&buffers_[i], 0, data, bytes}});
 }
 
-HistogramResult TrainRunner::histogram(const std::string& name, std::uint32_t bins) {
+plan::HistogramResult TrainRunner::histogram(const std::string& name, std::uint32_t bins) {
     // The recordings' barrier after every pass (compute writes before later compute reads, in submission
     // order) already covers the histogram's submission; finish() keeps its wait to its own work.
     finish();
     const int i = index(name);
     if (!histogram_) histogram_ = std::make_unique<Histogram>(*ctx_);
-    ElementSet set;
+    plan::ElementSet set;
     set.segment_len = static_cast<std::int64_t>(program_.buffers[i].elements);
     return histogram_->run(buffers_[i], set, bins);
 }
@@ -213,9 +214,9 @@ std::vector<float> TrainRunner::download(const std::string& name) {
     finish();
     const int i = index(name);
     std::vector<float> out(program_.buffers[i].elements);
-    Staging staging(*ctx_, recorder_);
+    gpu::Staging staging(*ctx_, recorder_);
     staging.download({{&buffers_[i], 0, out.data(), out.size() * 4}});
     return out;
 }
 
-}  // namespace normlab
+}  // namespace normlab::ops

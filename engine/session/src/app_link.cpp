@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace normlab {
+namespace normlab::session {
 namespace {
 
 constexpr std::string_view kScenePrefix = "normlab-scene:";
@@ -30,22 +30,22 @@ int step_value(const std::string& v, const std::string& where) {
     const bool digits =
         !v.empty() && v.size() <= 6 && std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isdigit(c); });
     const int k = digits ? std::stoi(v) : 0;
-    if (k < 1) throw InputError(where + ": step = '" + v + "' is not a step number (1, 2, …)");
+    if (k < 1) throw core::InputError(where + ": step = '" + v + "' is not a step number (1, 2, …)");
     return k;
 }
 
 // One key=value part into `link`; false for a key the link does not know.
 bool read_part(const std::string& key, const std::string& value, const std::string& where, AppLink& link) {
     if (key == "lesson") {
-        if (!id_chars(value)) throw InputError(where + ": lesson = '" + value + "' is not a lesson id");
+        if (!id_chars(value)) throw core::InputError(where + ": lesson = '" + value + "' is not a lesson id");
         link.lesson = value;
     } else if (key == "step") {
         link.step = step_value(value, where);
     } else if (key == "lang") {
-        if (value != "en" && value != "zh") throw InputError(where + ": lang = '" + value + "' is not en or zh");
-        link.language = value == "zh" ? Language::Zh : Language::En;
+        if (value != "en" && value != "zh") throw core::InputError(where + ": lang = '" + value + "' is not en or zh");
+        link.language = value == "zh" ? core::Language::Zh : core::Language::En;
     } else if (key == "presenter") {
-        if (value != "0" && value != "1") throw InputError(where + ": presenter = '" + value + "' is not 0 or 1");
+        if (value != "0" && value != "1") throw core::InputError(where + ": presenter = '" + value + "' is not 0 or 1");
         link.presenter = value == "1";
     } else {
         return false;
@@ -70,7 +70,7 @@ std::string link_text(const AppLink& link) {
         parts.push_back("lesson=" + *link.lesson);
         parts.push_back("step=" + std::to_string(link.step.value_or(1)));
     }
-    if (link.language == Language::Zh) parts.emplace_back("lang=zh");
+    if (link.language == core::Language::Zh) parts.emplace_back("lang=zh");
     if (link.presenter == true) parts.emplace_back("presenter=1");
     if (!link.scene.empty()) parts.push_back(link.scene);
     std::string text;
@@ -91,7 +91,7 @@ AppLink parse_link(const std::string& text, const std::string& where, bool lenie
         at = end + 1;
         if (part.empty()) continue;
         if (part.starts_with(kScenePrefix)) {
-            if (end < t.size()) throw InputError(where + ": the scene must be the link's last part");
+            if (end < t.size()) throw core::InputError(where + ": the scene must be the link's last part");
             link.scene = part;
             break;
         }
@@ -99,12 +99,12 @@ AppLink parse_link(const std::string& text, const std::string& where, bool lenie
         const std::string key = part.substr(0, eq);
         const std::string value = eq == std::string::npos ? std::string() : part.substr(eq + 1);
         if (!read_part(key, value, where, link) && !lenient)
-            throw InputError(where + ": '" + key + "' is not a part of a link (lesson, step, lang, presenter, " +
-                             std::string(kScenePrefix) + "…)");
+            throw core::InputError(where + ": '" + key + "' is not a part of a link (lesson, step, lang, presenter, " +
+                                   std::string(kScenePrefix) + "…)");
     }
     if (link.step && !link.lesson)
-        throw InputError(where + ": step = " + std::to_string(*link.step) + " without a lesson");
+        throw core::InputError(where + ": step = " + std::to_string(*link.step) + " without a lesson");
     return link;
 }
 
-}  // namespace normlab
+}  // namespace normlab::session

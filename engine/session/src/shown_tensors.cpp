@@ -1,6 +1,6 @@
 #include "normlab/session/shown_tensors.hpp"
 
-namespace normlab {
+namespace normlab::session {
 
 std::optional<std::int64_t> ShownTensors::selected_stat() const {
     if (!selection_ || empty()) return std::nullopt;
@@ -8,8 +8,8 @@ std::optional<std::int64_t> ShownTensors::selected_stat() const {
     return layout().stat_of(x().offset(s[0], s[1], s[2], s[3]));
 }
 
-void ShownTensors::borrow(const Tensor& x, const NormResult& r, const DeviceTensor& x_dev, const DeviceTensor& y_dev,
-                          Method m, bool values_only) {
+void ShownTensors::borrow(const core::Tensor& x, const core::NormResult& r, const plan::DeviceTensor& x_dev,
+                          const plan::DeviceTensor& y_dev, core::Method m, bool values_only) {
     x_ = &x;
     result_ = &r;
     x_dev_ = &x_dev;
@@ -18,10 +18,10 @@ void ShownTensors::borrow(const Tensor& x, const NormResult& r, const DeviceTens
     values_only_ = values_only;
 }
 
-void ShownTensors::own(Tensor x, NormResult r, Method m, bool values_only) {
+void ShownTensors::own(core::Tensor x, core::NormResult r, core::Method m, bool values_only) {
     own_x_ = std::move(x);
     own_result_ = std::move(r);
     borrow(own_x_, own_result_, *own_x_dev_, *own_y_dev_, m, values_only);
 }
 
-}  // namespace normlab
+}  // namespace normlab::session

@@ -9,7 +9,7 @@
 
 #include <utility>
 
-namespace normlab {
+namespace normlab::train {
 
 using reference::Vec;
 
@@ -117,4 +117,4 @@ TrainScore CnnReference::evaluate(const TrainDataSet& data) const {
     return self.forward(Vec(data.x.begin(), data.x.end()), data.y, data.samples(), false, nullptr, nullptr, nullptr);
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

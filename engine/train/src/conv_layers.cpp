@@ -5,13 +5,13 @@
 
 #include <cmath>
 
-namespace normlab {
+namespace normlab::train {
 
 std::vector<CnnLayerShape> cnn_layer_shapes(int depth, int channels, int batch) {
     if (depth < 1 || depth > kCnnMaxDepth)
-        throw InputError("cnn: --depth must be 1 to 8, not " + std::to_string(depth));
-    if (channels < 1) throw InputError("cnn: --channels must be at least 1");
-    if (batch < 1) throw InputError("cnn: --batch must be at least 1");
+        throw core::InputError("cnn: --depth must be 1 to 8, not " + std::to_string(depth));
+    if (channels < 1) throw core::InputError("cnn: --channels must be at least 1");
+    if (batch < 1) throw core::InputError("cnn: --batch must be at least 1");
     std::vector<CnnLayerShape> layers;
     int side = kTextureSide;
     for (int i = 0; i < depth; ++i) {
@@ -67,4 +67,4 @@ std::vector<TrainTensor> init_cnn_params(const TrainConfig& c) {
 std::string cnn_conv_weight_name(int layer) { return "layers." + std::to_string(layer) + ".conv.weight"; }
 std::string cnn_conv_bias_name(int layer) { return "layers." + std::to_string(layer) + ".conv.bias"; }
 
-}  // namespace normlab
+}  // namespace normlab::train

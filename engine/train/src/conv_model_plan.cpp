@@ -9,7 +9,7 @@
 #include "normlab/train/train_norm_plan.hpp"
 #include "normlab/train/train_plan.hpp"
 
-namespace normlab {
+namespace normlab::train {
 namespace {
 
 using Role = TrainBufferRole;
@@ -200,4 +200,4 @@ TrainProgram plan_cnn_training(const TrainConfig& c, const TrainPlanOptions& o) 
     return p;
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -1,27 +1,28 @@
 #include "normlab/train/conv_plan.hpp"
 
-#include "normlab/core/dispatch_grid.hpp"
+#include "normlab/plan/dispatch_grid.hpp"
 #include "normlab/core/error.hpp"
 
 #include <string>
 
-namespace normlab {
+namespace normlab::train {
 namespace {
 
 constexpr std::uint64_t kMaxGroupsPerSide = 65535;  // Vulkan's guaranteed minimum and WebGPU's default
 
 std::vector<std::uint32_t> conv_params(const ConvShape& s) {
     if (s.n < 1 || s.cin < 1 || s.cout < 1 || s.h < 1 || s.w < 1)
-        throw InternalError("plan_conv3x3: every dimension must be at least 1");
+        throw core::InternalError("plan_conv3x3: every dimension must be at least 1");
     return {static_cast<std::uint32_t>(s.n), static_cast<std::uint32_t>(s.cin), static_cast<std::uint32_t>(s.cout),
             static_cast<std::uint32_t>(s.h), static_cast<std::uint32_t>(s.w)};
 }
 
 void check_buffer(const TrainProgram& p, int index, std::uint64_t elements, const char* what) {
     if (index < 0 || index >= static_cast<int>(p.buffers.size()))
-        throw InternalError(std::string("plan_conv3x3: no buffer for ") + what);
+        throw core::InternalError(std::string("plan_conv3x3: no buffer for ") + what);
     if (p.buffers[index].elements < elements)
-        throw InternalError(std::string("plan_conv3x3: buffer ") + p.buffers[index].name + " is too small for " + what);
+        throw core::InternalError(std::string("plan_conv3x3: buffer ") + p.buffers[index].name + " is too small for " +
+                                  what);
 }
 
 // The quads (4 pixels of a row) of `planes` H×W planes: an invocation each.
@@ -30,7 +31,7 @@ std::uint64_t quads(std::uint64_t planes, const ConvShape& s) { return planes * 
 }  // namespace
 
 std::array<std::uint32_t, 3> train_grid(std::uint64_t groups) {
-    DispatchGrid g = dispatch_grid(groups < 1 ? 1 : groups, kMaxGroupsPerSide, kMaxGroupsPerSide);
+    plan::DispatchGrid g = plan::dispatch_grid(groups < 1 ? 1 : groups, kMaxGroupsPerSide, kMaxGroupsPerSide);
     return {g.x, g.y, 1};
 }
 
@@ -72,4 +73,4 @@ void plan_conv3x3_grad_params(TrainProgram& p, const ConvShape& s, int x, int dy
     p.passes.push_back({"train_conv_grad_params", params, train_grid(groups), {x, dy, dweight, dbias}});
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

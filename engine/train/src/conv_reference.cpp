@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace normlab {
+namespace normlab::train {
 namespace {
 
 std::size_t at(int a, int b, int c, int d, int nb, int nc, int nd) {
@@ -68,4 +68,4 @@ ConvParams conv3x3_init(int cin, int cout, TrainRng& rng) {
     return p;
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

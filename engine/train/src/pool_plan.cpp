@@ -5,19 +5,21 @@
 
 #include <string>
 
-namespace normlab {
+namespace normlab::train {
 namespace {
 
 std::uint64_t planes(const PoolShape& s) {
-    if (s.n < 1 || s.c < 1 || s.h < 1 || s.w < 1) throw InternalError("plan_pool: every dimension must be at least 1");
+    if (s.n < 1 || s.c < 1 || s.h < 1 || s.w < 1)
+        throw core::InternalError("plan_pool: every dimension must be at least 1");
     return static_cast<std::uint64_t>(s.n) * s.c;
 }
 
 void check_buffer(const TrainProgram& p, int index, std::uint64_t elements, const char* what) {
     if (index < 0 || index >= static_cast<int>(p.buffers.size()))
-        throw InternalError(std::string("plan_pool: no buffer for ") + what);
+        throw core::InternalError(std::string("plan_pool: no buffer for ") + what);
     if (p.buffers[index].elements < elements)
-        throw InternalError(std::string("plan_pool: buffer ") + p.buffers[index].name + " is too small for " + what);
+        throw core::InternalError(std::string("plan_pool: buffer ") + p.buffers[index].name + " is too small for " +
+                                  what);
 }
 
 std::uint64_t pooled_size(const PoolShape& s) { return planes(s) * (s.h / 2) * (s.w / 2); }
@@ -25,7 +27,7 @@ std::uint64_t pooled_size(const PoolShape& s) { return planes(s) * (s.h / 2) * (
 }  // namespace
 
 void plan_avgpool2_forward(TrainProgram& p, const PoolShape& s, int x, int y) {
-    if (s.h < 2 || s.w < 2) throw InternalError("plan_avgpool2: h and w must be at least 2");
+    if (s.h < 2 || s.w < 2) throw core::InternalError("plan_avgpool2: h and w must be at least 2");
     check_buffer(p, x, s.size(), "x");
     check_buffer(p, y, pooled_size(s), "y");
     auto n = static_cast<std::uint32_t>(planes(s));
@@ -36,7 +38,7 @@ void plan_avgpool2_forward(TrainProgram& p, const PoolShape& s, int x, int y) {
 }
 
 void plan_avgpool2_backward(TrainProgram& p, const PoolShape& s, int dy, int dx) {
-    if (s.h < 2 || s.w < 2) throw InternalError("plan_avgpool2: h and w must be at least 2");
+    if (s.h < 2 || s.w < 2) throw core::InternalError("plan_avgpool2: h and w must be at least 2");
     check_buffer(p, dy, pooled_size(s), "dy");
     check_buffer(p, dx, s.size(), "dx");
     auto n = static_cast<std::uint32_t>(planes(s));
@@ -67,4 +69,4 @@ void plan_global_avgpool_backward(TrainProgram& p, const PoolShape& s, int dy, i
                         {dy, dx}});
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

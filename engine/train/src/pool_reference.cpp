@@ -1,6 +1,6 @@
 #include "normlab/train/pool_reference.hpp"
 
-namespace normlab {
+namespace normlab::train {
 
 std::vector<double> avgpool2_forward(const PoolShape& s, const std::vector<double>& x) {
     int ho = s.h / 2, wo = s.w / 2;
@@ -41,4 +41,4 @@ std::vector<double> global_avgpool_backward(const PoolShape& s, const std::vecto
     return dx;
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

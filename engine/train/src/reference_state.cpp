@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace normlab {
+namespace normlab::train {
 
 ReferenceState::ReferenceState(const std::vector<TrainTensor>& init) {
     for (const auto& t : init) {
@@ -22,13 +22,13 @@ ReferenceState::ReferenceState(const std::vector<TrainTensor>& init) {
 
 std::vector<double>& ReferenceState::operator[](const std::string& name) {
     const auto it = t_.find(name);
-    if (it == t_.end()) throw InternalError("reference has no tensor " + name);
+    if (it == t_.end()) throw core::InternalError("reference has no tensor " + name);
     return it->second;
 }
 
 const std::vector<double>& ReferenceState::at(const std::string& name) const {
     const auto it = t_.find(name);
-    if (it == t_.end()) throw InternalError("reference has no tensor " + name);
+    if (it == t_.end()) throw core::InternalError("reference has no tensor " + name);
     return it->second;
 }
 
@@ -70,4 +70,4 @@ void ReferenceState::update(const TrainConfig& c, int t) {
     }
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

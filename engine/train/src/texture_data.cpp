@@ -8,7 +8,7 @@
 #include <numbers>
 #include <string>
 
-namespace normlab {
+namespace normlab::train {
 namespace {
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
@@ -72,10 +72,11 @@ const std::vector<std::string>& texture_class_names() {
 
 TextureData make_textures(const TextureConfig& c) {
     if (c.classes < kTextureMinClasses || c.classes > kTextureMaxClasses)
-        throw InputError("textures: --classes must be 2 to 6, not " + std::to_string(c.classes));
-    if (c.samples < 1) throw InputError("textures: --samples must be at least 1");
-    if (c.val_samples < 0) throw InputError("textures: the held-out sample count must not be negative");
-    if (!(c.noise >= 0.0) || !std::isfinite(c.noise)) throw InputError("textures: --noise must be finite and ≥ 0");
+        throw core::InputError("textures: --classes must be 2 to 6, not " + std::to_string(c.classes));
+    if (c.samples < 1) throw core::InputError("textures: --samples must be at least 1");
+    if (c.val_samples < 0) throw core::InputError("textures: the held-out sample count must not be negative");
+    if (!(c.noise >= 0.0) || !std::isfinite(c.noise))
+        throw core::InputError("textures: --noise must be finite and ≥ 0");
     TrainRng train_rng(c.seed * 4 + 1), val_rng(c.seed * 4 + 2);  // the training data's streams of a data seed
     TextureData d;
     fill_set(d.train, c.samples, c, train_rng);
@@ -87,4 +88,4 @@ TextureData make_train_textures(const TrainConfig& c) {
     return make_textures(TextureConfig{c.classes, c.samples, validation_samples(c), c.noise, c.data_seed});
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 namespace {
 
 using Fills = std::vector<std::pair<std::string, std::string>>;
@@ -285,4 +285,4 @@ std::string pytorch_script(const TrainConfig& c, const TorchScriptPaths& paths) 
     return text;
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

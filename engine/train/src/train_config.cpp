@@ -8,7 +8,7 @@
 #include <cmath>
 #include <utility>
 
-namespace normlab {
+namespace normlab::train {
 namespace {
 
 template <typename E, std::size_t N>
@@ -18,7 +18,7 @@ E parse_name(const std::array<std::pair<const char*, E>, N>& names, const std::s
         if (s == name) return value;
         all += std::string(all.empty() ? "" : ", ") + name;
     }
-    throw InputError(std::string("unknown ") + what + " '" + s + "' (expected one of " + all + ")");
+    throw core::InputError(std::string("unknown ") + what + " '" + s + "' (expected one of " + all + ")");
 }
 
 constexpr std::array<std::pair<const char*, TrainNorm>, 6> kNorms{{{"none", TrainNorm::None},
@@ -58,34 +58,36 @@ double train_norm_eps(TrainNorm n) { return n == TrainNorm::Rms ? 1.1920929e-07 
 void validate_train_config(const TrainConfig& c) {
     const bool mlp = c.model == TrainModel::Mlp;
     const int features = mlp ? c.width : c.channels;
-    if (c.depth < 1 || c.depth > 8) throw InputError("--depth must be between 1 and 8");
+    if (c.depth < 1 || c.depth > 8) throw core::InputError("--depth must be between 1 and 8");
     if (features < 1 || features > 1024)
-        throw InputError(std::string(mlp ? "--width" : "--channels") + " must be between 1 and 1024");
+        throw core::InputError(std::string(mlp ? "--width" : "--channels") + " must be between 1 and 1024");
     if (mlp && c.norm == TrainNorm::Instance)
-        throw InputError("--norm instance needs --model cnn (InstanceNorm2d has no 2-D-point form)");
+        throw core::InputError("--norm instance needs --model cnn (InstanceNorm2d has no 2-D-point form)");
     if (c.norm == TrainNorm::Group && (c.groups < 1 || features % c.groups != 0))
-        throw InputError("num_channels must be divisible by num_groups (--groups " + std::to_string(c.groups) +
-                         " does not divide " + std::to_string(features) + ")");
-    if (c.batch < 1 || c.batch > 4096) throw InputError("--batch must be between 1 and 4096");
+        throw core::InputError("num_channels must be divisible by num_groups (--groups " + std::to_string(c.groups) +
+                               " does not divide " + std::to_string(features) + ")");
+    if (c.batch < 1 || c.batch > 4096) throw core::InputError("--batch must be between 1 and 4096");
     if (c.batch == 1 && c.norm == TrainNorm::Batch)
-        throw InputError("Expected more than 1 value per channel when training (--batch 1 with --norm batch)");
-    if (!(c.lr > 0) || !std::isfinite(c.lr)) throw InputError("--lr must be positive");
-    if (!(c.momentum >= 0 && c.momentum < 1)) throw InputError("--momentum must be in [0, 1)");
-    if (mlp && (c.classes < 2 || c.classes > 4)) throw InputError("--classes must be between 2 and 4");
-    if (!mlp && (c.classes < 2 || c.classes > 6)) throw InputError("--classes must be between 2 and 6 for the cnn");
-    if (c.samples < c.classes || c.samples > 100000) throw InputError("--samples must be between K and 100000");
-    if (c.batch > c.samples) throw InputError("--batch must not exceed --samples");
-    if (c.steps < 1 || c.steps > 1000000) throw InputError("--steps must be between 1 and 1000000");
-    if (!(c.noise >= 0 && c.noise <= 10)) throw InputError("--noise must be between 0 and 10");
+        throw core::InputError("Expected more than 1 value per channel when training (--batch 1 with --norm batch)");
+    if (!(c.lr > 0) || !std::isfinite(c.lr)) throw core::InputError("--lr must be positive");
+    if (!(c.momentum >= 0 && c.momentum < 1)) throw core::InputError("--momentum must be in [0, 1)");
+    if (mlp && (c.classes < 2 || c.classes > 4)) throw core::InputError("--classes must be between 2 and 4");
+    if (!mlp && (c.classes < 2 || c.classes > 6))
+        throw core::InputError("--classes must be between 2 and 6 for the cnn");
+    if (c.samples < c.classes || c.samples > 100000) throw core::InputError("--samples must be between K and 100000");
+    if (c.batch > c.samples) throw core::InputError("--batch must not exceed --samples");
+    if (c.steps < 1 || c.steps > 1000000) throw core::InputError("--steps must be between 1 and 1000000");
+    if (!(c.noise >= 0 && c.noise <= 10)) throw core::InputError("--noise must be between 0 and 10");
     if (mlp) {
         static const std::array<const char*, 4> kData{"spirals", "circles", "xor", "blobs"};
         if (std::find_if(kData.begin(), kData.end(), [&](const char* d) { return c.data == d; }) == kData.end())
-            throw InputError("unknown --data '" + c.data + "' for the mlp (expected spirals, circles, xor, blobs)");
+            throw core::InputError("unknown --data '" + c.data +
+                                   "' for the mlp (expected spirals, circles, xor, blobs)");
         if ((c.data == "circles" || c.data == "xor") && c.classes != 2)
-            throw InputError("--data " + c.data + " has 2 classes (--classes 2)");
+            throw core::InputError("--data " + c.data + " has 2 classes (--classes 2)");
     } else if (c.data != "textures") {
-        throw InputError("unknown --data '" + c.data + "' for the cnn (expected textures)");
+        throw core::InputError("unknown --data '" + c.data + "' for the cnn (expected textures)");
     }
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

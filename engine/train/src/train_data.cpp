@@ -7,7 +7,7 @@
 #include <numeric>
 #include <numbers>
 
-namespace normlab {
+namespace normlab::train {
 
 std::uint64_t TrainRng::next() {
     std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
@@ -98,4 +98,4 @@ TrainData make_train_data(const TrainConfig& c) {
     return d;
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -5,13 +5,13 @@
 #include "normlab/train/conv_layers.hpp"
 #include "normlab/train/train_params.hpp"
 
-namespace normlab {
+namespace normlab::train {
 namespace {
 
 void check_layer(const TrainConfig& c, int layer) {
     if (layer < 0 || layer >= c.depth)
-        throw InputError("layer " + std::to_string(layer + 1) + " is outside the model's 1.." +
-                         std::to_string(c.depth));
+        throw core::InputError("layer " + std::to_string(layer + 1) + " is outside the model's 1.." +
+                               std::to_string(c.depth));
 }
 
 }  // namespace
@@ -33,7 +33,7 @@ TrainLayerRead read_train_layer(TrainDevice& d, const TrainConfig& c, int layer)
     r.layer = layer;
     r.dims = train_layer_dims(c, layer);
     r.step = d.steps_run();
-    if (r.step == 0) throw InputError("the run has not run a step yet: its layers hold no batch");
+    if (r.step == 0) throw core::InputError("the run has not run a step yet: its layers hold no batch");
     std::int64_t n = 1;
     for (std::int64_t v : r.dims) n *= v;
     r.x = d.download(train_norm_input_name(c, layer));
@@ -48,4 +48,4 @@ TrainLayerRead read_train_layer(TrainDevice& d, const TrainConfig& c, int layer)
     return r;
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -3,7 +3,7 @@
 
 #include "normlab/core/error.hpp"
 
-namespace normlab {
+namespace normlab::train {
 
 TrainNormLayout train_norm_layout(TrainNorm norm, std::uint32_t n, std::uint32_t c, std::uint32_t hw,
                                   std::uint32_t groups) {
@@ -36,9 +36,9 @@ TrainNormLayout train_norm_layout(TrainNorm norm, std::uint32_t n, std::uint32_t
         case TrainNorm::Rms: contiguous(n, c * hw); break;
         case TrainNorm::Group: contiguous(n * groups, c / groups * hw); break;
         case TrainNorm::Instance: contiguous(n * c, hw); break;
-        case TrainNorm::None: throw InternalError("train_norm_layout of no norm");
+        case TrainNorm::None: throw core::InternalError("train_norm_layout of no norm");
     }
     return l;
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

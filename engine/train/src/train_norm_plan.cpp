@@ -4,7 +4,7 @@
 #include "normlab/train/conv_plan.hpp"
 #include "normlab/train/train_params.hpp"
 
-namespace normlab {
+namespace normlab::train {
 
 TrainNormBuffers train_norm_buffers(const TrainProgram& p, const std::string& q, int xhat, int stats, int unused) {
     auto find = [&](const std::string& name) {
@@ -58,4 +58,4 @@ void TrainNormPlan::backward(std::vector<TrainPass>& out, int dy, int dx, const 
                    {dy, b.xhat, b.grad_weight, b.grad_bias}});
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace normlab {
+namespace normlab::train {
 namespace {
 
 constexpr std::array<const char*, 19> kKeys{
@@ -22,7 +22,8 @@ std::string bad_value(const std::string& key, const std::string& value, const ch
 int parse_int(const std::string& key, const std::string& v) {
     int out = 0;
     const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-    if (v.empty() || ec != std::errc() || end != v.data() + v.size()) throw InputError(bad_value(key, v, "an integer"));
+    if (v.empty() || ec != std::errc() || end != v.data() + v.size())
+        throw core::InputError(bad_value(key, v, "an integer"));
     return out;
 }
 
@@ -30,14 +31,14 @@ std::uint64_t parse_u64(const std::string& key, const std::string& v) {
     std::uint64_t out = 0;
     const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
     if (v.empty() || ec != std::errc() || end != v.data() + v.size())
-        throw InputError(bad_value(key, v, "a non-negative integer"));
+        throw core::InputError(bad_value(key, v, "a non-negative integer"));
     return out;
 }
 
 double parse_double(const std::string& key, const std::string& v) {
     char* end = nullptr;
     const double out = std::strtod(v.c_str(), &end);
-    if (v.empty() || end != v.c_str() + v.size()) throw InputError(bad_value(key, v, "a number"));
+    if (v.empty() || end != v.c_str() + v.size()) throw core::InputError(bad_value(key, v, "a number"));
     return out;
 }
 
@@ -64,7 +65,7 @@ void apply_train_option(TrainConfig& c, const std::string& key, const std::strin
     else if (key == "norm")
         c.norm = parse_train_norm(v);
     else if (key == "norm-placement") {
-        if (v != "before" && v != "after") throw InputError(bad_value(key, v, "before or after"));
+        if (v != "before" && v != "after") throw core::InputError(bad_value(key, v, "before or after"));
         c.norm_after = v == "after";
     } else if (key == "activation")
         c.activation = parse_train_activation(v);
@@ -96,11 +97,12 @@ void apply_train_option(TrainConfig& c, const std::string& key, const std::strin
         c.data_seed = parse_u64(key, v);
     else if (key == "width" || key == "channels") {
         if ((key == "width") != mlp)
-            throw InputError(key + " is the " + (mlp ? "cnn" : "mlp") + "'s; the " + (mlp ? "mlp" : "cnn") + " has " +
-                             (mlp ? "width" : "channels"));
+            throw core::InputError(key + " is the " + (mlp ? "cnn" : "mlp") + "'s; the " + (mlp ? "mlp" : "cnn") +
+                                   " has " + (mlp ? "width" : "channels"));
         (mlp ? c.width : c.channels) = parse_int(key, v);
     } else {
-        throw InputError("unknown training option '" + key + "' (expected one of " + train_option_keys_text() + ")");
+        throw core::InputError("unknown training option '" + key + "' (expected one of " + train_option_keys_text() +
+                               ")");
     }
 }
 
@@ -132,4 +134,4 @@ bool same_data_fields(const TrainConfig& a, const TrainConfig& b) {
            a.seed == b.seed;
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

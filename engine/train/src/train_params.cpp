@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-namespace normlab {
+namespace normlab::train {
 
 std::uint64_t TrainTensor::elements() const {
     std::uint64_t n = 1;
@@ -54,11 +54,11 @@ std::vector<TrainTensor> init_mlp_params(const TrainConfig& c) {
 const TrainTensor& find_tensor(const std::vector<TrainTensor>& ts, const std::string& name) {
     for (const auto& t : ts)
         if (t.name == name) return t;
-    throw InternalError("no training tensor " + name);
+    throw core::InternalError("no training tensor " + name);
 }
 
 TrainTensor& find_tensor(std::vector<TrainTensor>& ts, const std::string& name) {
     return const_cast<TrainTensor&>(find_tensor(static_cast<const std::vector<TrainTensor>&>(ts), name));
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

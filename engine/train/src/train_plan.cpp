@@ -6,7 +6,7 @@
 #include "normlab/train/train_norm_plan.hpp"
 #include "normlab/train/train_params.hpp"
 
-namespace normlab {
+namespace normlab::train {
 namespace {
 
 using Role = TrainBufferRole;
@@ -230,4 +230,4 @@ TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o) 
     return p;
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

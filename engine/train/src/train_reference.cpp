@@ -7,7 +7,7 @@
 
 #include <utility>
 
-namespace normlab {
+namespace normlab::train {
 
 using reference::NormOut;
 using reference::Vec;
@@ -95,4 +95,4 @@ TrainScore MlpReference::evaluate(const TrainDataSet& data) const {
     return self.forward(Vec(data.x.begin(), data.x.end()), data.y, data.samples(), false, nullptr, nullptr);
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace normlab::reference {
+namespace normlab::train::reference {
 
 double act(TrainActivation a, double v) {
     if (a == TrainActivation::Relu) return v > 0 ? v : 0;
@@ -142,4 +142,4 @@ void gather(const TrainDataSet& data, const std::vector<std::int32_t>& batch, Ve
     }
 }
 
-}  // namespace normlab::reference
+}  // namespace normlab::train::reference

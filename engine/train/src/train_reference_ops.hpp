@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace normlab::reference {
+namespace normlab::train::reference {
 
 using Vec = std::vector<double>;
 
@@ -50,4 +50,4 @@ TrainScore softmax_cross_entropy(const Vec& logits, const std::vector<std::int32
 // The samples `batch` of `data`: x (batch × features) and y.
 void gather(const TrainDataSet& data, const std::vector<std::int32_t>& batch, Vec& x, std::vector<std::int32_t>& y);
 
-}  // namespace normlab::reference
+}  // namespace normlab::train::reference

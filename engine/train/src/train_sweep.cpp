@@ -8,7 +8,7 @@
 #include <array>
 #include <string_view>
 
-namespace normlab {
+namespace normlab::train {
 namespace {
 
 constexpr std::array<const char*, 13> kKeys{"norm",     "placement", "activation", "optimizer", "batch",
@@ -37,30 +37,30 @@ std::string sweep_keys_text() {
 SweepAxis parse_sweep_axis(const std::string& arg) {
     const auto eq = arg.find('=');
     if (eq == std::string::npos)
-        throw InputError("--sweep '" + arg + "' must look like KEY=V1,V2,... (e.g. norm=none,batch)");
+        throw core::InputError("--sweep '" + arg + "' must look like KEY=V1,V2,... (e.g. norm=none,batch)");
     SweepAxis axis{arg.substr(0, eq), split(arg.substr(eq + 1))};
     if (std::find(kKeys.begin(), kKeys.end(), std::string_view(axis.key)) == kKeys.end())
-        throw InputError("unknown --sweep key '" + axis.key + "' (expected one of " + sweep_keys_text() + ")");
+        throw core::InputError("unknown --sweep key '" + axis.key + "' (expected one of " + sweep_keys_text() + ")");
     for (std::size_t i = 0; i < axis.values.size(); ++i) {
-        if (axis.values[i].empty()) throw InputError("--sweep " + axis.key + " has an empty value");
+        if (axis.values[i].empty()) throw core::InputError("--sweep " + axis.key + " has an empty value");
         if (std::find(axis.values.begin(), axis.values.begin() + static_cast<long>(i), axis.values[i]) !=
             axis.values.begin() + static_cast<long>(i))
-            throw InputError("--sweep " + axis.key + " repeats the value '" + axis.values[i] + "'");
+            throw core::InputError("--sweep " + axis.key + " repeats the value '" + axis.values[i] + "'");
     }
     return axis;
 }
 
 void apply_sweep_value(TrainConfig& c, const std::string& key, const std::string& v) {
     if (std::find(kKeys.begin(), kKeys.end(), std::string_view(key)) == kKeys.end())
-        throw InputError("unknown --sweep key '" + key + "' (expected one of " + sweep_keys_text() + ")");
+        throw core::InputError("unknown --sweep key '" + key + "' (expected one of " + sweep_keys_text() + ")");
     const bool mlp = c.model == TrainModel::Mlp;
     if ((key == "width" || key == "channels") && (key == "width") != mlp)
-        throw InputError("--sweep " + key + " is the " + (mlp ? "cnn" : "mlp") + "'s; the " + (mlp ? "mlp" : "cnn") +
-                         " sweeps " + (mlp ? "width" : "channels"));
+        throw core::InputError("--sweep " + key + " is the " + (mlp ? "cnn" : "mlp") + "'s; the " +
+                               (mlp ? "mlp" : "cnn") + " sweeps " + (mlp ? "width" : "channels"));
     try {  // the one parser of a named field (train_options.hpp); "placement" is the CLI's --norm-placement
         apply_train_option(c, key == "placement" ? "norm-placement" : key, v);
-    } catch (const InputError& e) {
-        throw InputError(std::string("--sweep ") + e.what());
+    } catch (const core::InputError& e) {
+        throw core::InputError(std::string("--sweep ") + e.what());
     }
 }
 
@@ -68,10 +68,10 @@ std::vector<SweepRun> sweep_grid(const TrainConfig& base, const std::vector<Swee
     long long total = 1;
     for (std::size_t i = 0; i < axes.size(); ++i) {
         for (std::size_t k = 0; k < i; ++k)
-            if (axes[k].key == axes[i].key) throw InputError("--sweep " + axes[i].key + " is given twice");
+            if (axes[k].key == axes[i].key) throw core::InputError("--sweep " + axes[i].key + " is given twice");
         total *= static_cast<long long>(axes[i].values.size());
         if (total > kMaxSweepRuns)
-            throw InputError("the sweep has more than " + std::to_string(kMaxSweepRuns) + " runs");
+            throw core::InputError("the sweep has more than " + std::to_string(kMaxSweepRuns) + " runs");
     }
     std::vector<SweepRun> runs;
     std::vector<std::size_t> at(axes.size(), 0);
@@ -83,8 +83,8 @@ std::vector<SweepRun> sweep_grid(const TrainConfig& base, const std::vector<Swee
         }
         try {
             validate_train_config(run.config);
-        } catch (const InputError& e) {
-            throw InputError("sweep run " + sweep_run_label(axes, run) + ": " + e.what());
+        } catch (const core::InputError& e) {
+            throw core::InputError("sweep run " + sweep_run_label(axes, run) + ": " + e.what());
         }
         runs.push_back(std::move(run));
         for (std::size_t i = axes.size(); i-- > 0;) {  // the last axis varies fastest
@@ -102,4 +102,4 @@ std::string sweep_run_label(const std::vector<SweepAxis>& axes, const SweepRun& 
     return s;
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

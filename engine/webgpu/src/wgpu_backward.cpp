@@ -1,7 +1,7 @@
 #include "normlab/webgpu/wgpu_backward.hpp"
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/backward_plan.hpp"
+#include "normlab/plan/backward_plan.hpp"
 #include "wgpu_dispatch.hpp"
 
 #include <algorithm>
@@ -21,22 +21,22 @@ enum class Sums { Stats, Params, StatsToParams, Rows };
 struct WgpuBackward::Pass {
     KernelVariant kernel;
     LayoutBlock block;
-    DispatchGrid grid;
+    plan::DispatchGrid grid;
     Sums sums;
 };
 
-// The shared plan (normlab/core/backward_plan.hpp) as this backend's passes, in order: the fused or
+// The shared plan (normlab/plan/backward_plan.hpp) as this backend's passes, in order: the fused or
 // looped kernel, or the statistics' reduce and merge and ∂L/∂x (BatchNorm eval: ∂L/∂x alone); then
 // ∂L/∂γ, ∂L/∂β: the merge of the statistics' partials (params_from_stats), of the rows' partials
 // (rows), or the γ/β pass's reduce and merge.
-struct WgpuBackward::Plan : BackwardPlan {
+struct WgpuBackward::Plan : plan::BackwardPlan {
     std::vector<Pass> passes;
     std::uint64_t bytes = 0, param_bytes = 0, stat_bytes = 0;
 
     Plan(const WgpuNormalizer& n, const WgpuNormalizer::Last& last)
-        : BackwardPlan(plan_backward(last.layout, last.spec, last.plan, 1, n.plan_device())) {
+        : plan::BackwardPlan(plan::plan_backward(last.layout, last.spec, last.plan, 1, n.plan_device())) {
         const WgpuContext& ctx = n.context();
-        const StatLayout& l = last.layout;
+        const core::StatLayout& l = last.layout;
         const std::uint64_t S = static_cast<std::uint64_t>(l.stat_count), P = static_cast<std::uint64_t>(l.param_count);
         bytes = static_cast<std::uint64_t>(l.shape.numel()) * 4;
         param_bytes = P * 4;
@@ -47,9 +47,9 @@ struct WgpuBackward::Plan : BackwardPlan {
         LayoutBlock base = layout_block(l, last.spec);
         base.gstat_seg_mul = rows_per;  // ROWS: statistics per block, and the blocks
         base.gstat_p_div = row_blocks;
-        const bool rms = last.spec.method == Method::Rms;
+        const bool rms = last.spec.method == core::Method::Rms;
         gradients(ctx, last.plan, base, rms);
-        const DispatchGrid pgrid = grid(ctx, (P + 63) / 64);
+        const plan::DispatchGrid pgrid = grid(ctx, (P + 63) / 64);
         KernelVariant pmerge{KernelKind::GradMerge, 64, 1, rms};
         if (params_from_stats) {  // ∂L/∂γ, ∂L/∂β from the statistics' partials, per γ/β index
             pmerge.from_stats = true;
@@ -72,7 +72,7 @@ struct WgpuBackward::Plan : BackwardPlan {
         // The γ/β pass: columns (layer/rms) are one invocation per (γ/β index, chunk of rows).
         const std::uint32_t param_chunks = param_slabs.chunks_total;
         const std::uint64_t param_owners = P * param_chunks;
-        const DispatchGrid rgrid = grid(ctx, columns ? (param_owners + param_wg - 1) / param_wg : param_owners);
+        const plan::DispatchGrid rgrid = grid(ctx, columns ? (param_owners + param_wg - 1) / param_wg : param_owners);
         KernelVariant preduce{KernelKind::GradReduce, param_wg, columns ? 1u : vpt, rms};
         preduce.param_pass = true;
         preduce.columns = columns;
@@ -81,7 +81,7 @@ struct WgpuBackward::Plan : BackwardPlan {
     }
 
     // The passes up to ∂L/∂x: fused, looped, or reduce, merge and apply.
-    void gradients(const WgpuContext& ctx, const KernelPlan& forward, const LayoutBlock& base, bool rms) {
+    void gradients(const WgpuContext& ctx, const plan::KernelPlan& forward, const LayoutBlock& base, bool rms) {
         const std::uint64_t S = base.stat_count, count = base.count;
         const std::uint64_t owners = (S + rows_per - 1) / rows_per;  // blocks of rows_per statistics (1 unless rows)
         const Sums first = rows ? Sums::Rows : Sums::Stats;
@@ -90,16 +90,16 @@ struct WgpuBackward::Plan : BackwardPlan {
             k.vec4 = forward.vec4;
             k.one_gamma = one_gamma;
             k.rows = rows;
-            const DispatchGrid g = grid(ctx, owners);
+            const plan::DispatchGrid g = grid(ctx, owners);
             passes.push_back({k, for_pass(base, 1, static_cast<std::uint32_t>(count), g), g, first});
             return;
         }
         if (looped) {  // x and dy read twice by one workgroup: no statistics' partials, no merge pass
-            KernelVariant k{KernelKind::GradLooped, looped_wg, kGradLoopedVpt, rms};
+            KernelVariant k{KernelKind::GradLooped, looped_wg, plan::kGradLoopedVpt, rms};
             k.one_gamma = one_gamma;
             k.run_gamma = run_gamma;
             k.rows = rows;
-            const DispatchGrid g = grid(ctx, owners);
+            const plan::DispatchGrid g = grid(ctx, owners);
             passes.push_back({k, for_pass(base, gamma_runs, static_cast<std::uint32_t>(count), g), g, first});
             return;
         }
@@ -107,17 +107,17 @@ struct WgpuBackward::Plan : BackwardPlan {
             const std::uint32_t chunks = reduce_slabs.chunks_total;
             KernelVariant reduce{KernelKind::GradReduce, wg, vpt, rms};
             reduce.chunk_gamma = params_from_stats;
-            const DispatchGrid g = grid(ctx, S * chunks), mg = grid(ctx, (S + 63) / 64);
+            const plan::DispatchGrid g = grid(ctx, S * chunks), mg = grid(ctx, (S + 63) / 64);
             passes.push_back({reduce, for_pass(base, chunks, chunk_len, g), g, Sums::Stats});
             KernelVariant merge{KernelKind::GradMerge, 64, 1, rms};
             merge.chunk_gamma = params_from_stats;
             passes.push_back({merge, for_pass(base, chunks, chunk_len, mg), mg, Sums::Stats});
         }
         const auto apply_chunks = static_cast<std::uint32_t>((count + apply_chunk_len() - 1) / apply_chunk_len());
-        KernelVariant apply{KernelKind::GradApply, apply_wg, kApplyVpt, rms};
+        KernelVariant apply{KernelKind::GradApply, apply_wg, plan::kApplyVpt, rms};
         apply.eval = eval;
         apply.rows = rows;
-        const DispatchGrid g = grid(ctx, owners * apply_chunks);
+        const plan::DispatchGrid g = grid(ctx, owners * apply_chunks);
         passes.push_back({apply, for_pass(base, apply_chunks, apply_chunk_len(), g), g, first});
     }
 };
@@ -125,9 +125,10 @@ struct WgpuBackward::Plan : BackwardPlan {
 WgpuBackward::WgpuBackward(WgpuNormalizer& n) : n_(&n) {
     const std::uint32_t have = n.context().limits().max_storage_buffers;
     if (have < WgpuKernels::kGradStorage)
-        throw DeviceError("the WebGPU device binds " + std::to_string(have) +
-                          " storage buffers per shader stage (maxStorageBuffersPerShaderStage); the backward needs " +
-                          std::to_string(WgpuKernels::kGradStorage));
+        throw core::DeviceError(
+            "the WebGPU device binds " + std::to_string(have) +
+            " storage buffers per shader stage (maxStorageBuffersPerShaderStage); the backward needs " +
+            std::to_string(WgpuKernels::kGradStorage));
 }
 
 void WgpuBackward::encode(const Plan& p, const std::vector<BindGroup>& groups) {
@@ -143,21 +144,21 @@ void WgpuBackward::encode(const Plan& p, const std::vector<BindGroup>& groups) {
     wgpuCommandEncoderRelease(enc);
 }
 
-GradResult WgpuBackward::run(const Tensor& dy) {
-    if (!n_->last_run()) throw InputError("the backward pass needs a forward run first");
+core::GradResult WgpuBackward::run(const core::Tensor& dy) {
+    if (!n_->last_run()) throw core::InputError("the backward pass needs a forward run first");
     const WgpuNormalizer::Last& last = *n_->last_run();
-    const Shape4& shape = last.layout.shape;
+    const core::Shape4& shape = last.layout.shape;
     const auto dims = dy.shape.dims();
-    check_grad_shape(shape, {dims.begin(), dims.end()});
+    core::check_grad_shape(shape, {dims.begin(), dims.end()});
     if (dy.data.size() != static_cast<std::size_t>(shape.numel()))
-        throw InputError("dy has " + std::to_string(dy.data.size()) + " values, its shape needs " +
-                         std::to_string(shape.numel()));
+        throw core::InputError("dy has " + std::to_string(dy.data.size()) + " values, its shape needs " +
+                               std::to_string(shape.numel()));
     const Plan p(*n_, last);
     last_path_ = p.eval ? "eval" : p.fused ? "fused" : p.looped ? "looped" : "split";
     const WgpuContext& ctx = n_->context();
     WgpuKernels& kernels = n_->kernels();
     const bool eval = p.eval;
-    GradResult r;
+    core::GradResult r;
 
     ErrorScope errors(n_->context());
     auto t = std::chrono::steady_clock::now();
@@ -188,7 +189,7 @@ GradResult WgpuBackward::run(const Tensor& dy) {
                         {7, &dy_, p.bytes},
                         {8, param_sums ? &param_sums_ : &stat_means_, param_sums ? p.param_sum_bytes : p.stat_bytes}}));
     }
-    r.upload_ms = ms_since(t);
+    r.upload_ms = plan::ms_since(t);
 
     t = std::chrono::steady_clock::now();
     encode(p, groups);
@@ -201,7 +202,7 @@ GradResult WgpuBackward::run(const Tensor& dy) {
     std::vector<Readback> reads{{&dx_, r.dx.data.data(), p.bytes}, {&param_sums_, sums.data(), P * 16}};
     if (!eval) reads.push_back({&stat_means_, means.data(), S * 16});
     read_back(ctx, n_->staging(), reads);
-    r.dispatch_ms = ms_since(t);  // submit to readback, one wait (no timestamps here)
+    r.dispatch_ms = plan::ms_since(t);  // submit to readback, one wait (no timestamps here)
     errors.check("the backward of " + shape.str() + " on WebGPU");
 
     if (last.spec.has_bias())

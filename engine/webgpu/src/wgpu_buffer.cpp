@@ -13,8 +13,8 @@ WgpuBuffer::WgpuBuffer(const WgpuContext& ctx, std::uint64_t bytes, WGPUBufferUs
     d.usage = usage;
     d.size = bytes;
     buffer_ = wgpuDeviceCreateBuffer(ctx.device(), &d);
-    if (!buffer_) throw DeviceError("WebGPU could not create a buffer of " + std::to_string(bytes) + " bytes");
-    generation_ = next_buffer_generation();
+    if (!buffer_) throw core::DeviceError("WebGPU could not create a buffer of " + std::to_string(bytes) + " bytes");
+    generation_ = plan::next_buffer_generation();
 }
 
 WgpuBuffer::~WgpuBuffer() {
@@ -96,7 +96,7 @@ void read_back(const WgpuContext& ctx, std::vector<WgpuBuffer>& staging, const s
         wgpuBufferUnmap(staging[i].handle());
     }
     ctx.throw_if_lost();
-    if (!ok) throw DeviceError("WebGPU could not map a readback buffer (mapAsync failed)");
+    if (!ok) throw core::DeviceError("WebGPU could not map a readback buffer (mapAsync failed)");
 }
 
 }  // namespace normlab::webgpu

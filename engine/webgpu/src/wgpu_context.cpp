@@ -149,7 +149,7 @@ WgpuContext::WgpuContext() : lost_(new Lost) {
     opts.powerPreference = WGPUPowerPreference_HighPerformance;
     wgpuInstanceRequestAdapter(nullptr, &opts, on_adapter, &a);
     wait([&] { return a.done; }, "the WebGPU adapter");
-    if (!a.ok) throw DeviceError("no WebGPU adapter" + (a.message.empty() ? std::string() : ": " + a.message));
+    if (!a.ok) throw core::DeviceError("no WebGPU adapter" + (a.message.empty() ? std::string() : ": " + a.message));
     adapter_ = static_cast<WGPUAdapter>(a.handle);
     char* name = js_adapter_name(adapter_);
     name_ = name;
@@ -168,7 +168,8 @@ WgpuContext::WgpuContext() : lost_(new Lost) {
     Pending d;
     wgpuAdapterRequestDevice(adapter_, &desc, on_device, &d);
     wait([&] { return d.done; }, "the WebGPU device");
-    if (!d.ok) throw DeviceError("the WebGPU adapter gave no device" + (d.message.empty() ? "" : ": " + d.message));
+    if (!d.ok)
+        throw core::DeviceError("the WebGPU adapter gave no device" + (d.message.empty() ? "" : ": " + d.message));
     device_ = static_cast<WGPUDevice>(d.handle);
     queue_ = wgpuDeviceGetQueue(device_);
     wgpuDeviceSetUncapturedErrorCallback(device_, on_uncaptured, nullptr);
@@ -194,8 +195,8 @@ WgpuContext::WgpuContext() : lost_(new Lost) {
     limits_.max_workgroup_storage = s.limits.maxComputeWorkgroupStorageSize;
     limits_.max_storage_buffers = s.limits.maxStorageBuffersPerShaderStage;
     if (limits_.max_storage_buffers < 6)
-        throw DeviceError("the WebGPU device binds " + std::to_string(limits_.max_storage_buffers) +
-                          " storage buffers per shader stage; normlab's kernels need 6");
+        throw core::DeviceError("the WebGPU device binds " + std::to_string(limits_.max_storage_buffers) +
+                                " storage buffers per shader stage; normlab's kernels need 6");
 }
 
 WgpuContext::~WgpuContext() {
@@ -205,7 +206,7 @@ WgpuContext::~WgpuContext() {
 }
 
 void WgpuContext::throw_if_lost() const {
-    if (lost_->lost) throw DeviceError(lost_text(lost_->message));
+    if (lost_->lost) throw core::DeviceError(lost_text(lost_->message));
 }
 
 void WgpuContext::on_lost(std::function<void(const std::string&)> handler) { lost_->handler = std::move(handler); }
@@ -215,8 +216,8 @@ void WgpuContext::wait(const std::function<bool()>& done, const char* what, doub
     while (!done()) {
         throw_if_lost();
         if (emscripten_get_now() - start > limit_ms)
-            throw DeviceError(std::string("WebGPU gave no answer for ") + what + " within " +
-                              std::to_string(static_cast<int>(limit_ms / 1000)) + " s");
+            throw core::DeviceError(std::string("WebGPU gave no answer for ") + what + " within " +
+                                    std::to_string(static_cast<int>(limit_ms / 1000)) + " s");
         js_sleep_until_woken();
     }
     throw_if_lost();
@@ -252,9 +253,9 @@ void ErrorScope::check(const std::string& what) {
     delete validation;
     delete memory;
     if (m.type != WGPUErrorType_NoError)
-        throw DeviceError(what + ": the WebGPU device ran out of memory" +
-                          (m.message.empty() ? "" : " (" + m.message + ")"));
-    if (v.type != WGPUErrorType_NoError) throw DeviceError(what + ": WebGPU refused it: " + v.message);
+        throw core::DeviceError(what + ": the WebGPU device ran out of memory" +
+                                (m.message.empty() ? "" : " (" + m.message + ")"));
+    if (v.type != WGPUErrorType_NoError) throw core::DeviceError(what + ": WebGPU refused it: " + v.message);
 }
 
 }  // namespace normlab::webgpu

@@ -1,7 +1,7 @@
 #include "wgpu_dispatch.hpp"
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/layout_params.hpp"
+#include "normlab/plan/layout_params.hpp"
 
 #include <algorithm>
 #include <string_view>
@@ -18,7 +18,7 @@ std::string_view wgsl_file(std::string_view name) {
     const std::string path = "shaders/wgsl/" + std::string(name);
     for (const auto& [file, text] : embedded_wgsl())
         if (file == path) return text;
-    throw DeviceError("the WGSL kernel " + path + " is not built in");
+    throw core::DeviceError("the WGSL kernel " + path + " is not built in");
 }
 
 WGPUBindGroupLayout make_bind_layout(const WgpuContext& ctx, const std::vector<LayoutEntry>& bindings) {
@@ -62,8 +62,8 @@ WGPUComputePipeline make_pipeline(const WgpuContext& ctx, const std::string& sou
     return p;
 }
 
-LayoutBlock layout_block(const StatLayout& layout, const NormSpec& spec) {
-    const LayoutParams lp = layout_params(layout, spec);
+LayoutBlock layout_block(const core::StatLayout& layout, const core::NormSpec& spec) {
+    const plan::LayoutParams lp = plan::layout_params(layout, spec);
     LayoutBlock b{};
     b.stat_count = lp.stat_count;
     b.count = lp.count;
@@ -84,15 +84,16 @@ LayoutBlock layout_block(const StatLayout& layout, const NormSpec& spec) {
 void check_binding(const WgpuContext& ctx, std::uint64_t need, const std::string& what) {
     const std::uint64_t bind_max = ctx.limits().max_storage_binding;
     if (need > bind_max)
-        throw InputError(what + " need " + std::to_string(need) + " bytes, more than this WebGPU device binds at " +
-                         "once (maxStorageBufferBindingSize = " + std::to_string(bind_max) + " bytes)");
+        throw core::InputError(what + " need " + std::to_string(need) +
+                               " bytes, more than this WebGPU device binds at " +
+                               "once (maxStorageBufferBindingSize = " + std::to_string(bind_max) + " bytes)");
 }
 
-DispatchGrid grid(const WgpuContext& ctx, std::uint64_t groups) {
-    return dispatch_grid(groups, ctx.limits().max_groups_per_dim, ctx.limits().max_groups_per_dim);
+plan::DispatchGrid grid(const WgpuContext& ctx, std::uint64_t groups) {
+    return plan::dispatch_grid(groups, ctx.limits().max_groups_per_dim, ctx.limits().max_groups_per_dim);
 }
 
-LayoutBlock for_pass(LayoutBlock base, std::uint32_t chunks, std::uint32_t chunk_len, DispatchGrid g) {
+LayoutBlock for_pass(LayoutBlock base, std::uint32_t chunks, std::uint32_t chunk_len, plan::DispatchGrid g) {
     base.chunks = chunks;
     base.chunk_len = chunk_len;
     base.groups_x = g.x;
@@ -122,7 +123,7 @@ void submit(const WgpuContext& ctx, WGPUCommandEncoder enc) {
     wgpuCommandEncoderRelease(enc);
 }
 
-void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, const BindGroup& group, DispatchGrid g) {
+void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, const BindGroup& group, plan::DispatchGrid g) {
     WGPUComputePassEncoder cp = wgpuCommandEncoderBeginComputePass(enc, nullptr);
     wgpuComputePassEncoderSetPipeline(cp, pipeline);
     wgpuComputePassEncoderSetBindGroup(cp, 0, group.get(), 0, nullptr);

@@ -3,8 +3,8 @@
 // and pipeline layouts, compute pipelines, dispatch grids within maxComputeWorkgroupsPerDimension,
 // bind groups and one compute pass per dispatch (WebGPU orders storage writes between passes).
 #pragma once
-#include "normlab/core/backend_helpers.hpp"
-#include "normlab/core/dispatch_grid.hpp"
+#include "normlab/plan/backend_helpers.hpp"
+#include "normlab/plan/dispatch_grid.hpp"
 #include "normlab/core/norm_spec.hpp"
 #include "normlab/core/stat_layout.hpp"
 #include "normlab/webgpu/wgpu_buffer.hpp"
@@ -33,9 +33,9 @@ inline constexpr WGPUBufferUsageFlags kStorage =
     WGPUBufferUsage_Storage | WGPUBufferUsage_CopyDst | WGPUBufferUsage_CopySrc;
 inline constexpr WGPUBufferUsageFlags kUniform = WGPUBufferUsage_Uniform | WGPUBufferUsage_CopyDst;
 
-// The block of `layout` under `spec` (normlab/core/layout_params.hpp, the content the GLSL push
+// The block of `layout` under `spec` (normlab/plan/layout_params.hpp, the content the GLSL push
 // constants carry too), with no pass set (chunks, chunk_len, groups_x are 0).
-LayoutBlock layout_block(const StatLayout& layout, const NormSpec& spec);
+LayoutBlock layout_block(const core::StatLayout& layout, const core::NormSpec& spec);
 
 // The text of shaders/wgsl/<name> (embedded at build time); DeviceError when it is not built in.
 std::string_view wgsl_file(std::string_view name);
@@ -52,11 +52,11 @@ WGPUComputePipeline make_pipeline(const WgpuContext& ctx, const std::string& sou
 void check_binding(const WgpuContext& ctx, std::uint64_t need, const std::string& what);
 
 // `groups` workgroups as a 2-D grid within the device's limits (dispatch_grid; kernels linearize it).
-DispatchGrid grid(const WgpuContext& ctx, std::uint64_t groups);
+plan::DispatchGrid grid(const WgpuContext& ctx, std::uint64_t groups);
 
 // `base` for one pass: `chunks` workgroups (or owners) per statistic of `chunk_len` elements,
 // dispatched on grid g.
-LayoutBlock for_pass(LayoutBlock base, std::uint32_t chunks, std::uint32_t chunk_len, DispatchGrid g);
+LayoutBlock for_pass(LayoutBlock base, std::uint32_t chunks, std::uint32_t chunk_len, plan::DispatchGrid g);
 
 // Binding `index` of a bind group: `bytes` (at least 16) of `buffer` from `offset`.
 struct Binding {
@@ -89,6 +89,6 @@ BindGroup bind_group(const WgpuContext& ctx, WGPUBindGroupLayout layout, const s
 void submit(const WgpuContext& ctx, WGPUCommandEncoder enc);
 
 // One compute pass with one dispatch of grid g (dispatchWorkgroups; the pre-js maps the name).
-void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, const BindGroup& group, DispatchGrid g);
+void encode_pass(WGPUCommandEncoder enc, WGPUComputePipeline pipeline, const BindGroup& group, plan::DispatchGrid g);
 
 }  // namespace normlab::webgpu

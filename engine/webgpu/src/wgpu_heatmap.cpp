@@ -9,7 +9,7 @@
 namespace normlab::webgpu {
 namespace {
 // heatmap.wgsl's Fill, rounded up to a multiple of 16 bytes (a uniform block's size).
-constexpr std::size_t kUniformBytes = (sizeof(HeatmapFillParams) + 15) / 16 * 16;
+constexpr std::size_t kUniformBytes = (sizeof(plan::HeatmapFillParams) + 15) / 16 * 16;
 }  // namespace
 
 WgpuHeatmap::WgpuHeatmap(WgpuContext& ctx) : ctx_(&ctx) {
@@ -30,7 +30,7 @@ WgpuHeatmap::~WgpuHeatmap() {
 
 std::vector<std::uint32_t> WgpuHeatmap::fill(const WgpuBuffer& x, const WgpuBuffer& y,
                                              const std::vector<float>& palette, const std::vector<float>& lut,
-                                             const HeatmapFillParams& params) {
+                                             const plan::HeatmapFillParams& params) {
     const std::uint64_t pixel_bytes = std::uint64_t{params.img_w} * params.img_h * 4;
     check_binding(
         *ctx_, pixel_bytes,
@@ -42,8 +42,8 @@ std::vector<std::uint32_t> WgpuHeatmap::fill(const WgpuBuffer& x, const WgpuBuff
     palette_.write(*ctx_, palette.data(), palette.size() * 4);
     lut_.write(*ctx_, lut.data(), lut.size() * 4);
     std::uint8_t padded[kUniformBytes] = {};
-    static_assert(sizeof(HeatmapFillParams) <= sizeof(padded));
-    std::memcpy(padded, &params, sizeof(HeatmapFillParams));
+    static_assert(sizeof(plan::HeatmapFillParams) <= sizeof(padded));
+    std::memcpy(padded, &params, sizeof(plan::HeatmapFillParams));
     uniform_.write(*ctx_, padded, sizeof(padded));
     const BindGroup group = bind_group(*ctx_, bind_layout_,
                                        {{0, &x, x.size()},
@@ -54,8 +54,8 @@ std::vector<std::uint32_t> WgpuHeatmap::fill(const WgpuBuffer& x, const WgpuBuff
                                         {5, &uniform_, kUniformBytes}});
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
     encode_pass(enc, pipeline_, group,
-                DispatchGrid{(params.img_w + kHeatmapFillTile - 1) / kHeatmapFillTile,
-                             (params.img_h + kHeatmapFillTile - 1) / kHeatmapFillTile});
+                plan::DispatchGrid{(params.img_w + plan::kHeatmapFillTile - 1) / plan::kHeatmapFillTile,
+                                   (params.img_h + plan::kHeatmapFillTile - 1) / plan::kHeatmapFillTile});
     submit(*ctx_, enc);
     std::vector<std::uint32_t> out(static_cast<std::size_t>(pixel_bytes / 4));
     read_back(*ctx_, staging_, {{&pixels_, out.data(), pixel_bytes}});

@@ -10,7 +10,7 @@ namespace normlab::webgpu {
 namespace {
 
 constexpr std::uint32_t kWg = 256;  // histogram.wgsl's WG
-static_assert(kHistogramChunkLen % kWg == 0);
+static_assert(plan::kHistogramChunkLen % kWg == 0);
 
 }  // namespace
 
@@ -21,8 +21,8 @@ WgpuHistogram::WgpuHistogram(const WgpuContext& ctx) : ctx_(&ctx) {
     bind_layout_ = make_bind_layout(ctx, {{0, ro}, {1, rw}, {2, rw}, {3, rw}, {4, ro}, {5, uni}});
     pipeline_layout_ = make_pipeline_layout(ctx, bind_layout_);
     ensure(result_, ctx, 32, kStorage);
-    ensure(bins_, ctx, kHistogramMaxBins * 4, kStorage);
-    ensure(uniform_, ctx, sizeof(HistogramParams), kUniform);
+    ensure(bins_, ctx, plan::kHistogramMaxBins * 4, kStorage);
+    ensure(uniform_, ctx, sizeof(plan::HistogramParams), kUniform);
 }
 
 WgpuHistogram::~WgpuHistogram() {
@@ -43,39 +43,39 @@ WGPUComputePipeline WgpuHistogram::pipeline(int pass, bool diff) {
         .first->second;
 }
 
-HistogramResult WgpuHistogram::run(const WgpuBuffer& values, const ElementSet& set, std::uint32_t bins,
-                                   const WgpuBuffer* subtract) {
-    check_histogram(set, bins, values.size(), subtract ? std::max<std::uint64_t>(subtract->size(), 1) : 0);
-    HistogramResult r;
+plan::HistogramResult WgpuHistogram::run(const WgpuBuffer& values, const plan::ElementSet& set, std::uint32_t bins,
+                                         const WgpuBuffer* subtract) {
+    plan::check_histogram(set, bins, values.size(), subtract ? std::max<std::uint64_t>(subtract->size(), 1) : 0);
+    plan::HistogramResult r;
     r.bins.assign(bins, 0);
     if (set.count() == 0) return r;
     const bool diff = subtract != nullptr;
-    const HistogramPlan plan =
-        plan_histogram(set, bins, ctx_->limits().max_groups_per_dim, ctx_->limits().max_groups_per_dim);
+    const plan::HistogramPlan plan =
+        plan::plan_histogram(set, bins, ctx_->limits().max_groups_per_dim, ctx_->limits().max_groups_per_dim);
     const std::uint64_t part_bytes = plan.partial_bytes;
     check_binding(*ctx_, part_bytes, "the histogram's " + std::to_string(plan.params.chunks) + " partial sums");
-    const DispatchGrid g = plan.grid;
-    const HistogramParams& block = plan.params;
+    const plan::DispatchGrid g = plan.grid;
+    const plan::HistogramParams& block = plan.params;
 
     ErrorScope errors(*ctx_);
     const auto t = std::chrono::steady_clock::now();
     ensure(partials_, *ctx_, part_bytes, kStorage);
     uniform_.write(*ctx_, &block, sizeof(block));
-    const std::vector<std::uint32_t> zeros(kHistogramMaxBins, 0u);
+    const std::vector<std::uint32_t> zeros(plan::kHistogramMaxBins, 0u);
     bins_.write(*ctx_, zeros.data(), zeros.size() * 4);  // queue writes land before the submit below
     const WgpuBuffer& sub = diff ? *subtract : values;
     const BindGroup group = bind_group(*ctx_, bind_layout_,
                                        {{0, &values, values.size()},
                                         {1, &partials_, part_bytes},
                                         {2, &result_, 32},
-                                        {3, &bins_, kHistogramMaxBins * 4},
+                                        {3, &bins_, plan::kHistogramMaxBins * 4},
                                         {4, &sub, sub.size()},
-                                        {5, &uniform_, sizeof(HistogramParams)}});
+                                        {5, &uniform_, sizeof(plan::HistogramParams)}});
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
     // One pass per kernel: WebGPU orders the partials (0) before the merge (1), and the merged
     // min/max (1) before the binning (2) reads them.
     encode_pass(enc, pipeline(0, diff), group, g);
-    encode_pass(enc, pipeline(1, diff), group, DispatchGrid{});
+    encode_pass(enc, pipeline(1, diff), group, plan::DispatchGrid{});
     encode_pass(enc, pipeline(2, diff), group, g);
     submit(*ctx_, enc);
 
@@ -83,7 +83,7 @@ HistogramResult WgpuHistogram::run(const WgpuBuffer& values, const ElementSet& s
     std::vector<std::uint32_t> counts(bins);
     read_back(*ctx_, staging_, {{&result_, res, 32}, {&bins_, counts.data(), bins * 4ull}});
     errors.check("the histogram on WebGPU");
-    r = unpack_histogram(res, counts.data(), bins);
+    r = plan::unpack_histogram(res, counts.data(), bins);
     // Submit to readback, one wait (no timestamps in this backend, as WgpuNormalizer's dispatch_ms).
     r.gpu_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
     return r;

@@ -1,8 +1,8 @@
 #include "normlab/webgpu/wgpu_normalizer.hpp"
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/forward_inputs.hpp"
-#include "normlab/core/pow2.hpp"
+#include "normlab/plan/forward_inputs.hpp"
+#include "normlab/plan/pow2.hpp"
 #include "wgpu_dispatch.hpp"
 
 #include <algorithm>
@@ -19,29 +19,29 @@ constexpr std::uint32_t kFusedWgMin = 32;
 
 WgpuNormalizer::WgpuNormalizer(WgpuContext& ctx) : ctx_(&ctx), kernels_(ctx) {
     const WgpuLimits& l = ctx.limits();
-    wg_max_ = pow2_floor(std::min({256u, l.max_workgroup_x, l.max_invocations}));
+    wg_max_ = plan::pow2_floor(std::min({256u, l.max_workgroup_x, l.max_invocations}));
     if (wg_max_ < kFusedWgMin)
-        throw DeviceError("the WebGPU device runs workgroups of at most " + std::to_string(wg_max_) +
-                          " invocations (maxComputeWorkgroupSizeX, maxComputeInvocationsPerWorkgroup); " +
-                          "normlab's kernels need " + std::to_string(kFusedWgMin));
+        throw core::DeviceError("the WebGPU device runs workgroups of at most " + std::to_string(wg_max_) +
+                                " invocations (maxComputeWorkgroupSizeX, maxComputeInvocationsPerWorkgroup); " +
+                                "normlab's kernels need " + std::to_string(kFusedWgMin));
 }
 
-void WgpuNormalizer::check_capacity(const Shape4& shape) const {
+void WgpuNormalizer::check_capacity(const core::Shape4& shape) const {
     shape.validate();
     const std::uint64_t bytes = static_cast<std::uint64_t>(shape.numel()) * 4;
     const WgpuLimits& l = ctx_->limits();
     if (bytes > l.max_storage_binding)
-        throw InputError("the tensor " + shape.str() + " needs " + std::to_string(bytes) +
-                         " bytes per buffer, more than this WebGPU device binds at once (" +
-                         "maxStorageBufferBindingSize = " + std::to_string(l.max_storage_binding) + " bytes)");
+        throw core::InputError("the tensor " + shape.str() + " needs " + std::to_string(bytes) +
+                               " bytes per buffer, more than this WebGPU device binds at once (" +
+                               "maxStorageBufferBindingSize = " + std::to_string(l.max_storage_binding) + " bytes)");
     if (bytes > l.max_buffer)
-        throw InputError("the tensor " + shape.str() + " needs " + std::to_string(bytes) +
-                         " bytes per buffer, more than this WebGPU device allocates (maxBufferSize = " +
-                         std::to_string(l.max_buffer) + " bytes)");
+        throw core::InputError("the tensor " + shape.str() + " needs " + std::to_string(bytes) +
+                               " bytes per buffer, more than this WebGPU device allocates (maxBufferSize = " +
+                               std::to_string(l.max_buffer) + " bytes)");
 }
 
-PlanDevice WgpuNormalizer::plan_device() const {
-    PlanDevice d = wgsl_kernels();
+plan::PlanDevice WgpuNormalizer::plan_device() const {
+    plan::PlanDevice d = plan::wgsl_kernels();
     d.wg_max = wg_max_;
     d.cpu = ctx_->cpu_emulated();
     d.forward = long_stats_;
@@ -49,13 +49,13 @@ PlanDevice WgpuNormalizer::plan_device() const {
     return d;
 }
 
-KernelPlan WgpuNormalizer::plan(const StatLayout& layout, const NormSpec& spec) const {
-    return plan_forward(layout, spec, plan_device());
+plan::KernelPlan WgpuNormalizer::plan(const core::StatLayout& layout, const core::NormSpec& spec) const {
+    return plan::plan_forward(layout, spec, plan_device());
 }
 
-void WgpuNormalizer::submit(const KernelPlan& pl, const BindGroup* groups, bool rms, std::uint64_t S) {
-    const DispatchGrid stats_grid = grid(*ctx_, S * pl.chunks), merge_grid = grid(*ctx_, S),
-                       apply_grid = grid(*ctx_, S * pl.apply_chunks);
+void WgpuNormalizer::submit(const plan::KernelPlan& pl, const BindGroup* groups, bool rms, std::uint64_t S) {
+    const plan::DispatchGrid stats_grid = grid(*ctx_, S * pl.chunks), merge_grid = grid(*ctx_, S),
+                             apply_grid = grid(*ctx_, S * pl.apply_chunks);
     WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(ctx_->device(), nullptr);
     // Passes in one submit: WebGPU orders storage writes between passes.
     const bool split = !pl.from_running && !pl.fused && !pl.looped;
@@ -68,15 +68,16 @@ void WgpuNormalizer::submit(const KernelPlan& pl, const BindGroup* groups, bool 
         if (split) encode_pass(enc, kernels_.pipeline({KernelKind::Merge, 64, 1, rms}), groups[1], merge_grid);
     }
     if (split || pl.from_running) {
-        KernelVariant apply{KernelKind::Apply, kApplyWg, kApplyVpt, rms};
+        KernelVariant apply{KernelKind::Apply, plan::kApplyWg, plan::kApplyVpt, rms};
         apply.vec4 = pl.vec4;
         encode_pass(enc, kernels_.pipeline(apply), groups[2], apply_grid);
     }
     webgpu::submit(*ctx_, enc);
 }
 
-StatLayout WgpuNormalizer::checked_layout(const Tensor& x, const NormSpec& spec, const NormParams& params) const {
-    const StatLayout layout = checked_forward_layout(x, spec, params);
+core::StatLayout WgpuNormalizer::checked_layout(const core::Tensor& x, const core::NormSpec& spec,
+                                                const core::NormParams& params) const {
+    const core::StatLayout layout = plan::checked_forward_layout(x, spec, params);
     check_capacity(x.shape);
     return layout;
 }
@@ -94,10 +95,11 @@ void WgpuNormalizer::ensure_buffers(std::uint64_t bytes, std::uint64_t param_byt
         ensure(*u, *ctx_, sizeof(LayoutBlock), kUniform);
 }
 
-void WgpuNormalizer::load_values(const Tensor& x, const Tensor& y) {
+void WgpuNormalizer::load_values(const core::Tensor& x, const core::Tensor& y) {
     if (x.shape != y.shape || x.data.size() != y.data.size() ||
         x.data.size() != static_cast<std::size_t>(x.shape.numel()))
-        throw InputError("load_values: x " + x.shape.str() + " and y " + y.shape.str() + " differ in shape or size");
+        throw core::InputError("load_values: x " + x.shape.str() + " and y " + y.shape.str() +
+                               " differ in shape or size");
     check_capacity(x.shape);
     const std::uint64_t bytes = x.data.size() * 4;
     last_.reset();  // the statistics buffer is not these tensors'
@@ -107,35 +109,35 @@ void WgpuNormalizer::load_values(const Tensor& x, const Tensor& y) {
     x_.write(*ctx_, x.data.data(), bytes);
     y_.write(*ctx_, y.data.data(), bytes);
     x_loaded_ = x.shape;
-    x_nonfinite_ = count_nonfinite(x.data);
+    x_nonfinite_ = core::count_nonfinite(x.data);
 }
 
-NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const NormParams& params,
-                               const RunOptions& options) {
-    const StatLayout layout = checked_layout(x, spec, params);
+core::NormResult WgpuNormalizer::run(const core::Tensor& x, const core::NormSpec& spec, const core::NormParams& params,
+                                     const plan::RunOptions& options) {
+    const core::StatLayout layout = checked_layout(x, spec, params);
     const std::int64_t numel = x.shape.numel();
-    const KernelPlan pl = plan(layout, spec);
-    const bool rms = spec.method == Method::Rms;
+    const plan::KernelPlan pl = plan(layout, spec);
+    const bool rms = spec.method == core::Method::Rms;
     const double eps = spec.effective_eps();
     const std::int64_t S = layout.stat_count;
 
     // γ/β and the statistics' inputs (the shift K, or the running statistics in eval).
     const std::size_t padded = padded_params(static_cast<std::size_t>(layout.param_count));
-    const ForwardParams host = forward_params(spec, params, layout, padded);
-    const std::vector<float> stats_in = statistics_inputs(x, layout, params, pl.from_running, eps);
+    const plan::ForwardParams host = plan::forward_params(spec, params, layout, padded);
+    const std::vector<float> stats_in = plan::statistics_inputs(x, layout, params, pl.from_running, eps);
     const std::uint64_t bytes = static_cast<std::uint64_t>(numel) * 4;
     const std::uint64_t param_bytes = padded * 4, stat_bytes = static_cast<std::uint64_t>(S) * 16;
     const std::uint64_t partial_bytes = stat_bytes * pl.chunks;
-    check_binding(*ctx_, param_bytes, "γ and β of shape " + dims_str(layout.param_shape));
+    check_binding(*ctx_, param_bytes, "γ and β of shape " + core::dims_str(layout.param_shape));
     check_binding(*ctx_, stat_bytes, "the " + std::to_string(S) + " statistics");
     check_binding(*ctx_, partial_bytes, "the partial sums of the " + std::to_string(S) + " statistics");
 
-    NormResult r;
+    core::NormResult r;
     r.layout = layout;
     r.stats_from_running = pl.from_running;
     last_.reset();
     const bool upload_x = !(options.reuse_x && x_loaded_ == x.shape && x_.size() >= bytes);
-    r.nonfinite_inputs = upload_x ? count_nonfinite(x.data) : x_nonfinite_;
+    r.nonfinite_inputs = upload_x ? core::count_nonfinite(x.data) : x_nonfinite_;
     r.y.shape = x.shape;
     if (upload_x) x_loaded_.reset();
     ErrorScope errors(*ctx_);
@@ -150,9 +152,9 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
     stats_.write(*ctx_, stats_in.data(), stat_bytes);
 
     const LayoutBlock base = layout_block(layout, spec);
-    const DispatchGrid stats_grid = grid(*ctx_, static_cast<std::uint64_t>(S) * pl.chunks);
-    const DispatchGrid merge_grid = grid(*ctx_, static_cast<std::uint64_t>(S));
-    const DispatchGrid apply_grid = grid(*ctx_, static_cast<std::uint64_t>(S) * pl.apply_chunks);
+    const plan::DispatchGrid stats_grid = grid(*ctx_, static_cast<std::uint64_t>(S) * pl.chunks);
+    const plan::DispatchGrid merge_grid = grid(*ctx_, static_cast<std::uint64_t>(S));
+    const plan::DispatchGrid apply_grid = grid(*ctx_, static_cast<std::uint64_t>(S) * pl.apply_chunks);
     // The merge reads the statistics pass's chunks, one workgroup per statistic.
     const LayoutBlock blocks[3] = {for_pass(base, pl.chunks, pl.chunk_len, stats_grid),
                                    for_pass(base, pl.chunks, pl.chunk_len, merge_grid),
@@ -170,7 +172,7 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
                                 {5, &partials_, partial_bytes},
                                 {6, uniforms[i], sizeof(LayoutBlock)}});
     }
-    r.upload_ms = ms_since(t);
+    r.upload_ms = plan::ms_since(t);
 
     t = std::chrono::steady_clock::now();
     submit(pl, groups, rms, static_cast<std::uint64_t>(S));
@@ -182,12 +184,12 @@ NormResult WgpuNormalizer::run(const Tensor& x, const NormSpec& spec, const Norm
         reads.push_back({&y_, r.y.data.data(), bytes});
     }
     read_back(*ctx_, staging_, reads);
-    r.dispatch_ms = ms_since(t);  // submit to readback, one wait: no timestamps here, gpu_ms stays 0
+    r.dispatch_ms = plan::ms_since(t);  // submit to readback, one wait: no timestamps here, gpu_ms stays 0
     errors.check("normalizing " + x.shape.str() + " on WebGPU");
 
-    unpack_stats(r, st.data(), rms);
+    core::unpack_stats(r, st.data(), rms);
     last_ = Last{layout, spec, pl};
-    update_running_stats(spec, params, r);
+    core::update_running_stats(spec, params, r);
     return r;
 }
 

@@ -15,7 +15,7 @@ static_assert(sizeof(ReduceBlock) == 16);
 
 }  // namespace
 
-WgpuSyncBatchNorm::WgpuSyncBatchNorm(WgpuNormalizer& normalizer) : SyncBatchNormOn(normalizer) {
+WgpuSyncBatchNorm::WgpuSyncBatchNorm(WgpuNormalizer& normalizer) : plan::SyncBatchNormOn<WgpuNormalizer>(normalizer) {
     constexpr auto ro = WGPUBufferBindingType_ReadOnlyStorage, rw = WGPUBufferBindingType_Storage,
                    uni = WGPUBufferBindingType_Uniform;
     // The shards read, the reduced statistics written, 2 the uniform block.
@@ -38,8 +38,8 @@ std::vector<float> WgpuSyncBatchNorm::all_reduce(const std::vector<float>& shard
     if (!pipeline_)
         pipeline_ =
             make_pipeline(ctx, std::string(wgsl_file("sync_reduce.wgsl")), "sync_reduce.wgsl", pipeline_layout_);
-    const DispatchGrid g = grid(ctx, static_cast<std::uint64_t>((C + 63) / 64));
-    const ReduceBlock block{u32(K), u32(C), static_cast<float>(eps), g.x};
+    const plan::DispatchGrid g = grid(ctx, static_cast<std::uint64_t>((C + 63) / 64));
+    const ReduceBlock block{plan::u32(K), plan::u32(C), static_cast<float>(eps), g.x};
     ErrorScope errors(ctx);
     ensure(shards_, ctx, in_bytes, kStorage);
     ensure(out_, ctx, out_bytes, kStorage);

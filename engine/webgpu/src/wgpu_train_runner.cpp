@@ -18,7 +18,7 @@ constexpr std::uint64_t kParamSlot = 256;
 constexpr std::uint64_t kMaxParamBytes = 128;  // the Vulkan runner's push constants
 constexpr std::uint32_t kParamBinding = 8;
 
-std::uint64_t buffer_bytes(const TrainBuffer& b) { return std::max<std::uint64_t>(16, b.elements * 4); }
+std::uint64_t buffer_bytes(const train::TrainBuffer& b) { return std::max<std::uint64_t>(16, b.elements * 4); }
 
 // shaders/wgsl/<kernel>.wgsl followed by each file its "// append: NAME" lines name.
 std::string train_kernel_source(const std::string& kernel) {
@@ -60,7 +60,7 @@ struct WgpuTrainRunner::Readback {
     bool abandoned = false;
 };
 
-WgpuTrainRunner::WgpuTrainRunner(const WgpuContext& ctx, TrainProgram program, int steps_per_submit)
+WgpuTrainRunner::WgpuTrainRunner(const WgpuContext& ctx, train::TrainProgram program, int steps_per_submit)
     : ctx_(&ctx), program_(std::move(program)), per_submit_(std::max(1, steps_per_submit)) {
     ErrorScope scope(ctx);
     for (const auto& b : program_.buffers) buffers_.emplace_back(ctx, buffer_bytes(b), kStorage);
@@ -75,7 +75,7 @@ WgpuTrainRunner::WgpuTrainRunner(const WgpuContext& ctx, TrainProgram program, i
     for (const auto* list : {&program_.passes, &program_.eval_passes})
         for (const auto& p : *list) {
             if (p.params.size() * 4 > kMaxParamBytes)
-                throw InternalError("train pass " + p.kernel + " has a parameter block over 128 bytes");
+                throw core::InternalError("train pass " + p.kernel + " has a parameter block over 128 bytes");
             std::copy(p.params.begin(), p.params.end(), blocks.begin() + slot++ * kParamSlot / 4);
         }
     params_ = WgpuBuffer(ctx, blocks.size() * 4, kUniform);
@@ -102,7 +102,7 @@ WgpuTrainRunner::~WgpuTrainRunner() {
 
 int WgpuTrainRunner::index(const std::string& name) const {
     const int i = program_.find(name);
-    if (i < 0) throw InternalError("train program has no buffer " + name);
+    if (i < 0) throw core::InternalError("train program has no buffer " + name);
     return i;
 }
 
@@ -120,32 +120,34 @@ WgpuTrainRunner::Kernel& WgpuTrainRunner::kernel(const std::string& name, std::s
     return *kernels_.emplace(key, std::move(k)).first->second;
 }
 
-std::vector<WgpuTrainRunner::Encoded> WgpuTrainRunner::encode_list(const std::vector<TrainPass>& passes,
+std::vector<WgpuTrainRunner::Encoded> WgpuTrainRunner::encode_list(const std::vector<train::TrainPass>& passes,
                                                                    std::size_t first_slot) {
     const WgpuLimits& lim = ctx_->limits();
     std::vector<Encoded> out;
     for (std::size_t i = 0; i < passes.size(); ++i) {
-        const TrainPass& p = passes[i];
+        const train::TrainPass& p = passes[i];
         if (p.buffers.size() > lim.max_storage_buffers)
-            throw DeviceError("the training kernel " + p.kernel + " binds " + std::to_string(p.buffers.size()) +
-                              " storage buffers; this WebGPU device binds " + std::to_string(lim.max_storage_buffers));
+            throw core::DeviceError("the training kernel " + p.kernel + " binds " + std::to_string(p.buffers.size()) +
+                                    " storage buffers; this WebGPU device binds " +
+                                    std::to_string(lim.max_storage_buffers));
         if (p.groups[0] > lim.max_groups_per_dim || p.groups[1] > lim.max_groups_per_dim || p.groups[2] != 1)
-            throw DeviceError("the training kernel " + p.kernel + " needs a grid past this WebGPU device's " +
-                              std::to_string(lim.max_groups_per_dim) + " workgroups a side");
+            throw core::DeviceError("the training kernel " + p.kernel + " needs a grid past this WebGPU device's " +
+                                    std::to_string(lim.max_groups_per_dim) + " workgroups a side");
         Kernel& k = kernel(p.kernel, p.buffers.size());
         std::vector<Binding> bindings;
         std::size_t stand_ins = 0;
         for (std::size_t b = 0; b < p.buffers.size(); ++b) {
             const int at = p.buffers[b];
             if (at < 0 || at >= static_cast<int>(buffers_.size()))
-                throw InternalError("train pass " + p.kernel + " binds no buffer");
+                throw core::InternalError("train pass " + p.kernel + " binds no buffer");
             const WgpuBuffer* buffer = &buffers_[at];
             if (std::count(p.buffers.begin(), p.buffers.begin() + static_cast<std::ptrdiff_t>(b), at) > 0) {
                 // WebGPU refuses one buffer at two writable bindings of a dispatch: a kernel never touches
                 // "unused" (the binding of a parameter or output its flags leave out), so a zeroed stand-in
                 // takes its place at the second and later bindings.
                 if (program_.buffers[at].name != "unused")
-                    throw InternalError("train pass " + p.kernel + " binds " + program_.buffers[at].name + " twice");
+                    throw core::InternalError("train pass " + p.kernel + " binds " + program_.buffers[at].name +
+                                              " twice");
                 if (stand_ins == stand_ins_.size()) stand_ins_.emplace_back(*ctx_, 16, kStorage);
                 buffer = &stand_ins_[stand_ins++];
             }
@@ -234,7 +236,7 @@ void WgpuTrainRunner::take_readback() {
         wgpuBufferUnmap(buffer->handle());
     }
     ctx_->throw_if_lost();
-    if (!ok) throw DeviceError("WebGPU could not map the training logs (mapAsync failed)");
+    if (!ok) throw core::DeviceError("WebGPU could not map the training logs (mapAsync failed)");
 }
 
 bool WgpuTrainRunner::poll() {
@@ -266,7 +268,7 @@ void WgpuTrainRunner::finish() {
 void WgpuTrainRunner::upload(const std::string& name, const void* data, std::size_t bytes) {
     finish();
     const int i = index(name);
-    if (bytes > program_.buffers[i].elements * 4) throw InternalError("train upload past the end of " + name);
+    if (bytes > program_.buffers[i].elements * 4) throw core::InternalError("train upload past the end of " + name);
     std::vector<std::uint8_t> padded(static_cast<const std::uint8_t*>(data),
                                      static_cast<const std::uint8_t*>(data) + bytes);
     padded.resize((bytes + 3) / 4 * 4, 0);
@@ -281,17 +283,17 @@ std::vector<float> WgpuTrainRunner::download(const std::string& name) {
     return out;
 }
 
-HistogramResult WgpuTrainRunner::histogram(const std::string& name, std::uint32_t bins) {
+plan::HistogramResult WgpuTrainRunner::histogram(const std::string& name, std::uint32_t bins) {
     finish();  // its passes then follow every submitted step on the queue
     const int i = index(name);
     if (!histogram_) histogram_ = std::make_unique<WgpuHistogram>(*ctx_);
-    ElementSet set;
+    plan::ElementSet set;
     set.segment_len = static_cast<std::int64_t>(program_.buffers[i].elements);
     return histogram_->run(buffers_[i], set, bins);
 }
 
-std::unique_ptr<TrainDevice> make_wgpu_train_device(const WgpuContext& ctx, TrainProgram program,
-                                                    int steps_per_submit) {
+std::unique_ptr<train::TrainDevice> make_wgpu_train_device(const WgpuContext& ctx, train::TrainProgram program,
+                                                           int steps_per_submit) {
     return std::make_unique<WgpuTrainRunner>(ctx, std::move(program), steps_per_submit);
 }
 

@@ -16,7 +16,7 @@ void BackendChecks::close(const std::vector<double>& got, const std::vector<doub
                                    " expected)");
 }
 
-std::vector<float> BackendChecks::on_device(const DeviceTensor& t, std::size_t n) {
+std::vector<float> BackendChecks::on_device(const plan::DeviceTensor& t, std::size_t n) {
     std::vector<float> out(n);
     webgpu::read_back(b_.context(), staging_, {{&webgpu::wgpu_buffer(t), out.data(), n * 4}});
     return out;

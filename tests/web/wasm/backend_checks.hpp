@@ -24,7 +24,7 @@ public:
     // got[i] within tol·max(1, |want[i]|) of want[i] for every i, as the Vulkan suites check.
     void close(const std::vector<double>& got, const std::vector<double>& want, double tol, const std::string& what);
     // What a device tensor holds (its first n floats), read back from the device.
-    std::vector<float> on_device(const DeviceTensor& t, std::size_t n);
+    std::vector<float> on_device(const plan::DeviceTensor& t, std::size_t n);
     // The report, its ms the time since this object was made.
     nlohmann::json report() const;
 

@@ -30,7 +30,7 @@ std::vector<Color> palette_of(std::int64_t count, GroupPalette p) {
 
 class HeatmapSuite {
 public:
-    explicit HeatmapSuite(WgpuNormalizer& n) : n_(n), fill_(n.context()) {}
+    explicit HeatmapSuite(webgpu::WgpuNormalizer& n) : n_(n), fill_(n.context()) {}
 
     // Every pixel of scene s, filled on the device from the normalizer's x and y, against the reference.
     void check(const HeatmapScene& s, Colormap map, GroupPalette pal) {
@@ -39,8 +39,8 @@ public:
         ++modes_[std::to_string(static_cast<int>(s.mode))];
         try {
             const std::vector<Color> lut = views::colormap_lut(map), palette = palette_of(s.stats.stat_count, pal);
-            HeatmapFillParams push = views::fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, s.sel,
-                                                      static_cast<std::uint32_t>(lut.size()));
+            plan::HeatmapFillParams push = views::fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, s.sel,
+                                                            static_cast<std::uint32_t>(lut.size()));
             push.org_x = s.org_x;  // a zoomed heatmap's window
             push.org_y = s.org_y;
             const auto b = n_.buffers();
@@ -66,9 +66,10 @@ public:
     }
 
     // A normalizer run on x, then every mode at two sizes (cells above and below a pixel).
-    void scenes(const std::string& name, const Tensor& x, const NormSpec& spec, const NormParams& params, int k) {
-        const NormResult r = n_.run(x, spec, params);
-        ++methods_[method_name(spec.method)];
+    void scenes(const std::string& name, const core::Tensor& x, const core::NormSpec& spec,
+                const core::NormParams& params, int k) {
+        const core::NormResult r = n_.run(x, spec, params);
+        ++methods_[core::method_name(spec.method)];
         HeatmapScene s;
         s.x = x;
         s.y = r.y;
@@ -84,14 +85,14 @@ public:
                 s.org_y = win.org_y;
                 ++zoomed_;
             }
-            for (HeatmapMode mode :
-                 {HeatmapMode::Input, HeatmapMode::Output, HeatmapMode::Difference, HeatmapMode::Statistics}) {
+            for (plan::HeatmapMode mode : {plan::HeatmapMode::Input, plan::HeatmapMode::Output,
+                                           plan::HeatmapMode::Difference, plan::HeatmapMode::Statistics}) {
                 // Every other image with a selected statistic (dimmed elements), alternating per run.
                 const int m = static_cast<int>(mode);
                 s.name = name;
                 s.mode = mode;
                 s.sel = (k + m) % 2 ? r.layout.stat_count / 2 : -1;
-                s.vmin = mode == HeatmapMode::Difference ? -1.0f : -2.0f;
+                s.vmin = mode == plan::HeatmapMode::Difference ? -1.0f : -2.0f;
                 s.vmax = 2.0f;
                 check(s, static_cast<Colormap>((k + m) % 3), static_cast<GroupPalette>(k % 2));
             }
@@ -110,24 +111,25 @@ public:
                 {"selected", selected_}, {"zoomed_windows", zoomed_}};
     }
 
-    WgpuHeatmap& heatmap() { return fill_; }
+    webgpu::WgpuHeatmap& heatmap() { return fill_; }
 
 private:
-    WgpuNormalizer& n_;
-    WgpuHeatmap fill_;
+    webgpu::WgpuNormalizer& n_;
+    webgpu::WgpuHeatmap fill_;
     int cases_ = 0, selected_ = 0, cells_below_pixel_ = 0, zoomed_ = 0;
     std::int64_t pixels_ = 0;
     nlohmann::json failures_ = nlohmann::json::array();
     std::map<std::string, int> methods_, modes_;
 };
 
-const Method kMethods[] = {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms};
+const core::Method kMethods[] = {core::Method::Batch, core::Method::Layer, core::Method::Instance, core::Method::Group,
+                                 core::Method::Rms};
 
 // The comparison must see a wrong image: the device's statistics-mode pixels against the reference
 // of another selected statistic.
-bool negative_control(WgpuNormalizer& n, WgpuHeatmap& fill) {
-    const Tensor x = make_tensor({2, 3, 4, 4}, Init::Randn, 44);
-    const NormResult r = n.run(x, default_spec(Method::Instance), {});
+bool negative_control(webgpu::WgpuNormalizer& n, webgpu::WgpuHeatmap& fill) {
+    const core::Tensor x = make_tensor({2, 3, 4, 4}, core::Init::Randn, 44);
+    const core::NormResult r = n.run(x, core::default_spec(core::Method::Instance), {});
     HeatmapScene s;
     s.x = x;
     s.y = r.y;
@@ -136,7 +138,7 @@ bool negative_control(WgpuNormalizer& n, WgpuHeatmap& fill) {
     s.sel = 1;
     const auto lut = views::colormap_lut(Colormap::Viridis);
     const auto palette = palette_of(s.stats.stat_count, GroupPalette::OkabeIto);
-    const HeatmapFillParams push = views::fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, 2, 256);
+    const plan::HeatmapFillParams push = views::fill_push(s.tiles, s.mode, s.vmin, s.vmax, s.stats, 2, 256);
     const auto got = fill.fill(n.buffers().x, n.buffers().y, test::as_vec4s(palette), test::as_vec4s(lut), push);
     const test::PixelReference ref(s, lut, palette);
     for (int py = 0; py < s.tiles.height; ++py)
@@ -151,18 +153,18 @@ bool negative_control(WgpuNormalizer& n, WgpuHeatmap& fill) {
 
 }  // namespace
 
-nlohmann::json run_heatmap_tests(WgpuNormalizer& normalizer) {
+nlohmann::json run_heatmap_tests(webgpu::WgpuNormalizer& normalizer) {
     const auto t0 = std::chrono::steady_clock::now();
     HeatmapSuite t(normalizer);
     std::mt19937_64 rng(2021);
     int k = 0;
     for (int rank : {4, 3, 5})
-        for (Method m : kMethods)
+        for (core::Method m : kMethods)
             for (int tries = 0; tries < 20; ++tries) {
-                const Shape4 s = test::random_shape(rank, {1, 2, 3, 5, 8, 13, 31}, rng);
+                const core::Shape4 s = test::random_shape(rank, {1, 2, 3, 5, 8, 13, 31}, rng);
                 auto [spec, params] = test::random_config(m, s, rng);
                 if (!test::valid(m, s, spec) || s.numel() > (1 << 14)) continue;
-                Tensor x = make_tensor(s, Init::Randn, rng());
+                core::Tensor x = make_tensor(s, core::Init::Randn, rng());
                 if (k == 3) x.data[1] = std::numeric_limits<float>::quiet_NaN();  // the non-finite colour
                 t.scenes(test::describe(s, spec), x, spec, params, k++);
                 break;

@@ -5,11 +5,12 @@
 #include "session_test.hpp"
 #include "sync_test.hpp"
 
-#include "normlab/core/backward_plan.hpp"
+#include "normlab/plan/backward_plan.hpp"
 #include "normlab/core/grad.hpp"
-#include "normlab/core/reference.hpp"
-#include "normlab/core/state_edits.hpp"
+#include "normlab/reference/reference.hpp"
+#include "normlab/session/state_edits.hpp"
 #include "normlab/core/tensor_init.hpp"
+#include "normlab/reference/grad_reference.hpp"
 #include "kernel_cases.hpp"
 #include "random_configs.hpp"
 
@@ -31,7 +32,8 @@ using test::valid;
 using webgpu::WgpuBackward;
 using webgpu::WgpuNormalizer;
 
-const Method kMethods[] = {Method::Batch, Method::Layer, Method::Instance, Method::Group, Method::Rms};
+const core::Method kMethods[] = {core::Method::Batch, core::Method::Layer, core::Method::Instance, core::Method::Group,
+                                 core::Method::Rms};
 
 // The tolerances of tests/gpu/test_random_vs_reference.cpp.
 struct Tolerance {
@@ -57,11 +59,11 @@ double maxdiff(const std::vector<double>& a, const std::vector<double>& b, bool 
     return w;
 }
 
-Errors compare(const NormResult& gpu, const Reference& ref, const NormSpec& spec) {
-    const NormResult& rs = ref.stats();
+Errors compare(const core::NormResult& gpu, const reference::Reference& ref, const core::NormSpec& spec) {
+    const core::NormResult& rs = ref.stats();
     Errors e;
     e.y = ref.max_abs_error(gpu.y.data);
-    if (spec.method == Method::Rms) {
+    if (spec.method == core::Method::Rms) {
         e.mean = maxdiff(gpu.mean_square, rs.mean_square, true);
     } else {
         e.mean = maxdiff(gpu.mean, rs.mean, false);
@@ -84,7 +86,7 @@ double rel_err(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 // The backward's worst error (∂L/∂x, ∂L/∂γ, ∂L/∂β) against reference_backward.
-double grad_error(const GradResult& g, const GradReference& ref) {
+double grad_error(const core::GradResult& g, const reference::GradReference& ref) {
     const std::vector<double> dx(g.dx.data.begin(), g.dx.data.end());
     return std::max({rel_err(dx, ref.dx), rel_err(g.dweight, ref.dweight), rel_err(g.dbias, ref.dbias)});
 }
@@ -93,19 +95,19 @@ namespace {
 
 class Suite {
 public:
-    Suite(WgpuNormalizer& n, WgpuBackward& b) : n_(n), b_(b) {}
+    Suite(webgpu::WgpuNormalizer& n, webgpu::WgpuBackward& b) : n_(n), b_(b) {}
 
     // Runs one case and checks every error against its tolerance; with `grad`, also the backward
     // of L = Σ dy⊙y for a random dy (tests/gpu/test_backward.cpp's tolerance, 1e-4 relative).
     // A statistic too long for the fused kernel is run twice, by the split and the looped
     // kernels (the adapter's plan first, for the backward), both checked.
-    Errors check(const std::string& group, const Tensor& x, const NormSpec& spec, const NormParams& params,
-                 Tolerance tol = {}, bool y_only = false, bool grad = true) {
-        const auto plan = n_.plan(make_layout(spec, x.shape), spec);
+    Errors check(const std::string& group, const core::Tensor& x, const core::NormSpec& spec,
+                 const core::NormParams& params, Tolerance tol = {}, bool y_only = false, bool grad = true) {
+        const auto plan = n_.plan(core::make_layout(spec, x.shape), spec);
         ++cases_;
         count_path(plan);
         ++paths_[plan.vec4 ? "vec4" : "scalar"];  // 16-byte or one-float accesses
-        ++methods_[method_name(spec.method)];
+        ++methods_[core::method_name(spec.method)];
         Errors e;
         const auto t0 = std::chrono::steady_clock::now();
         struct Clock {  // adds the case's time to its group's, however it ends
@@ -114,14 +116,14 @@ public:
             ~Clock() { ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(); }
         } clock{t0, group_ms_[group]};
         try {
-            const NormResult r = n_.run(x, spec, params);
-            const Reference ref(x, spec, params);
+            const core::NormResult r = n_.run(x, spec, params);
+            const reference::Reference ref(x, spec, params);
             e = compare(r, ref, spec);
-            if (grad) check_grad(group, ref, plan, make_layout(spec, x.shape));
+            if (grad) check_grad(group, ref, plan, core::make_layout(spec, x.shape));
             if (!plan.fused && !plan.from_running) {
                 const webgpu::ScopedLongStats other_plan(
                     n_, plan.looped ? webgpu::LongStats::Split : webgpu::LongStats::Looped);
-                count_path(n_.plan(make_layout(spec, x.shape), spec));
+                count_path(n_.plan(core::make_layout(spec, x.shape), spec));
                 const Errors other = compare(n_.run(x, spec, params), ref, spec);
                 e = {std::max(e.y, other.y), std::max(e.mean, other.mean), std::max(e.var, other.var),
                      std::max(e.running, other.running)};
@@ -146,7 +148,7 @@ public:
         return e;
     }
 
-    void count_path(const KernelPlan& plan) {
+    void count_path(const plan::KernelPlan& plan) {
         if (plan.from_running)
             ++paths_["running"];
         else if (plan.fused)
@@ -159,31 +161,33 @@ public:
 
     // The backward of the forward just run, against the float64 reference; where the forward did not
     // fuse, also with the looped kernel forced or kept off (the plan the adapter did not choose).
-    void check_grad(const std::string& group, const Reference& ref, const KernelPlan& plan, const StatLayout& layout) {
-        const Tensor dy = make_tensor(ref.x().shape, Init::Randn, 9000 + static_cast<std::uint64_t>(grad_cases_));
+    void check_grad(const std::string& group, const reference::Reference& ref, const plan::KernelPlan& plan,
+                    const core::StatLayout& layout) {
+        const core::Tensor dy =
+            make_tensor(ref.x().shape, core::Init::Randn, 9000 + static_cast<std::uint64_t>(grad_cases_));
         ++grad_cases_;
-        const bool cols = ref.spec().method == Method::Layer || ref.spec().method == Method::Rms;
+        const bool cols = ref.spec().method == core::Method::Layer || ref.spec().method == core::Method::Rms;
         ++grad_paths_[plan.from_running ? "eval" : cols ? "columns" : "rows"];
         if (layout.count() > 2048) ++grad_paths_["chunked"];
-        // The backward plan's path (normlab/core/backward_plan.hpp): fused where the forward fused;
+        // The backward plan's path (normlab/plan/backward_plan.hpp): fused where the forward fused;
         // else looped where the looped kernel gives ∂L/∂γ, ∂L/∂β too (on a CPU-emulated adapter one
         // owner is enough), else split.
-        const BackwardPlan bp = plan_backward(layout, ref.spec(), plan, 1, n_.plan_device());
+        const plan::BackwardPlan bp = plan::plan_backward(layout, ref.spec(), plan, 1, n_.plan_device());
         const bool looped = bp.looped;
         // Where ∂L/∂γ, ∂L/∂β come from: the statistics' partials, the rows' partials or the γ/β pass.
         ++grad_paths_[bp.params_from_stats ? "params from stats" : bp.rows ? "params from rows" : "params pass"];
         const std::string want = plan.from_running ? "eval" : plan.fused ? "fused" : looped ? "looped" : "split";
-        const GradReference gref = reference_backward(ref, dy);
+        const reference::GradReference gref = reference::reference_backward(ref, dy);
         grad_run(group, ref, dy, gref, want);
         if (plan.fused || plan.from_running) return;
-        const webgpu::ScopedGradPath other(n_, looped ? ForcedPath::Split : ForcedPath::Looped);
-        const bool other_looped = plan_backward(layout, ref.spec(), plan, 1, n_.plan_device()).looped;
+        const webgpu::ScopedGradPath other(n_, looped ? plan::ForcedPath::Split : plan::ForcedPath::Looped);
+        const bool other_looped = plan::plan_backward(layout, ref.spec(), plan, 1, n_.plan_device()).looped;
         grad_run(group, ref, dy, gref, other_looped ? "looped" : "split");
     }
     // One backward run against the reference, on path `want`.
-    void grad_run(const std::string& group, const Reference& ref, const Tensor& dy, const GradReference& gref,
-                  const std::string& want) {
-        const GradResult g = b_.run(dy);
+    void grad_run(const std::string& group, const reference::Reference& ref, const core::Tensor& dy,
+                  const reference::GradReference& gref, const std::string& want) {
+        const core::GradResult g = b_.run(dy);
         ++grad_paths_["path " + std::string(b_.last_path())];
         if (b_.last_path() != want)
             fail(group, ref.x().shape, ref.spec(), "backward took " + std::string(b_.last_path()) + ", not " + want);
@@ -200,27 +204,30 @@ public:
     // then, but for eval, with the looped kernel forced (looped) and kept off (fused or split).
     void grad_case(const test::GradCase& c, std::uint64_t seed) {
         try {
-            const Tensor x = make_tensor(c.shape, Init::Randn, seed), dy = make_tensor(c.shape, Init::Randn, seed + 1);
+            const core::Tensor x = make_tensor(c.shape, core::Init::Randn, seed),
+                               dy = make_tensor(c.shape, core::Init::Randn, seed + 1);
             n_.run(x, c.spec, c.params);
-            const GradReference gref = reference_backward(Reference(x, c.spec, c.params), dy);
-            for (ForcedPath forced : {ForcedPath::Auto, ForcedPath::Looped, ForcedPath::Split}) {
+            const reference::GradReference gref =
+                reference::reference_backward(reference::Reference(x, c.spec, c.params), dy);
+            for (plan::ForcedPath forced :
+                 {plan::ForcedPath::Auto, plan::ForcedPath::Looped, plan::ForcedPath::Split}) {
                 const webgpu::ScopedGradPath path(n_, forced);
-                const GradResult g = b_.run(dy);
+                const core::GradResult g = b_.run(dy);
                 const std::string took = b_.last_path();
                 const bool eval = took == "eval", fused = n_.last_run()->plan.fused;
-                const BackwardPlan planned =
-                    plan_backward(n_.last_run()->layout, c.spec, n_.last_run()->plan, 1, n_.plan_device());
-                const std::string want = forced == ForcedPath::Auto ? c.webgpu
-                                         : eval                     ? "eval"
-                                         : planned.looped           ? "looped"
-                                         : fused                    ? "fused"
-                                                                    : "split";
-                if (forced == ForcedPath::Auto) ++grad_paths_["table " + took];
+                const plan::BackwardPlan planned =
+                    plan::plan_backward(n_.last_run()->layout, c.spec, n_.last_run()->plan, 1, n_.plan_device());
+                const std::string want = forced == plan::ForcedPath::Auto ? c.webgpu
+                                         : eval                           ? "eval"
+                                         : planned.looped                 ? "looped"
+                                         : fused                          ? "fused"
+                                                                          : "split";
+                if (forced == plan::ForcedPath::Auto) ++grad_paths_["table " + took];
                 const double err = grad_error(g, gref);
                 if (!(err <= 1e-4))
                     fail("case table", c.shape, c.spec,
                          c.name + " (" + took + "): backward error " + std::to_string(err) + " > 1e-4");
-                if ((forced != ForcedPath::Auto || n_.context().cpu_emulated()) && took != want)
+                if ((forced != plan::ForcedPath::Auto || n_.context().cpu_emulated()) && took != want)
                     fail("case table", c.shape, c.spec, c.name + ": backward took " + took + ", not " + want);
                 if (eval) break;
             }
@@ -229,7 +236,7 @@ public:
         }
     }
 
-    void fail(const std::string& group, const Shape4& s, const NormSpec& spec, const std::string& what) {
+    void fail(const std::string& group, const core::Shape4& s, const core::NormSpec& spec, const std::string& what) {
         failures_.push_back({{"group", group}, {"case", describe(s, spec)}, {"what", what}});
     }
 
@@ -241,12 +248,12 @@ public:
         std::mt19937_64 rng(seed);
         int done = 0;
         while (done < cases) {
-            const Shape4 s = random_shape(rank, sizes, rng);
+            const core::Shape4 s = random_shape(rank, sizes, rng);
             if (s.numel() > max_numel) continue;
-            for (Method m : kMethods) {
+            for (core::Method m : kMethods) {
                 auto [spec, params] = random_config(m, s, rng);
                 if (!valid(m, s, spec)) continue;
-                Tensor x = make_tensor(s, Init::Randn, rng());
+                core::Tensor x = make_tensor(s, core::Init::Randn, rng());
                 check(group, x, spec, params, {}, false, s.numel() <= grad_max_numel);
             }
             ++done;
@@ -268,11 +275,11 @@ public:
         return j;
     }
 
-    WgpuNormalizer& normalizer() { return n_; }
+    webgpu::WgpuNormalizer& normalizer() { return n_; }
 
 private:
-    WgpuNormalizer& n_;
-    WgpuBackward& b_;
+    webgpu::WgpuNormalizer& n_;
+    webgpu::WgpuBackward& b_;
     int cases_ = 0, grad_cases_ = 0;
     nlohmann::json failures_ = nlohmann::json::array();
     std::map<std::string, int> paths_, methods_, grad_paths_;
@@ -281,12 +288,12 @@ private:
 
 // Every method and flag on shapes whose runs are not multiples of 4, and on one that is.
 void every_flag(Suite& t) {
-    for (Shape4 s : {Shape4{3, 6, 5, 7}, Shape4{2, 4, 8, 8}}) {
+    for (core::Shape4 s : {core::Shape4{3, 6, 5, 7}, core::Shape4{2, 4, 8, 8}}) {
         std::mt19937_64 rng(7);
-        Tensor x = make_tensor(s, Init::Randn, 11);
-        auto params_for = [&](const NormSpec& spec, bool running) {
-            NormParams p;
-            const StatLayout l = make_layout(spec, s);
+        core::Tensor x = make_tensor(s, core::Init::Randn, 11);
+        auto params_for = [&](const core::NormSpec& spec, bool running) {
+            core::NormParams p;
+            const core::StatLayout l = core::make_layout(spec, s);
             std::uniform_real_distribution<double> u(-2, 2);
             if (spec.has_weight())
                 for (std::int64_t i = 0; i < l.param_count; ++i) p.weight.push_back(static_cast<float>(u(rng)));
@@ -301,12 +308,12 @@ void every_flag(Suite& t) {
             }
             return p;
         };
-        for (Mode mode : {Mode::Train, Mode::Eval})
+        for (core::Mode mode : {core::Mode::Train, core::Mode::Eval})
             for (bool track : {true, false})
                 for (bool cumulative : {false, true})
                     for (bool affine : {true, false})
                         for (bool running : {false, true}) {
-                            NormSpec spec = default_spec(Method::Batch);
+                            core::NormSpec spec = core::default_spec(core::Method::Batch);
                             spec.mode = mode;
                             spec.track_running_stats = track;
                             if (cumulative) spec.momentum.reset();
@@ -316,24 +323,25 @@ void every_flag(Suite& t) {
         for (const auto& ns : {std::vector<std::int64_t>{s.w}, {s.h, s.w}, {s.c, s.h, s.w}, {}})
             for (bool affine : {true, false})
                 for (bool bias : {true, false})
-                    for (Method m : {Method::Layer, Method::Rms}) {
-                        if (m == Method::Rms && !bias) continue;
-                        NormSpec spec = default_spec(m);
+                    for (core::Method m : {core::Method::Layer, core::Method::Rms}) {
+                        if (m == core::Method::Rms && !bias) continue;
+                        core::NormSpec spec = core::default_spec(m);
                         spec.normalized_shape = ns;
                         spec.affine = affine;
                         spec.bias = bias;
-                        t.check(m == Method::Layer ? "layer flags" : "rms flags", x, spec, params_for(spec, false));
+                        t.check(m == core::Method::Layer ? "layer flags" : "rms flags", x, spec,
+                                params_for(spec, false));
                     }
         for (bool affine : {false, true}) {
-            NormSpec spec = default_spec(Method::Instance);
+            core::NormSpec spec = core::default_spec(core::Method::Instance);
             spec.affine = affine;
             t.check("instance flags", x, spec, params_for(spec, false));
             spec.eps = 1e-3;
             t.check("instance flags", x, spec, params_for(spec, false));
         }
-        for (std::int64_t g : divisors(s.c))
+        for (std::int64_t g : session::divisors(s.c))
             for (bool affine : {true, false}) {
-                NormSpec spec = default_spec(Method::Group);
+                core::NormSpec spec = core::default_spec(core::Method::Group);
                 spec.groups = g;
                 spec.affine = affine;
                 t.check("group flags", x, spec, params_for(spec, false));
@@ -343,14 +351,14 @@ void every_flag(Suite& t) {
 
 // tests/gpu/test_numerics.cpp: far from 0, an outlying first element, non-finite input, constant input.
 void numerics(Suite& t) {
-    for (Shape4 s : {Shape4{4, 8, 16, 16}, Shape4{2, 4, 96, 96}}) {  // fused and split statistics
-        Tensor x = make_tensor(s, Init::Randn, 505);
+    for (core::Shape4 s : {core::Shape4{4, 8, 16, 16}, core::Shape4{2, 4, 96, 96}}) {  // fused and split statistics
+        core::Tensor x = make_tensor(s, core::Init::Randn, 505);
         for (auto& v : x.data) v = 1e4f + 0.1f * v;
-        Tensor outlier = make_tensor(s, Init::Randn, 506);  // K, the first element, far from the rest
+        core::Tensor outlier = make_tensor(s, core::Init::Randn, 506);  // K, the first element, far from the rest
         outlier.data[0] = 1e4f;
-        for (Method m : kMethods) {
-            NormSpec spec = default_spec(m);
-            if (m == Method::Group) spec.groups = 2;
+        for (core::Method m : kMethods) {
+            core::NormSpec spec = core::default_spec(m);
+            if (m == core::Method::Group) spec.groups = 2;
             Tolerance tol;
             tol.y = 1e-3;
             tol.var = 1e-6;
@@ -361,27 +369,27 @@ void numerics(Suite& t) {
         }
     }
     {
-        Tensor x = make_tensor({2, 4, 3, 3}, Init::Randn, 606);
+        core::Tensor x = make_tensor({2, 4, 3, 3}, core::Init::Randn, 606);
         x.data[5] = std::numeric_limits<float>::quiet_NaN();
         x.data[static_cast<std::size_t>(x.offset(1, 3, 2, 2))] = std::numeric_limits<float>::infinity();
         Tolerance tol;
         tol.y = 1e-5;
-        for (Method m : {Method::Instance, Method::Batch, Method::Layer, Method::Rms})
-            t.check("NaN and Inf", x, default_spec(m), {}, tol, /*y_only=*/true, /*grad=*/false);
-        Tensor big = make_tensor({1, 2, 96, 96}, Init::Randn, 607);  // split statistics
+        for (core::Method m : {core::Method::Instance, core::Method::Batch, core::Method::Layer, core::Method::Rms})
+            t.check("NaN and Inf", x, core::default_spec(m), {}, tol, /*y_only=*/true, /*grad=*/false);
+        core::Tensor big = make_tensor({1, 2, 96, 96}, core::Init::Randn, 607);  // split statistics
         big.data[100] = std::numeric_limits<float>::quiet_NaN();
         big.data[9216 + 7] = -std::numeric_limits<float>::infinity();
-        for (Method m : {Method::Instance, Method::Rms})
-            t.check("NaN and Inf, split", big, default_spec(m), {}, tol, /*y_only=*/true, /*grad=*/false);
+        for (core::Method m : {core::Method::Instance, core::Method::Rms})
+            t.check("NaN and Inf, split", big, core::default_spec(m), {}, tol, /*y_only=*/true, /*grad=*/false);
     }
     {
-        Tensor x = make_tensor({2, 3, 4, 4}, Init::Constant, 0, 3.25f);
-        for (Method m : {Method::Batch, Method::Layer, Method::Instance, Method::Group}) {
-            NormSpec spec = default_spec(m);
+        core::Tensor x = make_tensor({2, 3, 4, 4}, core::Init::Constant, 0, 3.25f);
+        for (core::Method m : {core::Method::Batch, core::Method::Layer, core::Method::Instance, core::Method::Group}) {
+            core::NormSpec spec = core::default_spec(m);
             spec.affine = true;
-            if (m == Method::Group) spec.groups = 3;
-            NormParams p;
-            const StatLayout layout = make_layout(spec, x.shape);
+            if (m == core::Method::Group) spec.groups = 3;
+            core::NormParams p;
+            const core::StatLayout layout = core::make_layout(spec, x.shape);
             p.weight.assign(static_cast<std::size_t>(layout.param_count), 2.0f);
             p.bias.assign(static_cast<std::size_t>(layout.param_count), 0.75f);
             Tolerance exact{0, 0, 0, 1e-5};
@@ -392,34 +400,34 @@ void numerics(Suite& t) {
 
 // The comparison itself must see a wrong result: the GPU's y for eps = 1e-5 against the
 // Reference for eps = 0.5 differs by far more than the tolerance.
-nlohmann::json negative_control(WgpuNormalizer& n) {
-    Tensor x = make_tensor({2, 3, 5, 5}, Init::Randn, 808);
-    NormSpec spec = default_spec(Method::Layer);
-    const NormResult r = n.run(x, spec, {});
-    NormSpec other = spec;
+nlohmann::json negative_control(webgpu::WgpuNormalizer& n) {
+    core::Tensor x = make_tensor({2, 3, 5, 5}, core::Init::Randn, 808);
+    core::NormSpec spec = core::default_spec(core::Method::Layer);
+    const core::NormResult r = n.run(x, spec, {});
+    core::NormSpec other = spec;
     other.eps = 0.5;
-    const double err = Reference(x, other, {}).max_abs_error(r.y.data);
+    const double err = reference::Reference(x, other, {}).max_abs_error(r.y.data);
     return {{"y_error_against_a_wrong_reference", err}, {"detected", err > Tolerance{}.y}};
 }
 
 // The same for the backward: the GPU's gradients for dy against the reference's for another dy.
-nlohmann::json backward_negative_control(WgpuNormalizer& n, WgpuBackward& b) {
-    Tensor x = make_tensor({2, 3, 5, 5}, Init::Randn, 809);
-    NormSpec spec = default_spec(Method::Group);
+nlohmann::json backward_negative_control(webgpu::WgpuNormalizer& n, webgpu::WgpuBackward& b) {
+    core::Tensor x = make_tensor({2, 3, 5, 5}, core::Init::Randn, 809);
+    core::NormSpec spec = core::default_spec(core::Method::Group);
     spec.groups = 3;
     n.run(x, spec, {});
-    const GradResult g = b.run(make_tensor(x.shape, Init::Randn, 810));
-    const double err =
-        grad_error(g, reference_backward(Reference(x, spec, {}), make_tensor(x.shape, Init::Randn, 811)));
+    const core::GradResult g = b.run(make_tensor(x.shape, core::Init::Randn, 810));
+    const double err = grad_error(g, reference::reference_backward(reference::Reference(x, spec, {}),
+                                                                   make_tensor(x.shape, core::Init::Randn, 811)));
     return {{"grad_error_against_another_dy", err}, {"detected", err > 1e-4}};
 }
 
 }  // namespace
 
 std::string run_kernel_tests(webgpu::WgpuBackend& backend) {
-    WgpuNormalizer& normalizer = backend.normalizer();
+    webgpu::WgpuNormalizer& normalizer = backend.normalizer();
     const auto t0 = std::chrono::steady_clock::now();
-    WgpuBackward backward(normalizer);
+    webgpu::WgpuBackward backward(normalizer);
     Suite t(normalizer, backward);
     every_flag(t);
     t.random("random small", {1, 2, 3, 5, 7, 8, 13}, 40, 101, 1 << 16);
@@ -431,10 +439,10 @@ std::string run_kernel_tests(webgpu::WgpuBackend& backend) {
     {
         // One statistic of 2^17+ elements per method: the split and looped paths (forward only:
         // the backward's chunked reductions run on the random shapes).
-        Tensor x = make_tensor({2, 4, 384, 384}, Init::Randn, 303);
-        for (Method m : kMethods) {
-            NormSpec spec = default_spec(m);
-            if (m == Method::Group) spec.groups = 2;
+        core::Tensor x = make_tensor({2, 4, 384, 384}, core::Init::Randn, 303);
+        for (core::Method m : kMethods) {
+            core::NormSpec spec = core::default_spec(m);
+            if (m == core::Method::Group) spec.groups = 2;
             t.check("large statistics", x, spec, {}, {}, false, /*grad=*/false);
         }
     }

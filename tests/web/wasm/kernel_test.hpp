@@ -11,6 +11,7 @@
 #pragma once
 #include "normlab/core/grad.hpp"
 #include "normlab/webgpu/wgpu_backend.hpp"
+#include "normlab/reference/grad_reference.hpp"
 
 #include <string>
 
@@ -19,6 +20,6 @@ namespace normlab::web {
 std::string run_kernel_tests(webgpu::WgpuBackend& backend);
 // The backward's worst error (∂L/∂x, ∂L/∂γ, ∂L/∂β) against reference_backward, relative to
 // max(1, max |reference|) as tests/gpu/test_backward.cpp measures it.
-double grad_error(const GradResult& g, const GradReference& ref);
+double grad_error(const core::GradResult& g, const reference::GradReference& ref);
 
 }  // namespace normlab::web

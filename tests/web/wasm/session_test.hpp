@@ -7,6 +7,7 @@
 // line in "failures".
 #pragma once
 #include "normlab/webgpu/wgpu_backend.hpp"
+#include "normlab/reference/grad_reference.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -4,7 +4,7 @@
 #include "random_configs.hpp"
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/reference.hpp"
+#include "normlab/reference/reference.hpp"
 #include "normlab/core/tensor_init.hpp"
 
 #include <algorithm>
@@ -27,22 +27,22 @@ double max_diff(const std::vector<float>& a, const std::vector<float>& b) {
 }
 
 // tests/gpu/test_sync_bn.cpp's random cases (tests/random_configs: the same series).
-void random_cases(WgpuBackend& b, BackendChecks& t) {
+void random_cases(webgpu::WgpuBackend& b, BackendChecks& t) {
     std::mt19937_64 rng(12);
     for (int i = 0; i < 24; ++i) {
         const test::SyncCase sc = test::random_sync_case(i, rng);
-        const Tensor& x = sc.x;
-        const NormSpec& spec = sc.spec;
-        const NormParams& p = sc.params;
+        const core::Tensor& x = sc.x;
+        const core::NormSpec& spec = sc.spec;
+        const core::NormParams& p = sc.params;
         t.start("random " + sc.name);
         try {
-            const NormResult r = b.normalize(x, spec, p, {});
-            const ReferenceResult ref = reference_sync(x, spec, p);
-            t.expect(max_abs_error(r.y.data, ref.y) <= 1e-5,
-                     "y differs from the reference by " + std::to_string(max_abs_error(r.y.data, ref.y)));
+            const core::NormResult r = b.normalize(x, spec, p, {});
+            const reference::ReferenceResult ref = reference::reference_sync(x, spec, p);
+            t.expect(reference::max_abs_error(r.y.data, ref.y) <= 1e-5,
+                     "y differs from the reference by " + std::to_string(reference::max_abs_error(r.y.data, ref.y)));
             t.expect(r.sync.has_value() && ref.stats.sync.has_value(), "no SyncBN statistics in the result");
             if (!r.sync || !ref.stats.sync) continue;
-            const SyncStats &g = *r.sync, &e = *ref.stats.sync;
+            const core::SyncStats &g = *r.sync, &e = *ref.stats.sync;
             t.close(g.shard_mean, e.shard_mean, 1e-5, "shard_mean");
             t.close(g.shard_var, e.shard_var, 1e-5, "shard_var");
             t.close(g.sync_var, e.sync_var, 1e-5, "sync_var");
@@ -61,27 +61,27 @@ void random_cases(WgpuBackend& b, BackendChecks& t) {
 
 // K = 1 is BatchNorm in every mode, sync is BatchNorm for any K; naive's variance misses exactly
 // the variance of the shard means (here shard 1 shifted by 2, so it is far from 0).
-void identities(WgpuBackend& b, BackendChecks& t) {
+void identities(webgpu::WgpuBackend& b, BackendChecks& t) {
     t.start("identities: K = 1 and sync are BatchNorm, naive misses the variance of the shard means");
     try {
-        const Tensor x = make_tensor(Shape4{8, 3, 4, 4}, Init::Randn, 5);
-        const NormResult plain = b.normalize(x, default_spec(Method::Batch), {}, {});
+        const core::Tensor x = make_tensor(core::Shape4{8, 3, 4, 4}, core::Init::Randn, 5);
+        const core::NormResult plain = b.normalize(x, core::default_spec(core::Method::Batch), {}, {});
         for (std::int64_t K : {1, 2, 4, 8})
-            for (SyncMode mode : {SyncMode::Sync, SyncMode::Local, SyncMode::Naive}) {
-                if (K != 1 && mode != SyncMode::Sync) continue;
-                NormSpec spec = default_spec(Method::Batch);
+            for (core::SyncMode mode : {core::SyncMode::Sync, core::SyncMode::Local, core::SyncMode::Naive}) {
+                if (K != 1 && mode != core::SyncMode::Sync) continue;
+                core::NormSpec spec = core::default_spec(core::Method::Batch);
                 spec.sync_devices = K;
                 spec.sync_mode = mode;
-                const NormResult r = b.normalize(x, spec, {}, {});
-                const std::string what = "K " + std::to_string(K) + " " + sync_mode_name(mode);
+                const core::NormResult r = b.normalize(x, spec, {}, {});
+                const std::string what = "K " + std::to_string(K) + " " + core::sync_mode_name(mode);
                 t.expect(max_diff(r.y.data, plain.y.data) <= 1e-5, what + ": y is not BatchNorm's");
                 t.close(r.running_var, plain.running_var, 1e-6, what + ": running_var");
             }
-        Tensor shifted = x;
+        core::Tensor shifted = x;
         for (std::size_t i = shifted.data.size() / 2; i < shifted.data.size(); ++i) shifted.data[i] += 2.0f;
-        NormSpec spec = default_spec(Method::Batch);
+        core::NormSpec spec = core::default_spec(core::Method::Batch);
         spec.sync_devices = 2;
-        const NormResult r = b.normalize(shifted, spec, {}, {});
+        const core::NormResult r = b.normalize(shifted, spec, {}, {});
         t.expect(r.sync.has_value(), "no SyncBN statistics");
         if (!r.sync) return;
         for (std::size_t c = 0; c < 3; ++c) {
@@ -97,23 +97,23 @@ void identities(WgpuBackend& b, BackendChecks& t) {
 }
 
 // A batch K does not divide, another method, K < 1: one line each, PyTorch-style, nothing run.
-void refusals(WgpuBackend& b, BackendChecks& t) {
+void refusals(webgpu::WgpuBackend& b, BackendChecks& t) {
     t.start("refusals: K not dividing N, another method, K < 1");
-    const Tensor x = make_tensor(Shape4{4, 3, 2, 2}, Init::Randn, 1);
-    auto refused = [&](NormSpec spec, const std::string& needle) {
+    const core::Tensor x = make_tensor(core::Shape4{4, 3, 2, 2}, core::Init::Randn, 1);
+    auto refused = [&](core::NormSpec spec, const std::string& needle) {
         try {
             b.normalize(x, spec, {}, {});
             t.expect(false, "accepted; expected an error containing \"" + needle + "\"");
-        } catch (const InputError& e) {
+        } catch (const core::InputError& e) {
             const std::string m = e.what();
             t.expect(m.find(needle) != std::string::npos && m.find('\n') == std::string::npos,
                      "the error \"" + m + "\" is not one line containing \"" + needle + "\"");
         }
     };
-    NormSpec spec = default_spec(Method::Batch);
+    core::NormSpec spec = core::default_spec(core::Method::Batch);
     spec.sync_devices = 3;
     refused(spec, "divisible by 3");
-    NormSpec layer = default_spec(Method::Layer);
+    core::NormSpec layer = core::default_spec(core::Method::Layer);
     layer.sync_devices = 2;
     refused(layer, "only used by batch normalization");
     spec.sync_devices = -1;
@@ -122,7 +122,7 @@ void refusals(WgpuBackend& b, BackendChecks& t) {
 
 }  // namespace
 
-nlohmann::json run_sync_tests(WgpuBackend& backend) {
+nlohmann::json run_sync_tests(webgpu::WgpuBackend& backend) {
     BackendChecks t(backend);
     random_cases(backend, t);
     identities(backend, t);

@@ -1,6 +1,7 @@
 // Training on WebGPU in the browser (train_test.hpp).
 #include "train_test.hpp"
 
+#include "normlab/plan/backend_helpers.hpp"
 #include "normlab/train/conv_layers.hpp"
 #include "normlab/train/conv_model_plan.hpp"
 #include "normlab/train/train_plan.hpp"
@@ -22,8 +23,6 @@ namespace {
 
 using webgpu::WgpuTrainRunner;
 using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 nlohmann::json load(const std::string& path) {
     std::ifstream in(path);
@@ -48,7 +47,7 @@ public:
         auto& p = report_["parts"][part];
         if (p.is_null()) p = nlohmann::json::object();
         p["cases"] = p.value("cases", 0) + 1;
-        p["ms"] = p.value("ms", 0.0) + ms_since(t0);
+        p["ms"] = p.value("ms", 0.0) + plan::ms_since(t0);
         for (const auto& f : failures) report_["failures"].push_back({{"part", part}, {"case", name}, {"what", f}});
     }
 
@@ -56,26 +55,27 @@ public:
     // a workgroup per norm set; the placements, activations and optimizers spread over the norms.
     void reference() {
         struct Case {
-            TrainNorm norm;
+            train::TrainNorm norm;
             bool after;
-            TrainActivation act;
-            TrainOptimizer opt;
+            train::TrainActivation act;
+            train::TrainOptimizer opt;
         };
-        using A = TrainActivation;
-        using O = TrainOptimizer;
-        const Case cases[] = {{TrainNorm::None, false, A::Relu, O::Sgd},
-                              {TrainNorm::Batch, false, A::Tanh, O::Adam},
-                              {TrainNorm::Layer, true, A::Sigmoid, O::Sgd},
-                              {TrainNorm::Group, true, A::Relu, O::Adam},
-                              {TrainNorm::Rms, false, A::Tanh, O::Sgd}};
+        using A = train::TrainActivation;
+        using O = train::TrainOptimizer;
+        const Case cases[] = {{train::TrainNorm::None, false, A::Relu, O::Sgd},
+                              {train::TrainNorm::Batch, false, A::Tanh, O::Adam},
+                              {train::TrainNorm::Layer, true, A::Sigmoid, O::Sgd},
+                              {train::TrainNorm::Group, true, A::Relu, O::Adam},
+                              {train::TrainNorm::Rms, false, A::Tanh, O::Sgd}};
         for (const Case& k : cases)
-            for (std::uint32_t serial : {0u, TrainPlanOptions{}.serial_norm_members}) {
-                const TrainConfig c = test::small_train_config(k.norm, k.after, k.act, k.opt);
-                const std::string name = std::string(train_norm_name(c.norm)) + (serial ? " serial" : " workgroup");
+            for (std::uint32_t serial : {0u, train::TrainPlanOptions{}.serial_norm_members}) {
+                const train::TrainConfig c = test::small_train_config(k.norm, k.after, k.act, k.opt);
+                const std::string name =
+                    std::string(train::train_norm_name(c.norm)) + (serial ? " serial" : " workgroup");
                 run("reference", name, [&] {
-                    WgpuTrainRunner r(ctx_, plan_mlp_training(c, TrainPlanOptions{serial}), 4);
-                    return test::check_against_reference(c,
-                                                         test::run_train(r, c, init_mlp_params(c), make_train_data(c)));
+                    webgpu::WgpuTrainRunner r(ctx_, train::plan_mlp_training(c, train::TrainPlanOptions{serial}), 4);
+                    return test::check_against_reference(
+                        c, test::run_train(r, c, train::init_mlp_params(c), train::make_train_data(c)));
                 });
             }
     }
@@ -85,7 +85,7 @@ public:
             run("mlp_golden", name, [&] {
                 const auto j = load("/golden/train/" + name + ".json");
                 const auto g = test::mlp_golden(j);
-                WgpuTrainRunner r(ctx_, plan_mlp_training(g.config), 8);
+                webgpu::WgpuTrainRunner r(ctx_, train::plan_mlp_training(g.config), 8);
                 auto lines = test::check_mlp_golden(j, g, test::run_train(r, g.config, g.init, g.data));
                 if (name == "batch_adam") negative_control(j, g, test::run_train(r, g.config, g.init, g.data));
                 return lines;
@@ -94,14 +94,14 @@ public:
 
     void cnn_golden(bool all_runs) {
         const auto all = load("/golden/train_ops/cnn_runs.json");
-        const TrainData data = test::cnn_golden_data(all);
+        const train::TrainData data = test::cnn_golden_data(all);
         for (const auto& run : all.at("runs")) {
             const std::string norm = run.at("norm");
             if (!all_runs && norm != "batch" && norm != "instance") continue;
             this->run("cnn_golden", norm, [&] {
-                const TrainConfig c = test::cnn_golden_config(all, run);
+                const train::TrainConfig c = test::cnn_golden_config(all, run);
                 const auto init = test::cnn_golden_init(c, run);
-                WgpuTrainRunner r(ctx_, plan_cnn_training(c), 2);
+                webgpu::WgpuTrainRunner r(ctx_, train::plan_cnn_training(c), 2);
                 return test::check_cnn_run(run, c, init, test::run_train(r, c, init, data));
             });
         }
@@ -113,10 +113,10 @@ public:
         const auto configs = test::cnn_reference_configs();
         for (std::size_t i = 0; i < configs.size(); ++i) {
             if (!all_configs && i != 0 && i != 3 && i != 8 && i != 11 && i != 16 && i != 19) continue;
-            const TrainConfig& c = configs[i];
+            const train::TrainConfig& c = configs[i];
             run("cnn_reference", test::cnn_config_name(c), [&] {
-                WgpuTrainRunner r(ctx_, plan_cnn_training(c), 2);
-                auto dev = test::run_train(r, c, init_cnn_params(c), make_train_data(c));
+                webgpu::WgpuTrainRunner r(ctx_, train::plan_cnn_training(c), 2);
+                auto dev = test::run_train(r, c, train::init_cnn_params(c), train::make_train_data(c));
                 auto lines = test::check_cnn_against_reference(c, dev);
                 if (i == 0) {
                     dev.log[4] *= 1.001f;
@@ -132,7 +132,7 @@ public:
     void conv_kernels() {
         for (const auto& k : test::conv_kernel_cases())
             run("conv_kernels", k.name, [&] {
-                WgpuTrainRunner r(ctx_, k.program, 1);
+                webgpu::WgpuTrainRunner r(ctx_, k.program, 1);
                 return k.check(test::run_kernel_case(r, k), test::ConvBackend::WebGPU);
             });
     }
@@ -141,15 +141,16 @@ public:
     // between polls) give the run of one submission; so do 1 and 4 steps per submission.
     void slices() {
         run("slices", "poll", [&] {
-            auto c = test::small_train_config(TrainNorm::Layer, false, TrainActivation::Tanh, TrainOptimizer::Sgd);
+            auto c = test::small_train_config(train::TrainNorm::Layer, false, train::TrainActivation::Tanh,
+                                              train::TrainOptimizer::Sgd);
             c.steps = 9;
-            const auto init = init_mlp_params(c);
-            const auto data = make_train_data(c);
-            WgpuTrainRunner whole_runner(ctx_, plan_mlp_training(c), 4);
+            const auto init = train::init_mlp_params(c);
+            const auto data = train::make_train_data(c);
+            webgpu::WgpuTrainRunner whole_runner(ctx_, train::plan_mlp_training(c), 4);
             const auto whole = test::run_train(whole_runner, c, init, data);
-            WgpuTrainRunner one_runner(ctx_, plan_mlp_training(c), 1);
+            webgpu::WgpuTrainRunner one_runner(ctx_, train::plan_mlp_training(c), 1);
             const auto one = test::run_train(one_runner, c, init, data);
-            WgpuTrainRunner r(ctx_, plan_mlp_training(c), 4);
+            webgpu::WgpuTrainRunner r(ctx_, train::plan_mlp_training(c), 4);
             test::upload_all(r, init, data);
             int polls = 0;
             while (r.steps_run() < c.steps) {
@@ -182,20 +183,21 @@ public:
     void refusals() {
         run("refusals", "bad programs", [&] {
             std::vector<std::string> f;
-            const auto c = test::small_train_config(TrainNorm::None, false, TrainActivation::Relu, TrainOptimizer::Sgd);
-            auto expect = [&](TrainProgram p, const char* what, const char* want) {
+            const auto c = test::small_train_config(train::TrainNorm::None, false, train::TrainActivation::Relu,
+                                                    train::TrainOptimizer::Sgd);
+            auto expect = [&](train::TrainProgram p, const char* what, const char* want) {
                 try {
-                    WgpuTrainRunner r(ctx_, std::move(p), 1);
+                    webgpu::WgpuTrainRunner r(ctx_, std::move(p), 1);
                     f.push_back(std::string(what) + ": not refused");
                 } catch (const std::exception& e) {
                     if (std::string(e.what()).find(want) == std::string::npos)
                         f.push_back(std::string(what) + ": " + e.what());
                 }
             };
-            TrainProgram short_pass = plan_mlp_training(c);
+            train::TrainProgram short_pass = train::plan_mlp_training(c);
             short_pass.passes[1].buffers.resize(2);  // train_linear declares 4
             expect(short_pass, "a pass binding 2 of 4 buffers", "WebGPU refused it");
-            TrainProgram twice = plan_mlp_training(c);
+            train::TrainProgram twice = train::plan_mlp_training(c);
             twice.passes[1].buffers[3] = twice.passes[1].buffers[0];
             expect(twice, "a buffer bound twice", "twice");
             return f;
@@ -211,15 +213,16 @@ public:
 
     // `c.steps` steps of c from its initial parameters and data, `per_submit` steps per submission and one
     // evaluation after the last, timed from the first submission to the last step's end.
-    void bench(const std::string& name, const TrainConfig& c, bool cnn, int per_submit) {
+    void bench(const std::string& name, const train::TrainConfig& c, bool cnn, int per_submit) {
         run("bench", name, [&] {
-            WgpuTrainRunner r(ctx_, cnn ? plan_cnn_training(c) : plan_mlp_training(c), per_submit);
-            const auto data = make_train_data(c);
-            test::upload_all(r, cnn ? init_cnn_params(c) : init_mlp_params(c), data);
+            webgpu::WgpuTrainRunner r(ctx_, cnn ? train::plan_cnn_training(c) : train::plan_mlp_training(c),
+                                      per_submit);
+            const auto data = train::make_train_data(c);
+            test::upload_all(r, cnn ? train::init_cnn_params(c) : train::init_mlp_params(c), data);
             const auto t0 = Clock::now();
             r.submit(c.steps, 0, true);
             r.finish();
-            const double ms = ms_since(t0);
+            const double ms = plan::ms_since(t0);
             const auto log = r.log();
             report_["bench"][name] = {{"steps", c.steps},
                                       {"ms", ms},
@@ -232,25 +235,25 @@ public:
     }
 
     // The cnn's step split by kernel: each kernel's passes alone (on zeroed buffers), ms per step.
-    void profile(const TrainConfig& c) {
+    void profile(const train::TrainConfig& c) {
         run("bench", "cnn profile", [&] {
-            const TrainProgram whole = plan_cnn_training(c);
+            const train::TrainProgram whole = train::plan_cnn_training(c);
             std::map<std::string, int> kinds;
             for (const auto& p : whole.passes) ++kinds[p.kernel];
             for (const auto& [name, n] : kinds) {
                 const std::string kernel = name;
-                TrainProgram p = whole;
+                train::TrainProgram p = whole;
                 p.eval_passes.clear();
                 p.passes.erase(std::remove_if(p.passes.begin(), p.passes.end(),
-                                              [&](const TrainPass& q) { return q.kernel != kernel; }),
+                                              [&](const train::TrainPass& q) { return q.kernel != kernel; }),
                                p.passes.end());
-                WgpuTrainRunner r(ctx_, std::move(p), 4);
+                webgpu::WgpuTrainRunner r(ctx_, std::move(p), 4);
                 r.submit(1);
                 r.finish();
                 const auto t0 = Clock::now();
                 r.submit(4);
                 r.finish();
-                report_["profile"][kernel] = {{"passes", n}, {"ms_per_step", ms_since(t0) / 4}};
+                report_["profile"][kernel] = {{"passes", n}, {"ms_per_step", plan::ms_since(t0) / 4}};
             }
             return std::vector<std::string>{};
         });
@@ -262,9 +265,9 @@ private:
 };
 
 // The cnn of the speed figures: 4 conv layers of 16 channels on 16×16 textures, 4 classes, batch 32, Adam.
-TrainConfig bench_cnn() {
-    TrainConfig cnn;
-    cnn.model = TrainModel::Cnn;
+train::TrainConfig bench_cnn() {
+    train::TrainConfig cnn;
+    cnn.model = train::TrainModel::Cnn;
     cnn.data = "textures";
     cnn.depth = 4;
     cnn.channels = 16;
@@ -274,17 +277,17 @@ TrainConfig bench_cnn() {
     cnn.samples = 1024;
     cnn.noise = 0.2;
     cnn.data_seed = 1;
-    cnn.optimizer = TrainOptimizer::Adam;
+    cnn.optimizer = train::TrainOptimizer::Adam;
     cnn.lr = 0.01;
-    cnn.norm = TrainNorm::Batch;
-    validate_train_config(cnn);
+    cnn.norm = train::TrainNorm::Batch;
+    train::validate_train_config(cnn);
     return cnn;
 }
 
 // The mlp of bench/train_bench.py (4 hidden layers of 32, the norm before ReLU, 2 classes, batch 32,
 // SGD at 0.05 with momentum 0.9, 1,024 samples) for each norm, 64 steps per submission; the cnn, 16.
 void benches(TrainSuite& s) {
-    TrainConfig mlp;
+    train::TrainConfig mlp;
     mlp.depth = 4;
     mlp.width = 32;
     mlp.batch = 32;
@@ -292,11 +295,12 @@ void benches(TrainSuite& s) {
     mlp.classes = 2;
     mlp.samples = 1024;
     mlp.lr = 0.05;
-    for (TrainNorm n : {TrainNorm::None, TrainNorm::Batch, TrainNorm::Layer, TrainNorm::Group, TrainNorm::Rms}) {
+    for (train::TrainNorm n : {train::TrainNorm::None, train::TrainNorm::Batch, train::TrainNorm::Layer,
+                               train::TrainNorm::Group, train::TrainNorm::Rms}) {
         mlp.norm = n;
-        mlp.groups = n == TrainNorm::Group ? 4 : 1;
-        validate_train_config(mlp);
-        s.bench(std::string("mlp ") + train_norm_name(n), mlp, false, 64);
+        mlp.groups = n == train::TrainNorm::Group ? 4 : 1;
+        train::validate_train_config(mlp);
+        s.bench(std::string("mlp ") + train::train_norm_name(n), mlp, false, 64);
     }
     s.profile(bench_cnn());
     s.bench("cnn batch", bench_cnn(), true, 16);
@@ -326,7 +330,7 @@ std::string run_train_tests(webgpu::WgpuContext& ctx, const std::string& mode) {
         s.cnn_reference(full);
         s.conv_kernels();
     }
-    report["ms"] = ms_since(t0);
+    report["ms"] = plan::ms_since(t0);
     return report.dump();
 }
 

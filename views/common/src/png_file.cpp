@@ -1,6 +1,6 @@
 #include "normlab/views/png_file.hpp"
 
-#include "normlab/core/atomic_file.hpp"
+#include "normlab/io/atomic_file.hpp"
 #include "normlab/core/error.hpp"
 
 #include <stb_image_write.h>
@@ -35,12 +35,12 @@ RgbaImage crop_image(const RgbaImage& full, std::array<int, 4> crop) {
 std::string png_bytes(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba) {
     std::string bytes;
     if (!stbi_write_png_to_func(append, &bytes, width, height, 4, rgba.data(), width * 4))
-        throw InputError("cannot encode the PNG " + path);
+        throw core::InputError("cannot encode the PNG " + path);
     return bytes;
 }
 
 void write_png_atomic(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba) {
-    write_file_atomic(path, png_bytes(path, width, height, rgba));
+    io::write_file_atomic(path, png_bytes(path, width, height, rgba));
 }
 
 }  // namespace normlab::views

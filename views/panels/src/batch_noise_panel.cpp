@@ -3,6 +3,7 @@
 #include "normlab/views/i18n.hpp"
 
 #include "normlab/core/error.hpp"
+#include "normlab/io/scene_file.hpp"
 
 #include <imgui.h>
 
@@ -12,12 +13,13 @@ namespace {
 constexpr int kDraws = 200;
 }
 
-bool BatchNoisePanel::applies(const Experiment& e, const Session& s) {
-    return e.kind == ExperimentKind::Pair && e.left_samples > 0 && s.state().spec.method == Method::Batch;
+bool BatchNoisePanel::applies(const classroom::Experiment& e, const session::Session& s) {
+    return e.kind == classroom::ExperimentKind::Pair && e.left_samples > 0 &&
+           s.state().spec.method == core::Method::Batch;
 }
 
-void BatchNoisePanel::draw(Session& session, const Experiment& e) {
-    const Shape4& sh = session.x().shape;  // a pair shows its left side: the first k samples
+void BatchNoisePanel::draw(session::Session& session, const classroom::Experiment& e) {
+    const core::Shape4& sh = session.x().shape;  // a pair shows its left side: the first k samples
     char label[128];
     std::snprintf(label, sizeof label, tr("Measure the batch noise over %d draws per N"), kDraws);
     const bool clicked = ImGui::Button(label);
@@ -25,9 +27,9 @@ void BatchNoisePanel::draw(Session& session, const Experiment& e) {
     if (clicked) {
         try {
             std::vector<std::int64_t> sizes;
-            for (std::int64_t n = load_tensor(e.state.source).shape.n; n >= 2; n /= 2) sizes.push_back(n);
+            for (std::int64_t n = io::load_tensor(e.state.source).shape.n; n >= 2; n /= 2) sizes.push_back(n);
             if (!backend_) backend_ = make_backend_();
-            rows_ = measure_batch_noise(*backend_, sh.c, sh.h * sh.w, sizes, kDraws, 1);
+            rows_ = plan::measure_batch_noise(*backend_, sh.c, sh.h * sh.w, sizes, kDraws, 1);
             measured_for_ = e.id;
             error_.clear();
         } catch (const std::runtime_error& e) {  // InputError or DeviceError, shown under the button

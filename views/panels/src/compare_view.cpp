@@ -12,32 +12,33 @@
 
 namespace normlab::views {
 namespace {
-constexpr Method kMethods[4] = {Method::Batch, Method::Layer, Method::Instance, Method::Group};
+constexpr core::Method kMethods[4] = {core::Method::Batch, core::Method::Layer, core::Method::Instance,
+                                      core::Method::Group};
 }
 
-CompareView::CompareView(Session& engine, const MakeHeatmapImage& make_image) {
+CompareView::CompareView(session::Session& engine, const MakeHeatmapImage& make_image) {
     for (std::size_t i = 0; i < 4; ++i) {
-        shown_[i] = std::make_unique<ShownValues>(engine);
+        shown_[i] = std::make_unique<session::ShownValues>(engine);
         views_[i] = std::make_unique<HeatmapPanel>(make_image());
-        views_[i]->mode = HeatmapMode::Statistics;
+        views_[i]->mode = plan::HeatmapMode::Statistics;
         views_[i]->show_controls = false;
         views_[i]->show_legend = false;
     }
 }
 
-void CompareView::follow(const Session& main) {
-    const State& ms = main.state();
+void CompareView::follow(const session::Session& main) {
+    const core::State& ms = main.state();
     if (seen_generation_ == main.generation() && seen_selection_ == ms.selection) return;
-    const Shape4& sh = main.x().shape;
+    const core::Shape4& sh = main.x().shape;
     // The main state's G, or the default one (a middle divisor: neither G = 1 nor G = C).
-    const std::int64_t g = default_groups(sh.c, ms.spec.groups);
+    const std::int64_t g = core::default_groups(sh.c, ms.spec.groups);
     if (seen_generation_ != main.generation() || g != groups_) {
         error_.clear();
         for (std::size_t i = 0; i < 4; ++i) {
-            State st;
+            core::State st;
             st.source = ms.source;
-            st.spec = default_spec(kMethods[i]);
-            if (kMethods[i] == Method::Group) st.spec.groups = g;
+            st.spec = core::default_spec(kMethods[i]);
+            if (kMethods[i] == core::Method::Group) st.spec.groups = g;
             if (auto err = shown_[i]->compute(st, main.x())) error_ = *err;
         }
         groups_ = g;
@@ -52,11 +53,11 @@ namespace {
 
 // A cell's caption: the module of the tensor's rank (BatchNorm1d/2d/3d, LayerNorm over its axes,
 // GroupNorm with its G), statistics × elements, and the selected statistic's μ and σ².
-void caption(const ShownTensors& s, Method m, std::int64_t groups) {
-    const StatLayout& l = s.layout();
-    std::string title = method_torch_name(m, l.shape);
-    if (m == Method::Group) title = "GroupNorm(G=" + std::to_string(groups) + ")";
-    if (m == Method::Layer) {
+void caption(const session::ShownTensors& s, core::Method m, std::int64_t groups) {
+    const core::StatLayout& l = s.layout();
+    std::string title = core::method_torch_name(m, l.shape);
+    if (m == core::Method::Group) title = "GroupNorm(G=" + std::to_string(groups) + ")";
+    if (m == core::Method::Layer) {
         std::string axes;
         for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : ",") + a;
         title = "LayerNorm([" + axes + "])";
@@ -86,14 +87,14 @@ void caption(const ShownTensors& s, Method m, std::int64_t groups) {
 
 }  // namespace
 
-void CompareView::draw(Session& main, bool cube) {
+void CompareView::draw(session::Session& main, bool cube) {
     follow(main);
     const float fs = ImGui::GetFontSize();
     ImVec2 avail = ImGui::GetContentRegionAvail();
     if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "%s", error_.c_str());
     const float gap = ImGui::GetStyle().ItemSpacing.x, vgap = ImGui::GetStyle().ItemSpacing.y;
     // 2×2, four rows or four columns: whichever gives the heatmap tiles the most pixels.
-    const Shape4& sh = main.x().shape;
+    const core::Shape4& sh = main.x().shape;
     const float chrome = fs * 3.4f;  // caption (up to two lines) and padding inside a cell
     const float heat_frac = cube ? 0.55f : 1.0f;
     int cols = 2;
@@ -111,13 +112,13 @@ void CompareView::draw(Session& main, bool cube) {
     const float cell_h = (avail.y - vgap * static_cast<float>(rows - 1)) / static_cast<float>(rows);
     for (std::size_t i = 0; i < 4; ++i) {
         if (i % static_cast<std::size_t>(cols)) ImGui::SameLine();
-        const ShownTensors& s = shown_[i]->shown();
+        const session::ShownTensors& s = shown_[i]->shown();
         ImGui::BeginChild(static_cast<ImGuiID>(1000 + i), ImVec2(cell_w, cell_h), true, ImGuiWindowFlags_NoScrollbar);
         if (s.empty()) {  // refused from the start (error_ says why)
             ImGui::EndChild();
             continue;
         }
-        const StatLayout& l = s.layout();
+        const core::StatLayout& l = s.layout();
         caption(s, kMethods[i], groups_);
         const float inner_w = ImGui::GetContentRegionAvail().x;
         const float inner_h = ImGui::GetContentRegionAvail().y;

@@ -2,9 +2,9 @@
 #include "normlab/views/controls_widgets.hpp"
 
 #include "normlab/classroom/experiments.hpp"
-#include "normlab/core/file_kind.hpp"
+#include "normlab/io/file_kind.hpp"
 
-#include "normlab/core/presets.hpp"
+#include "normlab/io/presets.hpp"
 #include "normlab/core/stat_layout.hpp"
 
 #include "normlab/views/i18n.hpp"
@@ -24,10 +24,10 @@ namespace {
 const std::vector<const char*>& method_items(int rank) {
     auto make = [](int r) {
         std::vector<std::string> l;
-        Shape4 s;
+        core::Shape4 s;
         s.rank = r;  // only the rank picks the module's name
-        for (const MethodInfo& m : methods())
-            l.push_back(std::string(m.name) + " (" + method_torch_name(m.id, s) + ")");
+        for (const core::MethodInfo& m : core::methods())
+            l.push_back(std::string(m.name) + " (" + core::method_torch_name(m.id, s) + ")");
         return l;
     };
     static const std::vector<std::string> labels[] = {make(2), make(3), make(4), make(5)};
@@ -42,10 +42,10 @@ const std::vector<const char*>& method_items(int rank) {
 }
 
 // An exercise (a handed-out scene) hides some controls and greys out others.
-bool shown(const Session& s, Control c) { return !s.state().exercise.hides(c); }
+bool shown(const session::Session& s, core::Control c) { return !s.state().exercise.hides(c); }
 class Locked {
 public:
-    Locked(const Session& s, Control c) : on_(s.state().exercise.locks(c)) {
+    Locked(const session::Session& s, core::Control c) : on_(s.state().exercise.locks(c)) {
         if (on_) ImGui::BeginDisabled();
     }
     ~Locked() {
@@ -60,18 +60,18 @@ private:
 
 }  // namespace
 
-void ControlsPanel::apply(Session& s, const State& next, TensorChange change) {
+void ControlsPanel::apply(session::Session& s, const core::State& next, session::TensorChange change) {
     auto err = s.apply(next, std::move(change));
     error_ = err ? *err : "";
 }
 
-void ControlsPanel::draw(Session& s) {
+void ControlsPanel::draw(session::Session& s) {
     if (seen_generation_ != s.generation()) {
-        const Shape4& sh = s.x().shape;
+        const core::Shape4& sh = s.x().shape;
         const auto dims = sh.dims();
         shape_edit_ = {};
         for (std::size_t i = 0; i < dims.size(); ++i) shape_edit_[i] = static_cast<int>(dims[i]);
-        if (s.state().source.kind == TensorSource::Kind::File) path_edit_ = s.state().source.path;
+        if (s.state().source.kind == core::TensorSource::Kind::File) path_edit_ = s.state().source.path;
         seen_generation_ = s.generation();
     }
     if (!error_.empty()) {
@@ -84,41 +84,41 @@ void ControlsPanel::draw(Session& s) {
         wrapped_text_colored(ImVec4(0.94f, 0.89f, 0.26f, 1),
                              tr("Exercise: some controls are hidden or locked by this scene."));
     }
-    if (shown(s, Control::Tensor) &&
+    if (shown(s, core::Control::Tensor) &&
         ImGui::CollapsingHeader(tr_id("Tensor", "tensor").c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
-        Locked lock(s, Control::Tensor);
+        Locked lock(s, core::Control::Tensor);
         tensor_section(s);
     }
     if (ImGui::CollapsingHeader(tr_id("Method", "method").c_str(), ImGuiTreeNodeFlags_DefaultOpen)) method_section(s);
 }
 
-void ControlsPanel::method_section(Session& s) {
-    const State& st = s.state();
-    const Shape4& sh = s.x().shape;
-    const TensorChange keep = TensorChange::keep();
+void ControlsPanel::method_section(session::Session& s) {
+    const core::State& st = s.state();
+    const core::Shape4& sh = s.x().shape;
+    const session::TensorChange keep = session::TensorChange::keep();
     {  // the method, G, normalized_shape and ε at one width; an applied change ends the section
         const ItemWidth width(-90);
-        const auto& all = methods();
+        const auto& all = core::methods();
         const auto& items = method_items(sh.rank);
         int m = 0;
         for (std::size_t i = 0; i < all.size(); ++i)
             if (all[i].id == st.spec.method) m = static_cast<int>(i);
-        if (shown(s, Control::Method)) {
-            Locked lock(s, Control::Method);
+        if (shown(s, core::Control::Method)) {
+            Locked lock(s, core::Control::Method);
             if (ImGui::Combo(tr_id("method", "method").c_str(), &m, items.data(), static_cast<int>(items.size())) &&
                 all[static_cast<std::size_t>(m)].id != st.spec.method) {
-                return apply(s, with_method(st, all[static_cast<std::size_t>(m)].id, sh.c), keep);
+                return apply(s, session::with_method(st, all[static_cast<std::size_t>(m)].id, sh.c), keep);
             }
         }
-        if (st.spec.method == Method::Group && shown(s, Control::Groups)) {
-            Locked lock(s, Control::Groups);
-            auto ds = divisors(sh.c);
+        if (st.spec.method == core::Method::Group && shown(s, core::Control::Groups)) {
+            Locked lock(s, core::Control::Groups);
+            auto ds = session::divisors(sh.c);
             std::string label = std::to_string(st.spec.groups);
             if (ImGui::BeginCombo(tr_id("groups G", "groups").c_str(), label.c_str())) {
                 for (auto g : ds) {
                     std::string l = strf(tr("%lld  (%lld channels per group)"), static_cast<long long>(g),
                                          static_cast<long long>(sh.c / g));
-                    if (ImGui::Selectable(l.c_str(), g == st.spec.groups)) apply(s, with_groups(st, g), keep);
+                    if (ImGui::Selectable(l.c_str(), g == st.spec.groups)) apply(s, session::with_groups(st, g), keep);
                 }
                 ImGui::EndCombo();
             }
@@ -132,20 +132,21 @@ void ControlsPanel::method_section(Session& s) {
                                           "channels)."),
                                        others.c_str())));
         }
-        if ((st.spec.method == Method::Layer || st.spec.method == Method::Rms) && shown(s, Control::NormalizedShape)) {
-            Locked lock(s, Control::NormalizedShape);
+        if ((st.spec.method == core::Method::Layer || st.spec.method == core::Method::Rms) &&
+            shown(s, core::Control::NormalizedShape)) {
+            Locked lock(s, core::Control::NormalizedShape);
             auto ns = st.spec.effective_normalized_shape(sh);
             int k = static_cast<int>(ns.size()) - 1;
             // The trailing k dims, 1 <= k <= rank: [W], [H,W], [C,H,W]; [D], [L,D]; [C]; up to [C,D,H,W];
             // the last, every dim (N included), is one statistic over the whole tensor.
             const auto dims = sh.dims();
-            const auto names = axis_names(st.spec.method, sh);
+            const auto names = core::axis_names(st.spec.method, sh);
             std::vector<std::string> labels;
             for (std::size_t j = dims.size(); j-- > 0;) {
                 std::string axes;
                 for (std::size_t a = j; a < dims.size(); ++a) axes += (a > j ? "," : "") + names[a];
                 labels.push_back("[" + axes +
-                                 "] = " + dims_str({dims.begin() + static_cast<std::ptrdiff_t>(j), dims.end()}));
+                                 "] = " + core::dims_str({dims.begin() + static_cast<std::ptrdiff_t>(j), dims.end()}));
             }
             std::vector<const char*> opts;
             for (const auto& l : labels) opts.push_back(l.c_str());
@@ -155,48 +156,50 @@ void ControlsPanel::method_section(Session& s) {
                 const std::vector<std::int64_t> chosen =
                     from == 1 || dims.size() == 1 ? std::vector<std::int64_t>{}
                                                   : std::vector<std::int64_t>(dims.begin() + from, dims.end());
-                return apply(s, with_normalized_shape(st, chosen), keep);
+                return apply(s, session::with_normalized_shape(st, chosen), keep);
             }
         }
-        if (shown(s, Control::Eps)) {
-            Locked lock(s, Control::Eps);
+        if (shown(s, core::Control::Eps)) {
+            Locked lock(s, core::Control::Eps);
             double eps = st.spec.effective_eps();
             ImGui::InputDouble(tr_id("eps ε", "eps").c_str(), &eps, 0, 0, "%.3g");
-            if (ImGui::IsItemDeactivatedAfterEdit()) return apply(s, with_eps(st, eps), keep);
+            if (ImGui::IsItemDeactivatedAfterEdit()) return apply(s, session::with_eps(st, eps), keep);
         }
     }
     affine_section(s);
-    if (st.spec.method == Method::Batch) batch_section(s);
-    if (st.spec.method == Method::Instance && shown(s, Control::Params)) {  // AdaIN's style sets γ and β
-        Locked lock(s, Control::Params);
+    if (st.spec.method == core::Method::Batch) batch_section(s);
+    if (st.spec.method == core::Method::Instance && shown(s, core::Control::Params)) {  // AdaIN's style sets γ and β
+        Locked lock(s, core::Control::Params);
         style_controls(s);
     }
 }
 
-void ControlsPanel::affine_section(Session& s) {
-    const State& st = s.state();
-    const StatLayout& l = s.layout();
-    const TensorChange keep = TensorChange::keep();
-    if (shown(s, Control::Affine)) {
-        Locked lock(s, Control::Affine);
+void ControlsPanel::affine_section(session::Session& s) {
+    const core::State& st = s.state();
+    const core::StatLayout& l = s.layout();
+    const session::TensorChange keep = session::TensorChange::keep();
+    if (shown(s, core::Control::Affine)) {
+        Locked lock(s, core::Control::Affine);
         bool affine = st.spec.affine;
         if (ImGui::Checkbox(tr_id("affine (γ, β)", "affine").c_str(), &affine))
-            return apply(s, with_affine(st, affine), keep);
-        if (st.spec.method == Method::Layer && st.spec.affine) {
+            return apply(s, session::with_affine(st, affine), keep);
+        if (st.spec.method == core::Method::Layer && st.spec.affine) {
             ImGui::SameLine();
             bool bias = st.spec.bias;
-            if (ImGui::Checkbox(tr_id("bias β", "bias").c_str(), &bias)) return apply(s, with_bias(st, bias), keep);
+            if (ImGui::Checkbox(tr_id("bias β", "bias").c_str(), &bias))
+                return apply(s, session::with_bias(st, bias), keep);
         }
     }
-    if (!st.spec.affine || !shown(s, Control::Params)) return;
-    Locked lock(s, Control::Params);
+    if (!st.spec.affine || !shown(s, core::Control::Params)) return;
+    Locked lock(s, core::Control::Params);
     const auto count = static_cast<std::size_t>(l.param_count);
     const bool has_b = st.spec.has_bias();
-    wrapped_text_disabled(strf(
-        has_b ? tr("γ, β shape %s (%s)") : tr("γ shape %s (%s)"), dims_str(l.param_shape).c_str(),
-        st.spec.method == Method::Layer || st.spec.method == Method::Rms ? tr("one per element of normalized_shape")
-        : l.shape.rank == 2 && st.spec.method == Method::Instance        ? tr("one per row of the unbatched (C, L)")
-                                                                         : tr("one per channel")));
+    wrapped_text_disabled(
+        strf(has_b ? tr("γ, β shape %s (%s)") : tr("γ shape %s (%s)"), core::dims_str(l.param_shape).c_str(),
+             st.spec.method == core::Method::Layer || st.spec.method == core::Method::Rms
+                 ? tr("one per element of normalized_shape")
+             : l.shape.rank == 2 && st.spec.method == core::Method::Instance ? tr("one per row of the unbatched (C, L)")
+                                                                             : tr("one per channel")));
     std::vector<float> w = st.params.weight.empty() ? std::vector<float>(count, 1.0f) : st.params.weight;
     std::vector<float> b = st.params.bias.empty() ? std::vector<float>(count, 0.0f) : st.params.bias;
     float all[2] = {w[0], has_b ? b[0] : 0.0f};
@@ -204,7 +207,8 @@ void ControlsPanel::affine_section(Session& s) {
     if (has_b ? ImGui::InputFloat2(tr_id("all γ, β", "all").c_str(), all, "%.3g")
               : ImGui::InputFloat(tr_id("all γ", "all").c_str(), all, 0, 0, "%.3g")) {}
     if (ImGui::IsItemDeactivatedAfterEdit())
-        return apply(s, with_params(st, std::vector<float>(count, all[0]), std::vector<float>(count, all[1])), keep);
+        return apply(s, session::with_params(st, std::vector<float>(count, all[0]), std::vector<float>(count, all[1])),
+                     keep);
     if (count <= 64 && ImGui::TreeNode("##per-index", "%s", tr("per index"))) {
         for (std::size_t i = 0; i < count; ++i) {
             ImGui::PushID(static_cast<int>(i));
@@ -215,7 +219,7 @@ void ControlsPanel::affine_section(Session& s) {
             if (has_b ? ImGui::DragFloat2(label.c_str(), v, 0.01f) : ImGui::DragFloat(label.c_str(), v, 0.01f)) {
                 w[i] = v[0];
                 b[i] = v[1];
-                apply(s, with_params(st, w, b), keep);
+                apply(s, session::with_params(st, w, b), keep);
                 ImGui::PopID();
                 break;
             }
@@ -227,21 +231,21 @@ void ControlsPanel::affine_section(Session& s) {
 
 // SyncBN on K simulated devices: K among the divisors of N (off = one device, plain BatchNorm)
 // and the mode. Returns true when it changed the state.
-bool ControlsPanel::sync_section(Session& s) {
-    const State& st = s.state();
+bool ControlsPanel::sync_section(session::Session& s) {
+    const core::State& st = s.state();
     const std::int64_t N = s.x().shape.n;
     std::string current = st.spec.sync_devices ? std::to_string(st.spec.sync_devices) : tr("off");
     ImGui::SetNextItemWidth(6 * ImGui::GetFontSize());
     if (ImGui::BeginCombo(tr_id("SyncBN devices K", "syncK").c_str(), current.c_str())) {
         if (ImGui::Selectable(tr("off"), st.spec.sync_devices == 0)) {
-            apply(s, with_sync_devices(st, 0), TensorChange::keep());
+            apply(s, session::with_sync_devices(st, 0), session::TensorChange::keep());
             ImGui::EndCombo();
             return true;
         }
         for (std::int64_t k = 1; k <= N; ++k) {
             if (N % k) continue;  // K must divide the batch
             if (ImGui::Selectable(std::to_string(k).c_str(), st.spec.sync_devices == k)) {
-                apply(s, with_sync_devices(st, k), TensorChange::keep());
+                apply(s, session::with_sync_devices(st, k), session::TensorChange::keep());
                 ImGui::EndCombo();
                 return true;
             }
@@ -258,45 +262,47 @@ bool ControlsPanel::sync_section(Session& s) {
     ImGui::SameLine();
     changed |= ImGui::RadioButton(tr_id("naive", "naive").c_str(), &mode, 2);
     if (!changed) return false;
-    apply(s, with_sync_mode(st, static_cast<SyncMode>(mode)), TensorChange::keep());
+    apply(s, session::with_sync_mode(st, static_cast<core::SyncMode>(mode)), session::TensorChange::keep());
     return true;
 }
 
-void ControlsPanel::batch_section(Session& s) {
-    const State& st = s.state();
-    const NormResult& r = s.result();
-    const TensorChange keep = TensorChange::keep();
+void ControlsPanel::batch_section(session::Session& s) {
+    const core::State& st = s.state();
+    const core::NormResult& r = s.result();
+    const session::TensorChange keep = session::TensorChange::keep();
     ImGui::Separator();
     ImGui::TextUnformatted(tr("BatchNorm: mode and running statistics"));
-    if (shown(s, Control::Mode)) {
-        Locked lock(s, Control::Mode);
-        int mode = st.spec.mode == Mode::Train ? 0 : 1;
+    if (shown(s, core::Control::Mode)) {
+        Locked lock(s, core::Control::Mode);
+        int mode = st.spec.mode == core::Mode::Train ? 0 : 1;
         bool changed = ImGui::RadioButton(tr_id("train (batch stats)", "train").c_str(), &mode, 0);
         ImGui::SameLine();
         changed |= ImGui::RadioButton(tr_id("eval (running stats)", "eval").c_str(), &mode, 1);
-        if (changed) return apply(s, with_mode(st, mode == 0 ? Mode::Train : Mode::Eval), keep);
+        if (changed) return apply(s, session::with_mode(st, mode == 0 ? core::Mode::Train : core::Mode::Eval), keep);
     }
     bool cumulative = !st.spec.momentum.has_value();
-    if (shown(s, Control::Momentum)) {
-        Locked lock(s, Control::Momentum);
+    if (shown(s, core::Control::Momentum)) {
+        Locked lock(s, core::Control::Momentum);
         if (ImGui::Checkbox(tr_id("cumulative (momentum=None)", "cumulative").c_str(), &cumulative))
-            return apply(s, with_momentum(st, cumulative ? std::nullopt : std::optional<double>(kDefaultMomentum)),
-                         keep);
+            return apply(
+                s,
+                session::with_momentum(st, cumulative ? std::nullopt : std::optional<double>(core::kDefaultMomentum)),
+                keep);
     }
-    if (!cumulative && shown(s, Control::Momentum)) {
-        Locked lock(s, Control::Momentum);
+    if (!cumulative && shown(s, core::Control::Momentum)) {
+        Locked lock(s, core::Control::Momentum);
         float mom = static_cast<float>(*st.spec.momentum);
         ImGui::SetNextItemWidth(-90);
         ImGui::SliderFloat(tr_id("momentum", "momentum").c_str(), &mom, 0.0f, 1.0f, "%.3f");
-        if (ImGui::IsItemDeactivatedAfterEdit()) return apply(s, with_momentum(st, mom), keep);
+        if (ImGui::IsItemDeactivatedAfterEdit()) return apply(s, session::with_momentum(st, mom), keep);
         wrapped_text_disabled(tr("PyTorch: weight of the NEW batch (Keras' 0.99 is the old one)"));
     }
-    if (shown(s, Control::Sync)) {
-        Locked lock(s, Control::Sync);
+    if (shown(s, core::Control::Sync)) {
+        Locked lock(s, core::Control::Sync);
         if (sync_section(s)) return;
     }
-    if (!shown(s, Control::RunningStats)) return;
-    Locked lock(s, Control::RunningStats);
+    if (!shown(s, core::Control::RunningStats)) return;
+    Locked lock(s, core::Control::RunningStats);
     if (ImGui::Button(tr_id("train step", "step").c_str())) {
         auto err = s.train_step();
         error_ = err ? *err : "";

@@ -16,8 +16,9 @@ std::uint32_t shade(const Rgb& c, float k, float alpha = 1.0f) {
 
 }  // namespace
 
-void draw_partition_cube(const StatLayout& layout, std::optional<std::int64_t> selected, float width, float height) {
-    const Shape4& s = layout.shape;
+void draw_partition_cube(const core::StatLayout& layout, std::optional<std::int64_t> selected, float width,
+                         float height) {
+    const core::Shape4& s = layout.shape;
     const std::int64_t N = s.n, C = s.c, R = std::min<std::int64_t>(s.h, 6);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float fs = ImGui::GetFontSize();
@@ -83,7 +84,7 @@ void draw_partition_cube(const StatLayout& layout, std::optional<std::int64_t> s
     ImGui::Dummy(ImVec2(width, height));
 }
 
-void heatmap_beside_cube(HeatmapPanel& heatmap, Session& session) {
+void heatmap_beside_cube(HeatmapPanel& heatmap, session::Session& session) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     ImGui::BeginChild("heat", ImVec2(avail.x * 0.68f, avail.y), false, ImGuiWindowFlags_NoScrollbar);
     heatmap.draw(session);

@@ -3,7 +3,7 @@
 #include "normlab/views/i18n.hpp"
 #include "normlab/views/wrapped_text.hpp"
 
-#include "normlab/core/state_edits.hpp"
+#include "normlab/session/state_edits.hpp"
 
 #include <imgui.h>
 
@@ -13,52 +13,52 @@
 
 namespace normlab::views {
 
-StartedExperiment start_experiment(const std::string& id, std::optional<State> state, Session& session,
+StartedExperiment start_experiment(const std::string& id, std::optional<core::State> state, session::Session& session,
                                    PairView& pair) {
-    const Experiment* e = find_experiment(id);
+    const classroom::Experiment* e = classroom::find_experiment(id);
     if (!e) return {nullptr, "unknown experiment '" + id + "'"};
-    State st = state ? *state : e->state;
+    core::State st = state ? *state : e->state;
     st.exercise = {};  // an experiment ends a handed-out exercise
-    auto err = e->kind == ExperimentKind::Pair ? pair.start(*e, session, st)
-                                               : session.replace(st, TensorChange::from_source());
+    auto err = e->kind == classroom::ExperimentKind::Pair ? pair.start(*e, session, st)
+                                                          : session.replace(st, session::TensorChange::from_source());
     if (err) return {nullptr, *err};
     return {e, ""};
 }
 
-void experiment_heading(const Experiment& e) {
+void experiment_heading(const classroom::Experiment& e) {
     wrapped_text_colored(ImVec4(0.94f, 0.89f, 0.26f, 1), tr(e.title));
     wrapped_text(tr(e.explanation));
 }
 
-std::optional<std::string> group_slider(Session& session) {
-    const State& st = session.state();
-    if (st.spec.method != Method::Group) return std::nullopt;
-    auto ds = divisors(session.x().shape.c);
+std::optional<std::string> group_slider(session::Session& session) {
+    const core::State& st = session.state();
+    if (st.spec.method != core::Method::Group) return std::nullopt;
+    auto ds = session::divisors(session.x().shape.c);
     int idx = static_cast<int>(std::find(ds.begin(), ds.end(), st.spec.groups) - ds.begin());
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
     std::string label = "G = " + std::to_string(st.spec.groups);
     std::optional<std::string> err;
     if (ImGui::SliderInt("##G", &idx, 0, static_cast<int>(ds.size()) - 1, label.c_str()))
-        err = session.apply(with_groups(st, ds[static_cast<std::size_t>(idx)]), TensorChange::keep());
+        err = session.apply(session::with_groups(st, ds[static_cast<std::size_t>(idx)]), session::TensorChange::keep());
     ImGui::SameLine();
     ImGui::TextDisabled("%s", tr("(divisors of C; keys + and −)"));
     return err;
 }
 
-void continuum_identities(CompareView& compare, const Session& session) {
-    const State& st = session.state();
-    if (st.spec.method != Method::Group) return;
+void continuum_identities(CompareView& compare, const session::Session& session) {
+    const core::State& st = session.state();
+    if (st.spec.method != core::Method::Group) return;
     compare.follow(session);
     auto max_diff = [](const std::vector<double>& a, const std::vector<double>& b) {
         double m = 0;
         for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) m = std::max(m, std::abs(a[i] - b[i]));
         return a.size() == b.size() ? m : -1.0;
     };
-    const NormResult& gr = compare.shown(3).result();
-    const Shape4& sh = session.x().shape;
+    const core::NormResult& gr = compare.shown(3).result();
+    const core::Shape4& sh = session.x().shape;
     if (st.spec.groups == 1 || st.spec.groups == sh.c) {
         const int other = st.spec.groups == 1 ? 1 : 2;
-        const NormResult& o = compare.shown(other).result();
+        const core::NormResult& o = compare.shown(other).result();
         ImGui::Text(tr("G = %lld: statistics equal %s's: max |Δμ| = %.2g, max |Δσ²| = %.2g"),
                     static_cast<long long>(st.spec.groups), other == 1 ? "LayerNorm([C,H,W])" : "InstanceNorm2d",
                     max_diff(gr.mean, o.mean), max_diff(gr.var, o.var));
@@ -69,8 +69,8 @@ void continuum_identities(CompareView& compare, const Session& session) {
     }
 }
 
-std::optional<std::string> train_eval_bar(Session& session) {
-    if (session.state().spec.method != Method::Batch) return std::nullopt;
+std::optional<std::string> train_eval_bar(session::Session& session) {
+    if (session.state().spec.method != core::Method::Batch) return std::nullopt;
     std::optional<std::string> err;
     auto keep = [&err](std::optional<std::string> e) {
         if (e) err = std::move(e);
@@ -82,16 +82,18 @@ std::optional<std::string> train_eval_bar(Session& session) {
     ImGui::SameLine();
     if (ImGui::Button(tr("reset"))) keep(session.reset_running());
     ImGui::SameLine();
-    const State& st = session.state();
-    int mode = st.spec.mode == Mode::Train ? 0 : 1;
+    const core::State& st = session.state();
+    int mode = st.spec.mode == core::Mode::Train ? 0 : 1;
     bool changed = ImGui::RadioButton(tr("train"), &mode, 0);
     ImGui::SameLine();
     changed |= ImGui::RadioButton(tr("eval (E)"), &mode, 1);
-    if (changed) keep(session.apply(with_mode(st, mode == 0 ? Mode::Train : Mode::Eval), TensorChange::keep()));
+    if (changed)
+        keep(session.apply(session::with_mode(st, mode == 0 ? core::Mode::Train : core::Mode::Eval),
+                           session::TensorChange::keep()));
     ImGui::SameLine();
-    const State& now = session.state();
+    const core::State& now = session.state();
     ImGui::Text(tr("batches tracked: %lld"), static_cast<long long>(now.params.num_batches_tracked));
-    const NormResult& r = session.result();
+    const core::NormResult& r = session.result();
     const std::size_t C = static_cast<std::size_t>(session.x().shape.c);
     std::string line;
     for (std::size_t c = 0; c < std::min<std::size_t>(C, 4); ++c) {

@@ -21,24 +21,24 @@ std::string fmt(const char* f, double v) {
 std::string num(double v) { return fmt("%.4g", v); }
 std::string ll(std::int64_t v) { return std::to_string(v); }
 
-const char* why(Method m) {
+const char* why(core::Method m) {
     switch (m) {
-        case Method::Batch:
+        case core::Method::Batch:
             return "In train mode every sample of the batch contributes to each channel's μ and σ², so the samples "
                    "are coupled: change one sample and every output of its channel changes. Eval mode uses the "
                    "running statistics instead, and each sample is normalized on its own.";
-        case Method::Layer:
+        case core::Method::Layer:
             return "Each sample (or each leading index) is normalized on its own, over the trailing normalized_shape "
                    "dims; "
                    "the batch does not matter, and train and eval give the same result.";
-        case Method::Instance:
+        case core::Method::Instance:
             return "Each channel of each sample is normalized on its own over its H×W image: per-image contrast is "
                    "removed.";
-        case Method::Group:
+        case core::Method::Group:
             return "The C channels are split into G groups of C/G consecutive channels; each (sample, group) has its "
                    "own "
                    "statistics. G = 1 gives LayerNorm([C,H,W])'s statistics, G = C gives InstanceNorm's.";
-        case Method::Rms:
+        case core::Method::Rms:
             return "Like LayerNorm over normalized_shape, but nothing is subtracted: x is divided by its root mean "
                    "square.";
     }
@@ -47,31 +47,31 @@ const char* why(Method m) {
 
 }  // namespace
 
-std::string reduction_summary(const NormSpec& spec, const StatLayout& l) {
-    const Shape4& s = l.shape;
+std::string reduction_summary(const core::NormSpec& spec, const core::StatLayout& l) {
+    const core::Shape4& s = l.shape;
     const auto dims = s.dims();
-    const auto names = axis_names(spec.method, s);
-    std::string name = method_torch_name(spec.method, s), per, axes, sizes;
+    const auto names = core::axis_names(spec.method, s);
+    std::string name = core::method_torch_name(spec.method, s), per, axes, sizes;
     std::vector<std::int64_t> reduced;  // the size of each of l.reduced_axes
-    const std::size_t spatial = s.rank == 2 && spec.method == Method::Instance ? 1 : 2;
+    const std::size_t spatial = s.rank == 2 && spec.method == core::Method::Instance ? 1 : 2;
     for (std::size_t i = spatial; i < dims.size(); ++i) reduced.push_back(dims[i]);
     switch (spec.method) {
-        case Method::Batch:
+        case core::Method::Batch:
             per = tr("channel c");
             reduced.insert(reduced.begin(), s.n);
             break;
-        case Method::Instance: per = axis_tuple(names, spatial); break;
-        case Method::Group:
+        case core::Method::Instance: per = core::axis_tuple(names, spatial); break;
+        case core::Method::Group:
             name = "GroupNorm, G=" + ll(spec.groups);
             per = "(n, g)";
             reduced.insert(reduced.begin(), s.c / std::max<std::int64_t>(1, spec.groups));
             break;
-        case Method::Layer:
-        case Method::Rms: {
+        case core::Method::Layer:
+        case core::Method::Rms: {
             reduced = spec.effective_normalized_shape(s);
-            name += "(normalized_shape=" + dims_str(reduced) + ")";
+            name += "(normalized_shape=" + core::dims_str(reduced) + ")";
             const std::size_t lead = dims.size() - reduced.size();
-            per = s.rank == 3 && lead == 2 ? tr("token (n, l)") : axis_tuple(names, lead);
+            per = s.rank == 3 && lead == 2 ? tr("token (n, l)") : core::axis_tuple(names, lead);
             break;
         }
     }
@@ -94,11 +94,11 @@ namespace {
 
 // "Selected element (n, c, h, w) = …, statistic #s" and the GN paper's S_i (Wu & He 2018): the
 // elements that share this element's μ and σ², with its size and the axes it spans.
-void selected_element(const Session& session, const Index4& e, std::size_t si) {
-    const NormSpec& spec = session.state().spec;
-    wrapped_text(
-        strf(tr("Selected element %s, statistic #%zu"), element_text(spec.method, session.x().shape, e).c_str(), si));
-    const PartitionSet ps = partition_set(spec, session.x().shape, e);
+void selected_element(const session::Session& session, const core::Index4& e, std::size_t si) {
+    const core::NormSpec& spec = session.state().spec;
+    wrapped_text(strf(tr("Selected element %s, statistic #%zu"),
+                      core::element_text(spec.method, session.x().shape, e).c_str(), si));
+    const core::PartitionSet ps = core::partition_set(spec, session.x().shape, e);
     // The one rule in words (every dim normalized, N included): "every k" in the UI's language.
     const auto words = [](std::string t) {
         const auto at = t.find("every k");
@@ -109,9 +109,9 @@ void selected_element(const Session& session, const Index4& e, std::size_t si) {
     std::string spans;
     for (const auto& a : ps.spanned_axes) spans += (spans.empty() ? "" : tr(", ")) + a;
     wrapped_text(strf(tr("|S_i| = %lld, over %s."), static_cast<long long>(ps.size), spans.c_str()));
-    if (ps.note == PartitionSet::Note::RunningStats)
+    if (ps.note == core::PartitionSet::Note::RunningStats)
         wrapped_text_disabled(tr("Eval mode: μ, σ² are the running statistics; S_i is not used for them."));
-    else if (ps.note == PartitionSet::Note::NaiveShards)
+    else if (ps.note == core::PartitionSet::Note::NaiveShards)
         wrapped_text_disabled(tr("Naive mode: μ, σ² average the devices' statistics; no one S_i gives them."));
 }
 
@@ -121,10 +121,10 @@ std::string term(double v) { return v < 0 ? "(" + num(v) + ")" : num(v); }
 
 // The element's formula, then the same with its numbers (x, μ, σ² or mean(x²) from the GPU, ε,
 // γ and β, AdaIN's style statistics as γ and β), then y as the shader wrote it.
-void formula(const Session& session, std::int64_t i, std::size_t si, std::size_t pi) {
-    const State& st = session.state();
-    const NormSpec& spec = st.spec;
-    const NormResult& r = session.result();
+void formula(const session::Session& session, std::int64_t i, std::size_t si, std::size_t pi) {
+    const core::State& st = session.state();
+    const core::NormSpec& spec = st.spec;
+    const core::NormResult& r = session.result();
     const double x = session.x().data[static_cast<std::size_t>(i)];
     const double y = r.y.data[static_cast<std::size_t>(i)];
     const double eps = spec.effective_eps();
@@ -139,7 +139,7 @@ void formula(const Session& session, std::int64_t i, std::size_t si, std::size_t
     }
     std::string formula, numbers;
     const std::string g = w ? term(gamma) + "·" : "", bb = b ? " + " + term(beta) : "";
-    if (spec.method == Method::Rms) {
+    if (spec.method == core::Method::Rms) {
         formula = std::string("y = ") + (w ? "γ·" : "") + "x / √(mean(x²) + ε)";
         numbers = "  = " + g + term(x) + " / √(" + num(r.mean_square[si]) + " + " + fmt("%.3g", eps) + ")";
     } else {
@@ -150,12 +150,12 @@ void formula(const Session& session, std::int64_t i, std::size_t si, std::size_t
     wrapped_text(formula);
     wrapped_text(numbers);
     wrapped_text(strf("  = %.6g", y));
-    if (spec.method != Method::Rms && r.stats_from_running)
+    if (spec.method != core::Method::Rms && r.stats_from_running)
         wrapped_text_disabled(
             tr("μ, σ² are running_mean and running_var (eval mode): moving averages of the "
                "training batches' means and unbiased variances. Nothing is computed from "
                "this batch."));
-    else if (spec.method != Method::Rms)
+    else if (spec.method != core::Method::Rms)
         wrapped_text_disabled(
             strf(tr("μ, σ² are this statistic's, from the %s; σ² is the biased variance (divide by %lld)."),
                  compute_unit(session.backend().on_cpu()), static_cast<long long>(r.layout.count())));
@@ -165,16 +165,16 @@ void formula(const Session& session, std::int64_t i, std::size_t si, std::size_t
                                    compute_unit(session.backend().on_cpu())));
     else if (w || b)
         wrapped_text_disabled(strf(tr("%s index %zu of the affine parameters (shape %s)."),
-                                   b ? tr("γ, β are") : tr("γ is"), pi, dims_str(r.layout.param_shape).c_str()));
+                                   b ? tr("γ, β are") : tr("γ is"), pi, core::dims_str(r.layout.param_shape).c_str()));
 }
 
 }  // namespace
 
-void ExplainPanel::draw(const Session& session) {
-    const State& st = session.state();
-    const NormSpec& spec = st.spec;
-    const NormResult& r = session.result();
-    const StatLayout& l = r.layout;
+void ExplainPanel::draw(const session::Session& session) {
+    const core::State& st = session.state();
+    const core::NormSpec& spec = st.spec;
+    const core::NormResult& r = session.result();
+    const core::StatLayout& l = r.layout;
     wrapped_text(reduction_summary(spec, l));
     std::string axes;
     for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : tr(", ")) + a;  // 中文: "、"
@@ -195,7 +195,7 @@ void ExplainPanel::draw(const Session& session) {
             tr("Click an element in the heatmap (or a row of the statistics table) to see its formula with numbers."));
         return;
     }
-    const Index4& e = *st.selection;
+    const core::Index4& e = *st.selection;
     const std::int64_t i = session.x().offset(e[0], e[1], e[2], e[3]);
     const auto si = static_cast<std::size_t>(l.stat_of(i));
     selected_element(session, e, si);

@@ -15,20 +15,20 @@
 
 namespace normlab::views {
 
-GradientView::GradientView(Session& engine, std::unique_ptr<HeatmapImage> image)
+GradientView::GradientView(session::Session& engine, std::unique_ptr<HeatmapImage> image)
     : engine_(&engine), shown_(engine), view_(std::move(image)) {
-    view_.mode = HeatmapMode::Output;
+    view_.mode = plan::HeatmapMode::Output;
     view_.colormap = Colormap::Diverging;
     view_.show_controls = false;
 }
 
-std::int64_t GradientView::selected_offset(const ShownTensors& of) {
+std::int64_t GradientView::selected_offset(const session::ShownTensors& of) {
     const auto& sel = of.selection();
     if (!sel) return 0;
     return of.x().offset((*sel)[0], (*sel)[1], (*sel)[2], (*sel)[3]);
 }
 
-std::optional<std::string> GradientView::follow(const State& st, const ShownTensors& main) {
+std::optional<std::string> GradientView::follow(const core::State& st, const session::ShownTensors& main) {
     if (main.empty() || main.values_only() || main.x().data.empty()) return std::nullopt;
     const std::int64_t k = selected_offset(main);
     const int choice = (jacobian ? 1000 : static_cast<int>(dy) * 100) + (dy == GradDy::Random ? seed % 97 : 0);
@@ -37,18 +37,18 @@ std::optional<std::string> GradientView::follow(const State& st, const ShownTens
     seen_offset_ = k;
     seen_choice_ = choice;
     error_.clear();
-    const Shape4& shape = main.x().shape;
+    const core::Shape4& shape = main.x().shape;
     if (jacobian || dy == GradDy::OneHot) {
-        dy_ = Tensor(shape, 0.0f);
+        dy_ = core::Tensor(shape, 0.0f);
         dy_.data[static_cast<std::size_t>(k)] = 1.0f;
     } else if (dy == GradDy::Ones) {
-        dy_ = Tensor(shape, 1.0f);
+        dy_ = core::Tensor(shape, 1.0f);
     } else {
-        dy_ = make_tensor(shape, Init::Randn, static_cast<std::uint64_t>(seed));
+        dy_ = make_tensor(shape, core::Init::Randn, static_cast<std::uint64_t>(seed));
     }
     try {
         grad_ = engine_->backward(st, main.x(), dy_);
-    } catch (const InputError& e) {
+    } catch (const core::InputError& e) {
         error_ = e.what();
         return error_;
     }
@@ -60,18 +60,18 @@ std::optional<std::string> GradientView::follow(const State& st, const ShownTens
         if (static_cast<std::int64_t>(i) != k && std::isfinite(v)) off_diagonal_ = std::max(off_diagonal_, std::abs(v));
     }
     shown_.show(dy_, grad_.dx, main.layout(), st.spec.method);
-    shown_.select(main.selection() ? main.selection() : std::optional<Index4>(Index4{0, 0, 0, 0}));
+    shown_.select(main.selection() ? main.selection() : std::optional<core::Index4>(core::Index4{0, 0, 0, 0}));
     return std::nullopt;
 }
 
-std::string gradient_support_text(const NormSpec& spec, const StatLayout& l) {
+std::string gradient_support_text(const core::NormSpec& spec, const core::StatLayout& l) {
     const std::string k = std::to_string(l.count());
     std::string axes;  // the reduced axes as a product, e.g. N·H·W, or N for a 2-D tensor
     for (const auto& a : l.reduced_axes) axes += (axes.empty() ? "" : "·") + a;
     const char* ax = axes.c_str();
     char buf[512];
     switch (spec.method) {
-        case Method::Batch:
+        case core::Method::Batch:
             if (!spec.uses_batch_stats())
                 return tr(
                     "BatchNorm in eval mode: the running statistics are constants, so ∂y_k/∂x is non-zero "
@@ -82,24 +82,24 @@ std::string gradient_support_text(const NormSpec& spec, const StatLayout& l) {
                              "the samples."),
                           ax, k.c_str());
             return buf;
-        case Method::Layer:
+        case core::Method::Layer:
             std::snprintf(buf, sizeof buf,
                           tr("LayerNorm: the support is y_k's own sample, the normalized_shape slice (%s elements). "
                              "Every other sample has gradient 0."),
                           k.c_str());
             return buf;
-        case Method::Instance:
+        case core::Method::Instance:
             std::snprintf(buf, sizeof buf,
                           tr("InstanceNorm: the support is y_k's channel within its own sample (%s = %s elements)."),
                           ax, k.c_str());
             return buf;
-        case Method::Group:
+        case core::Method::Group:
             std::snprintf(buf, sizeof buf,
                           tr("GroupNorm: the support is y_k's group of channels within its own sample (%s = %s "
                              "elements)."),
                           ax, k.c_str());
             return buf;
-        case Method::Rms:
+        case core::Method::Rms:
             std::snprintf(buf, sizeof buf,
                           tr("RMSNorm: the support is y_k's normalized_shape slice (%s elements); no centering, so "
                              "the entries do not sum to 0."),
@@ -109,8 +109,8 @@ std::string gradient_support_text(const NormSpec& spec, const StatLayout& l) {
     return {};
 }
 
-void GradientView::draw(const State& st, ShownSource& of) {
-    const ShownTensors& main = of.shown();
+void GradientView::draw(const core::State& st, session::ShownSource& of) {
+    const session::ShownTensors& main = of.shown();
     follow(st, main);
     int mode = jacobian ? 0 : 1;
     ImGui::RadioButton(tr("∂y_k/∂x (one Jacobian row)"), &mode, 0);
@@ -158,7 +158,7 @@ void GradientView::draw(const State& st, ShownSource& of) {
     if (view_.clicked) of.select(view_.clicked);
 }
 
-void GradientView::draw_histograms(Session& main, bool presenter) {
+void GradientView::draw_histograms(session::Session& main, bool presenter) {
     follow(main.state(), main.shown());
     ImGui::TextUnformatted(strf(tr("dy (as input) and ∂L/∂x (as output), from the backward kernels on the %s"),
                                 compute_unit(main.backend().on_cpu()))
@@ -168,18 +168,18 @@ void GradientView::draw_histograms(Session& main, bool presenter) {
     if (auto bins = histograms_.draw(shown_.shown().histograms(), shown_.bins(), presenter)) shown_.set_bins(*bins);
 }
 
-std::string GradientView::explain(Session& main) {
+std::string GradientView::explain(session::Session& main) {
     follow(main.state(), main.shown());
-    const NormResult& r = main.result();
+    const core::NormResult& r = main.result();
     if (grad_.dx.data.empty() || r.rstd.empty()) return {};
     const std::int64_t i = selected_offset(main.shown());
-    const StatLayout& l = main.layout();
+    const core::StatLayout& l = main.layout();
     const auto s = static_cast<std::size_t>(l.stat_of(i));
     const auto p = static_cast<std::size_t>(l.param_of(i));
-    const NormSpec& spec = main.state().spec;
+    const core::NormSpec& spec = main.state().spec;
     const double gamma = spec.has_weight() && !main.state().params.weight.empty() ? main.state().params.weight[p] : 1.0;
     const double x = main.x().data[static_cast<std::size_t>(i)], d = dy_.data[static_cast<std::size_t>(i)];
-    const bool rms = spec.method == Method::Rms;
+    const bool rms = spec.method == core::Method::Rms;
     const double rstd = r.rstd[s], xhat = rms ? x * rstd : (x - r.mean[s]) * rstd, g = d * gamma;
     const double dx = grad_.dx.data[static_cast<std::size_t>(i)];
     char buf[1024];

@@ -19,26 +19,26 @@ const char* kModeNames[] = {"input x", "output y", "y − x", "statistic groups"
 
 HeatmapPanel::HeatmapPanel(std::unique_ptr<HeatmapImage> image) : image_(std::move(image)) {}
 
-void HeatmapPanel::show_view(const ViewSettings& v) {
+void HeatmapPanel::show_view(const classroom::ViewSettings& v) {
     for (int i = 0; i < 4; ++i)
-        if (v.heatmap == kHeatmapModeIds[i]) mode = static_cast<HeatmapMode>(i);
+        if (v.heatmap == kHeatmapModeIds[i]) mode = static_cast<plan::HeatmapMode>(i);
     for (int i = 0; i < 3; ++i)
         if (v.colormap == kColormapIds[i]) colormap = static_cast<Colormap>(i);
     for (int i = 0; i < 2; ++i)
         if (v.palette == kGroupPaletteIds[i]) set_group_palette(static_cast<GroupPalette>(i));
 }
 
-ViewSettings HeatmapPanel::view() const {
-    ViewSettings v;
+classroom::ViewSettings HeatmapPanel::view() const {
+    classroom::ViewSettings v;
     v.heatmap = kHeatmapModeIds[static_cast<int>(mode)];
     v.colormap = kColormapIds[static_cast<int>(colormap)];
     v.palette = kGroupPaletteIds[static_cast<int>(current_group_palette())];
     return v;
 }
 
-void HeatmapPanel::draw(ShownSource& source) {
+void HeatmapPanel::draw(session::ShownSource& source) {
     ImGui::PushID(this);  // views that hold several heatmaps in one window
-    const ShownTensors& shown = source.shown();
+    const session::ShownTensors& shown = source.shown();
     if (show_controls) draw_controls(shown.x().shape, shown.method());
     update_value_range(source);
     if (lut_map_ != static_cast<int>(colormap)) {
@@ -65,7 +65,7 @@ void HeatmapPanel::draw(ShownSource& source) {
 }
 
 // Mode buttons, the colormap choice and the help line.
-void HeatmapPanel::draw_controls(const Shape4& shape, Method method) {
+void HeatmapPanel::draw_controls(const core::Shape4& shape, core::Method method) {
     int m = static_cast<int>(mode);
     const ImGuiStyle& st = ImGui::GetStyle();
     if (compact) {  // a phone: one row, the modes in a list
@@ -80,8 +80,8 @@ void HeatmapPanel::draw_controls(const Shape4& shape, Method method) {
             ImGui::RadioButton(tr(kModeNames[i]), &m, i);
         }
     }
-    mode = static_cast<HeatmapMode>(m);
-    if (mode != HeatmapMode::Statistics) {
+    mode = static_cast<plan::HeatmapMode>(m);
+    if (mode != plan::HeatmapMode::Statistics) {
         const float w = ImGui::GetFontSize() * (compact ? 9 : 13);
         same_line_if_fits(w);
         ImGui::SetNextItemWidth(w);
@@ -89,8 +89,8 @@ void HeatmapPanel::draw_controls(const Shape4& shape, Method method) {
         const char* names[] = {tr(kColormapNames[0]), tr(kColormapNames[1]), tr(kColormapNames[2])};
         if (ImGui::Combo("##colormap", &cm, names, 3)) colormap = static_cast<Colormap>(cm);
     }
-    if (compact) return;                                                   // a phone: tap, long press (touch_input.hpp)
-    const bool tokens = method == Method::Layer || method == Method::Rms;  // (N, L, D); else (N, C, L)
+    if (compact) return;  // a phone: tap, long press (touch_input.hpp)
+    const bool tokens = method == core::Method::Layer || method == core::Method::Rms;  // (N, L, D); else (N, C, L)
     if (shape.rank == 3 && !tokens)
         wrapped_text_disabled(
             strf(tr("%lld rows = samples n, %lld columns = channels c, each tile = one channel's L = %lld "
@@ -126,16 +126,16 @@ void HeatmapPanel::draw_controls(const Shape4& shape, Method method) {
 
 // Value range from the GPU histograms: min/max over the whole tensor (over its even sample
 // for tensors past 1M elements, so a rare extreme value may clamp to the end of the scale).
-void HeatmapPanel::update_value_range(ShownSource& source) {
+void HeatmapPanel::update_value_range(session::ShownSource& source) {
     if (fixed_range) {
         vmin_ = fixed_range->first;
         vmax_ = fixed_range->second;
         return;
     }
-    const Histograms& h = source.shown().histograms();
-    const HistogramResult& src = mode == HeatmapMode::Input    ? h.input
-                                 : mode == HeatmapMode::Output ? h.output
-                                                               : source.difference_histogram();
+    const session::Histograms& h = source.shown().histograms();
+    const plan::HistogramResult& src = mode == plan::HeatmapMode::Input    ? h.input
+                                       : mode == plan::HeatmapMode::Output ? h.output
+                                                                           : source.difference_histogram();
     if (colormap == Colormap::Diverging) {
         double mx = std::max(std::abs(src.min), std::abs(src.max));
         vmin_ = static_cast<float>(-mx);
@@ -148,7 +148,7 @@ void HeatmapPanel::update_value_range(ShownSource& source) {
 
 // Fits the tiles into the space left above the legend, reserves it (a button: a click selects on its
 // release) and has the window of the image its zoom shows drawn there.
-void HeatmapPanel::place_image(const ShownTensors& s) {
+void HeatmapPanel::place_image(const session::ShownTensors& s) {
     const float legend_h = show_legend ? std::max(ImGui::GetFrameHeightWithSpacing() * 1.6f, legend_used_) : 0.0f;
     ImVec2 avail = ImGui::GetContentRegionAvail();
     room_w_ = avail.x;
@@ -183,24 +183,24 @@ void HeatmapPanel::place_image(const ShownTensors& s) {
                  ImVec2(static_cast<float>(win.tiles.width) / px_, static_cast<float>(win.tiles.height) / px_));
 }
 
-std::array<float, 2> HeatmapPanel::element_on_screen(const Index4& e) const {
+std::array<float, 2> HeatmapPanel::element_on_screen(const core::Index4& e) const {
     const auto p = layout_.element_pos(e[0], e[1], e[2], e[3]);
     float sx = 0, sy = 0;
     zoom_.to_panel(p[0] / px_, p[1] / px_, sx, sy);
     return {origin_[0] + sx, origin_[1] + sy};
 }
 
-std::optional<Index4> HeatmapPanel::element_under(float x, float y) const {
+std::optional<core::Index4> HeatmapPanel::element_under(float x, float y) const {
     const float w = static_cast<float>(layout_.width) / px_, h = static_cast<float>(layout_.height) / px_;
     if (x < origin_[0] || y < origin_[1] || x >= origin_[0] + w || y >= origin_[1] + h) return std::nullopt;
     float ix = 0, iy = 0;
     zoom_.to_image(x - origin_[0], y - origin_[1], ix, iy);
     const auto e = layout_.element_at(ix * px_, iy * px_);
     if (!e) return std::nullopt;
-    return Index4{(*e)[0], (*e)[1], (*e)[2], (*e)[3]};
+    return core::Index4{(*e)[0], (*e)[1], (*e)[2], (*e)[3]};
 }
 
-std::optional<Index4> HeatmapPanel::element_near_middle() const {
+std::optional<core::Index4> HeatmapPanel::element_near_middle() const {
     const float w = static_cast<float>(layout_.width) / px_, h = static_cast<float>(layout_.height) / px_;
     const float step = std::max(1.0f, cell_on_screen() / 3);
     for (int k = 0; k < 64; ++k)
@@ -212,8 +212,8 @@ std::optional<Index4> HeatmapPanel::element_near_middle() const {
 
 // Cells large enough to read: print each element's value (x, y or y − x) on it, so the
 // seeds' small worked examples can be followed number by number (zoomed: the elements in view).
-void HeatmapPanel::draw_cell_values(const ShownTensors& s) const {
-    const Shape4& shape = s.x().shape;
+void HeatmapPanel::draw_cell_values(const session::ShownTensors& s) const {
+    const core::Shape4& shape = s.x().shape;
     const float font = ImGui::GetFontSize();
     const float cell = cell_on_screen();  // in ImGui units
     if (cell < 2.6f * font || s.y().data.empty() || (!zoom_.zoomed() && shape.numel() > 4096)) return;
@@ -240,9 +240,9 @@ void HeatmapPanel::draw_cell_values(const ShownTensors& s) const {
             for (std::int64_t h = h0; h < h1; ++h)
                 for (std::int64_t w = w0; w < w1; ++w) {
                     const auto u = static_cast<std::size_t>(s.x().offset(n, c, h, w));
-                    const double v = mode == HeatmapMode::Output       ? ys[u]
-                                     : mode == HeatmapMode::Difference ? ys[u] - xs[u]
-                                                                       : xs[u];
+                    const double v = mode == plan::HeatmapMode::Output       ? ys[u]
+                                     : mode == plan::HeatmapMode::Difference ? ys[u] - xs[u]
+                                                                             : xs[u];
                     std::snprintf(text, sizeof text, "%.3g", v);
                     const ImVec2 ts = ImGui::CalcTextSize(text);
                     if (ts.x > cell - 4) continue;
@@ -256,7 +256,7 @@ void HeatmapPanel::draw_cell_values(const ShownTensors& s) const {
 }
 
 // Outline of the selected element (drawn by ImGui over the image).
-void HeatmapPanel::draw_selection(const ShownTensors& s) const {
+void HeatmapPanel::draw_selection(const session::ShownTensors& s) const {
     const auto& sel = s.selection();
     if (!sel) return;
     const auto p = element_on_screen(*sel);
@@ -319,7 +319,7 @@ void HeatmapPanel::zoom_gestures() {
 
 // Over the image: the tooltip of the element under the mouse; a click (its release) selects it unless the
 // press panned or went back to the whole tensor, a right click clears.
-void HeatmapPanel::handle_mouse(ShownSource& source) {
+void HeatmapPanel::handle_mouse(session::ShownSource& source) {
     const PointerFrame* touch = frame_touch();
     const ImVec2 mp = ImGui::GetIO().MousePos;
     const auto e = hovered_ ? element_under(mp.x, mp.y) : std::nullopt;
@@ -332,15 +332,15 @@ void HeatmapPanel::handle_mouse(ShownSource& source) {
     if (hovered_ && ImGui::IsMouseClicked(ImGuiMouseButton_Right)) source.select(std::nullopt);
 }
 
-void HeatmapPanel::tooltip(const ShownTensors& s, const Index4& e) const {
-    const NormResult& r = s.result();
+void HeatmapPanel::tooltip(const session::ShownTensors& s, const core::Index4& e) const {
+    const core::NormResult& r = s.result();
     const std::int64_t i = s.x().offset(e[0], e[1], e[2], e[3]);
     const std::int64_t st = r.layout.stat_of(i);
     const auto si = static_cast<std::size_t>(st);
     const double x = s.x().data[static_cast<std::size_t>(i)];
     const double y = r.y.data[static_cast<std::size_t>(i)];
     ImGui::BeginTooltip();
-    ImGui::Text(tr("element %s"), element_text(s.method(), s.x().shape, e).c_str());
+    ImGui::Text(tr("element %s"), core::element_text(s.method(), s.x().shape, e).c_str());
     if (s.values_only()) {  // a difference pane: two given tensors, no statistics of its own
         ImGui::Text("left = %.6g   right = %.6g   right − left = %.6g", x, y, y - x);
         ImGui::EndTooltip();
@@ -349,7 +349,7 @@ void HeatmapPanel::tooltip(const ShownTensors& s, const Index4& e) const {
     ImGui::Text("x = %.6g", x);
     ImGui::Text(tr("statistic #%lld (of %lld, %lld elements each)"), static_cast<long long>(st),
                 static_cast<long long>(r.layout.stat_count), static_cast<long long>(r.layout.count()));
-    if (s.method() == Method::Rms) {
+    if (s.method() == core::Method::Rms) {
         ImGui::Text("mean(x²) = %.6g", r.mean_square[si]);
         ImGui::Text("x̂ = x / √(mean(x²) + ε) = %.6g", x * r.rstd[si]);
     } else {
@@ -361,13 +361,13 @@ void HeatmapPanel::tooltip(const ShownTensors& s, const Index4& e) const {
     ImGui::EndTooltip();
 }
 
-void HeatmapPanel::draw_legend(const ShownTensors& s) const {
+void HeatmapPanel::draw_legend(const session::ShownTensors& s) const {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float fs = ImGui::GetFontSize();
     const float sw = std::round(fs * 0.85f);  // swatch size follows the font (presenter mode)
     ImGui::Spacing();
-    if (mode == HeatmapMode::Statistics) {
-        const StatLayout& l = s.layout();
+    if (mode == plan::HeatmapMode::Statistics) {
+        const core::StatLayout& l = s.layout();
         ImVec2 p = ImGui::GetCursorScreenPos();
         const int shown = static_cast<int>(std::min<std::int64_t>(l.stat_count, 16));
         for (int i = 0; i < shown; ++i)
@@ -377,7 +377,7 @@ void HeatmapPanel::draw_legend(const ShownTensors& s) const {
         ImGui::Dummy(ImVec2(static_cast<float>(shown) * (sw + 2) + 4, sw + 4));
         ImGui::SameLine();
         // RMSNorm has no μ; BatchNorm in eval mode uses the running statistics, not the groups' own.
-        const char* legend = s.method() == Method::Rms
+        const char* legend = s.method() == core::Method::Rms
                                  ? "%lld statistics of %lld elements, each scaled by its own root mean square."
                              : s.result().stats_from_running
                                  ? "%lld channels of %lld elements, each normalized with its running_mean and "
@@ -388,10 +388,10 @@ void HeatmapPanel::draw_legend(const ShownTensors& s) const {
     }
     const float w = std::max(fs * 4, std::min(fs * 20, ImGui::GetContentRegionAvail().x - fs * 10));
     ImVec2 p = ImGui::GetCursorScreenPos();
-    const std::string label = !legend_label.empty()         ? legend_label
-                              : mode == HeatmapMode::Input  ? "x"
-                              : mode == HeatmapMode::Output ? "y"
-                                                            : "y − x";
+    const std::string label = !legend_label.empty()               ? legend_label
+                              : mode == plan::HeatmapMode::Input  ? "x"
+                              : mode == plan::HeatmapMode::Output ? "y"
+                                                                  : "y − x";
     ImGui::TextUnformatted(label.c_str());
     ImGui::SameLine();
     ImGui::Text("%.3g", vmin_ == 0.0f ? 0.0f : vmin_);  // no "-0"

@@ -14,7 +14,7 @@ namespace {
 constexpr ImU32 kInputColor = IM_COL32(90, 150, 230, 255);
 constexpr ImU32 kOutputColor = IM_COL32(240, 150, 60, 255);
 
-void plot(const char* title, const HistogramResult& h, ImU32 color, ImVec2 size) {
+void plot(const char* title, const plan::HistogramResult& h, ImU32 color, ImVec2 size) {
     ImGui::BeginGroup();
     ImGui::TextUnformatted(tr(title));
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -61,7 +61,7 @@ void plot(const char* title, const HistogramResult& h, ImU32 color, ImVec2 size)
 
 }  // namespace
 
-std::optional<std::uint32_t> HistogramView::draw(const Histograms& h, std::uint32_t bins, bool presenter) {
+std::optional<std::uint32_t> HistogramView::draw(const session::Histograms& h, std::uint32_t bins, bool presenter) {
     std::optional<std::uint32_t> moved;
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     if (presenter) {
@@ -82,7 +82,7 @@ std::optional<std::uint32_t> HistogramView::draw(const Histograms& h, std::uint3
     if (show_bins) {
         int b = static_cast<int>(bins);
         ImGui::SetNextItemWidth(160);
-        if (ImGui::SliderInt(tr("bins"), &b, 4, static_cast<int>(kHistogramMaxBins)))
+        if (ImGui::SliderInt(tr("bins"), &b, 4, static_cast<int>(plan::kHistogramMaxBins)))
             moved = static_cast<std::uint32_t>(b);
         ImGui::SameLine();
     }
@@ -97,9 +97,9 @@ std::optional<std::uint32_t> HistogramView::draw(const Histograms& h, std::uint3
     ImGui::SameLine();
     plot("output y, whole tensor", h.output, kOutputColor, size);
     ImGui::SameLine();
-    plot("input x, selected group", h.has_group ? h.group_input : HistogramResult{}, kInputColor, size);
+    plot("input x, selected group", h.has_group ? h.group_input : plan::HistogramResult{}, kInputColor, size);
     ImGui::SameLine();
-    plot("output y, selected group", h.has_group ? h.group_output : HistogramResult{}, kOutputColor, size);
+    plot("output y, selected group", h.has_group ? h.group_output : plan::HistogramResult{}, kOutputColor, size);
     return moved;
 }
 

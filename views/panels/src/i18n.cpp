@@ -417,7 +417,7 @@ const Entry kTable[] = {
      "上对风格图像计算得到。"},
 };
 
-Language g_lang = Language::En;
+core::Language g_lang = core::Language::En;
 bool g_cjk = false;
 std::string g_cjk_missing = "no Chinese font loaded";
 
@@ -433,10 +433,10 @@ const std::unordered_map<std::string_view, const char*>& table() {
 
 }  // namespace
 
-Language language() { return g_lang; }
+core::Language language() { return g_lang; }
 
-bool set_language(Language lang) {
-    if (lang == Language::Zh && !g_cjk) return false;
+bool set_language(core::Language lang) {
+    if (lang == core::Language::Zh && !g_cjk) return false;
     g_lang = lang;
     return true;
 }
@@ -444,21 +444,21 @@ bool set_language(Language lang) {
 void set_cjk_font(bool available, std::string missing_message) {
     g_cjk = available;
     g_cjk_missing = std::move(missing_message);
-    if (!g_cjk) g_lang = Language::En;
+    if (!g_cjk) g_lang = core::Language::En;
 }
 
 bool cjk_font() { return g_cjk; }
 const std::string& cjk_missing_message() { return g_cjk_missing; }
 
 const char* tr(const char* english) {
-    if (g_lang == Language::En) return english;
+    if (g_lang == core::Language::En) return english;
     auto it = table().find(english);
     return it == table().end() ? english : it->second;
 }
 
 std::string tr_id(const char* english, const char* id) { return std::string(tr(english)) + "###" + id; }
 
-const std::string& tr(const LocalText& text) { return text.in(g_lang); }
+const std::string& tr(const core::LocalText& text) { return text.in(g_lang); }
 
 std::string all_chinese_text() {
     std::string t;

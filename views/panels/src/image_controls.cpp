@@ -5,8 +5,8 @@
 
 #include "normlab/views/i18n.hpp"
 
-#include "normlab/core/file_kind.hpp"
-#include "normlab/core/image_file.hpp"
+#include "normlab/io/file_kind.hpp"
+#include "normlab/io/image_file.hpp"
 
 #include <imgui.h>
 
@@ -20,10 +20,10 @@ namespace {
 std::vector<std::string> image_choices() {
     std::vector<std::string> out;
     std::error_code ec;
-    auto is_image = [](const std::filesystem::path& p) { return file_kind(p.string()) == FileKind::Image; };
-    if (!image_search_dir().empty())  // the shipped images (image_file.hpp's search folder)
+    auto is_image = [](const std::filesystem::path& p) { return io::file_kind(p.string()) == io::FileKind::Image; };
+    if (!io::image_search_dir().empty())  // the shipped images (image_file.hpp's search folder)
         for (const auto& e :
-             std::filesystem::directory_iterator(std::filesystem::path(image_search_dir()) / "images", ec))
+             std::filesystem::directory_iterator(std::filesystem::path(io::image_search_dir()) / "images", ec))
             if (is_image(e.path())) out.push_back("images/" + e.path().filename().string());
     std::sort(out.begin(), out.end());
     const std::size_t shipped = out.size();
@@ -58,18 +58,19 @@ bool image_picker(const char* id, std::string& path, const char* button, bool fi
 
 }  // namespace
 
-void ControlsPanel::image_controls(Session& s) {
+void ControlsPanel::image_controls(session::Session& s) {
     // With a file chooser: the opened file's name and the chooser's button, then the shipped images.
-    const bool chooser = chooser_controls(s, TensorSource::Kind::Image);
-    if (s.state().source.kind == TensorSource::Kind::Image && image_edit_.empty()) image_edit_ = s.state().source.path;
+    const bool chooser = chooser_controls(s, core::TensorSource::Kind::Image);
+    if (s.state().source.kind == core::TensorSource::Kind::Image && image_edit_.empty())
+        image_edit_ = s.state().source.path;
     if (image_picker("image", image_edit_, tr("load image"), !chooser)) {
         pending_image_ = false;
-        apply(s, with_source_image(s.state(), image_edit_), TensorChange::from_source());
+        apply(s, session::with_source_image(s.state(), image_edit_), session::TensorChange::from_source());
     }
 }
 
-void ControlsPanel::style_controls(Session& s) {
-    const State& st = s.state();
+void ControlsPanel::style_controls(session::Session& s) {
+    const core::State& st = s.state();
     ImGui::Separator();
     ImGui::TextUnformatted(tr("AdaIN: style image"));
     if (st.style_image.empty()) {
@@ -79,11 +80,12 @@ void ControlsPanel::style_controls(Session& s) {
         const std::string shown =
             pick_style_file ? std::filesystem::path(st.style_image).filename().string() : st.style_image;
         ImGui::TextDisabled("%s", shown.c_str());
-        if (ImGui::Button(tr("remove the style"))) return apply(s, with_style_image(st, ""), TensorChange::keep());
+        if (ImGui::Button(tr("remove the style")))
+            return apply(s, session::with_style_image(st, ""), session::TensorChange::keep());
     }
     if (pick_style_file && ImGui::Button(tr("Open a style image…"))) return pick_style_file();
     if (image_picker("style", style_edit_, tr("use as style"), !pick_style_file))
-        apply(s, with_style_image(st, style_edit_), TensorChange::keep());
+        apply(s, session::with_style_image(st, style_edit_), session::TensorChange::keep());
 }
 
 }  // namespace normlab::views

@@ -6,14 +6,14 @@
 
 namespace normlab::views {
 
-std::optional<Language> language_menu(bool loadable) {
-    std::optional<Language> picked;
+std::optional<core::Language> language_menu(bool loadable) {
+    std::optional<core::Language> picked;
     if (!ImGui::BeginMenu(tr_id("Language", "lang").c_str())) return picked;
-    if (ImGui::MenuItem("English", "L", language() == Language::En)) picked = Language::En;
+    if (ImGui::MenuItem("English", "L", language() == core::Language::En)) picked = core::Language::En;
     const bool off = !cjk_font() && !loadable;
     if (off) ImGui::BeginDisabled();
-    if (ImGui::MenuItem(cjk_font() ? "中文 (简体)" : "Chinese (Simplified)", "L", language() == Language::Zh))
-        picked = Language::Zh;
+    if (ImGui::MenuItem(cjk_font() ? "中文 (简体)" : "Chinese (Simplified)", "L", language() == core::Language::Zh))
+        picked = core::Language::Zh;
     if (off) {
         ImGui::EndDisabled();
         ImGui::TextDisabled("%s", cjk_missing_message().c_str());

@@ -13,14 +13,14 @@
 namespace normlab::views {
 
 void LessonPanel::load_dir(const std::string& dir) {
-    set_ = load_lessons(dir);
+    set_ = classroom::load_lessons(dir);
     lesson_ = -1;
     step_ = 0;
 }
 
 bool LessonPanel::load_file(const std::string& path) {
     try {
-        Lesson l = load_lesson(path);
+        classroom::Lesson l = classroom::load_lesson(path);
         for (std::size_t i = 0; i < set_.lessons.size(); ++i)
             if (set_.lessons[i].id == l.id) {
                 set_.lessons[i] = std::move(l);
@@ -28,28 +28,29 @@ bool LessonPanel::load_file(const std::string& path) {
             }
         set_.lessons.push_back(std::move(l));
         return true;
-    } catch (const InputError& e) {
+    } catch (const core::InputError& e) {
         error_ = e.what();
         set_.errors.push_back(e.what());
         return false;
     }
 }
 
-std::optional<ViewSettings> LessonPanel::go(int lesson, int step, Session& session, const StartExperiment& start) {
+std::optional<classroom::ViewSettings> LessonPanel::go(int lesson, int step, session::Session& session,
+                                                       const StartExperiment& start) {
     if (lesson < 0 || lesson >= count()) return std::nullopt;
-    const Lesson& l = set_.lessons[static_cast<std::size_t>(lesson)];
+    const classroom::Lesson& l = set_.lessons[static_cast<std::size_t>(lesson)];
     step = std::clamp(step, 0, static_cast<int>(l.steps.size()) - 1);
     const int from = active() && lesson_ == lesson ? step_ : -1;
     if (from == step && error_.empty()) return std::nullopt;  // ← on the first step, → on the last: nothing to do
-    const LessonStep& s = l.steps[static_cast<std::size_t>(step)];
-    State next = lesson_step_state(l, from, step, session.state(), memory_);
+    const classroom::LessonStep& s = l.steps[static_cast<std::size_t>(step)];
+    core::State next = classroom::lesson_step_state(l, from, step, session.state(), memory_);
     next.exercise = {};  // a lesson ends a handed-out exercise
     if (!s.view.experiment.empty()) {
         if (auto err = start(s.view.experiment, next)) {
             error_ = "step " + std::to_string(step + 1) + ": " + *err;
             return std::nullopt;
         }
-    } else if (auto err = session.replace(next, TensorChange::from_source())) {
+    } else if (auto err = session.replace(next, session::TensorChange::from_source())) {
         error_ = std::string(tr("This step could not be applied: ")) + *err;
         return std::nullopt;
     }
@@ -57,10 +58,11 @@ std::optional<ViewSettings> LessonPanel::go(int lesson, int step, Session& sessi
     return s.view;
 }
 
-std::string LessonPanel::step_text(const Tensor& x, const NormResult& result,
-                                   const std::vector<LessonRun>& runs) const {
+std::string LessonPanel::step_text(const core::Tensor& x, const core::NormResult& result,
+                                   const std::vector<classroom::LessonRun>& runs) const {
     if (!active()) return "";
-    return render_lesson_text(lesson()->steps[static_cast<std::size_t>(step_)].text.in(language()), x, result, runs);
+    return classroom::render_lesson_text(lesson()->steps[static_cast<std::size_t>(step_)].text.in(language()), x,
+                                         result, runs);
 }
 
 std::string LessonPanel::all_text() const {
@@ -76,7 +78,7 @@ std::optional<std::pair<int, int>> LessonPanel::menu() {
     std::optional<std::pair<int, int>> go;
     if (!ImGui::BeginMenu(tr_id("Lessons", "lessons").c_str())) return go;
     for (int i = 0; i < count(); ++i) {
-        const Lesson& l = set_.lessons[static_cast<std::size_t>(i)];
+        const classroom::Lesson& l = set_.lessons[static_cast<std::size_t>(i)];
         if (menu_item_fitting(tr(l.title), l.id, lesson_ == i)) {  // long titles elided on a phone
             close();                                               // choosing a lesson starts it afresh
             go = {i, 0};
@@ -92,10 +94,10 @@ namespace {
 
 // Under a step whose text names its training runs: that they are training (and how far), or that the
 // Train view no longer holds them.
-void runs_line(const LessonStep& s, Language lang, const std::vector<LessonRun>& runs) {
+void runs_line(const classroom::LessonStep& s, core::Language lang, const std::vector<classroom::LessonRun>& runs) {
     const std::string& text = s.text.in(lang);
     bool names_runs = false;
-    for (const auto& p : parse_placeholders(text)) names_runs = names_runs || p.name == "run";
+    for (const auto& p : classroom::parse_placeholders(text)) names_runs = names_runs || p.name == "run";
     if (!names_runs) return;
     if (runs.empty()) {
         wrapped_text_disabled(
@@ -103,7 +105,7 @@ void runs_line(const LessonStep& s, Language lang, const std::vector<LessonRun>&
                "them; their numbers show … until then."));
         return;
     }
-    if (!runs_pending(text, runs)) return;
+    if (!classroom::runs_pending(text, runs)) return;
     int done = runs.front().steps_done, steps = runs.front().steps;
     for (const auto& r : runs) done = std::min(done, r.steps_done);
     wrapped_text_disabled(strf(tr("The runs are training (step %d of %d): the numbers shown as … appear when they "
@@ -113,10 +115,11 @@ void runs_line(const LessonStep& s, Language lang, const std::vector<LessonRun>&
 
 }  // namespace
 
-std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const Tensor& x, const NormResult& result,
-                                                     const std::vector<LessonRun>& runs) {
+std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const core::Tensor& x,
+                                                     const core::NormResult& result,
+                                                     const std::vector<classroom::LessonRun>& runs) {
     std::optional<std::pair<int, int>> go;
-    const Language lang = language();
+    const core::Language lang = language();
     if (!error_.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 120, 110, 255));
         wrapped_text(error_);
@@ -144,8 +147,8 @@ std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const Tenso
         for (const auto& e : set_.errors) wrapped_text_colored(ImVec4(1, 0.5f, 0.45f, 1), e);
         return go;
     }
-    const Lesson& l = *lesson();
-    const LessonStep& s = l.steps[static_cast<std::size_t>(step_)];
+    const classroom::Lesson& l = *lesson();
+    const classroom::LessonStep& s = l.steps[static_cast<std::size_t>(step_)];
     if (presenter) wrapped_text_disabled(l.title.in(lang));
     const bool can_prev = step_ > 0, can_next = step_ + 1 < static_cast<int>(l.steps.size());
     if (!can_prev) ImGui::BeginDisabled();
@@ -160,14 +163,14 @@ std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const Tenso
                 ImGui::GetItemRectSize().y};
     if (!can_next) ImGui::EndDisabled();
     if (!s.title.en.empty()) {  // beside the arrows when it fits, else wrapped on the lines below
-        const std::string title = render_lesson_text(s.title.in(lang), x, result, runs);
+        const std::string title = classroom::render_lesson_text(s.title.in(lang), x, result, runs);
         const float room = ImGui::GetContentRegionAvail().x - ImGui::GetItemRectMax().x +
                            ImGui::GetCursorScreenPos().x - ImGui::GetStyle().ItemSpacing.x;
         if (ImGui::CalcTextSize(title.c_str()).x <= room) ImGui::SameLine();
         wrapped_text(title);
     }
     ImGui::Separator();
-    wrapped_text(render_lesson_text(s.text.in(lang), x, result, runs));
+    wrapped_text(classroom::render_lesson_text(s.text.in(lang), x, result, runs));
     if (s.view.train) runs_line(s, lang, runs);
     return go;
 }

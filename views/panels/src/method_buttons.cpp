@@ -3,26 +3,26 @@
 #include "normlab/views/i18n.hpp"
 #include "normlab/views/wrapped_text.hpp"
 
-#include "normlab/core/state_edits.hpp"
+#include "normlab/session/state_edits.hpp"
 
 #include <imgui.h>
 
 namespace normlab::views {
 
-std::optional<std::string> set_method(Session& s, Method m) {
+std::optional<std::string> set_method(session::Session& s, core::Method m) {
     if (s.state().spec.method == m) return std::nullopt;
-    return s.apply(with_method(s.state(), m, s.x().shape.c), TensorChange::keep());
+    return s.apply(session::with_method(s.state(), m, s.x().shape.c), session::TensorChange::keep());
 }
 
 namespace {
 
-std::optional<std::string> method_buttons(Session& s) {
-    if (s.state().exercise.hides(Control::Method)) return std::nullopt;
-    const bool locked = s.state().exercise.locks(Control::Method);
+std::optional<std::string> method_buttons(session::Session& s) {
+    if (s.state().exercise.hides(core::Control::Method)) return std::nullopt;
+    const bool locked = s.state().exercise.locks(core::Control::Method);
     if (locked) ImGui::BeginDisabled();
     std::optional<std::string> err;
     int key = 1;
-    for (const MethodInfo& m : methods()) {
+    for (const core::MethodInfo& m : core::methods()) {
         const bool on = s.state().spec.method == m.id;
         std::string label = std::to_string(key) + " " + m.label;
         if (key++ > 1) same_line_if_fits(ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2);
@@ -36,7 +36,7 @@ std::optional<std::string> method_buttons(Session& s) {
 
 }  // namespace
 
-std::optional<std::string> presenter_row(Session& s, HeatmapPanel& heatmap, bool modes) {
+std::optional<std::string> presenter_row(session::Session& s, HeatmapPanel& heatmap, bool modes) {
     auto err = method_buttons(s);
     if (!modes) return err;
     const char* names[] = {"input x", "output y", "y − x", "statistic groups"};
@@ -47,7 +47,7 @@ std::optional<std::string> presenter_row(Session& s, HeatmapPanel& heatmap, bool
         same_line_if_fits(ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(tr(names[i])).x);
         ImGui::RadioButton(tr(names[i]), &m, i);
     }
-    heatmap.mode = static_cast<HeatmapMode>(m);
+    heatmap.mode = static_cast<plan::HeatmapMode>(m);
     return err;
 }
 

@@ -36,8 +36,8 @@ void begin_panel(const std::string& name, const Rect& r, ImGuiWindowFlags extra)
     ImGui::Begin(name.c_str(), nullptr, kFixed | extra);
 }
 
-std::string heatmap_window_title(const Session& session, HeatmapArea area) {
-    const std::string method = method_torch_name(session.state().spec.method, session.x().shape);
+std::string heatmap_window_title(const session::Session& session, HeatmapArea area) {
+    const std::string method = core::method_torch_name(session.state().spec.method, session.x().shape);
     std::string title;
     if (area.compare)
         title = tr("Compare: the same tensor, four methods (statistics mode)");

@@ -2,7 +2,7 @@
 
 #include "normlab/views/i18n.hpp"
 
-#include "normlab/core/image_file.hpp"
+#include "normlab/io/image_file.hpp"
 
 #include <imgui.h>
 
@@ -11,27 +11,27 @@
 
 namespace normlab::views {
 
-bool PicturePanel::wanted(const Session& s) {
-    const Shape4& sh = s.x().shape;
-    const bool image = s.state().source.kind == TensorSource::Kind::Image || s.style().has_value();
+bool PicturePanel::wanted(const session::Session& s) {
+    const core::Shape4& sh = s.x().shape;
+    const bool image = s.state().source.kind == core::TensorSource::Kind::Image || s.style().has_value();
     return image && sh.rank == 4 && sh.n == 1 && (sh.c == 1 || sh.c == 3) && s.result().y.shape == sh;
 }
 
-void PicturePanel::refresh(const Session& s) {
+void PicturePanel::refresh(const session::Session& s) {
     pictures_.clear();
-    auto add = [&](const char* caption, const Tensor& t, ImageScale scale) {
-        pictures_.push_back({tr(caption), t.shape.w, t.shape.h, tensor_to_rgba(t, scale)});
+    auto add = [&](const char* caption, const core::Tensor& t, io::ImageScale scale) {
+        pictures_.push_back({tr(caption), t.shape.w, t.shape.h, io::tensor_to_rgba(t, scale)});
     };
-    add("x (content)", s.x(), ImageScale::Unit);
+    add("x (content)", s.x(), io::ImageScale::Unit);
     if (s.style()) {
-        add("style", *s.style(), ImageScale::Unit);
-        add("y (AdaIN)", s.result().y, ImageScale::Unit);
+        add("style", *s.style(), io::ImageScale::Unit);
+        add("y (AdaIN)", s.result().y, io::ImageScale::Unit);
     } else {
-        add("y (0.5 + y/6)", s.result().y, ImageScale::Sigma3);
+        add("y (0.5 + y/6)", s.result().y, io::ImageScale::Sigma3);
     }
 }
 
-void PicturePanel::draw(const Session& s) {
+void PicturePanel::draw(const session::Session& s) {
     if (!wanted(s)) return;
     if (generation_ != s.generation() || language_ != static_cast<int>(language())) {
         refresh(s);

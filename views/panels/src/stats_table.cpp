@@ -16,12 +16,12 @@ namespace {
 // nothing was pooled or divided by n) or the mean and variance of every other run.
 enum class Columns { Rms, Running, Moments };
 
-Columns columns_of(const Session& session) {
-    if (session.state().spec.method == Method::Rms) return Columns::Rms;
+Columns columns_of(const session::Session& session) {
+    if (session.state().spec.method == core::Method::Rms) return Columns::Rms;
     return session.result().stats_from_running ? Columns::Running : Columns::Moments;
 }
 
-void caption(const NormResult& r) {
+void caption(const core::NormResult& r) {
     const auto stats = static_cast<long long>(r.layout.stat_count);
     if (r.stats_from_running)
         ImGui::TextDisabled(tr("%lld channels, eval: the running statistics as stored (nothing computed from this "
@@ -53,7 +53,7 @@ void setup_columns(Columns c) {
 }
 
 // The numbers of statistic i after its index column, one cell each.
-void value_cells(const NormResult& r, Columns c, std::size_t i) {
+void value_cells(const core::NormResult& r, Columns c, std::size_t i) {
     auto cell = [](double v) {
         ImGui::TableNextColumn();
         ImGui::Text("%.5g", v);
@@ -84,8 +84,8 @@ void value_cells(const NormResult& r, Columns c, std::size_t i) {
 
 }  // namespace
 
-void StatsTable::draw(Session& session) {
-    const NormResult& r = session.result();
+void StatsTable::draw(session::Session& session) {
+    const core::NormResult& r = session.result();
     const auto sel = session.selected_stat();
     const bool scroll = sel != last_selected_;
     last_selected_ = sel;

@@ -19,7 +19,8 @@ const ImU32 kDeviceColor[4] = {IM_COL32(90, 150, 230, 255), IM_COL32(230, 160, 6
                                IM_COL32(200, 110, 200, 255)};
 
 // max |a − b| over channel c's elements (all samples, H·W).
-double channel_max_diff(const std::vector<float>& a, const std::vector<float>& b, const Shape4& s, std::int64_t c) {
+double channel_max_diff(const std::vector<float>& a, const std::vector<float>& b, const core::Shape4& s,
+                        std::int64_t c) {
     double w = 0;
     const std::int64_t hw = s.hw();
     for (std::int64_t n = 0; n < s.n; ++n)
@@ -60,7 +61,7 @@ DeviceBoxes device_boxes(std::int64_t K) {
 
 // The K devices as boxes: which samples each holds and its per-channel μ, σ² (all channels
 // when they fit in `max_h`, else as many as fit and a line saying how many more the table has).
-void devices_row(const SyncStats& st, const Shape4& s, float max_h) {
+void devices_row(const core::SyncStats& st, const core::Shape4& s, float max_h) {
     const std::int64_t K = st.devices, C = s.c, per = s.n / K;
     const DeviceBoxes boxes = device_boxes(K);
     const float w = boxes.w;
@@ -111,11 +112,11 @@ struct ModeDiffs {
     std::vector<double> naive, local;
 };
 
-const ModeDiffs& mode_diffs(const Session& session) {
+const ModeDiffs& mode_diffs(const session::Session& session) {
     static ModeDiffs d;  // the app draws one SyncBN view
     if (d.generation == session.generation()) return d;
-    const SyncStats& st = *session.result().sync;
-    const Shape4& s = session.x().shape;
+    const core::SyncStats& st = *session.result().sync;
+    const core::Shape4& s = session.x().shape;
     d.naive.clear();
     d.local.clear();
     for (std::int64_t c = 0; c < s.c; ++c) {
@@ -127,7 +128,7 @@ const ModeDiffs& mode_diffs(const Session& session) {
 }
 
 // Per channel, a bar for sync's σ² and one for naive's on one scale: the gap is the naive error.
-void variance_bars(const SyncStats& st, std::int64_t c, float width) {
+void variance_bars(const core::SyncStats& st, std::int64_t c, float width) {
     const auto i = static_cast<std::size_t>(c);
     const double top = std::max({st.sync_var[i], st.naive_var[i], 1e-12});
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -162,8 +163,8 @@ float modes_width(const ModesHeads& heads) {
 // Per channel, the three modes side by side: the variances sync and naive apply, the naive
 // error beside the variance of the shard means, and how far naive's and local's y lie from sync's.
 // `heads`: modes_heads(); `width`: modes_width(heads).
-void modes_table(const SyncStats& st, const Shape4& s, const ModeDiffs& diffs, float height, const ModesHeads& heads,
-                 float width) {
+void modes_table(const core::SyncStats& st, const core::Shape4& s, const ModeDiffs& diffs, float height,
+                 const ModesHeads& heads, float width) {
     const std::int64_t K = st.devices, C = s.c;
     // The bars only where the panel has room for them, so no header or number is cut (a scroll
     // bar is the last resort).
@@ -217,16 +218,16 @@ void modes_table(const SyncStats& st, const Shape4& s, const ModeDiffs& diffs, f
 
 }  // namespace
 
-float draw_sync_view(const Session& session, bool table_first) {
-    const NormResult& r = session.result();
+float draw_sync_view(const session::Session& session, bool table_first) {
+    const core::NormResult& r = session.result();
     if (!r.sync) return 0;
     const float top = ImGui::GetCursorPosY();
-    const SyncStats& st = *r.sync;
-    const Shape4& s = session.x().shape;
+    const core::SyncStats& st = *r.sync;
+    const core::Shape4& s = session.x().shape;
     const std::int64_t K = st.devices, C = s.c;
     ImGui::Text(tr("SyncBN on K = %lld simulated devices, N/K = %lld"), static_cast<long long>(K),
                 static_cast<long long>(s.n / K));
-    const std::string applied = strf(tr("applied: %s"), tr(sync_mode_name(st.mode)));
+    const std::string applied = strf(tr("applied: %s"), tr(core::sync_mode_name(st.mode)));
     same_line_if_fits(ImGui::CalcTextSize(applied.c_str()).x);
     ImGui::TextColored(kModeColor[static_cast<int>(st.mode)], "%s", applied.c_str());
     if (st.from_running) {
@@ -253,7 +254,8 @@ float draw_sync_view(const Session& session, bool table_first) {
     return full;
 }
 
-void heatmap_above_sync_view(HeatmapPanel& heatmap, Session& session, bool presenter, float panel_h, SyncArea& area) {
+void heatmap_above_sync_view(HeatmapPanel& heatmap, session::Session& session, bool presenter, float panel_h,
+                             SyncArea& area) {
     // The devices and modes get the height they need to show everything (last frame's figure: it
     // depends on the state and the width only), the heatmap the rest (a third of the room at
     // least: below that, the devices show fewer channels).

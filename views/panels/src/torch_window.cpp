@@ -8,8 +8,8 @@
 
 namespace normlab::views {
 
-std::string copy_torch_code(const Session& s) {
-    std::string code = torch_code(s.state(), s.x().shape);
+std::string copy_torch_code(const session::Session& s) {
+    std::string code = classroom::torch_code(s.state(), s.x().shape);
     ImGui::SetClipboardText(code.c_str());
     return code;
 }

@@ -5,7 +5,7 @@
 #include "normlab/views/torch_window.hpp"
 #include "normlab/views/train_runs.hpp"
 
-#include "normlab/core/state_edits.hpp"
+#include "normlab/session/state_edits.hpp"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>  // key codes only (ImGui 1.86 indexes keys by the backend's codes)
@@ -55,11 +55,11 @@ namespace {
 
 using Target = const ActionTarget&;
 
-void edit(Target t, const State& next) {
-    if (auto err = t.session().apply(next, TensorChange::keep())) t.refused(*err);
+void edit(Target t, const core::State& next) {
+    if (auto err = t.session().apply(next, session::TensorChange::keep())) t.refused(*err);
 }
-bool is_group(Target t) { return t.session().state().spec.method == Method::Group; }
-bool is_batch(Target t) { return t.session().state().spec.method == Method::Batch; }
+bool is_group(Target t) { return t.session().state().spec.method == core::Method::Group; }
+bool is_batch(Target t) { return t.session().state().spec.method == core::Method::Batch; }
 
 // One row of the shared table: an Action with its enabled / checked / run as functions of the
 // app's ActionTarget. A row with id "file" stands for the app's own File menu rows.
@@ -88,8 +88,8 @@ const std::vector<ActionRow>& shared_rows() {
          .run =
              [](Target t, int i) {
                  const auto k = static_cast<std::size_t>(i % 5);
-                 if (k < methods().size())
-                     if (auto err = set_method(t.session(), methods()[k].id)) t.refused(*err);
+                 if (k < core::methods().size())
+                     if (auto err = set_method(t.session(), core::methods()[k].id)) t.refused(*err);
              }},
         {.id = "step",  // → ← and a clicker's Page Down / Page Up
          .keys = {any_mods(GLFW_KEY_RIGHT), any_mods(GLFW_KEY_PAGE_DOWN), any_mods(GLFW_KEY_SPACE),
@@ -116,7 +116,10 @@ const std::vector<ActionRow>& shared_rows() {
          .keys = {plain(GLFW_KEY_L)},
          .help_keys = "L",
          .help_text = "language: English / Chinese",  // no CJK glyph: the font may come later
-         .run = [](Target t, int) { t.set_language(language() == Language::En ? Language::Zh : Language::En); }},
+         .run =
+             [](Target t, int) {
+                 t.set_language(language() == core::Language::En ? core::Language::Zh : core::Language::En);
+             }},
         {.id = "compare",
          .keys = {plain(GLFW_KEY_C)},
          .menus = kViewMenu,
@@ -166,8 +169,10 @@ const std::vector<ActionRow>& shared_rows() {
          .keys = {plain(GLFW_KEY_H)},
          .help_keys = "H",
          .help_text = "heatmap: input → output → difference → groups",
-         .run = [](Target t,
-                   int) { t.heatmap->mode = static_cast<HeatmapMode>((static_cast<int>(t.heatmap->mode) + 1) % 4); }},
+         .run =
+             [](Target t, int) {
+                 t.heatmap->mode = static_cast<plan::HeatmapMode>((static_cast<int>(t.heatmap->mode) + 1) % 4);
+             }},
         {.id = "groups",  // + and − (= and -, or the keypad's)
          .keys = {any_mods(GLFW_KEY_EQUAL), any_mods(GLFW_KEY_KP_ADD), any_mods(GLFW_KEY_MINUS),
                   any_mods(GLFW_KEY_KP_SUBTRACT)},
@@ -176,8 +181,8 @@ const std::vector<ActionRow>& shared_rows() {
          .enabled = is_group,
          .run =
              [](Target t, int i) {
-                 const Session& s = t.session();
-                 if (auto next = with_groups_step(s.state(), s.x().shape.c, i < 2 ? 1 : -1)) edit(t, *next);
+                 const session::Session& s = t.session();
+                 if (auto next = session::with_groups_step(s.state(), s.x().shape.c, i < 2 ? 1 : -1)) edit(t, *next);
              }},
         {.id = "batch",
          .keys = {plain(GLFW_KEY_N), plain(GLFW_KEY_E)},
@@ -186,7 +191,7 @@ const std::vector<ActionRow>& shared_rows() {
          .enabled = is_batch,
          .run =
              [](Target t, int i) {
-                 if (i == 1) return edit(t, toggled_mode(t.session().state()));
+                 if (i == 1) return edit(t, session::toggled_mode(t.session().state()));
                  if (auto err = t.session().train_step()) t.refused(*err);
              }},
         {.id = "file"},  // the app's File menu rows

@@ -21,7 +21,7 @@
 
 namespace normlab::views {
 
-Shell::Shell(ShellPlatform& platform, Session& session, LessonPanel lessons)
+Shell::Shell(ShellPlatform& platform, session::Session& session, LessonPanel lessons)
     : platform_(platform),
       session_(session),
       heatmap_(platform.make_heatmap_image()),
@@ -40,7 +40,7 @@ std::optional<std::string> Shell::inspect_layer(int run, int layer) {
     if (auto err = inspect_train_layer(session_, train_runs_, run, layer)) return err;
     experiment_ = nullptr;  // the tensor is the layer's, not an experiment's
     views_.compare = views_.gradient = false;
-    heatmap_.mode = HeatmapMode::Statistics;
+    heatmap_.mode = plan::HeatmapMode::Statistics;
     train_shown_ = false;  // the layout's next frame: a phone's tab follows
     return std::nullopt;
 }
@@ -73,7 +73,7 @@ void Shell::set_presenter(bool on) {
     platform_.presenter_look(on);
 }
 
-void Shell::set_language(Language lang) {
+void Shell::set_language(core::Language lang) {
     wanted_language_.reset();
     if (views::set_language(lang)) return;
     if (!platform_.cjk_font_loadable()) return message(cjk_missing_message());
@@ -86,37 +86,37 @@ void Shell::cjk_font_loaded() {
     if (wanted_language_) set_language(*wanted_language_);
 }
 
-ViewSettings Shell::view() const {
-    ViewSettings v = views_.view(heatmap_, experiment_);
+classroom::ViewSettings Shell::view() const {
+    classroom::ViewSettings v = views_.view(heatmap_, experiment_);
     if (train_shown_ && !train_runs_.runs().empty()) v.train = train_runs_.scene();  // the Train view and its runs
     return v;
 }
 
-std::vector<LessonRun> Shell::lesson_runs() const {
-    const Lesson* l = lessons_.lesson();
+std::vector<classroom::LessonRun> Shell::lesson_runs() const {
+    const classroom::Lesson* l = lessons_.lesson();
     if (!l) return {};
-    const LessonStep& s = l->steps[static_cast<std::size_t>(lessons_.step())];
+    const classroom::LessonStep& s = l->steps[static_cast<std::size_t>(lessons_.step())];
     if (!s.view.train || !train_runs_.holds(*s.view.train)) return {};  // the runs were changed since
     return train_runs_.lesson_runs();
 }
 
-void Shell::apply_view(const ViewSettings& v) {
+void Shell::apply_view(const classroom::ViewSettings& v) {
     views_.show(v, heatmap_);
     if (!v.train) return;  // a view without "train" leaves the Train view as it is
     set_train(true);
     if (auto err = train_runs_.show(*v.train)) message(*err);
 }
 
-void Shell::scene_shown(const ViewSettings& v, bool in_lesson) {
+void Shell::scene_shown(const classroom::ViewSettings& v, bool in_lesson) {
     experiment_ = nullptr;
     if (!in_lesson) lessons_.close();
     if (!v.experiment.empty()) start_experiment(v.experiment, session_.state());
     apply_view(v);  // after the experiment's own view: the scene's is what was shown
 }
 
-AppLink Shell::link_parts() const {
-    AppLink link;
-    if (const Lesson* l = lessons_.lesson()) {
+session::AppLink Shell::link_parts() const {
+    session::AppLink link;
+    if (const classroom::Lesson* l = lessons_.lesson()) {
         link.lesson = l->id;
         link.step = lessons_.step() + 1;
     }
@@ -125,7 +125,7 @@ AppLink Shell::link_parts() const {
     return link;
 }
 
-void Shell::open_link(const AppLink& link, const OpenScene& open_scene) {
+void Shell::open_link(const session::AppLink& link, const OpenScene& open_scene) {
     if (link.presenter) set_presenter(*link.presenter);
     if (link.language) set_language(*link.language);
     int lesson = -1;
@@ -144,7 +144,7 @@ bool Shell::sync_view_shown() const {
 
 void Shell::go_to_step(int lesson, int step) {
     phone_tab_ = PhoneTab::Heatmap;  // a phone shows the step under the heatmap
-    auto start = [this](const std::string& id, const State& st) { return try_experiment(id, st); };
+    auto start = [this](const std::string& id, const core::State& st) { return try_experiment(id, st); };
     if (auto view = lessons_.go(lesson, step, session_, start)) {
         if (view->experiment.empty()) experiment_ = nullptr;
         if (!view->train) set_train(false);  // a lesson step shows the Train view where it names runs
@@ -152,7 +152,7 @@ void Shell::go_to_step(int lesson, int step) {
     }
 }
 
-std::optional<std::string> Shell::try_experiment(const std::string& id, std::optional<State> state) {
+std::optional<std::string> Shell::try_experiment(const std::string& id, std::optional<core::State> state) {
     const StartedExperiment started = views::start_experiment(id, std::move(state), session_, pair_);
     if (!started.experiment) return started.error;
     experiment_ = started.experiment;
@@ -160,7 +160,7 @@ std::optional<std::string> Shell::try_experiment(const std::string& id, std::opt
     return std::nullopt;
 }
 
-bool Shell::start_experiment(const std::string& id, std::optional<State> state) {
+bool Shell::start_experiment(const std::string& id, std::optional<core::State> state) {
     auto err = try_experiment(id, std::move(state));
     if (err) message(*err);
     return !err;
@@ -168,24 +168,24 @@ bool Shell::start_experiment(const std::string& id, std::optional<State> state) 
 
 // The experiment's bar above the heatmap (views/experiment_bar).
 void Shell::experiment_bar() {
-    const Experiment& e = *experiment_;
+    const classroom::Experiment& e = *experiment_;
     experiment_heading(e);
     if (BatchNoisePanel::applies(e, session_)) noise_.draw(session_, e);
     auto report = [this](std::optional<std::string> err) {
         if (err) message(*err);
     };
-    if (e.kind == ExperimentKind::Continuum && session_.state().spec.method == Method::Group) {
+    if (e.kind == classroom::ExperimentKind::Continuum && session_.state().spec.method == core::Method::Group) {
         report(group_slider(session_));
         continuum_identities(compare_, session_);
     }
-    if (e.kind == ExperimentKind::TrainEval) report(train_eval_bar(session_));
+    if (e.kind == classroom::ExperimentKind::TrainEval) report(train_eval_bar(session_));
     ImGui::Separator();
 }
 
 // The action table (actions.hpp) over the shell's state, with the platform's File rows.
 void Shell::make_actions(std::vector<Action> file_rows) {
     ActionTarget t;
-    t.session = [this]() -> Session& { return session_; };
+    t.session = [this]() -> session::Session& { return session_; };
     t.heatmap = &heatmap_;
     t.views = &views_;
     t.lessons = &lessons_;
@@ -197,7 +197,7 @@ void Shell::make_actions(std::vector<Action> file_rows) {
     t.train = &train_shown_;
     t.train_runs = &train_runs_;
     t.set_presenter = [this](bool on) { set_presenter(on); };
-    t.set_language = [this](Language l) { set_language(l); };
+    t.set_language = [this](core::Language l) { set_language(l); };
     t.go_to_step = [this](int lesson, int step) { go_to_step(lesson, step); };
     t.stop_experiment = [this] { stop_experiment(); };
     t.refused = [this](const std::string& line) { message(line); };
@@ -279,7 +279,7 @@ void Shell::view_menu() {
 
 void Shell::experiments_menu() {
     if (!ImGui::BeginMenu(tr_id("Experiments", "experiments").c_str())) return;
-    for (const auto& e : experiments())
+    for (const auto& e : classroom::experiments())
         if (menu_item_fitting(tr(e.title), e.id, experiment_ == &e)) start_experiment(e.id);
     if (experiment_ && ImGui::MenuItem(tr("Close the experiment"), "Esc")) stop_experiment();
     ImGui::EndMenu();

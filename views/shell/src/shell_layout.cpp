@@ -84,7 +84,7 @@ void Shell::layout(float top) {
     }
     if (r.stats) {
         begin_panel(tr_id("Statistics", "stats"), *r.stats);
-        if (!hidden_panel(session_, Control::Statistics)) table_.draw(session_);
+        if (!hidden_panel(session_, core::Control::Statistics)) table_.draw(session_);
         ImGui::End();
     }
     if (r.train) {
@@ -162,7 +162,7 @@ void Shell::heatmap_area(const Rect& r) {
 
 // The formula with the selected element's numbers; in the gradient view the backward's under it.
 void Shell::explain_area() {
-    if (hidden_panel(session_, Control::Explain)) return;
+    if (hidden_panel(session_, core::Control::Explain)) return;
     explain_.draw(session_);
     const std::string text = gradient_shown() ? gradient_.explain(session_) : "";
     if (text.empty()) return;

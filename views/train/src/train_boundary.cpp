@@ -67,7 +67,7 @@ void boundary(ImDrawList* dl, const TrainRun& r, ImVec2 p, float s) {
 
 bool train_boundaries_shown(const TrainRunSet& runs) {
     return std::any_of(runs.runs().begin(), runs.runs().end(),
-                       [](const TrainRun& r) { return r.config.model == TrainModel::Mlp; });
+                       [](const TrainRun& r) { return r.config.model == train::TrainModel::Mlp; });
 }
 
 void train_boundaries(const TrainRunSet& runs, float width, float height) {
@@ -81,7 +81,7 @@ void train_boundaries(const TrainRunSet& runs, float width, float height) {
     for (std::size_t i = 0; i < runs.runs().size(); ++i) {
         const TrainRun& r = runs.runs()[i];
         const ImVec2 at(p.x + static_cast<float>(i) * (s + gap), p.y);
-        if (r.config.model == TrainModel::Mlp) boundary(dl, r, at, s);
+        if (r.config.model == train::TrainModel::Mlp) boundary(dl, r, at, s);
         char label[96];
         if (r.boundary.at_step >= 0)
             std::snprintf(label, sizeof label, tr("%s, step %d"), r.label().c_str(), r.boundary.at_step);

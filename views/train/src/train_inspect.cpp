@@ -2,8 +2,8 @@
 #include "normlab/views/train_inspect.hpp"
 
 #include "normlab/core/error.hpp"
-#include "normlab/core/npy.hpp"
-#include "normlab/core/state_edits.hpp"
+#include "normlab/io/npy.hpp"
+#include "normlab/session/state_edits.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -11,14 +11,14 @@
 namespace normlab::views {
 namespace {
 
-std::optional<Method> method_of(TrainNorm n) {
+std::optional<core::Method> method_of(train::TrainNorm n) {
     switch (n) {
-        case TrainNorm::Batch: return Method::Batch;
-        case TrainNorm::Layer: return Method::Layer;
-        case TrainNorm::Instance: return Method::Instance;
-        case TrainNorm::Group: return Method::Group;
-        case TrainNorm::Rms: return Method::Rms;
-        case TrainNorm::None: break;
+        case train::TrainNorm::Batch: return core::Method::Batch;
+        case train::TrainNorm::Layer: return core::Method::Layer;
+        case train::TrainNorm::Instance: return core::Method::Instance;
+        case train::TrainNorm::Group: return core::Method::Group;
+        case train::TrainNorm::Rms: return core::Method::Rms;
+        case train::TrainNorm::None: break;
     }
     return std::nullopt;
 }
@@ -26,38 +26,41 @@ std::optional<Method> method_of(TrainNorm n) {
 void write_file(const std::string& path, const std::string& bytes) {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!f) throw InputError("cannot write '" + path + "'");
+    if (!f) throw core::InputError("cannot write '" + path + "'");
 }
 
 }  // namespace
 
-State inspect_state(const State& current, const TrainConfig& c, const TrainLayerRead& layer, const std::string& path) {
+core::State inspect_state(const core::State& current, const train::TrainConfig& c, const train::TrainLayerRead& layer,
+                          const std::string& path) {
     const std::int64_t channels = layer.dims.at(1);
-    State next = with_source_file(current, path);
+    core::State next = session::with_source_file(current, path);
     next.selection.reset();
-    const std::optional<Method> m = method_of(c.norm);
+    const std::optional<core::Method> m = method_of(c.norm);
     // A new method's defaults; the same method's γ, β and running statistics back to theirs too.
-    next = with_running_reset(with_params(with_method(next, m.value_or(current.spec.method), channels), {}, {}));
+    next = session::with_running_reset(
+        session::with_params(session::with_method(next, m.value_or(current.spec.method), channels), {}, {}));
     if (!m) return next;
-    next.spec = default_spec(*m);  // PyTorch's module as engine/train plans it: eps 1e-5 (rms: ε of float32)
-    next.spec.affine = true;       // engine/train's InstanceNorm2d scales per channel, as the others
-    if (*m == Method::Group) next.spec.groups = c.groups;
+    next.spec = core::default_spec(*m);  // PyTorch's module as engine/train plans it: eps 1e-5 (rms: ε of float32)
+    next.spec.affine = true;             // engine/train's InstanceNorm2d scales per channel, as the others
+    if (*m == core::Method::Group) next.spec.groups = c.groups;
     next.params.weight = layer.weight;
     next.params.bias = next.spec.has_bias() ? layer.bias : std::vector<float>{};
     next.params.running_mean = layer.running_mean;
     next.params.running_var = layer.running_var;
-    if (*m == Method::Batch) next.params.num_batches_tracked = layer.step;
+    if (*m == core::Method::Batch) next.params.num_batches_tracked = layer.step;
     return next;
 }
 
-std::string inspect_file(const std::string& dir, int run, const TrainConfig& c, const TrainLayerRead& layer) {
+std::string inspect_file(const std::string& dir, int run, const train::TrainConfig& c,
+                         const train::TrainLayerRead& layer) {
     return (std::filesystem::path(dir) /
-            ("train-run" + std::to_string(run + 1) + "-" + train_norm_name(c.norm) + "-layer" +
+            ("train-run" + std::to_string(run + 1) + "-" + train::train_norm_name(c.norm) + "-layer" +
              std::to_string(layer.layer + 1) + "-step" + std::to_string(layer.step) + ".npy"))
         .string();
 }
 
-std::optional<std::string> inspect_train_layer(Session& session, TrainRunSet& runs, int run, int layer,
+std::optional<std::string> inspect_train_layer(session::Session& session, TrainRunSet& runs, int run, int layer,
                                                const std::string& dir) {
     if (run < 0 || run >= static_cast<int>(runs.runs().size())) return std::string("no such run");
     const TrainRun& r = runs.runs()[static_cast<std::size_t>(run)];
@@ -66,12 +69,13 @@ std::optional<std::string> inspect_train_layer(Session& session, TrainRunSet& ru
         std::filesystem::path folder = dir;
         if (folder.empty()) folder = std::filesystem::temp_directory_path() / "normlab-train";
         std::filesystem::create_directories(folder);
-        const TrainLayerRead read = read_train_layer(*r.device, r.config, layer);
+        const train::TrainLayerRead read = train::read_train_layer(*r.device, r.config, layer);
         const std::string path = inspect_file(folder.string(), run, r.config, read);
-        write_file(path, npy_bytes_f32(read.dims, read.x.data()));
-        return session.apply(inspect_state(session.state(), r.config, read, path), TensorChange::from_source());
+        write_file(path, io::npy_bytes_f32(read.dims, read.x.data()));
+        return session.apply(inspect_state(session.state(), r.config, read, path),
+                             session::TensorChange::from_source());
     } catch (const std::exception& e) {
-        return error_line(e);
+        return core::error_line(e);
     }
 }
 

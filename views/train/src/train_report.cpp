@@ -21,7 +21,7 @@ nlohmann::json train_report(const TrainRunSet& runs, bool shown) {
     for (const auto& r : runs.runs()) {
         const auto& c = r.curves;
         const std::size_t n = c.loss.size(), k = std::min<std::size_t>(n, 10);
-        list.push_back({{"norm", train_norm_name(r.config.norm)},
+        list.push_back({{"norm", train::train_norm_name(r.config.norm)},
                         {"steps", r.steps_done},
                         {"of", r.config.steps},
                         {"loss_start", mean(c.loss, 0, k)},

@@ -21,11 +21,11 @@ constexpr int kStepsPerSubmit = 8;  // one recording of 8 steps; shorter slices 
 constexpr auto kBoundaryEvery = std::chrono::milliseconds(1000);
 constexpr std::size_t kBoundaryPoints = 200;  // training points drawn over the boundary
 
-std::optional<std::string> refused(const TrainConfig& c) {
+std::optional<std::string> refused(const train::TrainConfig& c) {
     try {
-        validate_train_config(c);
+        train::validate_train_config(c);
     } catch (const std::exception& e) {
-        return error_line(e);
+        return core::error_line(e);
     }
     return std::nullopt;
 }
@@ -43,13 +43,13 @@ void SliceController::finished(int late_frames, double frame_ms) {
 }
 
 std::string TrainRun::label() const {
-    std::string s = train_norm_name(config.norm);
-    if (config.norm == TrainNorm::Group) s += " G=" + std::to_string(config.groups);
-    if (config.norm != TrainNorm::None && config.norm_after) s += " (after)";
+    std::string s = train::train_norm_name(config.norm);
+    if (config.norm == train::TrainNorm::Group) s += " G=" + std::to_string(config.groups);
+    if (config.norm != train::TrainNorm::None && config.norm_after) s += " (after)";
     return s;
 }
 
-void share_data_fields(TrainConfig& to, const TrainConfig& from) {
+void share_data_fields(train::TrainConfig& to, const train::TrainConfig& from) {
     to.model = from.model;
     to.data = from.data;
     to.classes = from.classes;
@@ -61,18 +61,18 @@ void share_data_fields(TrainConfig& to, const TrainConfig& from) {
     to.seed = from.seed;
 }
 
-TrainProgram plan_training(const TrainConfig& c) {
-    if (c.model == TrainModel::Cnn) return plan_cnn_training(c);
-    TrainPlanOptions o;
+train::TrainProgram plan_training(const train::TrainConfig& c) {
+    if (c.model == train::TrainModel::Cnn) return train::plan_cnn_training(c);
+    train::TrainPlanOptions o;
     o.eval_grid = static_cast<std::uint32_t>(kBoundaryGrid * kBoundaryGrid);
-    return plan_mlp_training(c, o);
+    return train::plan_mlp_training(c, o);
 }
 
 namespace {
 
 // The grid's extent: the training points' square bounding box with a margin; the grid's points
 // after the validation set in `x_val`; some training points to draw.
-void boundary_grid(const TrainDataSet& train, std::vector<float>& x_val, TrainBoundary& b) {
+void boundary_grid(const train::TrainDataSet& train, std::vector<float>& x_val, TrainBoundary& b) {
     float lo = 0, hi = 0;
     for (float v : train.x) {
         lo = std::min(lo, v);
@@ -95,18 +95,18 @@ void boundary_grid(const TrainDataSet& train, std::vector<float>& x_val, TrainBo
 
 }  // namespace
 
-void upload_train_inputs(TrainDevice& d, const TrainConfig& c, TrainBoundary& b) {
-    const TrainData data = make_train_data(c);
+void upload_train_inputs(train::TrainDevice& d, const train::TrainConfig& c, TrainBoundary& b) {
+    const train::TrainData data = train::make_train_data(c);
     auto up = [&d](const char* name, const auto& v) { d.upload(name, v.data(), v.size() * 4); };
     up("x_train", data.train.x);
     up("y_train", data.train.y);
     std::vector<float> x_val = data.val.x;
     b = {};
-    if (c.model == TrainModel::Mlp) boundary_grid(data.train, x_val, b);
+    if (c.model == train::TrainModel::Mlp) boundary_grid(data.train, x_val, b);
     up("x_val", x_val);
     up("y_val", data.val.y);
     up("batches", data.batches);
-    for (const auto& t : c.model == TrainModel::Cnn ? init_cnn_params(c) : init_mlp_params(c))
+    for (const auto& t : c.model == train::TrainModel::Cnn ? train::init_cnn_params(c) : train::init_mlp_params(c))
         d.upload(t.name, t.values.data(), t.values.size() * 4);
 }
 
@@ -132,21 +132,21 @@ std::optional<std::string> TrainRunSet::make_device(TrainRun& r) {
         upload_train_inputs(*r.device, r.config, r.boundary);
     } catch (const std::exception& e) {
         r.device.reset();
-        return error_line(e);
+        return core::error_line(e);
     }
     return std::nullopt;
 }
 
-std::optional<std::string> TrainRunSet::start(const TrainConfig& c) {
+std::optional<std::string> TrainRunSet::start(const train::TrainConfig& c) {
     if (auto err = refused(c)) return err;
     runs_.clear();
     playing_ = false;
     return add(c);
 }
 
-std::optional<std::string> TrainRunSet::add(const TrainConfig& c) {
+std::optional<std::string> TrainRunSet::add(const train::TrainConfig& c) {
     if (static_cast<int>(runs_.size()) >= kMaxTrainRuns) return "at most 4 runs side by side";
-    TrainConfig cc = c;
+    train::TrainConfig cc = c;
     if (!runs_.empty()) share_data_fields(cc, runs_.front().config);
     if (auto err = refused(cc)) return err;
     std::array<bool, kMaxTrainRuns> used{};
@@ -161,17 +161,17 @@ std::optional<std::string> TrainRunSet::add(const TrainConfig& c) {
 
 std::optional<std::string> TrainRunSet::add_copy(int from) {
     if (from < 0 || from >= static_cast<int>(runs_.size())) return "no run to copy";
-    TrainConfig c = runs_[static_cast<std::size_t>(from)].config;
-    const bool cnn = c.model == TrainModel::Cnn;
+    train::TrainConfig c = runs_[static_cast<std::size_t>(from)].config;
+    const bool cnn = c.model == train::TrainModel::Cnn;
     // The norms in the order a comparison wants them; the first no run has (else run `from`'s again).
-    for (TrainNorm n :
-         {TrainNorm::Batch, TrainNorm::None, TrainNorm::Layer, TrainNorm::Group, TrainNorm::Rms, TrainNorm::Instance}) {
-        if (n == TrainNorm::Instance && !cnn) continue;
+    for (train::TrainNorm n : {train::TrainNorm::Batch, train::TrainNorm::None, train::TrainNorm::Layer,
+                               train::TrainNorm::Group, train::TrainNorm::Rms, train::TrainNorm::Instance}) {
+        if (n == train::TrainNorm::Instance && !cnn) continue;
         const bool taken =
             std::any_of(runs_.begin(), runs_.end(), [n](const TrainRun& r) { return r.config.norm == n; });
         if (taken) continue;
         c.norm = n;
-        if (n == TrainNorm::Group) {  // the largest G ≤ 4 that divides the width
+        if (n == train::TrainNorm::Group) {  // the largest G ≤ 4 that divides the width
             const int w = cnn ? c.channels : c.width;
             c.groups = 1;
             for (int g = 4; g > 1 && c.groups == 1; --g)
@@ -188,14 +188,14 @@ void TrainRunSet::remove(int i) {
     if (runs_.empty()) playing_ = false;
 }
 
-std::optional<std::string> TrainRunSet::edit(int i, const TrainConfig& c) {
+std::optional<std::string> TrainRunSet::edit(int i, const train::TrainConfig& c) {
     if (i < 0 || i >= static_cast<int>(runs_.size())) return "no such run";
     if (auto err = refused(c)) return err;
     TrainRun& r = runs_[static_cast<std::size_t>(i)];
-    const bool shared = !same_data_fields(r.config, c);
+    const bool shared = !train::same_data_fields(r.config, c);
     if (shared)  // every run must still be valid with the new data fields before any changes
         for (const auto& other : runs_) {
-            TrainConfig o = other.config;
+            train::TrainConfig o = other.config;
             share_data_fields(o, c);
             if (auto err = refused(o)) return err;
         }
@@ -215,14 +215,14 @@ std::optional<std::string> TrainRunSet::reset() {
     return first;
 }
 
-bool TrainRunSet::holds(const TrainScene& t) const {
+bool TrainRunSet::holds(const classroom::TrainScene& t) const {
     if (t.runs.size() != runs_.size()) return false;
     for (std::size_t i = 0; i < runs_.size(); ++i)
         if (!(runs_[i].config == t.runs[i]) || !runs_[i].device) return false;
     return true;
 }
 
-std::optional<std::string> TrainRunSet::show(const TrainScene& t) {
+std::optional<std::string> TrainRunSet::show(const classroom::TrainScene& t) {
     if (!holds(t)) {
         if (t.runs.empty()) return "a train object needs at least one run";
         for (std::size_t i = 0; i < t.runs.size(); ++i)
@@ -232,15 +232,15 @@ std::optional<std::string> TrainRunSet::show(const TrainScene& t) {
     return std::nullopt;
 }
 
-TrainScene TrainRunSet::scene() const {
-    TrainScene t;
+classroom::TrainScene TrainRunSet::scene() const {
+    classroom::TrainScene t;
     for (const auto& r : runs_) t.runs.push_back(r.config);
     t.play = playing_ || done();
     return t;
 }
 
-std::vector<LessonRun> TrainRunSet::lesson_runs() const {
-    std::vector<LessonRun> out;
+std::vector<classroom::LessonRun> TrainRunSet::lesson_runs() const {
+    std::vector<classroom::LessonRun> out;
     for (const auto& r : runs_)
         out.push_back({r.config.steps, r.steps_done, r.curves.loss, r.curves.acc, r.curves.val_loss, r.curves.val_acc});
     return out;
@@ -289,12 +289,13 @@ void TrainRunSet::read_logs(TrainRun& r) {
 
 void TrainRunSet::read_boundary(TrainRun& r, Clock::time_point now) {
     TrainBoundary& b = r.boundary;
-    if (r.config.model != TrainModel::Mlp || r.curves.val_step.empty() || r.curves.val_step.back() <= b.at_step) return;
+    if (r.config.model != train::TrainModel::Mlp || r.curves.val_step.empty() || r.curves.val_step.back() <= b.at_step)
+        return;
     if (now - b.read_at < kBoundaryEvery && r.steps_done < r.config.steps) return;
     // Nothing is queued (the poll said done): the download waits only for its own copy.
     const std::vector<float> logits = r.device->download("eval.logits");
     const auto k = static_cast<std::size_t>(r.config.classes);
-    const std::size_t first = static_cast<std::size_t>(validation_samples(r.config)) * k;
+    const std::size_t first = static_cast<std::size_t>(train::validation_samples(r.config)) * k;
     const std::size_t points = static_cast<std::size_t>(kBoundaryGrid * kBoundaryGrid);
     if (logits.size() < first + points * k) return;
     b.cls.assign(points, 0);

@@ -7,7 +7,7 @@
 
 namespace normlab::views {
 
-TrainStrips make_strips(const TrainConfig& c) {
+TrainStrips make_strips(const train::TrainConfig& c) {
     TrainStrips s;
     s.every = std::max(1, (c.steps + kStripColumns - 1) / kStripColumns);
     s.layers.assign(static_cast<std::size_t>(std::max(0, c.depth)), {});
@@ -19,11 +19,11 @@ int strip_slice(const TrainStrips& s, int done, int steps) {
     return std::max(1, std::min(steps, to_next));
 }
 
-bool record_strips(TrainStrips& s, TrainDevice& d, const TrainConfig& c, int done) {
+bool record_strips(TrainStrips& s, train::TrainDevice& d, const train::TrainConfig& c, int done) {
     if (done <= 0 || (done % s.every != 0 && done != c.steps)) return false;
     if (s.layers.empty() || (!s.layers.front().empty() && s.layers.front().back().step >= done)) return false;
     for (std::size_t i = 0; i < s.layers.size(); ++i) {
-        s.layers[i].push_back({done, d.histogram(train_norm_input_name(c, static_cast<int>(i)), kStripBins)});
+        s.layers[i].push_back({done, d.histogram(train::train_norm_input_name(c, static_cast<int>(i)), kStripBins)});
     }
     return true;
 }

@@ -22,7 +22,7 @@ void strip(const std::vector<StripColumn>& cols, int steps, float w, float h) {
     double lo = 0, hi = 0;
     bool any = false;
     for (const auto& col : cols) {
-        const HistogramResult& c = col.hist;
+        const plan::HistogramResult& c = col.hist;
         if (c.count == 0 || !(c.max >= c.min)) continue;
         lo = any ? std::min(lo, c.min) : c.min;
         hi = any ? std::max(hi, c.max) : c.max;
@@ -38,7 +38,7 @@ void strip(const std::vector<StripColumn>& cols, int steps, float w, float h) {
             const float x0 = a.x + static_cast<float>(prev) * x_scale;
             const float x1 = a.x + static_cast<float>(col.step) * x_scale;
             prev = col.step;
-            const HistogramResult& c = col.hist;
+            const plan::HistogramResult& c = col.hist;
             const std::uint32_t top = c.bins.empty() ? 0 : *std::max_element(c.bins.begin(), c.bins.end());
             if (top == 0) continue;
             const double bw = (c.max - c.min) / static_cast<double>(c.bins.size());

@@ -44,10 +44,11 @@ bool int_field(const char* label, int& v, int lo, int hi) {
 
 constexpr std::array<const char*, 4> kMlpData{"spirals", "circles", "xor", "blobs"};
 constexpr std::array<const char*, 6> kNorms{"none", "batch", "layer", "group", "rms", "instance"};
-constexpr std::array<TrainNorm, 6> kNormValues{TrainNorm::None,  TrainNorm::Batch, TrainNorm::Layer,
-                                               TrainNorm::Group, TrainNorm::Rms,   TrainNorm::Instance};
+constexpr std::array<train::TrainNorm, 6> kNormValues{train::TrainNorm::None,  train::TrainNorm::Batch,
+                                                      train::TrainNorm::Layer, train::TrainNorm::Group,
+                                                      train::TrainNorm::Rms,   train::TrainNorm::Instance};
 
-bool same_config(const TrainConfig& a, const TrainConfig& b) {
+bool same_config(const train::TrainConfig& a, const train::TrainConfig& b) {
     return a.model == b.model && a.depth == b.depth && a.width == b.width && a.channels == b.channels &&
            a.activation == b.activation && a.norm == b.norm && a.groups == b.groups && a.norm_after == b.norm_after &&
            a.data == b.data && a.classes == b.classes && a.samples == b.samples && a.noise == b.noise &&
@@ -56,16 +57,16 @@ bool same_config(const TrainConfig& a, const TrainConfig& b) {
 }
 
 // The model and the data (shared by every run).
-void model_settings(TrainConfig& c) {
-    const bool cnn = c.model == TrainModel::Cnn;
+void model_settings(train::TrainConfig& c) {
+    const bool cnn = c.model == train::TrainModel::Cnn;
     int model = cnn ? 1 : 0;
     if (choice(tr_id("model", "model").c_str(), model, std::array<const char*, 2>{"mlp", "cnn"})) {
-        c.model = model == 1 ? TrainModel::Cnn : TrainModel::Mlp;
+        c.model = model == 1 ? train::TrainModel::Cnn : train::TrainModel::Mlp;
         c.data = model == 1 ? "textures" : "spirals";
-        if (model == 0 && c.norm == TrainNorm::Instance) c.norm = TrainNorm::Batch;
+        if (model == 0 && c.norm == train::TrainNorm::Instance) c.norm = train::TrainNorm::Batch;
         if (model == 0) c.classes = std::min(c.classes, 4);
     }
-    if (c.model == TrainModel::Mlp) {
+    if (c.model == train::TrainModel::Mlp) {
         int d = static_cast<int>(std::find(kMlpData.begin(), kMlpData.end(), c.data) - kMlpData.begin());
         if (choice(tr_id("data", "data").c_str(), d, kMlpData)) {
             c.data = kMlpData[static_cast<std::size_t>(d)];
@@ -75,38 +76,38 @@ void model_settings(TrainConfig& c) {
         ImGui::TextUnformatted(tr("data: textures (16×16)"));
     }
     const bool two = c.data == "circles" || c.data == "xor";
-    if (!two) int_field(tr_id("classes", "classes").c_str(), c.classes, 2, c.model == TrainModel::Cnn ? 6 : 4);
+    if (!two) int_field(tr_id("classes", "classes").c_str(), c.classes, 2, c.model == train::TrainModel::Cnn ? 6 : 4);
     int_field(tr_id("depth", "depth").c_str(), c.depth, 1, 8);
-    if (c.model == TrainModel::Mlp)
+    if (c.model == train::TrainModel::Mlp)
         int_field(tr_id("width", "width").c_str(), c.width, 1, 256);
     else
         int_field(tr_id("channels", "channels").c_str(), c.channels, 1, 32);
 }
 
 // The norm, the activation and the optimizer (each run's own).
-void run_settings(TrainConfig& c) {
-    const bool cnn = c.model == TrainModel::Cnn;
+void run_settings(train::TrainConfig& c) {
+    const bool cnn = c.model == train::TrainModel::Cnn;
     int n = static_cast<int>(std::find(kNormValues.begin(), kNormValues.end(), c.norm) - kNormValues.begin());
     if (choice(tr_id("norm", "norm").c_str(), n, kNorms, cnn ? 6 : 5))
         c.norm = kNormValues[static_cast<std::size_t>(n)];
-    if (c.norm == TrainNorm::Group) int_field(tr_id("groups G", "groups").c_str(), c.groups, 1, 256);
+    if (c.norm == train::TrainNorm::Group) int_field(tr_id("groups G", "groups").c_str(), c.groups, 1, 256);
     int act = static_cast<int>(c.activation);
     if (choice(tr_id("activation", "activation").c_str(), act, std::array<const char*, 3>{"relu", "tanh", "sigmoid"}))
-        c.activation = static_cast<TrainActivation>(act);
+        c.activation = static_cast<train::TrainActivation>(act);
     int place = c.norm_after ? 1 : 0;
     if (choice(tr_id("placement", "placement").c_str(), place,
                std::array<const char*, 2>{"Linear → Norm → Act", "Linear → Act → Norm"}))
         c.norm_after = place == 1;
     int opt = static_cast<int>(c.optimizer);
     if (choice(tr_id("optimizer", "optimizer").c_str(), opt, std::array<const char*, 2>{"sgd", "adam"}))
-        c.optimizer = static_cast<TrainOptimizer>(opt);
+        c.optimizer = static_cast<train::TrainOptimizer>(opt);
     ImGui::InputDouble(tr_id("learning rate", "lr").c_str(), &c.lr, 0, 0, "%.4g");
-    if (c.optimizer == TrainOptimizer::Sgd)
+    if (c.optimizer == train::TrainOptimizer::Sgd)
         ImGui::InputDouble(tr_id("momentum", "momentum").c_str(), &c.momentum, 0, 0, "%.3g");
 }
 
 // The batch, the steps and the seeds (shared by every run).
-void order_settings(TrainConfig& c) {
+void order_settings(train::TrainConfig& c) {
     int_field(tr_id("batch size", "batch").c_str(), c.batch, 1, 512);
     int_field(tr_id("steps", "steps").c_str(), c.steps, 1, 20000);
     int seed = static_cast<int>(c.seed), data_seed = static_cast<int>(c.data_seed);
@@ -119,18 +120,18 @@ ImU32 run_colour(int colour) { return to_imgui(stat_color(colour, kMaxTrainRuns,
 
 }  // namespace
 
-TrainConfig default_train_config() {
-    TrainConfig c;
-    c.model = TrainModel::Mlp;
+train::TrainConfig default_train_config() {
+    train::TrainConfig c;
+    c.model = train::TrainModel::Mlp;
     c.data = "spirals";
     c.classes = 3;
     c.depth = 3;
     c.width = 16;
-    c.norm = TrainNorm::Batch;
+    c.norm = train::TrainNorm::Batch;
     c.batch = 32;
     c.steps = 1000;
     c.lr = 0.1;
-    c.optimizer = TrainOptimizer::Sgd;
+    c.optimizer = train::TrainOptimizer::Sgd;
     c.momentum = 0.9;
     return c;
 }
@@ -261,7 +262,7 @@ std::optional<std::string> TrainView::settings(TrainRunSet& runs) {
     if (runs.runs().empty()) return std::nullopt;
     const TrainRun& run = runs.runs()[static_cast<std::size_t>(selected_)];
     if (!editing_) editing_ = run.config;
-    TrainConfig& c = *editing_;
+    train::TrainConfig& c = *editing_;
     ItemWidth width(ImGui::GetFontSize() * 11.5f);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(run_colour(run.colour)), tr("Run %d: %s"), selected_ + 1,
                        run.label().c_str());

@@ -13,10 +13,10 @@
 
 namespace normlab::views {
 
-RgbaImage render_chart_figure(const VulkanContext& ctx, const ChartFigure& f) {
+RgbaImage render_chart_figure(const gpu::VulkanContext& ctx, const ChartFigure& f) {
     if (!figure_size_ok(f.width, f.height))
-        throw InputError(std::string("figure size must be ") + kFigureSizeRule + ", got " + std::to_string(f.width) +
-                         "x" + std::to_string(f.height));
+        throw core::InputError(std::string("figure size must be ") + kFigureSizeRule + ", got " +
+                               std::to_string(f.width) + "x" + std::to_string(f.height));
     const vk::Extent2D extent(static_cast<std::uint32_t>(f.width), static_cast<std::uint32_t>(f.height));
     OffscreenTarget target(ctx, extent, vk::Format::eR8G8B8A8Unorm);
     RgbaImage out{f.width, f.height, {}};

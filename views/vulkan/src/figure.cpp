@@ -28,7 +28,7 @@ struct Offscreen {
     OffscreenTarget target;
     ImGuiVulkan imgui;
 
-    Offscreen(const VulkanContext& c, int w, int h, const std::string& glyphs)
+    Offscreen(const gpu::VulkanContext& c, int w, int h, const std::string& glyphs)
         : target(c, vk::Extent2D(static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(h)), kFormat),
           imgui(c, target.render_pass(), ImGuiVulkanOptions{glyphs}) {
         ImGuiIO& io = ImGui::GetIO();
@@ -50,31 +50,32 @@ struct Offscreen {
     }
 };
 
-HeatmapMode mode_of(const std::string& m) {
-    if (m == "input") return HeatmapMode::Input;
-    if (m == "output") return HeatmapMode::Output;
-    if (m == "diff") return HeatmapMode::Difference;
-    return HeatmapMode::Statistics;
+plan::HeatmapMode mode_of(const std::string& m) {
+    if (m == "input") return plan::HeatmapMode::Input;
+    if (m == "output") return plan::HeatmapMode::Output;
+    if (m == "diff") return plan::HeatmapMode::Difference;
+    return plan::HeatmapMode::Statistics;
 }
 
 }  // namespace
 
-void render_figure(const VulkanContext& ctx, const State& state, Tensor x, const FigureOptions& o,
+void render_figure(const gpu::VulkanContext& ctx, const core::State& state, core::Tensor x, const FigureOptions& o,
                    const std::string& png_path) {
-    VulkanBackend backend(ctx);
-    Session session(backend);
-    if (auto err = session.apply(state, TensorChange::given(std::move(x)))) throw InputError(*err);
+    ops::VulkanBackend backend(ctx);
+    session::Session session(backend);
+    if (auto err = session.apply(state, session::TensorChange::given(std::move(x)))) throw core::InputError(*err);
     render_figure(ctx, session, o, png_path);
 }
 
-void render_figure(const VulkanContext& ctx, Session& session, const FigureOptions& o, const std::string& png_path) {
+void render_figure(const gpu::VulkanContext& ctx, session::Session& session, const FigureOptions& o,
+                   const std::string& png_path) {
     if (!figure_size_ok(o.width, o.height))
-        throw InputError(std::string("figure size must be ") + kFigureSizeRule + ", got " + std::to_string(o.width) +
-                         "x" + std::to_string(o.height));
-    Offscreen off(ctx, o.width, o.height, o.language == Language::Zh ? all_chinese_text() : std::string());
-    if (o.language == Language::Zh) {
+        throw core::InputError(std::string("figure size must be ") + kFigureSizeRule + ", got " +
+                               std::to_string(o.width) + "x" + std::to_string(o.height));
+    Offscreen off(ctx, o.width, o.height, o.language == core::Language::Zh ? all_chinese_text() : std::string());
+    if (o.language == core::Language::Zh) {
         set_cjk_font(off.fonts().cjk, off.fonts().cjk_missing);
-        if (!set_language(Language::Zh)) std::fprintf(stderr, "warning: %s\n", off.fonts().cjk_missing.c_str());
+        if (!set_language(core::Language::Zh)) std::fprintf(stderr, "warning: %s\n", off.fonts().cjk_missing.c_str());
     }
     ImGui::GetIO().FontDefault = o.large_text ? off.fonts().large : off.fonts().normal;
     HeatmapView heatmap(ctx, off.target.render_pass());
@@ -94,11 +95,11 @@ void render_figure(const VulkanContext& ctx, Session& session, const FigureOptio
         ImGui::SetNextWindowPos(ImVec2(0, 0));
         ImGui::SetNextWindowSize(d);
         ImGui::Begin("##figure", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
-        const NormSpec& spec = session.state().spec;
-        std::string title = std::string(method_torch_name(spec.method, session.x().shape));
-        if (spec.method == Method::Group) title += "(G=" + std::to_string(spec.groups) + ")";
-        if (spec.method == Method::Layer || spec.method == Method::Rms)
-            title += "(" + dims_str(spec.effective_normalized_shape(session.x().shape)) + ")";
+        const core::NormSpec& spec = session.state().spec;
+        std::string title = std::string(core::method_torch_name(spec.method, session.x().shape));
+        if (spec.method == core::Method::Group) title += "(G=" + std::to_string(spec.groups) + ")";
+        if (spec.method == core::Method::Layer || spec.method == core::Method::Rms)
+            title += "(" + core::dims_str(spec.effective_normalized_shape(session.x().shape)) + ")";
         title += std::string("  ") + tr("on") + " " + session.x().shape.str() + "  —  " +
                  std::to_string(session.layout().stat_count) + " " + tr("statistics of") + " " +
                  std::to_string(session.layout().count()) + " " + tr("elements");
@@ -106,8 +107,8 @@ void render_figure(const VulkanContext& ctx, Session& session, const FigureOptio
         if (!o.caption.empty()) ImGui::TextDisabled("%s", o.caption.c_str());
         if (auto st = session.selected_stat(); st && !session.result().rstd.empty()) {
             const auto si = static_cast<std::size_t>(*st);
-            const std::string sel = element_text(spec.method, session.x().shape, *session.state().selection);
-            if (spec.method == Method::Rms)
+            const std::string sel = core::element_text(spec.method, session.x().shape, *session.state().selection);
+            if (spec.method == core::Method::Rms)
                 ImGui::Text(tr("selected %s: statistic #%lld, mean(x²) = %.5g"), sel.c_str(),
                             static_cast<long long>(*st), session.result().mean_square[si]);
             else

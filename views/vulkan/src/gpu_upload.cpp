@@ -4,13 +4,13 @@
 
 namespace normlab::views {
 
-void upload_buffer(const VulkanContext& ctx, GpuBuffer& dst, const void* src, std::size_t bytes) {
+void upload_buffer(const gpu::VulkanContext& ctx, gpu::GpuBuffer& dst, const void* src, std::size_t bytes) {
     const vk::DeviceSize want = bytes == 0 ? 4 : bytes;
     if (!dst || dst.size() != want)
-        dst = GpuBuffer(ctx, bytes, BufferRole::Compute);  // a failed allocation keeps the old one
+        dst = gpu::GpuBuffer(ctx, bytes, gpu::BufferRole::Compute);  // a failed allocation keeps the old one
     if (bytes == 0) return;
-    CommandRecorder recorder(ctx);
-    Staging(ctx, recorder, want).upload({{&dst, 0, src, bytes}});
+    gpu::CommandRecorder recorder(ctx);
+    gpu::Staging(ctx, recorder, want).upload({{&dst, 0, src, bytes}});
 }
 
 }  // namespace normlab::views

@@ -20,15 +20,15 @@ struct DrawPush {
 };
 static_assert(sizeof(DrawPush) == 32);
 
-vk::raii::ShaderModule module(const VulkanContext& ctx, const char* name) {
-    const auto& spirv = compiled_shader(name);
+vk::raii::ShaderModule module(const gpu::VulkanContext& ctx, const char* name) {
+    const auto& spirv = gpu::compiled_shader(name);
     return vk::raii::ShaderModule(ctx.device(), vk::ShaderModuleCreateInfo({}, spirv.size() * 4, spirv.data()));
 }
 
 }  // namespace
 
-VulkanHeatmapImage::VulkanHeatmapImage(const VulkanContext& ctx, vk::RenderPass render_pass)
-    : ctx_(&ctx), fill_(ctx, kFillShader, {}, {}, kFillBindings, sizeof(HeatmapFillParams)), recorder_(ctx) {
+VulkanHeatmapImage::VulkanHeatmapImage(const gpu::VulkanContext& ctx, vk::RenderPass render_pass)
+    : ctx_(&ctx), fill_(ctx, kFillShader, {}, {}, kFillBindings, sizeof(plan::HeatmapFillParams)), recorder_(ctx) {
     const auto& dev = ctx.device();
     vk::DescriptorSetLayoutBinding b(0, vk::DescriptorType::eStorageBuffer, 1, vk::ShaderStageFlagBits::eFragment);
     set_layout_ = vk::raii::DescriptorSetLayout(dev, vk::DescriptorSetLayoutCreateInfo({}, b));
@@ -104,15 +104,15 @@ void VulkanHeatmapImage::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent)
     frame_cmd_ = cmd;
     frame_extent_ = extent;
     if (!asked_.shown || asked_ == computed_) return;
-    const ShownTensors& s = *asked_.shown;
-    const HeatmapFillParams& push = asked_.push;
+    const session::ShownTensors& s = *asked_.shown;
+    const plan::HeatmapFillParams& push = asked_.push;
     const vk::DeviceSize bytes = static_cast<vk::DeviceSize>(push.img_w) * static_cast<vk::DeviceSize>(push.img_h) * 4;
     bool rebind = asked_.generation != computed_.generation || asked_.buffer_epoch != computed_.buffer_epoch ||
                   asked_.colormap != computed_.colormap || asked_.palette != computed_.palette;
     if (!pixels_ || pixels_.size() < bytes) {  // a zoomed window no larger than the last is filled in place
         ctx_->device().waitIdle();             // frames in flight may still draw from the old pixels
-        pixels_ = GpuBuffer();
-        pixels_ = GpuBuffer(*ctx_, bytes, BufferRole::Compute);
+        pixels_ = gpu::GpuBuffer();
+        pixels_ = gpu::GpuBuffer(*ctx_, bytes, gpu::BufferRole::Compute);
         update_draw_set();
         rebind = true;
     }
@@ -120,8 +120,8 @@ void VulkanHeatmapImage::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent)
     // The descriptor set is rewritten only when its buffers changed (the fill's earlier
     // submissions have all finished; every buffer change happens after the device was idled).
     if (rebind)
-        fill_.bind({vulkan_buffer(s.x_device()).handle(), vulkan_buffer(s.y_device()).handle(), palette_.handle(),
-                    lut_.handle(), pixels_.handle()});
+        fill_.bind({ops::vulkan_buffer(s.x_device()).handle(), ops::vulkan_buffer(s.y_device()).handle(),
+                    palette_.handle(), lut_.handle(), pixels_.handle()});
     // The fill is its own submission: the recorder's first barrier orders earlier frames'
     // fragment-shader reads of the pixels (same queue) before the fill overwrites them.
     vk::CommandBuffer fill_cmd = recorder_.begin();
@@ -129,8 +129,8 @@ void VulkanHeatmapImage::before_pass(vk::CommandBuffer cmd, vk::Extent2D extent)
                    fill_workgroups(static_cast<int>(push.img_h)));
     recorder_.submit();
     // Orders the fill's writes before this frame's fragment shader reads the pixels.
-    memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
-                   vk::PipelineStageFlagBits::eFragmentShader, vk::AccessFlagBits::eShaderRead);
+    gpu::memory_barrier(cmd, vk::PipelineStageFlagBits::eComputeShader, vk::AccessFlagBits::eShaderWrite,
+                        vk::PipelineStageFlagBits::eFragmentShader, vk::AccessFlagBits::eShaderRead);
     computed_ = asked_;
 }
 

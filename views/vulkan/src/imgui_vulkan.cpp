@@ -14,7 +14,7 @@
 
 namespace normlab::views {
 
-ImGuiVulkan::ImGuiVulkan(const VulkanContext& ctx, vk::RenderPass render_pass, const ImGuiVulkanOptions& options)
+ImGuiVulkan::ImGuiVulkan(const gpu::VulkanContext& ctx, vk::RenderPass render_pass, const ImGuiVulkanOptions& options)
     : ctx_(ctx) {
     std::vector<vk::DescriptorPoolSize> sizes{{vk::DescriptorType::eCombinedImageSampler, 16}};
     pool_ = vk::raii::DescriptorPool(
@@ -53,7 +53,7 @@ void ImGuiVulkan::init(vk::RenderPass render_pass, const ImGuiVulkanOptions& opt
     backend_ = true;
 
     // The font atlas, uploaded once.
-    CommandRecorder recorder(ctx_);
+    gpu::CommandRecorder recorder(ctx_);
     ImGui_ImplVulkan_CreateFontsTexture(recorder.begin());
     recorder.submit();
     ImGui_ImplVulkan_DestroyFontUploadObjects();
@@ -74,8 +74,8 @@ void ImGuiVulkan::build_fonts(const ImGuiVulkanOptions& options) {
         io.Fonts->Clear();
     }
     if (static_cast<std::uint32_t>(io.Fonts->TexHeight) > max_h)
-        throw InputError("the fonts need a texture " + std::to_string(io.Fonts->TexHeight) +
-                         " pixels high, more than this device's " + std::to_string(max_h));
+        throw core::InputError("the fonts need a texture " + std::to_string(io.Fonts->TexHeight) +
+                               " pixels high, more than this device's " + std::to_string(max_h));
     if (raster_ < want)
         std::fprintf(stderr,
                      "warning: fonts rasterized at scale %.3g instead of %.3g (a texture of %u pixels at most) and "

@@ -7,7 +7,7 @@
 
 namespace normlab::views {
 
-OffscreenTarget::OffscreenTarget(const VulkanContext& ctx, vk::Extent2D extent, vk::Format format)
+OffscreenTarget::OffscreenTarget(const gpu::VulkanContext& ctx, vk::Extent2D extent, vk::Format format)
     : ctx_(&ctx), extent_(extent), format_(format), recorder_(ctx) {
     const auto& dev = ctx.device();
     image_ = vk::raii::Image(
@@ -38,7 +38,8 @@ OffscreenTarget::OffscreenTarget(const VulkanContext& ctx, vk::Extent2D extent, 
     vk::ImageView iv = *view_;
     framebuffer_ =
         vk::raii::Framebuffer(dev, vk::FramebufferCreateInfo({}, *pass_, iv, extent.width, extent.height, 1));
-    readback_ = GpuBuffer(ctx, static_cast<vk::DeviceSize>(extent.width) * extent.height * 4, BufferRole::Readback);
+    readback_ =
+        gpu::GpuBuffer(ctx, static_cast<vk::DeviceSize>(extent.width) * extent.height * 4, gpu::BufferRole::Readback);
 }
 
 std::vector<unsigned char> OffscreenTarget::render(ImDrawData* draw_data, const BeforePass& before_pass) {
@@ -63,8 +64,8 @@ std::vector<unsigned char> OffscreenTarget::render(ImDrawData* draw_data, const 
         vk::BufferImageCopy(0, 0, 0, vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eColor, 0, 0, 1), {0, 0, 0},
                             vk::Extent3D(extent_, 1)));
     // Makes the copied pixels visible to the host's read after the fence.
-    memory_barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite,
-                   vk::PipelineStageFlagBits::eHost, vk::AccessFlagBits::eHostRead);
+    gpu::memory_barrier(cmd, vk::PipelineStageFlagBits::eTransfer, vk::AccessFlagBits::eTransferWrite,
+                        vk::PipelineStageFlagBits::eHost, vk::AccessFlagBits::eHostRead);
     recorder_.submit();
 
     const auto* src = static_cast<const unsigned char*>(readback_.data());

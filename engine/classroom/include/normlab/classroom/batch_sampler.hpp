@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-namespace normlab {
+namespace normlab::classroom {
 
-Tensor sample_like(const Tensor& x, std::uint64_t seed);
+core::Tensor sample_like(const core::Tensor& x, std::uint64_t seed);
 
-}  // namespace normlab
+}  // namespace normlab::classroom

@@ -15,23 +15,23 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::classroom {
 
 enum class ExperimentKind { Single, Pair, Continuum, TrainEval };
 
 struct Experiment {
     std::string id;
     ExperimentKind kind = ExperimentKind::Single;
-    LocalText title;
-    LocalText explanation;  // the one line shown with it
+    core::LocalText title;
+    core::LocalText explanation;  // the one line shown with it
     // "literals": numbers the explanation states that are not the engine's results for either
     // side (counts, seeds' values, differences between the sides), as a lesson step's.
     std::vector<std::string> literals;
-    State state;  // Single/Continuum/TrainEval: the state; Pair: the left side
+    core::State state;  // Single/Continuum/TrainEval: the state; Pair: the left side
     ViewSettings view;
     // Pair only.
-    State right;
-    LocalText left_label, right_label;
+    core::State right;
+    core::LocalText left_label, right_label;
     std::int64_t left_samples = 0;     // left normalizes only the first k samples (0: all)
     bool right_channels_last = false;  // right normalizes x permuted to N×H×W×C
     bool follow_method = false;        // keys 1–5 change the method on both sides
@@ -48,10 +48,10 @@ const Experiment* find_experiment(const std::string& id);
 Experiment experiment_from_json(const std::string& text, const std::string& name);
 
 // N×C×H×W → the N×H×W×C tensor stored as a Shape4 {N, H, W, C} (channels last).
-Tensor to_channels_last(const Tensor& x);
+core::Tensor to_channels_last(const core::Tensor& x);
 // The inverse: a {N, H, W, C} tensor back to N×C×H×W.
-Tensor from_channels_last(const Tensor& y);
+core::Tensor from_channels_last(const core::Tensor& y);
 // The first k samples of x (k clamped to [1, N]).
-Tensor first_samples(const Tensor& x, std::int64_t k);
+core::Tensor first_samples(const core::Tensor& x, std::int64_t k);
 
-}  // namespace normlab
+}  // namespace normlab::classroom

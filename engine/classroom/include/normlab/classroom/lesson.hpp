@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::classroom {
 
 struct LessonStep {
-    LocalText title;
-    LocalText text;
-    State state;                   // complete; state.view_json holds the view object
+    core::LocalText title;
+    core::LocalText text;
+    core::State state;             // complete; state.view_json holds the view object
     ViewSettings view;             // parsed from state.view_json
     bool names_params = false;     // the step's "state" has "params"
     bool names_selection = false;  // the step's "state" has "selection"
@@ -33,8 +33,8 @@ struct LessonStep {
 struct Lesson {
     std::string id;
     std::string path;  // the file it came from ("" when parsed from text)
-    LocalText title;
-    LocalText summary;
+    core::LocalText title;
+    core::LocalText summary;
     std::vector<std::string> literals;  // numbers the title and summary state that are not results
     std::vector<LessonStep> steps;
 };
@@ -53,8 +53,8 @@ LessonSet load_lessons(const std::string& dir);
 // What a class did to the parts a lesson leaves to it, remembered per declaration (origin step)
 // when it leaves a step, so that stepping back returns to the same picture.
 struct LessonMemory {
-    std::map<int, State> params;     // by params_origin: the state the class left (its params)
-    std::map<int, State> selection;  // by selection_origin: the state the class left (its selection)
+    std::map<int, core::State> params;     // by params_origin: the state the class left (its params)
+    std::map<int, core::State> selection;  // by selection_origin: the state the class left (its selection)
     void clear() { params.clear(), selection.clear(); }
 };
 
@@ -64,6 +64,6 @@ struct LessonMemory {
 // when the same declaration is in force at `from` and `to`, else those the class had the last time
 // that declaration was in force, else the lesson's. Kept parts must fit (same tensor, same method,
 // shapes); ones that do not are the lesson's. Updates `memory` with what the class leaves at `from`.
-State lesson_step_state(const Lesson& lesson, int from, int to, const State& current, LessonMemory& memory);
+core::State lesson_step_state(const Lesson& lesson, int from, int to, const core::State& current, LessonMemory& memory);
 
-}  // namespace normlab
+}  // namespace normlab::classroom

@@ -33,7 +33,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::classroom {
 
 struct LessonPlaceholder {
     std::size_t begin = 0, end = 0;  // byte range in the text, braces included
@@ -58,7 +58,7 @@ inline void check_lesson_text(const std::string& text) { (void)parse_placeholder
 
 // The value a placeholder names in (x, r); false when the index lies outside (or the value does
 // not exist for this method, e.g. rmean without running statistics).
-bool placeholder_value(const LessonPlaceholder& p, const Tensor& x, const NormResult& r, double& value);
+bool placeholder_value(const LessonPlaceholder& p, const core::Tensor& x, const core::NormResult& r, double& value);
 
 // v rounded to `decimals` places, "−" for negatives, no "−0.00".
 std::string format_lesson_number(double v, int decimals);
@@ -71,7 +71,7 @@ bool runs_pending(const std::string& text, const std::vector<LessonRun>& runs);
 
 // The text with every placeholder replaced by its value ("?" where it has none; a run's "…" until it
 // has run all its steps).
-std::string render_lesson_text(const std::string& text, const Tensor& x, const NormResult& r,
+std::string render_lesson_text(const std::string& text, const core::Tensor& x, const core::NormResult& r,
                                const std::vector<LessonRun>& runs = {});
 
 // Numbers stated literally in `text`, placeholders left out: signed decimals such as "1.5",
@@ -80,4 +80,4 @@ std::string render_lesson_text(const std::string& text, const Tensor& x, const N
 // other entry ("§7.4.5", "2×2") is removed from the text first.
 std::vector<std::string> literal_numbers(const std::string& text, const std::vector<std::string>& skip = {});
 
-}  // namespace normlab
+}  // namespace normlab::classroom

@@ -7,9 +7,9 @@
 
 #include <string>
 
-namespace normlab {
+namespace normlab::classroom {
 
 // Python source for `state` applied to a tensor of `shape`.
-std::string torch_code(const State& state, const Shape4& shape);
+std::string torch_code(const core::State& state, const core::Shape4& shape);
 
-}  // namespace normlab
+}  // namespace normlab::classroom

@@ -9,16 +9,16 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::classroom {
 
 inline constexpr int kMaxSceneTrainRuns = 4;
 
 struct TrainScene {
-    std::vector<TrainConfig> runs;  // 1 to kMaxSceneTrainRuns
-    bool play = false;              // the runs train once shown
+    std::vector<train::TrainConfig> runs;  // 1 to kMaxSceneTrainRuns
+    bool play = false;                     // the runs train once shown
     bool operator==(const TrainScene&) const = default;
 };
 
 // train_scene_from_json / train_scene_to_json (src/train_scene_json.hpp) read and write it in views.
 
-}  // namespace normlab
+}  // namespace normlab::classroom

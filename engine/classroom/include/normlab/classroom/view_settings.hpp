@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-namespace normlab {
+namespace normlab::classroom {
 
 struct ViewSettings {
     std::string heatmap = "stats";       // input | output | diff | stats
@@ -27,4 +27,4 @@ struct ViewSettings {
 ViewSettings parse_view(const std::string& json_text, const std::string& where);
 std::string view_to_json(const ViewSettings& v);
 
-}  // namespace normlab
+}  // namespace normlab::classroom

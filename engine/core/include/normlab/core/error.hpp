@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace normlab {
+namespace normlab::core {
 
 // The user's input is invalid; its message is one line, worded as PyTorch words it where
 // PyTorch has a message.
@@ -57,4 +57,4 @@ int run_main(const std::function<int()>& body);
 // `error: N Vulkan validation messages` line, when the validation layer counted messages.
 int validation_status(std::uint64_t validation_messages, int status = kExitOk);
 
-}  // namespace normlab
+}  // namespace normlab::core

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::core {
 
 struct State;
 
@@ -62,4 +62,4 @@ Exercise make_exercise(const std::vector<std::string>& hide, const std::vector<s
 // only when both states use the same method: lock the method as well to hold them.
 std::optional<Control> locked_change(const State& from, const State& to);
 
-}  // namespace normlab
+}  // namespace normlab::core

@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-namespace normlab {
+namespace normlab::core {
 
 enum class Language { En, Zh };
 
@@ -13,4 +13,4 @@ struct LocalText {
     const std::string& in(Language lang) const { return lang == Language::Zh && !zh.empty() ? zh : en; }
 };
 
-}  // namespace normlab
+}  // namespace normlab::core

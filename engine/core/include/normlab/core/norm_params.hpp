@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::core {
 
 struct NormParams {
     std::vector<float> weight;        // γ, layout.param_shape; empty: ones
@@ -87,4 +87,4 @@ void update_running_stats(const NormSpec& spec, const NormParams& params, NormRe
 // naive from the naive ones (taken as the batch's: count N·H·W). Sets result.running_*.
 void update_sync_running_stats(const NormSpec& spec, const NormParams& params, NormResult& result);
 
-}  // namespace normlab
+}  // namespace normlab::core

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::core {
 
 enum class Method { Batch, Layer, Instance, Group, Rms };
 enum class Mode { Train, Eval };
@@ -88,4 +88,4 @@ NormSpec default_spec(Method m);
 // PyTorch has no default G; this is normlab's, for the app's method switch and compare view.
 std::int64_t default_groups(std::int64_t channels, std::int64_t current = 0);
 
-}  // namespace normlab
+}  // namespace normlab::core

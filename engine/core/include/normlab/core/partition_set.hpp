@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::core {
 
 struct PartitionSet {
     // k_A = i_A (divisor 1) or ⌊k_A/d⌋ = ⌊i_A/d⌋, on the user's axis `axis` (as Shape4::dims()
@@ -59,4 +59,4 @@ std::string element_text(Method m, const Shape4& shape, const Index4& i);
 // "(n, c, d)".
 std::string axis_tuple(const std::vector<std::string>& names, std::size_t k);
 
-}  // namespace normlab
+}  // namespace normlab::core

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::core {
 
 // Largest tensor normlab accepts, in elements (2^31 - 1 keeps every offset in a signed int).
 inline constexpr std::int64_t kMaxElements = (std::int64_t{1} << 31) - 1;
@@ -68,4 +68,4 @@ std::vector<std::int64_t> parse_indices(const std::string& text, const std::stri
 // Product of dims with overflow checking; throws InputError when it exceeds `limit`.
 std::int64_t checked_product(const std::vector<std::int64_t>& dims, std::int64_t limit, const std::string& what);
 
-}  // namespace normlab
+}  // namespace normlab::core

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::core {
 
 struct StatLayout {
     Method method = Method::Layer;
@@ -67,4 +67,4 @@ std::vector<std::string> axis_names(Method m, const Shape4& s);
 // Resolves a validated spec and shape to its layout (calls spec.validate(shape)).
 StatLayout make_layout(const NormSpec& spec, const Shape4& shape);
 
-}  // namespace normlab
+}  // namespace normlab::core

@@ -13,7 +13,7 @@
 #include <optional>
 #include <string>
 
-namespace normlab {
+namespace normlab::core {
 
 struct TensorSource {
     enum class Kind { Generated, Preset, File, Image };
@@ -41,25 +41,7 @@ struct State {
 // Whether two sources name the same tensor (the fields of their kind: a generated tensor's
 // shape, init, seed and value; a preset's name; a file's or an image's path).
 bool same_source(const TensorSource& a, const TensorSource& b);
-// The tensor the source describes; throws InputError (bad file, unknown preset, bad shape).
-// A .npy of a rank normlab does not take is refused with rank_error(method) (PyTorch's text for
-// the method that will run it; normlab's own without one).
-Tensor load_tensor(const TensorSource& source, std::optional<Method> method = std::nullopt);
-
 // Throws InputError unless the selection lies inside shape.
 void validate_selection(const std::optional<Index4>& sel, const Shape4& shape);
 
-// Scene files: the whole State as JSON (format in docs/scene-format.md).
-std::string scene_to_json(const State& state);
-// Parses a scene; throws InputError("<name>: <what is wrong>") and never returns half a state.
-State scene_from_json(const std::string& text, const std::string& name);
-State load_scene(const std::string& path);
-void save_scene(const State& state, const std::string& path);  // atomic
-// A scene as one line of text for the clipboard: "normlab-scene:" and the scene's compact JSON
-// in base64url (no quotes or spaces for a chat program to change).
-std::string scene_to_line(const State& state);
-// Reads such a line, or a scene's JSON text (one line or many), ignoring surrounding blanks.
-// Throws InputError("<name>: ...") and never returns half a state.
-State scene_from_line(const std::string& text, const std::string& name = "pasted scene");
-
-}  // namespace normlab
+}  // namespace normlab::core

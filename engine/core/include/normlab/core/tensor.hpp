@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace normlab {
+namespace normlab::core {
 
 struct Tensor {
     Shape4 shape;
@@ -38,4 +38,4 @@ std::array<std::int64_t, 4> unravel(const Shape4& s, std::int64_t offset);
 // Number of NaN and ±Inf values in the tensor.
 std::int64_t count_nonfinite(const std::vector<float>& values);
 
-}  // namespace normlab
+}  // namespace normlab::core

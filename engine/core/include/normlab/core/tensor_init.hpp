@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::core {
 
 enum class Init { Randn, Uniform, Arange, Zeros, Ones, Constant };
 
@@ -23,4 +23,4 @@ Tensor make_tensor(const Shape4& shape, Init init, std::uint64_t seed = 0, float
 // numel standard-normal floats from `seed` (the same stream make_tensor uses).
 std::vector<float> randn(std::int64_t numel, std::uint64_t seed);
 
-}  // namespace normlab
+}  // namespace normlab::core

@@ -13,7 +13,7 @@ class CpuBackward {
 public:
     explicit CpuBackward(const CpuNormalizer& n) : n_(&n) {}
     // InputError without a forward run first, or for a dy of another shape.
-    GradResult run(const Tensor& dy);
+    core::GradResult run(const core::Tensor& dy);
 
 private:
     const CpuNormalizer* n_;

@@ -1,9 +1,9 @@
 // CpuBuffer: a "device buffer" of the CPU backend — float32 values in host memory with a buffer
-// generation (normlab/core/buffer_generation.hpp) that changes whenever its storage is re-created,
+// generation (normlab/plan/buffer_generation.hpp) that changes whenever its storage is re-created,
 // as a GPU buffer's does; and CompensatedSum, the float32 sum every CPU kernel reduces with (a long
 // statistic keeps float32's precision instead of losing it to one running sum).
 #pragma once
-#include "normlab/core/buffer_generation.hpp"
+#include "normlab/plan/buffer_generation.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -18,7 +18,7 @@ public:
     void ensure(std::size_t n) {
         if (n <= values_.size() && generation_ != 0) return;
         values_.assign(n, 0.0f);
-        generation_ = next_buffer_generation();
+        generation_ = plan::next_buffer_generation();
     }
     std::uint64_t generation() const { return generation_; }
     std::size_t size() const { return values_.size(); }

@@ -5,7 +5,7 @@
 // them) and the same float32 arithmetic. Any front end that holds x and y on the host can draw the
 // heatmap with it (the browser app on the CPU backend does).
 #pragma once
-#include "normlab/core/heatmap_fill_params.hpp"
+#include "normlab/plan/heatmap_fill_params.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +17,6 @@ namespace normlab::cpu {
 // (at least N·C·H·W). InputError when the tensors, palette or table are smaller than params ask.
 std::vector<std::uint32_t> fill_heatmap(const float* x, const float* y, std::size_t count,
                                         const std::vector<float>& palette, const std::vector<float>& lut,
-                                        const HeatmapFillParams& params);
+                                        const plan::HeatmapFillParams& params);
 
 }  // namespace normlab::cpu

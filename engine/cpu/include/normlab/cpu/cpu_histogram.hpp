@@ -4,14 +4,14 @@
 // the chunks merged with Chan's formula; then every value into `bins` equal bins over [min, max],
 // in float32. Non-finite values are skipped. With `subtract`, the values are values − subtract.
 #pragma once
-#include "normlab/core/histogram_set.hpp"
+#include "normlab/plan/histogram_set.hpp"
 
 #include <cstddef>
 
 namespace normlab::cpu {
 
 // InputError for a bad bin count or a set outside the `size` values (check_histogram).
-HistogramResult cpu_histogram(const float* values, std::size_t size, const ElementSet& set, std::uint32_t bins,
-                              const float* subtract = nullptr, std::size_t subtract_size = 0);
+plan::HistogramResult cpu_histogram(const float* values, std::size_t size, const plan::ElementSet& set,
+                                    std::uint32_t bins, const float* subtract = nullptr, std::size_t subtract_size = 0);
 
 }  // namespace normlab::cpu

@@ -1,6 +1,6 @@
 // CpuNormalizer: runs a NormSpec on a tensor with float32 kernels on the CPU and returns y and every
 // statistic as the GPU normalizers do (the same NormResult, so stats_json serves it). It computes what
-// the WGSL and GLSL kernels compute, from the same shared inputs (normlab/core/forward_inputs.hpp:
+// the WGSL and GLSL kernels compute, from the same shared inputs (normlab/plan/forward_inputs.hpp:
 // the checked layout, γ/β, the shift K per statistic or the running statistics in eval): per
 // statistic mean(x − K) and the two-pass M2 = Σ(x − K − mean)² (its terms around μ = K + mean) in float32 (RMS:
 // mean(x²)), the statistic (K, mean, var, rstd) finished as the kernels finish it (NaN for a non-finite input, RMS with
@@ -8,7 +8,7 @@
 // the CPU backend's histogram, backward and heatmap fill read them. Tensors of more than max_elements() values are
 // refused with the limit named.
 #pragma once
-#include "normlab/core/compute_backend.hpp"  // RunOptions
+#include "normlab/plan/compute_backend.hpp"  // RunOptions
 #include "normlab/core/norm_params.hpp"
 #include "normlab/cpu/cpu_buffer.hpp"
 
@@ -26,19 +26,19 @@ public:
     explicit CpuNormalizer(std::int64_t max_elements = kCpuMaxElements) : max_elements_(max_elements) {}
 
     // Validates everything (InputError with PyTorch's wording), computes, returns y and the statistics.
-    NormResult run(const Tensor& x, const NormSpec& spec, const NormParams& params = {},
-                   const RunOptions& options = {});
+    core::NormResult run(const core::Tensor& x, const core::NormSpec& spec, const core::NormParams& params = {},
+                         const plan::RunOptions& options = {});
     // Two given tensors of one shape as x and y, without normalizing.
-    void load_values(const Tensor& x, const Tensor& y);
+    void load_values(const core::Tensor& x, const core::Tensor& y);
     // Throws InputError naming the limit when a tensor of this shape has more than max_elements().
-    void check_capacity(const Shape4& shape) const;
+    void check_capacity(const core::Shape4& shape) const;
     std::int64_t max_elements() const { return max_elements_; }
 
     // What the last run left (null when there was none) and its buffers: x, γ (padded to the
     // layout's param_count), the statistics (K, mean − K, var, rstd per statistic) and y.
     struct Last {
-        StatLayout layout;
-        NormSpec spec;
+        core::StatLayout layout;
+        core::NormSpec spec;
         bool from_running = false;
     };
     const Last* last_run() const { return last_ ? &*last_ : nullptr; }
@@ -49,12 +49,12 @@ public:
 
 private:
     // The statistic s from x into stats_ (unless from running statistics), then its y.
-    void normalize_stat(const StatLayout& l, std::int64_t s, bool rms, float eps, bool from_running,
+    void normalize_stat(const core::StatLayout& l, std::int64_t s, bool rms, float eps, bool from_running,
                         const std::vector<float>& bias);
 
     std::int64_t max_elements_;
     std::optional<Last> last_;
-    std::optional<Shape4> x_loaded_;  // the shape of the x now in x_ (reuse_x)
+    std::optional<core::Shape4> x_loaded_;  // the shape of the x now in x_ (reuse_x)
     std::int64_t x_nonfinite_ = 0;
     bool has_w_ = false;  // the last run's spec has γ (in w_)
     CpuBuffer x_, y_, w_, stats_;

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace normlab {
+namespace normlab::gpu {
 
 // $XDG_CACHE_HOME/normlab (an absolute XDG_CACHE_HOME), else $HOME/.cache/normlab, created if
 // needed; nullopt when NORMLAB_NO_CACHE is set (and not "0"), HOME is unset or the folder cannot
@@ -47,4 +47,4 @@ std::optional<std::string> read_cache_entry(const std::string& path, std::string
 void write_cache_entry(const std::string& path, std::string_view magic, const Digest& key,
                        std::string_view payload) noexcept;
 
-}  // namespace normlab
+}  // namespace normlab::gpu

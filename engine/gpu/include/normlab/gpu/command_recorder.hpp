@@ -8,7 +8,7 @@
 
 #include <array>
 
-namespace normlab {
+namespace normlab::gpu {
 
 // Makes `src_access` writes of the `src` stages available and visible to `dst_access` of `dst`.
 void memory_barrier(vk::CommandBuffer cmd, vk::PipelineStageFlags src, vk::AccessFlags src_access,
@@ -59,4 +59,4 @@ private:
     std::array<Slot, kSlots> slots_;
 };
 
-}  // namespace normlab
+}  // namespace normlab::gpu

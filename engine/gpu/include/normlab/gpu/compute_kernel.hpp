@@ -1,7 +1,7 @@
 // ComputeKernel: one compute pipeline (a shader from shaders/ with its macros and
 // specialization constants), its descriptor set of storage buffers and its push constants.
 #pragma once
-#include "normlab/core/dispatch_grid.hpp"
+#include "normlab/plan/dispatch_grid.hpp"
 #include "normlab/gpu/shader_library.hpp"
 #include "normlab/gpu/vk_context.hpp"
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::gpu {
 
 class ComputeKernel {
 public:
@@ -38,6 +38,6 @@ private:
 };
 
 // Splits a workgroup count over x and y so that neither exceeds the device limit (dispatch_grid).
-DispatchGrid group_grid(std::uint64_t groups, const VulkanContext& ctx);
+plan::DispatchGrid group_grid(std::uint64_t groups, const VulkanContext& ctx);
 
-}  // namespace normlab
+}  // namespace normlab::gpu

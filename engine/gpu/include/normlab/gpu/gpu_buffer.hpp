@@ -2,13 +2,13 @@
 // buffers device-local (mapped only where that memory is also host-cached: integrated GPUs,
 // lavapipe), upload and readback staging buffers host-visible and mapped.
 #pragma once
-#include "normlab/core/buffer_generation.hpp"
+#include "normlab/plan/buffer_generation.hpp"
 #include "normlab/gpu/memory_plan.hpp"
 #include "normlab/gpu/vk_context.hpp"
 
 #include <cstdint>
 
-namespace normlab {
+namespace normlab::gpu {
 
 class GpuBuffer {
 public:
@@ -18,7 +18,7 @@ public:
     GpuBuffer& operator=(GpuBuffer&&) noexcept = default;
 
     vk::Buffer handle() const { return *buffer_; }
-    // This buffer's number (normlab/core/buffer_generation.hpp): a re-created buffer has a new one even
+    // This buffer's number (normlab/plan/buffer_generation.hpp): a re-created buffer has a new one even
     // where the driver hands back the old handle. 0 for no buffer.
     std::uint64_t generation() const { return generation_; }
     vk::DeviceSize size() const { return size_; }
@@ -40,4 +40,4 @@ private:
 // first) when it is smaller. Returns true when it was re-created (its contents are gone).
 bool ensure_compute_buffer(const VulkanContext& ctx, GpuBuffer& buf, vk::DeviceSize bytes);
 
-}  // namespace normlab
+}  // namespace normlab::gpu

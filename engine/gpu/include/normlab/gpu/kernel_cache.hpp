@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace normlab {
+namespace normlab::gpu {
 
 class KernelCache {
 public:
@@ -28,4 +28,4 @@ private:
     std::map<std::pair<std::string, std::vector<std::uint32_t>>, std::unique_ptr<ComputeKernel>> kernels_;
 };
 
-}  // namespace normlab
+}  // namespace normlab::gpu

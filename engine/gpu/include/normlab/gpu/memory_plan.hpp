@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-namespace normlab {
+namespace normlab::gpu {
 
 enum class BufferRole { Compute, Upload, Readback };
 
@@ -37,4 +37,4 @@ bool direct_mapping(const vk::PhysicalDeviceMemoryProperties& mp);
 // One line for --list-devices and the benchmark: "compute: type 1 (device-local), …".
 std::string describe_memory(const vk::PhysicalDeviceMemoryProperties& mp, bool allow_direct = true);
 
-}  // namespace normlab
+}  // namespace normlab::gpu

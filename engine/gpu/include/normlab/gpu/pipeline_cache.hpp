@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace normlab {
+namespace normlab::gpu {
 
 // True when `data` starts with a VkPipelineCacheHeaderVersionOne made for this device.
 bool pipeline_cache_header_matches(std::string_view data, const vk::PhysicalDeviceProperties& device);
@@ -45,4 +45,4 @@ private:
     vk::raii::PipelineCache cache_{nullptr};
 };
 
-}  // namespace normlab
+}  // namespace normlab::gpu

@@ -10,12 +10,12 @@
 #include <utility>
 #include <vector>
 
-namespace normlab {
+namespace normlab::gpu {
 
 // A shader that fails to compile is a device-side fault (CLI exit status 3).
-class ShaderError : public DeviceError {
+class ShaderError : public core::DeviceError {
 public:
-    explicit ShaderError(const std::string& what) : DeviceError(what) {}
+    explicit ShaderError(const std::string& what) : core::DeviceError(what) {}
 };
 
 // The embedded source of shaders/<name> (e.g. "norm_stats.comp"); throws if unknown.
@@ -36,4 +36,4 @@ const std::string& shader_compiler_identity();
 // compile_glsl(name, shader_source(name), macros), cached in memory and in cache_directory().
 const std::vector<std::uint32_t>& compiled_shader(const std::string& name, const ShaderMacros& macros = {});
 
-}  // namespace normlab
+}  // namespace normlab::gpu

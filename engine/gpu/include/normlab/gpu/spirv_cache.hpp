@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::gpu {
 
 Digest spirv_key(const std::string& name, const std::string& source, const ShaderMacros& macros);
 std::string spirv_cache_path(const std::string& dir, const Digest& key);
@@ -23,4 +23,4 @@ std::string spirv_cache_path(const std::string& dir, const Digest& key);
 std::vector<std::uint32_t> compile_glsl_cached(const std::string& name, const std::string& source,
                                                const ShaderMacros& macros, const std::optional<std::string>& dir);
 
-}  // namespace normlab
+}  // namespace normlab::gpu

@@ -11,7 +11,7 @@
 
 #include <vector>
 
-namespace normlab {
+namespace normlab::gpu {
 
 struct HostToDevice {
     const GpuBuffer* dst;
@@ -68,4 +68,4 @@ private:
     int submits_ = 0;
 };
 
-}  // namespace normlab
+}  // namespace normlab::gpu

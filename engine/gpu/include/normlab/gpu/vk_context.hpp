@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::gpu {
 
 class PipelineCacheStore;
 
@@ -129,4 +129,4 @@ private:
     std::atomic<std::uint64_t> validation_count_{0};
 };
 
-}  // namespace normlab
+}  // namespace normlab::gpu

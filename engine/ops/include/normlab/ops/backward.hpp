@@ -15,7 +15,7 @@
 #include "normlab/gpu/kernel_cache.hpp"
 #include "normlab/ops/normalizer.hpp"
 
-namespace normlab {
+namespace normlab::ops {
 
 class Backward {
 public:
@@ -24,27 +24,27 @@ public:
     // The backward of the normalizer's last run. Throws InputError when there was none, or when
     // dy's shape differs from that run's input (the message names both shapes).
     // read_dx = false: ∂L/∂x stays on the device (dx_buffer()), r.dx empty.
-    GradResult run(const Tensor& dy, bool read_dx = true);
-    // The path the last run took (normlab/core/backward_plan.hpp): "eval", "fused", "looped" or
+    core::GradResult run(const core::Tensor& dy, bool read_dx = true);
+    // The path the last run took (normlab/plan/backward_plan.hpp): "eval", "fused", "looped" or
     // "split" ("" before the first).
     const char* last_path() const { return last_path_; }
-    const GpuBuffer& dx_buffer() const { return dx_; }
+    const gpu::GpuBuffer& dx_buffer() const { return dx_; }
 
 private:
     struct Passes;  // backward.cpp
-    void check(const Normalizer::Prepared& p, const Tensor& dy) const;
-    void upload(const Passes& passes, const Tensor& dy);
+    void check(const Normalizer::Prepared& p, const core::Tensor& dy) const;
+    void upload(const Passes& passes, const core::Tensor& dy);
     double dispatch(Passes& passes);
-    void read_back(const Passes& passes, GradResult& r, bool read_dx);
+    void read_back(const Passes& passes, core::GradResult& r, bool read_dx);
 
     Normalizer* n_;
-    KernelCache kernels_;
-    GpuBuffer dy_, dx_, stat_partials_, stat_means_, param_partials_, param_sums_;
+    gpu::KernelCache kernels_;
+    gpu::GpuBuffer dy_, dx_, stat_partials_, stat_means_, param_partials_, param_sums_;
     const char* last_path_ = "";
 };
 
 // Runs the forward of (x, spec, params) without reading y back, then the backward for dy.
-GradResult run_backward(Normalizer& n, Backward& b, const Tensor& x, const Tensor& dy, const NormSpec& spec,
-                        const NormParams& params = {});
+core::GradResult run_backward(Normalizer& n, Backward& b, const core::Tensor& x, const core::Tensor& dy,
+                              const core::NormSpec& spec, const core::NormParams& params = {});
 
-}  // namespace normlab
+}  // namespace normlab::ops

@@ -8,34 +8,34 @@
 #include "normlab/gpu/command_recorder.hpp"
 #include "normlab/gpu/compute_kernel.hpp"
 #include "normlab/gpu/gpu_buffer.hpp"
-#include "normlab/core/histogram_set.hpp"
+#include "normlab/plan/histogram_set.hpp"
 
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <vector>
 
-namespace normlab {
+namespace normlab::ops {
 
 class Histogram {
 public:
-    static constexpr std::uint32_t kMaxBins = kHistogramMaxBins;
-    explicit Histogram(const VulkanContext& ctx);
+    static constexpr std::uint32_t kMaxBins = plan::kHistogramMaxBins;
+    explicit Histogram(const gpu::VulkanContext& ctx);
 
     // `values` is a device buffer holding the tensor (float32); bins in [1, kMaxBins].
     // With `subtract`, the histogram is of values − subtract (same layout, e.g. y − x).
     // Throws InputError for a bad bin count or a set outside the buffer.
-    HistogramResult run(const GpuBuffer& values, const ElementSet& set, std::uint32_t bins,
-                        const GpuBuffer* subtract = nullptr);
+    plan::HistogramResult run(const gpu::GpuBuffer& values, const plan::ElementSet& set, std::uint32_t bins,
+                              const gpu::GpuBuffer* subtract = nullptr);
 
 private:
-    ComputeKernel& kernel(int pass, bool diff);
+    gpu::ComputeKernel& kernel(int pass, bool diff);
 
-    const VulkanContext* ctx_;
-    ShaderMacros macros_;
-    std::map<std::pair<int, bool>, std::unique_ptr<ComputeKernel>> kernels_;
-    GpuBuffer partials_, result_, bins_, down_;  // down_: the readback of result_ and bins_
-    CommandRecorder recorder_;
+    const gpu::VulkanContext* ctx_;
+    gpu::ShaderMacros macros_;
+    std::map<std::pair<int, bool>, std::unique_ptr<gpu::ComputeKernel>> kernels_;
+    gpu::GpuBuffer partials_, result_, bins_, down_;  // down_: the readback of result_ and bins_
+    gpu::CommandRecorder recorder_;
 };
 
-}  // namespace normlab
+}  // namespace normlab::ops

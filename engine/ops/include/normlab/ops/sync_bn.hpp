@@ -1,4 +1,4 @@
-// SyncBatchNorm on Vulkan: SyncBN's plan (normlab/core/sync_batch_norm.hpp, shared with the WebGPU
+// SyncBatchNorm on Vulkan: SyncBN's plan (normlab/plan/sync_batch_norm.hpp, shared with the WebGPU
 // backend) on one Normalizer, whose statistics kernels compute each shard's statistics, and
 // shaders/sync_reduce.comp, which all-reduces the shards' (count, mean, var) exactly (sync) and
 // naively; norm_apply.comp then applies each mode's statistics to the whole batch. run() throws
@@ -6,11 +6,11 @@
 #pragma once
 #include "normlab/gpu/kernel_cache.hpp"
 #include "normlab/ops/normalizer.hpp"
-#include "normlab/core/sync_batch_norm.hpp"
+#include "normlab/plan/sync_batch_norm.hpp"
 
-namespace normlab {
+namespace normlab::ops {
 
-class SyncBatchNorm : public SyncBatchNormOn<Normalizer> {
+class SyncBatchNorm : public plan::SyncBatchNormOn<Normalizer> {
 public:
     explicit SyncBatchNorm(Normalizer& normalizer);
 
@@ -19,8 +19,8 @@ private:
     std::vector<float> all_reduce(const std::vector<float>& shards, std::int64_t K, std::int64_t C, double eps,
                                   double& gpu_ms) override;
 
-    KernelCache kernels_;  // sync_reduce.comp
-    GpuBuffer shards_, out_;
+    gpu::KernelCache kernels_;  // sync_reduce.comp
+    gpu::GpuBuffer shards_, out_;
 };
 
-}  // namespace normlab
+}  // namespace normlab::ops

@@ -17,13 +17,13 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::ops {
 
 class Histogram;
 
-class TrainRunner final : public TrainDevice {
+class TrainRunner final : public train::TrainDevice {
 public:
-    TrainRunner(const VulkanContext& ctx, TrainProgram program, int steps_per_submit = 16);
+    TrainRunner(const gpu::VulkanContext& ctx, train::TrainProgram program, int steps_per_submit = 16);
     ~TrainRunner();
     TrainRunner(const TrainRunner&) = delete;
     TrainRunner& operator=(const TrainRunner&) = delete;
@@ -35,25 +35,25 @@ public:
     std::vector<float> log() const override;
     std::vector<float> val_log() const override;
     std::vector<float> download(const std::string& name) override;
-    HistogramResult histogram(const std::string& name, std::uint32_t bins) override;
+    plan::HistogramResult histogram(const std::string& name, std::uint32_t bins) override;
     int steps_run() const override { return steps_; }
-    const TrainProgram& program() const override { return program_; }
+    const train::TrainProgram& program() const override { return program_; }
 
 private:
-    void record(vk::CommandBuffer cmd, const std::vector<TrainPass>& passes,
-                const std::vector<std::unique_ptr<ComputeKernel>>& kernels, int repeats) const;
+    void record(vk::CommandBuffer cmd, const std::vector<train::TrainPass>& passes,
+                const std::vector<std::unique_ptr<gpu::ComputeKernel>>& kernels, int repeats) const;
     void queue(vk::CommandBuffer cmd);
     void fence_pending();
     int index(const std::string& name) const;
 
-    const VulkanContext* ctx_;
-    TrainProgram program_;
+    const gpu::VulkanContext* ctx_;
+    train::TrainProgram program_;
     int per_submit_;
     int steps_ = 0;
-    std::vector<GpuBuffer> buffers_;
-    GpuBuffer log_read_, val_read_;
-    std::vector<std::unique_ptr<ComputeKernel>> step_kernels_, eval_kernels_;
-    CommandRecorder recorder_;
+    std::vector<gpu::GpuBuffer> buffers_;
+    gpu::GpuBuffer log_read_, val_read_;
+    std::vector<std::unique_ptr<gpu::ComputeKernel>> step_kernels_, eval_kernels_;
+    gpu::CommandRecorder recorder_;
     vk::raii::CommandPool pool_{nullptr};
     vk::raii::CommandBuffers cmds_{nullptr};  // [0] one step, [1] per_submit steps, [2] evaluation
     vk::raii::Fence fence_{nullptr};
@@ -63,4 +63,4 @@ private:
     std::unique_ptr<Histogram> histogram_;  // made when first asked for
 };
 
-}  // namespace normlab
+}  // namespace normlab::ops

@@ -5,55 +5,56 @@
 // Session on it; the ops it wraps stay usable on their own (normlab-cli, the GPU suites).
 #pragma once
 #include "normlab/ops/backward.hpp"
-#include "normlab/core/compute_backend.hpp"
+#include "normlab/plan/compute_backend.hpp"
 #include "normlab/ops/histogram.hpp"
 #include "normlab/ops/normalizer.hpp"
 #include "normlab/ops/sync_bn.hpp"
 
 #include <memory>
 
-namespace normlab {
+namespace normlab::ops {
 
 // A DeviceTensor of this backend: a GpuBuffer it owns, or one of the Normalizer's.
-class VulkanTensor : public DeviceTensor {
+class VulkanTensor : public plan::DeviceTensor {
 public:
     VulkanTensor() : buffer_(&own_) {}
-    explicit VulkanTensor(const GpuBuffer& borrowed) : buffer_(&borrowed) {}
+    explicit VulkanTensor(const gpu::GpuBuffer& borrowed) : buffer_(&borrowed) {}
     std::uint64_t identity() const override;
-    const GpuBuffer& buffer() const { return *buffer_; }
-    GpuBuffer& own() { return own_; }
+    const gpu::GpuBuffer& buffer() const { return *buffer_; }
+    gpu::GpuBuffer& own() { return own_; }
 
 private:
-    GpuBuffer own_;
-    const GpuBuffer* buffer_;
+    gpu::GpuBuffer own_;
+    const gpu::GpuBuffer* buffer_;
 };
 
 // The GpuBuffer behind a device tensor of a VulkanBackend.
-const GpuBuffer& vulkan_buffer(const DeviceTensor& t);
+const gpu::GpuBuffer& vulkan_buffer(const plan::DeviceTensor& t);
 
-class VulkanBackend : public ComputeBackend {
+class VulkanBackend : public plan::ComputeBackend {
 public:
-    explicit VulkanBackend(const VulkanContext& ctx);
+    explicit VulkanBackend(const gpu::VulkanContext& ctx);
 
     const std::string& device_name() const override { return ctx_->device_name(); }
     std::uint64_t max_binding_bytes() const override { return ctx_->limits().maxStorageBufferRange; }
-    NormResult normalize(const Tensor& x, const NormSpec& spec, const NormParams& params,
-                         const RunOptions& options) override;
-    void load_values(const Tensor& x, const Tensor& y) override { normalizer_.load_values(x, y); }
-    const DeviceTensor& x_device() const override { return x_; }
-    const DeviceTensor& y_device() const override { return y_; }
-    std::unique_ptr<DeviceTensor> make_tensor() override { return std::make_unique<VulkanTensor>(); }
-    void upload(const std::vector<TensorUpload>& copies) override;
-    HistogramResult histogram(const DeviceTensor& values, const ElementSet& set, std::uint32_t bins,
-                              const DeviceTensor* subtract) override;
-    GradResult backward(const Tensor& x, const Tensor& dy, const NormSpec& spec, const NormParams& params) override;
+    core::NormResult normalize(const core::Tensor& x, const core::NormSpec& spec, const core::NormParams& params,
+                               const plan::RunOptions& options) override;
+    void load_values(const core::Tensor& x, const core::Tensor& y) override { normalizer_.load_values(x, y); }
+    const plan::DeviceTensor& x_device() const override { return x_; }
+    const plan::DeviceTensor& y_device() const override { return y_; }
+    std::unique_ptr<plan::DeviceTensor> make_tensor() override { return std::make_unique<VulkanTensor>(); }
+    void upload(const std::vector<plan::TensorUpload>& copies) override;
+    plan::HistogramResult histogram(const plan::DeviceTensor& values, const plan::ElementSet& set, std::uint32_t bins,
+                                    const plan::DeviceTensor* subtract) override;
+    core::GradResult backward(const core::Tensor& x, const core::Tensor& dy, const core::NormSpec& spec,
+                              const core::NormParams& params) override;
     void wait_idle() override { ctx_->device().waitIdle(); }
 
-    const VulkanContext& context() const { return *ctx_; }
+    const gpu::VulkanContext& context() const { return *ctx_; }
     Normalizer& normalizer() { return normalizer_; }
 
 private:
-    const VulkanContext* ctx_;
+    const gpu::VulkanContext* ctx_;
     Normalizer normalizer_;
     SyncBatchNorm sync_;  // runs on normalizer_ (SyncBN on simulated devices)
     Histogram histogram_;
@@ -61,4 +62,4 @@ private:
     VulkanTensor x_, y_;                  // the Normalizer's x and y buffers
 };
 
-}  // namespace normlab
+}  // namespace normlab::ops

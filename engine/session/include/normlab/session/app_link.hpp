@@ -11,12 +11,12 @@
 #include <optional>
 #include <string>
 
-namespace normlab {
+namespace normlab::session {
 
 struct AppLink {
     std::optional<std::string> lesson;  // a lesson's id
     std::optional<int> step;            // its step, 1-based
-    std::optional<Language> language;
+    std::optional<core::Language> language;
     std::optional<bool> presenter;
     std::string scene;  // a "normlab-scene:…" line or a scene's JSON text; "" none
 
@@ -34,4 +34,4 @@ std::string link_text(const AppLink& link);
 // With `lenient` (an address's query, shared with other uses), unknown keys are skipped.
 AppLink parse_link(const std::string& text, const std::string& where, bool lenient = false);
 
-}  // namespace normlab
+}  // namespace normlab::session

@@ -6,7 +6,7 @@
 // the backend's device tensors (no copy); one a secondary view holds (ShownValues) owns its tensors
 // and device buffers. ShownSource is what a view may ask of whoever fills one.
 #pragma once
-#include "normlab/core/compute_backend.hpp"
+#include "normlab/plan/compute_backend.hpp"
 #include "normlab/core/norm_params.hpp"
 #include "normlab/core/state.hpp"
 
@@ -14,14 +14,14 @@
 #include <memory>
 #include <optional>
 
-namespace normlab {
+namespace normlab::session {
 
 struct Histograms {
-    HistogramResult input, output;  // whole tensor (every whole_stride-th element)
-    HistogramResult difference;     // whole tensor, y − x (computed when first asked for)
+    plan::HistogramResult input, output;  // whole tensor (every whole_stride-th element)
+    plan::HistogramResult difference;     // whole tensor, y − x (computed when first asked for)
     bool has_difference = false;
-    std::int64_t whole_stride = 1;              // > 1: large tensors are sampled evenly
-    HistogramResult group_input, group_output;  // the selected statistic's elements
+    std::int64_t whole_stride = 1;                    // > 1: large tensors are sampled evenly
+    plan::HistogramResult group_input, group_output;  // the selected statistic's elements
     bool has_group = false;
 };
 
@@ -32,16 +32,16 @@ public:
     ShownTensors& operator=(const ShownTensors&) = delete;
 
     bool empty() const { return x_ == nullptr; }
-    const Tensor& x() const { return *x_; }
-    const Tensor& y() const { return result_->y; }
-    const NormResult& result() const { return *result_; }
-    const StatLayout& layout() const { return result_->layout; }
+    const core::Tensor& x() const { return *x_; }
+    const core::Tensor& y() const { return result_->y; }
+    const core::NormResult& result() const { return *result_; }
+    const core::StatLayout& layout() const { return result_->layout; }
     bool values_only() const { return values_only_; }
-    Method method() const { return method_; }
-    const DeviceTensor& x_device() const { return *x_dev_; }
-    const DeviceTensor& y_device() const { return *y_dev_; }
+    core::Method method() const { return method_; }
+    const plan::DeviceTensor& x_device() const { return *x_dev_; }
+    const plan::DeviceTensor& y_device() const { return *y_dev_; }
     const Histograms& histograms() const { return hist_; }
-    const std::optional<Index4>& selection() const { return selection_; }
+    const std::optional<core::Index4>& selection() const { return selection_; }
     std::optional<std::int64_t> selected_stat() const;
     std::uint64_t generation() const { return generation_; }
     // Changes when the device buffers were re-created with the same contents (a view binding
@@ -51,28 +51,28 @@ public:
     // Filling (Session): what is shown is the owner's (kept alive and unmoved by it) or this
     // object's own; own_x_device()/own_y_device() are the device tensors an owned one is uploaded
     // to (made by the backend when first needed).
-    void borrow(const Tensor& x, const NormResult& r, const DeviceTensor& x_dev, const DeviceTensor& y_dev, Method m,
-                bool values_only);
-    void own(Tensor x, NormResult r, Method m, bool values_only);
-    std::unique_ptr<DeviceTensor>& own_x_device() { return own_x_dev_; }
-    std::unique_ptr<DeviceTensor>& own_y_device() { return own_y_dev_; }
+    void borrow(const core::Tensor& x, const core::NormResult& r, const plan::DeviceTensor& x_dev,
+                const plan::DeviceTensor& y_dev, core::Method m, bool values_only);
+    void own(core::Tensor x, core::NormResult r, core::Method m, bool values_only);
+    std::unique_ptr<plan::DeviceTensor>& own_x_device() { return own_x_dev_; }
+    std::unique_ptr<plan::DeviceTensor>& own_y_device() { return own_y_dev_; }
     Histograms& histograms() { return hist_; }
-    void set_selection(const std::optional<Index4>& s) { selection_ = s; }
+    void set_selection(const std::optional<core::Index4>& s) { selection_ = s; }
     void set_generation(std::uint64_t g) { generation_ = g; }
     void new_buffer_epoch() { ++buffer_epoch_; }
 
 private:
-    const Tensor* x_ = nullptr;
-    const NormResult* result_ = nullptr;
-    const DeviceTensor *x_dev_ = nullptr, *y_dev_ = nullptr;
-    Method method_ = Method::Batch;
+    const core::Tensor* x_ = nullptr;
+    const core::NormResult* result_ = nullptr;
+    const plan::DeviceTensor *x_dev_ = nullptr, *y_dev_ = nullptr;
+    core::Method method_ = core::Method::Batch;
     bool values_only_ = false;
     Histograms hist_;
-    std::optional<Index4> selection_;
+    std::optional<core::Index4> selection_;
     std::uint64_t generation_ = 0, buffer_epoch_ = 0;
-    Tensor own_x_;
-    NormResult own_result_;
-    std::unique_ptr<DeviceTensor> own_x_dev_, own_y_dev_;
+    core::Tensor own_x_;
+    core::NormResult own_result_;
+    std::unique_ptr<plan::DeviceTensor> own_x_dev_, own_y_dev_;
 };
 
 // What a view may ask of whoever fills the ShownTensors it shows: another selection (nullopt:
@@ -82,8 +82,8 @@ class ShownSource {
 public:
     virtual ~ShownSource() = default;
     virtual const ShownTensors& shown() const = 0;
-    virtual void select(const std::optional<Index4>& element) = 0;
-    virtual const HistogramResult& difference_histogram() = 0;
+    virtual void select(const std::optional<core::Index4>& element) = 0;
+    virtual const plan::HistogramResult& difference_histogram() = 0;
 };
 
-}  // namespace normlab
+}  // namespace normlab::session

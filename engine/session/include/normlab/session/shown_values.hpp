@@ -4,7 +4,7 @@
 #pragma once
 #include "normlab/session/session.hpp"
 
-namespace normlab {
+namespace normlab::session {
 
 class ShownValues : public ShownSource {
 public:
@@ -13,15 +13,15 @@ public:
     const ShownTensors& shown() const override { return shown_; }
     // Selects an element of the shown tensor (throws InputError outside it); the selected
     // statistic's histograms are computed again.
-    void select(const std::optional<Index4>& element) override;
-    const HistogramResult& difference_histogram() override;
+    void select(const std::optional<core::Index4>& element) override;
+    const plan::HistogramResult& difference_histogram() override;
     std::uint32_t bins() const { return bins_; }
     void set_bins(std::uint32_t bins);
 
     // Two given tensors of one shape as x and y, without normalizing; `layout` colors the groups.
-    void show(Tensor x, Tensor y, const StatLayout& layout, Method method);
+    void show(core::Tensor x, core::Tensor y, const core::StatLayout& layout, core::Method method);
     // `st` normalized on x by the engine (no float64 check); the engine's refusal, or nothing.
-    std::optional<std::string> compute(const State& st, const Tensor& x);
+    std::optional<std::string> compute(const core::State& st, const core::Tensor& x);
 
 private:
     Session* engine_;
@@ -29,4 +29,4 @@ private:
     std::uint32_t bins_ = 40;
 };
 
-}  // namespace normlab
+}  // namespace normlab::session

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 class CnnReference {
 public:
@@ -45,4 +45,4 @@ private:
     int steps_ = 0;
 };
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 inline constexpr int kCnnMaxDepth = 8;
 
@@ -35,4 +35,4 @@ std::vector<TrainTensor> init_cnn_params(const TrainConfig& c);
 std::string cnn_conv_weight_name(int layer);
 std::string cnn_conv_bias_name(int layer);
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -8,11 +8,11 @@
 #include "normlab/train/train_plan.hpp"
 #include "normlab/train/train_program.hpp"
 
-namespace normlab {
+namespace normlab::train {
 
 // The cnn's program (c valid, c.model cnn). Buffers: the data "x_train" (samples × 256), "y_train",
 // "x_val", "y_val", "batches"; the parameters by their PyTorch names (init_cnn_params); "log", "val_log",
 // "step". Its norms are planned as the mlp's (train_norm_plan.hpp), small sets one invocation each.
 TrainProgram plan_cnn_training(const TrainConfig& c, const TrainPlanOptions& o = {});
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-namespace normlab {
+namespace normlab::train {
 
 // Invocations per workgroup of the training kernels but train_step and train_adam_bias (their local_size_x).
 inline constexpr std::uint32_t kTrainGroupSize = 64;
@@ -26,4 +26,4 @@ void plan_conv3x3_backward_input(TrainProgram& p, const ConvShape& s, int dy, in
 // dweight (cout×cin×3×3) and dbias (cout) from x and dy, each summed over n, h and w.
 void plan_conv3x3_grad_params(TrainProgram& p, const ConvShape& s, int x, int dy, int dweight, int dbias);
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 class TrainRng;
 
@@ -40,4 +40,4 @@ struct ConvParams {
 // weight (cout×cin×3×3, in order) then bias (cout) drawn U(−bound, bound) from rng.
 ConvParams conv3x3_init(int cin, int cout, TrainRng& rng);
 
-}  // namespace normlab
+}  // namespace normlab::train

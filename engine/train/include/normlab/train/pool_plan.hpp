@@ -7,7 +7,7 @@
 #include "normlab/train/pool_reference.hpp"
 #include "normlab/train/train_program.hpp"
 
-namespace normlab {
+namespace normlab::train {
 
 // y: n×c×(h/2)×(w/2) from x: n×c×h×w.
 void plan_avgpool2_forward(TrainProgram& p, const PoolShape& s, int x, int y);
@@ -18,4 +18,4 @@ void plan_global_avgpool_forward(TrainProgram& p, const PoolShape& s, int x, int
 // dx: n×c×h×w from dy: n×c.
 void plan_global_avgpool_backward(TrainProgram& p, const PoolShape& s, int dy, int dx);
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 struct PoolShape {
     int n = 1, c = 1, h = 1, w = 1;
@@ -22,4 +22,4 @@ std::vector<double> global_avgpool_forward(const PoolShape& s, const std::vector
 // dy: n×c → dx: n×c×h×w, dy/(h·w) everywhere
 std::vector<double> global_avgpool_backward(const PoolShape& s, const std::vector<double>& dy);
 
-}  // namespace normlab
+}  // namespace normlab::train

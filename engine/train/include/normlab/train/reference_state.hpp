@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 class ReferenceState {
 public:
@@ -33,4 +33,4 @@ private:
     std::map<std::string, std::vector<bool>> noise_;
 };
 
-}  // namespace normlab
+}  // namespace normlab::train

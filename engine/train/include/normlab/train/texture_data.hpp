@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 inline constexpr int kTextureSide = 16;
 inline constexpr int kTextureMinClasses = 2;
@@ -45,4 +45,4 @@ TextureData make_textures(const TextureConfig& config);
 // validation set's size (validation_samples), c.noise, c.classes and c.data_seed.
 TextureData make_train_textures(const TrainConfig& c);
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -9,7 +9,7 @@
 
 #include <string>
 
-namespace normlab {
+namespace normlab::train {
 
 // Where the script finds the run's files: absolute, or relative to the script's own folder. An empty
 // log_csv: the script compares nothing unless given a log on its command line.
@@ -24,4 +24,4 @@ std::string pytorch_script(const TrainConfig& c, const TorchScriptPaths& paths);
 // s as a Python string literal (double quotes; backslashes, quotes and control characters escaped).
 std::string python_string(const std::string& s);
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-namespace normlab {
+namespace normlab::train {
 
 enum class TrainModel { Mlp, Cnn };
 enum class TrainActivation { Relu, Tanh, Sigmoid };
@@ -53,4 +53,4 @@ int validation_samples(const TrainConfig& c);
 // The norm's epsilon as PyTorch's module has it (1e-5; rms: 1.1920929e-07).
 double train_norm_eps(TrainNorm n);
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 class TrainRng {
 public:
@@ -43,4 +43,4 @@ struct TrainData {
 // samples, each cut into consecutive batches; an epoch's last partial batch is dropped.
 TrainData make_train_data(const TrainConfig& c);
 
-}  // namespace normlab
+}  // namespace normlab::train

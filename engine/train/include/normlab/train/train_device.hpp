@@ -3,7 +3,7 @@
 // training run without knowing the backend. Buffers are named as in the program; the logs are
 // `log` (loss, accuracy per step: 2·steps f32) and `val_log` (likewise per evaluated step).
 #pragma once
-#include "normlab/core/histogram_set.hpp"
+#include "normlab/plan/histogram_set.hpp"
 #include "normlab/train/train_program.hpp"
 
 #include <cstddef>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 class TrainDevice {
 public:
@@ -37,10 +37,10 @@ public:
     // The histogram of the whole buffer named `name` (f32): `bins` equal-width bins over its [min, max],
     // computed on the device by the backend's own histogram op (engine/ops' Histogram on Vulkan,
     // WgpuHistogram on WebGPU), only the result read back. Waits for everything submitted first.
-    virtual HistogramResult histogram(const std::string& name, std::uint32_t bins) = 0;
+    virtual plan::HistogramResult histogram(const std::string& name, std::uint32_t bins) = 0;
     // Steps submitted so far.
     virtual int steps_run() const = 0;
     virtual const TrainProgram& program() const = 0;
 };
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 // The program's buffer holding layer `layer`'s norm input of the step's batch ("layers.{i}.z" or
 // "layers.{i}.act"); InputError for a layer outside 0..depth−1.
@@ -32,4 +32,4 @@ struct TrainLayerRead {
 // for what was submitted. InputError for a layer outside the model or before the first step.
 TrainLayerRead read_train_layer(TrainDevice& d, const TrainConfig& c, int layer);
 
-}  // namespace normlab
+}  // namespace normlab::train

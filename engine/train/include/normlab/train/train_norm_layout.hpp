@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 struct TrainNormLayout {
     std::uint32_t sets = 0, members = 0;
@@ -51,4 +51,4 @@ struct TrainNormLayout {
 TrainNormLayout train_norm_layout(TrainNorm norm, std::uint32_t n, std::uint32_t c, std::uint32_t hw,
                                   std::uint32_t groups);
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 // One norm layer's buffers: the x̂ and statistics its forward saves for its backward, γ, β and the
 // running statistics, and the gradients of γ and β (the program's unused buffer where the norm has none).
@@ -52,4 +52,4 @@ private:
     TrainPlanOptions o_;
 };
 
-}  // namespace normlab
+}  // namespace normlab::train

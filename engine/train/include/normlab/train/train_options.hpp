@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 // Every name a TrainConfig field has, as normlab-cli train's options without "--", comma separated.
 std::string train_option_keys_text();
@@ -26,4 +26,4 @@ std::vector<std::pair<std::string, std::string>> train_options(const TrainConfig
 // seed, the classes, samples and noise, the batch, the steps and the initial parameters' seed.
 bool same_data_fields(const TrainConfig& a, const TrainConfig& b);
 
-}  // namespace normlab
+}  // namespace normlab::train

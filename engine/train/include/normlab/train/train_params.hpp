@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 struct TrainTensor {
     std::string name;
@@ -34,4 +34,4 @@ std::vector<TrainTensor> init_mlp_params(const TrainConfig& c);
 const TrainTensor& find_tensor(const std::vector<TrainTensor>& ts, const std::string& name);
 TrainTensor& find_tensor(std::vector<TrainTensor>& ts, const std::string& name);
 
-}  // namespace normlab
+}  // namespace normlab::train

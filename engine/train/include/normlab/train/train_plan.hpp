@@ -23,7 +23,7 @@
 
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 inline constexpr std::uint32_t kTrainNormRms = 1, kTrainNormUseRunning = 2, kTrainNormUpdateRunning = 4,
                                kTrainNormHasBias = 8, kTrainNormSerial = 16;
@@ -60,4 +60,4 @@ struct TrainIo {
 TrainIo begin_training_program(TrainProgram& p, const TrainConfig& c, std::uint32_t features,
                                const std::vector<TrainTensor>& params, std::uint32_t eval_grid = 0);
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 // A device buffer of the program: float32 (or u32/i32 bits) elements, zeroed when created unless
 // the host uploads it.
@@ -67,4 +67,4 @@ inline std::uint32_t param_f32(float v) {
     return u;
 }
 
-}  // namespace normlab
+}  // namespace normlab::train

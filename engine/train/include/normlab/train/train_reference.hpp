@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 struct TrainScore {
     double loss = 0;      // mean cross-entropy
@@ -49,4 +49,4 @@ private:
     int steps_ = 0;
 };
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace normlab {
+namespace normlab::train {
 
 struct SweepAxis {
     std::string key;
@@ -40,4 +40,4 @@ std::vector<SweepRun> sweep_grid(const TrainConfig& base, const std::vector<Swee
 // "norm=group, width=6": the axes' values of one run.
 std::string sweep_run_label(const std::vector<SweepAxis>& axes, const SweepRun& run);
 
-}  // namespace normlab
+}  // namespace normlab::train

@@ -1,6 +1,6 @@
 // WgpuBackward: the gradients of L = Σ dy ⊙ y (∂L/∂x, ∂L/∂γ, ∂L/∂β) of the WgpuNormalizer's last
 // run, as the Vulkan Backward does (the same GradResult, checked against reference_backward), on
-// the one backward plan (normlab/core/backward_plan.hpp) over the WGSL kernels' traits: where the
+// the one backward plan (normlab/plan/backward_plan.hpp) over the WGSL kernels' traits: where the
 // forward fused, grad_fused.wgsl reads x and dy once and writes the statistic's means and ∂L/∂x;
 // where the plan loops, grad_looped.wgsl does the same in one workgroup per statistic that reads
 // them twice; elsewhere grad_reduce.wgsl sums g = dy·γ and g·x̂ per chunk, grad_merge.wgsl adds them up and
@@ -26,8 +26,8 @@ public:
 
     // The gradients for upstream gradient dy (the last forward's shape); throws InputError when no
     // forward ran or dy's shape differs.
-    GradResult run(const Tensor& dy);
-    // The path the last run took (normlab/core/backward_plan.hpp): "eval", "fused", "looped" or
+    core::GradResult run(const core::Tensor& dy);
+    // The path the last run took (normlab/plan/backward_plan.hpp): "eval", "fused", "looped" or
     // "split" ("" before the first).
     const char* last_path() const { return last_path_; }
 

@@ -1,7 +1,7 @@
 // WgpuBuffer: one WebGPU buffer (storage, uniform or readback), released on destruction, and
 // a blocking readback of device buffers into host memory.
 #pragma once
-#include "normlab/core/buffer_generation.hpp"
+#include "normlab/plan/buffer_generation.hpp"
 #include "normlab/webgpu/wgpu_context.hpp"
 
 #include <cstdint>
@@ -20,7 +20,7 @@ public:
     WgpuBuffer& operator=(const WgpuBuffer&) = delete;
 
     WGPUBuffer handle() const { return buffer_; }
-    // This buffer's number (normlab/core/buffer_generation.hpp): a re-created buffer has a new one even
+    // This buffer's number (normlab/plan/buffer_generation.hpp): a re-created buffer has a new one even
     // where the browser hands back the old handle. 0 for no buffer.
     std::uint64_t generation() const { return generation_; }
     std::uint64_t size() const { return bytes_; }

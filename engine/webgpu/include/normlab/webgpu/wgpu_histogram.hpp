@@ -4,7 +4,7 @@
 // Chan merge, the binning), then one readback. The values are a device buffer, e.g. the
 // WgpuNormalizer's x or y (buffers()); with `subtract`, the histogram is of values − subtract.
 #pragma once
-#include "normlab/core/histogram_set.hpp"
+#include "normlab/plan/histogram_set.hpp"
 #include "normlab/webgpu/wgpu_buffer.hpp"
 
 #include <map>
@@ -21,8 +21,8 @@ public:
     WgpuHistogram& operator=(const WgpuHistogram&) = delete;
 
     // Bins in 1..kHistogramMaxBins; InputError for a bad bin count or a set outside the buffer.
-    HistogramResult run(const WgpuBuffer& values, const ElementSet& set, std::uint32_t bins,
-                        const WgpuBuffer* subtract = nullptr);
+    plan::HistogramResult run(const WgpuBuffer& values, const plan::ElementSet& set, std::uint32_t bins,
+                              const WgpuBuffer* subtract = nullptr);
 
 private:
     WGPUComputePipeline pipeline(int pass, bool diff);

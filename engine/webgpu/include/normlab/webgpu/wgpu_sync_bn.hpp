@@ -1,16 +1,16 @@
 // WgpuSyncBatchNorm: SyncBN on K simulated devices in the browser — SyncBN's plan
-// (normlab/core/sync_batch_norm.hpp, shared with the Vulkan SyncBatchNorm) on one WgpuNormalizer, whose
+// (normlab/plan/sync_batch_norm.hpp, shared with the Vulkan SyncBatchNorm) on one WgpuNormalizer, whose
 // WGSL kernels compute each shard's statistics and apply each mode's, and shaders/wgsl/sync_reduce.wgsl,
 // the all-reduce of the shards' (count, mean, var) exactly (sync) and naively.
 #pragma once
-#include "normlab/core/sync_batch_norm.hpp"
+#include "normlab/plan/sync_batch_norm.hpp"
 #include "normlab/webgpu/wgpu_normalizer.hpp"
 
 #include <vector>
 
 namespace normlab::webgpu {
 
-class WgpuSyncBatchNorm : public SyncBatchNormOn<WgpuNormalizer> {
+class WgpuSyncBatchNorm : public plan::SyncBatchNormOn<WgpuNormalizer> {
 public:
     explicit WgpuSyncBatchNorm(WgpuNormalizer& normalizer);
     ~WgpuSyncBatchNorm() override;

@@ -24,11 +24,11 @@ namespace normlab::webgpu {
 
 class WgpuHistogram;
 
-class WgpuTrainRunner final : public TrainDevice {
+class WgpuTrainRunner final : public train::TrainDevice {
 public:
     // Throws DeviceError when WebGPU refuses a kernel or a pass (its message), or when a pass needs more
     // storage buffers or workgroups than the device gives.
-    WgpuTrainRunner(const WgpuContext& ctx, TrainProgram program, int steps_per_submit = 16);
+    WgpuTrainRunner(const WgpuContext& ctx, train::TrainProgram program, int steps_per_submit = 16);
     ~WgpuTrainRunner() override;
     WgpuTrainRunner(const WgpuTrainRunner&) = delete;
     WgpuTrainRunner& operator=(const WgpuTrainRunner&) = delete;
@@ -40,9 +40,9 @@ public:
     std::vector<float> log() const override { return log_; }
     std::vector<float> val_log() const override { return val_log_; }
     std::vector<float> download(const std::string& name) override;
-    HistogramResult histogram(const std::string& name, std::uint32_t bins) override;
+    plan::HistogramResult histogram(const std::string& name, std::uint32_t bins) override;
     int steps_run() const override { return steps_; }
-    const TrainProgram& program() const override { return program_; }
+    const train::TrainProgram& program() const override { return program_; }
 
     // Pipelines made (one per kernel and binding count).
     std::size_t pipelines() const { return kernels_.size(); }
@@ -52,14 +52,14 @@ private:
     struct Encoded;
     struct Readback;
     Kernel& kernel(const std::string& name, std::size_t bindings);
-    std::vector<Encoded> encode_list(const std::vector<TrainPass>& passes, std::size_t first_slot);
+    std::vector<Encoded> encode_list(const std::vector<train::TrainPass>& passes, std::size_t first_slot);
     WGPUCommandBuffer record(int steps, bool eval) const;
     void start_readback();
     void take_readback();
     int index(const std::string& name) const;
 
     const WgpuContext* ctx_;
-    TrainProgram program_;
+    train::TrainProgram program_;
     int per_submit_;
     int steps_ = 0;
     std::vector<WgpuBuffer> buffers_;
@@ -77,6 +77,7 @@ private:
 };
 
 // The browser's TrainDevice: a WgpuTrainRunner of `program` on `ctx` (the Train view's factory).
-std::unique_ptr<TrainDevice> make_wgpu_train_device(const WgpuContext& ctx, TrainProgram program, int steps_per_submit);
+std::unique_ptr<train::TrainDevice> make_wgpu_train_device(const WgpuContext& ctx, train::TrainProgram program,
+                                                           int steps_per_submit);
 
 }  // namespace normlab::webgpu

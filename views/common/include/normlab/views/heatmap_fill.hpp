@@ -1,11 +1,11 @@
 // The heatmap fill (shaders/heatmap.comp) as its callers see it: its parameters from a tile layout
-// (the block itself, HeatmapFillParams, is the engine's: normlab/core/heatmap_fill_params.hpp), the
+// (the block itself, HeatmapFillParams, is the engine's: normlab/plan/heatmap_fill_params.hpp), the
 // bindings and the dispatch size. HeatmapView runs it every time the image changes; the shader tests
 // (tests/shaders/test_heatmap.cpp) run the same kernel with the same push constants without a window.
 #pragma once
 #include "normlab/views/tile_layout.hpp"
 
-#include "normlab/core/heatmap_fill_params.hpp"
+#include "normlab/plan/heatmap_fill_params.hpp"
 #include "normlab/core/stat_layout.hpp"
 
 #include <algorithm>
@@ -21,10 +21,10 @@ inline constexpr std::uint32_t kFillBindings = 5;
 
 // The push constants that draw `tiles` (geometry and image size) in `mode` with the value range
 // [vmin, vmax], the statistics of `stats` and the selected statistic `sel_stat` (−1: none).
-inline HeatmapFillParams fill_push(const TileLayout& tiles, HeatmapMode mode, float vmin, float vmax,
-                                   const StatLayout& stats, std::int64_t sel_stat, std::uint32_t lut_size) {
-    const Shape4& s = tiles.shape;
-    HeatmapFillParams p{};
+inline plan::HeatmapFillParams fill_push(const TileLayout& tiles, plan::HeatmapMode mode, float vmin, float vmax,
+                                         const core::StatLayout& stats, std::int64_t sel_stat, std::uint32_t lut_size) {
+    const core::Shape4& s = tiles.shape;
+    plan::HeatmapFillParams p{};
     p.n = static_cast<std::uint32_t>(s.n);
     p.c = static_cast<std::uint32_t>(s.c);
     p.h = static_cast<std::uint32_t>(s.h);
@@ -75,9 +75,9 @@ inline FillWindow fill_window(const TileLayout& tiles, float zoom, float offset_
 }
 
 // The same for the window `win` of a zoomed image (fill_window).
-inline HeatmapFillParams fill_push(const FillWindow& win, HeatmapMode mode, float vmin, float vmax,
-                                   const StatLayout& stats, std::int64_t sel_stat, std::uint32_t lut_size) {
-    HeatmapFillParams p = fill_push(win.tiles, mode, vmin, vmax, stats, sel_stat, lut_size);
+inline plan::HeatmapFillParams fill_push(const FillWindow& win, plan::HeatmapMode mode, float vmin, float vmax,
+                                         const core::StatLayout& stats, std::int64_t sel_stat, std::uint32_t lut_size) {
+    plan::HeatmapFillParams p = fill_push(win.tiles, mode, vmin, vmax, stats, sel_stat, lut_size);
     p.org_x = win.org_x;
     p.org_y = win.org_y;
     return p;
@@ -85,7 +85,7 @@ inline HeatmapFillParams fill_push(const FillWindow& win, HeatmapMode mode, floa
 
 // Workgroups along one image side of `pixels` pixels.
 inline std::uint32_t fill_workgroups(int pixels) {
-    return (static_cast<std::uint32_t>(pixels) + kHeatmapFillTile - 1) / kHeatmapFillTile;
+    return (static_cast<std::uint32_t>(pixels) + plan::kHeatmapFillTile - 1) / plan::kHeatmapFillTile;
 }
 
 }  // namespace normlab::views

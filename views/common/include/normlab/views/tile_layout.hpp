@@ -13,7 +13,7 @@
 namespace normlab::views {
 
 struct TileLayout {
-    Shape4 shape;
+    core::Shape4 shape;
     float cell = 1.0f;          // pixels per element (may be < 1: several elements per pixel)
     float gap = 2.0f;           // pixels between tiles
     int width = 1, height = 1;  // image size in pixels
@@ -22,7 +22,7 @@ struct TileLayout {
     float tile_h() const { return static_cast<float>(shape.h) * cell; }
 
     // The largest square cells that fit the grid into avail_w × avail_h pixels.
-    static TileLayout fit(const Shape4& s, float avail_w, float avail_h) {
+    static TileLayout fit(const core::Shape4& s, float avail_w, float avail_h) {
         TileLayout t;
         t.shape = s;
         const auto maxdim = std::max(s.n, s.c);

@@ -18,21 +18,21 @@ namespace normlab::views {
 
 class CompareView {
 public:
-    CompareView(Session& engine, const MakeHeatmapImage& make_image);
+    CompareView(session::Session& engine, const MakeHeatmapImage& make_image);
 
     // Renormalizes when the main session changed (tensor, G or selection).
-    void follow(const Session& main);
+    void follow(const session::Session& main);
     // Draws the 2×2 grid into the current window; a click selects in `main` and all four.
-    void draw(Session& main, bool cube);
+    void draw(session::Session& main, bool cube);
     // The four results in order batch, layer, instance, group (tests, continuum check).
-    const ShownTensors& shown(int i) const { return shown_[static_cast<std::size_t>(i)]->shown(); }
+    const session::ShownTensors& shown(int i) const { return shown_[static_cast<std::size_t>(i)]->shown(); }
     std::int64_t groups() const { return groups_; }
 
 private:
-    std::array<std::unique_ptr<ShownValues>, 4> shown_;
+    std::array<std::unique_ptr<session::ShownValues>, 4> shown_;
     std::array<std::unique_ptr<HeatmapPanel>, 4> views_;
     std::uint64_t seen_generation_ = ~0ull;
-    std::optional<Index4> seen_selection_;
+    std::optional<core::Index4> seen_selection_;
     std::int64_t groups_ = 1;
     std::string error_;
 };

@@ -7,7 +7,7 @@
 // an image source shows the opened file's name and a button that opens the chooser instead of a
 // path field and the working folder's files.
 #pragma once
-#include "normlab/core/state_edits.hpp"
+#include "normlab/session/state_edits.hpp"
 #include "normlab/session/session.hpp"
 
 #include <array>
@@ -18,7 +18,7 @@ namespace normlab::views {
 
 class ControlsPanel {
 public:
-    void draw(Session& session);
+    void draw(session::Session& session);
     // The last rejected edit's reason ("" when the last edit was accepted).
     const std::string& error() const { return error_; }
     // Set by an app with its own file chooser (the browser's File > Open…), which it opens:
@@ -27,22 +27,22 @@ public:
     std::function<void()> pick_style_file;
 
 private:
-    void tensor_section(Session& s);
+    void tensor_section(session::Session& s);
     // Each returns (true) when it applied an edit, after which the panel draws no more.
-    bool shape_editor(Session& s);
-    void source_controls(Session& s);
-    bool generated_controls(Session& s);
-    bool preset_controls(Session& s);
-    void file_controls(Session& s);
+    bool shape_editor(session::Session& s);
+    void source_controls(session::Session& s);
+    bool generated_controls(session::Session& s);
+    bool preset_controls(session::Session& s);
+    void file_controls(session::Session& s);
     // The opened file's name and a button for pick_file; returns false where there is no pick_file.
-    bool chooser_controls(const Session& s, TensorSource::Kind kind);
-    void image_controls(Session& s);  // image_controls.cpp: open a PNG/JPEG as the tensor
-    void style_controls(Session& s);  // image_controls.cpp: instance: AdaIN's style image
-    void method_section(Session& s);
-    void affine_section(Session& s);
-    void batch_section(Session& s);
-    bool sync_section(Session& s);
-    void apply(Session& s, const State& next, TensorChange change);
+    bool chooser_controls(const session::Session& s, core::TensorSource::Kind kind);
+    void image_controls(session::Session& s);  // image_controls.cpp: open a PNG/JPEG as the tensor
+    void style_controls(session::Session& s);  // image_controls.cpp: instance: AdaIN's style image
+    void method_section(session::Session& s);
+    void affine_section(session::Session& s);
+    void batch_section(session::Session& s);
+    bool sync_section(session::Session& s);
+    void apply(session::Session& s, const core::State& next, session::TensorChange change);
 
     std::string error_;
     std::array<int, 5> shape_edit_{};  // the tensor's dims as the user sees them (rank of them)

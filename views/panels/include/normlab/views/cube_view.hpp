@@ -17,10 +17,10 @@ namespace normlab::views {
 
 // Draws into the current window at the cursor, inside width × height pixels, and advances
 // the cursor. `selected_stat`: the statistic to highlight (none: all groups in color).
-void draw_partition_cube(const StatLayout& layout, std::optional<std::int64_t> selected_stat, float width,
+void draw_partition_cube(const core::StatLayout& layout, std::optional<std::int64_t> selected_stat, float width,
                          float height);
 // The heatmap panel in the left two thirds of the window's room and the session's cube beside it
 // (key K, a lesson step's "cube"), on the desktop and in the browser.
-void heatmap_beside_cube(HeatmapPanel& heatmap, Session& session);
+void heatmap_beside_cube(HeatmapPanel& heatmap, session::Session& session);
 
 }  // namespace normlab::views

@@ -10,10 +10,10 @@
 namespace normlab::views {
 
 // Whether the session's exercise hides panel `c`; when it does, says so in the current window.
-bool hidden_panel(const Session& s, Control c);
+bool hidden_panel(const session::Session& s, core::Control c);
 
 // The Exercise window (while `open`; its close box clears it). `save_hint`: how this app saves or
 // hands out the scene, shown under the table's explanation. Returns a refusal's line.
-std::optional<std::string> exercise_window(Session& s, bool& open, const char* save_hint);
+std::optional<std::string> exercise_window(session::Session& s, bool& open, const char* save_hint);
 
 }  // namespace normlab::views

@@ -18,19 +18,20 @@ namespace normlab::views {
 // exercise ended; a pair experiment's right side in `pair`. Returns the experiment, or the message of
 // why it cannot start (unknown id, a refused state; the session is unchanged then).
 struct StartedExperiment {
-    const Experiment* experiment = nullptr;
+    const classroom::Experiment* experiment = nullptr;
     std::string error;
 };
-StartedExperiment start_experiment(const std::string& id, std::optional<State> state, Session& session, PairView& pair);
+StartedExperiment start_experiment(const std::string& id, std::optional<core::State> state, session::Session& session,
+                                   PairView& pair);
 
-void experiment_heading(const Experiment& e);
+void experiment_heading(const classroom::Experiment& e);
 // The continuum's G slider with its keys' hint; draws nothing unless GroupNorm is shown.
-std::optional<std::string> group_slider(Session& session);
+std::optional<std::string> group_slider(session::Session& session);
 // The continuum's line under the slider, checked on the numbers the shaders produced for the compare
 // view: at G = 1 and G = C the statistics equal LayerNorm's and InstanceNorm's (max differences), in
 // between how many channels each statistic pools.
-void continuum_identities(CompareView& compare, const Session& session);
+void continuum_identities(CompareView& compare, const session::Session& session);
 // The train-eval experiment's controls; draws nothing unless BatchNorm is shown.
-std::optional<std::string> train_eval_bar(Session& session);
+std::optional<std::string> train_eval_bar(session::Session& session);
 
 }  // namespace normlab::views

@@ -10,11 +10,11 @@
 namespace normlab::views {
 
 // "GroupNorm, G=2: one statistic per (n, g) over C/G·H·W = 3·4·4 = 48 elements".
-std::string reduction_summary(const NormSpec& spec, const StatLayout& layout);
+std::string reduction_summary(const core::NormSpec& spec, const core::StatLayout& layout);
 
 class ExplainPanel {
 public:
-    void draw(const Session& session);
+    void draw(const session::Session& session);
 };
 
 }  // namespace normlab::views

@@ -21,18 +21,18 @@ enum class GradDy { OneHot, Ones, Random };
 
 class GradientView {
 public:
-    GradientView(Session& engine, std::unique_ptr<HeatmapImage> image);
+    GradientView(session::Session& engine, std::unique_ptr<HeatmapImage> image);
 
     // `st` is the state whose gradient is shown and `of` its result (x, the statistics, the
     // selected y_k); a click selects in `of`. The Session overloads show the session itself.
-    void draw(const State& st, ShownSource& of);  // controls, caption and the ∂L/∂x heatmap
-    void draw(Session& main) { draw(main.state(), main); }
-    void draw_histograms(Session& main, bool presenter);  // dy and ∂L/∂x
+    void draw(const core::State& st, session::ShownSource& of);  // controls, caption and the ∂L/∂x heatmap
+    void draw(session::Session& main) { draw(main.state(), main); }
+    void draw_histograms(session::Session& main, bool presenter);  // dy and ∂L/∂x
     // The backward formula with the selected element's numbers (the Explain panel).
-    std::string explain(Session& main);
+    std::string explain(session::Session& main);
     // Recomputes when `of`, the selection or the dy choice changed; the error or nothing.
-    std::optional<std::string> follow(const State& st, const ShownTensors& of);
-    const GradResult& result() const { return grad_; }
+    std::optional<std::string> follow(const core::State& st, const session::ShownTensors& of);
+    const core::GradResult& result() const { return grad_; }
     std::int64_t nonzero() const { return nonzero_; }
 
     bool jacobian = true;  // dy one-hot at the selection (∂y_k/∂x); else `dy`
@@ -40,23 +40,23 @@ public:
     int seed = 1;
 
 private:
-    static std::int64_t selected_offset(const ShownTensors& of);
+    static std::int64_t selected_offset(const session::ShownTensors& of);
 
-    Session* engine_;
-    ShownValues shown_;  // x = dy, y = ∂L/∂x
+    session::Session* engine_;
+    session::ShownValues shown_;  // x = dy, y = ∂L/∂x
     HeatmapPanel view_;
     HistogramView histograms_;
     std::uint64_t seen_generation_ = ~0ull;
     std::int64_t seen_offset_ = -1;
     int seen_choice_ = -1;
-    GradResult grad_;
-    Tensor dy_;
+    core::GradResult grad_;
+    core::Tensor dy_;
     std::int64_t nonzero_ = 0;
     float off_diagonal_ = 0;  // Jacobian mode: max |∂y_k/∂x_i| over i ≠ k (the colormap's range)
     std::string error_;
 };
 
 // The support of ∂y_k/∂x in words for `spec` on `layout` (which elements share y_k's statistic).
-std::string gradient_support_text(const NormSpec& spec, const StatLayout& layout);
+std::string gradient_support_text(const core::NormSpec& spec, const core::StatLayout& layout);
 
 }  // namespace normlab::views

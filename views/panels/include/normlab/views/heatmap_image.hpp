@@ -20,11 +20,11 @@ namespace normlab::views {
 // What one heatmap shows: the tensors, the colours and the fill's parameters (geometry, mode,
 // value range, selected statistic).
 struct HeatmapPicture {
-    const ShownTensors* shown = nullptr;
+    const session::ShownTensors* shown = nullptr;
     std::uint64_t generation = ~0ull, buffer_epoch = ~0ull;  // of `shown`: its data and device buffers
     Colormap colormap = Colormap::Diverging;
     GroupPalette palette = GroupPalette::OkabeIto;
-    HeatmapFillParams push{};
+    plan::HeatmapFillParams push{};
     bool operator==(const HeatmapPicture&) const = default;
 };
 

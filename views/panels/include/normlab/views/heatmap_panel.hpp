@@ -37,13 +37,13 @@ public:
     explicit HeatmapPanel(std::unique_ptr<HeatmapImage> image);
 
     // Inside the current window: controls, the image, legend, tooltip, click.
-    void draw(ShownSource& source);
+    void draw(session::ShownSource& source);
     // The heatmap part of a scene's or lesson step's view: mode, colormap and group colours.
-    void show_view(const ViewSettings& v);
+    void show_view(const classroom::ViewSettings& v);
     // show_view's twin: the view's heatmap part as shown now (the rest of the view left at its defaults).
-    ViewSettings view() const;
+    classroom::ViewSettings view() const;
 
-    HeatmapMode mode = HeatmapMode::Statistics;
+    plan::HeatmapMode mode = plan::HeatmapMode::Statistics;
     Colormap colormap = Colormap::Diverging;
     bool show_controls = true;  // mode buttons, colormap choice and the help line
     bool show_legend = true;    // the color legend under the image
@@ -53,7 +53,7 @@ public:
     // When set, the value colormap spans [first, second] (values beyond it saturate), not the data's range.
     std::optional<std::pair<float, float>> fixed_range;
     // When set, clicks select here and in the caller's other views (compare view).
-    std::optional<Index4> clicked;
+    std::optional<core::Index4> clicked;
     // Where the last frame drew the image (screen pixels) and its geometry (--dump-layout).
     float origin_x() const { return origin_[0]; }
     float origin_y() const { return origin_[1]; }
@@ -69,11 +69,11 @@ public:
     void reset_zoom() { zoom_.reset(); }
     // Element (n, c, h, w)'s top-left corner on screen and an element's side there (ImGui units),
     // through the zoom; the element under a screen point (nothing over a gap or outside the image).
-    std::array<float, 2> element_on_screen(const Index4& e) const;
+    std::array<float, 2> element_on_screen(const core::Index4& e) const;
     float cell_on_screen() const { return layout_.cell / px_ * zoom_.zoom(); }
-    std::optional<Index4> element_under(float x, float y) const;
+    std::optional<core::Index4> element_under(float x, float y) const;
     // The element nearest the middle of the image's place along its diagonal (the middle may be a gap).
-    std::optional<Index4> element_near_middle() const;
+    std::optional<core::Index4> element_near_middle() const;
     // The pixels the fill drew last frame (the window the zoom shows; never more than the panel's).
     const std::array<int, 2>& fill_size() const { return fill_size_; }
     // Where the Fit button was drawn last frame (x, y, w, h; all 0 when not zoomed).
@@ -84,16 +84,16 @@ protected:
 
 private:
     // The parts of draw(), in the order it calls them.
-    void draw_controls(const Shape4& shape, Method method);
-    void update_value_range(ShownSource& source);
-    void place_image(const ShownTensors& s);
-    void draw_cell_values(const ShownTensors& s) const;
-    void draw_selection(const ShownTensors& s) const;
+    void draw_controls(const core::Shape4& shape, core::Method method);
+    void update_value_range(session::ShownSource& source);
+    void place_image(const session::ShownTensors& s);
+    void draw_cell_values(const session::ShownTensors& s) const;
+    void draw_selection(const session::ShownTensors& s) const;
     void fit_button();
     void zoom_gestures();
-    void handle_mouse(ShownSource& source);
-    void draw_legend(const ShownTensors& s) const;
-    void tooltip(const ShownTensors& s, const Index4& e) const;
+    void handle_mouse(session::ShownSource& source);
+    void draw_legend(const session::ShownTensors& s) const;
+    void tooltip(const session::ShownTensors& s, const core::Index4& e) const;
 
     std::unique_ptr<HeatmapImage> image_;
     std::vector<Rgb> lut_colors_;  // the legend's colours (colormap_lut of lut_map_)
@@ -104,7 +104,7 @@ private:
     float legend_used_ = 0;  // the legend's height last frame
     float vmin_ = 0, vmax_ = 1;
     HeatmapZoom zoom_;
-    Shape4 zoom_shape_;  // the zoom belongs to this shape: another tensor shows whole
+    core::Shape4 zoom_shape_;  // the zoom belongs to this shape: another tensor shows whole
     // This frame's pointer over the image: hovered, the press held, released over it (a click).
     bool hovered_ = false, held_ = false, released_ = false;
     bool pinch_owned_ = false;    // a pinch that began over the image goes on zooming it

@@ -13,7 +13,7 @@ class HistogramView {
 public:
     // Presenter mode: two large plots (the selected group's x and y, else the whole tensor's)
     // and no bin slider. Returns the bin count the slider was moved to (nothing if it was not).
-    std::optional<std::uint32_t> draw(const Histograms& h, std::uint32_t bins, bool presenter = false);
+    std::optional<std::uint32_t> draw(const session::Histograms& h, std::uint32_t bins, bool presenter = false);
     bool show_bins = true;  // the bin-count slider (off in figures)
     bool on_cpu = false;    // computed by the CPU backend (the caption says CPU, else GPU)
 };

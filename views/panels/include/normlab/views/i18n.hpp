@@ -9,9 +9,9 @@
 
 namespace normlab::views {
 
-Language language();
+core::Language language();
 // Returns false (and keeps English) when Chinese was asked for but no CJK font is loaded.
-bool set_language(Language lang);
+bool set_language(core::Language lang);
 void set_cjk_font(bool available, std::string missing_message);
 bool cjk_font();
 const std::string& cjk_missing_message();
@@ -21,7 +21,7 @@ const char* tr(const char* english);
 std::string tr_id(const char* english, const char* id);
 // Where the numbers shown were computed: "CPU" on the CPU backend, "GPU" on Vulkan or WebGPU.
 inline const char* compute_unit(bool on_cpu) { return on_cpu ? "CPU" : "GPU"; }
-const std::string& tr(const LocalText& text);
+const std::string& tr(const core::LocalText& text);
 
 // Every Chinese string of the table (the font atlas is built with exactly these glyphs).
 std::string all_chinese_text();

@@ -11,6 +11,6 @@ namespace normlab::views {
 // Draws the menu (inside the main menu bar); returns the language picked this frame, if any (the
 // caller switches to it).
 // `loadable`: the platform loads a CJK font when Chinese is chosen (ShellPlatform::load_cjk_font).
-std::optional<Language> language_menu(bool loadable);
+std::optional<core::Language> language_menu(bool loadable);
 
 }  // namespace normlab::views

@@ -29,31 +29,35 @@ public:
     // step names an experiment (it returns the message of a refusal). Returns the step's view for the
     // caller to show; nothing when there is no such step, it is shown already, or it was refused
     // (error() says why; the session is unchanged).
-    using StartExperiment = std::function<std::optional<std::string>(const std::string& id, const State& state)>;
-    std::optional<ViewSettings> go(int lesson, int step, Session& session, const StartExperiment& start);
+    using StartExperiment = std::function<std::optional<std::string>(const std::string& id, const core::State& state)>;
+    std::optional<classroom::ViewSettings> go(int lesson, int step, session::Session& session,
+                                              const StartExperiment& start);
 
     // The menu bar's Lessons menu: each lesson, "Close the lesson", the files that could not be
     // read; returns (lesson, 0) when one was chosen (it starts afresh).
     std::optional<std::pair<int, int>> menu();
     // Draws the panel; returns (lesson, step) when the user asked to go somewhere. `runs`: the Train
     // view's runs where they are the step's own (view.train), else none (its run numbers show "…").
-    std::optional<std::pair<int, int>> draw(bool presenter, const Tensor& x, const NormResult& result,
-                                            const std::vector<LessonRun>& runs = {});
+    std::optional<std::pair<int, int>> draw(bool presenter, const core::Tensor& x, const core::NormResult& result,
+                                            const std::vector<classroom::LessonRun>& runs = {});
 
     // The current step's text as the panel shows it (placeholders filled; "" without a lesson).
-    std::string step_text(const Tensor& x, const NormResult& result, const std::vector<LessonRun>& runs) const;
+    std::string step_text(const core::Tensor& x, const core::NormResult& result,
+                          const std::vector<classroom::LessonRun>& runs) const;
 
     bool active() const { return lesson_ >= 0 && lesson_ < static_cast<int>(set_.lessons.size()); }
-    const Lesson* lesson() const { return active() ? &set_.lessons[static_cast<std::size_t>(lesson_)] : nullptr; }
+    const classroom::Lesson* lesson() const {
+        return active() ? &set_.lessons[static_cast<std::size_t>(lesson_)] : nullptr;
+    }
     int lesson_index() const { return lesson_; }
     int step() const { return step_; }
     int count() const { return static_cast<int>(set_.lessons.size()); }
-    const std::vector<Lesson>& lessons() const { return set_.lessons; }
+    const std::vector<classroom::Lesson>& lessons() const { return set_.lessons; }
     // Called once a step's state was applied (or not: the message says why).
     void went_to(int lesson, int step) { lesson_ = lesson, step_ = step, error_.clear(); }
     void close() { lesson_ = -1, memory_.clear(); }
     // What the class did to the parts the lesson leaves to it (lesson_step_state()).
-    LessonMemory& memory() { return memory_; }
+    classroom::LessonMemory& memory() { return memory_; }
     const std::string& error() const { return error_; }
     const std::vector<std::string>& load_errors() const { return set_.errors; }
     // All lesson text (for the font atlas's glyphs).
@@ -64,10 +68,10 @@ public:
 
 private:
     std::array<float, 4> next_at_{-1, -1, 0, 0};
-    LessonSet set_;
+    classroom::LessonSet set_;
     int lesson_ = -1, step_ = 0;
     std::string error_;
-    LessonMemory memory_;
+    classroom::LessonMemory memory_;
 };
 
 }  // namespace normlab::views

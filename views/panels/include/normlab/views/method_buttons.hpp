@@ -12,10 +12,10 @@ namespace normlab::views {
 
 // A method chosen (a button, a key): one Session::apply that keeps the tensor; its refusal (an
 // exercise's lock, a shape the method refuses) as the error line.
-std::optional<std::string> set_method(Session& s, Method m);
+std::optional<std::string> set_method(session::Session& s, core::Method m);
 
 // The method buttons, the current one highlighted, then (when `modes`) the heatmap's four modes as
 // radio buttons after them on their last row when it has room. Returns a refusal's line.
-std::optional<std::string> presenter_row(Session& s, HeatmapPanel& heatmap, bool modes);
+std::optional<std::string> presenter_row(session::Session& s, HeatmapPanel& heatmap, bool modes);
 
 }  // namespace normlab::views

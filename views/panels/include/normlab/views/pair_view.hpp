@@ -22,29 +22,30 @@ namespace normlab::views {
 class PairView {
 public:
     // make_image: the images of its heatmaps (three, and two more for the gradient views when first shown).
-    PairView(Session& engine, MakeHeatmapImage make_image);
+    PairView(session::Session& engine, MakeHeatmapImage make_image);
 
     // Sets up the left state in `main` and the right side; returns an error message or nothing.
-    std::optional<std::string> start(const Experiment& e, Session& main, std::optional<State> left = std::nullopt);
+    std::optional<std::string> start(const classroom::Experiment& e, session::Session& main,
+                                     std::optional<core::State> left = std::nullopt);
     // Recomputes the right side and the difference after the main session changed (method keys).
-    std::optional<std::string> follow(Session& main);
+    std::optional<std::string> follow(session::Session& main);
     // gradient: the two sides' gradient views (∂y_k/∂x) instead of y and the difference.
-    void draw(Session& main, bool gradient = false);
+    void draw(session::Session& main, bool gradient = false);
     // max |y_right − y_left| over every compared element (inf if one is NaN/Inf), computed
     // when the panes change.
     double max_abs_difference() const;
-    const Experiment* experiment() const { return exp_; }
+    const classroom::Experiment* experiment() const { return exp_; }
 
 private:
-    void draw_gradients(Session& main);
+    void draw_gradients(session::Session& main);
 
-    Session& engine_;
+    session::Session& engine_;
     MakeHeatmapImage make_image_;
-    const Experiment* exp_ = nullptr;
-    State right_state_;  // the right side's state as normalized (fitted to its tensor)
+    const classroom::Experiment* exp_ = nullptr;
+    core::State right_state_;  // the right side's state as normalized (fitted to its tensor)
     // The right side as normalized (its own layout; channels-last when the experiment says so),
     // its output as shown (N×C×H×W, the left's samples) and the difference right − left.
-    std::unique_ptr<ShownValues> right_, right_shown_, diff_;
+    std::unique_ptr<session::ShownValues> right_, right_shown_, diff_;
     std::unique_ptr<HeatmapPanel> left_view_, right_view_, diff_view_;
     std::unique_ptr<GradientView> left_grad_, right_grad_;  // made when first shown
     std::uint64_t seen_generation_ = ~0ull;

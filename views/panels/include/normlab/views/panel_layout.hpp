@@ -35,7 +35,7 @@ inline constexpr int kPhoneTabs = 7;
 
 // What is shown, and what the panels measured of themselves last frame (0: not measured yet).
 struct LayoutContent {
-    Shape4 shape;  // the tensor (presenter mode sizes the heatmap to its tiles)
+    core::Shape4 shape;  // the tensor (presenter mode sizes the heatmap to its tiles)
     bool pictures = false, lessons = false, compare = false, pair = false, gradient = false, cube = false;
     bool sync = false;      // SyncBN's devices under the heatmap
     float heat_chrome = 0;  // the heatmap panel's height minus its image's room

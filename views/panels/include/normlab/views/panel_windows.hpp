@@ -20,7 +20,7 @@ float status_bar_height();
 struct HeatmapArea {
     bool compare = false, pair = false, gradient = false;
 };
-std::string heatmap_window_title(const Session& session, HeatmapArea area);
+std::string heatmap_window_title(const session::Session& session, HeatmapArea area);
 // Begins the fixed (not moved, resized or collapsed; not saved) window `name` at `r`; call ImGui::End.
 void begin_panel(const std::string& name, const Rect& r, ImGuiWindowFlags extra = 0);
 

@@ -16,9 +16,9 @@ class PicturePanel {
 public:
     static constexpr int kMaxCells = 160;
     // Whether the session's tensor is a picture: an image source (or an AdaIN style), 1×C×H×W, C = 1 or 3.
-    static bool wanted(const Session& s);
+    static bool wanted(const session::Session& s);
     // Inside the current window: the pictures in a row, each with its caption.
-    void draw(const Session& s);
+    void draw(const session::Session& s);
     // How many pictures the last draw showed.
     int count() const { return static_cast<int>(pictures_.size()); }
 
@@ -28,7 +28,7 @@ private:
         std::int64_t w = 0, h = 0;
         std::vector<unsigned char> rgba;
     };
-    void refresh(const Session& s);
+    void refresh(const session::Session& s);
     std::uint64_t generation_ = ~0ull;
     int language_ = -1;
     std::vector<Picture> pictures_;

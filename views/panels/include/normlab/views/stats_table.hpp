@@ -10,7 +10,7 @@ namespace normlab::views {
 
 class StatsTable {
 public:
-    void draw(Session& session);
+    void draw(session::Session& session);
 
 private:
     std::optional<std::int64_t> last_selected_;

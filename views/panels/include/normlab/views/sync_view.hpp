@@ -14,7 +14,7 @@ namespace normlab::views {
 // table_first (presenter mode): the modes' table above the devices, so the naive error shows first.
 // Returns the height the view needs at this width to show every channel without scrolling (0
 // without SyncBN), whatever room it had: the layout sizes the view from it.
-float draw_sync_view(const Session& session, bool table_first = false);
+float draw_sync_view(const session::Session& session, bool table_first = false);
 
 // The SyncBN area's heights from the last frame, which the layout sizes the panels from
 // (LayoutContent::sync_chrome, sync_need).
@@ -24,6 +24,7 @@ struct SyncArea {
 };
 // In the heatmap panel (panel_h high): the heatmap above, the devices and modes below
 // (draw_sync_view; table_first in presenter mode).
-void heatmap_above_sync_view(HeatmapPanel& heatmap, Session& session, bool presenter, float panel_h, SyncArea& area);
+void heatmap_above_sync_view(HeatmapPanel& heatmap, session::Session& session, bool presenter, float panel_h,
+                             SyncArea& area);
 
 }  // namespace normlab::views

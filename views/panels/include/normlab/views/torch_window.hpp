@@ -8,7 +8,7 @@
 namespace normlab::views {
 
 // The PyTorch code of the session's state, put on the clipboard (File > Copy as PyTorch, key T).
-std::string copy_torch_code(const Session& s);
+std::string copy_torch_code(const session::Session& s);
 
 // While `open` (its close box clears it): the code and a "Copy again" button.
 void torch_window(const std::string& code, bool& open);

@@ -63,7 +63,7 @@ class TrainRunSet;
 // What the shared actions act on: an app's own state (pointers to its members) and its own ways
 // to change it.
 struct ActionTarget {
-    std::function<Session&()> session;
+    std::function<session::Session&()> session;
     HeatmapPanel* heatmap = nullptr;
     ShownViews* views = nullptr;
     LessonPanel* lessons = nullptr;
@@ -72,7 +72,7 @@ struct ActionTarget {
     bool* train = nullptr;              // the Train view shown
     TrainRunSet* train_runs = nullptr;  // its runs (Enter plays and pauses them)
     std::function<void(bool)> set_presenter;
-    std::function<void(Language)> set_language;
+    std::function<void(core::Language)> set_language;
     std::function<void(int, int)> go_to_step;
     std::function<void()> stop_experiment;
     std::function<void(const std::string&)> refused;  // an edit's refusal, as the status line's error

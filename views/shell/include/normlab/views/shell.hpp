@@ -49,7 +49,7 @@ public:
     // A picture for a heatmap panel on this platform's device (the main heatmap's and each view's).
     virtual std::unique_ptr<HeatmapImage> make_heatmap_image() = 0;
     // A compute backend of its own, for the batch-noise panel's many small runs.
-    virtual std::unique_ptr<ComputeBackend> make_backend() = 0;
+    virtual std::unique_ptr<plan::ComputeBackend> make_backend() = 0;
     // One line for the status bar: an error (a refused edit, a failed open) or a note.
     virtual void message(const std::string& text, bool error) = 0;
     // The File menu's rows (the table's "file" rows: saving, opening, exporting on this platform).
@@ -72,7 +72,7 @@ public:
 
 class Shell {
 public:
-    Shell(ShellPlatform& platform, Session& session, LessonPanel lessons = {});
+    Shell(ShellPlatform& platform, session::Session& session, LessonPanel lessons = {});
     Shell(const Shell&) = delete;
     Shell& operator=(const Shell&) = delete;
 
@@ -85,31 +85,31 @@ public:
     // Start-up settings (command line, a scene or a link) and what the keys and menus trigger.
     void set_presenter(bool on);
     bool presenter() const { return presenter_; }
-    void set_language(Language lang);
+    void set_language(core::Language lang);
     // The platform's CJK font is in (ShellPlatform::load_cjk_font): Chinese, if it is still the
     // language asked for.
     void cjk_font_loaded();
-    void apply_view(const ViewSettings& v);
+    void apply_view(const classroom::ViewSettings& v);
     // What the view shows now (heatmap mode, colours, compare, cube, gradient, experiment).
-    ViewSettings view() const;
+    classroom::ViewSettings view() const;
     void go_to_step(int lesson, int step);
     // The Train view's runs as the lesson step's text reads them: none unless they are the step's own.
-    std::vector<LessonRun> lesson_runs() const;
+    std::vector<classroom::LessonRun> lesson_runs() const;
     // The experiment `id` (with `state`, a scene's, instead of its own); false, with its message, when it cannot start.
-    bool start_experiment(const std::string& id, std::optional<State> state = std::nullopt);
+    bool start_experiment(const std::string& id, std::optional<core::State> state = std::nullopt);
     void stop_experiment() { experiment_ = nullptr; }
     // A scene now shown (its view `v`): an experiment and a lesson no longer describe it (unless
     // `in_lesson`: a link's scene of the lesson step it names); the experiment its view names starts
     // on its state.
-    void scene_shown(const ViewSettings& v, bool in_lesson = false);
+    void scene_shown(const classroom::ViewSettings& v, bool in_lesson = false);
     // What a link carries besides the scene: the lesson and step shown, the language, presenter mode.
-    AppLink link_parts() const;
+    session::AppLink link_parts() const;
     // Opens a link (app_link.hpp): its presenter mode, language and lesson step, then its scene —
     // also the empty one (the default state) when it names no lesson — through `open_scene`, the
     // platform's (it replaces the Session's state and returns the scene's view, or says why not and
     // returns nothing), shown by scene_shown.
-    using OpenScene = std::function<std::optional<ViewSettings>(const std::string& scene)>;
-    void open_link(const AppLink& link, const OpenScene& open_scene);
+    using OpenScene = std::function<std::optional<classroom::ViewSettings>(const std::string& scene)>;
+    void open_link(const session::AppLink& link, const OpenScene& open_scene);
     void show_help(bool on) { help_ = on; }
     void set_gradient(bool on) { views_.gradient = on; }
     // The Train view (key R, the View menu; a phone's Train tab) and the factory of its runs' devices
@@ -127,8 +127,8 @@ public:
     void set_file_actions(std::vector<Action> rows);
 
     // What is shown, for the platform's status bar, report and exports.
-    const Experiment* experiment() const { return experiment_; }
-    bool pair_experiment() const { return experiment_ && experiment_->kind == ExperimentKind::Pair; }
+    const classroom::Experiment* experiment() const { return experiment_; }
+    bool pair_experiment() const { return experiment_ && experiment_->kind == classroom::ExperimentKind::Pair; }
     // The gradient view in the heatmap's place (not under the compare or pair view).
     bool gradient_shown() const { return views_.gradient && !views_.compare && !pair_experiment(); }
     // The SyncBN view under the heatmap (SyncBN's result, no other view in the heatmap's place).
@@ -184,11 +184,11 @@ private:
     void menus();
     void make_actions(std::vector<Action> file_rows);
     // Starts the experiment, or says why not (without a message: a lesson step shows it itself).
-    std::optional<std::string> try_experiment(const std::string& id, std::optional<State> state);
+    std::optional<std::string> try_experiment(const std::string& id, std::optional<core::State> state);
     void message(const std::string& text, bool error = true) { platform_.message(text, error); }
 
     ShellPlatform& platform_;
-    Session& session_;
+    session::Session& session_;
     ControlsPanel controls_;
     HeatmapPanel heatmap_;
     HistogramView histograms_;
@@ -200,8 +200,8 @@ private:
     BatchNoisePanel noise_;
     GradientView gradient_;
     PicturePanel pictures_;
-    const Experiment* experiment_ = nullptr;  // the running experiment (its bar above the heatmap)
-    ShownViews views_;                        // the compare view, the cube, the gradient view
+    const classroom::Experiment* experiment_ = nullptr;  // the running experiment (its bar above the heatmap)
+    ShownViews views_;                                   // the compare view, the cube, the gradient view
     bool presenter_ = false, help_ = false, torch_open_ = false, exercise_open_ = false;
     bool blank_ = false;  // B or . (a presentation clicker): a black screen until the next key
     std::string torch_code_;
@@ -218,8 +218,8 @@ private:
     PhoneTab phone_tab_ = PhoneTab::Heatmap;
     bool menus_folded_ = false;
     float menu_bar_h_ = 0, menu_row_h_ = 0;
-    std::optional<Language> wanted_language_;  // asked for while the platform loads its font
-    PopupGuard popup_guard_;                   // a finger's lift over a popup opened under it does nothing
+    std::optional<core::Language> wanted_language_;  // asked for while the platform loads its font
+    PopupGuard popup_guard_;                         // a finger's lift over a popup opened under it does nothing
 };
 
 }  // namespace normlab::views

@@ -13,15 +13,15 @@ struct ShownViews {
     bool compare = false, cube = false, gradient = false;
 
     // `v` shown: its heatmap part by `heatmap`, its views here (its experiment is the caller's to start).
-    void show(const ViewSettings& v, HeatmapPanel& heatmap) {
+    void show(const classroom::ViewSettings& v, HeatmapPanel& heatmap) {
         heatmap.show_view(v);
         compare = v.compare;
         cube = v.cube;
         gradient = v.gradient;
     }
     // What is shown, as a view: the heatmap's part, these views and the running experiment (or none).
-    ViewSettings view(const HeatmapPanel& heatmap, const Experiment* running) const {
-        ViewSettings v = heatmap.view();
+    classroom::ViewSettings view(const HeatmapPanel& heatmap, const classroom::Experiment* running) const {
+        classroom::ViewSettings v = heatmap.view();
         v.compare = compare;
         v.cube = cube;
         v.gradient = gradient;

@@ -18,15 +18,17 @@
 namespace normlab::views {
 
 // The state that shows `layer` (read from a run of `c`) as the file `path`, from the session's `current`.
-State inspect_state(const State& current, const TrainConfig& c, const TrainLayerRead& layer, const std::string& path);
+core::State inspect_state(const core::State& current, const train::TrainConfig& c, const train::TrainLayerRead& layer,
+                          const std::string& path);
 
 // The file a layer is written to: "<dir>/train-run<R>-<norm>-layer<L>-step<S>.npy" (1-based R and L).
-std::string inspect_file(const std::string& dir, int run, const TrainConfig& c, const TrainLayerRead& layer);
+std::string inspect_file(const std::string& dir, int run, const train::TrainConfig& c,
+                         const train::TrainLayerRead& layer);
 
 // Reads layer `layer` of run `run`, writes it into `dir` (made when missing; "" the system's temporary
 // folder's normlab-train) and applies inspect_state through Session::apply. Returns the refusal (no
 // such run or layer, no step run yet, a lesson's lock, a file that cannot be written), or nothing.
-std::optional<std::string> inspect_train_layer(Session& session, TrainRunSet& runs, int run, int layer,
+std::optional<std::string> inspect_train_layer(session::Session& session, TrainRunSet& runs, int run, int layer,
                                                const std::string& dir = "");
 
 }  // namespace normlab::views

@@ -23,7 +23,7 @@
 namespace normlab::views {
 
 // Makes the device that runs a program (steps per submission as the int).
-using TrainDeviceFactory = std::function<std::unique_ptr<TrainDevice>(TrainProgram, int)>;
+using TrainDeviceFactory = std::function<std::unique_ptr<train::TrainDevice>(train::TrainProgram, int)>;
 
 inline constexpr int kMaxTrainRuns = 4;
 inline constexpr int kTrainEvalEvery = 10;  // the validation set after every 10th step (and the last)
@@ -69,9 +69,9 @@ struct TrainBoundary {
 };
 
 struct TrainRun {
-    TrainConfig config;
+    train::TrainConfig config;
     int colour = 0;  // the run's colour, an index into the view's palette
-    std::unique_ptr<TrainDevice> device;
+    std::unique_ptr<train::TrainDevice> device;
     SliceController slice;
     TrainCurves curves;
     TrainBoundary boundary;  // the mlp's (empty for the cnn)
@@ -90,25 +90,25 @@ public:
     bool available() const { return static_cast<bool>(factory_); }
 
     // The first run, with `c`, replacing every run (an error line when `c` is refused or the device fails).
-    std::optional<std::string> start(const TrainConfig& c);
+    std::optional<std::string> start(const train::TrainConfig& c);
     // Another run: a copy of run `from`'s config with the next norm no run has (up to kMaxTrainRuns).
     std::optional<std::string> add_copy(int from);
-    std::optional<std::string> add(const TrainConfig& c);
+    std::optional<std::string> add(const train::TrainConfig& c);
     void remove(int i);
     // Run i's config replaced (the run starts again); a field every run shares (the data, its seeds,
     // the batch, the steps) is set in every run, which start again too.
-    std::optional<std::string> edit(int i, const TrainConfig& c);
+    std::optional<std::string> edit(int i, const train::TrainConfig& c);
     // Every run from its first step again (new devices: new initial parameters' upload, empty logs).
     std::optional<std::string> reset();
     // A scene's or lesson step's runs (view.train): where the set holds exactly those configs it keeps
     // them as they are (their progress too), else they replace every run; then plays if `t` says so.
-    std::optional<std::string> show(const TrainScene& t);
+    std::optional<std::string> show(const classroom::TrainScene& t);
     // The runs' configs as a scene holds them, "play" where they play or have finished.
-    TrainScene scene() const;
+    classroom::TrainScene scene() const;
     // Whether the set holds exactly `t`'s configs, in order.
-    bool holds(const TrainScene& t) const;
+    bool holds(const classroom::TrainScene& t) const;
     // The runs' steps and logs as a lesson's text reads them (lesson_text.hpp's run[i]).
-    std::vector<LessonRun> lesson_runs() const;
+    std::vector<classroom::LessonRun> lesson_runs() const;
 
     void play(bool on) { playing_ = on && !runs_.empty(); }
     bool playing() const { return playing_; }
@@ -148,11 +148,11 @@ private:
 };
 
 // The fields every run of a set shares (the same data, the same batches, the same initial draw).
-void share_data_fields(TrainConfig& to, const TrainConfig& from);
+void share_data_fields(train::TrainConfig& to, const train::TrainConfig& from);
 // Uploads the data and initial parameters of `c` into a device made for its program (plan_training's),
 // with the mlp's boundary grid after the validation set (its extent into `b`, and points to show).
-void upload_train_inputs(TrainDevice& d, const TrainConfig& c, TrainBoundary& b);
+void upload_train_inputs(train::TrainDevice& d, const train::TrainConfig& c, TrainBoundary& b);
 // The program of `c` (the mlp's with the boundary grid, or the cnn's).
-TrainProgram plan_training(const TrainConfig& c);
+train::TrainProgram plan_training(const train::TrainConfig& c);
 
 }  // namespace normlab::views

@@ -17,8 +17,8 @@ inline constexpr std::uint32_t kStripBins = 32;
 inline constexpr int kStripColumns = 100;  // at most about this many columns over a run's steps
 
 struct StripColumn {
-    int step = 0;          // after this many steps: the batch of step `step`
-    HistogramResult hist;  // kStripBins counts over [hist.min, hist.max], the count, mean and variance
+    int step = 0;                // after this many steps: the batch of step `step`
+    plan::HistogramResult hist;  // kStripBins counts over [hist.min, hist.max], the count, mean and variance
 };
 
 struct TrainStrips {
@@ -27,11 +27,11 @@ struct TrainStrips {
 };
 
 // The strips of a new run of `c`: every = ⌈steps / kStripColumns⌉, no columns.
-TrainStrips make_strips(const TrainConfig& c);
+TrainStrips make_strips(const train::TrainConfig& c);
 // `steps` cut so that a slice starting after `done` steps ends at the next column's step.
 int strip_slice(const TrainStrips& s, int done, int steps);
 // After `done` steps of the run on `d` (nothing queued): a column per layer when `done` is a column's step
 // (a multiple of `every`, or the run's last step) not yet recorded. Returns whether it added one.
-bool record_strips(TrainStrips& s, TrainDevice& d, const TrainConfig& c, int done);
+bool record_strips(TrainStrips& s, train::TrainDevice& d, const train::TrainConfig& c, int done);
 
 }  // namespace normlab::views

@@ -17,7 +17,7 @@
 namespace normlab::views {
 
 // The Train view's first run: an mlp on three spirals (what the view starts with).
-TrainConfig default_train_config();
+train::TrainConfig default_train_config();
 
 class TrainView {
 public:
@@ -41,7 +41,7 @@ private:
 
     int selected_ = 0;
     bool started_ = false;
-    std::optional<TrainConfig> editing_;  // the copy being edited (of run selected_)
+    std::optional<train::TrainConfig> editing_;  // the copy being edited (of run selected_)
     std::optional<std::pair<int, int>> inspect_;
     std::vector<std::array<float, 2>> inspect_buttons_;
 };

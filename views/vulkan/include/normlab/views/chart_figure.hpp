@@ -20,6 +20,6 @@ struct ChartFigure {
 
 // Renders `figure` on `ctx` (its queue must support graphics). Throws InputError for a bad size,
 // DeviceError on a device fault.
-RgbaImage render_chart_figure(const VulkanContext& ctx, const ChartFigure& figure);
+RgbaImage render_chart_figure(const gpu::VulkanContext& ctx, const ChartFigure& figure);
 
 }  // namespace normlab::views

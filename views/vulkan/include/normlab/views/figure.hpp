@@ -9,9 +9,9 @@
 
 #include <string>
 
-namespace normlab {
+namespace normlab::session {
 class Session;
-}  // namespace normlab
+}  // namespace normlab::session
 
 namespace normlab::views {
 
@@ -20,7 +20,7 @@ struct FigureOptions {
     std::string heatmap = "stats";       // input | output | diff | stats
     std::string colormap = "diverging";  // diverging | viridis | cividis
     bool large_text = false;             // the presenter-mode font
-    Language language = Language::En;
+    core::Language language = core::Language::En;
     std::string caption;  // a line under the title ("" for none)
 };
 
@@ -33,10 +33,10 @@ constexpr bool figure_size_ok(int width, int height) {
 
 // Normalizes `x` with `state` on `ctx` (its queue must support graphics) and writes the
 // figure to png_path atomically. Throws InputError / DeviceError.
-void render_figure(const VulkanContext& ctx, const State& state, Tensor x, const FigureOptions& options,
-                   const std::string& png_path);
+void render_figure(const gpu::VulkanContext& ctx, const core::State& state, core::Tensor x,
+                   const FigureOptions& options, const std::string& png_path);
 // The same for a Session already applied on `ctx` (nothing is normalized again).
-void render_figure(const VulkanContext& ctx, Session& session, const FigureOptions& options,
+void render_figure(const gpu::VulkanContext& ctx, session::Session& session, const FigureOptions& options,
                    const std::string& png_path);
 
 }  // namespace normlab::views

@@ -9,6 +9,6 @@ namespace normlab::views {
 
 // (Re)creates `dst` with exactly `bytes` bytes when its size differs, then uploads `src`.
 // The caller makes sure no submitted work still uses `dst` (e.g. device().waitIdle()).
-void upload_buffer(const VulkanContext& ctx, GpuBuffer& dst, const void* src, std::size_t bytes);
+void upload_buffer(const gpu::VulkanContext& ctx, gpu::GpuBuffer& dst, const void* src, std::size_t bytes);
 
 }  // namespace normlab::views

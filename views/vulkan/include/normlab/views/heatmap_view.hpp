@@ -21,7 +21,7 @@ namespace normlab::views {
 
 class VulkanHeatmapImage : public HeatmapImage {
 public:
-    VulkanHeatmapImage(const VulkanContext& ctx, vk::RenderPass render_pass);
+    VulkanHeatmapImage(const gpu::VulkanContext& ctx, vk::RenderPass render_pass);
     // Uploads the colours when they changed and adds the draw callback to the window's draw list.
     void draw(const HeatmapPicture& picture, ImVec2 origin, ImVec2 size) override;
     // Records the fill when the picture changed and remembers `cmd` for drawing.
@@ -33,10 +33,10 @@ private:
     void upload_colors(const HeatmapPicture& p);
     void update_draw_set();
 
-    const VulkanContext* ctx_;
-    ComputeKernel fill_;
-    CommandRecorder recorder_;  // the fill runs in its own submission, before the frame's
-    GpuBuffer pixels_, palette_, lut_;
+    const gpu::VulkanContext* ctx_;
+    gpu::ComputeKernel fill_;
+    gpu::CommandRecorder recorder_;  // the fill runs in its own submission, before the frame's
+    gpu::GpuBuffer pixels_, palette_, lut_;
     std::uint64_t palette_generation_ = ~0ull;
     int lut_map_ = -1;
     int palette_id_ = -1;
@@ -55,7 +55,7 @@ private:
 
 class HeatmapView : public HeatmapPanel {
 public:
-    HeatmapView(const VulkanContext& ctx, vk::RenderPass render_pass)
+    HeatmapView(const gpu::VulkanContext& ctx, vk::RenderPass render_pass)
         : HeatmapView(std::make_unique<VulkanHeatmapImage>(ctx, render_pass)) {}
     void before_pass(vk::CommandBuffer cmd, vk::Extent2D extent) { vulkan_->before_pass(cmd, extent); }
 
@@ -69,7 +69,7 @@ private:
 // records each one's fill before the frame's pass. The images are the panels'; the set outlives none.
 class VulkanImageSet {
 public:
-    VulkanImageSet(const VulkanContext& ctx, vk::RenderPass render_pass) : ctx_(&ctx), render_pass_(render_pass) {}
+    VulkanImageSet(const gpu::VulkanContext& ctx, vk::RenderPass render_pass) : ctx_(&ctx), render_pass_(render_pass) {}
     std::unique_ptr<HeatmapImage> make() {
         auto image = std::make_unique<VulkanHeatmapImage>(*ctx_, render_pass_);
         made_.push_back(image.get());
@@ -80,7 +80,7 @@ public:
     }
 
 private:
-    const VulkanContext* ctx_;
+    const gpu::VulkanContext* ctx_;
     vk::RenderPass render_pass_;
     std::vector<VulkanHeatmapImage*> made_;
 };

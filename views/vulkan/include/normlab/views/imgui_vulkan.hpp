@@ -25,7 +25,7 @@ class ImGuiVulkan {
 public:
     // Creates the context and the backend for `render_pass`, builds and uploads the fonts.
     // Throws InputError when even 1× fonts exceed the device's texture limit.
-    ImGuiVulkan(const VulkanContext& ctx, vk::RenderPass render_pass, const ImGuiVulkanOptions& options);
+    ImGuiVulkan(const gpu::VulkanContext& ctx, vk::RenderPass render_pass, const ImGuiVulkanOptions& options);
     ~ImGuiVulkan();  // waits for the device, then shuts the backend and the context down
     ImGuiVulkan(const ImGuiVulkan&) = delete;
     ImGuiVulkan& operator=(const ImGuiVulkan&) = delete;
@@ -40,7 +40,7 @@ private:
     void build_fonts(const ImGuiVulkanOptions& options);
     void shut_down();
 
-    const VulkanContext& ctx_;
+    const gpu::VulkanContext& ctx_;
     vk::raii::DescriptorPool pool_{nullptr};
     FontSet fonts_;
     float raster_ = 1.0f;

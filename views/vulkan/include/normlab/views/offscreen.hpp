@@ -19,7 +19,7 @@ using BeforePass = std::function<void(vk::CommandBuffer cmd, vk::Extent2D extent
 
 class OffscreenTarget {
 public:
-    OffscreenTarget(const VulkanContext& ctx, vk::Extent2D extent, vk::Format format);
+    OffscreenTarget(const gpu::VulkanContext& ctx, vk::Extent2D extent, vk::Format format);
 
     vk::RenderPass render_pass() const { return *pass_; }
     vk::Extent2D extent() const { return extent_; }
@@ -28,7 +28,7 @@ public:
     std::vector<unsigned char> render(ImDrawData* draw_data, const BeforePass& before_pass);
 
 private:
-    const VulkanContext* ctx_;
+    const gpu::VulkanContext* ctx_;
     vk::Extent2D extent_;
     vk::Format format_;
     vk::raii::Image image_{nullptr};
@@ -36,8 +36,8 @@ private:
     vk::raii::ImageView view_{nullptr};
     vk::raii::RenderPass pass_{nullptr};
     vk::raii::Framebuffer framebuffer_{nullptr};
-    GpuBuffer readback_;
-    CommandRecorder recorder_;
+    gpu::GpuBuffer readback_;
+    gpu::CommandRecorder recorder_;
 };
 
 }  // namespace normlab::views

@@ -14,8 +14,8 @@ namespace normlab::views {
 
 inline void check_vk(VkResult err) {
     if (err >= 0) return;
-    throw DeviceError("a Vulkan call failed: " + vk::to_string(static_cast<vk::Result>(err)) + " (VkResult " +
-                      std::to_string(static_cast<int>(err)) + ")");
+    throw core::DeviceError("a Vulkan call failed: " + vk::to_string(static_cast<vk::Result>(err)) + " (VkResult " +
+                            std::to_string(static_cast<int>(err)) + ")");
 }
 
 }  // namespace normlab::views
