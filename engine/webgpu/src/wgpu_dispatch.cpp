@@ -7,10 +7,10 @@
 #include <string_view>
 #include <utility>
 
-namespace normlab {
-// Generated from shaders/wgsl/*.wgsl by cmake/embed_text.cmake (web/CMakeLists.txt).
+namespace normlab::webgpu {
+// Generated from shaders/wgsl/*.wgsl by cmake/embed_text.cmake (engine/webgpu/CMakeLists.txt).
 const std::vector<std::pair<std::string_view, std::string_view>>& embedded_wgsl();
-}  // namespace normlab
+}  // namespace normlab::webgpu
 
 namespace normlab::webgpu {
 
