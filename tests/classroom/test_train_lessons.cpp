@@ -5,9 +5,12 @@
 // left; every run is run again by `normlab-cli train` with the same options, and the text rendered from
 // the CLI's --log must be the same, character for character (each step's batch loss within 1e-5
 // relative, the accuracies exactly). Each claim a lesson's text makes is asserted below from the runs'
-// numbers, so a change to the engine, the data or the lesson that breaks a claim fails; a training
-// lesson without its claims here fails too.
+// numbers and their activation strips (each layer's norm input over the steps, as the view draws them),
+// so a change to the engine, the data or the lesson that breaks a claim fails; a training lesson without
+// its claims here fails too. Steps with the same runs train them once. The experiments with a Train view
+// (view.train) are played the same way and their explanations' claims asserted.
 #include "cli/cli_support.hpp"
+#include "normlab/classroom/experiments.hpp"
 #include "normlab/classroom/lesson.hpp"
 #include "normlab/classroom/lesson_text.hpp"
 #include "normlab/ops/train_runner.hpp"
@@ -21,6 +24,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -36,8 +40,14 @@ TrainDeviceFactory vulkan_factory() {
     };
 }
 
+// The runs of a Train view played to their end, with their strips.
+struct Played {
+    std::vector<classroom::LessonRun> runs;
+    std::vector<TrainStrips> strips;
+};
+
 // The runs of `t` played to their end in slices between 2-ms "frames", as the app plays them.
-std::vector<classroom::LessonRun> view_runs(const classroom::TrainScene& t) {
+Played view_runs(const classroom::TrainScene& t) {
     TrainRunSet set(vulkan_factory());
     const auto err = set.show(t);
     INFO((err ? *err : std::string()));
@@ -49,7 +59,9 @@ std::vector<classroom::LessonRun> view_runs(const classroom::TrainScene& t) {
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     set.finish();
-    return set.lesson_runs();
+    Played p{set.lesson_runs(), {}};
+    for (const TrainRun& r : set.runs()) p.strips.push_back(r.strips);
+    return p;
 }
 
 // `normlab-cli train` of c, its --log read back as a LessonRun.
@@ -91,12 +103,35 @@ double value(const std::vector<classroom::LessonRun>& runs, int i, const std::st
     return v;
 }
 
+// Layer `layer`'s norm input (0-based) in run `run`'s strip column at the last recorded step ≤ `step`:
+// its mean and standard deviation over the batch's elements, as the device's histogram gives them.
+std::pair<double, double> strip_at(const Played& p, int run, int layer, int step) {
+    const auto& cols = p.strips.at(static_cast<std::size_t>(run)).layers.at(static_cast<std::size_t>(layer));
+    const StripColumn* at = nullptr;
+    for (const StripColumn& c : cols)
+        if (c.step <= step) at = &c;
+    REQUIRE(at);
+    return {at->hist.mean, std::sqrt(at->hist.var)};
+}
+
+// How far that input moved from the first column to the one at `step`: its standard deviation's ratio
+// and its mean's move in units of the first column's standard deviation.
+std::pair<double, double> strip_move(const Played& p, int run, int layer, int step) {
+    const auto [m0, s0] = strip_at(p, run, layer, p.strips.at(static_cast<std::size_t>(run)).every);
+    const auto [m1, s1] = strip_at(p, run, layer, step);
+    if (std::getenv("NORMLAB_PRINT_LESSONS"))
+        std::printf("run %d layer %d: mean %.4f -> %.4f, std %.4f -> %.4f (step %d)\n", run, layer, m0, m1, s0, s1,
+                    step);
+    return {s1 / s0, std::abs(m1 - m0) / s0};
+}
+
 // What each training lesson's text claims, step by step (0-based), from its runs.
-using Claims = std::function<void(int step, const std::vector<classroom::LessonRun>&)>;
+using Claims = std::function<void(int step, const Played&)>;
 const std::map<std::string, Claims>& claims() {
     static const std::map<std::string, Claims> all{
         {"train-bn-learning-rate",
-         [](int step, const std::vector<classroom::LessonRun>& r) {
+         [](int step, const Played& p) {
+             const auto& r = p.runs;
              const auto acc = [&](int i) { return value(r, i, "val_acc"); };
              if (step == 0) {
                  CHECK(acc(0) >= 0.9);  // "at lr 0.01 both learn"
@@ -110,7 +145,8 @@ const std::map<std::string, Claims>& claims() {
              }
          }},
         {"train-small-batch-bn-gn",
-         [](int step, const std::vector<classroom::LessonRun>& r) {
+         [](int step, const Played& p) {
+             const auto& r = p.runs;
              static double bn2 = -1, gn2 = -1;
              const double bn = value(r, 0, "val_acc"), gn = value(r, 1, "val_acc");
              if (step == 0) {
@@ -126,18 +162,76 @@ const std::map<std::string, Claims>& claims() {
              }
          }},
         {"train-bn-train-eval-gap",
-         [](int, const std::vector<classroom::LessonRun>& r) {
+         [](int, const Played& p) {
+             const auto& r = p.runs;
              CHECK(value(r, 0, "recent_acc") - value(r, 0, "val_acc") >= 0.2);  // the gap
              CHECK(value(r, 0, "val_acc") <= 0.55);                             // "chance for two classes"
              CHECK(value(r, 1, "recent_acc") >= 0.95);                          // GroupNorm: both modes alike
              CHECK(value(r, 1, "val_acc") >= 0.95);
          }},
         {"train-sigmoid-bn",
-         [](int, const std::vector<classroom::LessonRun>& r) {
+         [](int, const Played& p) {
+             const auto& r = p.runs;
              CHECK(std::abs(value(r, 0, "val_loss") - std::log(2.0)) < 0.01);  // "next to ln 2"
              CHECK(value(r, 0, "val_acc") <= 0.55);                            // "it did not learn"
              CHECK(value(r, 1, "val_acc") >= 0.95);
              CHECK(value(r, 1, "val_loss") < 0.2);
+         }},
+        {"train-internal-covariate-shift",
+         [](int step, const Played& p) {
+             const auto& r = p.runs;
+             const int last = 4;  // layer 5
+             const double ln3 = std::log(3.0);
+             const auto mean_loss = [&](int i, int from, int to) {
+                 double m = 0;
+                 for (int t = from; t < to; ++t) m += r[static_cast<std::size_t>(i)].loss[static_cast<std::size_t>(t)];
+                 return m / (to - from);
+             };
+             const double none300 = strip_move(p, 0, last, 300).first, bn300 = strip_move(p, 1, last, 300).first;
+             CHECK(value(r, 1, "val_acc") > value(r, 0, "val_acc") + 0.2);
+             if (step == 0)  // "layer 5's input starts much narrower than layer 1's"
+                 CHECK(strip_at(p, 0, last, p.strips[0].every).second <
+                       0.5 * strip_at(p, 0, 0, p.strips[0].every).second);
+             if (step == 1) {
+                 CHECK(std::abs(mean_loss(0, 0, 200) - ln3) < 0.01);  // "near ln 3 through its first 200 steps"
+                 for (int t = 0; t < 200; t += 25) CHECK(std::abs(mean_loss(0, t, t + 25) - ln3) < 0.03);
+                 const auto [w200, m200] = strip_move(p, 0, last, 200);  // "layer 5's band hardly moves"
+                 CHECK(std::abs(w200 - 1) < 0.25);
+                 CHECK(m200 < 0.5);
+                 CHECK(none300 > w200 + 0.2);           // "in its last 100 steps the band begins to widen"
+                 CHECK(value(r, 0, "val_loss") < ln3);  // "just under ln 3"
+                 CHECK(value(r, 0, "val_loss") > ln3 - 0.05);
+             }
+             if (step >= 2) {
+                 CHECK(strip_move(p, 1, last, 30).first > 1.2);  // "widens from the first steps on"
+                 CHECK(bn300 > 2.0);                             // "widened as it trained"
+                 CHECK(bn300 > none300 + 0.5);                   // "more than run 1's over the 300 steps"
+             }
+             if (step == 2) CHECK(mean_loss(1, 50, 75) < ln3 - 0.1);  // "below ln 3 within its first 75 steps"
+         }},
+        {"train-deep-mlp-norms",
+         [](int, const Played& p) {
+             const auto& r = p.runs;
+             const double ln3 = std::log(3.0);
+             // The first of 25-step windows whose mean batch loss is under ln 3 − 0.1 (steps if none).
+             const auto leaves = [&](int i) {
+                 const auto& loss = r[static_cast<std::size_t>(i)].loss;
+                 for (std::size_t t = 0; t + 25 <= loss.size(); t += 25) {
+                     double m = 0;
+                     for (std::size_t u = t; u < t + 25; ++u) m += loss[u] / 25;
+                     if (m < ln3 - 0.1) return static_cast<int>(t);
+                 }
+                 return static_cast<int>(loss.size());
+             };
+             if (std::getenv("NORMLAB_PRINT_LESSONS"))
+                 for (int i = 0; i < 4; ++i)
+                     std::printf("run %d leaves ln 3 at %d, validation %.3f %.3f\n", i, leaves(i),
+                                 value(r, i, "val_loss"), value(r, i, "val_acc"));
+             CHECK(leaves(1) < 75);  // "only BatchNorm's run leaves ln 3 … within its first 75 steps"
+             for (int i : {0, 2, 3}) {
+                 CHECK(leaves(i) == p.runs[static_cast<std::size_t>(i)].steps);  // "stay near it for all 300 steps"
+                 CHECK(value(r, 1, "val_acc") > value(r, i, "val_acc") + 0.3);
+             }
          }},
     };
     return all;
@@ -150,6 +244,24 @@ bool names_runs(const classroom::LessonStep& s) {
     return false;
 }
 
+// The runs of `t` played in the Train view and by the CLI: every step's batch loss and accuracy equal.
+void play(const classroom::TrainScene& t, Played& view, std::vector<classroom::LessonRun>& from_cli) {
+    view = view_runs(t);
+    from_cli.clear();
+    for (const train::TrainConfig& c : t.runs) from_cli.push_back(cli_run(c));
+    REQUIRE(view.runs.size() == from_cli.size());
+    for (std::size_t i = 0; i < from_cli.size(); ++i) {
+        INFO("run " << i);
+        const classroom::LessonRun& v = view.runs[i];
+        REQUIRE(v.loss.size() == from_cli[i].loss.size());
+        for (std::size_t k = 0; k < v.loss.size(); ++k) {
+            CHECK(std::abs(v.loss[k] - from_cli[i].loss[k]) <= 1e-5 * std::abs(from_cli[i].loss[k]) + 1e-7);
+            CHECK(v.acc[k] == from_cli[i].acc[k]);
+        }
+        CHECK(v.val_acc == from_cli[i].val_acc);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("train lessons: every number from the Train view's runs, equal to the CLI's, and every claim", "[train]") {
@@ -158,31 +270,22 @@ TEST_CASE("train lessons: every number from the Train view's runs, equal to the 
     const core::Tensor x(core::Shape4{1, 1, 1, 1});
     const core::NormResult none;
     int checked = 0;
+    std::optional<classroom::TrainScene> played;  // the runs `view` and `from_cli` hold
+    Played view;
+    std::vector<classroom::LessonRun> from_cli;
     for (const classroom::Lesson& l : set.lessons) {
         for (std::size_t k = 0; k < l.steps.size(); ++k) {
             const classroom::LessonStep& s = l.steps[k];
             if (!names_runs(s)) continue;
             INFO("lesson " << l.id << ", step " << k + 1);
             REQUIRE(s.view.train);
-            const auto view = view_runs(*s.view.train);
-            std::vector<classroom::LessonRun> from_cli;
-            for (const train::TrainConfig& c : s.view.train->runs) from_cli.push_back(cli_run(c));
-            REQUIRE(view.size() == from_cli.size());
-            for (std::size_t i = 0; i < view.size(); ++i) {
-                INFO("run " << i);
-                REQUIRE(view[i].loss.size() == from_cli[i].loss.size());
-                for (std::size_t t = 0; t < view[i].loss.size(); ++t) {
-                    CHECK(std::abs(view[i].loss[t] - from_cli[i].loss[t]) <=
-                          1e-5 * std::abs(from_cli[i].loss[t]) + 1e-7);
-                    CHECK(view[i].acc[t] == from_cli[i].acc[t]);
-                }
-                CHECK(view[i].val_acc == from_cli[i].val_acc);
-            }
+            if (played != s.view.train) play(*s.view.train, view, from_cli);
+            played = s.view.train;
             for (const std::string* t : {&s.text.en, &s.text.zh, &s.title.en, &s.title.zh}) {
-                const std::string shown = classroom::render_lesson_text(*t, x, none, view);
+                const std::string shown = classroom::render_lesson_text(*t, x, none, view.runs);
                 INFO(shown);
                 CHECK(shown.find("\u2026") == std::string::npos);
-                CHECK(!classroom::runs_pending(*t, view));
+                CHECK(!classroom::runs_pending(*t, view.runs));
                 CHECK(shown == classroom::render_lesson_text(*t, x, none, from_cli));
                 if (std::getenv("NORMLAB_PRINT_LESSONS")) std::printf("%s\n", shown.c_str());
             }
@@ -194,6 +297,26 @@ TEST_CASE("train lessons: every number from the Train view's runs, equal to the 
         }
     }
     CHECK(checked >= 5);
+}
+
+// An experiment's explanation is shown without its runs' numbers (no run placeholders); what it says of
+// them is asserted here from the runs played as the Train view plays them.
+TEST_CASE("train experiments: the runs of every experiment with a Train view, and each claim", "[train]") {
+    int checked = 0;
+    for (const classroom::Experiment& e : classroom::experiments()) {
+        if (!e.view.train) continue;
+        INFO("experiment " << e.id);
+        for (const core::LocalText* t : {&e.title, &e.explanation})
+            for (const std::string* text : {&t->en, &t->zh})
+                for (const auto& p : classroom::parse_placeholders(*text)) CHECK(p.name != "run");
+        const Played p = view_runs(*e.view.train);
+        const auto claim = claims().find(e.id);
+        INFO("a training experiment's claims must be asserted in this test's claims()");
+        REQUIRE(claim != claims().end());
+        claim->second(0, p);
+        ++checked;
+    }
+    CHECK(checked >= 1);
 }
 
 TEST_CASE("train lessons: a run's numbers show … until it has run all its steps", "[train]") {
@@ -208,7 +331,6 @@ TEST_CASE("train lessons: a run's numbers show … until it has run all its step
     r.acc.assign(300, 0.75f);
     CHECK(classroom::render_lesson_text(text, x, none, {r}) == "81.2% after 300 steps");
     CHECK(!classroom::runs_pending(text, {r}));
-    CHECK(classroom::render_lesson_text("{run[0].recent_acc:.2f} {run[0].final_loss:.3f}", x, none, {r}) ==
-          "0.75 0.500");
+    CHECK(classroom::render_lesson_text("{run[0].recent_acc:.2f} {run[0].final_loss:.3f}", x, none, {r}) == "0.75 0.500");
     CHECK(classroom::render_lesson_text("{run[1].val_loss:.2f}", x, none, {r}) == "\u2026");  // no such run
 }

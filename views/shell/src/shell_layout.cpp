@@ -4,6 +4,7 @@
 
 #include "normlab/views/cube_view.hpp"
 #include "normlab/views/exercise_ui.hpp"
+#include "normlab/views/experiment_bar.hpp"
 #include "normlab/views/i18n.hpp"
 #include "normlab/views/method_buttons.hpp"
 #include "normlab/views/panel_windows.hpp"
@@ -89,6 +90,7 @@ void Shell::layout(float top) {
     }
     if (r.train) {
         begin_panel(tr_id("Train", "train"), *r.train);
+        if (experiment_ && experiment_->view.train) experiment_heading(*experiment_);  // a training experiment's text
         if (auto err = train_view_.draw(train_runs_)) message(*err);
         if (const auto inspect = train_view_.take_inspect())
             if (auto err = inspect_layer(inspect->first, inspect->second)) message(*err);
