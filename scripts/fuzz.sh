@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in tests/fuzz with clang into build-fuzz/ (or $NORMLAB_FUZZ_DIR):
-# a CMake build with -DNORMLAB_FUZZ=ON of the Vulkan-free libraries they link (normlab_core,
-# normlab_classroom) under -fsanitize=fuzzer-no-link,address,undefined. Then runs each for
+# a CMake build with -DNORMLAB_FUZZ=ON of the Vulkan-free libraries they link (normlab_core, io,
+# plan, train, classroom) under -fsanitize=fuzzer-no-link,address,undefined. Then runs each for
 # $FUZZ_SECONDS seconds (default 30) starting from tests/fuzz/corpus/<target>/ (preset and
 # experiment also from the shipped files in assets/presets/ and assets/experiments/).
 # Fails on any finding; the crashing input is left in build-fuzz/findings/ — turn it into a

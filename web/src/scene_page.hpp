@@ -1,6 +1,6 @@
 // The results page's view of the app's model: what a page cannot open (scenes reading files,
 // AdaIN, tensors larger than its memory) and the shown result of a Session on the WebGPU backend
-// — a short summary and the statistics JSON of normlab-cli --stats (engine/core's stats_json).
+// — a short summary and the statistics JSON of normlab-cli --stats (engine/io's stats_json).
 #pragma once
 #include "normlab/session/session.hpp"
 #include "normlab/core/state.hpp"

@@ -12,7 +12,7 @@
 namespace normlab::io {
 
 // assets/presets/*.json as (path, text), in file-name order; generated at build time by
-// cmake/embed_text.cmake (engine/core/CMakeLists.txt).
+// cmake/embed_text.cmake (engine/io/CMakeLists.txt).
 const std::vector<std::pair<std::string_view, std::string_view>>& embedded_presets();
 
 namespace {

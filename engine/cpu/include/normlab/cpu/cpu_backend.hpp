@@ -1,4 +1,4 @@
-// CpuBackend: the ComputeBackend (engine/core/compute_backend.hpp) on the CPU, in float32 — one
+// CpuBackend: the ComputeBackend (normlab/plan/compute_backend.hpp) on the CPU, in float32 — one
 // CpuNormalizer, the CpuSyncBatchNorm on it (SyncBN on simulated devices), the CPU histogram and the
 // CpuBackward — for browsers without WebGPU, and for tests and tools that want the engine without a
 // GPU. Its device tensors are host memory (CpuTensor); cpu_values() gives a front end the values

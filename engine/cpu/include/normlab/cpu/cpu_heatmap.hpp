@@ -1,6 +1,6 @@
 // The heatmap fill on the CPU, the twin of shaders/heatmap.comp and shaders/wgsl/heatmap.wgsl: one
 // packed RGBA8 value (red in the low byte) per pixel of an N×C grid of H×W tiles (or of the window of it
-// that a zoomed heatmap shows), from x and y in host memory, with the same parameters (engine/core's
+// that a zoomed heatmap shows), from x and y in host memory, with the same parameters (engine/plan's
 // HeatmapFillParams), pixel rule, colour table and palette (RGBA floats, as the kernels' buffers hold
 // them) and the same float32 arithmetic. Any front end that holds x and y on the host can draw the
 // heatmap with it (the browser app on the CPU backend does).

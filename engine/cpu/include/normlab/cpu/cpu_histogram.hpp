@@ -1,5 +1,5 @@
 // The histogram of one set of elements on the CPU, as the GPU histogram kernels compute it
-// (engine/core's histogram_set: the same set, chunks of kHistogramChunkLen, result and bins): per
+// (engine/plan's histogram_set: the same set, chunks of kHistogramChunkLen, result and bins): per
 // chunk the count, mean of x − K (K the set's first finite value) and the two-pass M2, min and max;
 // the chunks merged with Chan's formula; then every value into `bins` equal bins over [min, max],
 // in float32. Non-finite values are skipped. With `subtract`, the values are values − subtract.

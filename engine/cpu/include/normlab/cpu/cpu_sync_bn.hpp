@@ -1,4 +1,4 @@
-// CpuSyncBatchNorm: SyncBN on K simulated devices on the CPU — engine/core's plan
+// CpuSyncBatchNorm: SyncBN on K simulated devices on the CPU — engine/plan's plan
 // (normlab/plan/sync_batch_norm.hpp, shared with the Vulkan and WebGPU backends) on one CpuNormalizer,
 // and the all-reduce of the shards' (count, mean, var) as shaders/wgsl/sync_reduce.wgsl computes it in
 // float32: exactly with Chan's formula (sync) and as the average of means and variances (naive).

@@ -3,7 +3,7 @@
 // over [min, max]. A set is the whole tensor or the elements of one statistic of a
 // StatLayout, so the app can show "input vs output, whole tensor vs selected group".
 // Non-finite values are skipped (and not counted). ElementSet, HistogramResult and the request
-// checks are engine/core's (histogram_set.hpp), shared with the WebGPU backend.
+// checks are engine/plan's (histogram_set.hpp), shared with the WebGPU backend.
 #pragma once
 #include "normlab/gpu/command_recorder.hpp"
 #include "normlab/gpu/compute_kernel.hpp"

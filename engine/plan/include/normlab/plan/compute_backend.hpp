@@ -1,7 +1,7 @@
 // ComputeBackend: the one interface through which backend-neutral code (the app's model,
 // engine/session's Session) runs on a device. The Vulkan backend (engine/ops: VulkanBackend) and
 // the WebGPU backend (engine/webgpu: WgpuBackend) implement it; what is planned once — StatLayout,
-// the histogram sets, the float64 check, scenes — stays in engine/core and is not a backend's.
+// the histogram sets, the float64 check, scenes — stays in engine/plan, io and reference and is not a backend's.
 // A backend keeps the last forward's x and y on its device (x_device(), y_device()), where its
 // histogram (and the front end's heatmap) kernels read them; a DeviceTensor names such a buffer,
 // and only the backend that made it (and that backend's views) looks inside it.

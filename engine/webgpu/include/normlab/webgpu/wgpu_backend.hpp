@@ -1,4 +1,4 @@
-// WgpuBackend: the ComputeBackend of the browser (engine/core/compute_backend.hpp) — one
+// WgpuBackend: the ComputeBackend of the browser (normlab/plan/compute_backend.hpp) — one
 // WgpuNormalizer, the WgpuSyncBatchNorm that runs on it (SyncBN on simulated devices), one
 // WgpuHistogram and the WgpuBackward on that normalizer, so the app's model (engine/session's
 // Session) runs on WebGPU as it runs on Vulkan. Its device tensors are WgpuBuffers: wgpu_buffer()

@@ -7,7 +7,7 @@
 // grad_apply.wgsl writes ∂L/∂x (BatchNorm eval: the last alone). ∂L/∂γ and ∂L/∂β come, as on
 // Vulkan, from those kernels' own partials where the plan says so (one γ per statistic or chunk,
 // GroupNorm's channel runs, the rows of layer/rms), merged by grad_merge.wgsl; elsewhere the γ/β
-// pass sums dy and dy·x̂ per γ/β index over the ParamLayout (engine/core/param_layout.hpp) and
+// pass sums dy and dy·x̂ per γ/β index over the ParamLayout (normlab/plan/param_layout.hpp) and
 // merges them.
 // Like the forward here, no slabs: every buffer must fit one binding (refused with the limit named).
 #pragma once

@@ -1,6 +1,6 @@
 // WgpuHistogram: the distribution of a set of tensor values on WebGPU (shaders/wgsl/histogram.wgsl),
 // as the Vulkan Histogram computes it (the same ElementSet, HistogramResult, bins over [min, max] and
-// checks: engine/core/histogram_set.hpp): three passes in one submit (per-chunk statistics, their
+// checks: normlab/plan/histogram_set.hpp): three passes in one submit (per-chunk statistics, their
 // Chan merge, the binning), then one readback. The values are a device buffer, e.g. the
 // WgpuNormalizer's x or y (buffers()); with `subtract`, the histogram is of values − subtract.
 #pragma once
