@@ -331,6 +331,7 @@ TEST_CASE("train lessons: a run's numbers show … until it has run all its step
     r.acc.assign(300, 0.75f);
     CHECK(classroom::render_lesson_text(text, x, none, {r}) == "81.2% after 300 steps");
     CHECK(!classroom::runs_pending(text, {r}));
-    CHECK(classroom::render_lesson_text("{run[0].recent_acc:.2f} {run[0].final_loss:.3f}", x, none, {r}) == "0.75 0.500");
+    CHECK(classroom::render_lesson_text("{run[0].recent_acc:.2f} {run[0].final_loss:.3f}", x, none, {r}) ==
+          "0.75 0.500");
     CHECK(classroom::render_lesson_text("{run[1].val_loss:.2f}", x, none, {r}) == "\u2026");  // no such run
 }
