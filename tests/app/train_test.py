@@ -9,7 +9,8 @@ frames with --state-file, writes OUT.png, and checks from the state file's "trai
 runs advanced, that their batch loss fell (the mean of the last 10 steps against the first 10) and
 that the app drew at least MIN_FPS frames a second while training. Where the view alone draws under
 MIN_FPS / SHARE frames a second (a machine busy with other work: the frame time is wall time), the
-check is that training keeps at least SHARE of that rate. Then bad Train options exit 2 with one line.
+check is that training keeps at least SHARE of that rate (not checked with NORMLAB_FPS_CHECK=0: the
+sanitizer build's frame times are not the product's). Then bad Train options exit 2 with one line.
 Then a scene with a "train" object (docs/scene-format.md#train) opens the Train view with its two runs
 playing, and the view the app would save or copy as a link holds the same runs; a scene with a bad run
 exits 2.
@@ -59,7 +60,7 @@ def main():
     want = MIN_FPS if alone >= MIN_FPS / SHARE else SHARE * alone
     print(f"the view alone: {alone:.1f} fps; while training: {train['fps']:.1f} fps, "
           f"{train['steps_per_s']:.0f} steps/s (at least {want:.1f} fps wanted)")
-    if train["fps"] < want:
+    if train["fps"] < want and os.environ.get("NORMLAB_FPS_CHECK") != "0":
         fail.append(f"{train['fps']:.1f} fps while training (at least {want:.1f} wanted; {alone:.1f} paused)")
     if fail:
         sys.exit("FAIL: " + "; ".join(fail))
