@@ -13,7 +13,6 @@ namespace normlab::io {
 // the method that will run it; normlab's own without one).
 core::Tensor load_tensor(const core::TensorSource& source, std::optional<core::Method> method = std::nullopt);
 
-// Scene files: the whole State as JSON (format in docs/scene-format.md).
 std::string scene_to_json(const core::State& state);
 // Parses a scene; throws InputError("<name>: <what is wrong>") and never returns half a state.
 core::State scene_from_json(const std::string& text, const std::string& name);
