@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <numeric>
 #include <thread>
@@ -178,4 +179,32 @@ TEST_CASE("train view: Inspect layer opens a run's layer as the tensor, normaliz
     CHECK(inspect_train_layer(session, runs, 1, 0) == std::optional<std::string>("no such run"));
     CHECK(session.state().source.path == before.source.path);
     CHECK(session.x().shape.dims() == dims_before);
+}
+
+// Inspect's folder keeps the newest kInspectFilesKept layer files: older ones go, the file shown stays
+// whatever its age, and files of other names are left alone.
+TEST_CASE("train layers: Inspect's folder keeps its newest files and the one shown", "[train]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / "normlab-train-prune-test";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const auto t0 = fs::file_time_type::clock::now() - std::chrono::hours(1);
+    std::vector<fs::path> files;
+    for (int i = 0; i < 12; ++i) {
+        files.push_back(dir / ("train-run1-batch-layer1-step" + std::to_string(i + 1) + ".npy"));
+        std::ofstream(files.back()) << "x";
+        fs::last_write_time(files.back(), t0 + std::chrono::minutes(i));
+    }
+    std::ofstream(dir / "notes.npy") << "x";
+    std::ofstream(dir / "train-run1-batch-layer1-step1.csv") << "x";
+    prune_inspect_files(dir.string(), files[2].string());  // the third-oldest is the one shown
+    CHECK(fs::exists(files[2]));
+    for (int i = 0; i < 12; ++i) {
+        INFO("file " << i);
+        CHECK(fs::exists(files[static_cast<std::size_t>(i)]) == (i == 2 || i >= 12 - (kInspectFilesKept - 1)));
+    }
+    CHECK(fs::exists(dir / "notes.npy"));
+    CHECK(fs::exists(dir / "train-run1-batch-layer1-step1.csv"));
+    prune_inspect_files((dir / "missing").string(), "");  // a missing folder: nothing to do, no throw
+    fs::remove_all(dir);
 }

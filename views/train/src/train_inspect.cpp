@@ -2,11 +2,15 @@
 #include "normlab/views/train_inspect.hpp"
 
 #include "normlab/core/error.hpp"
+#include "normlab/io/atomic_file.hpp"
 #include "normlab/io/npy.hpp"
 #include "normlab/session/state_edits.hpp"
 
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
+#include <system_error>
+#include <utility>
+#include <vector>
 
 namespace normlab::views {
 namespace {
@@ -23,10 +27,10 @@ std::optional<core::Method> method_of(train::TrainNorm n) {
     return std::nullopt;
 }
 
-void write_file(const std::string& path, const std::string& bytes) {
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!f) throw core::InputError("cannot write '" + path + "'");
+// Whether `name` is one of inspect_file's: "train-run<R>-…-layer<L>-step<S>.npy".
+bool is_inspect_file(const std::string& name) {
+    return name.rfind("train-run", 0) == 0 && name.find("-layer") != std::string::npos &&
+           name.find("-step") != std::string::npos && name.size() > 4 && name.compare(name.size() - 4, 4, ".npy") == 0;
 }
 
 }  // namespace
@@ -60,6 +64,20 @@ std::string inspect_file(const std::string& dir, int run, const train::TrainConf
         .string();
 }
 
+void prune_inspect_files(const std::string& dir, const std::string& keep, int kept) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    std::vector<std::pair<fs::file_time_type, fs::path>> files;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        if (!it->is_regular_file(ec) || !is_inspect_file(it->path().filename().string())) continue;
+        if (fs::equivalent(it->path(), keep, ec)) continue;
+        files.emplace_back(it->last_write_time(ec), it->path());
+    }
+    std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    const std::size_t others = static_cast<std::size_t>(std::max(0, kept - 1));  // `keep` is one of those kept
+    for (std::size_t i = others; i < files.size(); ++i) fs::remove(files[i].second, ec);
+}
+
 std::optional<std::string> inspect_train_layer(session::Session& session, TrainRunSet& runs, int run, int layer,
                                                const std::string& dir) {
     if (run < 0 || run >= static_cast<int>(runs.runs().size())) return std::string("no such run");
@@ -71,7 +89,8 @@ std::optional<std::string> inspect_train_layer(session::Session& session, TrainR
         std::filesystem::create_directories(folder);
         const train::TrainLayerRead read = train::read_train_layer(*r.device, r.config, layer);
         const std::string path = inspect_file(folder.string(), run, r.config, read);
-        write_file(path, io::npy_bytes_f32(read.dims, read.x.data()));
+        io::write_file_atomic(path, io::npy_bytes_f32(read.dims, read.x.data()));
+        prune_inspect_files(folder.string(), path);
         return session.apply(inspect_state(session.state(), r.config, read, path),
                              session::TensorChange::from_source());
     } catch (const std::exception& e) {

@@ -25,8 +25,16 @@ core::State inspect_state(const core::State& current, const train::TrainConfig& 
 std::string inspect_file(const std::string& dir, int run, const train::TrainConfig& c,
                          const train::TrainLayerRead& layer);
 
+// The inspect files a folder keeps: writing one more removes the oldest beyond this many.
+inline constexpr int kInspectFilesKept = 8;
+
+// Removes the oldest inspect files (inspect_file's names) in `dir` so that at most `kept` remain, never
+// the file `keep`. A file that cannot be removed is left.
+void prune_inspect_files(const std::string& dir, const std::string& keep, int kept = kInspectFilesKept);
+
 // Reads layer `layer` of run `run`, writes it into `dir` (made when missing; "" the system's temporary
-// folder's normlab-train) and applies inspect_state through Session::apply. Returns the refusal (no
+// folder's normlab-train; written whole or not at all), keeps the folder's newest kInspectFilesKept
+// inspect files (prune_inspect_files) and applies inspect_state through Session::apply. Returns the refusal (no
 // such run or layer, no step run yet, a lesson's lock, a file that cannot be written), or nothing.
 std::optional<std::string> inspect_train_layer(session::Session& session, TrainRunSet& runs, int run, int layer,
                                                const std::string& dir = "");
