@@ -7,8 +7,9 @@
 // relative, the accuracies exactly). Each claim a lesson's text makes is asserted below from the runs'
 // numbers and their activation strips (each layer's norm input over the steps, as the view draws them),
 // so a change to the engine, the data or the lesson that breaks a claim fails; a training lesson without
-// its claims here fails too. Steps with the same runs train them once. The experiments with a Train view
-// (view.train) are played the same way and their explanations' claims asserted.
+// its claims here fails too. The experiments with a Train view
+// (view.train) are played the same way, their explanations rendered and their claims asserted; steps and
+// experiments with the same runs train them once.
 #include "cli/cli_support.hpp"
 #include "normlab/classroom/experiments.hpp"
 #include "normlab/classroom/lesson.hpp"
@@ -209,6 +210,11 @@ const std::map<std::string, Claims>& claims() {
              }
              if (step == 2) CHECK(mean_loss(1, 50, 75) < ln3 - 0.1);  // "below ln 3 within its first 75 steps"
          }},
+        // The experiments that show a lesson's first step's runs state what that step states.
+        {"train-lr-with-without-bn", [](int, const Played& p) { claims().at("train-bn-learning-rate")(0, p); }},
+        {"train-batch-2-bn-gn", [](int, const Played& p) { claims().at("train-small-batch-bn-gn")(0, p); }},
+        {"train-bn-eval-at-batch-2", [](int, const Played& p) { claims().at("train-bn-train-eval-gap")(0, p); }},
+        {"train-sigmoid-with-without-bn", [](int, const Played& p) { claims().at("train-sigmoid-bn")(0, p); }},
         {"train-deep-mlp-norms",
          [](int, const Played& p) {
              const auto& r = p.runs;
@@ -264,31 +270,57 @@ void play(const classroom::TrainScene& t, Played& view, std::vector<classroom::L
 
 }  // namespace
 
-TEST_CASE("train lessons: every number from the Train view's runs, equal to the CLI's, and every claim", "[train]") {
-    const classroom::LessonSet set = classroom::load_lessons(std::string(NORMLAB_SOURCE_DIR) + "/assets/lessons");
-    REQUIRE(set.errors.empty());
+namespace {
+
+// The runs of each Train view played so far (view and CLI), so that lessons and experiments with the
+// same runs train them once.
+struct PlayedScenes {
+    std::vector<std::pair<classroom::TrainScene, std::pair<Played, std::vector<classroom::LessonRun>>>> all;
+
+    const std::pair<Played, std::vector<classroom::LessonRun>>& get(const classroom::TrainScene& t) {
+        for (const auto& [scene, runs] : all)
+            if (scene == t) return runs;
+        all.emplace_back(t, std::pair<Played, std::vector<classroom::LessonRun>>{});
+        play(t, all.back().second.first, all.back().second.second);
+        return all.back().second;
+    }
+};
+
+// Every text in `texts` rendered from the view's runs: no "…" left, and the same as from the CLI's runs.
+void check_rendered(const std::vector<const std::string*>& texts, const Played& view,
+                    const std::vector<classroom::LessonRun>& from_cli) {
     const core::Tensor x(core::Shape4{1, 1, 1, 1});
     const core::NormResult none;
+    for (const std::string* t : texts) {
+        const std::string shown = classroom::render_lesson_text(*t, x, none, view.runs);
+        INFO(shown);
+        CHECK(shown.find("\u2026") == std::string::npos);
+        CHECK(!classroom::runs_pending(*t, view.runs));
+        CHECK(shown == classroom::render_lesson_text(*t, x, none, from_cli));
+        if (std::getenv("NORMLAB_PRINT_LESSONS")) std::printf("%s\n", shown.c_str());
+    }
+}
+
+}  // namespace
+
+// The lessons' steps with runs, then every experiment with a Train view (an experiment's explanation may
+// state its runs' numbers as a lesson's text does; what it says of them is asserted from the runs).
+TEST_CASE(
+    "train lessons and experiments: every number from the Train view's runs, equal to the CLI's, and every "
+    "claim",
+    "[train]") {
+    const classroom::LessonSet set = classroom::load_lessons(std::string(NORMLAB_SOURCE_DIR) + "/assets/lessons");
+    REQUIRE(set.errors.empty());
+    PlayedScenes scenes;
     int checked = 0;
-    std::optional<classroom::TrainScene> played;  // the runs `view` and `from_cli` hold
-    Played view;
-    std::vector<classroom::LessonRun> from_cli;
     for (const classroom::Lesson& l : set.lessons) {
         for (std::size_t k = 0; k < l.steps.size(); ++k) {
             const classroom::LessonStep& s = l.steps[k];
             if (!names_runs(s)) continue;
             INFO("lesson " << l.id << ", step " << k + 1);
             REQUIRE(s.view.train);
-            if (played != s.view.train) play(*s.view.train, view, from_cli);
-            played = s.view.train;
-            for (const std::string* t : {&s.text.en, &s.text.zh, &s.title.en, &s.title.zh}) {
-                const std::string shown = classroom::render_lesson_text(*t, x, none, view.runs);
-                INFO(shown);
-                CHECK(shown.find("\u2026") == std::string::npos);
-                CHECK(!classroom::runs_pending(*t, view.runs));
-                CHECK(shown == classroom::render_lesson_text(*t, x, none, from_cli));
-                if (std::getenv("NORMLAB_PRINT_LESSONS")) std::printf("%s\n", shown.c_str());
-            }
+            const auto& [view, from_cli] = scenes.get(*s.view.train);
+            check_rendered({&s.text.en, &s.text.zh, &s.title.en, &s.title.zh}, view, from_cli);
             const auto claim = claims().find(l.id);
             INFO("a training lesson's claims must be asserted in this test's claims()");
             REQUIRE(claim != claims().end());
@@ -297,26 +329,19 @@ TEST_CASE("train lessons: every number from the Train view's runs, equal to the 
         }
     }
     CHECK(checked >= 5);
-}
-
-// An experiment's explanation is shown without its runs' numbers (no run placeholders); what it says of
-// them is asserted here from the runs played as the Train view plays them.
-TEST_CASE("train experiments: the runs of every experiment with a Train view, and each claim", "[train]") {
-    int checked = 0;
+    int experiments = 0;
     for (const classroom::Experiment& e : classroom::experiments()) {
         if (!e.view.train) continue;
         INFO("experiment " << e.id);
-        for (const core::LocalText* t : {&e.title, &e.explanation})
-            for (const std::string* text : {&t->en, &t->zh})
-                for (const auto& p : classroom::parse_placeholders(*text)) CHECK(p.name != "run");
-        const Played p = view_runs(*e.view.train);
+        const auto& [view, from_cli] = scenes.get(*e.view.train);
+        check_rendered({&e.title.en, &e.title.zh, &e.explanation.en, &e.explanation.zh}, view, from_cli);
         const auto claim = claims().find(e.id);
         INFO("a training experiment's claims must be asserted in this test's claims()");
         REQUIRE(claim != claims().end());
-        claim->second(0, p);
-        ++checked;
+        claim->second(0, view);
+        ++experiments;
     }
-    CHECK(checked >= 1);
+    CHECK(experiments >= 5);
 }
 
 TEST_CASE("train lessons: a run's numbers show … until it has run all its steps", "[train]") {

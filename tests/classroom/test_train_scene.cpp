@@ -105,8 +105,7 @@ TEST_CASE("train scene: a lesson step's run placeholders must name its runs", "[
         classroom::lesson_from_json(lesson, "l.json");
         FAIL("accepted");
     } catch (const core::InputError& e) {
-        CHECK(std::string(e.what()) ==
-              "l.json: step 1: run[1] names a run the step's view.train does not have (it has 1)");
+        CHECK(std::string(e.what()) == "l.json: step 1: run[1] names a run its view.train does not have (it has 1)");
     }
     CHECK_THROWS_AS(classroom::lesson_from_json(R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
         {"text": "{run[0].loss}", "state": {"view": {"train": {"runs": [{}]}}}}]})",

@@ -88,11 +88,7 @@ LessonStep read_step(const json& step, const std::string& where, bool first, jso
         throw core::InputError(where + ": view.experiment '" + out.view.experiment + "' is not a known experiment");
     const std::size_t runs = out.view.train ? out.view.train->runs.size() : 0;
     for (const std::string* t : {&out.title.en, &out.title.zh, &out.text.en, &out.text.zh})
-        for (const auto& p : parse_placeholders(*t))
-            if (p.name == "run" && p.index[0] >= static_cast<std::int64_t>(runs))
-                throw core::InputError(where + ": run[" + std::to_string(p.index[0]) +
-                                       "] names a run the step's view.train " + "does not have (it has " +
-                                       std::to_string(runs) + ")");
+        check_run_placeholders(*t, runs, where);
     return out;
 }
 

@@ -287,6 +287,13 @@ std::string format_placeholder(const LessonPlaceholder& p, double v) {
     return p.percent ? format_lesson_number(100 * v, p.decimals) + "%" : format_lesson_number(v, p.decimals);
 }
 
+void check_run_placeholders(const std::string& text, std::size_t runs, const std::string& where) {
+    for (const auto& p : parse_placeholders(text))
+        if (p.name == "run" && p.index[0] >= static_cast<std::int64_t>(runs))
+            throw core::InputError(where + ": run[" + std::to_string(p.index[0]) +
+                                   "] names a run its view.train does not have (it has " + std::to_string(runs) + ")");
+}
+
 bool runs_pending(const std::string& text, const std::vector<LessonRun>& runs) {
     try {
         for (const auto& p : parse_placeholders(text))

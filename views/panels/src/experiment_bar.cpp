@@ -1,6 +1,7 @@
 #include "normlab/views/experiment_bar.hpp"
 
 #include "normlab/views/i18n.hpp"
+#include "normlab/views/lesson_panel.hpp"
 #include "normlab/views/wrapped_text.hpp"
 
 #include "normlab/session/state_edits.hpp"
@@ -25,9 +26,14 @@ StartedExperiment start_experiment(const std::string& id, std::optional<core::St
     return {e, ""};
 }
 
-void experiment_heading(const classroom::Experiment& e) {
-    wrapped_text_colored(ImVec4(0.94f, 0.89f, 0.26f, 1), tr(e.title));
-    wrapped_text(tr(e.explanation));
+void experiment_heading(const classroom::Experiment& e, const core::Tensor& x, const core::NormResult& result,
+                        const std::vector<classroom::LessonRun>& runs) {
+    wrapped_text_colored(ImVec4(0.94f, 0.89f, 0.26f, 1), classroom::render_lesson_text(tr(e.title), x, result, runs));
+    wrapped_text(classroom::render_lesson_text(tr(e.explanation), x, result, runs));
+    if (e.view.train)
+        runs_note(tr(e.explanation), runs,
+                  tr("The Train view no longer holds this experiment's runs: open the experiment again to train "
+                     "them; their numbers show … until then."));
 }
 
 std::optional<std::string> group_slider(session::Session& session) {

@@ -191,6 +191,9 @@ const Entry kTable[] = {
     {"The Train view no longer holds this step's runs: go to the step again to train "
      "them; their numbers show … until then.",
      "训练视图中已不是这一步的训练：再次进入这一步即可重新训练；在此之前它们的数字显示为 …。"},
+    {"The Train view no longer holds this experiment's runs: open the experiment again to train "
+     "them; their numbers show … until then.",
+     "训练视图中已不是这个实验的训练：再次打开这个实验即可重新训练；在此之前它们的数字显示为 …。"},
     {"The runs are training (step %d of %d): the numbers shown as … appear when they "
      "finish.",
      "正在训练（第 %d / %d 步）：显示为 … 的数字在训练结束后出现。"},

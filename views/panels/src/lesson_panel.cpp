@@ -90,19 +90,14 @@ std::optional<std::pair<int, int>> LessonPanel::menu() {
     return go;
 }
 
-namespace {
-
-// Under a step whose text names its training runs: that they are training (and how far), or that the
-// Train view no longer holds them.
-void runs_line(const classroom::LessonStep& s, core::Language lang, const std::vector<classroom::LessonRun>& runs) {
-    const std::string& text = s.text.in(lang);
+void runs_note(const std::string& text, const std::vector<classroom::LessonRun>& runs, const char* gone) {
     bool names_runs = false;
-    for (const auto& p : classroom::parse_placeholders(text)) names_runs = names_runs || p.name == "run";
+    try {
+        for (const auto& p : classroom::parse_placeholders(text)) names_runs = names_runs || p.name == "run";
+    } catch (const core::InputError&) {}  // checked when the file was read
     if (!names_runs) return;
     if (runs.empty()) {
-        wrapped_text_disabled(
-            tr("The Train view no longer holds this step's runs: go to the step again to train "
-               "them; their numbers show … until then."));
+        wrapped_text_disabled(gone);
         return;
     }
     if (!classroom::runs_pending(text, runs)) return;
@@ -112,8 +107,6 @@ void runs_line(const classroom::LessonStep& s, core::Language lang, const std::v
                                   "finish."),
                                done, steps));
 }
-
-}  // namespace
 
 std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const core::Tensor& x,
                                                      const core::NormResult& result,
@@ -171,7 +164,10 @@ std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const core:
     }
     ImGui::Separator();
     wrapped_text(classroom::render_lesson_text(s.text.in(lang), x, result, runs));
-    if (s.view.train) runs_line(s, lang, runs);
+    if (s.view.train)
+        runs_note(s.text.in(lang), runs,
+                  tr("The Train view no longer holds this step's runs: go to the step again to train "
+                     "them; their numbers show … until then."));
     return go;
 }
 

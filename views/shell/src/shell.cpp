@@ -100,6 +100,11 @@ std::vector<classroom::LessonRun> Shell::lesson_runs() const {
     return train_runs_.lesson_runs();
 }
 
+std::vector<classroom::LessonRun> Shell::experiment_runs() const {
+    if (!experiment_ || !experiment_->view.train || !train_runs_.holds(*experiment_->view.train)) return {};
+    return train_runs_.lesson_runs();
+}
+
 void Shell::apply_view(const classroom::ViewSettings& v) {
     views_.show(v, heatmap_);
     if (!v.train) return;  // a view without "train" leaves the Train view as it is
@@ -169,7 +174,7 @@ bool Shell::start_experiment(const std::string& id, std::optional<core::State> s
 // The experiment's bar above the heatmap (views/experiment_bar).
 void Shell::experiment_bar() {
     const classroom::Experiment& e = *experiment_;
-    experiment_heading(e);
+    experiment_heading(e, session_.x(), session_.result(), experiment_runs());
     if (BatchNoisePanel::applies(e, session_)) noise_.draw(session_, e);
     auto report = [this](std::optional<std::string> err) {
         if (err) message(*err);

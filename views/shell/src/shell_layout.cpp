@@ -90,7 +90,8 @@ void Shell::layout(float top) {
     }
     if (r.train) {
         begin_panel(tr_id("Train", "train"), *r.train);
-        if (experiment_ && experiment_->view.train) experiment_heading(*experiment_);  // a training experiment's text
+        if (experiment_ && experiment_->view.train)  // a training experiment's text
+            experiment_heading(*experiment_, session_.x(), session_.result(), experiment_runs());
         if (auto err = train_view_.draw(train_runs_)) message(*err);
         if (const auto inspect = train_view_.take_inspect())
             if (auto err = inspect_layer(inspect->first, inspect->second)) message(*err);

@@ -66,6 +66,9 @@ std::string format_lesson_number(double v, int decimals);
 // Run i's value of a run[i].FIELD placeholder; false while the run has not run all its steps, or
 // where there is no run i.
 bool run_placeholder_value(const LessonPlaceholder& p, const std::vector<LessonRun>& runs, double& value);
+// Throws InputError("<where>: run[i] names a run its view.train does not have …") when a run[i]
+// placeholder of `text` names no run of a Train view with `runs` runs (0: no view.train).
+void check_run_placeholders(const std::string& text, std::size_t runs, const std::string& where);
 // Whether `text` names a run that has not finished yet (its numbers show "…").
 bool runs_pending(const std::string& text, const std::vector<LessonRun>& runs);
 

@@ -7,10 +7,12 @@
 #include "normlab/views/compare_view.hpp"
 #include "normlab/views/pair_view.hpp"
 #include "normlab/classroom/experiments.hpp"
+#include "normlab/classroom/lesson_text.hpp"
 #include "normlab/session/session.hpp"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace normlab::views {
 
@@ -24,7 +26,11 @@ struct StartedExperiment {
 StartedExperiment start_experiment(const std::string& id, std::optional<core::State> state, session::Session& session,
                                    PairView& pair);
 
-void experiment_heading(const classroom::Experiment& e);
+// The experiment's title and explanation, its placeholders filled from (x, result) and, for a training
+// experiment's run[i], from `runs`: the Train view's runs where they are the experiment's own, else none
+// (its numbers show "…", with a line saying why).
+void experiment_heading(const classroom::Experiment& e, const core::Tensor& x, const core::NormResult& result,
+                        const std::vector<classroom::LessonRun>& runs);
 // The continuum's G slider with its keys' hint; draws nothing unless GroupNorm is shown.
 std::optional<std::string> group_slider(session::Session& session);
 // The continuum's line under the slider, checked on the numbers the shaders produced for the compare

@@ -16,6 +16,10 @@
 
 namespace normlab::views {
 
+// Under a text that names training runs (run[i], a lesson step's or an experiment's): that they are
+// training and how far, or, where `runs` is empty, `gone` (the Train view no longer holds them).
+void runs_note(const std::string& text, const std::vector<classroom::LessonRun>& runs, const char* gone);
+
 class LessonPanel {
 public:
     // Loads every lesson of `dir` (replacing those loaded before).

@@ -95,6 +95,8 @@ public:
     void go_to_step(int lesson, int step);
     // The Train view's runs as the lesson step's text reads them: none unless they are the step's own.
     std::vector<classroom::LessonRun> lesson_runs() const;
+    // Likewise for the experiment shown: none unless they are its own.
+    std::vector<classroom::LessonRun> experiment_runs() const;
     // The experiment `id` (with `state`, a scene's, instead of its own); false, with its message, when it cannot start.
     bool start_experiment(const std::string& id, std::optional<core::State> state = std::nullopt);
     void stop_experiment() { experiment_ = nullptr; }
