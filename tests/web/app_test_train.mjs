@@ -6,9 +6,10 @@
 // trainer, it says so in one line and starts no run. R again brings the panels back. A training lesson
 // opened by its link (app.html?lesson=train-sigmoid-bn&step=1, in English and in Chinese) shows the
 // Train view with the step's two runs playing; its text shows "…" until they finish, then their
-// validation accuracies as the report has them. Screenshots: web-train.png (WebGPU, on opening),
-// web-train-played.png (after training), web-train-inspect.png (the inspected layer), web-train-cpu.png,
-// web-train-lesson-en.png, web-train-lesson-zh.png.
+// validation accuracies as the report has them, and the lesson's claims hold for the runs WebGPU trained
+// (the ones tests/classroom/test_train_lessons.cpp asserts on Vulkan). Screenshots: web-train.png
+// (WebGPU, on opening), web-train-played.png (after training), web-train-inspect.png (the inspected
+// layer), web-train-cpu.png, web-train-lesson-en.png, web-train-lesson-zh.png.
 //   node app_test_train.mjs [SCREENSHOT_DIR]
 import { serve, launch } from './browser.mjs';
 import { check, problems, shots, openShell, report, reportWhen, screenshot, colours, frames } from './app_page.mjs';
@@ -94,6 +95,14 @@ async function trainLesson(browser, url, lang) {
       r.lesson_text);
   check(!r.lesson_text.includes('\u2026'), `${name}: "…" left in the text: ${r.lesson_text}`);
   console.log(`${name}: ${r.lesson_text}`);
+  // The lesson's claims, as tests/classroom/test_train_lessons.cpp asserts them on Vulkan, on WebGPU's runs.
+  const [none, bn] = r.train.runs;
+  check(Math.abs(none.val_loss - Math.log(2)) < 0.01 && none.val_acc <= 0.55,
+    `${name}: without a norm the run learnt (validation loss ${none.val_loss}, accuracy ${none.val_acc}), ` +
+    'where the lesson says it ends next to ln 2, at chance');
+  check(bn.val_acc >= 0.95 && bn.val_loss < 0.2,
+    `${name}: with BatchNorm the run ends at validation loss ${bn.val_loss}, accuracy ${bn.val_acc}, ` +
+    'where the lesson says it learns');
   await screenshot(page, `${name}.png`);
   await page.close();
 }
