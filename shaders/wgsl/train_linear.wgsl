@@ -1,9 +1,12 @@
-// Training: Linear's forward Y[n, o] = b[o] + Σᵢ X[n, i]·W[o, i] (W is Out × In, as PyTorch's),
-// train_linear.comp's twin: the sum in order, then the bias. One invocation per output element.
+// Training: Linear's forward Y[n, o] = f(b[o] + Σᵢ X[n, i]·W[o, i]) (W is Out × In, as PyTorch's) with the
+// activation f that follows it fused (act: 0 none), train_linear.comp's twin: the sum in order, then the
+// bias. One invocation per output element.
+// append: train_act_common.wgsl
 struct Push {
   N : u32,
   In : u32,
   Out : u32,
+  act : u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> X : array<f32>;
@@ -24,5 +27,5 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
   for (var i = 0u; i < pc.In; i++) {
     acc += X[n * pc.In + i] * W[o * pc.In + i];
   }
-  Y[e] = acc + B[o];
+  Y[e] = act_apply(pc.act, acc + B[o]);
 }
