@@ -112,7 +112,7 @@ struct CnnPlanner {
         out.push_back({"train_linear",
                        {n, channels(), k, 0},
                        train_groups_for(static_cast<std::uint64_t>(n) * k),
-                       {feat, p.find("head.weight"), p.find("head.bias"), logits}});
+                       {feat, p.find("head.weight"), p.find("head.bias"), logits, dummy}});
         return layers;
     }
 

@@ -55,20 +55,21 @@ struct Planner {
             const std::string q = "layers." + std::to_string(i) + ".";
             LayerBufs b{};
             b.in = in;
+            // Linear's output: the activation's where it is fused (its pre-activation z kept beside it), else z.
             const bool linear_act = !normed || c.norm_after;
-            const int z = linear_act ? (b.act_out = buf(l + "act", n * w)) : buf(l + "z", n * w);
+            const int z = buf(l + "z", n * w), y = linear_act ? (b.act_out = buf(l + "act", n * w)) : z;
             const u32 fin = mlp_in_features(c, i);
             out.push_back({"train_linear",
                            {n, fin, w, linear_act ? act() : 0},
                            train_groups_for(n * w),
-                           {in, p.find(q + "linear.weight"), p.find(q + "linear.bias"), z}});
-            b.out = z;
+                           {in, p.find(q + "linear.weight"), p.find(q + "linear.bias"), y, linear_act ? z : dummy}});
+            b.out = y;
             if (normed) {
                 const TrainNormPlan norm = norm_plan(n);
                 b.out = c.norm_after ? buf(l + "normed", n * w) : (b.act_out = buf(l + "act", n * w));
                 b.xhat = buf(l + "xhat", n * w);
                 b.stats = buf(l + "stats", 2 * norm.layout().sets);
-                norm.forward(out, eval, z, b.out, train_norm_buffers(p, q, b.xhat, b.stats, dummy),
+                norm.forward(out, eval, y, b.out, train_norm_buffers(p, q, b.xhat, b.stats, dummy),
                              c.norm_after ? 0 : act());
             }
             layers.push_back(b);
@@ -78,7 +79,7 @@ struct Planner {
         out.push_back({"train_linear",
                        {n, w, static_cast<u32>(c.classes), 0},
                        train_groups_for(n * c.classes),
-                       {in, p.find("head.weight"), p.find("head.bias"), logits}});
+                       {in, p.find("head.weight"), p.find("head.bias"), logits, dummy}});
         return layers;
     }
 

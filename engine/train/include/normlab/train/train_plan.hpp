@@ -1,7 +1,7 @@
 // The planner: a TrainConfig → the TrainProgram (train_program.hpp) of the mlp's training step and
 // of its evaluation pass. Kernels (shaders/train_*.comp), their parameter words in order:
 //   train_gather   B, F                          → x (B×F), labels (B) from x_train, y_train, batches[step]
-//   train_linear   N, In, Out, act               Y = f(X·Wᵀ + b)                      [X, W, b, Y]
+//   train_linear   N, In, Out, act               Y = f(X·Wᵀ + b), Z = X·Wᵀ + b        [X, W, b, Y, Z]
 //   train_linear_dx N, In, Out, act              dX = dY·W · f'(A)                    [dY, W, dX, A]
 //   train_linear_dw N, In, Out, sgd, lr, momentum
 //                                                dW = dYᵀ·X, db = Σₙ dY (+ SGD)      [dY, X, dW, db, W, b, mW, mb]
