@@ -6,14 +6,14 @@ layout(push_constant) uniform Push { uint count; uint kind; uint backward; } pc;
 layout(std430, binding = 0) readonly buffer B0b { float B0[]; };
 layout(std430, binding = 1) buffer B1b { float B1[]; };
 layout(std430, binding = 2) writeonly buffer B2b { float B2[]; };
+#include "train_act_common.glsl"
 void main() {
     uint e = gl_GlobalInvocationID.x;
     if (e >= pc.count) return;
     float v = B0[e];
     if (pc.backward == 0u) {
-        B1[e] = pc.kind == 0u ? max(v, 0.0) : pc.kind == 1u ? tanh(v) : 1.0 / (1.0 + exp(-v));
+        B1[e] = act_apply(pc.kind + 1u, v);
         return;
     }
-    float d = pc.kind == 0u ? (v > 0.0 ? 1.0 : 0.0) : pc.kind == 1u ? 1.0 - v * v : v * (1.0 - v);
-    B2[e] = B1[e] * d;
+    B2[e] = B1[e] * act_slope(pc.kind + 1u, v);
 }

@@ -1,7 +1,8 @@
 #version 450
 // Training: softmax cross-entropy, mean over the batch, and accuracy (argmax = label, the first
 // maximum on ties), into LOG[2·index], LOG[2·index + 1]. Training (eval = 0): index = STEP and
-// DLOGITS = (softmax − onehot) / N. Evaluation (eval = 1): index = STEP − 1, the step last run.
+// DLOGITS = (softmax − onehot) / N, then STEP advances (the step counter, train_program.hpp).
+// Evaluation (eval = 1): index = STEP − 1, the step last run.
 // One workgroup; the per-sample terms are summed in shared memory.
 layout(local_size_x = 64) in;
 layout(push_constant) uniform Push { uint N; uint K; uint eval; } pc;
@@ -9,7 +10,7 @@ layout(std430, binding = 0) readonly buffer Logits { float LOGITS[]; };
 layout(std430, binding = 1) readonly buffer Labels { uint LABELS[]; };
 layout(std430, binding = 2) writeonly buffer DLogits { float DLOGITS[]; };
 layout(std430, binding = 3) buffer Log { float LOG[]; };
-layout(std430, binding = 4) readonly buffer Step { uint STEP; };
+layout(std430, binding = 4) buffer Step { uint STEP; };
 shared float s_loss[64];
 shared float s_hits[64];
 void main() {
@@ -49,5 +50,6 @@ void main() {
         uint index = pc.eval == 0u ? STEP : STEP - 1u;
         LOG[2u * index] = s_loss[0] / float(pc.N);
         LOG[2u * index + 1u] = s_hits[0] / float(pc.N);
+        if (pc.eval == 0u) STEP = index + 1u;
     }
 }

@@ -4,7 +4,8 @@
 // Y = xhat·γ[c] (+ β[c]). Flags (train_plan.hpp): 2 normalise with the running statistics instead
 // (BatchNorm in eval); 4 update them (running = (1 − momentum)·running + momentum·stat, the variance
 // unbiased: ·M/(M − 1)). STATS[2s] = mean, STATS[2s + 1] = rstd. Flag 16 (small sets): one invocation per
-// set, looping over its members (no shared memory, no barriers), 64 sets per workgroup.
+// set, looping over its members (no shared memory, no barriers), 64 sets per workgroup. Flags >> 5: the
+// activation that follows the norm, fused (train_act_common.glsl's act, 0 none): Y = f(xhat·γ[c] + β[c]).
 layout(local_size_x = 64) in;
 layout(push_constant) uniform Push {
     uint sets; uint members; uint set_inner; uint set_outer_stride; uint set_inner_stride;
@@ -20,6 +21,7 @@ layout(std430, binding = 4) readonly buffer Gb { float GAMMA[]; };
 layout(std430, binding = 5) readonly buffer Bb { float BETA[]; };
 layout(std430, binding = 6) buffer RMb { float RMEAN[]; };
 layout(std430, binding = 7) buffer RVb { float RVAR[]; };
+#include "train_act_common.glsl"
 shared float s_sum[64];
 
 float set_sum(float v) {
@@ -63,10 +65,11 @@ void main() {
         STATS[2u * s] = mean;
         STATS[2u * s + 1u] = rstd;
     }
+    uint act = pc.flags >> 5u;
     for (uint m = t; m < pc.members; m += stride) {
         uint a = norm_address(s, m), c = norm_channel(a);
         float xh = (X[a] - mean) * rstd;
         XHAT[a] = xh;
-        Y[a] = xh * GAMMA[c] + ((pc.flags & 8u) != 0u ? BETA[c] : 0.0);
+        Y[a] = act_apply(act, xh * GAMMA[c] + ((pc.flags & 8u) != 0u ? BETA[c] : 0.0));
     }
 }

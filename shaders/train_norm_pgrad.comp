@@ -1,13 +1,18 @@
 #version 450
 // Training: a norm's parameter gradients, one invocation per channel c: dγ[c] = Σ dY·xhat and
-// dβ[c] = Σ dY over the channel's rows × inner elements (r·row_stride + c·channel_stride + i).
+// dβ[c] = Σ dY over the channel's rows × inner elements (r·row_stride + c·channel_stride + i). sgd ≠ 0:
+// the same invocation then takes train_sgd.comp's step on γ[c] (and β[c]) with their momentum buffers.
 layout(local_size_x = 64) in;
 layout(push_constant) uniform Push { uint channels; uint rows; uint row_stride; uint channel_stride; uint inner;
-                                     uint has_bias; } pc;
+                                     uint has_bias; uint sgd; float lr; float momentum; } pc;
 layout(std430, binding = 0) readonly buffer DYb { float DY[]; };
 layout(std430, binding = 1) readonly buffer XHb { float XHAT[]; };
 layout(std430, binding = 2) writeonly buffer DGb { float DGAMMA[]; };
 layout(std430, binding = 3) writeonly buffer DBb { float DBETA[]; };
+layout(std430, binding = 4) buffer Gb { float GAMMA[]; };
+layout(std430, binding = 5) buffer Bb { float BETA[]; };
+layout(std430, binding = 6) buffer MGb { float MGAMMA[]; };
+layout(std430, binding = 7) buffer MBb { float MBETA[]; };
 void main() {
     uint c = gl_GlobalInvocationID.x;
     if (c >= pc.channels) return;
@@ -21,4 +26,12 @@ void main() {
     }
     DGAMMA[c] = dg;
     if (pc.has_bias != 0u) DBETA[c] = db;
+    if (pc.sgd == 0u) return;
+    float b = pc.momentum * MGAMMA[c] + dg;
+    MGAMMA[c] = b;
+    GAMMA[c] -= pc.lr * b;
+    if (pc.has_bias == 0u) return;
+    b = pc.momentum * MBETA[c] + db;
+    MBETA[c] = b;
+    BETA[c] -= pc.lr * b;
 }

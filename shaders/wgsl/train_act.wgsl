@@ -2,6 +2,7 @@
 // Backward: B2 = B1·f'(·) from the forward's output in B0 (ReLU: y > 0; tanh: 1 − y²; sigmoid: y(1 − y)).
 // Every train_*.wgsl kernel binds its storage buffers read_write at the GLSL kernel's bindings and its
 // parameter block as the uniform at binding 8 (wgpu_train_runner.hpp).
+// append: train_act_common.wgsl
 struct Push {
   count : u32,
   kind : u32,
@@ -21,20 +22,8 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
   }
   let v = B0[e];
   if (pc.backward == 0u) {
-    if (pc.kind == 0u) {
-      B1[e] = max(v, 0.0);
-    } else if (pc.kind == 1u) {
-      B1[e] = tanh(v);
-    } else {
-      B1[e] = 1.0 / (1.0 + exp(-v));
-    }
+    B1[e] = act_apply(pc.kind + 1u, v);
     return;
   }
-  var d = v * (1.0 - v);
-  if (pc.kind == 0u) {
-    d = select(0.0, 1.0, v > 0.0);
-  } else if (pc.kind == 1u) {
-    d = 1.0 - v * v;
-  }
-  B2[e] = B1[e] * d;
+  B2[e] = B1[e] * act_slope(pc.kind + 1u, v);
 }

@@ -1,7 +1,8 @@
 // Training: softmax cross-entropy, mean over the batch, and accuracy (argmax = label, the first maximum on
 // ties) into LOG[2·index], LOG[2·index + 1], train_loss.comp's twin. Training (eval = 0): index = STEP and
-// DLOGITS = (softmax − onehot) / N. Evaluation (eval = 1): index = STEP − 1, the step last run. One
-// workgroup; the per-sample terms are summed in workgroup memory in the GLSL kernel's tree order.
+// DLOGITS = (softmax − onehot) / N, then STEP advances (the step counter). Evaluation (eval = 1): index =
+// STEP − 1, the step last run. One workgroup; the per-sample terms are summed in workgroup memory in the
+// GLSL kernel's tree order.
 struct Push {
   N : u32,
   K : u32,
@@ -65,5 +66,8 @@ fn main(@builtin(local_invocation_index) t : u32) {
     let index = select(step - 1u, step, pc.eval == 0u);
     LOG[2u * index] = s_loss[0] / f32(pc.N);
     LOG[2u * index + 1u] = s_hits[0] / f32(pc.N);
+    if (pc.eval == 0u) {
+      STEP[0] = index + 1u;
+    }
   }
 }

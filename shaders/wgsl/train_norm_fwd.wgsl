@@ -4,8 +4,10 @@
 // statistics instead (BatchNorm in eval); 4 update them (running = (1 − momentum)·running + momentum·stat,
 // the variance unbiased: ·M/(M − 1)). STATS[2s] = mean, STATS[2s + 1] = rstd. Flag 16 (small sets): one
 // invocation per set, looping over its members (no workgroup memory, no barriers), 64 sets per workgroup.
-// The sums are the GLSL kernel's: every 64th member per invocation, then the same tree.
+// The sums are the GLSL kernel's: every 64th member per invocation, then the same tree. Flags >> 5: the
+// activation that follows the norm, fused (train_act_common.wgsl's act, 0 none): Y = f(xhat·γ[c] + β[c]).
 // append: train_norm_common.wgsl
+// append: train_act_common.wgsl
 struct Push {
   sets : u32,
   members : u32,
@@ -99,7 +101,7 @@ fn finish_set(s : u32, t : u32, stride : u32, batch_mean : f32, batch_var : f32)
     if (has_bias) {
       b = BETA[c];
     }
-    Y[a] = xh * GAMMA[c] + b;
+    Y[a] = act_apply(pc.flags >> 5u, xh * GAMMA[c] + b);
   }
 }
 

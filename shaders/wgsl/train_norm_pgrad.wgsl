@@ -1,6 +1,7 @@
 // Training: a norm's parameter gradients, train_norm_pgrad.comp's twin, one invocation per channel c:
 // dγ[c] = Σ dY·xhat and dβ[c] = Σ dY over the channel's rows × inner elements (r·row_stride +
-// c·channel_stride + i), in that order.
+// c·channel_stride + i), in that order. sgd ≠ 0: the same invocation then takes train_sgd's step on γ[c]
+// (and β[c]) with their momentum buffers.
 struct Push {
   channels : u32,
   rows : u32,
@@ -8,12 +9,19 @@ struct Push {
   channel_stride : u32,
   inner : u32,
   has_bias : u32,
+  sgd : u32,
+  lr : f32,
+  momentum : f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> DY : array<f32>;
 @group(0) @binding(1) var<storage, read_write> XHAT : array<f32>;
 @group(0) @binding(2) var<storage, read_write> DGAMMA : array<f32>;
 @group(0) @binding(3) var<storage, read_write> DBETA : array<f32>;
+@group(0) @binding(4) var<storage, read_write> GAMMA : array<f32>;
+@group(0) @binding(5) var<storage, read_write> BETA : array<f32>;
+@group(0) @binding(6) var<storage, read_write> MGAMMA : array<f32>;
+@group(0) @binding(7) var<storage, read_write> MBETA : array<f32>;
 @group(0) @binding(8) var<uniform> pc : Push;
 
 @compute @workgroup_size(64)
@@ -34,5 +42,15 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
   DGAMMA[c] = dg;
   if (pc.has_bias != 0u) {
     DBETA[c] = db;
+  }
+  if (pc.sgd != 0u) {
+    let b = pc.momentum * MGAMMA[c] + dg;
+    MGAMMA[c] = b;
+    GAMMA[c] = GAMMA[c] - pc.lr * b;
+    if (pc.has_bias != 0u) {
+      let bb = pc.momentum * MBETA[c] + db;
+      MBETA[c] = bb;
+      BETA[c] = BETA[c] - pc.lr * bb;
+    }
   }
 }

@@ -221,3 +221,41 @@ TEST_CASE("the cnn's and the mlp's norms: one planner, small sets one invocation
     CHECK((it->params[10] & train::kTrainNormSerial) != 0);  // 32 sets of 32 features
     CHECK(it->groups == std::array<std::uint32_t, 3>{1, 1, 1});
 }
+
+TEST_CASE("the mlp's step: fused passes, at most 8 storage buffers a pass", "[train][conv]") {
+    // 4 layers: gather, 4 Linear+activation (or Linear, then norm+activation), the head, the loss (which advances
+    // the step counter); backward: the head's dX and dW (+SGD), each layer's norm ∂x and ∂γ (+SGD), dW (+SGD)
+    // and, past the first, dX (with f'). No train_sgd, train_act or train_step pass remains.
+    train::TrainConfig c;
+    c.depth = 4;
+    c.width = 32;
+    for (train::TrainNorm norm : {train::TrainNorm::None, train::TrainNorm::Batch, train::TrainNorm::Rms}) {
+        c.norm = norm;
+        train::validate_train_config(c);
+        const train::TrainProgram p = train::plan_mlp_training(c);
+        const std::size_t per_norm = norm == train::TrainNorm::None ? 0 : 3;
+        INFO(train::train_norm_name(norm));
+        CHECK(p.passes.size() == 1 + 4 + 1 + 1 + 2 + 4 * (1 + per_norm) + 3);
+        for (const auto& pass : p.passes) {
+            CHECK(pass.buffers.size() <= 8);
+            CHECK(pass.kernel != "train_sgd");
+            CHECK(pass.kernel != "train_act");
+        }
+        // Each trained tensor's momentum buffer is bound by exactly one pass: its gradient's.
+        for (const auto& t : train::init_mlp_params(c)) {
+            if (!t.trained) continue;
+            const int m = p.find(t.name + ".momentum_buffer");
+            REQUIRE(m >= 0);
+            CHECK(std::count_if(p.passes.begin(), p.passes.end(), [&](const train::TrainPass& pass) {
+                      return std::count(pass.buffers.begin(), pass.buffers.end(), m) == 1;
+                  }) == 1);
+        }
+    }
+    // Adam: the optimizer's own passes after the backward (its state would take a fused pass past 8 buffers).
+    c.norm = train::TrainNorm::Layer;
+    c.optimizer = train::TrainOptimizer::Adam;
+    const train::TrainProgram adam = train::plan_mlp_training(c);
+    CHECK(std::count_if(adam.passes.begin(), adam.passes.end(),
+                        [](const train::TrainPass& pass) { return pass.kernel == "train_adam"; }) == 18);
+    for (const auto& pass : adam.passes) CHECK(pass.buffers.size() <= 8);
+}

@@ -110,14 +110,14 @@ struct CnnPlanner {
         const auto k = static_cast<u32>(c.classes);
         logits = buf(pre + "logits", static_cast<std::uint64_t>(n) * k);
         out.push_back({"train_linear",
-                       {n, channels(), k},
+                       {n, channels(), k, 0},
                        train_groups_for(static_cast<std::uint64_t>(n) * k),
-                       {feat, p.find("head.weight"), p.find("head.bias"), logits}});
+                       {feat, p.find("head.weight"), p.find("head.bias"), logits, dummy}});
         return layers;
     }
 
     void backward_norm(const std::string& q, const LayerBufs& b, int dy, int dx) {
-        norm_plan(b.s).backward(p.passes, dy, dx, train_norm_buffers(p, q, b.xhat, b.stats, dummy));
+        norm_plan(b.s).backward(p.passes, dy, dx, train_norm_buffers(p, q, b.xhat, b.stats, dummy, fused_sgd(c)));
     }
     void backward_act(const LayerBufs& b, int dy, int dx) {
         const u32 count = static_cast<u32>(b.s.y_size());
@@ -155,15 +155,8 @@ struct CnnPlanner {
 
     void backward(const std::vector<LayerBufs>& layers, u32 n, int feat, int dlogits) {
         const u32 k = static_cast<u32>(c.classes), ch = channels();
-        p.passes.push_back({"train_linear_dw",
-                            {n, ch, k},
-                            train_groups_for(static_cast<std::uint64_t>(k) * (ch + 1)),
-                            {dlogits, feat, p.find("grad.head.weight"), p.find("grad.head.bias")}});
         const int dfeat = buf("grad.features", static_cast<std::uint64_t>(n) * ch);
-        p.passes.push_back({"train_linear_dx",
-                            {n, ch, k},
-                            train_groups_for(static_cast<std::uint64_t>(n) * ch),
-                            {dlogits, p.find("head.weight"), dfeat}});
+        append_linear_backward(p, c, {n, ch, k, 0, dlogits, feat, dfeat, dummy, dummy, "head."});
         const LayerBufs& last = layers.back();
         const int side = last.pool ? last.s.h / 2 : last.s.h;
         const PoolShape gs{static_cast<int>(n), c.channels, side, side};
@@ -184,14 +177,14 @@ TrainProgram plan_cnn_training(const TrainConfig& c, const TrainPlanOptions& o) 
     pl.step = io.step;
     pl.dummy = io.unused;
 
-    // The step: gather (above), forward, loss, backward, update, advance.
+    // The step: gather (above), forward, loss (which advances the step counter), backward (SGD's step
+    // fused into the head's and the norms' gradient passes), the optimizer's other passes.
     int feat = -1, logits = -1;
     const auto layers = pl.forward(p.passes, "", b, io.x, feat, logits, false);
     const int dlogits = p.add_buffer("grad.logits", std::uint64_t{b} * k);
     p.passes.push_back({"train_loss", {b, k, 0}, {1, 1, 1}, {logits, io.labels, dlogits, io.log, pl.step}});
     pl.backward(layers, b, feat, dlogits);
     append_optimizer_passes(p, c, params);
-    p.passes.push_back({"train_step", {}, {1, 1, 1}, {pl.step}});
 
     // The evaluation: the validation set in eval mode.
     int vfeat = -1, vlogits = -1;

@@ -6,7 +6,7 @@
 
 namespace normlab::train {
 
-TrainNormBuffers train_norm_buffers(const TrainProgram& p, const std::string& q, int xhat, int stats, int unused) {
+TrainNormBuffers train_norm_buffers(TrainProgram& p, const std::string& q, int xhat, int stats, int unused, bool sgd) {
     auto find = [&](const std::string& name) {
         const int i = p.find(name);
         return i >= 0 ? i : unused;
@@ -20,6 +20,10 @@ TrainNormBuffers train_norm_buffers(const TrainProgram& p, const std::string& q,
     b.running_var = find(q + "norm.running_var");
     b.grad_weight = find("grad." + q + "norm.weight");
     b.grad_bias = find("grad." + q + "norm.bias");
+    b.momentum_weight = b.momentum_bias = unused;
+    b.sgd = sgd && b.grad_weight != unused;
+    if (b.sgd) b.momentum_weight = sgd_momentum_buffer(p, q + "norm.weight");
+    if (b.sgd && b.grad_bias != unused) b.momentum_bias = sgd_momentum_buffer(p, q + "norm.bias");
     return b;
 }
 
@@ -38,9 +42,10 @@ std::array<std::uint32_t, 3> TrainNormPlan::groups() const {
     return serial() ? train_groups_for(l_.sets) : std::array<std::uint32_t, 3>{l_.sets, 1, 1};
 }
 
-void TrainNormPlan::forward(std::vector<TrainPass>& out, bool eval, int x, int y, const TrainNormBuffers& b) const {
+void TrainNormPlan::forward(std::vector<TrainPass>& out, bool eval, int x, int y, const TrainNormBuffers& b,
+                            std::uint32_t act) const {
     auto words = l_.words();
-    words.push_back(flags(eval));
+    words.push_back(flags(eval) | act << kTrainNormActShift);
     words.push_back(param_f32(static_cast<float>(train_norm_eps(c_.norm))));
     words.push_back(param_f32(static_cast<float>(kTrainBnMomentum)));
     out.push_back(
@@ -52,10 +57,12 @@ void TrainNormPlan::backward(std::vector<TrainPass>& out, int dy, int dx, const 
     words.push_back(flags(false));
     out.push_back({"train_norm_bwd", words, groups(), {dy, b.xhat, b.stats, b.weight, dx}});
     const bool bias = norm_has_bias(c_.norm);
+    words = {l_.channels, l_.rows, l_.row_stride, l_.channel_stride, l_.inner, bias ? 1u : 0u};
+    for (std::uint32_t v : b.sgd ? sgd_words(c_) : std::vector<std::uint32_t>{0, 0, 0}) words.push_back(v);
     out.push_back({"train_norm_pgrad",
-                   {l_.channels, l_.rows, l_.row_stride, l_.channel_stride, l_.inner, bias ? 1u : 0u},
+                   words,
                    train_groups_for(l_.channels),
-                   {dy, b.xhat, b.grad_weight, b.grad_bias}});
+                   {dy, b.xhat, b.grad_weight, b.grad_bias, b.weight, b.bias, b.momentum_weight, b.momentum_bias}});
 }
 
 }  // namespace normlab::train

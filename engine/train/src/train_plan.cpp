@@ -26,18 +26,24 @@ struct Planner {
         return i >= 0 ? i : p.add_buffer(name, n, r, k);
     }
 
-    // One hidden layer's activations of a batch of n, in buffers prefixed by `pre`.
+    // One hidden layer's buffers: its input, the norm's saved x̂ and statistics, the activation's output
+    // (its backward's operand) and the layer's output.
     struct LayerBufs {
-        int in, z, norm_in, norm_out, xhat, stats, act_in, act_out, out;
+        int in = -1, xhat = -1, stats = -1, act_out = -1, out = -1;
     };
 
     // The norm of a layer of n samples (the mlp's W features: one element per channel).
     TrainNormPlan norm_plan(u32 n) const {
         return {c, train_norm_layout(c.norm, n, c.width, 1, static_cast<u32>(c.groups)), o};
     }
+    // The activation word of the fused kernels (train_plan.hpp's act).
+    u32 act() const { return act_kind(c.activation) + 1; }
+    // Whether a layer's output is its activation's (no norm after it): the next Linear's dX applies f'.
+    bool ends_in_act() const { return c.norm == TrainNorm::None || !c.norm_after; }
 
     // Forward of the whole mlp on n samples of `x` (and `labels`) into pass list `out`; returns
-    // the layers' buffers (the last one's `out` feeds the head) and the logits.
+    // the layers' buffers (the last one's `out` feeds the head) and the logits. The activation runs in
+    // the pass before it: Linear's (no norm, or the norm after the activation) or the norm's.
     std::vector<LayerBufs> forward(std::vector<TrainPass>& out, const std::string& pre, u32 n, int x, int& logits,
                                    bool eval) {
         std::vector<LayerBufs> layers;
@@ -49,103 +55,66 @@ struct Planner {
             const std::string q = "layers." + std::to_string(i) + ".";
             LayerBufs b{};
             b.in = in;
-            b.z = buf(l + "z", n * w);
+            // Linear's output: the activation's where it is fused (its pre-activation z kept beside it), else z.
+            const bool linear_act = !normed || c.norm_after;
+            const int z = buf(l + "z", n * w), y = linear_act ? (b.act_out = buf(l + "act", n * w)) : z;
             const u32 fin = mlp_in_features(c, i);
             out.push_back({"train_linear",
-                           {n, fin, w},
+                           {n, fin, w, linear_act ? act() : 0},
                            train_groups_for(n * w),
-                           {in, p.find(q + "linear.weight"), p.find(q + "linear.bias"), b.z}});
-            int cur = b.z;
-            auto add_norm = [&](int src) {
+                           {in, p.find(q + "linear.weight"), p.find(q + "linear.bias"), y, linear_act ? z : dummy}});
+            b.out = y;
+            if (normed) {
                 const TrainNormPlan norm = norm_plan(n);
-                b.norm_in = src;
-                b.norm_out = buf(l + "normed", n * w);
+                b.out = c.norm_after ? buf(l + "normed", n * w) : (b.act_out = buf(l + "act", n * w));
                 b.xhat = buf(l + "xhat", n * w);
                 b.stats = buf(l + "stats", 2 * norm.layout().sets);
-                norm.forward(out, eval, src, b.norm_out, train_norm_buffers(p, q, b.xhat, b.stats, dummy));
-                return b.norm_out;
-            };
-            auto add_act = [&](int src) {
-                b.act_in = src;
-                b.act_out = buf(l + "act", n * w);
-                out.push_back({"train_act",
-                               {n * w, act_kind(c.activation), 0},
-                               train_groups_for(n * w),
-                               {src, b.act_out, dummy}});
-                return b.act_out;
-            };
-            if (normed && !c.norm_after) cur = add_norm(cur);
-            cur = add_act(cur);
-            if (normed && c.norm_after) cur = add_norm(cur);
-            b.out = cur;
+                norm.forward(out, eval, y, b.out, train_norm_buffers(p, q, b.xhat, b.stats, dummy),
+                             c.norm_after ? 0 : act());
+            }
             layers.push_back(b);
-            in = cur;
+            in = b.out;
         }
         logits = buf(pre + "logits", n * static_cast<u32>(c.classes));
         out.push_back({"train_linear",
-                       {n, w, static_cast<u32>(c.classes)},
+                       {n, w, static_cast<u32>(c.classes), 0},
                        train_groups_for(n * c.classes),
-                       {in, p.find("head.weight"), p.find("head.bias"), logits}});
+                       {in, p.find("head.weight"), p.find("head.bias"), logits, dummy}});
         return layers;
     }
 
-    void backward_norm(const std::string& q, const LayerBufs& b, int dy, int dx, u32 n) {
-        norm_plan(n).backward(p.passes, dy, dx, train_norm_buffers(p, q, b.xhat, b.stats, dummy));
-    }
-
-    void backward_act(const LayerBufs& b, int dy, int dx, u32 n) {
-        p.passes.push_back({"train_act",
-                            {n * static_cast<u32>(c.width), act_kind(c.activation), 1},
-                            train_groups_for(n * c.width),
-                            {b.act_out, dy, dx}});
-    }
-
+    // Backward from dlogits: each Linear's dX applies f' of the activation before it where that activation
+    // is its input (ends_in_act), so a layer's gradient arrives at its norm (or its Linear) directly.
     void backward(const std::vector<LayerBufs>& layers, u32 n, int dlogits) {
         const u32 w = c.width, k = c.classes;
-        int dy = dlogits;
-        const int last = layers.back().out;
-        const int dh = buf("grad.layers." + std::to_string(c.depth - 1) + ".out", n * w);
-        p.passes.push_back({"train_linear_dw",
-                            {n, w, k},
-                            train_groups_for(k * (w + 1)),
-                            {dy, last, p.find("grad.head.weight"), p.find("grad.head.bias")}});
-        p.passes.push_back({"train_linear_dx", {n, w, k}, train_groups_for(n * w), {dy, p.find("head.weight"), dh}});
-        dy = dh;
+        const bool fused_act = ends_in_act();
+        auto linear = [&](const std::string& prefix, u32 in, u32 out, int dy, int x, int dx, const LayerBufs* prev) {
+            append_linear_backward(p, c,
+                                   {n, in, out, prev && fused_act ? act() : 0, dy, x, dx,
+                                    prev && fused_act ? prev->act_out : dummy, dummy, prefix});
+        };
+        int dy = buf("grad.layers." + std::to_string(c.depth - 1) + ".out", n * w);
+        linear("head.", w, k, dlogits, layers.back().out, dy, &layers.back());
         for (int i = c.depth - 1; i >= 0; --i) {
             const std::string q = "layers." + std::to_string(i) + ".";
             const auto& b = layers[i];
             const int g1 = buf("grad." + q + "mid", n * w), g2 = buf("grad." + q + "z", n * w);
-            int dz = g1;
-            if (c.norm == TrainNorm::None) {
-                backward_act(b, dy, g2, n);
+            int dz = dy;
+            if (c.norm != TrainNorm::None) {
+                const auto nb = train_norm_buffers(p, q, b.xhat, b.stats, dummy, fused_sgd(c));
+                norm_plan(n).backward(p.passes, dy, c.norm_after ? g1 : g2, nb);
                 dz = g2;
-            } else if (c.norm_after) {
-                backward_norm(q, b, dy, g1, n);
-                backward_act(b, g1, g2, n);
-                dz = g2;
-            } else {
-                backward_act(b, dy, g1, n);
-                backward_norm(q, b, g1, g2, n);
-                dz = g2;
+                if (c.norm_after)
+                    p.passes.push_back({"train_act",
+                                        {n * w, act_kind(c.activation), 1},
+                                        train_groups_for(n * w),
+                                        {b.act_out, g1, g2}});
             }
-            const u32 fin = mlp_in_features(c, i);
-            p.passes.push_back(
-                {"train_linear_dw",
-                 {n, fin, w},
-                 train_groups_for(w * (fin + 1)),
-                 {dz, b.in, p.find("grad." + q + "linear.weight"), p.find("grad." + q + "linear.bias")}});
-            if (i > 0) {
-                const int dprev = buf("grad.layers." + std::to_string(i - 1) + ".out", n * w);
-                p.passes.push_back({"train_linear_dx",
-                                    {n, fin, w},
-                                    train_groups_for(n * fin),
-                                    {dz, p.find(q + "linear.weight"), dprev}});
-                dy = dprev;
-            }
+            const int dprev = i > 0 ? buf("grad.layers." + std::to_string(i - 1) + ".out", n * w) : -1;
+            linear(q + "linear.", mlp_in_features(c, i), w, dz, b.in, dprev, i > 0 ? &layers[i - 1] : nullptr);
+            dy = dprev;
         }
     }
-
-    void update(const std::vector<TrainTensor>& params) { append_optimizer_passes(p, c, params); }
 };
 
 }  // namespace
@@ -165,11 +134,11 @@ void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::v
                             {bias}});
     }
     for (const auto& t : params) {
-        if (!t.trained) continue;
+        if (!t.trained || p.find(t.name + ".momentum_buffer") >= 0) continue;
         const int pi = p.find(t.name), gi = p.find("grad." + t.name);
         const u32 n = static_cast<u32>(t.elements());
         if (c.optimizer == TrainOptimizer::Sgd) {
-            const int m = buf(t.name + ".momentum_buffer", n);
+            const int m = sgd_momentum_buffer(p, t.name);
             p.passes.push_back({"train_sgd", {n, f(c.lr), f(c.momentum)}, train_groups_for(n), {pi, gi, m}});
         } else {
             const int m = buf(t.name + ".exp_avg", n), v = buf(t.name + ".exp_avg_sq", n);
@@ -180,6 +149,37 @@ void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::v
                  {pi, gi, m, v, bias}});
         }
     }
+}
+
+bool fused_sgd(const TrainConfig& c) { return c.optimizer == TrainOptimizer::Sgd; }
+
+std::vector<std::uint32_t> sgd_words(const TrainConfig& c) {
+    if (!fused_sgd(c)) return {0, 0, 0};
+    return {1, param_f32(static_cast<float>(c.lr)), param_f32(static_cast<float>(c.momentum))};
+}
+
+int sgd_momentum_buffer(TrainProgram& p, const std::string& name) {
+    const int i = p.find(name + ".momentum_buffer");
+    return i >= 0 ? i : p.add_buffer(name + ".momentum_buffer", p.buffers.at(p.find(name)).elements, Role::State);
+}
+
+void append_linear_backward(TrainProgram& p, const TrainConfig& c, const LinearBackward& l) {
+    const int weight = p.find(l.prefix + "weight"), bias = p.find(l.prefix + "bias");
+    if (l.dx >= 0)
+        p.passes.push_back({"train_linear_dx",
+                            {l.n, l.in, l.out, l.act},
+                            train_groups_for(std::uint64_t{l.n} * l.in),
+                            {l.dy, weight, l.dx, l.act_out}});
+    std::vector<u32> words{l.n, l.in, l.out};
+    for (u32 v : sgd_words(c)) words.push_back(v);
+    const bool sgd = fused_sgd(c);
+    p.passes.push_back(
+        {"train_linear_dw",
+         words,
+         train_groups_for(std::uint64_t{l.out} * (l.in + 1)),
+         {l.dy, l.x, p.find("grad." + l.prefix + "weight"), p.find("grad." + l.prefix + "bias"),
+          sgd ? weight : l.unused, sgd ? bias : l.unused, sgd ? sgd_momentum_buffer(p, l.prefix + "weight") : l.unused,
+          sgd ? sgd_momentum_buffer(p, l.prefix + "bias") : l.unused}});
 }
 
 TrainIo begin_training_program(TrainProgram& p, const TrainConfig& c, std::uint32_t features,
@@ -214,14 +214,14 @@ TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o) 
     pl.step = io.step;
     pl.dummy = io.unused;
 
-    // The step: gather (above), forward, loss, backward, update, advance.
+    // The step: gather (above), forward, loss (which advances the step counter), backward with SGD's
+    // update fused (else the optimizer's passes after it).
     int logits = -1;
     const auto layers = pl.forward(p.passes, "", b, io.x, logits, false);
     const int dlogits = p.add_buffer("grad.logits", static_cast<std::uint64_t>(b) * k);
     p.passes.push_back({"train_loss", {b, k, 0}, {1, 1, 1}, {logits, io.labels, dlogits, io.log, pl.step}});
     pl.backward(layers, b, dlogits);
-    pl.update(params);
-    p.passes.push_back({"train_step", {}, {1, 1, 1}, {pl.step}});
+    append_optimizer_passes(p, c, params);
 
     // The evaluation: the validation set in eval mode (and the grid after it: its logits only).
     int vlogits = -1;

@@ -195,8 +195,8 @@ public:
                 }
             };
             train::TrainProgram short_pass = train::plan_mlp_training(c);
-            short_pass.passes[1].buffers.resize(2);  // train_linear declares 4
-            expect(short_pass, "a pass binding 2 of 4 buffers", "WebGPU refused it");
+            short_pass.passes[1].buffers.resize(2);  // train_linear declares 5
+            expect(short_pass, "a pass binding 2 of 5 buffers", "WebGPU refused it");
             train::TrainProgram twice = train::plan_mlp_training(c);
             twice.passes[1].buffers[3] = twice.passes[1].buffers[0];
             expect(twice, "a buffer bound twice", "twice");

@@ -1,6 +1,7 @@
 // train_norm_plan: the passes of one training norm layer on its TrainNormLayout, the same for every
 // model's planner (the mlp's train_plan.cpp, the cnn's conv_model_plan.cpp): the forward
-// (train_norm_fwd) and the backward, ∂x (train_norm_bwd) then ∂γ and ∂β (train_norm_pgrad), with the
+// (train_norm_fwd, with the activation after it fused) and the backward, ∂x (train_norm_bwd) then ∂γ and ∂β
+// (train_norm_pgrad, with SGD's step fused), with the
 // parameter words and bindings train_plan.hpp lists. Sets of at most
 // TrainPlanOptions::serial_norm_members elements run one invocation per set (flag kTrainNormSerial, 64
 // sets a workgroup), larger ones one workgroup per set.
@@ -18,25 +19,31 @@
 namespace normlab::train {
 
 // One norm layer's buffers: the x̂ and statistics its forward saves for its backward, γ, β and the
-// running statistics, and the gradients of γ and β (the program's unused buffer where the norm has none).
+// running statistics, the gradients of γ and β and their SGD momentum buffers (the program's unused
+// buffer where the norm has none); sgd: the backward's train_norm_pgrad also takes SGD's step on γ and β.
 struct TrainNormBuffers {
     int xhat = -1, stats = -1, weight = -1, bias = -1, running_mean = -1, running_var = -1;
-    int grad_weight = -1, grad_bias = -1;
+    int grad_weight = -1, grad_bias = -1, momentum_weight = -1, momentum_bias = -1;
+    bool sgd = false;
 };
 
 // The buffers of the norm whose parameters are named `q` + "norm.weight" … in p (q: "layers.3."), with
-// the forward's x̂ and statistics; `unused` stands for those p does not have.
-TrainNormBuffers train_norm_buffers(const TrainProgram& p, const std::string& q, int xhat, int stats, int unused);
+// the forward's x̂ and statistics; `unused` stands for those p does not have. sgd (fused_sgd, for the
+// backward): the momentum buffers of its trained γ and β, created in p.
+TrainNormBuffers train_norm_buffers(TrainProgram& p, const std::string& q, int xhat, int stats, int unused,
+                                    bool sgd = false);
 
 class TrainNormPlan {
 public:
     // The norm of c (not None) over layout l.
     TrainNormPlan(const TrainConfig& c, const TrainNormLayout& l, const TrainPlanOptions& o);
 
-    // y = norm(x), appended to `out` (the step's passes or the evaluation's); eval: BatchNorm
-    // normalises with its running statistics (else it updates them).
-    void forward(std::vector<TrainPass>& out, bool eval, int x, int y, const TrainNormBuffers& b) const;
-    // dx from dy, then the gradients of γ and β, appended to `out`.
+    // y = f(norm(x)), appended to `out` (the step's passes or the evaluation's), f the activation `act`
+    // (train_plan.hpp's act word; 0 none); eval: BatchNorm normalises with its running statistics (else it
+    // updates them).
+    void forward(std::vector<TrainPass>& out, bool eval, int x, int y, const TrainNormBuffers& b,
+                 std::uint32_t act = 0) const;
+    // dx from dy, then the gradients of γ and β (with SGD's step where b.sgd), appended to `out`.
     void backward(std::vector<TrainPass>& out, int dy, int dx, const TrainNormBuffers& b) const;
 
     const TrainNormLayout& layout() const { return l_; }

@@ -1,32 +1,38 @@
 // The planner: a TrainConfig → the TrainProgram (train_program.hpp) of the mlp's training step and
 // of its evaluation pass. Kernels (shaders/train_*.comp), their parameter words in order:
 //   train_gather   B, F                          → x (B×F), labels (B) from x_train, y_train, batches[step]
-//   train_linear   N, In, Out                    Y = X·Wᵀ + b                         [X, W, b, Y]
-//   train_linear_dx N, In, Out                   dX = dY·W                            [dY, W, dX]
-//   train_linear_dw N, In, Out                   dW = dYᵀ·X, db = Σₙ dY               [dY, X, dW, db]
+//   train_linear   N, In, Out, act               Y = f(X·Wᵀ + b), Z = X·Wᵀ + b        [X, W, b, Y, Z]
+//   train_linear_dx N, In, Out, act              dX = dY·W · f'(A)                    [dY, W, dX, A]
+//   train_linear_dw N, In, Out, sgd, lr, momentum
+//                                                dW = dYᵀ·X, db = Σₙ dY (+ SGD)      [dY, X, dW, db, W, b, mW, mb]
 //   train_act      count, kind, backward         fwd Y = f(X); bwd dX = dY·f'(Y)     [X|Y, Y|dY, —|dX]
 //   train_norm_fwd layout words (10), flags, eps, momentum                           [X, Y, xhat, stats, γ, β, rm, rv]
 //   train_norm_bwd layout words (10), flags                                          [dY, xhat, stats, γ, dX]
-//   train_norm_pgrad channels, rows, row_stride, channel_stride, inner, has_bias     [dY, xhat, dγ, dβ]
-//   train_loss     N, K, eval                    loss, accuracy → log[2·index]; train: dlogits  [logits, labels,
-//   dlogits, log, step] train_sgd      count, lr, momentum           buf = m·buf + g; p −= lr·buf        [p, g, buf]
+//   train_norm_pgrad channels, rows, row_stride, channel_stride, inner, has_bias, sgd, lr, momentum
+//                                                dγ, dβ (+ SGD)                      [dY, xhat, dγ, dβ, γ, β, mγ, mβ]
+//   train_loss     N, K, eval                    loss, accuracy → log[2·index]; train: dlogits, step += 1
+//                                                                       [logits, labels, dlogits, log, step]
+//   train_sgd      count, lr, momentum           buf = m·buf + g; p −= lr·buf        [p, g, buf]
 //   train_adam_bias β1, 1−β1, β2, 1−β2           1 − βᵗ = (1 − β) + β(1 − βᵗ⁻¹), once a step  [bias]
 //   train_adam     count, lr, β1, 1−β1, β2, 1−β2, eps  torch.optim.Adam                 [p, g, m, v, bias]
-//   train_step     —                             step += 1                           [step]
+// act: the activation fused into the pass, 0 none, else TrainActivation + 1 (train_act_common.glsl). sgd ≠ 0:
+// the gradient's pass also takes train_sgd's step on the parameter with its momentum buffer (m…).
 // Norm flags: 1 rms (no centring), 2 normalise with the running statistics (BN in eval),
 // 4 update the running statistics (BN in training), 8 has a bias (β), 16 one invocation per set (sets of at
-// most TrainPlanOptions::serial_norm_members: no barriers, the fastest on lavapipe; 64 sets a workgroup).
+// most TrainPlanOptions::serial_norm_members: no barriers, the fastest on lavapipe; 64 sets a workgroup);
+// flags >> 5: train_norm_fwd's fused activation (act).
 #pragma once
 #include "normlab/train/train_config.hpp"
 #include "normlab/train/train_params.hpp"
 #include "normlab/train/train_program.hpp"
 
+#include <string>
 #include <vector>
 
 namespace normlab::train {
 
 inline constexpr std::uint32_t kTrainNormRms = 1, kTrainNormUseRunning = 2, kTrainNormUpdateRunning = 4,
-                               kTrainNormHasBias = 8, kTrainNormSerial = 16;
+                               kTrainNormHasBias = 8, kTrainNormSerial = 16, kTrainNormActShift = 5;
 inline constexpr double kTrainBnMomentum = 0.1;
 inline constexpr double kAdamBeta1 = 0.9, kAdamBeta2 = 0.999, kAdamEps = 1e-8;
 
@@ -47,8 +53,29 @@ TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o =
 
 // The optimizer's passes for every trained tensor of `params` (its buffer and "grad." + its name in p),
 // with their state buffers (momentum_buffer; exp_avg, exp_avg_sq; Adam's adam.bias_correction and its
-// train_adam_bias pass first). The mlp's and the cnn's planners share it.
+// train_adam_bias pass first). A tensor whose momentum buffer p already holds was updated by its gradient's
+// pass (fused SGD) and gets none. The mlp's and the cnn's planners share it.
 void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::vector<TrainTensor>& params);
+
+// Whether SGD's step is fused into the gradients' passes (c's optimizer is SGD; Adam's state would take a
+// pass past 8 storage buffers), and the words those passes take for it: {1, lr, momentum}, or {0, 0, 0}.
+// No pass binds more than 8 storage buffers: WebGPU's maxStorageBuffersPerShaderStage is at least 8 on every
+// device (its default limit), and the fused passes (train_linear_dw, train_norm_pgrad) bind exactly 8.
+bool fused_sgd(const TrainConfig& c);
+std::vector<std::uint32_t> sgd_words(const TrainConfig& c);
+// The momentum buffer of p's tensor `name` (name + ".momentum_buffer"), created on first use.
+int sgd_momentum_buffer(TrainProgram& p, const std::string& name);
+
+// A Linear layer's backward (its parameters named prefix + "weight", prefix + "bias", e.g. "head."): dX into
+// `dx` first (none where dx < 0), times f' of the activation act whose output `act_out` is the layer's input,
+// then dW and db, with SGD's step fused where fused_sgd (dX reads W before the step). `unused`: the program's
+// unused buffer.
+struct LinearBackward {
+    std::uint32_t n = 0, in = 0, out = 0, act = 0;
+    int dy = -1, x = -1, dx = -1, act_out = -1, unused = -1;
+    std::string prefix;
+};
+void append_linear_backward(TrainProgram& p, const TrainConfig& c, const LinearBackward& l);
 
 // The buffers every model's program starts with, in this order: the data (x_train, y_train, x_val, y_val,
 // batches; `features` floats a sample), the step counter, the two logs, an unused binding, `params` and

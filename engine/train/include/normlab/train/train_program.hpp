@@ -7,10 +7,10 @@
 // between consecutive passes in Vulkan, pass order in WebGPU).
 //
 // A program has two pass lists over the same buffers: `step` (one training step: gather the batch,
-// forward, loss + accuracy into the log at the step's index, backward, optimizer update, advance the
-// step counter) and `eval` (the validation set in eval mode, loss + accuracy into the validation
+// forward, loss + accuracy into the log at the step's index with the step counter's advance, backward,
+// optimizer update) and `eval` (the validation set in eval mode, loss + accuracy into the validation
 // log at the index of the step last run). Neither list changes from step to step: the step index is
-// the u32 in the buffer named "step" (kind U32), which the last pass of `step` increments, so a
+// the u32 in the buffer named "step" (kind U32), which the loss pass of `step` increments, so a
 // runner records each list once and replays it. A buffer's role says who fills it: Data (uploaded
 // once: samples, labels, batch order), Param (uploaded from the initial parameters, downloaded as
 // the final ones: PyTorch's names), Log (read back: 2 f32 per step), the rest zeroed at creation.
