@@ -23,6 +23,7 @@ std::optional<std::string> TrainSweep::start(TrainDeviceFactory factory, const t
     results_.clear();
     error_.clear();
     state_ = State::Running;
+    ++started_;
     if (auto err = start_run()) {
         cancel();
         state_ = State::Failed;

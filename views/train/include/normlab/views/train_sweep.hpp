@@ -31,6 +31,8 @@ public:
     bool tick(Clock::time_point now = Clock::now());
 
     State state() const { return state_; }
+    // Counts the sweeps started (a view shows the axes of a sweep started elsewhere when it changes).
+    int started() const { return started_; }
     bool running() const { return state_ == State::Running; }
     const std::string& error() const { return error_; }
     const std::vector<train::SweepAxis>& axes() const { return axes_; }
@@ -57,6 +59,7 @@ private:
     std::vector<train::SweepResult> results_;
     Clock::time_point run_started_{};
     State state_ = State::Empty;
+    int started_ = 0;
     std::string error_;
 };
 
