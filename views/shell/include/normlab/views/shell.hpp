@@ -121,7 +121,10 @@ public:
     // (none: the view says training is not available on this backend).
     void set_train(bool on) { train_shown_ = on; }
     bool train_shown() const { return form_ == ScreenForm::Phone ? phone_tab_ == PhoneTab::Train : train_shown_; }
-    void set_train_factory(TrainDeviceFactory factory) { train_runs_.set_factory(std::move(factory)); }
+    void set_train_factory(TrainDeviceFactory factory) {
+        train_sweep_.cancel();  // its device is the old factory's
+        train_runs_.set_factory(std::move(factory));
+    }
     TrainRunSet& train_runs() { return train_runs_; }
     const TrainRunSet& train_runs() const { return train_runs_; }
     // The Train view's sweep (train_sweep.hpp): it runs while the view is hidden too.
