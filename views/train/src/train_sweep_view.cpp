@@ -102,13 +102,18 @@ std::optional<std::string> TrainView::sweep_controls(const TrainRunSet& runs, Tr
     const float field = ImGui::GetFontSize() * 9;
     ImGui::SetNextItemWidth(field);
     ImGui::InputText(tr_id("batch sizes", "sweep_batch").c_str(), sweep_batches_.data(), sweep_batches_.size());
+    sweep_spots_[1] = item_centre();
     ImGui::SameLine();
     ImGui::SetNextItemWidth(field);
     ImGui::InputText(tr_id("learning rates", "sweep_lr").c_str(), sweep_lrs_.data(), sweep_lrs_.size());
     ImGui::SameLine();
     if (sweep.running()) {
         if (ImGui::Button(tr_id("Cancel", "sweep_cancel").c_str())) sweep.cancel();
-    } else if (ImGui::Button(tr_id("Start sweep", "sweep_start").c_str())) {
+        return err;
+    }
+    const bool start = ImGui::Button(tr_id("Start sweep", "sweep_start").c_str());
+    sweep_spots_[2] = item_centre();
+    if (start) {
         std::vector<std::string> norms;
         for (std::size_t i = 0; i < kTrainNorms.size(); ++i)
             if (sweep_norms_[i] && (cnn || kTrainNorms[i] != train::TrainNorm::Instance))

@@ -114,6 +114,15 @@ void order_settings(train::TrainConfig& c) {
         c.data_seed = static_cast<std::uint64_t>(data_seed);
 }
 
+}  // namespace
+
+std::array<float, 2> item_centre() {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    return {(a.x + b.x) / 2, (a.y + b.y) / 2};
+}
+
+namespace {
+
 ImU32 run_colour(int colour) { return to_imgui(stat_color(colour, kMaxTrainRuns, GroupPalette::OkabeIto)); }
 
 }  // namespace
@@ -175,7 +184,9 @@ std::optional<std::string> TrainView::tabs(const TrainRunSet& runs, TrainSweep& 
     }
     const ImGuiTabItemFlags flags = sweep_tab_ ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
     sweep_tab_ = false;
-    if (ImGui::BeginTabItem(tr_id("Sweep", "sweep").c_str(), nullptr, flags)) {
+    const bool sweep_open = ImGui::BeginTabItem(tr_id("Sweep", "sweep").c_str(), nullptr, flags);
+    sweep_spots_[0] = item_centre();
+    if (sweep_open) {
         err = sweep_panel(runs, sweep, ImGui::GetContentRegionAvail().x, room());
         ImGui::EndTabItem();
     }

@@ -42,6 +42,9 @@ public:
     // for the status bar, or nothing. The set starts with one run of default_train_config() the
     // first time it is drawn empty.
     std::optional<std::string> draw(TrainRunSet& runs, TrainSweep& sweep);
+    // Where the last draw put the Sweep tab, the batch sizes' field and the Start sweep button (their
+    // centres; the browser test clicks them).
+    const std::array<std::array<float, 2>, 3>& sweep_spots() const { return sweep_spots_; }
     // The files asked for in the last draw (Export CSV, Export PNG), once.
     std::vector<TrainExport> take_exports() { return std::exchange(exports_, {}); }
     // Shows the Sweep tab at the next draw and, with `export_when_done`, once the sweep has finished,
@@ -77,6 +80,7 @@ private:
     std::optional<std::pair<int, int>> inspect_;
     std::vector<std::array<float, 2>> inspect_buttons_;
     std::vector<TrainExport> exports_;
+    std::array<std::array<float, 2>, 3> sweep_spots_{};
     std::array<bool, 6> sweep_norms_{false, true, false, true, false, false};  // kNorms' order: batch, group
     std::array<char, 64> sweep_batches_{"2,4,8,16,32"}, sweep_lrs_{};
     std::array<int, 4> sweep_figure_{};  // where the figure was drawn last (x, y, w, h)
@@ -84,6 +88,8 @@ private:
     bool sweep_tab_ = false, export_when_done_ = false;
 };
 
+// The centre of the last item drawn (ImGui's screen pixels).
+std::array<float, 2> item_centre();
 // The plots: loss (left) and accuracy (right) over the steps, every run in its colour; the batch's
 // values thin, the validation set's thick, in `width` × `height` (train_plot.cpp).
 void train_curves(const TrainRunSet& runs, float width, float height);
