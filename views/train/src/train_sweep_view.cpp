@@ -156,7 +156,7 @@ std::optional<std::string> TrainView::sweep_panel(const TrainRunSet& runs, Train
     if (!sweep.error().empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", sweep.error().c_str());
     const float rest = std::max(ImGui::GetFontSize() * 8, height - (ImGui::GetCursorPosY() - top));
     const bool beside = width > ImGui::GetFontSize() * 45;
-    const float table_w = beside ? std::floor(width * 0.42f) : width;
+    const float table_w = beside ? std::floor(width * 0.48f) : width;
     sweep_table(sweep, table_w, beside ? rest : rest * 0.4f);
     if (beside) ImGui::SameLine();
     const ImVec2 at = ImGui::GetCursorScreenPos();
