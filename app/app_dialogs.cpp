@@ -7,6 +7,7 @@
 
 #include "normlab/core/error.hpp"
 #include "normlab/session/state_edits.hpp"
+#include "normlab/io/atomic_file.hpp"
 #include "normlab/io/scene_file.hpp"
 
 #include <filesystem>
@@ -106,11 +107,23 @@ void AppUi::export_files() {
     }
 }
 
-void AppUi::export_png() {
+void AppUi::export_png() { save_export_png(export_stem(session_) + "-figure.png", shell_.figure_rect()); }
+
+void AppUi::save_export(const std::string& name, const std::string& bytes) {
+    try {
+        std::filesystem::create_directories(export_dir_);
+        const std::string path = (std::filesystem::path(export_dir_) / name).string();
+        io::write_file_atomic(path, bytes);
+        message(std::string(views::tr("wrote ")) + path);
+    } catch (const std::exception& e) {
+        message(core::error_line(e), true);
+    }
+}
+
+void AppUi::save_export_png(const std::string& name, std::array<int, 4> crop) {
     std::error_code ec;
     std::filesystem::create_directories(export_dir_, ec);
-    capture_ = CaptureRequest{(std::filesystem::path(export_dir_) / (export_stem(session_) + "-figure.png")).string(),
-                              shell_.figure_rect()};
+    capture_ = CaptureRequest{(std::filesystem::path(export_dir_) / name).string(), crop};
 }
 
 void AppUi::captured(const std::string& path, const std::string& error) {

@@ -51,6 +51,9 @@ public:
     std::unique_ptr<views::HeatmapImage> make_heatmap_image() override { return images_.make(); }
     std::unique_ptr<plan::ComputeBackend> make_backend() override;
     void message(const std::string& text, bool error = false) override;
+    // The sweep's exports into the export folder (the file atomically; the PNG after this frame).
+    void save_export(const std::string& name, const std::string& bytes) override;
+    void save_export_png(const std::string& name, std::array<int, 4> crop) override;
     std::vector<views::Action> file_actions(views::Shell& shell) override;
     void presenter_look(bool on) override;
     void status_bar(const views::Rect& r) override;

@@ -54,6 +54,9 @@ struct AppOptions {
     bool train = false, train_play = false;  // the Train view, its runs playing
     std::vector<std::string> train_runs;     // a run per norm (the view's first run's other settings)
     int train_inspect = 0;                   // 1-based: that layer of the first run opened as the tensor
+    int train_steps = 0;                     // the runs' steps (0: the view's default)
+    std::vector<std::string> train_sweep;    // KEY=V1,V2,… axes of a sweep started at the first frame
+    bool train_sweep_export = false;         // its CSV and PNG exported once it has finished
 };
 
 void add_view_options(CLI::App& cli, AppOptions& ao) {
@@ -115,6 +118,14 @@ void add_app_options(CLI::App& cli, AppOptions& ao) {
                    "with --train: the runs' first 20 steps before the first frame, then the first run's layer "
                    "LAYER (1-based) opened as the tensor (Inspect layer)")
         ->check(CLI::PositiveNumber);
+    cli.add_option("--train-steps", ao.train_steps, "with --train: the runs' steps (1 to 20000)")
+        ->check(CLI::Range(1, 20000));
+    cli.add_option("--train-sweep", ao.train_sweep,
+                   "with --train: KEY=V1,V2,… a sweep's axis over the first run's settings (repeatable; the keys of "
+                   "normlab-cli train --sweep), started at the first frame in the Sweep tab");
+    cli.add_flag("--train-sweep-export", ao.train_sweep_export,
+                 "with --train-sweep: its CSV and PNG written to --export-dir once it has finished (--frames "
+                 "then waits for it)");
     cli.add_option("--export-dir", ao.export_dir, "where exports and screenshots (F12) go (default ./normlab-export)");
     cli.add_option("file", ao.file,
                    "a scene file (FILE.normlab.json) or an N×C×H×W .npy to open (as --scene or --input)");
@@ -175,21 +186,27 @@ views::LessonPanel load_lessons(const AppOptions& ao, int& from_file) {
 
 // --train, --train-runs, --train-play: the Train view with a run per norm given, playing.
 void start_training(views::Shell& shell, const AppOptions& ao) {
-    if ((!ao.train_runs.empty() || ao.train_play || ao.train_inspect > 0) && !ao.train)
-        throw core::InputError("--train-runs, --train-play and --train-inspect need --train");
+    if ((!ao.train_runs.empty() || ao.train_play || ao.train_inspect > 0 || ao.train_steps > 0 ||
+         !ao.train_sweep.empty()) &&
+        !ao.train)
+        throw core::InputError(
+            "--train-runs, --train-play, --train-inspect, --train-steps and --train-sweep need --train");
+    if (ao.train_sweep_export && ao.train_sweep.empty())
+        throw core::InputError("--train-sweep-export needs --train-sweep");
     if (!ao.train) return;
     if (ao.train_runs.size() > static_cast<std::size_t>(views::kMaxTrainRuns))
         throw core::InputError("--train-runs takes at most 4 norms");
     shell.set_train(true);
     views::TrainRunSet& runs = shell.train_runs();
     train::TrainConfig c = views::default_train_config();
+    if (ao.train_steps > 0) c.steps = ao.train_steps;
     for (std::size_t i = 0; i < ao.train_runs.size(); ++i) {
         c.norm = train::parse_train_norm(ao.train_runs[i]);
         if (c.norm == train::TrainNorm::Group) c.groups = 4;
         auto err = i == 0 ? runs.start(c) : runs.add(c);
         if (err) throw core::InputError("--train-runs " + ao.train_runs[i] + ": " + *err);
     }
-    if ((ao.train_play || ao.train_inspect > 0) && runs.runs().empty() && runs.start(c))
+    if ((ao.train_play || ao.train_inspect > 0 || !ao.train_sweep.empty()) && runs.runs().empty() && runs.start(c))
         throw core::InputError("the Train view's first run cannot start");
     if (ao.train_inspect > 0) {
         for (int k = 0; k < 20 && !runs.done(); ++k) {
@@ -199,6 +216,12 @@ void start_training(views::Shell& shell, const AppOptions& ao) {
         if (auto err = shell.inspect_layer(0, ao.train_inspect - 1)) throw core::InputError("--train-inspect: " + *err);
     }
     if (ao.train_play) runs.play(true);
+    if (ao.train_sweep.empty()) return;
+    std::vector<train::SweepAxis> axes;
+    for (const auto& a : ao.train_sweep) axes.push_back(train::parse_sweep_axis(a));
+    if (auto err = shell.train_sweep().start(runs.factory(), views::sweep_base(runs, 0), axes))
+        throw core::InputError("--train-sweep: " + *err);
+    shell.train_view().show_sweep(ao.train_sweep_export);
 }
 
 // The start-up state of the UI: the scene's view, the command line's view options, the
@@ -288,7 +311,8 @@ FrameStats render_loop(Window& window, AppUi& ui, session::Session& session, con
         if (headless_run) {
             fs.total_ms += ms;
             if (fs.rendered > fs.warmup) fs.warm_ms += ms;
-            if (fs.rendered >= frames) break;
+            // A sweep to export (--train-sweep-export): the frames go on until it has finished.
+            if (fs.rendered >= frames && !(ao.train_sweep_export && ui.shell().train_sweep().running())) break;
         }
         if (min_frame.count() > 0)  // --max-fps: keys pressed meanwhile all arrive in the next poll
             std::this_thread::sleep_until(frame_start +

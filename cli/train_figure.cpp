@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <tuple>
 
 namespace normlab {
@@ -93,29 +92,10 @@ std::string run_figure_png(const gpu::VulkanContext& ctx, const train::TrainConf
 
 std::string sweep_figure_png(const gpu::VulkanContext& ctx, const SweepPlan& p,
                              const std::vector<TrainOutcome>& outcomes, const TrainArgs& a) {
-    std::size_t batch_axis = 0;
-    while (p.axes[batch_axis].key != "batch") ++batch_axis;
     views::LineChart chart{
         "final validation error (%) against batch size", "batch size (log2 axis)", true, 0.0, NAN, {}};
-    std::map<std::string, std::size_t> line_of;  // the other axes' values → its series
-    for (std::size_t r = 0; r < outcomes.size(); ++r) {
-        std::string label;
-        for (std::size_t i = 0; i < p.axes.size(); ++i)
-            if (i != batch_axis) label += (label.empty() ? "" : ", ") + p.axes[i].key + "=" + p.runs[r].values[i];
-        if (label.empty()) label = "final validation error";
-        auto [it, added] = line_of.emplace(label, chart.series.size());
-        if (added) chart.series.push_back({label, {}, {}, static_cast<int>(chart.series.size()), true});
-        const TrainOutcome& o = outcomes[r];
-        const std::size_t last = o.evaluated.size() - 1;
-        chart.series[it->second].x.push_back(p.runs[r].config.batch);
-        chart.series[it->second].y.push_back(100.0 * (1.0 - o.val[2 * last + 1]));
-    }
-    for (auto& s : chart.series) {  // in the order of the batch size, whatever the order given
-        std::vector<std::pair<double, double>> xy;
-        for (std::size_t i = 0; i < s.x.size(); ++i) xy.emplace_back(s.x[i], s.y[i]);
-        std::sort(xy.begin(), xy.end());
-        for (std::size_t i = 0; i < xy.size(); ++i) std::tie(s.x[i], s.y[i]) = xy[i];
-    }
+    for (const auto& line : train::sweep_error_series(p.axes, p.runs, sweep_results(outcomes)))
+        chart.series.push_back({line.label, line.batch, line.error, static_cast<int>(chart.series.size()), true});
     views::ChartFigure f = sized(a);
     std::vector<std::string> keys;
     for (const auto& axis : p.axes) keys.push_back(axis.key);

@@ -4,6 +4,7 @@
 #include "train_figure.hpp"
 
 #include "normlab/io/atomic_file.hpp"
+#include "normlab/train/sweep_summary.hpp"
 #include "normlab/core/error.hpp"
 
 #include <fmt/core.h>
@@ -38,30 +39,6 @@ struct Table {
     }
 };
 
-std::string keys_header(const SweepPlan& p) {
-    std::string s;
-    for (const auto& axis : p.axes) s += axis.key + ",";
-    return s;
-}
-
-std::string values_prefix(const train::SweepRun& r) {
-    std::string s;
-    for (const auto& v : r.values) s += v + ",";
-    return s;
-}
-
-std::string summary_csv(const SweepPlan& p, const std::vector<TrainOutcome>& outcomes) {
-    std::string s = keys_header(p) + "train_loss,train_acc,val_loss,val_acc,steps_per_s\n";
-    for (std::size_t r = 0; r < outcomes.size(); ++r) {
-        const TrainOutcome& o = outcomes[r];
-        const std::size_t last = o.evaluated.size() - 1;
-        s += values_prefix(p.runs[r]) + fmt::format("{:.9g},{:.9g},{:.9g},{:.9g},{:.6g}\n", o.log[2 * last],
-                                                    o.log[2 * last + 1], o.val[2 * last], o.val[2 * last + 1],
-                                                    o.steps_per_second());
-    }
-    return s;
-}
-
 void check_folder(const std::string& path) {
     std::string parent = std::filesystem::path(path).parent_path().string();
     if (parent.empty()) parent = ".";
@@ -70,6 +47,16 @@ void check_folder(const std::string& path) {
 }
 
 }  // namespace
+
+std::vector<train::SweepResult> sweep_results(const std::vector<TrainOutcome>& outcomes) {
+    std::vector<train::SweepResult> out;
+    for (const TrainOutcome& o : outcomes) {
+        const std::size_t last = o.evaluated.size() - 1;
+        out.push_back(
+            {o.log[2 * last], o.log[2 * last + 1], o.val[2 * last], o.val[2 * last + 1], o.steps_per_second()});
+    }
+    return out;
+}
 
 std::string sweep_csv_path(const TrainArgs& a) {
     if (!a.sweep_csv.empty()) return a.sweep_csv;
@@ -86,8 +73,7 @@ SweepPlan plan_sweep(const TrainArgs& a, const train::TrainConfig& base) {
     SweepPlan p;
     for (const auto& s : a.sweep) p.axes.push_back(train::parse_sweep_axis(s));
     p.runs = train::sweep_grid(base, p.axes);
-    if (!a.figure.empty() &&
-        std::none_of(p.axes.begin(), p.axes.end(), [](const train::SweepAxis& x) { return x.key == "batch"; }))
+    if (!a.figure.empty() && !train::sweep_has_batch(p.axes))
         throw core::InputError(
             "--figure of a sweep draws the validation error against the batch size: add --sweep "
             "batch=...");
@@ -115,10 +101,12 @@ int run_train_sweep(const gpu::VulkanContext& ctx, const TrainArgs& a, const Swe
 #ifdef NORMLAB_HAVE_FIGURE
     if (!a.figure.empty()) files.emplace_back(a.figure, sweep_figure_png(ctx, p, outcomes, a));
 #endif
-    if (const std::string csv = sweep_csv_path(a); !csv.empty()) files.emplace_back(csv, summary_csv(p, outcomes));
+    if (const std::string csv = sweep_csv_path(a); !csv.empty())
+        files.emplace_back(csv, train::sweep_summary_csv(p.axes, p.runs, sweep_results(outcomes)));
     if (!a.log.empty()) {
-        std::string log = log_csv_header(keys_header(p));
-        for (std::size_t r = 0; r < outcomes.size(); ++r) log += log_csv_rows(outcomes[r], values_prefix(p.runs[r]));
+        std::string log = log_csv_header(train::sweep_keys_prefix(p.axes));
+        for (std::size_t r = 0; r < outcomes.size(); ++r)
+            log += log_csv_rows(outcomes[r], train::sweep_values_prefix(p.runs[r]));
         files.emplace_back(a.log, log);
     }
     for (const auto& [path, bytes] : files) io::write_file_atomic(path, bytes);

@@ -5,6 +5,7 @@
 #pragma once
 #include "train_run.hpp"
 
+#include "normlab/train/sweep_summary.hpp"
 #include "normlab/train/train_sweep.hpp"
 
 #include <string>
@@ -23,6 +24,9 @@ SweepPlan plan_sweep(const TrainArgs& a, const train::TrainConfig& base);
 
 // Where the summary CSV goes: --sweep-csv, else NAME-sweep.csv beside --log NAME.csv, else nowhere ("").
 std::string sweep_csv_path(const TrainArgs& a);
+
+// Each outcome's final numbers (the summary CSV's and the figure's: engine/train's sweep_summary.hpp).
+std::vector<train::SweepResult> sweep_results(const std::vector<TrainOutcome>& outcomes);
 
 // Runs every run of `plan` on ctx and writes the files. Returns the exit status.
 int run_train_sweep(const gpu::VulkanContext& ctx, const TrainArgs& a, const SweepPlan& plan);

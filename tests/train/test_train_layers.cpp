@@ -10,6 +10,8 @@
 #include "normlab/views/train_inspect.hpp"
 #include "normlab/views/train_runs.hpp"
 
+#include "view_factory.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -22,14 +24,9 @@
 
 using namespace normlab;
 using namespace normlab::views;
+using normlab::test::vulkan_factory;
 
 namespace {
-
-TrainDeviceFactory vulkan_factory() {
-    return [](train::TrainProgram p, int per_submit) -> std::unique_ptr<train::TrainDevice> {
-        return std::make_unique<ops::TrainRunner>(normlab::test::context(), std::move(p), per_submit);
-    };
-}
 
 train::TrainConfig layer_config(train::TrainModel model, train::TrainNorm norm, bool after = false) {
     train::TrainConfig c;

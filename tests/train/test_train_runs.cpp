@@ -8,6 +8,8 @@
 #include "train_harness.hpp"
 #include "normlab/views/train_runs.hpp"
 
+#include "view_factory.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 
 using namespace normlab;
 using namespace normlab::views;
+using normlab::test::vulkan_factory;
 
 namespace {
 
@@ -34,12 +37,6 @@ train::TrainConfig view_config(train::TrainNorm norm) {
     c.seed = 5;
     c.data_seed = 2;
     return c;
-}
-
-TrainDeviceFactory vulkan_factory() {
-    return [](train::TrainProgram p, int per_submit) -> std::unique_ptr<train::TrainDevice> {
-        return std::make_unique<ops::TrainRunner>(normlab::test::context(), std::move(p), per_submit);
-    };
 }
 
 // The decision boundary read after the last step against the float64 reference's eval-mode forward of

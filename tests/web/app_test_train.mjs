@@ -9,9 +9,10 @@
 // validation accuracies as the report has them, and the lesson's claims hold for the runs WebGPU trained
 // (the ones tests/classroom/test_train_lessons.cpp asserts on Vulkan). Screenshots: web-train.png
 // (WebGPU, on opening), web-train-played.png (after training), web-train-inspect.png (the inspected
-// layer), web-train-cpu.png, web-train-lesson-en.png, web-train-lesson-zh.png.
+// layer), web-train-cpu.png, web-train-lesson-en.png, web-train-lesson-zh.png. The Sweep tab runs a
+// sweep of 4 runs typed into its fields (web-train-sweep.png).
 //   node app_test_train.mjs [SCREENSHOT_DIR]
-import { serve, launch } from './browser.mjs';
+import { serve, launch, sceneLine } from './browser.mjs';
 import { check, problems, shots, openShell, report, reportWhen, screenshot, colours, frames } from './app_page.mjs';
 
 async function trainView(browser, url, name, webgpu) {
@@ -107,6 +108,43 @@ async function trainLesson(browser, url, lang) {
   await page.close();
 }
 
+// The Sweep tab on WebGPU: a scene's run of 12 steps; the tab clicked, the batch sizes typed ("4,8"), Start
+// sweep clicked; the sweep (batch, group × 4, 8: 4 runs) runs in slices between frames to its end.
+async function trainSweep(browser, url) {
+  const name = 'web-train-sweep';
+  const scene = {normlab_scene: 1, view: {train: {base: {model: 'mlp', data: 'spirals', depth: 2, width: 8,
+    samples: 64, steps: 12}, runs: [{norm: 'batch'}]}}};
+  const { page } = await openShell(browser, url + 'app.html#' + sceneLine(JSON.stringify(scene)), 1280, 800);
+  let r = await reportWhen(page, (r) => r.train.shown && r.train.runs.length === 1);
+  const click = async (at) => {
+    await page.mouse.move(at[0], at[1]);
+    await frames(page);
+    await page.mouse.click(at[0], at[1]);
+    await frames(page);
+  };
+  await click(r.sweep.spots[0]);
+  r = await report(page);
+  await click(r.sweep.spots[1]);
+  await page.keyboard.down('Control');
+  await page.keyboard.press('a');
+  await page.keyboard.up('Control');
+  await page.keyboard.type('4,8');
+  await frames(page);
+  r = await report(page);
+  await click(r.sweep.spots[2]);
+  r = await reportWhen(page, (r) => r.sweep.state !== 0);
+  const deadline = Date.now() + 180000;  // 4 × 12 steps on SwiftShader's WebGPU, a step a frame at worst
+  while (r.sweep.state === 1 && Date.now() < deadline) {
+    await new Promise((done) => setTimeout(done, 500));
+    r = await report(page);
+  }
+  console.log(`${name}: ${JSON.stringify(r.sweep)}`);
+  check(r.sweep.state === 2 && r.sweep.finished === 4 && r.sweep.total === 4,
+    `${name}: the sweep of 4 runs did not finish: ${JSON.stringify(r.sweep)}`);
+  await screenshot(page, `${name}.png`);
+  await page.close();
+}
+
 async function main() {
   const { server, url } = await serve();
   try {
@@ -115,6 +153,7 @@ async function main() {
       try {
         await trainView(browser, url, webgpu ? 'web-train' : 'web-train-cpu', webgpu);
         if (webgpu) for (const lang of ['en', 'zh']) await trainLesson(browser, url, lang);
+        if (webgpu) await trainSweep(browser, url);
       } finally {
         await close();
       }

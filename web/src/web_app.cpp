@@ -137,6 +137,14 @@ void WebApp::paste(const std::string& text, bool from_menu) {
 void WebApp::download(const std::string& kind) {
     try {
         auto [file, bytes] = page_.download(kind, shell_.view());
+        save_export(file, bytes);
+    } catch (const std::exception& e) {
+        error_ = core::error_line(e);
+    }
+}
+
+void WebApp::save_export(const std::string& file, const std::string& bytes) {
+    try {
         std::filesystem::create_directories("/downloads");
         io::write_file_atomic("/downloads/" + file, bytes);
         js_app_call("download", ("/downloads/" + file).c_str(), file.c_str());
@@ -150,15 +158,14 @@ void WebApp::download(const std::string& kind) {
 void WebApp::save_png(bool figure) {
     const std::string file = std::string("normlab-") + core::method_name(page_.session().state().spec.method) +
                              (figure ? "-figure.png" : "-screen.png");
-    const std::array<int, 4> crop = figure ? shell_.figure_rect() : std::array<int, 4>{};
+    save_export_png(file, figure ? shell_.figure_rect() : std::array<int, 4>{});
+}
+
+void WebApp::save_export_png(const std::string& file, std::array<int, 4> crop) {
     window_.capture_next_frame([this, file, crop](views::RgbaImage full) {
         try {
             const views::RgbaImage shot = views::crop_image(full, crop);
-            std::filesystem::create_directories("/downloads");
-            io::write_file_atomic("/downloads/" + file, views::png_bytes(file, shot.width, shot.height, shot.rgba));
-            js_app_call("download", ("/downloads/" + file).c_str(), file.c_str());
-            note_ = std::string(views::tr("saved ")) + file;
-            error_.clear();
+            save_export(file, views::png_bytes(file, shot.width, shot.height, shot.rgba));
         } catch (const std::exception& e) {
             error_ = core::error_line(e);
         }

@@ -69,6 +69,10 @@ public:
     std::unique_ptr<views::HeatmapImage> make_heatmap_image() override;
     std::unique_ptr<plan::ComputeBackend> make_backend() override;
     void message(const std::string& text, bool error) override;
+    // A file in /downloads handed to the browser as a download (File > Save …, the sweep's exports).
+    void save_export(const std::string& name, const std::string& bytes) override;
+    // The next frame's pixels in `crop` (zero: all) as the PNG download `name`.
+    void save_export_png(const std::string& name, std::array<int, 4> crop) override;
     std::vector<views::Action> file_actions(views::Shell& shell) override;
     void presenter_look(bool on) override;
     void status_bar(const views::Rect& r) override;

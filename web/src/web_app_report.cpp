@@ -167,6 +167,12 @@ nlohmann::json WebApp::layout_report() const {
         {"phone_tab", static_cast<int>(shell_.phone_tab())},
         {"train", views::train_report(shell_.train_runs(), shell_.train_shown())},
         {"inspect_buttons", shell_.train_view().inspect_buttons()},  // canvas pixels (ImGui's)
+        {"sweep",
+         {{"state", static_cast<int>(shell_.train_sweep().state())},  // 0 empty, 1 running, 2 done
+          {"finished", shell_.train_sweep().finished()},
+          {"total", shell_.train_sweep().total()},
+          {"error", shell_.train_sweep().error()},
+          {"spots", shell_.train_view().sweep_spots()}}},  // the Sweep tab, the batch sizes, Start (canvas pixels)
         {"menus_folded", shell_.menus_folded()},
         {"menu_bar_h", shell_.menu_bar_height()},
         {"menu_row_h", shell_.menu_row_height() / css},  // CSS pixels

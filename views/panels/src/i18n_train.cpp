@@ -1,5 +1,5 @@
-// The Train view's strings (train_view.cpp, train_plot.cpp, train_strips_view.cpp, the shell's Train menu
-// row and tab):
+// The Train view's strings (train_view.cpp, train_plot.cpp, train_strips_view.cpp, train_sweep_view.cpp,
+// the shell's Train menu row and tab):
 // English → Simplified Chinese, a part of the string table (i18n.cpp) kept in a file of its own.
 #include "i18n_table.hpp"
 
@@ -60,6 +60,27 @@ std::span<const I18nEntry> train_strings() {
          "运行 %d 的各层：各归一化层输入（%s）的直方图，每 %d 步一次；“检查”把最后一批的输入作为张量打开"},
         {"Inspect", "检查"},
         {"layer %d", "第 %d 层"},
+        {"Curves", "曲线"},
+        {"Sweep", "扫描"},
+        {"norm:", "归一化："},
+        {"batch sizes", "批大小列表"},
+        {"learning rates", "学习率列表"},
+        {"Start sweep", "开始扫描"},
+        {"Cancel", "取消"},
+        {"run %d of %d: %s, step %d / %d", "第 %d / %d 次运行：%s，第 %d / %d 步"},
+        {"the selected run's settings, over every value checked or listed", "以所选运行的设置，遍历勾选或列出的每个值"},
+        {"%d of %d runs finished%s", "已完成 %d / %d 次运行%s"},
+        {" (cancelled)", "（已取消）"},
+        {"Export CSV", "导出 CSV"},
+        {"Export PNG", "导出 PNG"},
+        {"the figure needs batch sizes to sweep", "图需要扫描批大小"},
+        {"final validation error (%) against batch size", "最终验证误差（%）随批大小的变化"},
+        {"batch size (log2 axis)", "批大小（log2 轴）"},
+        {"train loss", "训练损失"},
+        {"train acc", "训练准确率"},
+        {"val loss", "验证损失"},
+        {"val acc", "验证准确率"},
+        {"steps/s", "步/秒"},
     };
     return kTrain;
 }

@@ -47,7 +47,8 @@ std::optional<std::string> Shell::inspect_layer(int run, int layer) {
 
 void Shell::draw(const std::vector<KeyPress>& keys) {
     // The runs' slices: polled, logs read, the next submitted; while one trains, frames keep coming.
-    if (train_runs_.tick()) pacer_.wake();
+    const bool training = train_runs_.tick();
+    if (train_sweep_.tick() || training) pacer_.wake();
     run_shortcuts(actions_, keys, blank_);
     if (pair_experiment())
         if (auto err = pair_.follow(session_)) message(*err);

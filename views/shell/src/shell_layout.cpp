@@ -92,7 +92,13 @@ void Shell::layout(float top) {
         begin_panel(tr_id("Train", "train"), *r.train);
         if (experiment_ && experiment_->view.train)  // a training experiment's text
             experiment_heading(*experiment_, session_.x(), session_.result(), experiment_runs());
-        if (auto err = train_view_.draw(train_runs_)) message(*err);
+        if (auto err = train_view_.draw(train_runs_, train_sweep_)) message(*err);
+        for (const auto& file : train_view_.take_exports()) {
+            if (file.png)
+                platform_.save_export_png(file.name, file.crop);
+            else
+                platform_.save_export(file.name, file.bytes);
+        }
         if (const auto inspect = train_view_.take_inspect())
             if (auto err = inspect_layer(inspect->first, inspect->second)) message(*err);
         ImGui::End();

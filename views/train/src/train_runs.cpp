@@ -61,6 +61,13 @@ void share_data_fields(train::TrainConfig& to, const train::TrainConfig& from) {
     to.seed = from.seed;
 }
 
+int default_groups(const train::TrainConfig& c) {
+    const int w = c.model == train::TrainModel::Cnn ? c.channels : c.width;
+    for (int g = 4; g > 1; --g)
+        if (w % g == 0) return g;
+    return 1;
+}
+
 train::TrainProgram plan_training(const train::TrainConfig& c) {
     if (c.model == train::TrainModel::Cnn) return train::plan_cnn_training(c);
     train::TrainPlanOptions o;
@@ -171,12 +178,7 @@ std::optional<std::string> TrainRunSet::add_copy(int from) {
             std::any_of(runs_.begin(), runs_.end(), [n](const TrainRun& r) { return r.config.norm == n; });
         if (taken) continue;
         c.norm = n;
-        if (n == train::TrainNorm::Group) {  // the largest G ≤ 4 that divides the width
-            const int w = cnn ? c.channels : c.width;
-            c.groups = 1;
-            for (int g = 4; g > 1 && c.groups == 1; --g)
-                if (w % g == 0) c.groups = g;
-        }
+        if (n == train::TrainNorm::Group) c.groups = default_groups(c);
         break;
     }
     return add(c);

@@ -44,9 +44,7 @@ bool int_field(const char* label, int& v, int lo, int hi) {
 
 constexpr std::array<const char*, 4> kMlpData{"spirals", "circles", "xor", "blobs"};
 constexpr std::array<const char*, 6> kNorms{"none", "batch", "layer", "group", "rms", "instance"};
-constexpr std::array<train::TrainNorm, 6> kNormValues{train::TrainNorm::None,  train::TrainNorm::Batch,
-                                                      train::TrainNorm::Layer, train::TrainNorm::Group,
-                                                      train::TrainNorm::Rms,   train::TrainNorm::Instance};
+constexpr const auto& kNormValues = kTrainNorms;
 
 bool same_config(const train::TrainConfig& a, const train::TrainConfig& b) {
     return a.model == b.model && a.depth == b.depth && a.width == b.width && a.channels == b.channels &&
@@ -116,6 +114,15 @@ void order_settings(train::TrainConfig& c) {
         c.data_seed = static_cast<std::uint64_t>(data_seed);
 }
 
+}  // namespace
+
+std::array<float, 2> item_centre() {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    return {(a.x + b.x) / 2, (a.y + b.y) / 2};
+}
+
+namespace {
+
 ImU32 run_colour(int colour) { return to_imgui(stat_color(colour, kMaxTrainRuns, GroupPalette::OkabeIto)); }
 
 }  // namespace
@@ -136,7 +143,7 @@ train::TrainConfig default_train_config() {
     return c;
 }
 
-std::optional<std::string> TrainView::draw(TrainRunSet& runs) {
+std::optional<std::string> TrainView::draw(TrainRunSet& runs, TrainSweep& sweep) {
     if (!runs.available()) {
         ImGui::TextWrapped("%s", tr("Training is not available on this backend."));
         return std::nullopt;
@@ -156,12 +163,34 @@ std::optional<std::string> TrainView::draw(TrainRunSet& runs) {
         ImGui::EndChild();
         ImGui::SameLine();
         ImGui::BeginChild("##train_curves", ImVec2(0, 0), false);
-        plots(runs, ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y);
+        if (auto e = tabs(runs, sweep, ImGui::GetContentRegionAvail().y)) err = e;
         ImGui::EndChild();
     } else {
-        plots(runs, avail_w, std::max(ImGui::GetFontSize() * 30, ImGui::GetContentRegionAvail().y * 0.7f));
+        if (auto e = tabs(runs, sweep, std::max(ImGui::GetFontSize() * 30, ImGui::GetContentRegionAvail().y * 0.7f)))
+            err = e;
         if (auto e = settings(runs)) err = e;
     }
+    return err;
+}
+
+std::optional<std::string> TrainView::tabs(const TrainRunSet& runs, TrainSweep& sweep, float height) {
+    std::optional<std::string> err;
+    const float top = ImGui::GetCursorPosY();
+    if (!ImGui::BeginTabBar("##train_tabs")) return err;
+    auto room = [&] { return std::max(1.0f, height - (ImGui::GetCursorPosY() - top)); };
+    if (ImGui::BeginTabItem(tr_id("Curves", "curves").c_str())) {
+        plots(runs, ImGui::GetContentRegionAvail().x, room());
+        ImGui::EndTabItem();
+    }
+    const ImGuiTabItemFlags flags = sweep_tab_ ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
+    sweep_tab_ = false;
+    const bool sweep_open = ImGui::BeginTabItem(tr_id("Sweep", "sweep").c_str(), nullptr, flags);
+    sweep_spots_[0] = item_centre();
+    if (sweep_open) {
+        err = sweep_panel(runs, sweep, ImGui::GetContentRegionAvail().x, room());
+        ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
     return err;
 }
 

@@ -66,6 +66,11 @@ public:
     // loading it: the platform calls Shell::cjk_font_loaded once it is in.
     virtual bool cjk_font_loadable() const { return false; }
     virtual void load_cjk_font() {}
+    // The Train view's sweep exports (Export CSV, Export PNG): `bytes` saved as the file `name` (the
+    // desktop's export folder, the browser's downloads), and the window's pixels in `crop` (x, y, w, h)
+    // after this frame as the PNG `name`. Each says in the status bar what it wrote, or why not.
+    virtual void save_export(const std::string& name, const std::string& bytes) = 0;
+    virtual void save_export_png(const std::string& name, std::array<int, 4> crop) = 0;
     // The keys the platform leaves to its host (the browser keeps F5, its reload): no action takes them.
     virtual std::vector<int> host_keys() const { return {}; }
 };
@@ -118,13 +123,20 @@ public:
     // (none: the view says training is not available on this backend).
     void set_train(bool on) { train_shown_ = on; }
     bool train_shown() const { return form_ == ScreenForm::Phone ? phone_tab_ == PhoneTab::Train : train_shown_; }
-    void set_train_factory(TrainDeviceFactory factory) { train_runs_.set_factory(std::move(factory)); }
+    void set_train_factory(TrainDeviceFactory factory) {
+        train_sweep_.cancel();  // its device is the old factory's
+        train_runs_.set_factory(std::move(factory));
+    }
     TrainRunSet& train_runs() { return train_runs_; }
     const TrainRunSet& train_runs() const { return train_runs_; }
+    // The Train view's sweep (train_sweep.hpp): it runs while the view is hidden too.
+    TrainSweep& train_sweep() { return train_sweep_; }
+    const TrainSweep& train_sweep() const { return train_sweep_; }
     // Inspect layer (train_inspect.hpp): layer `layer` of run `run` (0-based) opened as the tensor, the
     // tensor views shown in the Train view's place with the heatmap's statistic groups; the refusal, or nothing.
     std::optional<std::string> inspect_layer(int run, int layer);
     const TrainView& train_view() const { return train_view_; }
+    TrainView& train_view() { return train_view_; }
     // The File menu's rows, from the platform (call once the platform is made).
     void set_file_actions(std::vector<Action> rows);
 
@@ -214,6 +226,7 @@ private:
     std::vector<Action> actions_;  // keys, menu items and help rows (actions.hpp)
     FramePacer pacer_;
     TrainRunSet train_runs_;  // the Train view's runs (they train while the view is hidden too)
+    TrainSweep train_sweep_;  // the Train view's sweep (one run at a time, beside the runs)
     TrainView train_view_;
     bool train_shown_ = false, train_was_ = false;  // train_was_: as the phone's tab last followed it
     ScreenForm form_ = ScreenForm::Wide;

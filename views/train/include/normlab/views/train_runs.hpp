@@ -88,6 +88,7 @@ public:
     explicit TrainRunSet(TrainDeviceFactory factory = {});
     void set_factory(TrainDeviceFactory factory);
     bool available() const { return static_cast<bool>(factory_); }
+    const TrainDeviceFactory& factory() const { return factory_; }
 
     // The first run, with `c`, replacing every run (an error line when `c` is refused or the device fails).
     std::optional<std::string> start(const train::TrainConfig& c);
@@ -152,6 +153,8 @@ void share_data_fields(train::TrainConfig& to, const train::TrainConfig& from);
 // Uploads the data and initial parameters of `c` into a device made for its program (plan_training's),
 // with the mlp's boundary grid after the validation set (its extent into `b`, and points to show).
 void upload_train_inputs(train::TrainDevice& d, const train::TrainConfig& c, TrainBoundary& b);
+// GroupNorm's G for `c` where the view picks it: the largest G ≤ 4 that divides the width (channels).
+int default_groups(const train::TrainConfig& c);
 // The program of `c` (the mlp's with the boundary grid, or the cnn's).
 train::TrainProgram plan_training(const train::TrainConfig& c);
 

@@ -1,0 +1,72 @@
+// TrainSweep: the Train view's sweep without ImGui — a grid of training runs over a base TrainConfig (the
+// selected run's), one axis per swept key (engine/train's train_sweep.hpp: parsed and validated whole
+// before any run starts), run one after another on devices from the platform's TrainDeviceFactory. The
+// current run is a TrainRunSet of one run played in slices between frames (its SliceController, its
+// polling: nothing waits for the device); a finished run's final numbers are kept (sweep_summary.hpp),
+// its device freed. Progress, cancel, and the summary CSV (the CLI's columns) once every run finished.
+#pragma once
+#include "normlab/train/sweep_summary.hpp"
+#include "normlab/views/train_runs.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace normlab::views {
+
+class TrainSweep {
+public:
+    using Clock = TrainRunSet::Clock;
+    enum class State { Empty, Running, Done, Cancelled, Failed };
+
+    // Starts a sweep of `axes` over `base` (replacing the last one): an error line, and nothing changed,
+    // when the grid is refused (a bad value, an invalid run, too many runs) or there is no factory.
+    std::optional<std::string> start(TrainDeviceFactory factory, const train::TrainConfig& base,
+                                     const std::vector<train::SweepAxis>& axes);
+    // Stops after the runs finished so far (their results kept; no CSV: the sweep is not whole).
+    void cancel();
+    // One frame: the current run's slice polled and the next submitted; a finished run's results kept
+    // and the next run started. Returns whether the sweep runs (the next frame must be drawn). A device
+    // that fails ends the sweep (State::Failed, error()).
+    bool tick(Clock::time_point now = Clock::now());
+
+    State state() const { return state_; }
+    // Counts the sweeps started (a view shows the axes of a sweep started elsewhere when it changes).
+    int started() const { return started_; }
+    bool running() const { return state_ == State::Running; }
+    const std::string& error() const { return error_; }
+    const std::vector<train::SweepAxis>& axes() const { return axes_; }
+    const std::vector<train::SweepRun>& runs() const { return runs_; }
+    // The finished runs' results, in the grid's order (results()[i] is runs()[i]'s).
+    const std::vector<train::SweepResult>& results() const { return results_; }
+    int total() const { return static_cast<int>(runs_.size()); }
+    int finished() const { return static_cast<int>(results_.size()); }
+    // The current run's steps run and steps (0, 0 when none runs).
+    int current_steps() const;
+    int current_total_steps() const;
+    // "norm=group, batch=16": the current run's values (empty when none runs).
+    std::string current_label() const;
+    // The summary CSV (sweep_summary_csv: the CLI's columns); InputError unless every run finished.
+    std::string csv() const;
+
+private:
+    std::optional<std::string> start_run();
+
+    TrainDeviceFactory factory_;
+    TrainRunSet current_;  // the run playing (none between sweeps: its device freed)
+    std::vector<train::SweepAxis> axes_;
+    std::vector<train::SweepRun> runs_;
+    std::vector<train::SweepResult> results_;
+    Clock::time_point run_started_{};
+    State state_ = State::Empty;
+    int started_ = 0;
+    std::string error_;
+};
+
+// Parses the Train view's sweep fields into axes: the checked norms (norm=…; none checked: no axis), the
+// batch sizes "2,4,8" (batch=…; empty: no axis) and the learning rates (lr=…; empty: no axis). InputError
+// (one line) for a bad list or no axis at all.
+std::vector<train::SweepAxis> sweep_axes(const std::vector<std::string>& norms, const std::string& batches,
+                                         const std::string& lrs);
+
+}  // namespace normlab::views
