@@ -142,10 +142,12 @@ async function zoomed(page, what) {
 // finger's height, no lesson chosen by the lift that opened the Lessons menu, the menus on the screen;
 // the lesson's ▶ inside the screen, a tap on it goes on.
 async function lessonByTaps(page, r, what, [sw, sh]) {
+  // `count` popups open and laid out: ImGui draws a new popup's first frame before it has sized it.
+  const opened = (count) => (r) => r.popups.length === count && r.popups.every((p) => p[2] > 20 && p[3] > 20);
   const inside = (p) => p && p[0] >= -0.5 && p[1] >= -0.5 && p[0] + p[2] <= sw + 0.5 && p[1] + p[3] <= sh + 0.5;
   const folded = r.menus_folded;
   await page.touchscreen.tap((folded ? r.menus.file : r.menus.lessons) / r.css_scale + 20, r.menu_bar_h / r.css_scale / 2);
-  r = await reportWhen(page, (r) => r.popups.length === 1);
+  r = await reportWhen(page, opened(1));
   await screenshot(page, `${what}-menu.png`);
   const row = r.menu_row_h;
   console.log(`${what}: ${folded ? 'the folded menu' : 'the Lessons menu'} ${r.popups[0] && r.popups[0].map(Math.round)} ` +
@@ -154,7 +156,7 @@ async function lessonByTaps(page, r, what, [sw, sh]) {
   check(inside(r.popups[0]), `${what}: the menu ${r.popups[0]} leaves the screen`);
   if (folded) {  // File, View, Language, Lessons, Experiments, Help
     if (r.popups[0]) await tapRow(page, r.popups[0], 3, 6);
-    r = await reportWhen(page, (r) => r.popups.length === 2);
+    r = await reportWhen(page, opened(2));
   }
   await frames(page, 6);
   r = await report(page);
