@@ -60,7 +60,12 @@ Played view_runs(const classroom::TrainScene& t) {
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     set.finish();
-    Played p{set.lesson_runs(), {}};
+    Played p{set.lesson_runs(t), {}};
+    // Not the text's own runs (none given, or another run's settings): none.
+    REQUIRE(set.lesson_runs(std::nullopt).empty());
+    classroom::TrainScene other = t;
+    other.runs.front().lr *= 2;
+    REQUIRE(set.lesson_runs(other).empty());
     for (const TrainRun& r : set.runs()) p.strips.push_back(r.strips);
     return p;
 }
@@ -113,6 +118,17 @@ std::pair<double, double> strip_at(const Played& p, int run, int layer, int step
         if (c.step <= step) at = &c;
     REQUIRE(at);
     return {at->hist.mean, std::sqrt(at->hist.var)};
+}
+
+// run[i,l].field (l from 1) as a lesson's text reads it.
+double layer_value(const std::vector<classroom::LessonRun>& runs, int i, int l, const std::string& field) {
+    classroom::LessonPlaceholder p;
+    p.name = "run";
+    p.index = {i, l};
+    p.field = field;
+    double v = 0;
+    REQUIRE(classroom::run_placeholder_value(p, runs, v));
+    return v;
 }
 
 // How far that input moved from the first column to the one at `step`: its standard deviation's ratio
@@ -203,6 +219,11 @@ const std::map<std::string, Claims>& claims() {
                  CHECK(value(r, 0, "val_loss") < ln3);  // "just under ln 3"
                  CHECK(value(r, 0, "val_loss") > ln3 - 0.05);
              }
+             if (step == 2)  // the standard deviations stated: the strips' first and last columns
+                 for (int i : {0, 1}) {
+                     CHECK(layer_value(r, i, last + 1, "std_first") == strip_at(p, i, last, p.strips[0].every).second);
+                     CHECK(layer_value(r, i, last + 1, "std_last") == strip_at(p, i, last, 300).second);
+                 }
              if (step >= 2) {
                  CHECK(strip_move(p, 1, last, 30).first > 1.2);  // "widens from the first steps on"
                  CHECK(bn300 > 2.0);                             // "widened as it trained"
@@ -265,6 +286,9 @@ void play(const classroom::TrainScene& t, Played& view, std::vector<classroom::L
             CHECK(v.acc[k] == from_cli[i].acc[k]);
         }
         CHECK(v.val_acc == from_cli[i].val_acc);
+        // The CLI reads no strips: its runs take the view's layers (run[i,l]), read from the strips' columns.
+        REQUIRE(v.layers.size() == view.strips[i].layers.size());
+        from_cli[i].layers = v.layers;
     }
 }
 
@@ -295,6 +319,9 @@ void check_rendered(const std::vector<const std::string*>& texts, const Played& 
         const std::string shown = classroom::render_lesson_text(*t, x, none, view.runs);
         INFO(shown);
         CHECK(shown.find("\u2026") == std::string::npos);
+        double v = 0;
+        for (const auto& p : classroom::parse_placeholders(*t))  // every value present (run[i,l] too)
+            if (p.name == "run") CHECK(classroom::run_placeholder_value(p, view.runs, v));
         CHECK(!classroom::runs_pending(*t, view.runs));
         CHECK(shown == classroom::render_lesson_text(*t, x, none, from_cli));
         if (std::getenv("NORMLAB_PRINT_LESSONS")) std::printf("%s\n", shown.c_str());
@@ -359,4 +386,12 @@ TEST_CASE("train lessons: a run's numbers show … until it has run all its step
     CHECK(classroom::render_lesson_text("{run[0].recent_acc:.2f} {run[0].final_loss:.3f}", x, none, {r}) ==
           "0.75 0.500");
     CHECK(classroom::render_lesson_text("{run[1].val_loss:.2f}", x, none, {r}) == "\u2026");  // no such run
+    // A hidden layer's input (run[i,l], l from 1): "?" where the run has no strip of that layer.
+    const std::string layer = "{run[0,2].std_first:.3f} {run[0,2].std_last:.2f}";
+    CHECK(classroom::render_lesson_text(layer, x, none, {r}) == "? ?");
+    r.layers = {{0.5, 0.25}, {0.125, 2.0}};
+    CHECK(classroom::render_lesson_text(layer, x, none, {r}) == "0.125 2.00");
+    CHECK(classroom::render_lesson_text("{run[0,3].std_last}", x, none, {r}) == "?");
+    r.steps_done = 120;
+    CHECK(classroom::render_lesson_text(layer, x, none, {r}) == "\u2026 \u2026");
 }

@@ -2,6 +2,7 @@
 // base, parsed by engine/train's one parser and validated whole; refusals are one line naming the run and
 // the key; a saved view reads back to the same runs; a lesson step's run[i] must name one of its runs.
 #include "normlab/classroom/lesson.hpp"
+#include "normlab/classroom/lesson_text.hpp"
 #include "normlab/classroom/view_settings.hpp"
 #include "normlab/core/error.hpp"
 #include "normlab/train/train_options.hpp"
@@ -115,6 +116,10 @@ TEST_CASE("train scene: a lesson step's run placeholders must name its runs", "[
         {"text": "{run[0].steps:.1f}", "state": {"view": {"train": {"runs": [{}]}}}}]})",
                                                 "l.json"),
                     core::InputError);
+    // run[i,l]: a layer's fields only, l from 1, at most two indices.
+    for (const char* bad : {"{run[0,1].val_acc}", "{run[0].std_first}", "{run[0,0].std_last}", "{run[0,1,2].std_last}"})
+        CHECK_THROWS_AS(classroom::parse_placeholders(bad), core::InputError);
+    CHECK(classroom::parse_placeholders("{run[0,5].std_last:.3f}").at(0).index == std::vector<std::int64_t>{0, 5});
     const classroom::Lesson ok =
         classroom::lesson_from_json(R"({"normlab_lesson": 1, "id": "t", "title": "T", "steps": [
         {"text": "{run[0].val_acc:.1%}", "state": {"view": {"train": {"runs": [{}]}}}}]})",

@@ -53,6 +53,7 @@ constexpr NameInfo kNames[] = {{"mean", 1, false},
 
 constexpr const char* kRunFields[] = {"steps",      "final_loss", "final_acc", "recent_loss",
                                       "recent_acc", "val_loss",   "val_acc"};
+constexpr const char* kRunLayerFields[] = {"std_first", "std_last"};  // run[i,l].FIELD
 
 const NameInfo* find_name(const std::string& n) {
     for (const auto& i : kNames)
@@ -65,7 +66,14 @@ bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 std::string run_fields_text() {
     std::string all;
     for (const char* f : kRunFields) all += std::string(all.empty() ? "" : ", ") + f;
+    all += "; run[i,l]: ";
+    for (const char* f : kRunLayerFields) all += std::string(f) + (f == kRunLayerFields[0] ? ", " : "");
     return all;
+}
+
+template <std::size_t N>
+bool one_of(const std::string& s, const char* const (&names)[N]) {
+    return std::find_if(std::begin(names), std::end(names), [&](const char* f) { return s == f; }) != std::end(names);
 }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -182,16 +190,18 @@ std::vector<LessonPlaceholder> parse_placeholders(const std::string& t) {
                 bad("expected ',' or ']'");
             }
         }
-        if (p.index.size() != info->indices)
+        const bool run_layer = p.name == "run" && p.index.size() == 2;  // run[i,l]
+        if (p.index.size() != info->indices && !run_layer)
             bad("'" + p.name + "' takes " + std::to_string(info->indices) + " index(es), not " +
                 std::to_string(p.index.size()));
         bool integer = info->integer;
         if (p.name == "run") {
             if (k >= close || t[k] != '.') bad("run[i] takes a field: run[i].val_acc (" + run_fields_text() + ")");
             for (++k; k < close && (is_lower(t[k]) || t[k] == '_');) p.field += t[k++];
-            if (std::find_if(std::begin(kRunFields), std::end(kRunFields),
-                             [&](const char* f) { return p.field == f; }) == std::end(kRunFields))
-                bad("unknown run field '" + p.field + "' (" + run_fields_text() + ")");
+            if (run_layer ? !one_of(p.field, kRunLayerFields) : !one_of(p.field, kRunFields))
+                bad("unknown " + std::string(run_layer ? "run[i,l]" : "run[i]") + " field '" + p.field + "' (" +
+                    run_fields_text() + ")");
+            if (run_layer && p.index[1] < 1) bad("run[i,l]'s layer l counts from 1");
             integer = p.field == "steps";
         }
         if (k < close) {
@@ -267,6 +277,11 @@ bool run_placeholder_value(const LessonPlaceholder& p, const std::vector<LessonR
     if (p.name != "run" || p.index.empty() || p.index[0] >= static_cast<std::int64_t>(runs.size())) return false;
     const LessonRun& run = runs[static_cast<std::size_t>(p.index[0])];
     if (!run_finished(run)) return false;
+    if (p.index.size() == 2) {  // run[i,l]: hidden layer l's input, where the view read it
+        if (p.index[1] < 1 || p.index[1] > static_cast<std::int64_t>(run.layers.size())) return false;
+        const LessonLayer& l = run.layers[static_cast<std::size_t>(p.index[1] - 1)];
+        return v = p.field == "std_first" ? l.std_first : l.std_last, true;
+    }
     const auto recent = [&](const std::vector<float>& s) {  // the mean over the last tenth of the steps
         const std::size_t n = std::max<std::size_t>(1, s.size() / 10);
         double sum = 0;
@@ -318,7 +333,10 @@ std::string render_lesson_text(const std::string& text, const core::Tensor& x, c
         out += text.substr(pos, p.begin - pos);
         double v = 0;
         if (p.name == "run") {
-            out += run_placeholder_value(p, runs, v) ? format_placeholder(p, v) : "\u2026";
+            const bool finished = p.index[0] < static_cast<std::int64_t>(runs.size()) &&
+                                  run_finished(runs[static_cast<std::size_t>(p.index[0])]);
+            // "…" until the run has run all its steps; "?" for a value a finished run does not have.
+            out += run_placeholder_value(p, runs, v) ? format_placeholder(p, v) : finished ? "?" : "\u2026";
         } else {
             out += placeholder_value(p, x, r, v) ? format_placeholder(p, v) : "?";
         }

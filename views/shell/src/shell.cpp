@@ -96,14 +96,11 @@ classroom::ViewSettings Shell::view() const {
 std::vector<classroom::LessonRun> Shell::lesson_runs() const {
     const classroom::Lesson* l = lessons_.lesson();
     if (!l) return {};
-    const classroom::LessonStep& s = l->steps[static_cast<std::size_t>(lessons_.step())];
-    if (!s.view.train || !train_runs_.holds(*s.view.train)) return {};  // the runs were changed since
-    return train_runs_.lesson_runs();
+    return train_runs_.lesson_runs(l->steps[static_cast<std::size_t>(lessons_.step())].view.train);
 }
 
 std::vector<classroom::LessonRun> Shell::experiment_runs() const {
-    if (!experiment_ || !experiment_->view.train || !train_runs_.holds(*experiment_->view.train)) return {};
-    return train_runs_.lesson_runs();
+    return experiment_ ? train_runs_.lesson_runs(experiment_->view.train) : std::vector<classroom::LessonRun>{};
 }
 
 void Shell::apply_view(const classroom::ViewSettings& v) {

@@ -68,10 +68,10 @@ int default_groups(const train::TrainConfig& c) {
     return 1;
 }
 
-train::TrainProgram plan_training(const train::TrainConfig& c) {
+train::TrainProgram plan_training(const train::TrainConfig& c, bool boundary) {
     if (c.model == train::TrainModel::Cnn) return train::plan_cnn_training(c);
     train::TrainPlanOptions o;
-    o.eval_grid = static_cast<std::uint32_t>(kBoundaryGrid * kBoundaryGrid);
+    if (boundary) o.eval_grid = static_cast<std::uint32_t>(kBoundaryGrid * kBoundaryGrid);
     return train::plan_mlp_training(c, o);
 }
 
@@ -102,14 +102,14 @@ void boundary_grid(const train::TrainDataSet& train, std::vector<float>& x_val, 
 
 }  // namespace
 
-void upload_train_inputs(train::TrainDevice& d, const train::TrainConfig& c, TrainBoundary& b) {
+void upload_train_inputs(train::TrainDevice& d, const train::TrainConfig& c, TrainBoundary& b, bool boundary) {
     const train::TrainData data = train::make_train_data(c);
     auto up = [&d](const char* name, const auto& v) { d.upload(name, v.data(), v.size() * 4); };
     up("x_train", data.train.x);
     up("y_train", data.train.y);
     std::vector<float> x_val = data.val.x;
     b = {};
-    if (c.model == train::TrainModel::Mlp) boundary_grid(data.train, x_val, b);
+    if (boundary && c.model == train::TrainModel::Mlp) boundary_grid(data.train, x_val, b);
     up("x_val", x_val);
     up("y_val", data.val.y);
     up("batches", data.batches);
@@ -117,7 +117,8 @@ void upload_train_inputs(train::TrainDevice& d, const train::TrainConfig& c, Tra
         d.upload(t.name, t.values.data(), t.values.size() * 4);
 }
 
-TrainRunSet::TrainRunSet(TrainDeviceFactory factory) : factory_(std::move(factory)) {}
+TrainRunSet::TrainRunSet(TrainDeviceFactory factory, TrainRunExtras extras)
+    : factory_(std::move(factory)), extras_(extras) {}
 
 void TrainRunSet::set_factory(TrainDeviceFactory factory) {
     runs_.clear();
@@ -131,12 +132,12 @@ std::optional<std::string> TrainRunSet::make_device(TrainRun& r) {
     r.busy = false;
     r.late_frames = 0;
     r.steps_done = 0;
-    r.strips = make_strips(r.config);
+    r.strips = extras_.strips ? make_strips(r.config) : TrainStrips{};
     if (!factory_) return std::string("training is not available on this backend");
     try {
-        r.device = factory_(plan_training(r.config), kStepsPerSubmit);
+        r.device = factory_(plan_training(r.config, extras_.boundary), kStepsPerSubmit);
         if (!r.device) return std::string("training is not available on this backend");
-        upload_train_inputs(*r.device, r.config, r.boundary);
+        upload_train_inputs(*r.device, r.config, r.boundary, extras_.boundary);
     } catch (const std::exception& e) {
         r.device.reset();
         return core::error_line(e);
@@ -241,10 +242,18 @@ classroom::TrainScene TrainRunSet::scene() const {
     return t;
 }
 
-std::vector<classroom::LessonRun> TrainRunSet::lesson_runs() const {
+std::vector<classroom::LessonRun> TrainRunSet::lesson_runs(const std::optional<classroom::TrainScene>& own) const {
     std::vector<classroom::LessonRun> out;
-    for (const auto& r : runs_)
-        out.push_back({r.config.steps, r.steps_done, r.curves.loss, r.curves.acc, r.curves.val_loss, r.curves.val_acc});
+    if (!own || !holds(*own)) return out;
+    for (const auto& r : runs_) {
+        out.push_back(
+            {r.config.steps, r.steps_done, r.curves.loss, r.curves.acc, r.curves.val_loss, r.curves.val_acc, {}});
+        // Each layer's strip: its first column and the one at the last step (none before the run ends).
+        for (const auto& cols : r.strips.layers) {
+            if (cols.empty() || cols.back().step != r.config.steps) break;
+            out.back().layers.push_back({std::sqrt(cols.front().hist.var), std::sqrt(cols.back().hist.var)});
+        }
+    }
     return out;
 }
 
@@ -252,7 +261,7 @@ void TrainRunSet::submit(TrainRun& r, int steps) {
     const int last = r.config.steps;
     steps = std::min(steps, last - r.steps_done);
     if (steps <= 0) return;
-    steps = strip_slice(r.strips, r.steps_done, steps);
+    if (extras_.strips) steps = strip_slice(r.strips, r.steps_done, steps);
     r.device->submit(steps, kTrainEvalEvery, r.steps_done + steps == last);
     // Asked at once, so that the next frame's poll can already find the slice done (a runner may arm
     // its completion signal at the first poll, as the Vulkan one queues its fence).
@@ -291,7 +300,8 @@ void TrainRunSet::read_logs(TrainRun& r) {
 
 void TrainRunSet::read_boundary(TrainRun& r, Clock::time_point now) {
     TrainBoundary& b = r.boundary;
-    if (r.config.model != train::TrainModel::Mlp || r.curves.val_step.empty() || r.curves.val_step.back() <= b.at_step)
+    if (!extras_.boundary || r.config.model != train::TrainModel::Mlp || r.curves.val_step.empty() ||
+        r.curves.val_step.back() <= b.at_step)
         return;
     if (now - b.read_at < kBoundaryEvery && r.steps_done < r.config.steps) return;
     // Nothing is queued (the poll said done): the download waits only for its own copy.
@@ -334,7 +344,7 @@ bool TrainRunSet::tick(Clock::time_point now) {
             read_logs(r);
             train_steps_ += r.steps_done - before;
             r.slice.finished(r.late_frames, frame_ms_);
-            record_strips(r.strips, *r.device, r.config, r.steps_done);
+            if (extras_.strips) record_strips(r.strips, *r.device, r.config, r.steps_done);
             read_boundary(r, now);
         }
         if (playing_) submit(r, r.slice.steps());
@@ -362,7 +372,7 @@ void TrainRunSet::finish() {
         const int before = r.steps_done;
         read_logs(r);
         train_steps_ += r.steps_done - before;
-        record_strips(r.strips, *r.device, r.config, r.steps_done);
+        if (extras_.strips) record_strips(r.strips, *r.device, r.config, r.steps_done);
         read_boundary(r, Clock::now());
     }
 }

@@ -25,6 +25,10 @@
 //                                         recent_loss, recent_acc (the batch's mean over the last tenth
 //                                         of the steps), val_loss, val_acc (the last evaluation's);
 //                                         its format may also be ':.D%' (×100, with "%": {run[1].val_acc:.1%})
+//   run[i,l].FIELD                        hidden layer l (1-based) of run i: the standard deviation over the
+//                                         batch of its norm's input (the Train view's strips) at the first
+//                                         strip column (std_first: after ⌈steps / 100⌉ steps) and at the
+//                                         last step (std_last); "?" where the run has no such layer's strip
 // A '{' followed by a lower-case letter always starts a placeholder; any other '{' is text.
 #pragma once
 #include "normlab/core/norm_params.hpp"
@@ -44,12 +48,19 @@ struct LessonPlaceholder {
     bool percent = false;  // ':.D%'
 };
 
+// A hidden layer's norm input over the batch, at the first strip column and at the last step.
+struct LessonLayer {
+    double std_first = 0, std_last = 0;
+};
+
 // A training run as a lesson's text reads it: its steps and its logs (the batch's loss and accuracy
-// per step run; the validation set's at the evaluated steps).
+// per step run; the validation set's at the evaluated steps), and its hidden layers' inputs where the
+// Train view read them (empty otherwise: run[i,l] shows "?").
 struct LessonRun {
     int steps = 0;       // the run's T
     int steps_done = 0;  // run so far
     std::vector<float> loss, acc, val_loss, val_acc;
+    std::vector<LessonLayer> layers;
 };
 
 // The placeholders of `text`; throws InputError("<what is wrong>") on a malformed one.

@@ -82,10 +82,18 @@ struct TrainRun {
     std::string label() const;
 };
 
+// What a set's runs plan and read besides their curves. The Train view shows both; a sweep shows neither,
+// so its runs plan no boundary grid (the validation pass evaluates the validation set only, as
+// normlab-cli's does), read no histograms, and their slices are not cut at the strips' columns.
+struct TrainRunExtras {
+    bool boundary = true;  // the mlp's decision boundary (kBoundaryGrid² points after the validation set)
+    bool strips = true;    // each layer's histogram columns
+};
+
 class TrainRunSet {
 public:
     using Clock = std::chrono::steady_clock;
-    explicit TrainRunSet(TrainDeviceFactory factory = {});
+    explicit TrainRunSet(TrainDeviceFactory factory = {}, TrainRunExtras extras = {});
     void set_factory(TrainDeviceFactory factory);
     bool available() const { return static_cast<bool>(factory_); }
     const TrainDeviceFactory& factory() const { return factory_; }
@@ -108,8 +116,10 @@ public:
     classroom::TrainScene scene() const;
     // Whether the set holds exactly `t`'s configs, in order.
     bool holds(const classroom::TrainScene& t) const;
-    // The runs' steps and logs as a lesson's text reads them (lesson_text.hpp's run[i]).
-    std::vector<classroom::LessonRun> lesson_runs() const;
+    // The runs' steps and logs as a lesson step's or an experiment's text reads them (lesson_text.hpp's
+    // run[i]) where the set holds exactly `own`'s runs, the text's own; none otherwise (no `own`, or the
+    // runs were changed since).
+    std::vector<classroom::LessonRun> lesson_runs(const std::optional<classroom::TrainScene>& own) const;
 
     void play(bool on) { playing_ = on && !runs_.empty(); }
     bool playing() const { return playing_; }
@@ -138,6 +148,7 @@ private:
     void read_boundary(TrainRun& r, Clock::time_point now);
 
     TrainDeviceFactory factory_;
+    TrainRunExtras extras_;
     std::vector<TrainRun> runs_;
     bool playing_ = false;
     std::optional<Clock::time_point> last_tick_;
@@ -151,11 +162,12 @@ private:
 // The fields every run of a set shares (the same data, the same batches, the same initial draw).
 void share_data_fields(train::TrainConfig& to, const train::TrainConfig& from);
 // Uploads the data and initial parameters of `c` into a device made for its program (plan_training's),
-// with the mlp's boundary grid after the validation set (its extent into `b`, and points to show).
-void upload_train_inputs(train::TrainDevice& d, const train::TrainConfig& c, TrainBoundary& b);
+// with the mlp's boundary grid after the validation set where `boundary` (its extent into `b`, and points
+// to show; else `b` is left empty).
+void upload_train_inputs(train::TrainDevice& d, const train::TrainConfig& c, TrainBoundary& b, bool boundary = true);
 // GroupNorm's G for `c` where the view picks it: the largest G ≤ 4 that divides the width (channels).
 int default_groups(const train::TrainConfig& c);
-// The program of `c` (the mlp's with the boundary grid, or the cnn's).
-train::TrainProgram plan_training(const train::TrainConfig& c);
+// The program of `c` (the mlp's, with the boundary grid where `boundary`; or the cnn's).
+train::TrainProgram plan_training(const train::TrainConfig& c, bool boundary = true);
 
 }  // namespace normlab::views

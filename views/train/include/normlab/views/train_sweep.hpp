@@ -53,7 +53,8 @@ private:
     std::optional<std::string> start_run();
 
     TrainDeviceFactory factory_;
-    TrainRunSet current_;  // the run playing (none between sweeps: its device freed)
+    // The run playing (none between sweeps: its device freed); the tab shows no boundary and no strips.
+    TrainRunSet current_{{}, TrainRunExtras{.boundary = false, .strips = false}};
     std::vector<train::SweepAxis> axes_;
     std::vector<train::SweepRun> runs_;
     std::vector<train::SweepResult> results_;
