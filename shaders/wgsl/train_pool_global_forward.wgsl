@@ -1,8 +1,9 @@
 // Global average pool forward on NCHW float32 (engine/train/pool_plan.hpp), train_pool_global_forward.comp's
-// twin: workgroup p (a plane n·C + c) sums its H·W values, every 64th in order per invocation and the 64
-// partials by workgroup_sum.wgsl (a plane of at most 256 values: its first invocation, in order), and writes
-// y[p] = sum / (H·W).
-// append: workgroup_sum.wgsl
+// twin: plane p = n·C + c's mean y[p] = sum / (H·W). Invocation p (of the plan's workgroups of 64, one per
+// plane) sums plane p alone, without workgroup barriers (on SwiftShader a kernel with a barrier runs every
+// workgroup's invocations as coroutines, which cost more than these sums): a plane of at most 256 values
+// in order; a larger one as a workgroup would (workgroup_sum.wgsl's order): 64 partials, partial q every
+// 64th value from q, then 4 rows of 16 partials (row r: partials r, r + 4, …) and the 4 row sums.
 const WG : u32 = 64u;
 
 struct Push {
@@ -17,26 +18,28 @@ struct Push {
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid : vec3<u32>, @builtin(num_workgroups) nwg : vec3<u32>,
         @builtin(local_invocation_index) li : u32) {
-  let p = wid.x + wid.y * nwg.x;
+  let p = (wid.x + wid.y * nwg.x) * WG + li;
   if (p >= pc.planes) {
-    return;  // the whole workgroup leaves: no barrier is skipped by part of it
-  }
-  if (pc.hw <= 256u) {  // a small plane: one invocation sums it in order, no barrier (SwiftShader's cost)
-    if (li == 0u) {
-      var sum = 0.0;
-      for (var t = 0u; t < pc.hw; t++) {
-        sum += x[p * pc.hw + t];
-      }
-      y[p] = sum / f32(pc.hw);
-    }
     return;
   }
-  var acc = 0.0;
-  for (var t = li; t < pc.hw; t += WG) {
-    acc += x[p * pc.hw + t];
+  let base = p * pc.hw;
+  var sum = 0.0;
+  if (pc.hw <= 256u) {
+    for (var t = 0u; t < pc.hw; t++) {
+      sum += x[base + t];
+    }
+  } else {
+    for (var row = 0u; row < 4u; row++) {
+      var s = 0.0;
+      for (var m = 0u; m < 16u; m++) {
+        var part = 0.0;
+        for (var t = row + m * 4u; t < pc.hw; t += WG) {
+          part += x[base + t];
+        }
+        s += part;
+      }
+      sum += s;
+    }
   }
-  let total = workgroup_sum(li, acc);
-  if (li == 0u) {
-    y[p] = total / f32(pc.hw);
-  }
+  y[p] = sum / f32(pc.hw);
 }

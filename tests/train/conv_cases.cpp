@@ -187,6 +187,8 @@ std::vector<ConvKernelCase> make_cases() {
         if (i == 16) s = train::PoolShape{2, 3, 5, 7};  // odd sides: the last row and column dropped
         out.push_back(pool_case(s, pool_rng));
     }
+    // A plane of more than 256 values: the WGSL global pool's partials and rows, not one sum in order.
+    out.push_back(pool_case(train::PoolShape{2, 3, 17, 19}, pool_rng));
     out.push_back(chain_case());
     return out;
 }

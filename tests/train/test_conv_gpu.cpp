@@ -14,7 +14,7 @@ using namespace normlab;
 TEST_CASE("Conv2d 3x3 and pooling kernels against the float64 references on the cases' shapes",
           "[train][conv][pool][gpu]") {
     const auto& cases = test::conv_kernel_cases();
-    REQUIRE(cases.size() == 36);
+    REQUIRE(cases.size() == 37);
     for (const auto& k : cases) {
         INFO(k.name);
         ops::TrainRunner runner(test::context(), k.program, 1);
