@@ -6,6 +6,7 @@
 // on a CPU device (lavapipe) cuts the loads that cost more than the multiply-adds. Each sum runs in order
 // of i, then adds the bias, as with one invocation per element.
 layout(local_size_x = 64) in;
+#include "train_linear_block.glsl"
 layout(push_constant) uniform Push { uint N; uint In; uint Out; uint act; } pc;
 layout(std430, binding = 0) readonly buffer Xb { float X[]; };
 layout(std430, binding = 1) readonly buffer Wb { float W[]; };
@@ -18,14 +19,12 @@ void main() {
     if (e >= ob * ((pc.N + 3u) / 4u)) return;
     uint n0 = e / ob * 4u, o0 = e % ob * 4u;
     float acc[4][4];
-    for (uint a = 0u; a < 4u; ++a)
-        for (uint b = 0u; b < 4u; ++b) acc[a][b] = 0.0;
+    block_zero(acc);
     for (uint i = 0u; i < pc.In; ++i) {
         float x[4], w[4];  // rows past the end load the last row's values, never stored
         for (uint a = 0u; a < 4u; ++a) x[a] = X[min(n0 + a, pc.N - 1u) * pc.In + i];
         for (uint b = 0u; b < 4u; ++b) w[b] = W[min(o0 + b, pc.Out - 1u) * pc.In + i];
-        for (uint a = 0u; a < 4u; ++a)
-            for (uint b = 0u; b < 4u; ++b) acc[a][b] += x[a] * w[b];
+        block_fma(acc, x, w);
     }
     for (uint a = 0u; a < 4u; ++a)
         for (uint b = 0u; b < 4u; ++b) {

@@ -5,6 +5,7 @@
 // train_sgd.comp's step on each of its parameters (W or b) with its momentum buffer (MW or MB), so a
 // layer's update needs no pass of its own (the passes that read W before the update run before this one).
 layout(local_size_x = 64) in;
+#include "train_linear_block.glsl"
 layout(push_constant) uniform Push { uint N; uint In; uint Out; uint sgd; float lr; float momentum; } pc;
 layout(std430, binding = 0) readonly buffer DYb { float DY[]; };
 layout(std430, binding = 1) readonly buffer Xb { float X[]; };
@@ -36,14 +37,12 @@ void main() {
     if (e >= cb * ((pc.Out + 3u) / 4u)) return;
     uint o0 = e / cb * 4u, i0 = e % cb * 4u;
     float acc[4][4];
-    for (uint a = 0u; a < 4u; ++a)
-        for (uint b = 0u; b < 4u; ++b) acc[a][b] = 0.0;
+    block_zero(acc);
     for (uint n = 0u; n < pc.N; ++n) {
         float dy[4], x[4];  // rows and columns past the end load the last one's values, never stored
         for (uint a = 0u; a < 4u; ++a) dy[a] = DY[n * pc.Out + min(o0 + a, pc.Out - 1u)];
         for (uint b = 0u; b < 4u; ++b) x[b] = i0 + b < pc.In ? X[n * pc.In + min(i0 + b, pc.In - 1u)] : 1.0;
-        for (uint a = 0u; a < 4u; ++a)
-            for (uint b = 0u; b < 4u; ++b) acc[a][b] += dy[a] * x[b];
+        block_fma(acc, dy, x);
     }
     for (uint a = 0u; a < 4u; ++a)
         for (uint b = 0u; b < 4u; ++b)

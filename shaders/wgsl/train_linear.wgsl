@@ -3,6 +3,7 @@
 // train_linear.comp's twin: one invocation per block of 4 samples × 4 outputs, each sum in order of i,
 // then the bias.
 // append: train_act_common.wgsl
+// append: train_linear_block.wgsl
 struct Push {
   N : u32,
   In : u32,
@@ -35,11 +36,7 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
       x[a] = X[min(n0 + a, pc.N - 1u) * pc.In + i];
       w[a] = W[min(o0 + a, pc.Out - 1u) * pc.In + i];
     }
-    for (var a = 0u; a < 4u; a++) {
-      for (var b = 0u; b < 4u; b++) {
-        acc[a][b] += x[a] * w[b];
-      }
-    }
+    block_fma(&acc, x, w);
   }
   for (var a = 0u; a < 4u; a++) {
     for (var b = 0u; b < 4u; b++) {

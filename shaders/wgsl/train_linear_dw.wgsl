@@ -2,6 +2,7 @@
 // train_linear_dw.comp's twin (sums in order of n): one invocation per block of 4 outputs × 4 columns of
 // (W | b), column In the bias (whose X is 1). sgd ≠ 0: the same invocation then takes train_sgd's step on
 // each of its parameters (W or b) with its momentum buffer (MW or MB).
+// append: train_linear_block.wgsl
 struct Push {
   N : u32,
   In : u32,
@@ -59,11 +60,7 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
       dy[a] = DY[n * pc.Out + min(o0 + a, pc.Out - 1u)];
       x[a] = select(1.0, X[n * pc.In + min(i0 + a, pc.In - 1u)], i0 + a < pc.In);
     }
-    for (var a = 0u; a < 4u; a++) {
-      for (var b = 0u; b < 4u; b++) {
-        acc[a][b] += dy[a] * x[b];
-      }
-    }
+    block_fma(&acc, dy, x);
   }
   for (var a = 0u; a < 4u; a++) {
     for (var b = 0u; b < 4u; b++) {

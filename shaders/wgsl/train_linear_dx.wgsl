@@ -2,6 +2,7 @@
 // produced that input, from its output in A (act: 0 none, A unused), train_linear_dx.comp's twin: one
 // invocation per block of 4 samples × 4 inputs, each sum in order of o.
 // append: train_act_common.wgsl
+// append: train_linear_block.wgsl
 struct Push {
   N : u32,
   In : u32,
@@ -33,11 +34,7 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
       dy[a] = DY[min(n0 + a, pc.N - 1u) * pc.Out + o];
       w[a] = W[o * pc.In + min(i0 + a, pc.In - 1u)];
     }
-    for (var a = 0u; a < 4u; a++) {
-      for (var b = 0u; b < 4u; b++) {
-        acc[a][b] += dy[a] * w[b];
-      }
-    }
+    block_fma(&acc, dy, w);
   }
   for (var a = 0u; a < 4u; a++) {
     for (var b = 0u; b < 4u; b++) {
