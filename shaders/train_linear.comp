@@ -2,8 +2,11 @@
 // Training: Linear's forward Y[n, o] = f(b[o] + Σᵢ X[n, i]·W[o, i]) (W is Out × In, as PyTorch's), with
 // the activation f that follows it fused (act: train_act_common.glsl's, 0 none); with one, Z keeps the
 // value before it (the layer's pre-activation, which the Train view's strips read). One invocation per
-// output element.
+// block of 4 samples × 4 outputs (train_linear_blocks): each X and W value it loads serves 4 sums, which
+// on a CPU device (lavapipe) cuts the loads that cost more than the multiply-adds. Each sum runs in order
+// of i, then adds the bias, as with one invocation per element.
 layout(local_size_x = 64) in;
+#include "train_linear_block.glsl"
 layout(push_constant) uniform Push { uint N; uint In; uint Out; uint act; } pc;
 layout(std430, binding = 0) readonly buffer Xb { float X[]; };
 layout(std430, binding = 1) readonly buffer Wb { float W[]; };
@@ -12,12 +15,23 @@ layout(std430, binding = 3) writeonly buffer Yb { float Y[]; };
 layout(std430, binding = 4) writeonly buffer Zb { float Z[]; };
 #include "train_act_common.glsl"
 void main() {
-    uint e = gl_GlobalInvocationID.x;
-    if (e >= pc.N * pc.Out) return;
-    uint n = e / pc.Out, o = e % pc.Out;
-    float acc = 0.0;
-    for (uint i = 0u; i < pc.In; ++i) acc += X[n * pc.In + i] * W[o * pc.In + i];
-    float z = acc + B[o];
-    if (pc.act != 0u) Z[e] = z;
-    Y[e] = act_apply(pc.act, z);
+    uint ob = (pc.Out + 3u) / 4u, e = gl_GlobalInvocationID.x;
+    if (e >= ob * ((pc.N + 3u) / 4u)) return;
+    uint n0 = e / ob * 4u, o0 = e % ob * 4u;
+    float acc[4][4];
+    block_zero(acc);
+    for (uint i = 0u; i < pc.In; ++i) {
+        float x[4], w[4];  // rows past the end load the last row's values, never stored
+        for (uint a = 0u; a < 4u; ++a) x[a] = X[min(n0 + a, pc.N - 1u) * pc.In + i];
+        for (uint b = 0u; b < 4u; ++b) w[b] = W[min(o0 + b, pc.Out - 1u) * pc.In + i];
+        block_fma(acc, x, w);
+    }
+    for (uint a = 0u; a < 4u; ++a)
+        for (uint b = 0u; b < 4u; ++b) {
+            uint n = n0 + a, o = o0 + b;
+            if (n >= pc.N || o >= pc.Out) continue;
+            float z = acc[a][b] + B[o];
+            if (pc.act != 0u) Z[n * pc.Out + o] = z;
+            Y[n * pc.Out + o] = act_apply(pc.act, z);
+        }
 }

@@ -1,7 +1,9 @@
 // Training: Linear's forward Y[n, o] = f(b[o] + Σᵢ X[n, i]·W[o, i]) (W is Out × In, as PyTorch's) with the
 // activation f that follows it fused (act: 0 none; with one, Z keeps the value before it),
-// train_linear.comp's twin: the sum in order, then the bias. One invocation per output element.
+// train_linear.comp's twin: one invocation per block of 4 samples × 4 outputs, each sum in order of i,
+// then the bias.
 // append: train_act_common.wgsl
+// append: train_linear_block.wgsl
 struct Push {
   N : u32,
   In : u32,
@@ -18,19 +20,35 @@ struct Push {
 
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
+  let ob = (pc.Out + 3u) / 4u;
   let e = gid.x;
-  if (e >= pc.N * pc.Out) {
+  if (e >= ob * ((pc.N + 3u) / 4u)) {
     return;
   }
-  let n = e / pc.Out;
-  let o = e % pc.Out;
-  var acc = 0.0;
+  let n0 = e / ob * 4u;
+  let o0 = e % ob * 4u;
+  var acc : array<array<f32, 4>, 4>;
   for (var i = 0u; i < pc.In; i++) {
-    acc += X[n * pc.In + i] * W[o * pc.In + i];
+    // Rows past the end load the last row's values, never stored.
+    var x : array<f32, 4>;
+    var w : array<f32, 4>;
+    for (var a = 0u; a < 4u; a++) {
+      x[a] = X[min(n0 + a, pc.N - 1u) * pc.In + i];
+      w[a] = W[min(o0 + a, pc.Out - 1u) * pc.In + i];
+    }
+    block_fma(&acc, x, w);
   }
-  let z = acc + B[o];
-  if (pc.act != 0u) {
-    Z[e] = z;
+  for (var a = 0u; a < 4u; a++) {
+    for (var b = 0u; b < 4u; b++) {
+      let n = n0 + a;
+      let o = o0 + b;
+      if (n < pc.N && o < pc.Out) {
+        let z = acc[a][b] + B[o];
+        if (pc.act != 0u) {
+          Z[n * pc.Out + o] = z;
+        }
+        Y[n * pc.Out + o] = act_apply(pc.act, z);
+      }
+    }
   }
-  Y[e] = act_apply(pc.act, z);
 }

@@ -1,7 +1,8 @@
 // Training: Linear's input gradient dX[n, i] = Σₒ dY[n, o]·W[o, i], times f'(·) of the activation that
-// produced that input, from its output in A (act: 0 none, A unused), train_linear_dx.comp's twin (in order
-// of o). One invocation per input element.
+// produced that input, from its output in A (act: 0 none, A unused), train_linear_dx.comp's twin: one
+// invocation per block of 4 samples × 4 inputs, each sum in order of o.
 // append: train_act_common.wgsl
+// append: train_linear_block.wgsl
 struct Push {
   N : u32,
   In : u32,
@@ -17,18 +18,36 @@ struct Push {
 
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
+  let ib = (pc.In + 3u) / 4u;
   let e = gid.x;
-  if (e >= pc.N * pc.In) {
+  if (e >= ib * ((pc.N + 3u) / 4u)) {
     return;
   }
-  let n = e / pc.In;
-  let i = e % pc.In;
-  var acc = 0.0;
+  let n0 = e / ib * 4u;
+  let i0 = e % ib * 4u;
+  var acc : array<array<f32, 4>, 4>;
   for (var o = 0u; o < pc.Out; o++) {
-    acc += DY[n * pc.Out + o] * W[o * pc.In + i];
+    // Rows and columns past the end load the last one's values, never stored.
+    var dy : array<f32, 4>;
+    var w : array<f32, 4>;
+    for (var a = 0u; a < 4u; a++) {
+      dy[a] = DY[min(n0 + a, pc.N - 1u) * pc.Out + o];
+      w[a] = W[o * pc.In + min(i0 + a, pc.In - 1u)];
+    }
+    block_fma(&acc, dy, w);
   }
-  if (pc.act != 0u) {
-    acc = acc * act_slope(pc.act, A[e]);
+  for (var a = 0u; a < 4u; a++) {
+    for (var b = 0u; b < 4u; b++) {
+      let n = n0 + a;
+      let i = i0 + b;
+      if (n < pc.N && i < pc.In) {
+        let e2 = n * pc.In + i;
+        var g = acc[a][b];
+        if (pc.act != 0u) {
+          g = g * act_slope(pc.act, A[e2]);
+        }
+        DX[e2] = g;
+      }
+    }
   }
-  DX[e] = acc;
 }

@@ -229,6 +229,7 @@ TEST_CASE("the mlp's step: fused passes, at most 8 storage buffers a pass", "[tr
     train::TrainConfig c;
     c.depth = 4;
     c.width = 32;
+    c.batch = 32;
     for (train::TrainNorm norm : {train::TrainNorm::None, train::TrainNorm::Batch, train::TrainNorm::Rms}) {
         c.norm = norm;
         train::validate_train_config(c);
@@ -240,7 +241,15 @@ TEST_CASE("the mlp's step: fused passes, at most 8 storage buffers a pass", "[tr
             CHECK(pass.buffers.size() <= 8);
             CHECK(pass.kernel != "train_sgd");
             CHECK(pass.kernel != "train_act");
+            // The Linear kernels: an invocation per 4 × 4 block, so batch 32 × 32 features is one workgroup
+            // (∂W with its bias column: 8 × 9 blocks, two).
+            if (pass.kernel == "train_linear" || pass.kernel == "train_linear_dx")
+                CHECK(pass.groups == std::array<std::uint32_t, 3>{1, 1, 1});
+            if (pass.kernel == "train_linear_dw") CHECK(pass.groups[0] <= 2);
         }
+        CHECK(train::train_linear_groups(32, 32)[0] == 1);   // 8 × 8 blocks
+        CHECK(train::train_linear_groups(32, 33)[0] == 2);   // 8 × 9 blocks
+        CHECK(train::train_linear_groups(100, 32)[0] == 4);  // 25 × 8 blocks
         // Each trained tensor's momentum buffer is bound by exactly one pass: its gradient's.
         for (const auto& t : train::init_mlp_params(c)) {
             if (!t.trained) continue;

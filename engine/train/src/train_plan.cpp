@@ -61,7 +61,7 @@ struct Planner {
             const u32 fin = mlp_in_features(c, i);
             out.push_back({"train_linear",
                            {n, fin, w, linear_act ? act() : 0},
-                           train_groups_for(n * w),
+                           train_linear_groups(n, w),
                            {in, p.find(q + "linear.weight"), p.find(q + "linear.bias"), y, linear_act ? z : dummy}});
             b.out = y;
             if (normed) {
@@ -78,7 +78,7 @@ struct Planner {
         logits = buf(pre + "logits", n * static_cast<u32>(c.classes));
         out.push_back({"train_linear",
                        {n, w, static_cast<u32>(c.classes), 0},
-                       train_groups_for(n * c.classes),
+                       train_linear_groups(n, c.classes),
                        {in, p.find("head.weight"), p.find("head.bias"), logits, dummy}});
         return layers;
     }
@@ -151,6 +151,10 @@ void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::v
     }
 }
 
+std::array<std::uint32_t, 3> train_linear_groups(std::uint64_t rows, std::uint64_t cols) {
+    return train_groups_for(((rows + 3) / 4) * ((cols + 3) / 4));
+}
+
 bool fused_sgd(const TrainConfig& c) { return c.optimizer == TrainOptimizer::Sgd; }
 
 std::vector<std::uint32_t> sgd_words(const TrainConfig& c) {
@@ -168,7 +172,7 @@ void append_linear_backward(TrainProgram& p, const TrainConfig& c, const LinearB
     if (l.dx >= 0)
         p.passes.push_back({"train_linear_dx",
                             {l.n, l.in, l.out, l.act},
-                            train_groups_for(std::uint64_t{l.n} * l.in),
+                            train_linear_groups(l.n, l.in),
                             {l.dy, weight, l.dx, l.act_out}});
     std::vector<u32> words{l.n, l.in, l.out};
     for (u32 v : sgd_words(c)) words.push_back(v);
@@ -176,7 +180,7 @@ void append_linear_backward(TrainProgram& p, const TrainConfig& c, const LinearB
     p.passes.push_back(
         {"train_linear_dw",
          words,
-         train_groups_for(std::uint64_t{l.out} * (l.in + 1)),
+         train_linear_groups(l.out, std::uint64_t{l.in} + 1),
          {l.dy, l.x, p.find("grad." + l.prefix + "weight"), p.find("grad." + l.prefix + "bias"),
           sgd ? weight : l.unused, sgd ? bias : l.unused, sgd ? sgd_momentum_buffer(p, l.prefix + "weight") : l.unused,
           sgd ? sgd_momentum_buffer(p, l.prefix + "bias") : l.unused}});

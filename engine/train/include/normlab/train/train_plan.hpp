@@ -15,6 +15,7 @@
 //   train_sgd      count, lr, momentum           buf = m·buf + g; p −= lr·buf        [p, g, buf]
 //   train_adam_bias β1, 1−β1, β2, 1−β2           1 − βᵗ = (1 − β) + β(1 − βᵗ⁻¹), once a step  [bias]
 //   train_adam     count, lr, β1, 1−β1, β2, 1−β2, eps  torch.optim.Adam                 [p, g, m, v, bias]
+// The three Linear kernels run an invocation per block of 4 × 4 outputs (train_linear_groups).
 // act: the activation fused into the pass, 0 none, else TrainActivation + 1 (train_act_common.glsl). sgd ≠ 0:
 // the gradient's pass also takes train_sgd's step on the parameter with its momentum buffer (m…).
 // Norm flags: 1 rms (no centring), 2 normalise with the running statistics (BN in eval),
@@ -26,6 +27,7 @@
 #include "normlab/train/train_params.hpp"
 #include "normlab/train/train_program.hpp"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -76,6 +78,11 @@ struct LinearBackward {
     std::string prefix;
 };
 void append_linear_backward(TrainProgram& p, const TrainConfig& c, const LinearBackward& l);
+
+// The grid of the Linear kernels (train_linear, train_linear_dx, train_linear_dw), which run one invocation per
+// block of 4 × 4 outputs: ⌈rows / 4⌉·⌈cols / 4⌉ invocations (train_linear: N × Out; train_linear_dx: N × In;
+// train_linear_dw: Out × (In + 1)). A larger grid is harmless (its extra invocations return at once).
+std::array<std::uint32_t, 3> train_linear_groups(std::uint64_t rows, std::uint64_t cols);
 
 // The buffers every model's program starts with, in this order: the data (x_train, y_train, x_val, y_val,
 // batches; `features` floats a sample), the step counter, the two logs, an unused binding, `params` and
