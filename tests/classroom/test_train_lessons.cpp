@@ -181,8 +181,11 @@ const std::map<std::string, Claims>& claims() {
         {"train-bn-train-eval-gap",
          [](int, const Played& p) {
              const auto& r = p.runs;
+             // BatchNorm's run is ill-conditioned at batch 2 (its gradient is mostly rounding): the text states
+             // lavapipe's eval figure (50.0%, chance) and PyTorch's (99.2%) as measured, so these two hold on
+             // lavapipe, the device of CI's runs; another device's rounding may take the run elsewhere.
              CHECK(value(r, 0, "recent_acc") - value(r, 0, "val_acc") >= 0.2);  // the gap
-             CHECK(value(r, 0, "val_acc") <= 0.55);                             // "chance for two classes"
+             CHECK(value(r, 0, "val_acc") == Approx(0.5));                      // "50.0% … chance for two classes"
              CHECK(value(r, 1, "recent_acc") >= 0.95);                          // GroupNorm: both modes alike
              CHECK(value(r, 1, "val_acc") >= 0.95);
          }},

@@ -3,14 +3,15 @@
 // trains them (the steps advance, the loss falls, each layer's strip gets its columns) and pauses them; the
 // Inspect button of layer 2 opens that layer of the run as the tensor (BatchNorm1d on its 32 × 16
 // activations, the heatmap in statistics mode: 16 statistic groups); on the CPU backend, which has no
-// trainer, it says so in one line and starts no run. R again brings the panels back. A training lesson
-// opened by its link (app.html?lesson=train-sigmoid-bn&step=1, in English and in Chinese) shows the
-// Train view with the step's two runs playing; its text shows "…" until they finish, then their
-// validation accuracies as the report has them, and the lesson's claims hold for the runs WebGPU trained
-// (the ones tests/classroom/test_train_lessons.cpp asserts on Vulkan). Screenshots: web-train.png
-// (WebGPU, on opening), web-train-played.png (after training), web-train-inspect.png (the inspected
-// layer), web-train-cpu.png, web-train-lesson-en.png, web-train-lesson-zh.png. The Sweep tab runs a
-// sweep of 4 runs typed into its fields (web-train-sweep.png).
+// trainer, it says so in one line and starts no run. R again brings the panels back. Two training
+// lessons opened by their links (app.html?lesson=train-sigmoid-bn&step=1 in English,
+// lesson=train-bn-train-eval-gap&step=1 in Chinese) show the Train view with the step's two runs
+// playing; the text shows "…" until they finish, then their validation accuracies as the report has
+// them, and each lesson's claims hold for the runs WebGPU trained (the ones
+// tests/classroom/test_train_lessons.cpp asserts on Vulkan). Screenshots: web-train.png (WebGPU, on
+// opening), web-train-played.png (after training), web-train-inspect.png (the inspected layer),
+// web-train-cpu.png, web-train-lesson-en.png, web-train-lesson-zh.png. The Sweep tab runs a sweep of 4
+// runs typed into its fields (web-train-sweep.png).
 //   node app_test_train.mjs [SCREENSHOT_DIR]
 import { serve, launch, sceneLine } from './browser.mjs';
 import { check, problems, shots, openShell, report, reportWhen, screenshot, colours, frames } from './app_page.mjs';
@@ -71,15 +72,37 @@ async function trainView(browser, url, name, webgpu) {
   await page.close();
 }
 
+// The training lessons this test opens, with their first step's runs and the claims
+// tests/classroom/test_train_lessons.cpp asserts on Vulkan (check(ok, why) per claim).
+const lessons = {
+  'train-sigmoid-bn': {norms: 'none,batch', claims: ([none, bn], claim) => {
+    claim(Math.abs(none.val_loss - Math.log(2)) < 0.01 && none.val_acc <= 0.55,
+      `without a norm the run learnt (validation loss ${none.val_loss}, accuracy ${none.val_acc}), ` +
+      'where the lesson says it ends next to ln 2, at chance');
+    claim(bn.val_acc >= 0.95 && bn.val_loss < 0.2,
+      `with BatchNorm the run ends at validation loss ${bn.val_loss}, accuracy ${bn.val_acc}, ` +
+      'where the lesson says it learns');
+  }},
+  // BatchNorm's run at batch 2 is ill-conditioned: the lesson states its eval figure on lavapipe and on PyTorch
+  // as measured there (50.0% and 99.2%), not for this device, whose run follows its own rounding.
+  'train-bn-train-eval-gap': {norms: 'batch,group', claims: ([bn, gn], claim) => {
+    console.log(`train-bn-train-eval-gap on WebGPU: BatchNorm ${bn.recent_acc} on its batches, ${bn.val_acc} in eval`);
+    claim(gn.recent_acc >= 0.95 && gn.val_acc >= 0.95,
+      `GroupNorm at batch 2: ${gn.recent_acc} on its batches, ${gn.val_acc} in eval, where the lesson says both ` +
+      'are high');
+  }},
+};
+
 // A training lesson by link: the Train view with the step's runs, its numbers once they finish.
-async function trainLesson(browser, url, lang) {
+async function trainLesson(browser, url, lang, lesson) {
   const name = `web-train-lesson-${lang}`;
-  const { page } = await openShell(browser, `${url}app.html?lesson=train-sigmoid-bn&step=1&lang=${lang}`, 1280, 800);
+  const { norms, claims } = lessons[lesson];
+  const { page } = await openShell(browser, `${url}app.html?lesson=${lesson}&step=1&lang=${lang}`, 1280, 800);
   let r = await reportWhen(page, (r) => r.train.shown && r.train.runs.length === 2);
   console.log(`${name}: ${JSON.stringify(r.train)}`);
-  check(r.lesson === 'train-sigmoid-bn' && r.step === 1, `${name}: the link did not open the lesson: ${r.lesson}`);
-  check(r.train.shown && r.train.runs.length === 2 && r.train.runs.map((x) => x.norm).join() === 'none,batch',
-    `${name}: the Train view does not show the step's runs (none, batch): ${JSON.stringify(r.train)}`);
+  check(r.lesson === lesson && r.step === 1, `${name}: the link did not open the lesson ${lesson}: ${r.lesson}`);
+  check(r.train.shown && r.train.runs.length === 2 && r.train.runs.map((x) => x.norm).join() === norms,
+    `${name}: the Train view does not show the step's runs (${norms}): ${JSON.stringify(r.train)}`);
   check(r.train.playing || r.train.runs.every((x) => x.steps === x.of), `${name}: the step's runs do not play`);
   const deadline = Date.now() + 180000;  // 2 × 300 steps on SwiftShader's WebGPU
   while (!r.train.runs.every((x) => x.steps === x.of) && Date.now() < deadline) {
@@ -97,13 +120,7 @@ async function trainLesson(browser, url, lang) {
   check(!r.lesson_text.includes('\u2026'), `${name}: "…" left in the text: ${r.lesson_text}`);
   console.log(`${name}: ${r.lesson_text}`);
   // The lesson's claims, as tests/classroom/test_train_lessons.cpp asserts them on Vulkan, on WebGPU's runs.
-  const [none, bn] = r.train.runs;
-  check(Math.abs(none.val_loss - Math.log(2)) < 0.01 && none.val_acc <= 0.55,
-    `${name}: without a norm the run learnt (validation loss ${none.val_loss}, accuracy ${none.val_acc}), ` +
-    'where the lesson says it ends next to ln 2, at chance');
-  check(bn.val_acc >= 0.95 && bn.val_loss < 0.2,
-    `${name}: with BatchNorm the run ends at validation loss ${bn.val_loss}, accuracy ${bn.val_acc}, ` +
-    'where the lesson says it learns');
+  claims(r.train.runs, (ok, why) => check(ok, `${name} (${lesson}): ${why}`));
   await screenshot(page, `${name}.png`);
   await page.close();
 }
@@ -152,7 +169,10 @@ async function main() {
       const { browser, close } = await launch({ webgpu });
       try {
         await trainView(browser, url, webgpu ? 'web-train' : 'web-train-cpu', webgpu);
-        if (webgpu) for (const lang of ['en', 'zh']) await trainLesson(browser, url, lang);
+        if (webgpu) {
+          await trainLesson(browser, url, 'en', 'train-sigmoid-bn');
+          await trainLesson(browser, url, 'zh', 'train-bn-train-eval-gap');
+        }
         if (webgpu) await trainSweep(browser, url);
       } finally {
         await close();

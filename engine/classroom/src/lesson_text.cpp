@@ -273,6 +273,14 @@ std::string format_lesson_number(double v, int decimals) {
 
 bool run_finished(const LessonRun& run) { return run.steps > 0 && run.steps_done >= run.steps && !run.loss.empty(); }
 
+double recent_mean(const std::vector<float>& s) {
+    if (s.empty()) return 0.0;
+    const std::size_t n = std::max<std::size_t>(1, s.size() / 10);
+    double sum = 0;
+    for (std::size_t i = s.size() - n; i < s.size(); ++i) sum += s[i];
+    return sum / static_cast<double>(n);
+}
+
 bool run_placeholder_value(const LessonPlaceholder& p, const std::vector<LessonRun>& runs, double& v) {
     if (p.name != "run" || p.index.empty() || p.index[0] >= static_cast<std::int64_t>(runs.size())) return false;
     const LessonRun& run = runs[static_cast<std::size_t>(p.index[0])];
@@ -282,17 +290,11 @@ bool run_placeholder_value(const LessonPlaceholder& p, const std::vector<LessonR
         const LessonLayer& l = run.layers[static_cast<std::size_t>(p.index[1] - 1)];
         return v = p.field == "std_first" ? l.std_first : l.std_last, true;
     }
-    const auto recent = [&](const std::vector<float>& s) {  // the mean over the last tenth of the steps
-        const std::size_t n = std::max<std::size_t>(1, s.size() / 10);
-        double sum = 0;
-        for (std::size_t i = s.size() - n; i < s.size(); ++i) sum += s[i];
-        return sum / static_cast<double>(n);
-    };
     if (p.field == "steps") return v = run.steps_done, true;
     if (p.field == "final_loss") return v = run.loss.back(), true;
     if (p.field == "final_acc") return v = run.acc.back(), true;
-    if (p.field == "recent_loss") return v = recent(run.loss), true;
-    if (p.field == "recent_acc") return v = recent(run.acc), true;
+    if (p.field == "recent_loss") return v = recent_mean(run.loss), true;
+    if (p.field == "recent_acc") return v = recent_mean(run.acc), true;
     const auto& s = p.field == "val_loss" ? run.val_loss : run.val_acc;
     if (s.empty()) return false;
     return v = s.back(), true;

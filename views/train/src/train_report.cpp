@@ -27,6 +27,7 @@ nlohmann::json train_report(const TrainRunSet& runs, bool shown) {
                         {"loss_start", mean(c.loss, 0, k)},
                         {"loss_now", mean(c.loss, n - k, n)},
                         {"acc_now", mean(c.acc, n - k, n)},
+                        {"recent_acc", classroom::recent_mean(c.acc)},  // as a lesson's run[i].recent_acc
                         {"val_loss", c.val_loss.empty() ? 0.0 : c.val_loss.back()},
                         {"val_acc", c.val_acc.empty() ? 0.0 : c.val_acc.back()},
                         {"device", static_cast<bool>(r.device)},

@@ -74,6 +74,8 @@ bool placeholder_value(const LessonPlaceholder& p, const core::Tensor& x, const 
 // v rounded to `decimals` places, "−" for negatives, no "−0.00".
 std::string format_lesson_number(double v, int decimals);
 
+// The mean of a run's per-step log over its last tenth of steps (at least one): run[i].recent_*.
+double recent_mean(const std::vector<float>& log);
 // Run i's value of a run[i].FIELD placeholder; false while the run has not run all its steps, or
 // where there is no run i.
 bool run_placeholder_value(const LessonPlaceholder& p, const std::vector<LessonRun>& runs, double& value);
