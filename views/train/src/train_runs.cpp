@@ -132,7 +132,7 @@ std::optional<std::string> TrainRunSet::make_device(TrainRun& r) {
     r.busy = false;
     r.late_frames = 0;
     r.steps_done = 0;
-    r.strips = extras_.strips ? make_strips(r.config) : TrainStrips{};
+    r.strips = extras_.strips ? make_strips(r.config) : TrainStrips{};  // no layers: no columns, slices uncut
     if (!factory_) return std::string("training is not available on this backend");
     try {
         r.device = factory_(plan_training(r.config, extras_.boundary), kStepsPerSubmit);
@@ -261,7 +261,7 @@ void TrainRunSet::submit(TrainRun& r, int steps) {
     const int last = r.config.steps;
     steps = std::min(steps, last - r.steps_done);
     if (steps <= 0) return;
-    if (extras_.strips) steps = strip_slice(r.strips, r.steps_done, steps);
+    steps = strip_slice(r.strips, r.steps_done, steps);
     r.device->submit(steps, kTrainEvalEvery, r.steps_done + steps == last);
     // Asked at once, so that the next frame's poll can already find the slice done (a runner may arm
     // its completion signal at the first poll, as the Vulkan one queues its fence).
@@ -344,7 +344,7 @@ bool TrainRunSet::tick(Clock::time_point now) {
             read_logs(r);
             train_steps_ += r.steps_done - before;
             r.slice.finished(r.late_frames, frame_ms_);
-            if (extras_.strips) record_strips(r.strips, *r.device, r.config, r.steps_done);
+            record_strips(r.strips, *r.device, r.config, r.steps_done);
             read_boundary(r, now);
         }
         if (playing_) submit(r, r.slice.steps());
@@ -372,7 +372,7 @@ void TrainRunSet::finish() {
         const int before = r.steps_done;
         read_logs(r);
         train_steps_ += r.steps_done - before;
-        if (extras_.strips) record_strips(r.strips, *r.device, r.config, r.steps_done);
+        record_strips(r.strips, *r.device, r.config, r.steps_done);
         read_boundary(r, Clock::now());
     }
 }

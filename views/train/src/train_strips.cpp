@@ -15,13 +15,14 @@ TrainStrips make_strips(const train::TrainConfig& c) {
 }
 
 int strip_slice(const TrainStrips& s, int done, int steps) {
+    if (s.layers.empty()) return steps;  // no strips: the slice is not cut
     const int to_next = s.every - done % s.every;
     return std::max(1, std::min(steps, to_next));
 }
 
 bool record_strips(TrainStrips& s, train::TrainDevice& d, const train::TrainConfig& c, int done) {
-    if (done <= 0 || (done % s.every != 0 && done != c.steps)) return false;
-    if (s.layers.empty() || (!s.layers.front().empty() && s.layers.front().back().step >= done)) return false;
+    if (s.layers.empty() || done <= 0 || (done % s.every != 0 && done != c.steps)) return false;
+    if (!s.layers.front().empty() && s.layers.front().back().step >= done) return false;
     for (std::size_t i = 0; i < s.layers.size(); ++i) {
         s.layers[i].push_back({done, d.histogram(train::train_norm_input_name(c, static_cast<int>(i)), kStripBins)});
     }

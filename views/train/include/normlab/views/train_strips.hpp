@@ -28,10 +28,12 @@ struct TrainStrips {
 
 // The strips of a new run of `c`: every = ⌈steps / kStripColumns⌉, no columns.
 TrainStrips make_strips(const train::TrainConfig& c);
-// `steps` cut so that a slice starting after `done` steps ends at the next column's step.
+// `steps` cut so that a slice starting after `done` steps ends at the next column's step (strips without
+// layers, a run's that reads none: `steps`).
 int strip_slice(const TrainStrips& s, int done, int steps);
 // After `done` steps of the run on `d` (nothing queued): a column per layer when `done` is a column's step
-// (a multiple of `every`, or the run's last step) not yet recorded. Returns whether it added one.
+// (a multiple of `every`, or the run's last step) not yet recorded; nothing for strips without layers.
+// Returns whether it added one.
 bool record_strips(TrainStrips& s, train::TrainDevice& d, const train::TrainConfig& c, int done);
 
 }  // namespace normlab::views
