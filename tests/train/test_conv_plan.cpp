@@ -260,6 +260,34 @@ TEST_CASE("the mlp's step: fused passes, at most 8 storage buffers a pass", "[tr
                   }) == 1);
         }
     }
+    // A device that binds 9 storage buffers: each row norm before its activation takes its Linear
+    // (train_linear_norm) in the step and the evaluation, 4 passes fewer each (28 → 24, 10 → 6); batch and
+    // `after` keep two.
+    train::TrainPlanOptions nine;
+    nine.max_storage_buffers = 9;
+    for (train::TrainNorm norm :
+         {train::TrainNorm::Batch, train::TrainNorm::Layer, train::TrainNorm::Group, train::TrainNorm::Rms})
+        for (bool after : {false, true}) {
+            c.norm = norm;
+            c.norm_after = after;
+            c.groups = norm == train::TrainNorm::Group ? 4 : 1;
+            train::validate_train_config(c);
+            const bool fused = norm != train::TrainNorm::Batch && !after;
+            INFO(train::train_norm_name(norm) << (after ? " after" : " before"));
+            const train::TrainProgram p = train::plan_mlp_training(c, nine);
+            const std::size_t two = after ? 32 : 28;  // after: each layer's backward also has train_act
+            CHECK(p.passes.size() == (fused ? 24u : two));
+            CHECK(p.eval_passes.size() == (fused ? 6u : 10u));
+            for (const auto& pass : p.passes) {
+                CHECK(pass.buffers.size() <= (pass.kernel == "train_linear_norm" ? 9u : 8u));
+                if (pass.kernel != "train_linear_norm") continue;
+                CHECK(pass.params.size() == 15);
+                CHECK(pass.groups == std::array<std::uint32_t, 3>{1, 1, 1});  // 8 invocations of 4 samples
+            }
+            CHECK(plan_mlp_training(c).passes.size() == two);  // 8 storage buffers (the default): two passes
+        }
+    c.norm_after = false;
+    c.groups = 1;
     // Adam: the optimizer's own passes after the backward (its state would take a fused pass past 8 buffers).
     c.norm = train::TrainNorm::Layer;
     c.optimizer = train::TrainOptimizer::Adam;

@@ -59,6 +59,17 @@ struct Planner {
             const bool linear_act = !normed || c.norm_after;
             const int z = buf(l + "z", n * w), y = linear_act ? (b.act_out = buf(l + "act", n * w)) : z;
             const u32 fin = mlp_in_features(c, i);
+            if (normed && !c.norm_after && norm_plan(n).fuses_linear(o.max_storage_buffers)) {
+                b.out = b.act_out = buf(l + "act", n * w);
+                b.xhat = buf(l + "xhat", n * w);
+                b.stats = buf(l + "stats", 2 * norm_plan(n).layout().sets);
+                norm_plan(n).linear_forward(out, {n, fin, w},
+                                            {in, p.find(q + "linear.weight"), p.find(q + "linear.bias")}, z, b.out,
+                                            train_norm_buffers(p, q, b.xhat, b.stats, dummy), act());
+                layers.push_back(b);
+                in = b.out;
+                continue;
+            }
             out.push_back({"train_linear",
                            {n, fin, w, linear_act ? act() : 0},
                            train_linear_groups(n, w),

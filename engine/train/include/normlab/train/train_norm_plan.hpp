@@ -4,7 +4,8 @@
 // (train_norm_pgrad, with SGD's step fused), with the
 // parameter words and bindings train_plan.hpp lists. Sets of at most
 // TrainPlanOptions::serial_norm_members elements run one invocation per set (flag kTrainNormSerial, 64
-// sets a workgroup), larger ones one workgroup per set.
+// sets a workgroup), larger ones one workgroup per set. A row norm after a Linear may take the Linear into its
+// forward (linear_forward: one pass instead of two).
 #pragma once
 #include "normlab/train/train_config.hpp"
 #include "normlab/train/train_norm_layout.hpp"
@@ -43,6 +44,15 @@ public:
     // updates them).
     void forward(std::vector<TrainPass>& out, bool eval, int x, int y, const TrainNormBuffers& b,
                  std::uint32_t act = 0) const;
+    // Whether linear_forward applies: a row norm (layer, rms, group: sets inside a sample), one invocation
+    // per set (serial), and the device binds train_linear_norm's 9 storage buffers.
+    bool fuses_linear(std::uint32_t max_storage_buffers) const;
+    // The Linear before the norm and the norm in one pass (train_linear_norm): z = x·Wᵀ + b into `z` (the
+    // norm's input, kept), y = f(norm(z)); dims {N, In, Out}, linear {x, W, b}. The step's only (no running
+    // statistics: the same pass in eval).
+    void linear_forward(std::vector<TrainPass>& out, const std::array<std::uint32_t, 3>& dims,
+                        const std::array<int, 3>& linear, int z, int y, const TrainNormBuffers& b,
+                        std::uint32_t act) const;
     // dx from dy, then the gradients of γ and β (with SGD's step where b.sgd), appended to `out`.
     void backward(std::vector<TrainPass>& out, int dy, int dx, const TrainNormBuffers& b) const;
 
