@@ -111,9 +111,24 @@ struct Planner {
             const auto& b = layers[i];
             const int g1 = buf("grad." + q + "mid", n * w), g2 = buf("grad." + q + "z", n * w);
             int dz = dy;
+            const int dprev = i > 0 ? buf("grad.layers." + std::to_string(i - 1) + ".out", n * w) : -1;
             if (c.norm != TrainNorm::None) {
                 const auto nb = train_norm_buffers(p, q, b.xhat, b.stats, dummy, fused_sgd(c));
-                norm_plan(n).backward(p.passes, dy, c.norm_after ? g1 : g2, nb);
+                const TrainNormPlan norm = norm_plan(n);
+                if (i > 0 && !c.norm_after && norm.row_fusable()) {  // the Linear's dX in the norm's pass
+                    const TrainLinearDx ldx{n,
+                                            mlp_in_features(c, i),
+                                            w,
+                                            fused_act ? act() : 0,
+                                            p.find(q + "linear.weight"),
+                                            dprev,
+                                            fused_act ? layers[i - 1].act_out : dummy};
+                    norm.backward(p.passes, dy, g2, nb, &ldx);
+                    linear(q + "linear.", mlp_in_features(c, i), w, g2, b.in, -1, nullptr);
+                    dy = dprev;
+                    continue;
+                }
+                norm.backward(p.passes, dy, c.norm_after ? g1 : g2, nb);
                 dz = g2;
                 if (c.norm_after)
                     p.passes.push_back({"train_act",
@@ -121,7 +136,6 @@ struct Planner {
                                         train_groups_for(n * w),
                                         {b.act_out, g1, g2}});
             }
-            const int dprev = i > 0 ? buf("grad.layers." + std::to_string(i - 1) + ".out", n * w) : -1;
             linear(q + "linear.", mlp_in_features(c, i), w, dz, b.in, dprev, i > 0 ? &layers[i - 1] : nullptr);
             dy = dprev;
         }
