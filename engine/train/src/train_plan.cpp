@@ -116,15 +116,11 @@ struct Planner {
                 const auto nb = train_norm_buffers(p, q, b.xhat, b.stats, dummy, fused_sgd(c));
                 const TrainNormPlan norm = norm_plan(n);
                 if (i > 0 && !c.norm_after && norm.row_fusable()) {  // the Linear's dX in the norm's pass
-                    const TrainLinearDx ldx{n,
-                                            mlp_in_features(c, i),
-                                            w,
-                                            fused_act ? act() : 0,
-                                            p.find(q + "linear.weight"),
-                                            dprev,
-                                            fused_act ? layers[i - 1].act_out : dummy};
+                    const u32 fin = mlp_in_features(c, i);           // the previous layer ends in its activation
+                    const TrainLinearDx ldx{
+                        n, fin, w, act(), p.find(q + "linear.weight"), dprev, layers[i - 1].act_out};
                     norm.backward(p.passes, dy, g2, nb, &ldx);
-                    linear(q + "linear.", mlp_in_features(c, i), w, g2, b.in, -1, nullptr);
+                    linear(q + "linear.", fin, w, g2, b.in, -1, nullptr);
                     dy = dprev;
                     continue;
                 }
