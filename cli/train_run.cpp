@@ -18,7 +18,9 @@ TrainOutcome train_once(const gpu::VulkanContext& ctx, const train::TrainConfig&
     TrainOutcome o;
     o.init = cnn ? train::init_cnn_params(c) : train::init_mlp_params(c);
     o.data = train::make_train_data(c);
-    ops::TrainRunner runner(ctx, cnn ? train::plan_cnn_training(c) : train::plan_mlp_training(c), steps_per_submit);
+    train::TrainPlanOptions po;
+    po.max_storage_buffers = ctx.limits().maxPerStageDescriptorStorageBuffers;
+    ops::TrainRunner runner(ctx, cnn ? train::plan_cnn_training(c) : train::plan_mlp_training(c, po), steps_per_submit);
     runner.upload("x_train", o.data.train.x.data(), o.data.train.x.size() * 4);
     runner.upload("y_train", o.data.train.y.data(), o.data.train.y.size() * 4);
     runner.upload("x_val", o.data.val.x.data(), o.data.val.x.size() * 4);

@@ -14,18 +14,13 @@ layout(std430, binding = 2) readonly buffer Bb { float B[]; };
 layout(std430, binding = 3) writeonly buffer Yb { float Y[]; };
 layout(std430, binding = 4) writeonly buffer Zb { float Z[]; };
 #include "train_act_common.glsl"
+#include "train_linear_rows.glsl"
 void main() {
     uint ob = (pc.Out + 3u) / 4u, e = gl_GlobalInvocationID.x;
     if (e >= ob * ((pc.N + 3u) / 4u)) return;
     uint n0 = e / ob * 4u, o0 = e % ob * 4u;
     float acc[4][4];
-    block_zero(acc);
-    for (uint i = 0u; i < pc.In; ++i) {
-        float x[4], w[4];  // rows past the end load the last row's values, never stored
-        for (uint a = 0u; a < 4u; ++a) x[a] = X[min(n0 + a, pc.N - 1u) * pc.In + i];
-        for (uint b = 0u; b < 4u; ++b) w[b] = W[min(o0 + b, pc.Out - 1u) * pc.In + i];
-        block_fma(acc, x, w);
-    }
+    linear_block_sums(n0, o0, acc);
     for (uint a = 0u; a < 4u; ++a)
         for (uint b = 0u; b < 4u; ++b) {
             uint n = n0 + a, o = o0 + b;

@@ -13,7 +13,8 @@ layout(std430, binding = 0) readonly buffer DYb { float DY[]; };
 layout(std430, binding = 1) readonly buffer XHb { float XHAT[]; };
 layout(std430, binding = 2) readonly buffer Sb { float STATS[]; };
 layout(std430, binding = 3) readonly buffer Gb { float GAMMA[]; };
-layout(std430, binding = 4) writeonly buffer DXb { float DX[]; };
+layout(std430, binding = 4) writeonly buffer DZb { float DZ[]; };  // dX
+#include "train_norm_set_bwd.glsl"
 shared float s_a[64];
 shared float s_b[64];
 void main() {
@@ -21,13 +22,8 @@ void main() {
     uint s = serial ? gl_GlobalInvocationID.x : gl_WorkGroupID.x;
     uint t = serial ? 0u : gl_LocalInvocationID.x, stride = serial ? 1u : 64u;
     if (serial && s >= pc.sets) return;
-    float sg = 0.0, sgx = 0.0;
-    for (uint m = t; m < pc.members; m += stride) {
-        uint a = norm_address(s, m);
-        float g = DY[a] * GAMMA[norm_channel(a)];
-        sg += g;
-        sgx += g * XHAT[a];
-    }
+    vec2 p = norm_bwd_parts(s, t, stride);
+    float sg = p.x, sgx = p.y;
     if (!serial) {
         s_a[t] = sg;
         s_b[t] = sgx;
@@ -42,13 +38,5 @@ void main() {
         sg = s_a[0];
         sgx = s_b[0];
     }
-    float M = float(pc.members);
-    float mg = (pc.flags & 1u) != 0u ? 0.0 : sg / M;
-    float mgx = sgx / M;
-    float rstd = STATS[2u * s + 1u];
-    for (uint m = t; m < pc.members; m += stride) {
-        uint a = norm_address(s, m);
-        float g = DY[a] * GAMMA[norm_channel(a)];
-        DX[a] = rstd * (g - mg - XHAT[a] * mgx);
-    }
+    norm_bwd_write(s, t, stride, sg, sgx);
 }

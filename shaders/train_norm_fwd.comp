@@ -13,7 +13,7 @@ layout(push_constant) uniform Push {
     uint flags; float eps; float momentum;
 } pc;
 #include "train_norm_common.glsl"
-layout(std430, binding = 0) readonly buffer Xb { float X[]; };
+layout(std430, binding = 0) readonly buffer Zb { float Z[]; };  // the input
 layout(std430, binding = 1) writeonly buffer Yb { float Y[]; };
 layout(std430, binding = 2) writeonly buffer XHb { float XHAT[]; };
 layout(std430, binding = 3) writeonly buffer Sb { float STATS[]; };
@@ -22,6 +22,7 @@ layout(std430, binding = 5) readonly buffer Bb { float BETA[]; };
 layout(std430, binding = 6) buffer RMb { float RMEAN[]; };
 layout(std430, binding = 7) buffer RVb { float RVAR[]; };
 #include "train_act_common.glsl"
+#include "train_norm_set.glsl"
 shared float s_sum[64];
 
 float set_sum(float v) {
@@ -44,14 +45,9 @@ void main() {
     if (serial && s >= pc.sets) return;
     bool rms = (pc.flags & 1u) != 0u;
     float M = float(pc.members);
-    float acc = 0.0;
-    if (!rms) for (uint m = t; m < pc.members; m += stride) acc += X[norm_address(s, m)];
+    float acc = rms ? 0.0 : norm_part_sum(s, t, stride);
     float mean = rms ? 0.0 : (serial ? acc : set_sum(acc)) / M;
-    acc = 0.0;
-    for (uint m = t; m < pc.members; m += stride) {
-        float d = X[norm_address(s, m)] - mean;
-        acc += d * d;
-    }
+    acc = norm_part_squares(s, t, stride, mean);
     float var = (serial ? acc : set_sum(acc)) / M;
     if ((pc.flags & 2u) != 0u) {
         mean = RMEAN[s];
@@ -65,11 +61,5 @@ void main() {
         STATS[2u * s] = mean;
         STATS[2u * s + 1u] = rstd;
     }
-    uint act = pc.flags >> 5u;
-    for (uint m = t; m < pc.members; m += stride) {
-        uint a = norm_address(s, m), c = norm_channel(a);
-        float xh = (X[a] - mean) * rstd;
-        XHAT[a] = xh;
-        Y[a] = act_apply(act, xh * GAMMA[c] + ((pc.flags & 8u) != 0u ? BETA[c] : 0.0));
-    }
+    norm_write(s, t, stride, mean, rstd, pc.flags >> 5u);
 }

@@ -4,6 +4,7 @@
 // then the bias.
 // append: train_act_common.wgsl
 // append: train_linear_block.wgsl
+// append: train_linear_rows.wgsl
 struct Push {
   N : u32,
   In : u32,
@@ -27,17 +28,7 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
   }
   let n0 = e / ob * 4u;
   let o0 = e % ob * 4u;
-  var acc : array<array<f32, 4>, 4>;
-  for (var i = 0u; i < pc.In; i++) {
-    // Rows past the end load the last row's values, never stored.
-    var x : array<f32, 4>;
-    var w : array<f32, 4>;
-    for (var a = 0u; a < 4u; a++) {
-      x[a] = X[min(n0 + a, pc.N - 1u) * pc.In + i];
-      w[a] = W[min(o0 + a, pc.Out - 1u) * pc.In + i];
-    }
-    block_fma(&acc, x, w);
-  }
+  let acc = linear_block_sums(n0, o0);
   for (var a = 0u; a < 4u; a++) {
     for (var b = 0u; b < 4u; b++) {
       let n = n0 + a;

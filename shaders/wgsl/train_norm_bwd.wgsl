@@ -3,6 +3,7 @@
 // without the − mean(g)). Flag 16 (small sets): one invocation per set, no workgroup memory, 64 sets per
 // workgroup. The sums are the GLSL kernel's: every 64th member per invocation, then the same tree.
 // append: train_norm_common.wgsl
+// append: train_norm_set_bwd.wgsl
 struct Push {
   sets : u32,
   members : u32,
@@ -21,40 +22,11 @@ struct Push {
 @group(0) @binding(1) var<storage, read_write> XHAT : array<f32>;
 @group(0) @binding(2) var<storage, read_write> STATS : array<f32>;
 @group(0) @binding(3) var<storage, read_write> GAMMA : array<f32>;
-@group(0) @binding(4) var<storage, read_write> DX : array<f32>;
+@group(0) @binding(4) var<storage, read_write> DZ : array<f32>;  // dX
 @group(0) @binding(8) var<uniform> pc : Push;
 
 var<workgroup> s_a : array<f32, 64>;
 var<workgroup> s_b : array<f32, 64>;
-
-// Invocation t's part of (Σ g, Σ g·xhat) over set s (every stride-th member from t).
-fn part_sums(s : u32, t : u32, stride : u32) -> vec2<f32> {
-  var sg = 0.0;
-  var sgx = 0.0;
-  for (var m = t; m < pc.members; m += stride) {
-    let a = norm_address(s, m);
-    let g = DY[a] * GAMMA[norm_channel(a)];
-    sg += g;
-    sgx += g * XHAT[a];
-  }
-  return vec2<f32>(sg, sgx);
-}
-
-// dX of set s from its sums.
-fn apply_set(s : u32, t : u32, stride : u32, sums : vec2<f32>) {
-  let M = f32(pc.members);
-  var mg = sums.x / M;
-  if ((pc.flags & 1u) != 0u) {
-    mg = 0.0;
-  }
-  let mgx = sums.y / M;
-  let rstd = STATS[2u * s + 1u];
-  for (var m = t; m < pc.members; m += stride) {
-    let a = norm_address(s, m);
-    let g = DY[a] * GAMMA[norm_channel(a)];
-    DX[a] = rstd * (g - mg - XHAT[a] * mgx);
-  }
-}
 
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid : vec3<u32>, @builtin(workgroup_id) wid : vec3<u32>,

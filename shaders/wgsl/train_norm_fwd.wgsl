@@ -8,6 +8,7 @@
 // activation that follows the norm, fused (train_act_common.wgsl's act, 0 none): Y = f(xhat·γ[c] + β[c]).
 // append: train_norm_common.wgsl
 // append: train_act_common.wgsl
+// append: train_norm_set.wgsl
 struct Push {
   sets : u32,
   members : u32,
@@ -24,7 +25,7 @@ struct Push {
   momentum : f32,
 }
 
-@group(0) @binding(0) var<storage, read_write> X : array<f32>;
+@group(0) @binding(0) var<storage, read_write> Z : array<f32>;  // the input
 @group(0) @binding(1) var<storage, read_write> Y : array<f32>;
 @group(0) @binding(2) var<storage, read_write> XHAT : array<f32>;
 @group(0) @binding(3) var<storage, read_write> STATS : array<f32>;
@@ -38,25 +39,6 @@ var<workgroup> s_sum : array<f32, 64>;
 
 fn is_rms() -> bool {
   return (pc.flags & 1u) != 0u;
-}
-
-// Invocation t's part of Σ x over set s (every stride-th member from t).
-fn part_sum(s : u32, t : u32, stride : u32) -> f32 {
-  var acc = 0.0;
-  for (var m = t; m < pc.members; m += stride) {
-    acc += X[norm_address(s, m)];
-  }
-  return acc;
-}
-
-// Invocation t's part of Σ (x − mean)² over set s.
-fn part_squares(s : u32, t : u32, stride : u32, mean : f32) -> f32 {
-  var acc = 0.0;
-  for (var m = t; m < pc.members; m += stride) {
-    let d = X[norm_address(s, m)] - mean;
-    acc += d * d;
-  }
-  return acc;
 }
 
 // The workgroup's sum of v (the GLSL kernel's set_sum tree); uniform control flow only.
@@ -91,18 +73,7 @@ fn finish_set(s : u32, t : u32, stride : u32, batch_mean : f32, batch_var : f32)
     STATS[2u * s] = mean;
     STATS[2u * s + 1u] = rstd;
   }
-  let has_bias = (pc.flags & 8u) != 0u;
-  for (var m = t; m < pc.members; m += stride) {
-    let a = norm_address(s, m);
-    let c = norm_channel(a);
-    let xh = (X[a] - mean) * rstd;
-    XHAT[a] = xh;
-    var b = 0.0;
-    if (has_bias) {
-      b = BETA[c];
-    }
-    Y[a] = act_apply(pc.flags >> 5u, xh * GAMMA[c] + b);
-  }
+  norm_write(s, t, stride, mean, rstd);
 }
 
 @compute @workgroup_size(64)

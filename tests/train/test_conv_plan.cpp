@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -235,8 +236,9 @@ TEST_CASE("the mlp's step: fused passes, at most 8 storage buffers a pass", "[tr
         train::validate_train_config(c);
         const train::TrainProgram p = train::plan_mlp_training(c);
         const std::size_t per_norm = norm == train::TrainNorm::None ? 0 : 3;
+        const std::size_t dx_in_norm = norm == train::TrainNorm::Rms ? 3 : 0;  // train_norm_linear_dx, layers 1–3
         INFO(train::train_norm_name(norm));
-        CHECK(p.passes.size() == 1 + 4 + 1 + 1 + 2 + 4 * (1 + per_norm) + 3);
+        CHECK(p.passes.size() == 1 + 4 + 1 + 1 + 2 + 4 * (1 + per_norm) + 3 - dx_in_norm);
         for (const auto& pass : p.passes) {
             CHECK(pass.buffers.size() <= 8);
             CHECK(pass.kernel != "train_sgd");
@@ -267,4 +269,51 @@ TEST_CASE("the mlp's step: fused passes, at most 8 storage buffers a pass", "[tr
     CHECK(std::count_if(adam.passes.begin(), adam.passes.end(),
                         [](const train::TrainPass& pass) { return pass.kernel == "train_adam"; }) == 18);
     for (const auto& pass : adam.passes) CHECK(pass.buffers.size() <= 8);
+}
+
+TEST_CASE("the mlp's row norms take their Linear into their passes", "[train][conv]") {
+    // 4 layers of 32, batch 32. A row norm before its activation takes the Linear before it into its passes: its
+    // backward the Linear's dX past the first layer (train_norm_linear_dx, 8 buffers: 28 → 25), and on a device that
+    // binds 9 storage buffers its forward the Linear (train_linear_norm) in the step and the evaluation (25 → 21, 10 →
+    // 6). Batch and `after` keep two passes each.
+    train::TrainConfig c;
+    c.depth = 4;
+    c.width = 32;
+    c.batch = 32;
+    train::TrainPlanOptions nine;
+    nine.max_storage_buffers = 9;
+    for (train::TrainNorm norm :
+         {train::TrainNorm::Batch, train::TrainNorm::Layer, train::TrainNorm::Group, train::TrainNorm::Rms})
+        for (bool after : {false, true}) {
+            c.norm = norm;
+            c.norm_after = after;
+            c.groups = norm == train::TrainNorm::Group ? 4 : 1;
+            train::validate_train_config(c);
+            const bool fused = norm != train::TrainNorm::Batch && !after;
+            INFO(train::train_norm_name(norm) << (after ? " after" : " before"));
+            const train::TrainProgram p = train::plan_mlp_training(c, nine);
+            const std::size_t two = after ? 32 : 28;  // after: each layer's backward also has train_act
+            CHECK(p.passes.size() == (fused ? 21u : two));
+            CHECK(p.eval_passes.size() == (fused ? 6u : 10u));
+            std::map<std::string, int> seen;
+            for (std::size_t i = 0; i < p.passes.size(); ++i) {
+                const auto& pass = p.passes[i];
+                CHECK(pass.buffers.size() <= (pass.kernel == "train_linear_norm" ? 9u : 8u));
+                ++seen[pass.kernel];
+                if (pass.kernel != "train_linear_norm" && pass.kernel != "train_norm_linear_dx") continue;
+                CHECK(pass.params.size() == 15);
+                CHECK(pass.groups == std::array<std::uint32_t, 3>{1, 1, 1});  // 8 invocations of 4 samples
+                if (pass.kernel != "train_norm_linear_dx") continue;
+                // γ's SGD step (train_norm_pgrad) and W's (train_linear_dw) come after the pass that reads them.
+                REQUIRE(i + 2 < p.passes.size());
+                CHECK(p.passes[i + 1].kernel == "train_norm_pgrad");
+                CHECK(p.passes[i + 2].kernel == "train_linear_dw");
+                CHECK(p.passes[i + 2].buffers[4] == pass.buffers[5]);  // the same W
+            }
+            CHECK(seen["train_linear_norm"] == (fused ? 4 : 0));
+            CHECK(seen["train_norm_linear_dx"] == (fused ? 3 : 0));
+            CHECK(seen["train_norm_bwd"] == (fused ? 1 : 4));
+            // 8 storage buffers (the default): the forward in two passes, the backward still fused.
+            CHECK(plan_mlp_training(c).passes.size() == (fused ? 25u : two));
+        }
 }

@@ -42,7 +42,8 @@ TEST_CASE("train: device and float64 reference match PyTorch's golden runs", "[t
     INFO("golden case " << name);
     const auto j = load_case(name);
     const auto g = normlab::test::mlp_golden(j);
-    const auto dev = normlab::test::run_on_device(g.config, g.init, g.data, 8);
+    // The device's own plan (as normlab-cli's): train_linear_norm where a row norm comes before its activation.
+    const auto dev = normlab::test::run_on_device(g.config, g.init, g.data, 8, normlab::test::device_plan_options());
     const auto failures = normlab::test::check_mlp_golden(j, g, dev);
     for (const auto& f : failures) FAIL_CHECK(f);
     CHECK(failures.empty());

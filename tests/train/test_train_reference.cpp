@@ -12,17 +12,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace normlab;
 using normlab::test::rel_err;
 
 namespace {
 
-// serial_norm_members 0: the norms' workgroup-per-set kernels; the default: one invocation per set.
-void compare(const train::TrainConfig& c, std::uint32_t serial_norm_members) {
+// serial_norm_members 0: the norms' workgroup-per-set kernels; the default: one invocation per set. fuse: the
+// device's storage-buffer limit (a row norm before its activation takes its Linear: train_linear_norm), else 8.
+void compare(const train::TrainConfig& c, std::uint32_t serial_norm_members, bool fuse) {
     train::validate_train_config(c);
-    const auto dev = normlab::test::run_on_device(c, train::init_mlp_params(c), train::make_train_data(c), 4,
-                                                  train::TrainPlanOptions{serial_norm_members});
+    auto o = normlab::test::device_plan_options(serial_norm_members);
+    if (!fuse) o.max_storage_buffers = 8;
+    const auto dev = normlab::test::run_on_device(c, train::init_mlp_params(c), train::make_train_data(c), 4, o);
     const auto failures = normlab::test::check_against_reference(c, dev);
     for (const auto& f : failures) FAIL_CHECK(f);
     CHECK(failures.empty());
@@ -45,8 +48,44 @@ TEST_CASE("train: device steps match the float64 reference for every norm and pl
     INFO(train::train_norm_name(norm) << (after ? " after " : " before ") << train::train_activation_name(act) << " "
                                       << train::train_optimizer_name(opt));
     const std::uint32_t serial = GENERATE(0u, train::TrainPlanOptions{}.serial_norm_members);
-    INFO("serial_norm_members " << serial);
-    compare(small_config(norm, after, act, opt), serial);
+    const bool fuse = GENERATE(false, true);
+    INFO("serial_norm_members " << serial << (fuse ? ", the device's storage-buffer limit" : ", 8 storage buffers"));
+    compare(small_config(norm, after, act, opt), serial, fuse);
+}
+
+TEST_CASE("train: a row norm's Linear fused into it gives the two passes' run bit for bit", "[train]") {
+    // train_linear_norm keeps train_linear's and train_norm_fwd's sums in their order: the same floats (both
+    // runs take train_norm_linear_dx in the backward, which the float64 reference checks above cover).
+    const auto norm = GENERATE(train::TrainNorm::Layer, train::TrainNorm::Group, train::TrainNorm::Rms);
+    const auto opt = GENERATE(train::TrainOptimizer::Sgd, train::TrainOptimizer::Adam);
+    auto c = small_config(norm, false, train::TrainActivation::Tanh, opt);
+    c.steps = 12;
+    train::validate_train_config(c);
+    INFO(train::train_norm_name(norm) << " " << train::train_optimizer_name(opt));
+    const auto init = train::init_mlp_params(c);
+    const auto data = train::make_train_data(c);
+    auto two = normlab::test::device_plan_options();
+    two.max_storage_buffers = 8;
+    const auto fused = normlab::test::device_plan_options();
+    const auto count = [&](const train::TrainPlanOptions& o) {
+        const auto p = train::plan_mlp_training(c, o);
+        return std::count_if(p.passes.begin(), p.passes.end(),
+                             [](const train::TrainPass& t) { return t.kernel == "train_linear_norm"; });
+    };
+    REQUIRE(count(two) == 0);
+    REQUIRE(count(fused) == c.depth);
+    const auto a = normlab::test::run_on_device(c, init, data, 4, two);
+    const auto b = normlab::test::run_on_device(c, init, data, 4, fused);
+    const auto same = [](const std::vector<float>& x, const std::vector<float>& y) {
+        return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
+    };
+    CHECK(same(a.log, b.log));
+    CHECK(same(a.val_log, b.val_log));
+    REQUIRE(a.params.size() == b.params.size());
+    for (const auto& [name, v] : a.params) {
+        INFO(name);
+        CHECK(same(v, b.params.at(name)));
+    }
 }
 
 TEST_CASE("train: one submission per step and several per submission give the same run", "[train]") {

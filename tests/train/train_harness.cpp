@@ -6,6 +6,12 @@
 
 namespace normlab::test {
 
+train::TrainPlanOptions device_plan_options(std::uint32_t serial_norm_members) {
+    train::TrainPlanOptions o{serial_norm_members};
+    o.max_storage_buffers = context().limits().maxPerStageDescriptorStorageBuffers;
+    return o;
+}
+
 TrainRun run_on_device(const train::TrainConfig& c, const std::vector<train::TrainTensor>& init,
                        const train::TrainData& data, int steps_per_submit, const train::TrainPlanOptions& options) {
     ops::TrainRunner r(context(), train::plan_mlp_training(c, options), steps_per_submit);

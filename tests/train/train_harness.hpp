@@ -12,6 +12,11 @@
 
 namespace normlab::test {
 
+// The plan's options for the test device: its storage buffers per stage (lavapipe's 32 take the mlp's
+// train_linear_norm where it applies).
+train::TrainPlanOptions device_plan_options(
+    std::uint32_t serial_norm_members = train::TrainPlanOptions{}.serial_norm_members);
+
 // Runs c.steps steps on the device from `init` and `data` (evaluating after the last step).
 TrainRun run_on_device(const train::TrainConfig& c, const std::vector<train::TrainTensor>& init,
                        const train::TrainData& data, int steps_per_submit = 8,

@@ -52,10 +52,37 @@ void TrainNormPlan::forward(std::vector<TrainPass>& out, bool eval, int x, int y
         {"train_norm_fwd", words, groups(), {x, y, b.xhat, b.stats, b.weight, b.bias, b.running_mean, b.running_var}});
 }
 
-void TrainNormPlan::backward(std::vector<TrainPass>& out, int dy, int dx, const TrainNormBuffers& b) const {
+bool TrainNormPlan::row_fusable() const {
+    const bool row = c_.norm == TrainNorm::Layer || c_.norm == TrainNorm::Rms || c_.norm == TrainNorm::Group;
+    return row && serial() && l_.rows > 0 && l_.sets % l_.rows == 0;
+}
+
+void TrainNormPlan::linear_forward(std::vector<TrainPass>& out, const std::array<std::uint32_t, 3>& dims,
+                                   const std::array<int, 3>& linear, int z, int y, const TrainNormBuffers& b,
+                                   std::uint32_t act) const {
+    std::vector<std::uint32_t> words{dims[0], dims[1], dims[2]};
+    for (std::uint32_t v : l_.words()) words.push_back(v);
+    words.push_back(flags(false) | act << kTrainNormActShift);
+    words.push_back(param_f32(static_cast<float>(train_norm_eps(c_.norm))));
+    out.push_back({"train_linear_norm",
+                   words,
+                   train_groups_for((std::uint64_t{dims[0]} + 3) / 4),
+                   {linear[0], linear[1], linear[2], z, y, b.xhat, b.stats, b.weight, b.bias}});
+}
+
+void TrainNormPlan::backward(std::vector<TrainPass>& out, int dy, int dx, const TrainNormBuffers& b,
+                             const TrainLinearDx* linear) const {
     auto words = l_.words();
     words.push_back(flags(false));
-    out.push_back({"train_norm_bwd", words, groups(), {dy, b.xhat, b.stats, b.weight, dx}});
+    if (linear) {
+        for (std::uint32_t v : {linear->n, linear->in, linear->out, linear->act}) words.push_back(v);
+        out.push_back({"train_norm_linear_dx",
+                       words,
+                       train_groups_for((std::uint64_t{linear->n} + 3) / 4),
+                       {dy, b.xhat, b.stats, b.weight, dx, linear->weight, linear->dx, linear->act_out}});
+    } else {
+        out.push_back({"train_norm_bwd", words, groups(), {dy, b.xhat, b.stats, b.weight, dx}});
+    }
     const bool bias = norm_has_bias(c_.norm);
     words = {l_.channels, l_.rows, l_.row_stride, l_.channel_stride, l_.inner, bias ? 1u : 0u};
     for (std::uint32_t v : b.sgd ? sgd_words(c_) : std::vector<std::uint32_t>{0, 0, 0}) words.push_back(v);

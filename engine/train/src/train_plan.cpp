@@ -59,6 +59,17 @@ struct Planner {
             const bool linear_act = !normed || c.norm_after;
             const int z = buf(l + "z", n * w), y = linear_act ? (b.act_out = buf(l + "act", n * w)) : z;
             const u32 fin = mlp_in_features(c, i);
+            if (normed && !c.norm_after && norm_plan(n).fuses_linear(o.max_storage_buffers)) {
+                b.out = b.act_out = buf(l + "act", n * w);
+                b.xhat = buf(l + "xhat", n * w);
+                b.stats = buf(l + "stats", 2 * norm_plan(n).layout().sets);
+                norm_plan(n).linear_forward(out, {n, fin, w},
+                                            {in, p.find(q + "linear.weight"), p.find(q + "linear.bias")}, z, b.out,
+                                            train_norm_buffers(p, q, b.xhat, b.stats, dummy), act());
+                layers.push_back(b);
+                in = b.out;
+                continue;
+            }
             out.push_back({"train_linear",
                            {n, fin, w, linear_act ? act() : 0},
                            train_linear_groups(n, w),
@@ -100,9 +111,20 @@ struct Planner {
             const auto& b = layers[i];
             const int g1 = buf("grad." + q + "mid", n * w), g2 = buf("grad." + q + "z", n * w);
             int dz = dy;
+            const int dprev = i > 0 ? buf("grad.layers." + std::to_string(i - 1) + ".out", n * w) : -1;
             if (c.norm != TrainNorm::None) {
                 const auto nb = train_norm_buffers(p, q, b.xhat, b.stats, dummy, fused_sgd(c));
-                norm_plan(n).backward(p.passes, dy, c.norm_after ? g1 : g2, nb);
+                const TrainNormPlan norm = norm_plan(n);
+                if (i > 0 && !c.norm_after && norm.row_fusable()) {  // the Linear's dX in the norm's pass
+                    const u32 fin = mlp_in_features(c, i);           // the previous layer ends in its activation
+                    const TrainLinearDx ldx{
+                        n, fin, w, act(), p.find(q + "linear.weight"), dprev, layers[i - 1].act_out};
+                    norm.backward(p.passes, dy, g2, nb, &ldx);
+                    linear(q + "linear.", fin, w, g2, b.in, -1, nullptr);
+                    dy = dprev;
+                    continue;
+                }
+                norm.backward(p.passes, dy, c.norm_after ? g1 : g2, nb);
                 dz = g2;
                 if (c.norm_after)
                     p.passes.push_back({"train_act",
@@ -110,7 +132,6 @@ struct Planner {
                                         train_groups_for(n * w),
                                         {b.act_out, g1, g2}});
             }
-            const int dprev = i > 0 ? buf("grad.layers." + std::to_string(i - 1) + ".out", n * w) : -1;
             linear(q + "linear.", mlp_in_features(c, i), w, dz, b.in, dprev, i > 0 ? &layers[i - 1] : nullptr);
             dy = dprev;
         }

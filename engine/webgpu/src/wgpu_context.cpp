@@ -156,12 +156,15 @@ WgpuContext::WgpuContext() : lost_(new Lost) {
     std::free(name);
     cpu_emulated_ = js_adapter_cpu(adapter_) != 0;
 
-    // The device gets the adapter's own storage-binding limit (the default is 128 MiB); the
+    // The device gets the adapter's own storage-binding limit (the default is 128 MiB) and storage buffers
+    // per stage (the default 8; the mlp's train_linear_norm binds 9 where the device allows); the
     // page's pre-js adds the adapter's maxBufferSize, a limit 3.1.6's WGPULimits lacks.
     WGPURequiredLimits required{};
     std::memset(&required.limits, 0xFF, sizeof(required.limits));  // every limit "undefined"
     const std::uint64_t binding = as_u64(js_adapter_limit(adapter_, "maxStorageBufferBindingSize"));
     if (binding) required.limits.maxStorageBufferBindingSize = binding;
+    const std::uint64_t storage = as_u64(js_adapter_limit(adapter_, "maxStorageBuffersPerShaderStage"));
+    if (storage) required.limits.maxStorageBuffersPerShaderStage = static_cast<std::uint32_t>(storage);
     WGPUDeviceDescriptor desc{};
     desc.label = "normlab";
     desc.requiredLimits = &required;

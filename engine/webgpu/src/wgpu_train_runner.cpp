@@ -17,6 +17,8 @@ namespace {
 constexpr std::uint64_t kParamSlot = 256;
 constexpr std::uint64_t kMaxParamBytes = 128;  // the Vulkan runner's push constants
 constexpr std::uint32_t kParamBinding = 8;
+// A pass's storage buffer i at binding i, past the parameter block's from the ninth on (train_linear_norm's β: 9).
+std::uint32_t storage_binding(std::size_t i) { return static_cast<std::uint32_t>(i < kParamBinding ? i : i + 1); }
 
 std::uint64_t buffer_bytes(const train::TrainBuffer& b) { return std::max<std::uint64_t>(16, b.elements * 4); }
 
@@ -111,7 +113,7 @@ WgpuTrainRunner::Kernel& WgpuTrainRunner::kernel(const std::string& name, std::s
     auto it = kernels_.find(key);
     if (it != kernels_.end()) return *it->second;
     std::vector<LayoutEntry> entries;
-    for (std::uint32_t b = 0; b < bindings; ++b) entries.push_back({b, WGPUBufferBindingType_Storage});
+    for (std::size_t b = 0; b < bindings; ++b) entries.push_back({storage_binding(b), WGPUBufferBindingType_Storage});
     entries.push_back({kParamBinding, WGPUBufferBindingType_Uniform});
     auto k = std::make_unique<Kernel>();
     k->bind_layout = make_bind_layout(*ctx_, entries);
@@ -151,7 +153,7 @@ std::vector<WgpuTrainRunner::Encoded> WgpuTrainRunner::encode_list(const std::ve
                 if (stand_ins == stand_ins_.size()) stand_ins_.emplace_back(*ctx_, 16, kStorage);
                 buffer = &stand_ins_[stand_ins++];
             }
-            bindings.push_back({static_cast<std::uint32_t>(b), buffer, buffer->size()});
+            bindings.push_back({storage_binding(b), buffer, buffer->size()});
         }
         const std::uint64_t block = std::max<std::uint64_t>(16, (p.params.size() * 4 + 15) / 16 * 16);
         bindings.push_back({kParamBinding, &params_, block, (first_slot + i) * kParamSlot});

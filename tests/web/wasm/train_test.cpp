@@ -52,7 +52,9 @@ public:
     }
 
     // One mlp configuration of each norm against the float64 reference, with one invocation (serial) and with
-    // a workgroup per norm set; the placements, activations and optimizers spread over the norms.
+    // a workgroup per norm set; the placements, activations and optimizers spread over the norms. The plan
+    // takes the device's storage-buffer limit: with 9 or more, a row norm before its activation with serial
+    // sets (rms, layer) runs its Linear in the same pass (train_linear_norm, "fused").
     void reference() {
         struct Case {
             train::TrainNorm norm;
@@ -62,18 +64,25 @@ public:
         };
         using A = train::TrainActivation;
         using O = train::TrainOptimizer;
-        const Case cases[] = {{train::TrainNorm::None, false, A::Relu, O::Sgd},
-                              {train::TrainNorm::Batch, false, A::Tanh, O::Adam},
-                              {train::TrainNorm::Layer, true, A::Sigmoid, O::Sgd},
-                              {train::TrainNorm::Group, true, A::Relu, O::Adam},
-                              {train::TrainNorm::Rms, false, A::Tanh, O::Sgd}};
+        const Case cases[] = {
+            {train::TrainNorm::None, false, A::Relu, O::Sgd},    {train::TrainNorm::Batch, false, A::Tanh, O::Adam},
+            {train::TrainNorm::Layer, true, A::Sigmoid, O::Sgd}, {train::TrainNorm::Group, true, A::Relu, O::Adam},
+            {train::TrainNorm::Rms, false, A::Tanh, O::Sgd},     {train::TrainNorm::Layer, false, A::Relu, O::Adam}};
         for (const Case& k : cases)
             for (std::uint32_t serial : {0u, train::TrainPlanOptions{}.serial_norm_members}) {
                 const train::TrainConfig c = test::small_train_config(k.norm, k.after, k.act, k.opt);
-                const std::string name =
-                    std::string(train::train_norm_name(c.norm)) + (serial ? " serial" : " workgroup");
+                train::TrainPlanOptions o{serial};
+                o.max_storage_buffers = ctx_.limits().max_storage_buffers;  // 9 or more: train_linear_norm
+                const train::TrainProgram p = train::plan_mlp_training(c, o);
+                const bool fused = std::any_of(p.passes.begin(), p.passes.end(), [](const train::TrainPass& t) {
+                    return t.kernel == "train_linear_norm";
+                });
+                const std::string name = std::string(train::train_norm_name(c.norm)) + (k.after ? " after" : "") +
+                                         (serial ? " serial" : " workgroup") + (fused ? " fused" : "");
+                report_["max_storage_buffers"] = o.max_storage_buffers;
+                report_["fused_reference_cases"] = report_.value("fused_reference_cases", 0) + (fused ? 1 : 0);
                 run("reference", name, [&] {
-                    webgpu::WgpuTrainRunner r(ctx_, train::plan_mlp_training(c, train::TrainPlanOptions{serial}), 4);
+                    webgpu::WgpuTrainRunner r(ctx_, p, 4);
                     return test::check_against_reference(
                         c, test::run_train(r, c, train::init_mlp_params(c), train::make_train_data(c)));
                 });

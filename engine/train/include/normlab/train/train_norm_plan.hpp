@@ -4,7 +4,8 @@
 // (train_norm_pgrad, with SGD's step fused), with the
 // parameter words and bindings train_plan.hpp lists. Sets of at most
 // TrainPlanOptions::serial_norm_members elements run one invocation per set (flag kTrainNormSerial, 64
-// sets a workgroup), larger ones one workgroup per set.
+// sets a workgroup), larger ones one workgroup per set. A row norm after a Linear may take the Linear into its
+// forward (linear_forward: one pass instead of two).
 #pragma once
 #include "normlab/train/train_config.hpp"
 #include "normlab/train/train_norm_layout.hpp"
@@ -33,6 +34,14 @@ struct TrainNormBuffers {
 TrainNormBuffers train_norm_buffers(TrainProgram& p, const std::string& q, int xhat, int stats, int unused,
                                     bool sgd = false);
 
+// The Linear before a norm, for the norm's backward to take its input gradient into its pass
+// (TrainNormPlan::backward): {N, In, Out}, the act word of the activation whose output `act_out` is the
+// Linear's input (f' applied; 0 none), its weight and the gradient dX it writes.
+struct TrainLinearDx {
+    std::uint32_t n = 0, in = 0, out = 0, act = 0;
+    int weight = -1, dx = -1, act_out = -1;
+};
+
 class TrainNormPlan {
 public:
     // The norm of c (not None) over layout l.
@@ -43,8 +52,22 @@ public:
     // updates them).
     void forward(std::vector<TrainPass>& out, bool eval, int x, int y, const TrainNormBuffers& b,
                  std::uint32_t act = 0) const;
-    // dx from dy, then the gradients of γ and β (with SGD's step where b.sgd), appended to `out`.
-    void backward(std::vector<TrainPass>& out, int dy, int dx, const TrainNormBuffers& b) const;
+    // Whether the norm's passes may take the Linear before it in: a row norm (layer, rms, group: sets inside
+    // a sample), one invocation per set (serial). The forward (linear_forward) also needs the device to bind
+    // train_linear_norm's 9 storage buffers; the backward's train_norm_linear_dx binds 8.
+    bool row_fusable() const;
+    bool fuses_linear(std::uint32_t max_storage_buffers) const { return row_fusable() && max_storage_buffers >= 9; }
+    // The Linear before the norm and the norm in one pass (train_linear_norm): z = x·Wᵀ + b into `z` (the
+    // norm's input, kept), y = f(norm(z)); dims {N, In, Out}, linear {x, W, b}. The step's only (no running
+    // statistics: the same pass in eval).
+    void linear_forward(std::vector<TrainPass>& out, const std::array<std::uint32_t, 3>& dims,
+                        const std::array<int, 3>& linear, int z, int y, const TrainNormBuffers& b,
+                        std::uint32_t act) const;
+    // dx from dy, then the gradients of γ and β (with SGD's step where b.sgd), appended to `out`. With
+    // `linear` (row_fusable only): the Linear's dX from dx in the same pass (train_norm_linear_dx), before
+    // ∂γ's SGD step as in two passes.
+    void backward(std::vector<TrainPass>& out, int dy, int dx, const TrainNormBuffers& b,
+                  const TrainLinearDx* linear = nullptr) const;
 
     const TrainNormLayout& layout() const { return l_; }
     // One invocation per set (sets of at most serial_norm_members elements).

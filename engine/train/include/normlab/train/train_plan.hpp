@@ -7,6 +7,9 @@
 //                                                dW = dYᵀ·X, db = Σₙ dY (+ SGD)      [dY, X, dW, db, W, b, mW, mb]
 //   train_act      count, kind, backward         fwd Y = f(X); bwd dX = dY·f'(Y)     [X|Y, Y|dY, —|dX]
 //   train_norm_fwd layout words (10), flags, eps, momentum                           [X, Y, xhat, stats, γ, β, rm, rv]
+//   train_linear_norm N, In, Out, layout words (10), flags, eps
+//                                                Z = X·Wᵀ + b, Y = f(norm(Z)), a row norm's sets
+//                                                                      [X, W, b, Z, Y, xhat, stats, γ, β]
 //   train_norm_bwd layout words (10), flags                                          [dY, xhat, stats, γ, dX]
 //   train_norm_pgrad channels, rows, row_stride, channel_stride, inner, has_bias, sgd, lr, momentum
 //                                                dγ, dβ (+ SGD)                      [dY, xhat, dγ, dβ, γ, β, mγ, mβ]
@@ -50,6 +53,9 @@ struct TrainPlanOptions {
     // holds them after its samples, the evaluation's forward runs over both and its "eval.logits" keeps
     // their logits after the validation set's; the loss and accuracy stay the validation set's alone.
     std::uint32_t eval_grid = 0;
+    // The device's storage buffers per shader stage (Vulkan's maxPerStageDescriptorStorageBuffers, WebGPU's
+    // maxStorageBuffersPerShaderStage); 8, WebGPU's default, binds every pass but train_linear_norm (9).
+    std::uint32_t max_storage_buffers = 8;
 };
 TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o = {});
 
@@ -61,8 +67,9 @@ void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::v
 
 // Whether SGD's step is fused into the gradients' passes (c's optimizer is SGD; Adam's state would take a
 // pass past 8 storage buffers), and the words those passes take for it: {1, lr, momentum}, or {0, 0, 0}.
-// No pass binds more than 8 storage buffers: WebGPU's maxStorageBuffersPerShaderStage is at least 8 on every
-// device (its default limit), and the fused passes (train_linear_dw, train_norm_pgrad) bind exactly 8.
+// No pass binds more than 8 storage buffers (WebGPU's maxStorageBuffersPerShaderStage is at least 8 on every
+// device, its default limit; train_linear_dw and train_norm_pgrad bind exactly 8) but train_linear_norm (9),
+// which the mlp takes only where TrainPlanOptions::max_storage_buffers allows it.
 bool fused_sgd(const TrainConfig& c);
 std::vector<std::uint32_t> sgd_words(const TrainConfig& c);
 // The momentum buffer of p's tensor `name` (name + ".momentum_buffer"), created on first use.
