@@ -18,6 +18,7 @@
 #include "normlab/train/train_options.hpp"
 #include "../support.hpp"
 #include "normlab/views/train_runs.hpp"
+#include "train/view_factory.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -34,12 +35,6 @@ using namespace normlab::views;
 using namespace normlab::test;
 
 namespace {
-
-TrainDeviceFactory vulkan_factory() {
-    return [](train::TrainProgram p, int per_submit) -> std::unique_ptr<train::TrainDevice> {
-        return std::make_unique<ops::TrainRunner>(normlab::test::context(), std::move(p), per_submit);
-    };
-}
 
 // The runs of a Train view played to their end, with their strips.
 struct Played {

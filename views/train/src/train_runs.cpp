@@ -68,9 +68,10 @@ int default_groups(const train::TrainConfig& c) {
     return 1;
 }
 
-train::TrainProgram plan_training(const train::TrainConfig& c, bool boundary) {
+train::TrainProgram plan_training(const train::TrainConfig& c, bool boundary, std::uint32_t max_storage_buffers) {
     if (c.model == train::TrainModel::Cnn) return train::plan_cnn_training(c);
     train::TrainPlanOptions o;
+    o.max_storage_buffers = max_storage_buffers;
     if (boundary) o.eval_grid = static_cast<std::uint32_t>(kBoundaryGrid * kBoundaryGrid);
     return train::plan_mlp_training(c, o);
 }
@@ -135,7 +136,8 @@ std::optional<std::string> TrainRunSet::make_device(TrainRun& r) {
     r.strips = extras_.strips ? make_strips(r.config) : TrainStrips{};  // no layers: no columns, slices uncut
     if (!factory_) return std::string("training is not available on this backend");
     try {
-        r.device = factory_(plan_training(r.config, extras_.boundary), kStepsPerSubmit);
+        r.device = factory_.make(plan_training(r.config, extras_.boundary, factory_.max_storage_buffers),
+                                 kStepsPerSubmit);
         if (!r.device) return std::string("training is not available on this backend");
         upload_train_inputs(*r.device, r.config, r.boundary, extras_.boundary);
     } catch (const std::exception& e) {

@@ -22,8 +22,14 @@
 
 namespace normlab::views {
 
-// Makes the device that runs a program (steps per submission as the int).
-using TrainDeviceFactory = std::function<std::unique_ptr<train::TrainDevice>(train::TrainProgram, int)>;
+// The devices a platform's runs train on: `make` builds the device that runs a program (steps per
+// submission as the int), `max_storage_buffers` is that device's storage-buffer bindings per shader stage,
+// which the plan may use (train_plan.hpp's TrainPlanOptions). Without `make` the backend does not train.
+struct TrainDeviceFactory {
+    std::function<std::unique_ptr<train::TrainDevice>(train::TrainProgram, int)> make;
+    std::uint32_t max_storage_buffers = 8;
+    explicit operator bool() const { return static_cast<bool>(make); }
+};
 
 inline constexpr int kMaxTrainRuns = 4;
 inline constexpr int kTrainEvalEvery = 10;  // the validation set after every 10th step (and the last)
@@ -167,7 +173,9 @@ void share_data_fields(train::TrainConfig& to, const train::TrainConfig& from);
 void upload_train_inputs(train::TrainDevice& d, const train::TrainConfig& c, TrainBoundary& b, bool boundary = true);
 // GroupNorm's G for `c` where the view picks it: the largest G ≤ 4 that divides the width (channels).
 int default_groups(const train::TrainConfig& c);
-// The program of `c` (the mlp's, with the boundary grid where `boundary`; or the cnn's).
-train::TrainProgram plan_training(const train::TrainConfig& c, bool boundary = true);
+// The program of `c` (the mlp's, with the boundary grid where `boundary`; or the cnn's) for a device that
+// binds `max_storage_buffers` storage buffers per shader stage.
+train::TrainProgram plan_training(const train::TrainConfig& c, bool boundary = true,
+                                  std::uint32_t max_storage_buffers = 8);
 
 }  // namespace normlab::views
