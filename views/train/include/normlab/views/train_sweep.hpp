@@ -4,6 +4,7 @@
 // current run is a TrainRunSet of one run played in slices between frames (its SliceController, its
 // polling: nothing waits for the device); a finished run's final numbers are kept (sweep_summary.hpp),
 // its device freed. Progress, cancel, and the summary CSV (the CLI's columns) once every run finished.
+// SweepFields: the Sweep tab's fields, which the user types and a scene's view.train.sweep sets.
 #pragma once
 #include "normlab/train/sweep_summary.hpp"
 #include "normlab/views/train_runs.hpp"
