@@ -124,8 +124,8 @@ void add_app_options(CLI::App& cli, AppOptions& ao) {
                    "with --train: KEY=V1,V2,… a sweep's axis over the first run's settings (repeatable; the keys of "
                    "normlab-cli train --sweep), started at the first frame in the Sweep tab");
     cli.add_flag("--train-sweep-export", ao.train_sweep_export,
-                 "with --train-sweep: its CSV and PNG written to --export-dir once it has finished (--frames "
-                 "then waits for it)");
+                 "with --train-sweep or a scene whose view.train.sweep starts: its CSV and PNG written to "
+                 "--export-dir once it has finished (--frames then waits for it)");
     cli.add_option("--export-dir", ao.export_dir, "where exports and screenshots (F12) go (default ./normlab-export)");
     cli.add_option("file", ao.file,
                    "a scene file (FILE.normlab.json) or an N×C×H×W .npy to open (as --scene or --input)");
@@ -191,8 +191,11 @@ void start_training(views::Shell& shell, const AppOptions& ao) {
         !ao.train)
         throw core::InputError(
             "--train-runs, --train-play, --train-inspect, --train-steps and --train-sweep need --train");
-    if (ao.train_sweep_export && ao.train_sweep.empty())
-        throw core::InputError("--train-sweep-export needs --train-sweep");
+    if (ao.train_sweep_export && ao.train_sweep.empty()) {  // a scene's view.train.sweep may have started one
+        if (!shell.train_sweep().running())
+            throw core::InputError("--train-sweep-export needs --train-sweep or a scene whose sweep starts");
+        shell.train_view().show_sweep(true);
+    }
     if (!ao.train) return;
     if (ao.train_runs.size() > static_cast<std::size_t>(views::kMaxTrainRuns))
         throw core::InputError("--train-runs takes at most 4 norms");

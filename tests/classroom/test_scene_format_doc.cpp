@@ -1,12 +1,13 @@
 // docs/scene-format.md: every ```json block in it is a complete file that loads with the real
-// parser its marker names (scene, lesson, experiment or preset), and there is at least one
-// example of each.
+// parser its marker names (scene, with its view; lesson, experiment or preset), and there is at least
+// one example of each.
 #include <catch2/catch.hpp>
 
 #include "normlab/io/atomic_file.hpp"
 #include "normlab/core/error.hpp"
 #include "normlab/classroom/experiments.hpp"
 #include "normlab/classroom/lesson.hpp"
+#include "normlab/classroom/view_settings.hpp"
 #include "normlab/io/presets.hpp"
 #include "normlab/core/state.hpp"
 #include "normlab/io/scene_file.hpp"
@@ -53,7 +54,8 @@ std::string load(const Block& b) {
         return b.text.find(std::string("\"") + marker + "\": 1") != std::string::npos;
     };
     if (has("normlab_scene")) {
-        io::scene_from_json(b.text, name);
+        // Its view as the apps read it too (the Train view's runs and sweep).
+        classroom::parse_view(io::scene_from_json(b.text, name).view_json, name);
         return "scene";
     }
     if (has("normlab_lesson")) {

@@ -85,6 +85,86 @@ TEST_CASE("train scene: refusals name the run and the key, one line", "[scene][t
     CHECK(has(refusal(R"({"train": {"runs": [{"lr": 0}]}})"), "--lr must be positive"));
 }
 
+// The Group Normalization paper's figure in miniature: BatchNorm and GroupNorm over batch sizes.
+const char* kSweep = R"({"train": {"base": {"width": 8, "steps": 30}, "runs": [{"norm": "batch"}, {"norm": "layer"}],
+    "sweep": {"norm": ["group", "batch"], "batch": [2, 4, 8, 16, 32], "lr": [0.1, "0.05"], "run": 2, "start": true}}})";
+
+TEST_CASE("train scene: a sweep is the Sweep tab's fields over a run, read and written back", "[scene][train]") {
+    const classroom::ViewSettings v = classroom::parse_view(kSweep, "s.json");
+    REQUIRE(v.train);
+    REQUIRE(v.train->sweep);
+    const classroom::SceneSweep& s = *v.train->sweep;
+    // The view's order (norm, batch, lr; the norms as its checkboxes list them), as Start sweep makes them.
+    CHECK(s.axes == train::sweep_axes({"batch", "group"}, "2,4,8,16,32", "0.1,0.05"));
+    CHECK(s.run == 2);
+    CHECK(s.start);
+    // The grid is the one normlab-cli train --sweep runs over run 2 (GroupNorm's G from the width).
+    const auto grid = train::sweep_grid(train::sweep_base(v.train->runs[1]), s.axes);
+    CHECK(grid.size() == 20u);
+    CHECK(grid[10].config.norm == train::TrainNorm::Group);
+    CHECK(grid[10].config.groups == 4);
+    // Saved and read again: the same scene; numbers stay numbers, a text that is not JSON's number stays text.
+    const std::string saved = classroom::view_to_json(v);
+    CHECK(classroom::parse_view(saved, "s.json") == v);
+    CHECK(saved.find(R"("sweep":{"batch":[2,4,8,16,32],"lr":[0.1,0.05],"norm":["batch","group"],"run":2,)"
+                     R"("start":true})") != std::string::npos);
+    classroom::ViewSettings w = v;
+    w.train->sweep = classroom::SceneSweep{train::sweep_axes({}, "4", "1e-1,0.10"), 1, false};
+    const std::string text = classroom::view_to_json(w);
+    CHECK(text.find(R"("lr":["1e-1","0.10"])") != std::string::npos);
+    CHECK(classroom::parse_view(text, "s.json") == w);
+    // A train object without a sweep writes none (the scenes saved before stay as they were).
+    w.train->sweep.reset();
+    CHECK(classroom::view_to_json(w).find("sweep") == std::string::npos);
+}
+
+TEST_CASE("train scene: a bad sweep is refused in one line naming its key", "[scene][train]") {
+    const auto sweep = [](const std::string& keys) {
+        return refusal(R"({"train": {"base": {"width": 8}, "runs": [{}, {"norm": "group", "groups": 2}], "sweep": )" +
+                       keys + "}}");
+    };
+    const auto is = [](const std::string& got, const std::string& want) {
+        if (got != want) WARN(got);
+        return got == want;
+    };
+    CHECK(is(sweep(R"({"norm": ["bath"]})"),
+             "s.json: view.train.sweep.norm: --sweep unknown norm 'bath' (expected "
+             "one of none, batch, layer, instance, group, rms)"));
+    CHECK(is(sweep(R"({"norm": ["batch", "batch"]})"),
+             "s.json: view.train.sweep.norm: --sweep norm repeats the value 'batch'"));
+    CHECK(is(sweep(R"({"batch": [4, "x"]})"), "s.json: view.train.sweep.batch: --sweep batch: 'x' is not an integer"));
+    CHECK(is(sweep(R"({"batch": [4, ""]})"), "s.json: view.train.sweep.batch: --sweep batch has an empty value"));
+    CHECK(is(sweep(R"({"batch": ["4,8"]})"),
+             "s.json: view.train.sweep.batch[1] = '4,8' holds a ',' or a space; one value per element"));
+    CHECK(is(sweep(R"({"lr": [0.1, true]})"), "s.json: view.train.sweep.lr[2] must be a string or a number"));
+    CHECK(is(sweep(R"({"lr": [0]})"), "s.json: view.train.sweep.lr: sweep run lr=0: --lr must be positive"));
+    CHECK(is(sweep(R"({"lr": []})"), "s.json: view.train.sweep.lr must be a non-empty list"));
+    CHECK(is(sweep(R"({"lr": 0.1})"), "s.json: view.train.sweep.lr must be a non-empty list"));
+    CHECK(is(sweep(R"({"width": [8, 16]})"),
+             "s.json: unknown view.train.sweep key 'width' (norm, batch, lr, run or start)"));
+    CHECK(is(sweep(R"({"start": true})"),
+             "s.json: view.train.sweep: a sweep needs a norm checked, batch sizes or learning rates"));
+    CHECK(is(sweep(R"({"batch": [8], "run": 3})"), "s.json: view.train.sweep.run = 3 is out of range [1, 2]"));
+    CHECK(is(sweep(R"({"batch": [8], "start": "yes"})"), "s.json: view.train.sweep.start must be true or false"));
+    CHECK(is(sweep("[1]"), "s.json: view.train.sweep must be an object"));
+    // The grid as a whole, as the CLI refuses it: BatchNorm with one sample per batch, too many runs, a list
+    // longer than the Sweep tab's field, instance on the mlp.
+    CHECK(is(sweep(R"({"norm": ["none", "batch"], "batch": [1, 4]})"),
+             "s.json: view.train.sweep: sweep run norm=batch, batch=1: Expected more than 1 value per channel "
+             "when training (--batch 1 with --norm batch)"));
+    CHECK(is(sweep(R"({"batch": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],)"
+                   R"( "lr": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]})"),
+             "s.json: view.train.sweep: the sweep has more than 256 runs"));
+    CHECK(is(
+        sweep(R"({"batch": [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]})"),
+        "s.json: view.train.sweep.batch: --sweep batch is longer than the Sweep tab's 63 characters"));
+    CHECK(is(sweep(R"({"norm": ["instance"]})"),
+             "s.json: view.train.sweep.norm: sweep run norm=instance: --norm instance needs --model cnn "
+             "(InstanceNorm2d has no 2-D-point form)"));
+    // Over run 2 (GroupNorm, G = 2 given): a width of 8 keeps G; run 1's base takes G = 4 from the width.
+    CHECK(sweep(R"({"norm": ["group"], "run": 2})").empty());
+}
+
 TEST_CASE("train scene: the sweep's keys go through the same parser", "[train]") {
     train::TrainConfig a, b;
     train::apply_sweep_value(a, "placement", "after");

@@ -1,6 +1,8 @@
 // libFuzzer target: scene_from_json and scene_from_line (the pasted one-line form) on
 // arbitrary text. Only InputError may escape; a scene that loads must survive a save/load
-// round trip, and one through the one-line form, unchanged. Built by scripts/fuzz.sh.
+// round trip, and one through the one-line form, unchanged, and so must its view (classroom's parse_view:
+// the Train view's runs and sweep). Built by scripts/fuzz.sh.
+#include "normlab/classroom/view_settings.hpp"
 #include "normlab/core/error.hpp"
 #include "normlab/core/state.hpp"
 #include "normlab/io/scene_file.hpp"
@@ -32,6 +34,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
     } catch (const normlab::core::InputError& e) {
         std::fprintf(stderr, "a saved scene does not load: %s\n%s\n", e.what(), saved.c_str());
+        std::abort();
+    }
+    normlab::classroom::ViewSettings v;
+    try {
+        v = normlab::classroom::parse_view(s.view_json, "fuzz.json");
+    } catch (const normlab::core::InputError&) {
+        return 0;  // a view the app refuses
+    }
+    const std::string view = normlab::classroom::view_to_json(v);
+    try {
+        if (!(normlab::classroom::parse_view(view, "saved.json") == v)) {
+            std::fprintf(stderr, "round trip changed the view:\n%s\n", view.c_str());
+            std::abort();
+        }
+    } catch (const normlab::core::InputError& e) {
+        std::fprintf(stderr, "a saved view does not load: %s\n%s\n", e.what(), view.c_str());
         std::abort();
     }
     return 0;

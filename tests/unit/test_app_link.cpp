@@ -1,7 +1,9 @@
 // The app's links (normlab/session/app_link.hpp): written and read back, the query's keys under the
-// address's, a scene line alone (the links of earlier versions) and refusals naming the part.
+// address's, a scene line alone (the links of earlier versions) and refusals naming the part; the scene's view
+// carries the Train view's sweep.
 #include <catch2/catch.hpp>
 
+#include "normlab/classroom/view_settings.hpp"
 #include "normlab/core/error.hpp"
 #include "normlab/core/state.hpp"
 #include "normlab/session/app_link.hpp"
@@ -64,6 +66,36 @@ TEST_CASE("the query's link keys lie under the address's, other query keys are s
     CHECK(m.language == core::Language::Zh);
     CHECK(m.scene == "normlab-scene:abc");
     CHECK(query.merged(session::AppLink{}) == query);
+}
+
+TEST_CASE("a link carries the Train view's sweep in its scene") {
+    // The Group Normalization paper's figure in miniature: BatchNorm and GroupNorm over batch sizes.
+    const classroom::ViewSettings v = classroom::parse_view(
+        R"({"train": {"base": {"width": 8, "steps": 30}, "runs": [{"norm": "batch"}, {"norm": "group", "groups": 4}],
+            "sweep": {"norm": ["batch", "group"], "batch": [2, 4, 8, 16, 32], "start": true}}})",
+        "s.json");
+    REQUIRE(v.train->sweep);
+    core::State st;
+    st.view_json = classroom::view_to_json(v);
+    session::AppLink link;
+    link.lesson = "train-batch-size";
+    link.scene = io::scene_to_line(st);
+    const session::AppLink back = session::parse_link(session::link_text(link), "link");
+    CHECK(back.lesson == link.lesson);
+    CHECK(back.scene == link.scene);
+    const classroom::ViewSettings opened = classroom::parse_view(io::scene_from_line(back.scene).view_json, "link");
+    CHECK(opened == v);
+    CHECK(opened.train->sweep->axes == train::sweep_axes({"batch", "group"}, "2,4,8,16,32", ""));
+    CHECK(opened.train->sweep->start);
+    // A link whose sweep the CLI would refuse: one line naming the key.
+    st.view_json = R"({"train": {"runs": [{}], "sweep": {"batch": [0]}}})";
+    try {
+        classroom::parse_view(io::scene_from_line(io::scene_to_line(st)).view_json, "link");
+        FAIL("a sweep of batch 0 opened");
+    } catch (const core::InputError& e) {
+        CHECK(std::string(e.what()) ==
+              "link: view.train.sweep.batch: sweep run batch=0: --batch must be between 1 and 4096");
+    }
 }
 
 TEST_CASE("a bad part is refused with one line naming it") {

@@ -95,6 +95,41 @@ std::vector<SweepRun> sweep_grid(const TrainConfig& base, const std::vector<Swee
     return runs;
 }
 
+std::vector<SweepAxis> sweep_axes(std::vector<std::string> norms, const std::string& batches, const std::string& lrs) {
+    std::vector<SweepAxis> axes;
+    const auto rank = [](const std::string& n) {  // an unknown name last: sweep_grid refuses it
+        for (std::size_t i = 0; i < kViewNorms.size(); ++i)
+            if (n == train_norm_name(kViewNorms[i])) return i;
+        return kViewNorms.size();
+    };
+    std::stable_sort(norms.begin(), norms.end(), [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+    if (!norms.empty()) {
+        std::string list;
+        for (const auto& n : norms) list += (list.empty() ? "" : ",") + n;
+        axes.push_back(parse_sweep_axis("norm=" + list));
+    }
+    const auto add = [&](const char* key, std::string s) {
+        s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+        if (s.size() > kSweepListChars)
+            throw core::InputError(std::string("--sweep ") + key + " is longer than the Sweep tab's " +
+                                   std::to_string(kSweepListChars) + " characters");
+        if (!s.empty()) axes.push_back(parse_sweep_axis(key + ("=" + s)));
+    };
+    add("batch", batches);
+    add("lr", lrs);
+    if (axes.empty()) throw core::InputError("a sweep needs a norm checked, batch sizes or learning rates");
+    return axes;
+}
+
+TrainConfig sweep_base(TrainConfig c) {
+    if (c.norm == TrainNorm::Group) return c;
+    const int w = c.model == TrainModel::Mlp ? c.width : c.channels;
+    c.groups = 1;
+    for (int g = 4; g > 1 && c.groups == 1; --g)
+        if (w % g == 0) c.groups = g;
+    return c;
+}
+
 std::string sweep_run_label(const std::vector<SweepAxis>& axes, const SweepRun& run) {
     std::string s;
     for (std::size_t i = 0; i < axes.size() && i < run.values.size(); ++i)

@@ -89,7 +89,10 @@ void Shell::cjk_font_loaded() {
 
 classroom::ViewSettings Shell::view() const {
     classroom::ViewSettings v = views_.view(heatmap_, experiment_);
-    if (train_shown_ && !train_runs_.runs().empty()) v.train = train_runs_.scene();  // the Train view and its runs
+    if (train_shown_ && !train_runs_.runs().empty()) {  // the Train view, its runs and the Sweep tab's fields
+        v.train = train_runs_.scene();
+        v.train->sweep = train_view_.scene_sweep(train_runs_, train_sweep_);
+    }
     return v;
 }
 
@@ -107,7 +110,9 @@ void Shell::apply_view(const classroom::ViewSettings& v) {
     views_.show(v, heatmap_);
     if (!v.train) return;  // a view without "train" leaves the Train view as it is
     set_train(true);
-    if (auto err = train_runs_.show(*v.train)) message(*err);
+    if (auto err = train_runs_.show(*v.train)) return message(*err);
+    if (!v.train->sweep) return;  // a train object without "sweep" leaves the Sweep tab as it is
+    if (auto err = train_view_.open_sweep(*v.train->sweep, train_runs_, train_sweep_)) message(*err);
 }
 
 void Shell::scene_shown(const classroom::ViewSettings& v, bool in_lesson) {

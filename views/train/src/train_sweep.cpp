@@ -18,6 +18,7 @@ std::optional<std::string> TrainSweep::start(TrainDeviceFactory factory, const t
     }
     if (runs.empty()) return std::string("the sweep has no runs");
     factory_ = std::move(factory);
+    base_ = base;
     axes_ = axes;
     runs_ = std::move(runs);
     results_.clear();
@@ -40,6 +41,10 @@ std::optional<std::string> TrainSweep::start_run() {
     current_.play(true);
     run_started_ = Clock::now();
     return std::nullopt;
+}
+
+bool TrainSweep::holds(const train::TrainConfig& base, const std::vector<train::SweepAxis>& axes) const {
+    return (state_ == State::Running || state_ == State::Done) && base_ == base && axes_ == axes;
 }
 
 void TrainSweep::cancel() {
@@ -89,22 +94,32 @@ std::string TrainSweep::csv() const {
     return train::sweep_summary_csv(axes_, runs_, results_);
 }
 
-std::vector<train::SweepAxis> sweep_axes(const std::vector<std::string>& norms, const std::string& batches,
-                                         const std::string& lrs) {
-    std::vector<train::SweepAxis> axes;
-    if (!norms.empty()) {
-        std::string list;
-        for (const auto& n : norms) list += (list.empty() ? "" : ",") + n;
-        axes.push_back(train::parse_sweep_axis("norm=" + list));
-    }
-    auto trimmed = [](std::string s) {
-        s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
-        return s;
+void SweepFields::set(const std::vector<train::SweepAxis>& axes) {
+    auto list = [](const train::SweepAxis& axis, std::array<char, train::kSweepListChars + 1>& field) {
+        std::string s;
+        for (const auto& v : axis.values) s += (s.empty() ? "" : ",") + v;
+        field.fill('\0');
+        s.copy(field.data(), field.size() - 1);
     };
-    if (!trimmed(batches).empty()) axes.push_back(train::parse_sweep_axis("batch=" + trimmed(batches)));
-    if (!trimmed(lrs).empty()) axes.push_back(train::parse_sweep_axis("lr=" + trimmed(lrs)));
-    if (axes.empty()) throw core::InputError("a sweep needs a norm checked, batch sizes or learning rates");
-    return axes;
+    norms.fill(false);
+    batches.fill('\0');
+    lrs.fill('\0');
+    for (const auto& axis : axes) {
+        if (axis.key == "batch") list(axis, batches);
+        if (axis.key == "lr") list(axis, lrs);
+        if (axis.key != "norm") continue;
+        for (std::size_t i = 0; i < train::kViewNorms.size(); ++i)
+            norms[i] = std::find(axis.values.begin(), axis.values.end(),
+                                 train::train_norm_name(train::kViewNorms[i])) != axis.values.end();
+    }
+}
+
+std::vector<train::SweepAxis> SweepFields::axes(bool cnn) const {
+    std::vector<std::string> checked;
+    for (std::size_t i = 0; i < train::kViewNorms.size(); ++i)
+        if (norms[i] && (cnn || train::kViewNorms[i] != train::TrainNorm::Instance))
+            checked.push_back(train::train_norm_name(train::kViewNorms[i]));
+    return train::sweep_axes(checked, batches.data(), lrs.data());
 }
 
 }  // namespace normlab::views

@@ -56,56 +56,80 @@ LineChart sweep_chart(const TrainSweep& sweep) {
     return chart;
 }
 
+bool cnn_runs(const TrainRunSet& runs) {
+    return !runs.runs().empty() && runs.runs().front().config.model == train::TrainModel::Cnn;
+}
+
 }  // namespace
 
 train::TrainConfig sweep_base(const TrainRunSet& runs, int selected) {
     if (runs.runs().empty()) return default_train_config();
-    train::TrainConfig c =
-        runs.runs()[static_cast<std::size_t>(std::clamp(selected, 0, static_cast<int>(runs.runs().size()) - 1))].config;
-    if (c.norm != train::TrainNorm::Group) c.groups = default_groups(c);
-    return c;
+    return train::sweep_base(
+        runs.runs()[static_cast<std::size_t>(std::clamp(selected, 0, static_cast<int>(runs.runs().size()) - 1))]
+            .config);
 }
 
-void TrainView::sweep_fields(const TrainSweep& sweep) {
-    sweep_shown_ = sweep.started();
-    auto list = [](const train::SweepAxis& axis, std::array<char, 64>& field) {
-        std::string s;
-        for (const auto& v : axis.values) s += (s.empty() ? "" : ",") + v;
-        field.fill('\0');
-        s.copy(field.data(), field.size() - 1);
-    };
-    sweep_norms_.fill(false);
-    sweep_batches_.fill('\0');
-    sweep_lrs_.fill('\0');
-    for (const auto& axis : sweep.axes()) {
-        if (axis.key == "batch") list(axis, sweep_batches_);
-        if (axis.key == "lr") list(axis, sweep_lrs_);
-        if (axis.key != "norm") continue;
-        for (std::size_t i = 0; i < kTrainNorms.size(); ++i)
-            sweep_norms_[i] = std::find(axis.values.begin(), axis.values.end(),
-                                        train::train_norm_name(kTrainNorms[i])) != axis.values.end();
+std::optional<std::string> TrainView::start_sweep(const TrainRunSet& runs, TrainSweep& sweep) const {
+    try {
+        return sweep.start(runs.factory(), sweep_base(runs, selected_), fields_.axes(cnn_runs(runs)));
+    } catch (const std::exception& e) {
+        return core::error_line(e);
     }
+}
+
+std::optional<std::string> TrainView::open_sweep(const classroom::SceneSweep& s, const TrainRunSet& runs,
+                                                 TrainSweep& sweep) {
+    selected_ = std::clamp(s.run - 1, 0, std::max(0, static_cast<int>(runs.runs().size()) - 1));
+    editing_.reset();
+    fields_.set(s.axes);
+    sweep_tab_ = true;
+    std::optional<std::string> err;
+    try {
+        if (s.start && !sweep.holds(sweep_base(runs, selected_), fields_.axes(cnn_runs(runs))))
+            err = start_sweep(runs, sweep);
+    } catch (const std::exception& e) {
+        err = core::error_line(e);
+    }
+    sweep_shown_ = sweep.started();  // the fields stay the scene's
+    return err;
+}
+
+std::optional<classroom::SceneSweep> TrainView::scene_sweep(const TrainRunSet& runs, const TrainSweep& sweep) const {
+    if (!(sweep_open_ || sweep_tab_) || runs.runs().empty()) return std::nullopt;
+    classroom::SceneSweep s;
+    try {
+        s.axes = fields_.axes(cnn_runs(runs));
+        train::sweep_grid(sweep_base(runs, selected_), s.axes);  // a scene that opens
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    s.run = std::clamp(selected_, 0, static_cast<int>(runs.runs().size()) - 1) + 1;
+    s.start = sweep.holds(sweep_base(runs, selected_), s.axes);
+    return s;
 }
 
 std::optional<std::string> TrainView::sweep_controls(const TrainRunSet& runs, TrainSweep& sweep) {
     std::optional<std::string> err;
-    if (sweep.started() != sweep_shown_) sweep_fields(sweep);
-    const bool cnn = !runs.runs().empty() && runs.runs().front().config.model == train::TrainModel::Cnn;
+    if (sweep.started() != sweep_shown_) {  // a sweep started elsewhere (the app's --train-sweep): its axes
+        fields_.set(sweep.axes());
+        sweep_shown_ = sweep.started();
+    }
+    const bool cnn = cnn_runs(runs);
     ImGui::TextUnformatted(tr("norm:"));
     for (std::size_t i = 0; i < kTrainNorms.size(); ++i) {
         if (kTrainNorms[i] == train::TrainNorm::Instance && !cnn) continue;
         ImGui::SameLine();
-        bool on = sweep_norms_[i];
+        bool on = fields_.norms[i];
         const std::string name = train::train_norm_name(kTrainNorms[i]);
-        if (ImGui::Checkbox((std::string(tr(name.c_str())) + "##sweep_" + name).c_str(), &on)) sweep_norms_[i] = on;
+        if (ImGui::Checkbox((std::string(tr(name.c_str())) + "##sweep_" + name).c_str(), &on)) fields_.norms[i] = on;
     }
     const float field = ImGui::GetFontSize() * 9;
     ImGui::SetNextItemWidth(field);
-    ImGui::InputText(tr_id("batch sizes", "sweep_batch").c_str(), sweep_batches_.data(), sweep_batches_.size());
+    ImGui::InputText(tr_id("batch sizes", "sweep_batch").c_str(), fields_.batches.data(), fields_.batches.size());
     sweep_spots_[1] = item_centre();
     ImGui::SameLine();
     ImGui::SetNextItemWidth(field);
-    ImGui::InputText(tr_id("learning rates", "sweep_lr").c_str(), sweep_lrs_.data(), sweep_lrs_.size());
+    ImGui::InputText(tr_id("learning rates", "sweep_lr").c_str(), fields_.lrs.data(), fields_.lrs.size());
     ImGui::SameLine();
     if (sweep.running()) {
         if (ImGui::Button(tr_id("Cancel", "sweep_cancel").c_str())) sweep.cancel();
@@ -113,18 +137,7 @@ std::optional<std::string> TrainView::sweep_controls(const TrainRunSet& runs, Tr
     }
     const bool start = ImGui::Button(tr_id("Start sweep", "sweep_start").c_str());
     sweep_spots_[2] = item_centre();
-    if (start) {
-        std::vector<std::string> norms;
-        for (std::size_t i = 0; i < kTrainNorms.size(); ++i)
-            if (sweep_norms_[i] && (cnn || kTrainNorms[i] != train::TrainNorm::Instance))
-                norms.push_back(train::train_norm_name(kTrainNorms[i]));
-        try {
-            err = sweep.start(runs.factory(), sweep_base(runs, selected_),
-                              sweep_axes(norms, sweep_batches_.data(), sweep_lrs_.data()));
-        } catch (const std::exception& e) {
-            err = core::error_line(e);
-        }
-    }
+    if (start) err = start_sweep(runs, sweep);
     return err;
 }
 

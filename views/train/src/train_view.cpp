@@ -183,8 +183,9 @@ std::optional<std::string> TrainView::tabs(const TrainRunSet& runs, TrainSweep& 
         ImGui::EndTabItem();
     }
     const ImGuiTabItemFlags flags = sweep_tab_ ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
-    sweep_tab_ = false;
     const bool sweep_open = ImGui::BeginTabItem(tr_id("Sweep", "sweep").c_str(), nullptr, flags);
+    sweep_open_ = sweep_open;
+    if (sweep_open) sweep_tab_ = false;  // shown: asked for until then (a tab selected shows the next frame)
     sweep_spots_[0] = item_centre();
     if (sweep_open) {
         err = sweep_panel(runs, sweep, ImGui::GetContentRegionAvail().x, room());

@@ -5,6 +5,8 @@
 #pragma once
 #include "normlab/train/train_config.hpp"
 
+#include <array>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@ namespace normlab::train {
 struct SweepAxis {
     std::string key;
     std::vector<std::string> values;  // as given, one per run of the axis
+    bool operator==(const SweepAxis&) const = default;
 };
 
 struct SweepRun {
@@ -22,6 +25,13 @@ struct SweepRun {
 
 // The most runs one sweep may have.
 inline constexpr int kMaxSweepRuns = 256;
+
+// The norms in the Train view's order: its norm combo, its sweep's checkboxes, the order a sweep of the view's
+// fields or of a scene (sweep_axes) runs them in (instance: the cnn's only).
+inline constexpr std::array<TrainNorm, 6> kViewNorms{TrainNorm::None,  TrainNorm::Batch, TrainNorm::Layer,
+                                                     TrainNorm::Group, TrainNorm::Rms,   TrainNorm::Instance};
+// The longest list of batch sizes or learning rates the Train view's Sweep tab holds (characters).
+inline constexpr std::size_t kSweepListChars = 63;
 
 // The keys a sweep takes, comma separated (for messages and --help).
 std::string sweep_keys_text();
@@ -36,6 +46,16 @@ void apply_sweep_value(TrainConfig& c, const std::string& key, const std::string
 // Every run of the grid over `base`, each validated (validate_train_config). Throws InputError for a
 // repeated key, more than kMaxSweepRuns runs or the first invalid run ("sweep run norm=group, width=6: …").
 std::vector<SweepRun> sweep_grid(const TrainConfig& base, const std::vector<SweepAxis>& axes);
+
+// The Sweep tab's fields (the Train view's, a scene's view.train.sweep) as axes: the norms (norm=…, in
+// kViewNorms' order; none: no axis), the batch sizes "2,4,8" (batch=…; blank: no axis) and the learning rates
+// (lr=…; blank: no axis), spaces dropped. InputError (one line) for a bad list, a list longer than
+// kSweepListChars or no axis at all.
+std::vector<SweepAxis> sweep_axes(std::vector<std::string> norms, const std::string& batches, const std::string& lrs);
+
+// A sweep's base: run config c with GroupNorm's G the largest ≤ 4 dividing the width (channels) where c is
+// not GroupNorm's (a sweep of norm=group then uses it), as the Train view and a scene's sweep take it.
+TrainConfig sweep_base(TrainConfig c);
 
 // "norm=group, width=6": the axes' values of one run.
 std::string sweep_run_label(const std::vector<SweepAxis>& axes, const SweepRun& run);

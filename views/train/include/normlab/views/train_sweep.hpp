@@ -4,10 +4,12 @@
 // current run is a TrainRunSet of one run played in slices between frames (its SliceController, its
 // polling: nothing waits for the device); a finished run's final numbers are kept (sweep_summary.hpp),
 // its device freed. Progress, cancel, and the summary CSV (the CLI's columns) once every run finished.
+// SweepFields: the Sweep tab's fields, which the user types and a scene's view.train.sweep sets.
 #pragma once
 #include "normlab/train/sweep_summary.hpp"
 #include "normlab/views/train_runs.hpp"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +25,8 @@ public:
     // when the grid is refused (a bad value, an invalid run, too many runs) or there is no factory.
     std::optional<std::string> start(TrainDeviceFactory factory, const train::TrainConfig& base,
                                      const std::vector<train::SweepAxis>& axes);
+    // Whether the sweep of `axes` over `base` runs or has finished (what a scene's "start" says).
+    bool holds(const train::TrainConfig& base, const std::vector<train::SweepAxis>& axes) const;
     // Stops after the runs finished so far (their results kept; no CSV: the sweep is not whole).
     void cancel();
     // One frame: the current run's slice polled and the next submitted; a finished run's results kept
@@ -55,6 +59,7 @@ private:
     TrainDeviceFactory factory_;
     // The run playing (none between sweeps: its device freed); the tab shows no boundary and no strips.
     TrainRunSet current_{{}, TrainRunExtras{.boundary = false, .strips = false}};
+    train::TrainConfig base_;
     std::vector<train::SweepAxis> axes_;
     std::vector<train::SweepRun> runs_;
     std::vector<train::SweepResult> results_;
@@ -64,10 +69,17 @@ private:
     std::string error_;
 };
 
-// Parses the Train view's sweep fields into axes: the checked norms (norm=…; none checked: no axis), the
-// batch sizes "2,4,8" (batch=…; empty: no axis) and the learning rates (lr=…; empty: no axis). InputError
-// (one line) for a bad list or no axis at all.
-std::vector<train::SweepAxis> sweep_axes(const std::vector<std::string>& norms, const std::string& batches,
-                                         const std::string& lrs);
+// The Sweep tab's fields (no ImGui): the norms checked (train::kViewNorms' order), the batch sizes' and the
+// learning rates' lists as typed. What the user types and what a scene sets go through these.
+struct SweepFields {
+    std::array<bool, train::kViewNorms.size()> norms{false, true, false, true, false, false};  // batch, group
+    std::array<char, train::kSweepListChars + 1> batches{"2,4,8,16,32"}, lrs{};
+
+    // Set to `axes` (a started sweep's, a scene's): their norms checked, their batch sizes and learning rates
+    // listed; a key not among them is cleared.
+    void set(const std::vector<train::SweepAxis>& axes);
+    // The fields as axes (train::sweep_axes; instance only for a `cnn`). InputError (one line) for a bad list.
+    std::vector<train::SweepAxis> axes(bool cnn) const;
+};
 
 }  // namespace normlab::views

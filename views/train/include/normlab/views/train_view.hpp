@@ -19,14 +19,11 @@
 namespace normlab::views {
 
 // The norms in the view's order (the norm combo's, the sweep's checkboxes; instance: the cnn's only).
-inline constexpr std::array<train::TrainNorm, 6> kTrainNorms{train::TrainNorm::None,  train::TrainNorm::Batch,
-                                                             train::TrainNorm::Layer, train::TrainNorm::Group,
-                                                             train::TrainNorm::Rms,   train::TrainNorm::Instance};
+inline constexpr const auto& kTrainNorms = train::kViewNorms;
 
 // The Train view's first run: an mlp on three spirals (what the view starts with).
 train::TrainConfig default_train_config();
-// A sweep's base: run `selected`'s config (default_train_config() when there is none), with GroupNorm's G
-// the largest ≤ 4 dividing the width where the run is not GroupNorm's (a sweep of norm=group then uses it).
+// A sweep's base: train::sweep_base of run `selected`'s config (default_train_config() when there is none).
 train::TrainConfig sweep_base(const TrainRunSet& runs, int selected);
 
 // A file the view asks the platform to save (ShellPlatform::save_export, save_export_png).
@@ -54,6 +51,14 @@ public:
         export_when_done_ = export_when_done;
     }
     int selected() const { return selected_; }
+    // A scene's sweep (view.train.sweep; the runs already shown): its run selected, the Sweep tab's fields
+    // set to its axes as typing sets them, the tab shown at the next draw and, with "start", the sweep
+    // started from the fields as Start sweep does (kept where it already runs or ran). An error line, or none.
+    std::optional<std::string> open_sweep(const classroom::SceneSweep& s, const TrainRunSet& runs, TrainSweep& sweep);
+    // The Sweep tab as a scene's sweep while it is shown and its fields make a grid (none otherwise): the
+    // fields' axes, the selected run, "start" where the sweep of those fields runs or has finished.
+    std::optional<classroom::SceneSweep> scene_sweep(const TrainRunSet& runs, const TrainSweep& sweep) const;
+    const SweepFields& sweep_fields() const { return fields_; }
     // The layer whose Inspect button was pressed in the last draw (run, layer; 0-based), once.
     std::optional<std::pair<int, int>> take_inspect() { return std::exchange(inspect_, std::nullopt); }
     // Where the last draw put each layer's Inspect button (its top-left corner; the browser test clicks it).
@@ -71,8 +76,8 @@ private:
     // The Sweep tab in `width` × `height` (train_sweep_view.cpp).
     std::optional<std::string> sweep_panel(const TrainRunSet& runs, TrainSweep& sweep, float width, float height);
     std::optional<std::string> sweep_controls(const TrainRunSet& runs, TrainSweep& sweep);
-    // The fields set to the axes of a sweep started elsewhere (a scene, the app's --train-sweep).
-    void sweep_fields(const TrainSweep& sweep);
+    // Start sweep: the fields' axes over the selected run (the button's path and a scene's).
+    std::optional<std::string> start_sweep(const TrainRunSet& runs, TrainSweep& sweep) const;
 
     int selected_ = 0;
     bool started_ = false;
@@ -81,11 +86,11 @@ private:
     std::vector<std::array<float, 2>> inspect_buttons_;
     std::vector<TrainExport> exports_;
     std::array<std::array<float, 2>, 3> sweep_spots_{};
-    std::array<bool, 6> sweep_norms_{false, true, false, true, false, false};  // kNorms' order: batch, group
-    std::array<char, 64> sweep_batches_{"2,4,8,16,32"}, sweep_lrs_{};
+    SweepFields fields_;                 // the Sweep tab's fields
     std::array<int, 4> sweep_figure_{};  // where the figure was drawn last (x, y, w, h)
     int sweep_shown_ = 0;                // the sweep whose axes the fields hold (TrainSweep::started)
     bool sweep_tab_ = false, export_when_done_ = false;
+    bool sweep_open_ = false;  // the Sweep tab was the one shown at the last draw
 };
 
 // The centre of the last item drawn (ImGui's screen pixels).
