@@ -54,11 +54,10 @@ AppUi::AppUi(const Window& window, session::Session& session, std::string export
     shell_.set_file_actions(file_actions(shell_));
     // The Train view's runs train on this window's Vulkan device (engine/ops' TrainRunner).
     const gpu::VulkanContext& ctx = window.context();
-    shell_.set_train_factory(
-        {[c = &ctx](train::TrainProgram p, int per_submit) -> std::unique_ptr<train::TrainDevice> {
-             return std::make_unique<ops::TrainRunner>(*c, std::move(p), per_submit);
-         },
-         ctx.limits().maxPerStageDescriptorStorageBuffers});
+    shell_.set_train_factory({[c = &ctx](train::TrainProgram p, int per_submit) -> std::unique_ptr<train::TrainDevice> {
+                                  return std::make_unique<ops::TrainRunner>(*c, std::move(p), per_submit);
+                              },
+                              ctx.limits().maxPerStageDescriptorStorageBuffers});
 }
 
 std::unique_ptr<plan::ComputeBackend> AppUi::make_backend() {

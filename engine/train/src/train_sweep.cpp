@@ -121,12 +121,15 @@ std::vector<SweepAxis> sweep_axes(std::vector<std::string> norms, const std::str
     return axes;
 }
 
-TrainConfig sweep_base(TrainConfig c) {
-    if (c.norm == TrainNorm::Group) return c;
+int default_train_groups(const TrainConfig& c) {
     const int w = c.model == TrainModel::Mlp ? c.width : c.channels;
-    c.groups = 1;
-    for (int g = 4; g > 1 && c.groups == 1; --g)
-        if (w % g == 0) c.groups = g;
+    for (int g = 4; g > 1; --g)
+        if (w % g == 0) return g;
+    return 1;
+}
+
+TrainConfig sweep_base(TrainConfig c) {
+    if (c.norm != TrainNorm::Group) c.groups = default_train_groups(c);
     return c;
 }
 

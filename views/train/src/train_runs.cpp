@@ -8,6 +8,7 @@
 #include "normlab/train/train_options.hpp"
 #include "normlab/train/train_params.hpp"
 #include "normlab/train/train_plan.hpp"
+#include "normlab/train/train_sweep.hpp"
 
 #include <algorithm>
 #include <array>
@@ -59,13 +60,6 @@ void share_data_fields(train::TrainConfig& to, const train::TrainConfig& from) {
     to.batch = from.batch;
     to.steps = from.steps;
     to.seed = from.seed;
-}
-
-int default_groups(const train::TrainConfig& c) {
-    const int w = c.model == train::TrainModel::Cnn ? c.channels : c.width;
-    for (int g = 4; g > 1; --g)
-        if (w % g == 0) return g;
-    return 1;
 }
 
 train::TrainProgram plan_training(const train::TrainConfig& c, bool boundary, std::uint32_t max_storage_buffers) {
@@ -136,8 +130,8 @@ std::optional<std::string> TrainRunSet::make_device(TrainRun& r) {
     r.strips = extras_.strips ? make_strips(r.config) : TrainStrips{};  // no layers: no columns, slices uncut
     if (!factory_) return std::string("training is not available on this backend");
     try {
-        r.device = factory_.make(plan_training(r.config, extras_.boundary, factory_.max_storage_buffers),
-                                 kStepsPerSubmit);
+        r.device =
+            factory_.make(plan_training(r.config, extras_.boundary, factory_.max_storage_buffers), kStepsPerSubmit);
         if (!r.device) return std::string("training is not available on this backend");
         upload_train_inputs(*r.device, r.config, r.boundary, extras_.boundary);
     } catch (const std::exception& e) {
@@ -181,7 +175,7 @@ std::optional<std::string> TrainRunSet::add_copy(int from) {
             std::any_of(runs_.begin(), runs_.end(), [n](const TrainRun& r) { return r.config.norm == n; });
         if (taken) continue;
         c.norm = n;
-        if (n == train::TrainNorm::Group) c.groups = default_groups(c);
+        if (n == train::TrainNorm::Group) c.groups = train::default_train_groups(c);
         break;
     }
     return add(c);

@@ -53,8 +53,10 @@ std::vector<SweepRun> sweep_grid(const TrainConfig& base, const std::vector<Swee
 // kSweepListChars or no axis at all.
 std::vector<SweepAxis> sweep_axes(std::vector<std::string> norms, const std::string& batches, const std::string& lrs);
 
-// A sweep's base: run config c with GroupNorm's G the largest ≤ 4 dividing the width (channels) where c is
-// not GroupNorm's (a sweep of norm=group then uses it), as the Train view and a scene's sweep take it.
+// GroupNorm's G where the Train view picks it: the largest G ≤ 4 that divides c's width (channels).
+int default_train_groups(const TrainConfig& c);
+// A sweep's base: run config c with G = default_train_groups(c) where c is not GroupNorm's (a sweep of
+// norm=group then uses it), as the Train view and a scene's sweep take it.
 TrainConfig sweep_base(TrainConfig c);
 
 // "norm=group, width=6": the axes' values of one run.

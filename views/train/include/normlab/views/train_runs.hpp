@@ -171,8 +171,6 @@ void share_data_fields(train::TrainConfig& to, const train::TrainConfig& from);
 // with the mlp's boundary grid after the validation set where `boundary` (its extent into `b`, and points
 // to show; else `b` is left empty).
 void upload_train_inputs(train::TrainDevice& d, const train::TrainConfig& c, TrainBoundary& b, bool boundary = true);
-// GroupNorm's G for `c` where the view picks it: the largest G ≤ 4 that divides the width (channels).
-int default_groups(const train::TrainConfig& c);
 // The program of `c` (the mlp's, with the boundary grid where `boundary`; or the cnn's) for a device that
 // binds `max_storage_buffers` storage buffers per shader stage.
 train::TrainProgram plan_training(const train::TrainConfig& c, bool boundary = true,
