@@ -50,6 +50,11 @@ TEST_CASE("train: device steps match the float64 reference for every norm and pl
     const std::uint32_t serial = GENERATE(0u, train::TrainPlanOptions{}.serial_norm_members);
     const bool fuse = GENERATE(false, true);
     INFO("serial_norm_members " << serial << (fuse ? ", the device's storage-buffer limit" : ", 8 storage buffers"));
+    // The limit changes the plan only for a row norm before its activation with one invocation per set
+    // (train_linear_norm); the other cases' plans are the same at 8 buffers, so they run once.
+    const bool row =
+        norm == train::TrainNorm::Layer || norm == train::TrainNorm::Group || norm == train::TrainNorm::Rms;
+    if (!fuse && !(row && !after && serial != 0)) return;
     compare(small_config(norm, after, act, opt), serial, fuse);
 }
 
