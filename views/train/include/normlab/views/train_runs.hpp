@@ -10,6 +10,7 @@
 #include "normlab/views/train_strips.hpp"
 #include "normlab/train/train_config.hpp"
 #include "normlab/train/train_device.hpp"
+#include "normlab/train/train_plan.hpp"
 #include "normlab/train/train_program.hpp"
 
 #include <chrono>
@@ -27,7 +28,7 @@ namespace normlab::views {
 // which the plan may use (train_plan.hpp's TrainPlanOptions). Without `make` the backend does not train.
 struct TrainDeviceFactory {
     std::function<std::unique_ptr<train::TrainDevice>(train::TrainProgram, int)> make;
-    std::uint32_t max_storage_buffers = 8;
+    std::uint32_t max_storage_buffers = train::TrainPlanOptions{}.max_storage_buffers;
     explicit operator bool() const { return static_cast<bool>(make); }
 };
 
@@ -173,7 +174,6 @@ void share_data_fields(train::TrainConfig& to, const train::TrainConfig& from);
 void upload_train_inputs(train::TrainDevice& d, const train::TrainConfig& c, TrainBoundary& b, bool boundary = true);
 // The program of `c` (the mlp's, with the boundary grid where `boundary`; or the cnn's) for a device that
 // binds `max_storage_buffers` storage buffers per shader stage.
-train::TrainProgram plan_training(const train::TrainConfig& c, bool boundary = true,
-                                  std::uint32_t max_storage_buffers = 8);
+train::TrainProgram plan_training(const train::TrainConfig& c, bool boundary, std::uint32_t max_storage_buffers);
 
 }  // namespace normlab::views
