@@ -6,7 +6,7 @@
 //                                      kernels on the Vulkan suite's 37 cases, slices submitted by poll() against
 //                                      one run, negative controls
 //   node train_test.mjs bench [OUT]     200 steps of the mlp (4×32) and of the cnn (4×16 channels), batch 32,
-//                                      timed (docs/training.md); OUT gets the report
+//                                      for each norm, timed (docs/training.md); OUT gets the report
 // Each fails (exit 1) with what went wrong, including when build-web/site is missing.
 import fs from 'node:fs';
 import { serve, launch, openPage } from './browser.mjs';
@@ -30,7 +30,7 @@ function verify(k) {
     for (const [name, b] of Object.entries(k.bench || {}))
       console.log(`  ${name}: ${b.steps} steps in ${(b.ms / 1000).toFixed(1)} s (${b.steps_per_s.toFixed(1)} steps/s), ` +
         `loss ${b.first_loss.toFixed(4)} → ${b.last_loss.toFixed(4)}, validation accuracy ${b.last_val_acc}`);
-    return check(Object.keys(k.bench || {}).length === 6, 'the bench did not time all six runs');
+    return check(Object.keys(k.bench || {}).length === 11, 'the bench did not time all 11 runs');
   }
   const want = mode === 'full'
     ? { reference: 12, slices: 1, refusals: 1, mlp_golden: 10, cnn_golden: 6, cnn_reference: 21, conv_kernels: 37 }

@@ -294,7 +294,8 @@ train::TrainConfig bench_cnn() {
 }
 
 // The mlp of bench/train_bench.py (4 hidden layers of 32, the norm before ReLU, 2 classes, batch 32,
-// SGD at 0.05 with momentum 0.9, 1,024 samples) for each norm, 64 steps per submission; the cnn, 16.
+// SGD at 0.05 with momentum 0.9, 1,024 samples) for each norm, 64 steps per submission; the cnn (the
+// BatchNorm2d step's kernels profiled one by one) for each norm, 16.
 void benches(TrainSuite& s) {
     train::TrainConfig mlp;
     mlp.depth = 4;
@@ -312,7 +313,14 @@ void benches(TrainSuite& s) {
         s.bench(std::string("mlp ") + train::train_norm_name(n), mlp, false, 64);
     }
     s.profile(bench_cnn());
-    s.bench("cnn batch", bench_cnn(), true, 16);
+    for (train::TrainNorm n : {train::TrainNorm::None, train::TrainNorm::Batch, train::TrainNorm::Layer,
+                               train::TrainNorm::Instance, train::TrainNorm::Group, train::TrainNorm::Rms}) {
+        train::TrainConfig cnn = bench_cnn();
+        cnn.norm = n;
+        cnn.groups = n == train::TrainNorm::Group ? 4 : 1;
+        train::validate_train_config(cnn);
+        s.bench(std::string("cnn ") + train::train_norm_name(n), cnn, true, 16);
+    }
 }
 
 }  // namespace
