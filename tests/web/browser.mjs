@@ -62,13 +62,14 @@ const quietFlags = ['--disable-background-networking', '--disable-component-upda
   '--no-first-run'];
 
 // Only these flags (puppeteer's defaults are left out; it adds its debugging pipe or port).
-// webgpu = false: the same browser with WebGPU turned off.
-export async function launch({ webgpu = true } = {}) {
+// webgpu = false: the same browser with WebGPU turned off. protocolMs bounds one call into the page (a wait
+// for the page's state is one call: give it more than that wait's timeout).
+export async function launch({ webgpu = true, protocolMs = 300000 } = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'normlab-chromium-'));
   const args = ['--headless=new', '--no-sandbox', ...(webgpu ? webgpuFlags : ['--disable-features=WebGPU']),
     ...quietFlags, `--user-data-dir=${profile}`];
   const browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', headless: true, args,
-    ignoreDefaultArgs: true, protocolTimeout: 300000 });
+    ignoreDefaultArgs: true, protocolTimeout: protocolMs });
   console.log(`chromium ${(await browser.version())}: ${browser.process().spawnargs.slice(1).join(' ')}`);
   const close = async () => {
     await browser.close();
