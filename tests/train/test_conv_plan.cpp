@@ -182,6 +182,43 @@ TEST_CASE("textures through the training data and its configuration checks", "[t
     CHECK_THROWS_AS(train::validate_train_config(c), core::InputError);  // the mlp keeps 2–4 classes
 }
 
+TEST_CASE("the cnn's activation runs in its norm's forward pass where the norm comes before it", "[train][conv]") {
+    // Conv → Norm → Act: train_norm_fwd applies the activation (its flags' act word) in the step and in the
+    // evaluation, and no train_act pass runs forward; the activation's backward keeps its pass. Without a norm,
+    // or with the norm after the activation, each layer keeps its train_act pass forward.
+    train::TrainConfig c;
+    c.model = train::TrainModel::Cnn;
+    c.data = "textures";
+    c.depth = 3;
+    c.channels = 4;
+    c.batch = 8;
+    c.steps = 2;
+    c.activation = train::TrainActivation::Tanh;
+    for (train::TrainNorm norm : {train::TrainNorm::None, train::TrainNorm::Batch, train::TrainNorm::Group})
+        for (bool after : {false, true}) {
+            c.norm = norm;
+            c.norm_after = after;
+            train::validate_train_config(c);
+            const train::TrainProgram p = train::plan_cnn_training(c);
+            const bool fused = norm != train::TrainNorm::None && !after;
+            INFO("norm " << train::train_norm_name(norm) << (after ? " after" : " before"));
+            for (const auto* passes : {&p.passes, &p.eval_passes}) {
+                int act_fwd = 0, act_bwd = 0, norm_act = 0;
+                for (const auto& pass : *passes) {
+                    if (pass.kernel == "train_act") ++(pass.params[2] ? act_bwd : act_fwd);
+                    if (pass.kernel == "train_norm_fwd" && (pass.params[10] >> train::kTrainNormActShift) != 0) {
+                        CHECK((pass.params[10] >> train::kTrainNormActShift) ==
+                              static_cast<std::uint32_t>(c.activation) + 1);
+                        ++norm_act;
+                    }
+                }
+                CHECK(act_fwd == (fused ? 0 : 3));
+                CHECK(norm_act == (fused ? 3 : 0));
+                CHECK(act_bwd == (passes == &p.passes ? 3 : 0));
+            }
+        }
+}
+
 TEST_CASE("the cnn's and the mlp's norms: one planner, small sets one invocation each", "[train][conv]") {
     // The cnn (4 channels, batch 8, 16×16 → 8×8 after layer 1's pool): InstanceNorm's sets of 256 and 64
     // elements and BatchNorm's of 2,048 and 512. Sets of at most serial_norm_members elements run one

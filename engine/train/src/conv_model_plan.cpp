@@ -52,14 +52,16 @@ struct CnnPlanner {
         p.passes.resize(from);
     }
 
+    // The norm's forward; with `act` (the activation after it, fused: train_plan.hpp's act word) its output is
+    // the activation's, which the activation's backward reads.
     int norm_forward(std::vector<TrainPass>& out, const std::string& l, const std::string& q, LayerBufs& b, int src,
-                     bool eval) {
+                     bool eval, u32 act = 0) {
         const u32 count = static_cast<u32>(b.s.y_size());
         const TrainNormPlan norm = norm_plan(b.s);
-        const int dst = buf(l + "normed", count);
+        const int dst = act ? (b.act_out = buf(l + "act", count)) : buf(l + "normed", count);
         b.xhat = buf(l + "xhat", count);
         b.stats = buf(l + "stats", 2ull * norm.layout().sets);
-        norm.forward(out, eval, src, dst, train_norm_buffers(p, q, b.xhat, b.stats, dummy));
+        norm.forward(out, eval, src, dst, train_norm_buffers(p, q, b.xhat, b.stats, dummy), act);
         return dst;
     }
     int act_forward(std::vector<TrainPass>& out, const std::string& l, LayerBufs& b, int src) {
@@ -88,9 +90,12 @@ struct CnnPlanner {
             plan_conv3x3_forward(p, b.s, in, p.find(q + "conv.weight"), p.find(q + "conv.bias"), z);
             take(out, from);
             int cur = z;
-            if (normed && !c.norm_after) cur = norm_forward(out, l, q, b, cur, eval);
-            cur = act_forward(out, l, b, cur);
-            if (normed && c.norm_after) cur = norm_forward(out, l, q, b, cur, eval);
+            if (normed && !c.norm_after) {  // Conv → Norm → Act: the activation in the norm's pass
+                cur = norm_forward(out, l, q, b, cur, eval, static_cast<u32>(c.activation) + 1);
+            } else {
+                cur = act_forward(out, l, b, cur);
+                if (normed) cur = norm_forward(out, l, q, b, cur, eval);
+            }
             if (b.pool) {
                 const int pooled = buf(l + "pooled", b.s.y_size() / 4);
                 from = p.passes.size();
