@@ -317,3 +317,42 @@ TEST_CASE("the mlp's row norms take their Linear into their passes", "[train][co
             CHECK(plan_mlp_training(c).passes.size() == (fused ? 25u : two));
         }
 }
+
+TEST_CASE("the mlp's batch norm takes its ∂γ and ∂β into its ∂x pass where 10 storage buffers bind", "[train][conv]") {
+    // 4 layers of 32, batch 32: BatchNorm's backward is one pass a layer (train_norm_bwd_params: 28 → 24, after
+    // 32 → 28) with one invocation per channel on a device that binds 10; with 9, or a workgroup per set, two.
+    train::TrainConfig c;
+    c.depth = 4;
+    c.width = 32;
+    c.batch = 32;
+    c.norm = train::TrainNorm::Batch;
+    for (bool after : {false, true})
+        for (train::TrainOptimizer opt : {train::TrainOptimizer::Sgd, train::TrainOptimizer::Adam}) {
+            c.norm_after = after;
+            c.optimizer = opt;
+            train::validate_train_config(c);
+            INFO((after ? "after " : "before ") << train::train_optimizer_name(opt));
+            train::TrainPlanOptions o;
+            o.max_storage_buffers = 10;
+            const train::TrainProgram p = train::plan_mlp_training(c, o);
+            const std::size_t adam = opt == train::TrainOptimizer::Adam ? 19 : 0;  // bias correction + 18 tensors
+            CHECK(p.passes.size() == (after ? 28u : 24u) + adam);
+            int fused = 0;
+            for (const auto& pass : p.passes) {
+                CHECK(pass.kernel != "train_norm_pgrad");
+                CHECK(pass.kernel != "train_norm_bwd");
+                if (pass.kernel != "train_norm_bwd_params") continue;
+                ++fused;
+                CHECK(pass.buffers.size() == 10);
+                CHECK(pass.params.size() == 14);
+                CHECK(pass.params[11] == (opt == train::TrainOptimizer::Sgd ? 1u : 0u));
+                CHECK(pass.groups == std::array<std::uint32_t, 3>{1, 1, 1});  // 32 channels, 64 a workgroup
+            }
+            CHECK(fused == 4);
+            o.max_storage_buffers = 9;
+            CHECK(train::plan_mlp_training(c, o).passes.size() == (after ? 32u : 28u) + adam);
+            o.max_storage_buffers = 10;
+            o.serial_norm_members = 0;
+            CHECK(train::plan_mlp_training(c, o).passes.size() == (after ? 32u : 28u) + adam);
+        }
+}

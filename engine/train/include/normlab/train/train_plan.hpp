@@ -13,6 +13,9 @@
 //   train_norm_bwd layout words (10), flags                                          [dY, xhat, stats, γ, dX]
 //   train_norm_pgrad channels, rows, row_stride, channel_stride, inner, has_bias, sgd, lr, momentum
 //                                                dγ, dβ (+ SGD)                      [dY, xhat, dγ, dβ, γ, β, mγ, mβ]
+//   train_norm_bwd_params layout words (10), flags, sgd, lr, momentum
+//                                                BatchNorm's dX, dγ, dβ (+ SGD), one invocation per channel
+//                                                                   [dY, xhat, stats, γ, dX, dγ, dβ, β, mγ, mβ]
 //   train_loss     N, K, eval                    loss, accuracy → log[2·index]; train: dlogits, step += 1
 //                                                                       [logits, labels, dlogits, log, step]
 //   train_sgd      count, lr, momentum           buf = m·buf + g; p −= lr·buf        [p, g, buf]
