@@ -18,6 +18,8 @@
 //                                                                   [dY, xhat, stats, γ, dX, dγ, dβ, β, mγ, mβ]
 //   train_loss     N, K, eval                    loss, accuracy → log[2·index]; train: dlogits, step += 1
 //                                                                       [logits, labels, dlogits, log, step]
+//   train_head_loss N, K, eval (0), In           the step's head Linear, then train_loss's step
+//                                                                 [X, W, b, logits, labels, dlogits, log, step]
 //   train_sgd      count, lr, momentum           buf = m·buf + g; p −= lr·buf        [p, g, buf]
 //   train_adam_bias β1, 1−β1, β2, 1−β2           1 − βᵗ = (1 − β) + β(1 − βᵗ⁻¹), once a step  [bias]
 //   train_adam     count, lr, β1, 1−β1, β2, 1−β2, eps  torch.optim.Adam                 [p, g, m, v, bias]
