@@ -225,8 +225,9 @@ TEST_CASE("the cnn's and the mlp's norms: one planner, small sets one invocation
 
 TEST_CASE("the mlp's step: fused passes, at most 8 storage buffers a pass", "[train][conv]") {
     // 4 layers: gather, 4 Linear+activation (or Linear, then norm+activation), the head's Linear with the loss
-    // (which advances the step counter; train_head_loss); backward: the head's dX and dW (+SGD), each layer's norm ∂x and ∂γ (+SGD), dW (+SGD)
-    // and, past the first, dX (with f'). No train_sgd, train_act or train_step pass remains.
+    // (which advances the step counter; train_head_loss); backward: the head's dX and dW (+SGD), each layer's
+    // norm ∂x and ∂γ (+SGD), dW (+SGD) and, past the first, dX (with f'). No train_sgd, train_act or train_step
+    // pass remains.
     train::TrainConfig c;
     c.depth = 4;
     c.width = 32;
@@ -239,9 +240,8 @@ TEST_CASE("the mlp's step: fused passes, at most 8 storage buffers a pass", "[tr
         const std::size_t dx_in_norm = norm == train::TrainNorm::Rms ? 3 : 0;  // train_norm_linear_dx, layers 1–3
         INFO(train::train_norm_name(norm));
         CHECK(p.passes.size() == 1 + 4 + 1 + 2 + 4 * (1 + per_norm) + 3 - dx_in_norm);
-        CHECK(std::count_if(p.passes.begin(), p.passes.end(), [](const train::TrainPass& pass) {
-                  return pass.kernel == "train_head_loss";
-              }) == 1);
+        CHECK(std::count_if(p.passes.begin(), p.passes.end(),
+                            [](const train::TrainPass& pass) { return pass.kernel == "train_head_loss"; }) == 1);
         CHECK(std::count_if(p.eval_passes.begin(), p.eval_passes.end(), [](const train::TrainPass& pass) {
                   return pass.kernel == "train_loss";  // the evaluation keeps its head Linear (the grid's logits)
               }) == 1);

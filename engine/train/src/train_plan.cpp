@@ -246,11 +246,11 @@ TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o) 
     int logits = -1;
     const auto layers = pl.forward(p.passes, "", b, io.x, logits, false, false);
     const int dlogits = p.add_buffer("grad.logits", static_cast<std::uint64_t>(b) * k);
-    p.passes.push_back({"train_head_loss",
-                        {b, k, 0, static_cast<u32>(c.width)},
-                        {1, 1, 1},
-                        {layers.back().out, p.find("head.weight"), p.find("head.bias"), logits, io.labels, dlogits,
-                         io.log, pl.step}});
+    p.passes.push_back(
+        {"train_head_loss",
+         {b, k, 0, static_cast<u32>(c.width)},
+         {1, 1, 1},
+         {layers.back().out, p.find("head.weight"), p.find("head.bias"), logits, io.labels, dlogits, io.log, pl.step}});
     pl.backward(layers, b, dlogits);
     append_optimizer_passes(p, c, params);
 
