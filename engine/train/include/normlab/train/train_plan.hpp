@@ -59,7 +59,8 @@ struct TrainPlanOptions {
     // their logits after the validation set's; the loss and accuracy stay the validation set's alone.
     std::uint32_t eval_grid = 0;
     // The device's storage buffers per shader stage (Vulkan's maxPerStageDescriptorStorageBuffers, WebGPU's
-    // maxStorageBuffersPerShaderStage); 8, WebGPU's default, binds every pass but train_linear_norm (9).
+    // maxStorageBuffersPerShaderStage); 8, WebGPU's default, binds every pass but train_linear_norm (9) and
+    // train_norm_bwd_params (10).
     std::uint32_t max_storage_buffers = 8;
 };
 TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o = {});
@@ -73,8 +74,8 @@ void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::v
 // Whether SGD's step is fused into the gradients' passes (c's optimizer is SGD; Adam's state would take a
 // pass past 8 storage buffers), and the words those passes take for it: {1, lr, momentum}, or {0, 0, 0}.
 // No pass binds more than 8 storage buffers (WebGPU's maxStorageBuffersPerShaderStage is at least 8 on every
-// device, its default limit; train_linear_dw and train_norm_pgrad bind exactly 8) but train_linear_norm (9),
-// which the mlp takes only where TrainPlanOptions::max_storage_buffers allows it.
+// device, its default limit; train_linear_dw and train_norm_pgrad bind exactly 8) but train_linear_norm (9) and
+// train_norm_bwd_params (10), which the mlp takes only where TrainPlanOptions::max_storage_buffers allows them.
 bool fused_sgd(const TrainConfig& c);
 std::vector<std::uint32_t> sgd_words(const TrainConfig& c);
 // The momentum buffer of p's tensor `name` (name + ".momentum_buffer"), created on first use.
