@@ -261,9 +261,10 @@ TEST_CASE("the cnn's and the mlp's norms: one planner, small sets one invocation
 }
 
 TEST_CASE("the mlp's step: fused passes, at most 8 storage buffers a pass", "[train][conv]") {
-    // 4 layers: gather, 4 Linear+activation (or Linear, then norm+activation), the head, the loss (which advances
-    // the step counter); backward: the head's dX and dW (+SGD), each layer's norm ∂x and ∂γ (+SGD), dW (+SGD)
-    // and, past the first, dX (with f'). No train_sgd, train_act or train_step pass remains.
+    // 4 layers: gather, 4 Linear+activation (or Linear, then norm+activation), the head's Linear with the loss
+    // (which advances the step counter; train_head_loss); backward: the head's dX and dW (+SGD), each layer's
+    // norm ∂x and ∂γ (+SGD), dW (+SGD) and, past the first, dX (with f'). No train_sgd, train_act or train_step
+    // pass remains.
     train::TrainConfig c;
     c.depth = 4;
     c.width = 32;
@@ -275,7 +276,12 @@ TEST_CASE("the mlp's step: fused passes, at most 8 storage buffers a pass", "[tr
         const std::size_t per_norm = norm == train::TrainNorm::None ? 0 : 3;
         const std::size_t dx_in_norm = norm == train::TrainNorm::Rms ? 3 : 0;  // train_norm_linear_dx, layers 1–3
         INFO(train::train_norm_name(norm));
-        CHECK(p.passes.size() == 1 + 4 + 1 + 1 + 2 + 4 * (1 + per_norm) + 3 - dx_in_norm);
+        CHECK(p.passes.size() == 1 + 4 + 1 + 2 + 4 * (1 + per_norm) + 3 - dx_in_norm);
+        CHECK(std::count_if(p.passes.begin(), p.passes.end(),
+                            [](const train::TrainPass& pass) { return pass.kernel == "train_head_loss"; }) == 1);
+        CHECK(std::count_if(p.eval_passes.begin(), p.eval_passes.end(), [](const train::TrainPass& pass) {
+                  return pass.kernel == "train_loss";  // the evaluation keeps its head Linear (the grid's logits)
+              }) == 1);
         for (const auto& pass : p.passes) {
             CHECK(pass.buffers.size() <= 8);
             CHECK(pass.kernel != "train_sgd");
@@ -310,8 +316,8 @@ TEST_CASE("the mlp's step: fused passes, at most 8 storage buffers a pass", "[tr
 
 TEST_CASE("the mlp's row norms take their Linear into their passes", "[train][conv]") {
     // 4 layers of 32, batch 32. A row norm before its activation takes the Linear before it into its passes: its
-    // backward the Linear's dX past the first layer (train_norm_linear_dx, 8 buffers: 28 → 25), and on a device that
-    // binds 9 storage buffers its forward the Linear (train_linear_norm) in the step and the evaluation (25 → 21, 10 →
+    // backward the Linear's dX past the first layer (train_norm_linear_dx, 8 buffers: 27 → 24), and on a device that
+    // binds 9 storage buffers its forward the Linear (train_linear_norm) in the step and the evaluation (24 → 20, 10 →
     // 6). Batch and `after` keep two passes each.
     train::TrainConfig c;
     c.depth = 4;
@@ -329,8 +335,8 @@ TEST_CASE("the mlp's row norms take their Linear into their passes", "[train][co
             const bool fused = norm != train::TrainNorm::Batch && !after;
             INFO(train::train_norm_name(norm) << (after ? " after" : " before"));
             const train::TrainProgram p = train::plan_mlp_training(c, nine);
-            const std::size_t two = after ? 32 : 28;  // after: each layer's backward also has train_act
-            CHECK(p.passes.size() == (fused ? 21u : two));
+            const std::size_t two = after ? 31 : 27;  // after: each layer's backward also has train_act
+            CHECK(p.passes.size() == (fused ? 20u : two));
             CHECK(p.eval_passes.size() == (fused ? 6u : 10u));
             std::map<std::string, int> seen;
             for (std::size_t i = 0; i < p.passes.size(); ++i) {
@@ -351,6 +357,45 @@ TEST_CASE("the mlp's row norms take their Linear into their passes", "[train][co
             CHECK(seen["train_norm_linear_dx"] == (fused ? 3 : 0));
             CHECK(seen["train_norm_bwd"] == (fused ? 1 : 4));
             // 8 storage buffers (the default): the forward in two passes, the backward still fused.
-            CHECK(plan_mlp_training(c).passes.size() == (fused ? 25u : two));
+            CHECK(plan_mlp_training(c).passes.size() == (fused ? 24u : two));
+        }
+}
+
+TEST_CASE("the mlp's batch norm takes its ∂γ and ∂β into its ∂x pass where 10 storage buffers bind", "[train][conv]") {
+    // 4 layers of 32, batch 32: BatchNorm's backward is one pass a layer (train_norm_bwd_params: 27 → 23, after
+    // 31 → 27) with one invocation per channel on a device that binds 10; with 9, or a workgroup per set, two.
+    train::TrainConfig c;
+    c.depth = 4;
+    c.width = 32;
+    c.batch = 32;
+    c.norm = train::TrainNorm::Batch;
+    for (bool after : {false, true})
+        for (train::TrainOptimizer opt : {train::TrainOptimizer::Sgd, train::TrainOptimizer::Adam}) {
+            c.norm_after = after;
+            c.optimizer = opt;
+            train::validate_train_config(c);
+            INFO((after ? "after " : "before ") << train::train_optimizer_name(opt));
+            train::TrainPlanOptions o;
+            o.max_storage_buffers = 10;
+            const train::TrainProgram p = train::plan_mlp_training(c, o);
+            const std::size_t adam = opt == train::TrainOptimizer::Adam ? 19 : 0;  // bias correction + 18 tensors
+            CHECK(p.passes.size() == (after ? 27u : 23u) + adam);
+            int fused = 0;
+            for (const auto& pass : p.passes) {
+                CHECK(pass.kernel != "train_norm_pgrad");
+                CHECK(pass.kernel != "train_norm_bwd");
+                if (pass.kernel != "train_norm_bwd_params") continue;
+                ++fused;
+                CHECK(pass.buffers.size() == 10);
+                CHECK(pass.params.size() == 14);
+                CHECK(pass.params[11] == (opt == train::TrainOptimizer::Sgd ? 1u : 0u));
+                CHECK(pass.groups == std::array<std::uint32_t, 3>{1, 1, 1});  // 32 channels, 64 a workgroup
+            }
+            CHECK(fused == 4);
+            o.max_storage_buffers = 9;
+            CHECK(train::plan_mlp_training(c, o).passes.size() == (after ? 31u : 27u) + adam);
+            o.max_storage_buffers = 10;
+            o.serial_norm_members = 0;
+            CHECK(train::plan_mlp_training(c, o).passes.size() == (after ? 31u : 27u) + adam);
         }
 }

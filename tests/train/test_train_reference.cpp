@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
 
 using namespace normlab;
 using normlab::test::rel_err;
@@ -50,18 +51,22 @@ TEST_CASE("train: device steps match the float64 reference for every norm and pl
     const std::uint32_t serial = GENERATE(0u, train::TrainPlanOptions{}.serial_norm_members);
     const bool fuse = GENERATE(false, true);
     INFO("serial_norm_members " << serial << (fuse ? ", the device's storage-buffer limit" : ", 8 storage buffers"));
-    // The limit changes the plan only for a row norm before its activation with one invocation per set
-    // (train_linear_norm); the other cases' plans are the same at 8 buffers, so they run once.
+    // The limit changes the plan only with one invocation per set, for a row norm before its activation
+    // (train_linear_norm) and for batch norm (train_norm_bwd_params); the other cases' plans are the same at 8
+    // buffers, so they run once.
     const bool row =
         norm == train::TrainNorm::Layer || norm == train::TrainNorm::Group || norm == train::TrainNorm::Rms;
-    if (!fuse && !(row && !after && serial != 0)) return;
+    if (!fuse && !((row && !after || norm == train::TrainNorm::Batch) && serial != 0)) return;
     compare(small_config(norm, after, act, opt), serial, fuse);
 }
 
-TEST_CASE("train: a row norm's Linear fused into it gives the two passes' run bit for bit", "[train]") {
-    // train_linear_norm keeps train_linear's and train_norm_fwd's sums in their order: the same floats (both
-    // runs take train_norm_linear_dx in the backward, which the float64 reference checks above cover).
-    const auto norm = GENERATE(train::TrainNorm::Layer, train::TrainNorm::Group, train::TrainNorm::Rms);
+TEST_CASE("train: a norm's fused passes give the two passes' run bit for bit", "[train]") {
+    // train_linear_norm keeps train_linear's and train_norm_fwd's sums in their order, train_norm_bwd_params
+    // (batch norm) train_norm_bwd's and train_norm_pgrad's: the same floats (both row-norm runs take
+    // train_norm_linear_dx in the backward, which the float64 reference checks above cover).
+    const auto norm =
+        GENERATE(train::TrainNorm::Batch, train::TrainNorm::Layer, train::TrainNorm::Group, train::TrainNorm::Rms);
+    const std::string kernel = norm == train::TrainNorm::Batch ? "train_norm_bwd_params" : "train_linear_norm";
     const auto opt = GENERATE(train::TrainOptimizer::Sgd, train::TrainOptimizer::Adam);
     auto c = small_config(norm, false, train::TrainActivation::Tanh, opt);
     c.steps = 12;
@@ -75,7 +80,7 @@ TEST_CASE("train: a row norm's Linear fused into it gives the two passes' run bi
     const auto count = [&](const train::TrainPlanOptions& o) {
         const auto p = train::plan_mlp_training(c, o);
         return std::count_if(p.passes.begin(), p.passes.end(),
-                             [](const train::TrainPass& t) { return t.kernel == "train_linear_norm"; });
+                             [&](const train::TrainPass& t) { return t.kernel == kernel; });
     };
     REQUIRE(count(two) == 0);
     REQUIRE(count(fused) == c.depth);

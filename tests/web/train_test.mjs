@@ -21,8 +21,8 @@ function verify(k) {
   for (const f of k.failures) console.log(`  FAIL [${f.part}] ${f.case}: ${f.what}`);
   check(k.failures.length === 0, `${k.failures.length} training checks failed`);
   if (k.max_storage_buffers !== undefined)
-    console.log(`  storage buffers per stage: ${k.max_storage_buffers}; reference cases with train_linear_norm: ` +
-      `${k.fused_reference_cases}`);
+    console.log(`  storage buffers per stage: ${k.max_storage_buffers}; reference cases with train_linear_norm ` +
+      `or train_norm_bwd_params: ${k.fused_reference_cases}`);
   check(/\(WebGPU\)$/.test(k.device), `device "${k.device}" does not name a WebGPU adapter`);
   if (k.profile) console.log(`  profile (ms per step): ${JSON.stringify(k.profile)}`);
   if (mode === 'profile') return;

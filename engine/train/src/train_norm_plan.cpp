@@ -52,6 +52,10 @@ void TrainNormPlan::forward(std::vector<TrainPass>& out, bool eval, int x, int y
         {"train_norm_fwd", words, groups(), {x, y, b.xhat, b.stats, b.weight, b.bias, b.running_mean, b.running_var}});
 }
 
+bool TrainNormPlan::fuses_params() const {
+    return c_.norm == TrainNorm::Batch && serial() && o_.max_storage_buffers >= 10;
+}
+
 bool TrainNormPlan::row_fusable() const {
     const bool row = c_.norm == TrainNorm::Layer || c_.norm == TrainNorm::Rms || c_.norm == TrainNorm::Group;
     return row && serial() && l_.rows > 0 && l_.sets % l_.rows == 0;
@@ -80,6 +84,14 @@ void TrainNormPlan::backward(std::vector<TrainPass>& out, int dy, int dx, const 
                        words,
                        train_groups_for((std::uint64_t{linear->n} + 3) / 4),
                        {dy, b.xhat, b.stats, b.weight, dx, linear->weight, linear->dx, linear->act_out}});
+    } else if (fuses_params()) {  // ∂γ, ∂β (and SGD's step) in the same pass
+        for (std::uint32_t v : b.sgd ? sgd_words(c_) : std::vector<std::uint32_t>{0, 0, 0}) words.push_back(v);
+        out.push_back({"train_norm_bwd_params",
+                       words,
+                       groups(),
+                       {dy, b.xhat, b.stats, b.weight, dx, b.grad_weight, b.grad_bias, b.bias, b.momentum_weight,
+                        b.momentum_bias}});
+        return;
     } else {
         out.push_back({"train_norm_bwd", words, groups(), {dy, b.xhat, b.stats, b.weight, dx}});
     }

@@ -43,9 +43,10 @@ struct Planner {
 
     // Forward of the whole mlp on n samples of `x` (and `labels`) into pass list `out`; returns
     // the layers' buffers (the last one's `out` feeds the head) and the logits. The activation runs in
-    // the pass before it: Linear's (no norm, or the norm after the activation) or the norm's.
+    // the pass before it: Linear's (no norm, or the norm after the activation) or the norm's. head: the head's
+    // Linear as a pass of its own (else the step's loss pass computes it, train_head_loss).
     std::vector<LayerBufs> forward(std::vector<TrainPass>& out, const std::string& pre, u32 n, int x, int& logits,
-                                   bool eval) {
+                                   bool eval, bool head) {
         std::vector<LayerBufs> layers;
         int in = x;
         const u32 w = c.width;
@@ -87,6 +88,7 @@ struct Planner {
             in = b.out;
         }
         logits = buf(pre + "logits", n * static_cast<u32>(c.classes));
+        if (!head) return layers;
         out.push_back({"train_linear",
                        {n, w, static_cast<u32>(c.classes), 0},
                        train_linear_groups(n, c.classes),
@@ -239,18 +241,22 @@ TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o) 
     pl.step = io.step;
     pl.dummy = io.unused;
 
-    // The step: gather (above), forward, loss (which advances the step counter), backward with SGD's
-    // update fused (else the optimizer's passes after it).
+    // The step: gather (above), forward, the head's Linear with the loss (which advances the step counter),
+    // backward with SGD's update fused (else the optimizer's passes after it).
     int logits = -1;
-    const auto layers = pl.forward(p.passes, "", b, io.x, logits, false);
+    const auto layers = pl.forward(p.passes, "", b, io.x, logits, false, false);
     const int dlogits = p.add_buffer("grad.logits", static_cast<std::uint64_t>(b) * k);
-    p.passes.push_back({"train_loss", {b, k, 0}, {1, 1, 1}, {logits, io.labels, dlogits, io.log, pl.step}});
+    p.passes.push_back(
+        {"train_head_loss",
+         {b, k, 0, static_cast<u32>(c.width)},
+         {1, 1, 1},
+         {layers.back().out, p.find("head.weight"), p.find("head.bias"), logits, io.labels, dlogits, io.log, pl.step}});
     pl.backward(layers, b, dlogits);
     append_optimizer_passes(p, c, params);
 
     // The evaluation: the validation set in eval mode (and the grid after it: its logits only).
     int vlogits = -1;
-    pl.forward(p.eval_passes, "eval.", nv + o.eval_grid, io.x_val, vlogits, true);
+    pl.forward(p.eval_passes, "eval.", nv + o.eval_grid, io.x_val, vlogits, true, true);
     p.eval_passes.push_back({"train_loss", {nv, k, 1}, {1, 1, 1}, {vlogits, io.y_val, pl.dummy, io.val_log, pl.step}});
     return p;
 }

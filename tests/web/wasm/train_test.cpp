@@ -54,7 +54,8 @@ public:
     // One mlp configuration of each norm against the float64 reference, with one invocation (serial) and with
     // a workgroup per norm set; the placements, activations and optimizers spread over the norms. The plan
     // takes the device's storage-buffer limit: with 9 or more, a row norm before its activation with serial
-    // sets (rms, layer) runs its Linear in the same pass (train_linear_norm, "fused").
+    // sets (rms, layer) runs its Linear in the same pass (train_linear_norm, "fused"); with 10 or more, batch
+    // norm with serial sets its ∂γ and ∂β in its ∂x pass (train_norm_bwd_params, "fused").
     void reference() {
         struct Case {
             train::TrainNorm norm;
@@ -75,7 +76,7 @@ public:
                 o.max_storage_buffers = ctx_.limits().max_storage_buffers;  // 9 or more: train_linear_norm
                 const train::TrainProgram p = train::plan_mlp_training(c, o);
                 const bool fused = std::any_of(p.passes.begin(), p.passes.end(), [](const train::TrainPass& t) {
-                    return t.kernel == "train_linear_norm";
+                    return t.kernel == "train_linear_norm" || t.kernel == "train_norm_bwd_params";
                 });
                 const std::string name = std::string(train::train_norm_name(c.norm)) + (k.after ? " after" : "") +
                                          (serial ? " serial" : " workgroup") + (fused ? " fused" : "");

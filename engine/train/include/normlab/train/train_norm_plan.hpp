@@ -1,8 +1,8 @@
 // train_norm_plan: the passes of one training norm layer on its TrainNormLayout, the same for every
 // model's planner (the mlp's train_plan.cpp, the cnn's conv_model_plan.cpp): the forward
 // (train_norm_fwd, with the activation after it fused) and the backward, ∂x (train_norm_bwd) then ∂γ and ∂β
-// (train_norm_pgrad, with SGD's step fused), with the
-// parameter words and bindings train_plan.hpp lists. Sets of at most
+// (train_norm_pgrad, with SGD's step fused; BatchNorm's one pass, train_norm_bwd_params, where fuses_params),
+// with the parameter words and bindings train_plan.hpp lists. Sets of at most
 // TrainPlanOptions::serial_norm_members elements run one invocation per set (flag kTrainNormSerial, 64
 // sets a workgroup), larger ones one workgroup per set. A row norm after a Linear may take the Linear into its
 // forward (linear_forward: one pass instead of two).
@@ -57,13 +57,18 @@ public:
     // train_linear_norm's 9 storage buffers; the backward's train_norm_linear_dx binds 8.
     bool row_fusable() const;
     bool fuses_linear(std::uint32_t max_storage_buffers) const { return row_fusable() && max_storage_buffers >= 9; }
+    // Whether the backward takes ∂γ and ∂β (and SGD's step) into ∂x's pass (train_norm_bwd_params): BatchNorm
+    // (a set is a channel), one invocation per set (its sums in train_norm_pgrad's order), on a device that binds
+    // its 10 storage buffers (TrainPlanOptions::max_storage_buffers).
+    bool fuses_params() const;
     // The Linear before the norm and the norm in one pass (train_linear_norm): z = x·Wᵀ + b into `z` (the
     // norm's input, kept), y = f(norm(z)); dims {N, In, Out}, linear {x, W, b}. The step's only (no running
     // statistics: the same pass in eval).
     void linear_forward(std::vector<TrainPass>& out, const std::array<std::uint32_t, 3>& dims,
                         const std::array<int, 3>& linear, int z, int y, const TrainNormBuffers& b,
                         std::uint32_t act) const;
-    // dx from dy, then the gradients of γ and β (with SGD's step where b.sgd), appended to `out`. With
+    // dx from dy, then the gradients of γ and β (with SGD's step where b.sgd), appended to `out` (one pass where
+    // fuses_params). With
     // `linear` (row_fusable only): the Linear's dX from dx in the same pass (train_norm_linear_dx), before
     // ∂γ's SGD step as in two passes.
     void backward(std::vector<TrainPass>& out, int dy, int dx, const TrainNormBuffers& b,

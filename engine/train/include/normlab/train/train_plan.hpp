@@ -13,8 +13,13 @@
 //   train_norm_bwd layout words (10), flags                                          [dY, xhat, stats, γ, dX]
 //   train_norm_pgrad channels, rows, row_stride, channel_stride, inner, has_bias, sgd, lr, momentum
 //                                                dγ, dβ (+ SGD)                      [dY, xhat, dγ, dβ, γ, β, mγ, mβ]
+//   train_norm_bwd_params layout words (10), flags, sgd, lr, momentum
+//                                                BatchNorm's dX, dγ, dβ (+ SGD), one invocation per channel
+//                                                                   [dY, xhat, stats, γ, dX, dγ, dβ, β, mγ, mβ]
 //   train_loss     N, K, eval                    loss, accuracy → log[2·index]; train: dlogits, step += 1
 //                                                                       [logits, labels, dlogits, log, step]
+//   train_head_loss N, K, eval (0), In           the step's head Linear, then train_loss's step
+//                                                                 [X, W, b, logits, labels, dlogits, log, step]
 //   train_sgd      count, lr, momentum           buf = m·buf + g; p −= lr·buf        [p, g, buf]
 //   train_adam_bias β1, 1−β1, β2, 1−β2           1 − βᵗ = (1 − β) + β(1 − βᵗ⁻¹), once a step  [bias]
 //   train_adam     count, lr, β1, 1−β1, β2, 1−β2, eps  torch.optim.Adam                 [p, g, m, v, bias]
@@ -54,7 +59,8 @@ struct TrainPlanOptions {
     // their logits after the validation set's; the loss and accuracy stay the validation set's alone.
     std::uint32_t eval_grid = 0;
     // The device's storage buffers per shader stage (Vulkan's maxPerStageDescriptorStorageBuffers, WebGPU's
-    // maxStorageBuffersPerShaderStage); 8, WebGPU's default, binds every pass but train_linear_norm (9).
+    // maxStorageBuffersPerShaderStage); 8, WebGPU's default, binds every pass but train_linear_norm (9) and
+    // train_norm_bwd_params (10).
     std::uint32_t max_storage_buffers = 8;
 };
 TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o = {});
@@ -68,8 +74,8 @@ void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::v
 // Whether SGD's step is fused into the gradients' passes (c's optimizer is SGD; Adam's state would take a
 // pass past 8 storage buffers), and the words those passes take for it: {1, lr, momentum}, or {0, 0, 0}.
 // No pass binds more than 8 storage buffers (WebGPU's maxStorageBuffersPerShaderStage is at least 8 on every
-// device, its default limit; train_linear_dw and train_norm_pgrad bind exactly 8) but train_linear_norm (9),
-// which the mlp takes only where TrainPlanOptions::max_storage_buffers allows it.
+// device, its default limit; train_linear_dw and train_norm_pgrad bind exactly 8) but train_linear_norm (9) and
+// train_norm_bwd_params (10), which the mlp takes only where TrainPlanOptions::max_storage_buffers allows them.
 bool fused_sgd(const TrainConfig& c);
 std::vector<std::uint32_t> sgd_words(const TrainConfig& c);
 // The momentum buffer of p's tensor `name` (name + ".momentum_buffer"), created on first use.
