@@ -63,8 +63,12 @@ private:
     std::optional<std::string> start_run();
 
     TrainDeviceFactory factory_;
-    // The run playing (none between sweeps: its device freed); the tab shows no boundary and no strips.
-    TrainRunSet current_{{}, TrainRunExtras{.boundary = false, .strips = false}};
+    // The run playing (none between sweeps: its device freed); the tab shows no boundary and no strips, and
+    // its slices take frames up to 50 ms (20 fps) and one recorded submission at least (TrainRunExtras).
+    TrainRunSet current_{
+        {},
+        TrainRunExtras{
+            .boundary = false, .strips = false, .slice_budget_ms = 50.0, .slice_min_steps = kTrainStepsPerSubmit}};
     train::TrainConfig base_;
     std::vector<train::SweepAxis> axes_;
     std::vector<train::SweepRun> runs_;
