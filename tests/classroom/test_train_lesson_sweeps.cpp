@@ -207,7 +207,7 @@ TEST_CASE(
     CHECK(sweeps.all.size() == 1);  // the lesson step's and the experiment's sweep are one: run once
 }
 
-TEST_CASE("train lessons: a sweep's numbers show … until every run finished; bad ones refused", "[train]") {
+TEST_CASE("train lessons: a sweep's numbers show … until every run finished, and bad ones are refused", "[train]") {
     const core::Tensor x(core::Shape4{1, 1, 1, 1});
     const core::NormResult none;
     classroom::LessonSweep s{3, {{0.5f, 0.75f, 0.25f, 0.875f, 10.0}, {0.125f, 1.0f, 0.0625f, 0.5f, 10.0}}};
