@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <future>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -91,8 +92,8 @@ classroom::LessonSweep view_sweep(const classroom::TrainScene& t) {
     return sweep.lesson_sweep(t);
 }
 
-// `normlab-cli train --sweep` of the same grid, its summary CSV read back.
-classroom::LessonSweep cli_sweep(const classroom::TrainScene& t) {
+// `normlab-cli train --sweep`'s arguments for the same grid, its summary CSV written to `csv`.
+std::string cli_sweep_args(const classroom::TrainScene& t, const fs::path& csv) {
     const train::TrainConfig base = train::sweep_base(t.runs.at(static_cast<std::size_t>(t.sweep->run - 1)));
     std::string args = "train -q --eval-every 10";
     for (const auto& [k, v] : train::train_options(base)) args += " --" + k + " " + v;
@@ -100,8 +101,12 @@ classroom::LessonSweep cli_sweep(const classroom::TrainScene& t) {
         args += " --sweep " + axis.key + "=";
         for (const auto& v : axis.values) args += v + (&v == &axis.values.back() ? "" : ",");
     }
-    const fs::path csv = tmpdir() / "lesson-sweep.csv";
-    const Run r = cli(args + " --sweep-csv '" + csv.string() + "'");
+    return args + " --sweep-csv '" + csv.string() + "'";
+}
+
+// That run's summary CSV read back.
+classroom::LessonSweep read_cli_sweep(const classroom::TrainScene& t, const Run& r, const fs::path& csv,
+                                      const std::string& args) {
     INFO(args << "\n" << r.err);
     REQUIRE(r.status == 0);
     classroom::LessonSweep out;
@@ -130,7 +135,12 @@ struct PlayedSweeps {
         for (const auto& [scene, sweeps] : all)
             if (scene == t) return sweeps;
         REQUIRE(t.sweep);
-        const classroom::LessonSweep view = view_sweep(t), from_cli = cli_sweep(t);
+        const fs::path csv = tmpdir() / "lesson-sweep.csv";
+        const std::string args = cli_sweep_args(t, csv);
+        // The CLI's sweep runs while the view's plays (each mostly waits for its own device).
+        auto cli_sweep = std::async(std::launch::async, [&args] { return cli(args); });
+        const classroom::LessonSweep view = view_sweep(t);
+        const classroom::LessonSweep from_cli = read_cli_sweep(t, cli_sweep.get(), csv, args);
         REQUIRE(view.runs == classroom::sweep_run_count(t));
         REQUIRE(from_cli.results.size() == view.results.size());
         for (std::size_t i = 0; i < view.results.size(); ++i) {
