@@ -79,7 +79,8 @@ std::vector<std::string> check_text(const std::string& text, const std::vector<s
                                     const std::vector<double>& values) {
     INFO("text: " << text);
     for (const auto& p : classroom::parse_placeholders(text)) {
-        if (p.name == "run") continue;  // a training run's: test_train_lessons.cpp
+        // A training run's or a sweep's: test_train_lessons.cpp, test_train_lesson_sweeps.cpp.
+        if (p.name == "run" || p.name == "sweep") continue;
         double v = 0;
         INFO("placeholder " << text.substr(p.begin, p.end - p.begin));
         CHECK(classroom::placeholder_value(p, x, r, v));

@@ -91,6 +91,15 @@ TEST_CASE("train view: a slice grows while slices finish within fast frames and 
     CHECK(s.steps() > SliceController::kMinSteps);
 }
 
+TEST_CASE("train view: a sweep's slices take frames up to 50 ms and one recorded submission at least", "[train]") {
+    SliceController s(50.0, kTrainStepsPerSubmit);  // TrainSweep's (TrainRunExtras of its run)
+    CHECK(s.steps() == kTrainStepsPerSubmit);
+    s.finished(0, 45.0);  // within 20 fps and on time: it grows where the view's runs (30 ms) would shrink
+    CHECK(s.steps() > kTrainStepsPerSubmit);
+    for (int i = 0; i < 100; ++i) s.finished(0, 120.0);  // slow frames whatever the slice: one submission, never less
+    CHECK(s.steps() == kTrainStepsPerSubmit);
+}
+
 TEST_CASE("train view: runs played in slices between frames equal one submission of each whole run", "[train]") {
     TrainRunSet runs(vulkan_factory());
     REQUIRE_FALSE(runs.start(view_config(train::TrainNorm::Batch)));

@@ -110,7 +110,7 @@ nlohmann::json WebApp::state_report() const {
         {"step", shell_.lessons().active() ? shell_.lessons().step() + 1 : 0},
         {"lesson_count", shell_.lessons().count()},
         {"lesson_error", shell_.lessons().error()},
-        {"lesson_text", shell_.lessons().step_text(s.x(), s.result(), shell_.lesson_runs())},
+        {"lesson_text", shell_.lessons().step_text(s.x(), s.result(), shell_.lesson_runs(), shell_.lesson_sweep())},
         {"experiment", shell_.experiment() ? shell_.experiment()->id : std::string()},
         {"batches_tracked", s.state().params.num_batches_tracked},
         {"eval", s.state().spec.mode == core::Mode::Eval},

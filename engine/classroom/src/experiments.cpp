@@ -107,10 +107,12 @@ Experiment experiment_from_json(const std::string& text, const std::string& name
     if (root.has("view")) e.view = parse_view(root.get("view").dump(), name);
     if (!e.view.experiment.empty()) root.fail("view.experiment is the experiment's id; leave it out");
     e.view.experiment = e.id;
-    // The title and explanation: well-formed placeholders, a run[i] only of the Train view's runs.
+    // The title and explanation: well-formed placeholders, a run[i] only of the Train view's runs, a sweep[i]
+    // only of its sweep's.
     const std::size_t runs = e.view.train ? e.view.train->runs.size() : 0;
     for (const core::LocalText* t : {&e.title, &e.explanation})
-        for (const std::string* text : {&t->en, &t->zh}) check_run_placeholders(*text, runs, name);
+        for (const std::string* text : {&t->en, &t->zh})
+            check_run_placeholders(*text, runs, sweep_run_count(e.view.train), name);
     return e;
 }
 

@@ -88,7 +88,7 @@ LessonStep read_step(const json& step, const std::string& where, bool first, jso
         throw core::InputError(where + ": view.experiment '" + out.view.experiment + "' is not a known experiment");
     const std::size_t runs = out.view.train ? out.view.train->runs.size() : 0;
     for (const std::string* t : {&out.title.en, &out.title.zh, &out.text.en, &out.text.zh})
-        check_run_placeholders(*t, runs, where);
+        check_run_placeholders(*t, runs, sweep_run_count(out.view.train), where);
     return out;
 }
 

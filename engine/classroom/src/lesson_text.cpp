@@ -49,11 +49,14 @@ constexpr NameInfo kNames[] = {{"mean", 1, false},
                                {"gpu_ms", 0, false},
                                {"dispatch_ms", 0, false},
                                // a training run's results (run[i].FIELD, lesson_text.hpp)
-                               {"run", 1, false}};
+                               {"run", 1, false},
+                               // a sweep's results (sweep[i].FIELD)
+                               {"sweep", 1, false}};
 
 constexpr const char* kRunFields[] = {"steps",      "final_loss", "final_acc", "recent_loss",
                                       "recent_acc", "val_loss",   "val_acc"};
 constexpr const char* kRunLayerFields[] = {"std_first", "std_last"};  // run[i,l].FIELD
+constexpr const char* kSweepFields[] = {"train_loss", "train_acc", "val_loss", "val_acc", "val_err"};
 
 const NameInfo* find_name(const std::string& n) {
     for (const auto& i : kNames)
@@ -63,13 +66,14 @@ const NameInfo* find_name(const std::string& n) {
 
 bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 
-std::string run_fields_text() {
+template <std::size_t N>
+std::string list_text(const char* const (&names)[N]) {
     std::string all;
-    for (const char* f : kRunFields) all += std::string(all.empty() ? "" : ", ") + f;
-    all += "; run[i,l]: ";
-    for (const char* f : kRunLayerFields) all += std::string(f) + (f == kRunLayerFields[0] ? ", " : "");
+    for (const char* f : names) all += std::string(all.empty() ? "" : ", ") + f;
     return all;
 }
+
+std::string run_fields_text() { return list_text(kRunFields) + "; run[i,l]: " + list_text(kRunLayerFields); }
 
 template <std::size_t N>
 bool one_of(const std::string& s, const char* const (&names)[N]) {
@@ -168,7 +172,7 @@ std::vector<LessonPlaceholder> parse_placeholders(const std::string& t) {
             bad("unknown value '" + p.name +
                 "' (mean, var, uvar, rstd, ms, rmean, rvar, x, y, count, stats, "
                 "shard_mean, shard_var, sync_mean, sync_var, naive_mean, naive_var, y_sync, y_local, y_naive, "
-                "devices, ln_mean, ln_var, bn_mean, bn_var, sn_mean, sn_var, gpu_ms, dispatch_ms, run)");
+                "devices, ln_mean, ln_var, bn_mean, bn_var, sn_mean, sn_var, gpu_ms, dispatch_ms, run, sweep)");
         if (k < close && t[k] == '[') {
             ++k;
             while (true) {
@@ -204,13 +208,21 @@ std::vector<LessonPlaceholder> parse_placeholders(const std::string& t) {
             if (run_layer && p.index[1] < 1) bad("run[i,l]'s layer l counts from 1");
             integer = p.field == "steps";
         }
+        if (p.name == "sweep") {
+            if (k >= close || t[k] != '.')
+                bad("sweep[i] takes a field: sweep[i].val_err (" + list_text(kSweepFields) + ")");
+            for (++k; k < close && (is_lower(t[k]) || t[k] == '_');) p.field += t[k++];
+            if (!one_of(p.field, kSweepFields))
+                bad("unknown sweep[i] field '" + p.field + "' (" + list_text(kSweepFields) + ")");
+        }
+        const bool trained = p.name == "run" || p.name == "sweep";  // may be written as a percentage
         if (k < close) {
             if (integer) bad("'" + p.name + "' is an integer and takes no format");
-            const bool percent = p.name == "run" && close - k == 4 && t[k + 3] == '%';
+            const bool percent = trained && close - k == 4 && t[k + 3] == '%';
             if (close - k != 4 || t[k] != ':' || t[k + 1] != '.' || !is_digit(t[k + 2]) || t[k + 2] > '6' ||
                 (t[k + 3] != 'f' && !percent))
-                bad(p.name == "run" ? "the format must be :.Df or :.D% with D from 0 to 6"
-                                    : "the format must be :.Df with D from 0 to 6");
+                bad(trained ? "the format must be :.Df or :.D% with D from 0 to 6"
+                            : "the format must be :.Df with D from 0 to 6");
             p.decimals = t[k + 2] - '0';
             p.percent = percent;
         }
@@ -223,7 +235,7 @@ std::vector<LessonPlaceholder> parse_placeholders(const std::string& t) {
 
 bool placeholder_value(const LessonPlaceholder& p, const core::Tensor& x, const core::NormResult& r, double& v) {
     const auto i0 = p.index.empty() ? std::int64_t{0} : p.index[0];
-    if (p.name == "run") return false;  // a training run's (run_placeholder_value)
+    if (p.name == "run" || p.name == "sweep") return false;  // a training run's (run_placeholder_value)
     if (p.name == "count") return v = static_cast<double>(r.layout.count()), true;
     if (p.name == "stats") return v = static_cast<double>(r.layout.stat_count), true;
     if (p.name == "mean") return at(r.mean, i0, v);
@@ -300,15 +312,36 @@ bool run_placeholder_value(const LessonPlaceholder& p, const std::vector<LessonR
     return v = s.back(), true;
 }
 
+bool sweep_finished(const LessonSweep& s) { return s.runs > 0 && s.results.size() >= s.runs; }
+
+bool sweep_placeholder_value(const LessonPlaceholder& p, const LessonSweep& sweep, double& v) {
+    if (p.name != "sweep" || p.index.empty() || !sweep_finished(sweep) ||
+        p.index[0] >= static_cast<std::int64_t>(sweep.results.size()))
+        return false;
+    const train::SweepResult& r = sweep.results[static_cast<std::size_t>(p.index[0])];
+    if (p.field == "train_loss") return v = r.train_loss, true;
+    if (p.field == "train_acc") return v = r.train_acc, true;
+    if (p.field == "val_loss") return v = r.val_loss, true;
+    if (p.field == "val_acc") return v = r.val_acc, true;
+    return v = 1.0 - static_cast<double>(r.val_acc), true;  // val_err
+}
+
 std::string format_placeholder(const LessonPlaceholder& p, double v) {
     return p.percent ? format_lesson_number(100 * v, p.decimals) + "%" : format_lesson_number(v, p.decimals);
 }
 
-void check_run_placeholders(const std::string& text, std::size_t runs, const std::string& where) {
-    for (const auto& p : parse_placeholders(text))
+void check_run_placeholders(const std::string& text, std::size_t runs, std::size_t sweep_runs,
+                            const std::string& where) {
+    for (const auto& p : parse_placeholders(text)) {
         if (p.name == "run" && p.index[0] >= static_cast<std::int64_t>(runs))
             throw core::InputError(where + ": run[" + std::to_string(p.index[0]) +
                                    "] names a run its view.train does not have (it has " + std::to_string(runs) + ")");
+        if (p.name == "sweep" && p.index[0] >= static_cast<std::int64_t>(sweep_runs))
+            throw core::InputError(
+                where + ": sweep[" + std::to_string(p.index[0]) + "] names a run " +
+                (sweep_runs ? "its view.train.sweep does not have (its grid has " + std::to_string(sweep_runs) + ")"
+                            : "of a sweep, and its view.train has no sweep"));
+    }
 }
 
 bool runs_pending(const std::string& text, const std::vector<LessonRun>& runs) {
@@ -321,8 +354,16 @@ bool runs_pending(const std::string& text, const std::vector<LessonRun>& runs) {
     return false;
 }
 
+bool sweep_pending(const std::string& text, const LessonSweep& sweep) {
+    try {
+        for (const auto& p : parse_placeholders(text))
+            if (p.name == "sweep" && !sweep_finished(sweep)) return true;
+    } catch (const core::InputError&) {}
+    return false;
+}
+
 std::string render_lesson_text(const std::string& text, const core::Tensor& x, const core::NormResult& r,
-                               const std::vector<LessonRun>& runs) {
+                               const std::vector<LessonRun>& runs, const LessonSweep& sweep) {
     std::vector<LessonPlaceholder> ps;
     try {
         ps = parse_placeholders(text);
@@ -339,6 +380,8 @@ std::string render_lesson_text(const std::string& text, const core::Tensor& x, c
                                   run_finished(runs[static_cast<std::size_t>(p.index[0])]);
             // "…" until the run has run all its steps; "?" for a value a finished run does not have.
             out += run_placeholder_value(p, runs, v) ? format_placeholder(p, v) : finished ? "?" : "\u2026";
+        } else if (p.name == "sweep") {  // "…" until every run of the sweep finished
+            out += sweep_placeholder_value(p, sweep, v) ? format_placeholder(p, v) : "\u2026";
         } else {
             out += placeholder_value(p, x, r, v) ? format_placeholder(p, v) : "?";
         }

@@ -27,13 +27,15 @@ StartedExperiment start_experiment(const std::string& id, std::optional<core::St
 }
 
 void experiment_heading(const classroom::Experiment& e, const core::Tensor& x, const core::NormResult& result,
-                        const std::vector<classroom::LessonRun>& runs) {
-    wrapped_text_colored(ImVec4(0.94f, 0.89f, 0.26f, 1), classroom::render_lesson_text(tr(e.title), x, result, runs));
-    wrapped_text(classroom::render_lesson_text(tr(e.explanation), x, result, runs));
+                        const std::vector<classroom::LessonRun>& runs, const classroom::LessonSweep& sweep) {
+    wrapped_text_colored(ImVec4(0.94f, 0.89f, 0.26f, 1),
+                         classroom::render_lesson_text(tr(e.title), x, result, runs, sweep));
+    wrapped_text(classroom::render_lesson_text(tr(e.explanation), x, result, runs, sweep));
     if (e.view.train)
         runs_note(tr(e.explanation), runs,
                   tr("The Train view no longer holds this experiment's runs: open the experiment again to train "
-                     "them; their numbers show … until then."));
+                     "them; their numbers show … until then."),
+                  sweep);
 }
 
 std::optional<std::string> group_slider(session::Session& session) {

@@ -197,6 +197,9 @@ const Entry kTable[] = {
     {"The runs are training (step %d of %d): the numbers shown as … appear when they "
      "finish.",
      "正在训练（第 %d / %d 步）：显示为 … 的数字在训练结束后出现。"},
+    {"The sweep has finished %d of its %d runs: the numbers shown as … appear when "
+     "every run has.",
+     "扫描已完成 %d / %d 次训练：显示为 … 的数字在全部训练结束后出现。"},
     // Experiments
     {"(divisors of C; keys + and −)", "（C 的约数；按键 + 和 −）"},
     {"G = %lld: statistics equal %s's: max |Δμ| = %.2g, max |Δσ²| = %.2g",

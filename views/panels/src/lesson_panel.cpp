@@ -59,10 +59,11 @@ std::optional<classroom::ViewSettings> LessonPanel::go(int lesson, int step, ses
 }
 
 std::string LessonPanel::step_text(const core::Tensor& x, const core::NormResult& result,
-                                   const std::vector<classroom::LessonRun>& runs) const {
+                                   const std::vector<classroom::LessonRun>& runs,
+                                   const classroom::LessonSweep& sweep) const {
     if (!active()) return "";
     return classroom::render_lesson_text(lesson()->steps[static_cast<std::size_t>(step_)].text.in(language()), x,
-                                         result, runs);
+                                         result, runs, sweep);
 }
 
 std::string LessonPanel::all_text() const {
@@ -90,7 +91,12 @@ std::optional<std::pair<int, int>> LessonPanel::menu() {
     return go;
 }
 
-void runs_note(const std::string& text, const std::vector<classroom::LessonRun>& runs, const char* gone) {
+void runs_note(const std::string& text, const std::vector<classroom::LessonRun>& runs, const char* gone,
+               const classroom::LessonSweep& sweep) {
+    if (classroom::sweep_pending(text, sweep))
+        wrapped_text_disabled(strf(tr("The sweep has finished %d of its %d runs: the numbers shown as … appear when "
+                                      "every run has."),
+                                   static_cast<int>(sweep.results.size()), static_cast<int>(sweep.runs)));
     bool names_runs = false;
     try {
         for (const auto& p : classroom::parse_placeholders(text)) names_runs = names_runs || p.name == "run";
@@ -110,7 +116,8 @@ void runs_note(const std::string& text, const std::vector<classroom::LessonRun>&
 
 std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const core::Tensor& x,
                                                      const core::NormResult& result,
-                                                     const std::vector<classroom::LessonRun>& runs) {
+                                                     const std::vector<classroom::LessonRun>& runs,
+                                                     const classroom::LessonSweep& sweep) {
     std::optional<std::pair<int, int>> go;
     const core::Language lang = language();
     if (!error_.empty()) {
@@ -156,18 +163,19 @@ std::optional<std::pair<int, int>> LessonPanel::draw(bool presenter, const core:
                 ImGui::GetItemRectSize().y};
     if (!can_next) ImGui::EndDisabled();
     if (!s.title.en.empty()) {  // beside the arrows when it fits, else wrapped on the lines below
-        const std::string title = classroom::render_lesson_text(s.title.in(lang), x, result, runs);
+        const std::string title = classroom::render_lesson_text(s.title.in(lang), x, result, runs, sweep);
         const float room = ImGui::GetContentRegionAvail().x - ImGui::GetItemRectMax().x +
                            ImGui::GetCursorScreenPos().x - ImGui::GetStyle().ItemSpacing.x;
         if (ImGui::CalcTextSize(title.c_str()).x <= room) ImGui::SameLine();
         wrapped_text(title);
     }
     ImGui::Separator();
-    wrapped_text(classroom::render_lesson_text(s.text.in(lang), x, result, runs));
+    wrapped_text(classroom::render_lesson_text(s.text.in(lang), x, result, runs, sweep));
     if (s.view.train)
         runs_note(s.text.in(lang), runs,
                   tr("The Train view no longer holds this step's runs: go to the step again to train "
-                     "them; their numbers show … until then."));
+                     "them; their numbers show … until then."),
+                  sweep);
     return go;
 }
 

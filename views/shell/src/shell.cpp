@@ -106,6 +106,16 @@ std::vector<classroom::LessonRun> Shell::experiment_runs() const {
     return experiment_ ? train_runs_.lesson_runs(experiment_->view.train) : std::vector<classroom::LessonRun>{};
 }
 
+classroom::LessonSweep Shell::lesson_sweep() const {
+    const classroom::Lesson* l = lessons_.lesson();
+    return l ? train_sweep_.lesson_sweep(l->steps[static_cast<std::size_t>(lessons_.step())].view.train)
+             : classroom::LessonSweep{};
+}
+
+classroom::LessonSweep Shell::experiment_sweep() const {
+    return experiment_ ? train_sweep_.lesson_sweep(experiment_->view.train) : classroom::LessonSweep{};
+}
+
 void Shell::apply_view(const classroom::ViewSettings& v) {
     views_.show(v, heatmap_);
     if (!v.train) return;  // a view without "train" leaves the Train view as it is
@@ -177,7 +187,7 @@ bool Shell::start_experiment(const std::string& id, std::optional<core::State> s
 // The experiment's bar above the heatmap (views/experiment_bar).
 void Shell::experiment_bar() {
     const classroom::Experiment& e = *experiment_;
-    experiment_heading(e, session_.x(), session_.result(), experiment_runs());
+    experiment_heading(e, session_.x(), session_.result(), experiment_runs(), experiment_sweep());
     if (BatchNoisePanel::applies(e, session_)) noise_.draw(session_, e);
     auto report = [this](std::optional<std::string> err) {
         if (err) message(*err);

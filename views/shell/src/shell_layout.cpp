@@ -74,7 +74,7 @@ void Shell::layout(float top) {
                     static_cast<int>(r.figure.h)};
     if (r.lesson) {
         begin_panel(tr_id("Lesson", "lesson"), *r.lesson);
-        if (auto go = lessons_.draw(presenter_, session_.x(), session_.result(), lesson_runs()))
+        if (auto go = lessons_.draw(presenter_, session_.x(), session_.result(), lesson_runs(), lesson_sweep()))
             go_to_step(go->first, go->second);
         ImGui::End();
     }
@@ -91,7 +91,7 @@ void Shell::layout(float top) {
     if (r.train) {
         begin_panel(tr_id("Train", "train"), *r.train);
         if (experiment_ && experiment_->view.train)  // a training experiment's text
-            experiment_heading(*experiment_, session_.x(), session_.result(), experiment_runs());
+            experiment_heading(*experiment_, session_.x(), session_.result(), experiment_runs(), experiment_sweep());
         if (auto err = train_view_.draw(train_runs_, train_sweep_)) message(*err);
         for (const auto& file : train_view_.take_exports()) {
             if (file.png)

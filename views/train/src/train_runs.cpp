@@ -17,7 +17,6 @@
 namespace normlab::views {
 namespace {
 
-constexpr int kStepsPerSubmit = 8;  // one recording of 8 steps; shorter slices queue single steps
 // A boundary's read waits for the queue (other runs' slices too): at most once a second a run.
 constexpr auto kBoundaryEvery = std::chrono::milliseconds(1000);
 constexpr std::size_t kBoundaryPoints = 200;  // training points drawn over the boundary
@@ -36,9 +35,9 @@ std::optional<std::string> refused(const train::TrainConfig& c) {
 void SliceController::finished(int late_frames, double frame_ms) {
     const double budget = budget_ms_;
     if (frame_ms > 1.5 * budget)
-        steps_ = std::max(kMinSteps, steps_ / 2);
+        steps_ = std::max(min_steps_, steps_ / 2);
     else if (frame_ms > budget)
-        steps_ = std::max(kMinSteps, steps_ - std::max(1, steps_ / 4));
+        steps_ = std::max(min_steps_, steps_ - std::max(1, steps_ / 4));
     else if (late_frames == 0)
         steps_ = std::min(kMaxSteps, steps_ + std::max(1, steps_ / 4));
 }
@@ -128,10 +127,11 @@ std::optional<std::string> TrainRunSet::make_device(TrainRun& r) {
     r.late_frames = 0;
     r.steps_done = 0;
     r.strips = extras_.strips ? make_strips(r.config) : TrainStrips{};  // no layers: no columns, slices uncut
+    r.slice = SliceController(extras_.slice_budget_ms, extras_.slice_min_steps);
     if (!factory_) return std::string("training is not available on this backend");
     try {
-        r.device =
-            factory_.make(plan_training(r.config, extras_.boundary, factory_.max_storage_buffers), kStepsPerSubmit);
+        r.device = factory_.make(plan_training(r.config, extras_.boundary, factory_.max_storage_buffers),
+                                 kTrainStepsPerSubmit);
         if (!r.device) return std::string("training is not available on this backend");
         upload_train_inputs(*r.device, r.config, r.boundary, extras_.boundary);
     } catch (const std::exception& e) {

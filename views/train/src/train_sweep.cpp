@@ -94,6 +94,13 @@ std::string TrainSweep::csv() const {
     return train::sweep_summary_csv(axes_, runs_, results_);
 }
 
+classroom::LessonSweep TrainSweep::lesson_sweep(const std::optional<classroom::TrainScene>& own) const {
+    if (!own || !own->sweep || own->runs.empty()) return {};
+    const auto run = static_cast<std::size_t>(std::clamp(own->sweep->run, 1, static_cast<int>(own->runs.size())) - 1);
+    if (!holds(train::sweep_base(own->runs[run]), own->sweep->axes)) return {classroom::sweep_run_count(own), {}};
+    return {runs_.size(), results_};
+}
+
 void SweepFields::set(const std::vector<train::SweepAxis>& axes) {
     auto list = [](const train::SweepAxis& axis, std::array<char, train::kSweepListChars + 1>& field) {
         std::string s;

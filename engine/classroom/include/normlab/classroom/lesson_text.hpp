@@ -29,10 +29,16 @@
 //                                         batch of its norm's input (the Train view's strips) at the first
 //                                         strip column (std_first: after ⌈steps / 100⌉ steps) and at the
 //                                         last step (std_last); "?" where the run has no such layer's strip
+//   sweep[i].FIELD                        run i of the step's sweep (view.train.sweep), i its index in the
+//                                         grid's order (the summary CSV's rows: the first axis slowest),
+//                                         once every run of the sweep finished ("…" until then): the CSV's
+//                                         train_loss, train_acc, val_loss, val_acc (after the last step)
+//                                         and val_err (1 − val_acc, the figure's); ':.D%' as run[i]'s
 // A '{' followed by a lower-case letter always starts a placeholder; any other '{' is text.
 #pragma once
 #include "normlab/core/norm_params.hpp"
 #include "normlab/core/tensor.hpp"
+#include "normlab/train/sweep_summary.hpp"
 
 #include <string>
 #include <vector>
@@ -44,7 +50,7 @@ struct LessonPlaceholder {
     std::string name;
     std::vector<std::int64_t> index;
     int decimals = 2;
-    std::string field;     // run[i]'s field
+    std::string field;     // run[i]'s or sweep[i]'s field
     bool percent = false;  // ':.D%'
 };
 
@@ -63,6 +69,13 @@ struct LessonRun {
     std::vector<LessonLayer> layers;
 };
 
+// A sweep as a lesson's text reads it: the grid's runs (0: none) and the finished runs' results in the
+// grid's order (sweep_summary.hpp); its numbers show "…" until every run finished.
+struct LessonSweep {
+    std::size_t runs = 0;
+    std::vector<train::SweepResult> results;
+};
+
 // The placeholders of `text`; throws InputError("<what is wrong>") on a malformed one.
 std::vector<LessonPlaceholder> parse_placeholders(const std::string& text);
 inline void check_lesson_text(const std::string& text) { (void)parse_placeholders(text); }
@@ -79,16 +92,22 @@ double recent_mean(const std::vector<float>& log);
 // Run i's value of a run[i].FIELD placeholder; false while the run has not run all its steps, or
 // where there is no run i.
 bool run_placeholder_value(const LessonPlaceholder& p, const std::vector<LessonRun>& runs, double& value);
+// Sweep run i's value of a sweep[i].FIELD placeholder; false until every run of the sweep finished.
+bool sweep_placeholder_value(const LessonPlaceholder& p, const LessonSweep& sweep, double& value);
 // Throws InputError("<where>: run[i] names a run its view.train does not have …") when a run[i]
-// placeholder of `text` names no run of a Train view with `runs` runs (0: no view.train).
-void check_run_placeholders(const std::string& text, std::size_t runs, const std::string& where);
+// placeholder of `text` names no run of a Train view with `runs` runs (0: no view.train), and the same
+// for a sweep[i] beyond a sweep of `sweep_runs` runs (0: no view.train.sweep).
+void check_run_placeholders(const std::string& text, std::size_t runs, std::size_t sweep_runs,
+                            const std::string& where);
 // Whether `text` names a run that has not finished yet (its numbers show "…").
 bool runs_pending(const std::string& text, const std::vector<LessonRun>& runs);
+// Whether `text` names a sweep run and the sweep has not finished (its numbers show "…").
+bool sweep_pending(const std::string& text, const LessonSweep& sweep);
 
 // The text with every placeholder replaced by its value ("?" where it has none; a run's "…" until it
-// has run all its steps).
+// has run all its steps; a sweep's until the sweep finished).
 std::string render_lesson_text(const std::string& text, const core::Tensor& x, const core::NormResult& r,
-                               const std::vector<LessonRun>& runs = {});
+                               const std::vector<LessonRun>& runs = {}, const LessonSweep& sweep = {});
 
 // Numbers stated literally in `text`, placeholders left out: signed decimals such as "1.5",
 // "−0.73", "64" (returned with "-" for "−" and "-"), not counting digits that are part of a word

@@ -32,6 +32,14 @@ struct TrainScene {
     bool operator==(const TrainScene&) const = default;
 };
 
+// The runs of a scene's sweep (its grid: the product of its axes' lengths); 0 without a Train view or a sweep.
+inline std::size_t sweep_run_count(const std::optional<TrainScene>& t) {
+    if (!t || !t->sweep) return 0;
+    std::size_t n = 1;
+    for (const auto& axis : t->sweep->axes) n *= axis.values.size();
+    return n;
+}
+
 // train_scene_from_json / train_scene_to_json (src/train_scene_json.hpp) read and write it in views.
 
 }  // namespace normlab::classroom

@@ -30,7 +30,7 @@ StartedExperiment start_experiment(const std::string& id, std::optional<core::St
 // experiment's run[i], from `runs`: the Train view's runs where they are the experiment's own, else none
 // (its numbers show "…", with a line saying why).
 void experiment_heading(const classroom::Experiment& e, const core::Tensor& x, const core::NormResult& result,
-                        const std::vector<classroom::LessonRun>& runs);
+                        const std::vector<classroom::LessonRun>& runs, const classroom::LessonSweep& sweep = {});
 // The continuum's G slider with its keys' hint; draws nothing unless GroupNorm is shown.
 std::optional<std::string> group_slider(session::Session& session);
 // The continuum's line under the slider, checked on the numbers the shaders produced for the compare

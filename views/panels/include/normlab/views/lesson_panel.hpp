@@ -17,8 +17,10 @@
 namespace normlab::views {
 
 // Under a text that names training runs (run[i], a lesson step's or an experiment's): that they are
-// training and how far, or, where `runs` is empty, `gone` (the Train view no longer holds them).
-void runs_note(const std::string& text, const std::vector<classroom::LessonRun>& runs, const char* gone);
+// training and how far, or, where `runs` is empty, `gone` (the Train view no longer holds them); under one
+// that names a sweep's runs (sweep[i]) before the sweep finished: how many of its runs have.
+void runs_note(const std::string& text, const std::vector<classroom::LessonRun>& runs, const char* gone,
+               const classroom::LessonSweep& sweep = {});
 
 class LessonPanel {
 public:
@@ -43,11 +45,13 @@ public:
     // Draws the panel; returns (lesson, step) when the user asked to go somewhere. `runs`: the Train
     // view's runs where they are the step's own (view.train), else none (its run numbers show "…").
     std::optional<std::pair<int, int>> draw(bool presenter, const core::Tensor& x, const core::NormResult& result,
-                                            const std::vector<classroom::LessonRun>& runs = {});
+                                            const std::vector<classroom::LessonRun>& runs = {},
+                                            const classroom::LessonSweep& sweep = {});
 
     // The current step's text as the panel shows it (placeholders filled; "" without a lesson).
     std::string step_text(const core::Tensor& x, const core::NormResult& result,
-                          const std::vector<classroom::LessonRun>& runs) const;
+                          const std::vector<classroom::LessonRun>& runs,
+                          const classroom::LessonSweep& sweep = {}) const;
 
     bool active() const { return lesson_ >= 0 && lesson_ < static_cast<int>(set_.lessons.size()); }
     const classroom::Lesson* lesson() const {

@@ -102,6 +102,9 @@ public:
     std::vector<classroom::LessonRun> lesson_runs() const;
     // Likewise for the experiment shown: none unless they are its own.
     std::vector<classroom::LessonRun> experiment_runs() const;
+    // The Sweep tab's sweep as the lesson step's / the experiment's text reads it (sweep[i]: TrainSweep::lesson_sweep).
+    classroom::LessonSweep lesson_sweep() const;
+    classroom::LessonSweep experiment_sweep() const;
     // The experiment `id` (with `state`, a scene's, instead of its own); false, with its message, when it cannot start.
     bool start_experiment(const std::string& id, std::optional<core::State> state = std::nullopt);
     void stop_experiment() { experiment_ = nullptr; }

@@ -34,16 +34,21 @@ struct TrainDeviceFactory {
 
 inline constexpr int kMaxTrainRuns = 4;
 inline constexpr int kTrainEvalEvery = 10;  // the validation set after every 10th step (and the last)
+// Steps recorded in one submission; shorter slices queue single steps.
+inline constexpr int kTrainStepsPerSubmit = 8;
 
 // The size of a run's next slice, from how the last one went: it grows by a quarter while slices
 // finish within a frame and frames stay within the budget, and shrinks by a quarter when frames take
 // longer, by half past 1.5 times the budget (a slice on the device delays the frame drawn after it on
 // the same queue). Where frames take longer than the budget whatever the slices (a slow or busy
-// machine), every slice is one step: the window's frame rate comes before the training's speed.
+// machine), every slice is its shortest (one step for the view's runs): the window's frame rate comes
+// before the training's speed.
 class SliceController {
 public:
     static constexpr int kMinSteps = 1, kMaxSteps = 256;
-    explicit SliceController(double budget_ms = 30.0) : budget_ms_(budget_ms) {}
+    // `min_steps`: the shortest slice (the sweep's: one recorded submission, however slow the frames).
+    explicit SliceController(double budget_ms = 30.0, int min_steps = kMinSteps)
+        : budget_ms_(budget_ms), min_steps_(min_steps), steps_(std::max(4, min_steps)) {}
     // The slice submitted last finished after `late_frames` frames that found it busy, with frames of
     // `frame_ms` (the recent mean) meanwhile.
     void finished(int late_frames, double frame_ms);
@@ -52,7 +57,8 @@ public:
 
 private:
     double budget_ms_;
-    int steps_ = 4;
+    int min_steps_;
+    int steps_;
 };
 
 // One run's logs as read from its device: the batch's loss and accuracy per step run, and the
@@ -95,6 +101,11 @@ struct TrainRun {
 struct TrainRunExtras {
     bool boundary = true;  // the mlp's decision boundary (kBoundaryGrid² points after the validation set)
     bool strips = true;    // each layer's histogram columns
+    // The slices' frame budget and shortest slice (SliceController): the view's runs keep frames under 30 ms
+    // down to one step a frame; a sweep's (nothing drawn per step) take frames up to 50 ms (20 fps) and at
+    // least one recorded submission (kTrainStepsPerSubmit steps) a frame.
+    double slice_budget_ms = 30.0;
+    int slice_min_steps = SliceController::kMinSteps;
 };
 
 class TrainRunSet {

@@ -6,6 +6,8 @@
 // its device freed. Progress, cancel, and the summary CSV (the CLI's columns) once every run finished.
 // SweepFields: the Sweep tab's fields, which the user types and a scene's view.train.sweep sets.
 #pragma once
+#include "normlab/classroom/lesson_text.hpp"
+#include "normlab/classroom/train_scene.hpp"
 #include "normlab/train/sweep_summary.hpp"
 #include "normlab/views/train_runs.hpp"
 
@@ -52,13 +54,21 @@ public:
     std::string current_label() const;
     // The summary CSV (sweep_summary_csv: the CLI's columns); InputError unless every run finished.
     std::string csv() const;
+    // The sweep as the text of a lesson step or experiment whose view.train is `own` reads it (sweep[i]): this
+    // sweep's results where it is own's sweep (its axes over its base run), else own's grid with no results
+    // (its numbers show "…"); no runs where own has no sweep.
+    classroom::LessonSweep lesson_sweep(const std::optional<classroom::TrainScene>& own) const;
 
 private:
     std::optional<std::string> start_run();
 
     TrainDeviceFactory factory_;
-    // The run playing (none between sweeps: its device freed); the tab shows no boundary and no strips.
-    TrainRunSet current_{{}, TrainRunExtras{.boundary = false, .strips = false}};
+    // The run playing (none between sweeps: its device freed); the tab shows no boundary and no strips, and
+    // its slices take frames up to 50 ms (20 fps) and one recorded submission at least (TrainRunExtras).
+    TrainRunSet current_{
+        {},
+        TrainRunExtras{
+            .boundary = false, .strips = false, .slice_budget_ms = 50.0, .slice_min_steps = kTrainStepsPerSubmit}};
     train::TrainConfig base_;
     std::vector<train::SweepAxis> axes_;
     std::vector<train::SweepRun> runs_;
