@@ -21,6 +21,22 @@
 
 using namespace normlab;
 
+namespace {
+
+// The plan tests' cnn: 3 conv layers of 4 channels on 16×16 textures, batch 8, 2 steps.
+train::TrainConfig small_cnn() {
+    train::TrainConfig c;
+    c.model = train::TrainModel::Cnn;
+    c.data = "textures";
+    c.depth = 3;
+    c.channels = 4;
+    c.batch = 8;
+    c.steps = 2;
+    return c;
+}
+
+}  // namespace
+
 TEST_CASE("conv passes: kernels, parameter words, grids, bindings", "[train][conv]") {
     train::ConvShape s{3, 2, 5, 8, 8};
     train::TrainProgram p;
@@ -186,13 +202,7 @@ TEST_CASE("the cnn's activation runs in its norm's forward pass where the norm c
     // Conv → Norm → Act: train_norm_fwd applies the activation (its flags' act word) in the step and in the
     // evaluation, and no train_act pass runs forward; the activation's backward keeps its pass. Without a norm,
     // or with the norm after the activation, each layer keeps its train_act pass forward.
-    train::TrainConfig c;
-    c.model = train::TrainModel::Cnn;
-    c.data = "textures";
-    c.depth = 3;
-    c.channels = 4;
-    c.batch = 8;
-    c.steps = 2;
+    train::TrainConfig c = small_cnn();
     c.activation = train::TrainActivation::Tanh;
     for (train::TrainNorm norm : {train::TrainNorm::None, train::TrainNorm::Batch, train::TrainNorm::Group})
         for (bool after : {false, true}) {
@@ -223,13 +233,7 @@ TEST_CASE("the cnn's and the mlp's norms: one planner, small sets one invocation
     // The cnn (4 channels, batch 8, 16×16 → 8×8 after layer 1's pool): InstanceNorm's sets of 256 and 64
     // elements and BatchNorm's of 2,048 and 512. Sets of at most serial_norm_members elements run one
     // invocation per set (flag 16, 64 sets a workgroup), larger ones a workgroup per set; 0: never.
-    train::TrainConfig c;
-    c.model = train::TrainModel::Cnn;
-    c.data = "textures";
-    c.depth = 3;
-    c.channels = 4;
-    c.batch = 8;
-    c.steps = 2;
+    train::TrainConfig c = small_cnn();
     for (train::TrainNorm norm : {train::TrainNorm::Instance, train::TrainNorm::Batch})
         for (std::uint32_t serial : {0u, train::TrainPlanOptions{}.serial_norm_members}) {
             c.norm = norm;
