@@ -22,6 +22,7 @@ layout(std430, binding = 7) buffer Bb { float BETA[]; };
 layout(std430, binding = 8) buffer MGb { float MGAMMA[]; };
 layout(std430, binding = 9) buffer MBb { float MBETA[]; };
 #include "train_norm_set_bwd.glsl"
+#include "train_norm_param_step.glsl"
 void main() {
     uint s = gl_GlobalInvocationID.x;
     if (s >= pc.sets) return;
@@ -35,15 +36,5 @@ void main() {
         db += DY[a];
     }
     norm_bwd_write(s, 0u, 1u, sg, sgx);
-    bool bias = (pc.flags & 8u) != 0u;
-    DGAMMA[s] = dg;
-    if (bias) DBETA[s] = db;
-    if (pc.sgd == 0u) return;
-    float b = pc.momentum * MGAMMA[s] + dg;
-    MGAMMA[s] = b;
-    GAMMA[s] -= pc.lr * b;
-    if (!bias) return;
-    b = pc.momentum * MBETA[s] + db;
-    MBETA[s] = b;
-    BETA[s] -= pc.lr * b;
+    norm_param_step(s, dg, db, (pc.flags & 8u) != 0u, pc.sgd != 0u, pc.lr, pc.momentum);
 }

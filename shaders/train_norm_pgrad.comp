@@ -13,6 +13,7 @@ layout(std430, binding = 4) buffer Gb { float GAMMA[]; };
 layout(std430, binding = 5) buffer Bb { float BETA[]; };
 layout(std430, binding = 6) buffer MGb { float MGAMMA[]; };
 layout(std430, binding = 7) buffer MBb { float MBETA[]; };
+#include "train_norm_param_step.glsl"
 void main() {
     uint c = gl_GlobalInvocationID.x;
     if (c >= pc.channels) return;
@@ -24,14 +25,5 @@ void main() {
             db += DY[a];
         }
     }
-    DGAMMA[c] = dg;
-    if (pc.has_bias != 0u) DBETA[c] = db;
-    if (pc.sgd == 0u) return;
-    float b = pc.momentum * MGAMMA[c] + dg;
-    MGAMMA[c] = b;
-    GAMMA[c] -= pc.lr * b;
-    if (pc.has_bias == 0u) return;
-    b = pc.momentum * MBETA[c] + db;
-    MBETA[c] = b;
-    BETA[c] -= pc.lr * b;
+    norm_param_step(c, dg, db, pc.has_bias != 0u, pc.sgd != 0u, pc.lr, pc.momentum);
 }

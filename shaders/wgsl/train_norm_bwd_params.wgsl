@@ -5,6 +5,7 @@
 // (mγ, mβ) at bindings 9 and 10, past the parameter block's 8 (the runner's order).
 // append: train_norm_common.wgsl
 // append: train_norm_set_bwd.wgsl
+// append: train_norm_param_step.wgsl
 struct Push {
   sets : u32,
   members : u32,
@@ -53,20 +54,5 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
     db += DY[a];
   }
   apply_set(s, 0u, 1u, vec2<f32>(sg, sgx));
-  let bias = (pc.flags & 8u) != 0u;
-  DGAMMA[s] = dg;
-  if (bias) {
-    DBETA[s] = db;
-  }
-  if (pc.sgd == 0u) {
-    return;
-  }
-  let b = pc.momentum * MGAMMA[s] + dg;
-  MGAMMA[s] = b;
-  GAMMA[s] = GAMMA[s] - pc.lr * b;
-  if (bias) {
-    let bb = pc.momentum * MBETA[s] + db;
-    MBETA[s] = bb;
-    BETA[s] = BETA[s] - pc.lr * bb;
-  }
+  norm_param_step(s, dg, db, (pc.flags & 8u) != 0u, pc.sgd != 0u, pc.lr, pc.momentum);
 }

@@ -1,7 +1,8 @@
 // Training: a norm's parameter gradients, train_norm_pgrad.comp's twin, one invocation per channel c:
 // dγ[c] = Σ dY·xhat and dβ[c] = Σ dY over the channel's rows × inner elements (r·row_stride +
 // c·channel_stride + i), in that order. sgd ≠ 0: the same invocation then takes train_sgd's step on γ[c]
-// (and β[c]) with their momentum buffers.
+// (and β[c]) with their momentum buffers (train_norm_param_step.wgsl).
+// append: train_norm_param_step.wgsl
 struct Push {
   channels : u32,
   rows : u32,
@@ -39,18 +40,5 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
       db += DY[a];
     }
   }
-  DGAMMA[c] = dg;
-  if (pc.has_bias != 0u) {
-    DBETA[c] = db;
-  }
-  if (pc.sgd != 0u) {
-    let b = pc.momentum * MGAMMA[c] + dg;
-    MGAMMA[c] = b;
-    GAMMA[c] = GAMMA[c] - pc.lr * b;
-    if (pc.has_bias != 0u) {
-      let bb = pc.momentum * MBETA[c] + db;
-      MBETA[c] = bb;
-      BETA[c] = BETA[c] - pc.lr * bb;
-    }
-  }
+  norm_param_step(c, dg, db, pc.has_bias != 0u, pc.sgd != 0u, pc.lr, pc.momentum);
 }
