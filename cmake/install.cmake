@@ -4,7 +4,10 @@
 # desktop entry, icon, AppStream metainfo, MIME types and man pages come from packaging/.
 set(NORMLAB_PKG ${PROJECT_SOURCE_DIR}/packaging)
 
-install(TARGETS normlab-cli normlab-bench RUNTIME DESTINATION bin)
+install(TARGETS normlab-cli RUNTIME DESTINATION bin)
+if(TARGET normlab-bench)
+  install(TARGETS normlab-bench RUNTIME DESTINATION bin)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/ DESTINATION share/normlab)
 install(FILES ${NORMLAB_PKG}/man/normlab-cli.1 DESTINATION share/man/man1)
 if(TARGET normlab)
