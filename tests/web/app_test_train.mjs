@@ -165,19 +165,28 @@ async function trainSweep(browser, url) {
 async function main() {
   const { server, url } = await serve();
   try {
-    for (const webgpu of [true, false]) {
+    // Three lanes side by side, each in a browser of its own (a page in the background draws no frames): the
+    // two lessons (2 × 300 steps each, the longest cases) and the rest one after the other. The runs' frames
+    // partly wait for the GPU's readbacks, so the lanes overlap.
+    const inBrowser = async (webgpu, body) => {
       const { browser, close } = await launch({ webgpu });
       try {
-        await trainView(browser, url, webgpu ? 'web-train' : 'web-train-cpu', webgpu);
-        if (webgpu) {
-          await trainLesson(browser, url, 'en', 'train-sigmoid-bn');
-          await trainLesson(browser, url, 'zh', 'train-bn-train-eval-gap');
-        }
-        if (webgpu) await trainSweep(browser, url);
+        await body(browser);
       } finally {
         await close();
       }
-    }
+    };
+    await Promise.all([
+      inBrowser(true, (b) => trainLesson(b, url, 'en', 'train-sigmoid-bn')),
+      inBrowser(true, (b) => trainLesson(b, url, 'zh', 'train-bn-train-eval-gap')),
+      (async () => {
+        await inBrowser(true, async (b) => {
+          await trainView(b, url, 'web-train', true);
+          await trainSweep(b, url);
+        });
+        await inBrowser(false, (b) => trainView(b, url, 'web-train-cpu', false));
+      })(),
+    ]);
   } finally {
     server.close();
   }
