@@ -14,7 +14,7 @@
 // The screenshots are written to SHOTS_DIR (default: a temporary folder, printed) to be looked at.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { launch, siteDir, root, checkSite } from './browser.mjs';
+import { inBrowser, siteDir, root, checkSite } from './browser.mjs';
 import { problems, check, shots, report, frames, settle, screenshot, checkNotBlank, chooseFromMenu, reportWhen }
   from './app_page.mjs';
 
@@ -236,15 +236,15 @@ async function keys(browser, base) {
 
 async function main() {
   const server = await serveCompressed();
-  const { browser, close } = await launch();
   try {
     console.log(`site ${siteDir} served compressed at ${server.url}`);
-    await firstLoad(browser, server.url);
-    await lessonLink(browser, server.url);
-    await copyLink(browser, server.url);
-    await keys(browser, server.url);
+    // Three lanes side by side, each in a browser of its own (each page counts its own bytes and slows its own
+    // network): much of each case waits for the network.
+    const lane = (...cases) => inBrowser({}, async (browser) => {
+      for (const c of cases) await c(browser, server.url);
+    });
+    await Promise.all([lane(firstLoad), lane(lessonLink), lane(copyLink, keys)]);
   } finally {
-    await close();
     server.stop();
   }
   console.log(`screenshots in ${shots}`);

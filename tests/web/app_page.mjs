@@ -43,11 +43,25 @@ export const frames = (page, k = 4) => page.evaluate((k) => new Promise((done) =
 }), k);
 
 // After a click that changes the picture: the app's frames wait for the fill's readback (a slow frame
-// on SwiftShader), so the canvas shows the new picture a few of the page's frames later.
+// on SwiftShader), so the canvas shows the new picture a few of the page's frames later. Waits until the
+// app has drawn what it had to: its frame loop idle (no frame under way and none drawn for 3 of the page's
+// frames: the pacer draws only on change, app_test_devices.mjs's idle page checks that) or 4 frames of
+// its own drawn (the runs play: frames keep coming), at most 1.5 s.
 export const settle = async (page) => {
-  await frames(page, 8);
-  await new Promise((done) => setTimeout(done, 1500));
-  await frames(page, 4);
+  await frames(page, 2);
+  await page.evaluate(() => new Promise((done) => {
+    const end = performance.now() + 1500, first = window.normlabFrames || 0;
+    let last = first, still = 0;
+    const step = () => {
+      const n = window.normlabFrames || 0;
+      still = n === last && !window.normlabFrameUnderWay ? still + 1 : 0;
+      last = n;
+      if (still >= 3 || (n - first >= 4 && !window.normlabFrameUnderWay) || performance.now() > end) done();
+      else requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  }));
+  await frames(page, 2);
 };
 
 export async function screenshot(page, name) {

@@ -41,7 +41,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, sceneLine, npyBytes, dropFile } from './browser.mjs';
+import { serve, launch, inBrowser, sceneLine, npyBytes, dropFile } from './browser.mjs';
 import {
   here,
   problems,
@@ -387,13 +387,8 @@ async function main() {
   const started = Date.now();
   const { server, url } = await serve();
   try {
-    const { browser, close } = await launch();
-    try {
-      await shell(browser, url);
-    } finally {
-      await close();
-    }
-    await noWebgpu(url);
+    // The browser without WebGPU beside the shell's (each page its browser's front page).
+    await Promise.all([inBrowser({}, (browser) => shell(browser, url)), noWebgpu(url)]);
   } finally {
     server.close();
   }

@@ -13,7 +13,7 @@
 // web-train-cpu.png, web-train-lesson-en.png, web-train-lesson-zh.png. The Sweep tab runs a sweep of 4
 // runs typed into its fields (web-train-sweep.png).
 //   node app_test_train.mjs [SCREENSHOT_DIR]
-import { serve, launch, sceneLine } from './browser.mjs';
+import { serve, inBrowser, sceneLine } from './browser.mjs';
 import { check, problems, shots, openShell, report, reportWhen, screenshot, colours, frames } from './app_page.mjs';
 
 async function trainView(browser, url, name, webgpu) {
@@ -165,19 +165,21 @@ async function trainSweep(browser, url) {
 async function main() {
   const { server, url } = await serve();
   try {
-    for (const webgpu of [true, false]) {
-      const { browser, close } = await launch({ webgpu });
-      try {
-        await trainView(browser, url, webgpu ? 'web-train' : 'web-train-cpu', webgpu);
-        if (webgpu) {
-          await trainLesson(browser, url, 'en', 'train-sigmoid-bn');
-          await trainLesson(browser, url, 'zh', 'train-bn-train-eval-gap');
-        }
-        if (webgpu) await trainSweep(browser, url);
-      } finally {
-        await close();
-      }
-    }
+    // Three lanes side by side, each in a browser of its own: the two lessons (2 × 300 steps each, the longest
+    // cases) and the rest one after the other. The runs' frames partly wait for the GPU's readbacks, so the
+    // lanes overlap.
+    const gpu = { webgpu: true };
+    await Promise.all([
+      inBrowser(gpu, (b) => trainLesson(b, url, 'en', 'train-sigmoid-bn')),
+      inBrowser(gpu, (b) => trainLesson(b, url, 'zh', 'train-bn-train-eval-gap')),
+      (async () => {
+        await inBrowser(gpu, async (b) => {
+          await trainView(b, url, 'web-train', true);
+          await trainSweep(b, url);
+        });
+        await inBrowser({ webgpu: false }, (b) => trainView(b, url, 'web-train-cpu', false));
+      })(),
+    ]);
   } finally {
     server.close();
   }

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { execFile } from 'node:child_process';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 export const root = path.resolve(here, '../..');
@@ -78,6 +79,17 @@ export async function launch({ webgpu = true, protocolMs = 300000 } = {}) {
   return { browser, close };
 }
 
+// body(browser) in a browser of its own (launch's options), closed after it. The tests run a few of these
+// side by side: each case's page then is its browser's front page (a page in the background draws no frames).
+export async function inBrowser(options, body) {
+  const { browser, close } = await launch(options);
+  try {
+    return await body(browser);
+  } finally {
+    await close();
+  }
+}
+
 // Opens url and waits until the page says it is finished (body[data-normlab-state] is not
 // "loading"); returns the state and the text of the page's elements.
 export async function openPage(browser, url, timeoutMs = 120000) {
@@ -109,6 +121,24 @@ export async function openPage(browser, url, timeoutMs = 120000) {
   });
   await page.close();
   return { ...read, console: console_ };
+}
+
+// normlab-cli's statistics (--stats, JSON in `dir`) of each scene file, the runs one after another in the
+// background while the pages load; returns a Map from each file to the promise of its parsed statistics.
+export function cliSceneStats(cli, dir, files) {
+  const runs = new Map();
+  let chain = Promise.resolve();
+  for (const file of files) {
+    const out = path.join(dir, path.basename(file));
+    chain = chain.then(() => new Promise((resolve, reject) => {
+      execFile(cli, ['--scene', file, '--stats', out, '--quiet'], (e, stdout, stderr) => {
+        if (e) reject(new Error(`${cli} --scene ${file} failed: ${e.message}\n${stderr}`));
+        else resolve(JSON.parse(fs.readFileSync(out, 'utf8')));
+      });
+    }));
+    runs.set(file, chain);
+  }
+  return runs;
 }
 
 // A float32 .npy of `shape` (little endian, C order).

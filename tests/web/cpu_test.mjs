@@ -14,8 +14,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { serve, launch, openPage, sceneLine, statsDiff } from './browser.mjs';
+import { serve, launch, inBrowser, openPage, sceneLine, statsDiff, cliSceneStats } from './browser.mjs';
 import { problems, check, shots, openShell, report, settle, screenshot, checkHeatmap, checkNotBlank, frames, downloaded }
   from './app_page.mjs';
 
@@ -27,11 +26,9 @@ const noWebgpuReason = (line) => {
   return m ? m[1] : null;
 };
 
-function cliStats(cli, dir, file) {
-  const out = path.join(dir, path.basename(file));
-  execFileSync(cli, ['--scene', file, '--stats', out, '--quiet'], { stdio: 'inherit' });
-  return JSON.parse(fs.readFileSync(out, 'utf8'));
-}
+// normlab-cli's statistics of each scene of tests/web/scenes, run in the background from the start (main).
+let cliRuns = new Map();
+const cliStats = (cli, dir, file) => cliRuns.get(file) || Promise.reject(new Error(`no normlab-cli run of ${file}`));
 
 // Returns the reason the pages give for having no WebGPU.
 async function resultsPage(browser, url, cli, dir) {
@@ -39,8 +36,8 @@ async function resultsPage(browser, url, cli, dir) {
   let compared = 0, why = null;
   for (const f of scenes) {
     const file = path.join(here, 'scenes', f);
-    const want = cliStats(cli, dir, file);
     const r = await openPage(browser, url + '?stats=1#' + sceneLine(fs.readFileSync(file, 'utf8')));
+    const want = await cliStats(cli, dir, file);
     if (compared === 0) console.log(`no-WebGPU line: "${r.noWebgpu}"`);
     const reason = noWebgpuReason(r.noWebgpu);
     check(reason, `${f}: the no-WebGPU line says "${r.noWebgpu}"`);
@@ -93,7 +90,7 @@ async function failedDevice(url, cli, dir) {
     check(r.state === 'done' && /^CPU — this browser's WebGPU gave no usable device \(.*refused by the test/.test(got.device),
       `with requestDevice() failing: state ${r.state}, device "${got.device}", error "${r.error}"`);
     if (r.state === 'done')
-      check(statsDiff(cliStats(cli, dir, file), got).length === 0, "after the failed device the statistics differ from normlab-cli's");
+      check(statsDiff(await cliStats(cli, dir, file), got).length === 0, "after the failed device the statistics differ from normlab-cli's");
   } finally {
     await close();
   }
@@ -119,7 +116,7 @@ async function noNavigatorGpu(browser, url, cli, dir) {
   if (r.state !== 'done') return;
   const page_ = JSON.parse(r.stats);
   check(page_.device === `CPU — ${reason}`, `without navigator.gpu the device is "${page_.device}"`);
-  check(statsDiff(cliStats(cli, dir, file), page_).length === 0, "without navigator.gpu the statistics differ from normlab-cli's");
+  check(statsDiff(await cliStats(cli, dir, file), page_).length === 0, "without navigator.gpu the statistics differ from normlab-cli's");
 }
 
 // `reason`: the results page's; the app's status bar names the CPU with it (the page's own line is
@@ -153,7 +150,7 @@ async function appPage(browser, url, cli, dir, reason) {
   await frames(page);
   const bytes = await downloaded(dir, 'normlab-stats.json');
   const saved = bytes ? JSON.parse(bytes.toString('utf8')) : null;
-  const diff = saved ? statsDiff(cliStats(cli, dir, file), saved) : ['no statistics download'];
+  const diff = saved ? statsDiff(await cliStats(cli, dir, file), saved) : ['no statistics download'];
   console.log(`app's saved statistics: ${diff.length} differences from normlab-cli's, device "${saved && saved.device}"`);
   diff.slice(0, 10).forEach((d) => console.log('  ' + d));
   check(diff.length === 0, "the app's statistics on the CPU differ from normlab-cli's");
@@ -182,16 +179,18 @@ async function main() {
   if (!cli || !fs.existsSync(cli)) throw new Error(`normlab-cli not found at ${cli} (build it in build/)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'normlab-web-cpu-'));
   const { server, url } = await serve();
+  const scenes = fs.readdirSync(path.join(here, 'scenes')).filter((f) => f.endsWith('.json')).sort();
+  cliRuns = cliSceneStats(cli, dir, scenes.map((f) => path.join(here, 'scenes', f)));
   try {
-    const { browser, close } = await launch({ webgpu: false });
-    try {
-      const reason = await resultsPage(browser, url, cli, dir);
-      await noNavigatorGpu(browser, url, cli, dir);
-      await appPage(browser, url, cli, dir, reason);
-    } finally {
-      await close();
-    }
-    await failedDevice(url, cli, dir);
+    // The failing device (a browser of its own, with WebGPU) beside the browser without WebGPU.
+    await Promise.all([
+      inBrowser({ webgpu: false }, async (browser) => {
+        const reason = await resultsPage(browser, url, cli, dir);
+        await noNavigatorGpu(browser, url, cli, dir);
+        await appPage(browser, url, cli, dir, reason);
+      }),
+      failedDevice(url, cli, dir),
+    ]);
   } finally {
     server.close();
   }

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, openPage, root, sceneLine, npyBytes, dropFile, statsDiff } from './browser.mjs';
+import { serve, launch, openPage, root, sceneLine, npyBytes, dropFile, statsDiff, cliSceneStats } from './browser.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const problems = [];
@@ -101,17 +101,16 @@ async function stats(url, browser, cli) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'normlab-web-stats-'));
   const scenes = fs.readdirSync(path.join(here, 'scenes')).filter((f) => f.endsWith('.json')).sort();
   const got = {};
+  const wants = cliSceneStats(cli, dir, scenes.map((f) => path.join(here, 'scenes', f)));
   for (const f of scenes) {
     const file = path.join(here, 'scenes', f);
-    const out = path.join(dir, f);
-    execFileSync(cli, ['--scene', file, '--stats', out, '--quiet'], { stdio: 'inherit' });
-    const want = JSON.parse(fs.readFileSync(out, 'utf8'));
     const r = await openPage(browser, url + '?stats=1#' + sceneLine(fs.readFileSync(file, 'utf8')));
     if (r.state !== 'done' || !r.stats) {
       check(false, `${f}: the page ended in state ${r.state} without statistics: ${r.error}`);
       continue;
     }
     const page = JSON.parse(r.stats);
+    const want = await wants.get(file);
     got[f] = { want, page };
     const diff = statsDiff(want, page);
     console.log(`stats ${f}: ${want.norm} ${JSON.stringify(want.shape)}, ${diff.length} differences, ` +
