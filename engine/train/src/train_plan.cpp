@@ -98,7 +98,23 @@ struct Planner {
 
     // Backward from dlogits: each Linear's dX applies f' of the activation before it where that activation
     // is its input (ends_in_act), so a layer's gradient arrives at its norm (or its Linear) directly.
-    void backward(const std::vector<LayerBufs>& layers, u32 n, int dlogits) {
+    // The head's backward in the loss pass `loss` (train_head_loss's words and buffers): train_head_step's words
+    // (Out, the activation whose output the head's input is, SGD's) and buffers (dX, dW, db, the momentum buffers).
+    void head_backward(TrainPass& loss, u32 n) {
+        const std::string d = "grad.layers." + std::to_string(c.depth - 1) + ".out";
+        const bool sgd = fused_sgd(c);
+        loss.kernel = "train_head_step";
+        loss.params.push_back(static_cast<u32>(c.classes));
+        loss.params.push_back(ends_in_act() ? act() : 0);
+        for (u32 v : sgd_words(c)) loss.params.push_back(v);
+        for (int i :
+             {buf(d, n * c.width), p.find("grad.head.weight"), p.find("grad.head.bias"),
+              sgd ? sgd_momentum_buffer(p, "head.weight") : dummy, sgd ? sgd_momentum_buffer(p, "head.bias") : dummy})
+            loss.buffers.push_back(i);
+    }
+
+    // head_done: the head's backward ran in the loss pass (train_head_step), its dX in dy's buffer.
+    void backward(const std::vector<LayerBufs>& layers, u32 n, int dlogits, bool head_done) {
         const u32 w = c.width, k = c.classes;
         const bool fused_act = ends_in_act();
         auto linear = [&](const std::string& prefix, u32 in, u32 out, int dy, int x, int dx, const LayerBufs* prev) {
@@ -107,7 +123,7 @@ struct Planner {
                                     prev && fused_act ? prev->act_out : dummy, dummy, prefix});
         };
         int dy = buf("grad.layers." + std::to_string(c.depth - 1) + ".out", n * w);
-        linear("head.", w, k, dlogits, layers.back().out, dy, &layers.back());
+        if (!head_done) linear("head.", w, k, dlogits, layers.back().out, dy, &layers.back());
         for (int i = c.depth - 1; i >= 0; --i) {
             const std::string q = "layers." + std::to_string(i) + ".";
             const auto& b = layers[i];
@@ -246,12 +262,15 @@ TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o) 
     int logits = -1;
     const auto layers = pl.forward(p.passes, "", b, io.x, logits, false, false);
     const int dlogits = p.add_buffer("grad.logits", static_cast<std::uint64_t>(b) * k);
-    p.passes.push_back(
-        {"train_head_loss",
-         {b, k, 0, static_cast<u32>(c.width)},
-         {1, 1, 1},
-         {layers.back().out, p.find("head.weight"), p.find("head.bias"), logits, io.labels, dlogits, io.log, pl.step}});
-    pl.backward(layers, b, dlogits);
+    const bool head_step = o.max_storage_buffers >= kTrainHeadStepBuffers;
+    TrainPass loss{
+        "train_head_loss",
+        {b, k, 0, static_cast<u32>(c.width)},
+        {1, 1, 1},
+        {layers.back().out, p.find("head.weight"), p.find("head.bias"), logits, io.labels, dlogits, io.log, pl.step}};
+    if (head_step) pl.head_backward(loss, b);
+    p.passes.push_back(loss);
+    pl.backward(layers, b, dlogits, head_step);
     append_optimizer_passes(p, c, params);
 
     // The evaluation: the validation set in eval mode (and the grid after it: its logits only).

@@ -44,6 +44,10 @@ namespace normlab::train {
 inline constexpr std::uint32_t kTrainNormRms = 1, kTrainNormUseRunning = 2, kTrainNormUpdateRunning = 4,
                                kTrainNormHasBias = 8, kTrainNormSerial = 16, kTrainNormActShift = 5;
 inline constexpr double kTrainBnMomentum = 0.1;
+// The storage buffers of train_head_step (the head's Linear, the loss and the head's backward in one pass), which
+// the mlp's step takes where TrainPlanOptions::max_storage_buffers allows them (else train_head_loss and the
+// head's train_linear_dx, train_linear_dw).
+inline constexpr std::uint32_t kTrainHeadStepBuffers = 13;
 inline constexpr double kAdamBeta1 = 0.9, kAdamBeta2 = 0.999, kAdamEps = 1e-8;
 
 // The mlp's program (c valid, c.model mlp). Buffers named as train_program.hpp says: the data
@@ -59,8 +63,8 @@ struct TrainPlanOptions {
     // their logits after the validation set's; the loss and accuracy stay the validation set's alone.
     std::uint32_t eval_grid = 0;
     // The device's storage buffers per shader stage (Vulkan's maxPerStageDescriptorStorageBuffers, WebGPU's
-    // maxStorageBuffersPerShaderStage); 8, WebGPU's default, binds every pass but train_linear_norm (9) and
-    // train_norm_bwd_params (10).
+    // maxStorageBuffersPerShaderStage); 8, WebGPU's default, binds every pass but train_linear_norm (9),
+    // train_norm_bwd_params (10) and train_head_step (kTrainHeadStepBuffers).
     std::uint32_t max_storage_buffers = 8;
 };
 TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o = {});
