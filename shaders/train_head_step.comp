@@ -31,15 +31,12 @@ layout(std430, binding = 12) buffer MBb { float MB[]; };
 #define A X
 #include "train_linear_dx_rows.glsl"
 #include "train_linear_dw_rows.glsl"
+#include "train_linear_backward.glsl"
 void main() {
     uint t = gl_LocalInvocationID.x;
     head_logits(t);
     loss_main(t);
     memoryBarrierBuffer();
     barrier();
-    uint ib = (pc.In + 3u) / 4u, cb = (pc.In + 4u) / 4u;
-    for (uint e = t; e < ib * ((pc.N + 3u) / 4u); e += 64u) linear_dx_block(e / ib * 4u, e % ib * 4u);
-    memoryBarrierBuffer();
-    barrier();
-    for (uint e = t; e < cb * ((pc.Out + 3u) / 4u); e += 64u) linear_dw_block(e / cb * 4u, e % cb * 4u);
+    linear_backward(t);
 }

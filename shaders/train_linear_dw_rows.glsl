@@ -1,8 +1,8 @@
-// Training: Linear's parameter gradients of one block of 4 outputs × 4 columns of (W | b), for
-// train_linear_dw.comp and train_head_step.comp: dW[o, i] = Σₙ DY[n, o]·X[n, i] and db[o] = Σₙ DY[n, o] in order
-// of n (column In is the bias, whose X is 1), then, with pc.sgd, train_sgd.comp's step on each of them (W or b)
-// with its momentum buffer (MW or MB). The kernel declares DY (N × Out), X (N × In), DW, DB, W, B, MW, MB and
-// pc.N, pc.In, pc.Out, pc.sgd, pc.lr, pc.momentum, and includes train_linear_block.glsl first.
+// Training: Linear's parameter gradients of one block of 4 outputs × 4 columns of (W | b), for train_linear_dw,
+// train_head_step, train_linear_bwd and train_norm_pgrad_dw (.comp): dW[o, i] = Σₙ DY[n, o]·X[n, i] and db[o] = Σₙ
+// DY[n, o] in order of n (column In is the bias, whose X is 1), then, with pc.sgd, train_sgd.comp's step on each of
+// them (W or b) with its momentum buffer (MW or MB). The kernel declares DY (N × Out), X (N × In), DW, DB, W, B,
+// MW, MB and pc.N, pc.In, pc.Out, pc.sgd, pc.lr, pc.momentum, and includes train_linear_block.glsl first.
 // One parameter's gradient g and, with sgd, its step: momentum buffer m ← μ·m + g, p ← p − lr·m.
 void linear_dw_store(uint o, uint i, float g) {
     if (i == pc.In) {

@@ -10,6 +10,7 @@
 // append: train_linear_block.wgsl
 // append: train_linear_dx_rows.wgsl
 // append: train_linear_dw_rows.wgsl
+// append: train_linear_backward.wgsl
 struct Push {
   N : u32,
   K : u32,
@@ -46,13 +47,5 @@ fn main(@builtin(local_invocation_index) t : u32) {
   head_logits(t);
   loss_main(t);
   storageBarrier();
-  let ib = (pc.In + 3u) / 4u;
-  let cb = (pc.In + 4u) / 4u;
-  for (var e = t; e < ib * ((pc.N + 3u) / 4u); e += 64u) {
-    linear_dx_block(e / ib * 4u, e % ib * 4u);
-  }
-  storageBarrier();
-  for (var e = t; e < cb * ((pc.Out + 3u) / 4u); e += 64u) {
-    linear_dw_block(e / cb * 4u, e % cb * 4u);
-  }
+  linear_backward(t);
 }

@@ -1,8 +1,9 @@
 // Training: Linear's parameter gradients of one block of 4 outputs × 4 columns of (W | b)
-// (train_linear_dw_rows.glsl's twin), for train_linear_dw.wgsl and train_head_step.wgsl: dW[o, i] = Σₙ DY[n, o]·X[n, i]
-// and db[o] = Σₙ DY[n, o] in order of n (column In the bias, whose X is 1), then, with pc.sgd, train_sgd's step on
-// each (W or b) with its momentum buffer (MW or MB). The kernel declares X, DW, DB, W, B, MW, MB, pc.N, pc.In,
-// pc.Out, pc.sgd, pc.lr, pc.momentum and dy_at(e) (DY[e]), and appends train_linear_block.wgsl.
+// (train_linear_dw_rows.glsl's twin), for train_linear_dw, train_head_step, train_linear_bwd and
+// train_norm_pgrad_dw: dW[o, i] = Σₙ DY[n, o]·X[n, i] and db[o] = Σₙ DY[n, o] in order of n (column In the bias,
+// whose X is 1), then, with pc.sgd, train_sgd's step on each (W or b) with its momentum buffer (MW or MB). The
+// kernel declares X, DW, DB, W, B, MW, MB, pc.N, pc.In, pc.Out, pc.sgd, pc.lr, pc.momentum and dy_at(e) (DY[e]),
+// and appends train_linear_block.wgsl.
 // One parameter's gradient g and, with sgd, its step: momentum m ← μ·m + g, p ← p − lr·m.
 fn linear_dw_store(o : u32, i : u32, g : f32) {
   if (i == pc.In) {

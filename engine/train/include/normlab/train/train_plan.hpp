@@ -89,10 +89,13 @@ int sgd_momentum_buffer(TrainProgram& p, const std::string& name);
 // `dx` first (none where dx < 0), times f' of the activation act whose output `act_out` is the layer's input,
 // then dW and db, with SGD's step fused where fused_sgd (dX reads W before the step). `unused`: the program's
 // unused buffer.
+// max_storage_buffers ≥ 9, dx ≥ 0 and a layer that fits one workgroup (train_linear_fits_workgroup), with act 0 or
+// act_out the layer's input x: dX, dW, db and the step in one pass (train_linear_bwd).
 struct LinearBackward {
     std::uint32_t n = 0, in = 0, out = 0, act = 0;
     int dy = -1, x = -1, dx = -1, act_out = -1, unused = -1;
     std::string prefix;
+    std::uint32_t max_storage_buffers = 8;
 };
 void append_linear_backward(TrainProgram& p, const TrainConfig& c, const LinearBackward& l);
 
@@ -100,6 +103,11 @@ void append_linear_backward(TrainProgram& p, const TrainConfig& c, const LinearB
 // block of 4 × 4 outputs: ⌈rows / 4⌉·⌈cols / 4⌉ invocations (train_linear: N × Out; train_linear_dx: N × In;
 // train_linear_dw: Out × (In + 1)). A larger grid is harmless (its extra invocations return at once).
 std::array<std::uint32_t, 3> train_linear_groups(std::uint64_t rows, std::uint64_t cols);
+// The blocks of 4 × 4 that one workgroup of 64 takes in a fused pass (train_linear_bwd, train_head_step,
+// train_norm_pgrad_dw: 4 an invocation), and whether a Linear of n samples, in → out fits it (dX: n × in, dW:
+// out × (in + 1)).
+inline constexpr std::uint64_t kTrainWorkgroupBlocks = 256;
+bool train_linear_fits_workgroup(std::uint64_t n, std::uint64_t in, std::uint64_t out);
 
 // The buffers every model's program starts with, in this order: the data (x_train, y_train, x_val, y_val,
 // batches; `features` floats a sample), the step counter, the two logs, an unused binding, `params` and
