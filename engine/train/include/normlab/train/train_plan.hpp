@@ -78,8 +78,9 @@ void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::v
 // Whether SGD's step is fused into the gradients' passes (c's optimizer is SGD; Adam's state would take a
 // pass past 8 storage buffers), and the words those passes take for it: {1, lr, momentum}, or {0, 0, 0}.
 // No pass binds more than 8 storage buffers (WebGPU's maxStorageBuffersPerShaderStage is at least 8 on every
-// device, its default limit; train_linear_dw and train_norm_pgrad bind exactly 8) but train_linear_norm (9) and
-// train_norm_bwd_params (10), which the mlp takes only where TrainPlanOptions::max_storage_buffers allows them.
+// device, its default limit; train_linear_dw and train_norm_pgrad bind exactly 8) but train_linear_norm and
+// train_linear_bwd (9), train_norm_bwd_params (10), train_head_step (13) and train_norm_pgrad_dw (16), which the
+// mlp takes only where TrainPlanOptions::max_storage_buffers allows them.
 bool fused_sgd(const TrainConfig& c);
 std::vector<std::uint32_t> sgd_words(const TrainConfig& c);
 // The momentum buffer of p's tensor `name` (name + ".momentum_buffer"), created on first use.
