@@ -1,8 +1,8 @@
 #version 450
 // Training (the step only): the head's Linear and the loss in one pass, one workgroup. Invocation t first
-// computes the logits of its samples n = t, t + 64, … (LOGITS[n, k] = Σᵢ X[n, i]·W[k, i] in order of i, then
-// + b[k], train_linear.comp's sums without an activation), then reads them back for train_loss_body.glsl's
-// softmax cross-entropy, dlogits and step counter (the samples it reads are the ones it wrote).
+// computes the logits of its samples n = t, t + 64, … (train_head_logits.glsl), then reads them back for
+// train_loss_body.glsl's softmax cross-entropy, dlogits and step counter (the samples it reads are the ones it
+// wrote).
 layout(local_size_x = 64) in;
 layout(push_constant) uniform Push { uint N; uint K; uint eval; uint In; } pc;
 layout(std430, binding = 0) readonly buffer Xb { float X[]; };
@@ -14,13 +14,9 @@ layout(std430, binding = 5) writeonly buffer DLogits { float DLOGITS[]; };
 layout(std430, binding = 6) buffer Log { float LOG[]; };
 layout(std430, binding = 7) buffer Step { uint STEP; };
 #include "train_loss_body.glsl"
+#include "train_head_logits.glsl"
 void main() {
     uint t = gl_LocalInvocationID.x;
-    for (uint n = t; n < pc.N; n += 64u)
-        for (uint k = 0u; k < pc.K; ++k) {
-            float acc = 0.0;
-            for (uint i = 0u; i < pc.In; ++i) acc += X[n * pc.In + i] * W[k * pc.In + i];
-            LOGITS[n * pc.K + k] = acc + B[k];
-        }
+    head_logits(t);
     loss_main(t);
 }

@@ -1,7 +1,8 @@
-// Training: Linear's input gradient of one block of 4 samples × 4 inputs, for train_linear_dx.comp and
-// train_norm_linear_dx.comp: DX[n, i] = Σₒ DZ[n, o]·W[o, i] in order of o, times f'(A[n, i]) of the activation
-// pc.act (0 none, A unused). The kernel declares DZ (N × Out), W (Out × In), DX and A (N × In), pc.N, pc.In,
-// pc.Out, pc.act, and includes train_linear_block.glsl and train_act_common.glsl first.
+// Training: Linear's input gradient of one block of 4 samples × 4 inputs, for train_linear_dx.comp,
+// train_norm_linear_dx.comp, train_linear_bwd.comp and train_head_step.comp (their #define DZ, A): DX[n, i] = Σₒ
+// DZ[n, o]·W[o, i] in order of o, times f'(A[n, i]) of the activation pc.act (0 none, A unused). The kernel
+// declares DZ (N × Out), W (Out × In), DX and A (N × In), pc.N, pc.In, pc.Out, pc.act, and includes
+// train_linear_block.glsl and train_act_common.glsl first.
 void linear_dx_block(uint n0, uint i0) {
     float acc[4][4];
     block_zero(acc);

@@ -14,16 +14,9 @@ layout(std430, binding = 5) buffer Bb { float BETA[]; };
 layout(std430, binding = 6) buffer MGb { float MGAMMA[]; };
 layout(std430, binding = 7) buffer MBb { float MBETA[]; };
 #include "train_norm_param_step.glsl"
+#include "train_norm_pgrad_rows.glsl"
 void main() {
     uint c = gl_GlobalInvocationID.x;
     if (c >= pc.channels) return;
-    float dg = 0.0, db = 0.0;
-    for (uint r = 0u; r < pc.rows; ++r) {
-        for (uint i = 0u; i < pc.inner; ++i) {
-            uint a = r * pc.row_stride + c * pc.channel_stride + i;
-            dg += DY[a] * XHAT[a];
-            db += DY[a];
-        }
-    }
-    norm_param_step(c, dg, db, pc.has_bias != 0u, pc.sgd != 0u, pc.lr, pc.momentum);
+    norm_pgrad_channel(c);
 }

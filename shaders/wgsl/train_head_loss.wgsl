@@ -1,8 +1,9 @@
 // Training (the step only): the head's Linear and the loss in one pass, one workgroup, train_head_loss.comp's
-// twin. Invocation t first computes the logits of its samples n = t, t + 64, … (LOGITS[n, k] = Σᵢ X[n, i]·W[k, i]
-// in order of i, then + b[k]), then reads them back for train_loss_body.wgsl's softmax cross-entropy, dlogits
-// and step counter (the samples it reads are the ones it wrote).
+// twin. Invocation t first computes the logits of its samples n = t, t + 64, … (train_head_logits.wgsl), then
+// reads them back for train_loss_body.wgsl's softmax cross-entropy, dlogits and step counter (the samples it
+// reads are the ones it wrote).
 // append: train_loss_body.wgsl
+// append: train_head_logits.wgsl
 struct Push {
   N : u32,
   K : u32,
@@ -22,14 +23,6 @@ struct Push {
 
 @compute @workgroup_size(64)
 fn main(@builtin(local_invocation_index) t : u32) {
-  for (var n = t; n < pc.N; n += 64u) {
-    for (var k = 0u; k < pc.K; k++) {
-      var acc = 0.0;
-      for (var i = 0u; i < pc.In; i++) {
-        acc += X[n * pc.In + i] * W[k * pc.In + i];
-      }
-      LOGITS[n * pc.K + k] = acc + B[k];
-    }
-  }
+  head_logits(t);
   loss_main(t);
 }

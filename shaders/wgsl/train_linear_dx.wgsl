@@ -17,6 +17,9 @@ struct Push {
 @group(0) @binding(3) var<storage, read_write> A : array<f32>;
 @group(0) @binding(8) var<uniform> pc : Push;
 
+fn dz_at(e : u32) -> f32 { return DZ[e]; }
+fn a_at(e : u32) -> f32 { return A[e]; }
+
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
   let ib = (pc.In + 3u) / 4u;

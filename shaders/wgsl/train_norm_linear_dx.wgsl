@@ -35,6 +35,9 @@ struct Push {
 @group(0) @binding(7) var<storage, read_write> A : array<f32>;
 @group(0) @binding(8) var<uniform> pc : Push;
 
+fn dz_at(e : u32) -> f32 { return DZ[e]; }
+fn a_at(e : u32) -> f32 { return A[e]; }
+
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
   let n0 = gid.x * 4u;

@@ -3,6 +3,7 @@
 // c·channel_stride + i), in that order. sgd ≠ 0: the same invocation then takes train_sgd's step on γ[c]
 // (and β[c]) with their momentum buffers (train_norm_param_step.wgsl).
 // append: train_norm_param_step.wgsl
+// append: train_norm_pgrad_rows.wgsl
 struct Push {
   channels : u32,
   rows : u32,
@@ -31,14 +32,5 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
   if (c >= pc.channels) {
     return;
   }
-  var dg = 0.0;
-  var db = 0.0;
-  for (var r = 0u; r < pc.rows; r++) {
-    for (var i = 0u; i < pc.inner; i++) {
-      let a = r * pc.row_stride + c * pc.channel_stride + i;
-      dg += DY[a] * XHAT[a];
-      db += DY[a];
-    }
-  }
-  norm_param_step(c, dg, db, pc.has_bias != 0u, pc.sgd != 0u, pc.lr, pc.momentum);
+  norm_pgrad_channel(c);
 }

@@ -6,8 +6,12 @@
 #include "normlab/train/train_norm_plan.hpp"
 #include "normlab/train/train_params.hpp"
 
+#include <algorithm>
+
 namespace normlab::train {
 namespace {
+
+std::uint64_t linear_blocks(std::uint64_t rows, std::uint64_t cols) { return ((rows + 3) / 4) * ((cols + 3) / 4); }
 
 using Role = TrainBufferRole;
 using Kind = TrainBufferKind;
@@ -98,16 +102,50 @@ struct Planner {
 
     // Backward from dlogits: each Linear's dX applies f' of the activation before it where that activation
     // is its input (ends_in_act), so a layer's gradient arrives at its norm (or its Linear) directly.
-    void backward(const std::vector<LayerBufs>& layers, u32 n, int dlogits) {
+    // The head's backward in the loss pass `loss` (train_head_loss's words and buffers): train_head_step's words
+    // (Out, the activation whose output the head's input is, SGD's) and buffers (dX, dW, db, the momentum buffers).
+    void head_backward(TrainPass& loss, u32 n) {
+        const std::string d = "grad.layers." + std::to_string(c.depth - 1) + ".out";
+        const bool sgd = fused_sgd(c);
+        loss.kernel = "train_head_step";
+        loss.params.push_back(static_cast<u32>(c.classes));
+        loss.params.push_back(ends_in_act() ? act() : 0);
+        for (u32 v : sgd_words(c)) loss.params.push_back(v);
+        for (int i :
+             {buf(d, n * c.width), p.find("grad.head.weight"), p.find("grad.head.bias"),
+              sgd ? sgd_momentum_buffer(p, "head.weight") : dummy, sgd ? sgd_momentum_buffer(p, "head.bias") : dummy})
+            loss.buffers.push_back(i);
+    }
+
+    // A norm's ∂γ, ∂β pass followed by the Linear-before-it's ∂W pass (train_norm_pgrad, train_linear_dw, each with
+    // its SGD step) become one (train_norm_pgrad_dw) where both fit a workgroup and the device binds 16.
+    void fuse_pgrad_dw(std::vector<TrainPass>& passes) const {
+        const std::size_t k = passes.size();
+        if (k < 2 || o.max_storage_buffers < 16) return;
+        TrainPass &g = passes[k - 2], &w = passes[k - 1];
+        if (g.kernel != "train_norm_pgrad" || w.kernel != "train_linear_dw") return;
+        if (g.params[0] > kTrainWorkgroupBlocks || linear_blocks(w.params[2], w.params[1] + 1) > kTrainWorkgroupBlocks)
+            return;
+        if (!std::equal(g.params.begin() + 6, g.params.end(), w.params.begin() + 3)) return;  // the same SGD words
+        g.kernel = "train_norm_pgrad_dw";
+        g.params.insert(g.params.end(), w.params.begin(), w.params.begin() + 3);
+        g.buffers.insert(g.buffers.end(), w.buffers.begin(), w.buffers.end());
+        g.groups = {1, 1, 1};
+        passes.pop_back();
+    }
+
+    // head_done: the head's backward ran in the loss pass (train_head_step), its dX in dy's buffer.
+    void backward(const std::vector<LayerBufs>& layers, u32 n, int dlogits, bool head_done) {
         const u32 w = c.width, k = c.classes;
         const bool fused_act = ends_in_act();
         auto linear = [&](const std::string& prefix, u32 in, u32 out, int dy, int x, int dx, const LayerBufs* prev) {
             append_linear_backward(p, c,
                                    {n, in, out, prev && fused_act ? act() : 0, dy, x, dx,
-                                    prev && fused_act ? prev->act_out : dummy, dummy, prefix});
+                                    prev && fused_act ? prev->act_out : dummy, dummy, prefix, o.max_storage_buffers});
+            fuse_pgrad_dw(p.passes);
         };
         int dy = buf("grad.layers." + std::to_string(c.depth - 1) + ".out", n * w);
-        linear("head.", w, k, dlogits, layers.back().out, dy, &layers.back());
+        if (!head_done) linear("head.", w, k, dlogits, layers.back().out, dy, &layers.back());
         for (int i = c.depth - 1; i >= 0; --i) {
             const std::string q = "layers." + std::to_string(i) + ".";
             const auto& b = layers[i];
@@ -175,7 +213,11 @@ void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::v
 }
 
 std::array<std::uint32_t, 3> train_linear_groups(std::uint64_t rows, std::uint64_t cols) {
-    return train_groups_for(((rows + 3) / 4) * ((cols + 3) / 4));
+    return train_groups_for(linear_blocks(rows, cols));
+}
+
+bool train_linear_fits_workgroup(std::uint64_t n, std::uint64_t in, std::uint64_t out) {
+    return linear_blocks(n, in) <= kTrainWorkgroupBlocks && linear_blocks(out, in + 1) <= kTrainWorkgroupBlocks;
 }
 
 bool fused_sgd(const TrainConfig& c) { return c.optimizer == TrainOptimizer::Sgd; }
@@ -192,6 +234,20 @@ int sgd_momentum_buffer(TrainProgram& p, const std::string& name) {
 
 void append_linear_backward(TrainProgram& p, const TrainConfig& c, const LinearBackward& l) {
     const int weight = p.find(l.prefix + "weight"), bias = p.find(l.prefix + "bias");
+    const bool sgd = fused_sgd(c);
+    if (l.dx >= 0 && l.max_storage_buffers >= 9 && (l.act == 0 || l.act_out == l.x) &&
+        train_linear_fits_workgroup(l.n, l.in, l.out)) {
+        std::vector<u32> words{l.n, l.in, l.out, l.act};
+        for (u32 v : sgd_words(c)) words.push_back(v);
+        p.passes.push_back(
+            {"train_linear_bwd",
+             words,
+             {1, 1, 1},
+             {l.dy, l.x, weight, bias, l.dx, p.find("grad." + l.prefix + "weight"), p.find("grad." + l.prefix + "bias"),
+              sgd ? sgd_momentum_buffer(p, l.prefix + "weight") : l.unused,
+              sgd ? sgd_momentum_buffer(p, l.prefix + "bias") : l.unused}});
+        return;
+    }
     if (l.dx >= 0)
         p.passes.push_back({"train_linear_dx",
                             {l.n, l.in, l.out, l.act},
@@ -199,7 +255,6 @@ void append_linear_backward(TrainProgram& p, const TrainConfig& c, const LinearB
                             {l.dy, weight, l.dx, l.act_out}});
     std::vector<u32> words{l.n, l.in, l.out};
     for (u32 v : sgd_words(c)) words.push_back(v);
-    const bool sgd = fused_sgd(c);
     p.passes.push_back(
         {"train_linear_dw",
          words,
@@ -246,12 +301,15 @@ TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o) 
     int logits = -1;
     const auto layers = pl.forward(p.passes, "", b, io.x, logits, false, false);
     const int dlogits = p.add_buffer("grad.logits", static_cast<std::uint64_t>(b) * k);
-    p.passes.push_back(
-        {"train_head_loss",
-         {b, k, 0, static_cast<u32>(c.width)},
-         {1, 1, 1},
-         {layers.back().out, p.find("head.weight"), p.find("head.bias"), logits, io.labels, dlogits, io.log, pl.step}});
-    pl.backward(layers, b, dlogits);
+    const bool head_step = o.max_storage_buffers >= kTrainHeadStepBuffers;
+    TrainPass loss{
+        "train_head_loss",
+        {b, k, 0, static_cast<u32>(c.width)},
+        {1, 1, 1},
+        {layers.back().out, p.find("head.weight"), p.find("head.bias"), logits, io.labels, dlogits, io.log, pl.step}};
+    if (head_step) pl.head_backward(loss, b);
+    p.passes.push_back(loss);
+    pl.backward(layers, b, dlogits, head_step);
     append_optimizer_passes(p, c, params);
 
     // The evaluation: the validation set in eval mode (and the grid after it: its logits only).

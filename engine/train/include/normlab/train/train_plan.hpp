@@ -44,6 +44,10 @@ namespace normlab::train {
 inline constexpr std::uint32_t kTrainNormRms = 1, kTrainNormUseRunning = 2, kTrainNormUpdateRunning = 4,
                                kTrainNormHasBias = 8, kTrainNormSerial = 16, kTrainNormActShift = 5;
 inline constexpr double kTrainBnMomentum = 0.1;
+// The storage buffers of train_head_step (the head's Linear, the loss and the head's backward in one pass), which
+// the mlp's step takes where TrainPlanOptions::max_storage_buffers allows them (else train_head_loss and the
+// head's train_linear_dx, train_linear_dw).
+inline constexpr std::uint32_t kTrainHeadStepBuffers = 13;
 inline constexpr double kAdamBeta1 = 0.9, kAdamBeta2 = 0.999, kAdamEps = 1e-8;
 
 // The mlp's program (c valid, c.model mlp). Buffers named as train_program.hpp says: the data
@@ -59,8 +63,8 @@ struct TrainPlanOptions {
     // their logits after the validation set's; the loss and accuracy stay the validation set's alone.
     std::uint32_t eval_grid = 0;
     // The device's storage buffers per shader stage (Vulkan's maxPerStageDescriptorStorageBuffers, WebGPU's
-    // maxStorageBuffersPerShaderStage); 8, WebGPU's default, binds every pass but train_linear_norm (9) and
-    // train_norm_bwd_params (10).
+    // maxStorageBuffersPerShaderStage); 8, WebGPU's default, binds every pass but train_linear_norm (9),
+    // train_norm_bwd_params (10) and train_head_step (kTrainHeadStepBuffers).
     std::uint32_t max_storage_buffers = 8;
 };
 TrainProgram plan_mlp_training(const TrainConfig& c, const TrainPlanOptions& o = {});
@@ -74,8 +78,9 @@ void append_optimizer_passes(TrainProgram& p, const TrainConfig& c, const std::v
 // Whether SGD's step is fused into the gradients' passes (c's optimizer is SGD; Adam's state would take a
 // pass past 8 storage buffers), and the words those passes take for it: {1, lr, momentum}, or {0, 0, 0}.
 // No pass binds more than 8 storage buffers (WebGPU's maxStorageBuffersPerShaderStage is at least 8 on every
-// device, its default limit; train_linear_dw and train_norm_pgrad bind exactly 8) but train_linear_norm (9) and
-// train_norm_bwd_params (10), which the mlp takes only where TrainPlanOptions::max_storage_buffers allows them.
+// device, its default limit; train_linear_dw and train_norm_pgrad bind exactly 8) but train_linear_norm and
+// train_linear_bwd (9), train_norm_bwd_params (10), train_head_step (13) and train_norm_pgrad_dw (16), which the
+// mlp takes only where TrainPlanOptions::max_storage_buffers allows them.
 bool fused_sgd(const TrainConfig& c);
 std::vector<std::uint32_t> sgd_words(const TrainConfig& c);
 // The momentum buffer of p's tensor `name` (name + ".momentum_buffer"), created on first use.
@@ -85,10 +90,13 @@ int sgd_momentum_buffer(TrainProgram& p, const std::string& name);
 // `dx` first (none where dx < 0), times f' of the activation act whose output `act_out` is the layer's input,
 // then dW and db, with SGD's step fused where fused_sgd (dX reads W before the step). `unused`: the program's
 // unused buffer.
+// max_storage_buffers ≥ 9, dx ≥ 0 and a layer that fits one workgroup (train_linear_fits_workgroup), with act 0 or
+// act_out the layer's input x: dX, dW, db and the step in one pass (train_linear_bwd).
 struct LinearBackward {
     std::uint32_t n = 0, in = 0, out = 0, act = 0;
     int dy = -1, x = -1, dx = -1, act_out = -1, unused = -1;
     std::string prefix;
+    std::uint32_t max_storage_buffers = 8;
 };
 void append_linear_backward(TrainProgram& p, const TrainConfig& c, const LinearBackward& l);
 
@@ -96,6 +104,11 @@ void append_linear_backward(TrainProgram& p, const TrainConfig& c, const LinearB
 // block of 4 × 4 outputs: ⌈rows / 4⌉·⌈cols / 4⌉ invocations (train_linear: N × Out; train_linear_dx: N × In;
 // train_linear_dw: Out × (In + 1)). A larger grid is harmless (its extra invocations return at once).
 std::array<std::uint32_t, 3> train_linear_groups(std::uint64_t rows, std::uint64_t cols);
+// The blocks of 4 × 4 that one workgroup of 64 takes in a fused pass (train_linear_bwd, train_head_step,
+// train_norm_pgrad_dw: 4 an invocation), and whether a Linear of n samples, in → out fits it (dX: n × in, dW:
+// out × (in + 1)).
+inline constexpr std::uint64_t kTrainWorkgroupBlocks = 256;
+bool train_linear_fits_workgroup(std::uint64_t n, std::uint64_t in, std::uint64_t out);
 
 // The buffers every model's program starts with, in this order: the data (x_train, y_train, x_val, y_val,
 // batches; `features` floats a sample), the step counter, the two logs, an unused binding, `params` and
