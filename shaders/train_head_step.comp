@@ -36,7 +36,7 @@ void main() {
     uint t = gl_LocalInvocationID.x;
     head_logits(t);
     loss_main(t);
-    memoryBarrierBuffer();
+    memoryBarrierBuffer();  // every dlogits (DY) written before the head's backward reads them
     barrier();
     linear_backward(t);
 }

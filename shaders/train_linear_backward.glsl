@@ -5,7 +5,7 @@
 void linear_backward(uint t) {
     uint ib = (pc.In + 3u) / 4u, cb = (pc.In + 4u) / 4u;
     for (uint e = t; e < ib * ((pc.N + 3u) / 4u); e += 64u) linear_dx_block(e / ib * 4u, e % ib * 4u);
-    memoryBarrierBuffer();
+    memoryBarrierBuffer();  // every block of dX has read W before dW's SGD step writes it
     barrier();
     for (uint e = t; e < cb * ((pc.Out + 3u) / 4u); e += 64u) linear_dw_block(e / cb * 4u, e % cb * 4u);
 }

@@ -46,6 +46,6 @@ fn a_at(e : u32) -> f32 { return X[e]; }
 fn main(@builtin(local_invocation_index) t : u32) {
   head_logits(t);
   loss_main(t);
-  storageBarrier();
+  storageBarrier();  // every dlogits (DY) written before the head's backward reads them
   linear_backward(t);
 }

@@ -8,7 +8,7 @@ fn linear_backward(t : u32) {
   for (var e = t; e < ib * ((pc.N + 3u) / 4u); e += 64u) {
     linear_dx_block(e / ib * 4u, e % ib * 4u);
   }
-  storageBarrier();
+  storageBarrier();  // every block of dX has read W before dW's SGD step writes it
   for (var e = t; e < cb * ((pc.Out + 3u) / 4u); e += 64u) {
     linear_dw_block(e / cb * 4u, e % cb * 4u);
   }
