@@ -9,7 +9,7 @@
 # here; and the training lessons' whole runs, 2 minutes under ASan: their runs' host code, the Train
 # view's slices and normlab-cli train, runs in the train and train-view tests). The GPU suite's slab,
 # split and staged variants run fewer cases in this build (tests/CMakeLists.txt,
-# tests/train/CMakeLists.txt). normlab-bench is not built here (no test runs it).
+# tests/train/CMakeLists.txt). normlab-bench is not built here (bench_smoke runs it in the Release build).
 # LeakSanitizer suppressions (third-party libraries only): tests/sanitizers/lsan.supp.
 # Then runs the CLI $CLI_LOOP_RUNS times (default 100) on varied inputs with leak checking
 # (scripts/cli-leak-loop.sh; the 1,000-run figure in docs/robustness.md comes from it too).

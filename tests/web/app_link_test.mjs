@@ -238,12 +238,9 @@ async function main() {
   const server = await serveCompressed();
   try {
     console.log(`site ${siteDir} served compressed at ${server.url}`);
-    // Three lanes side by side, each in a browser of its own (each page counts its own bytes and slows its own
-    // network): much of each case waits for the network.
-    const lane = (...cases) => inBrowser({}, async (browser) => {
-      for (const c of cases) await c(browser, server.url);
+    await inBrowser({}, async (browser) => {
+      for (const c of [firstLoad, lessonLink, copyLink, keys]) await c(browser, server.url);
     });
-    await Promise.all([lane(firstLoad), lane(lessonLink), lane(copyLink, keys)]);
   } finally {
     server.stop();
   }

@@ -387,8 +387,8 @@ async function main() {
   const started = Date.now();
   const { server, url } = await serve();
   try {
-    // The browser without WebGPU beside the shell's (each page its browser's front page).
-    await Promise.all([inBrowser({}, (browser) => shell(browser, url)), noWebgpu(url)]);
+    await inBrowser({}, (browser) => shell(browser, url));
+    await noWebgpu(url);
   } finally {
     server.close();
   }

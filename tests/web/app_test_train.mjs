@@ -165,21 +165,13 @@ async function trainSweep(browser, url) {
 async function main() {
   const { server, url } = await serve();
   try {
-    // Three lanes side by side, each in a browser of its own: the two lessons (2 × 300 steps each, the longest
-    // cases) and the rest one after the other. The runs' frames partly wait for the GPU's readbacks, so the
-    // lanes overlap.
-    const gpu = { webgpu: true };
-    await Promise.all([
-      inBrowser(gpu, (b) => trainLesson(b, url, 'en', 'train-sigmoid-bn')),
-      inBrowser(gpu, (b) => trainLesson(b, url, 'zh', 'train-bn-train-eval-gap')),
-      (async () => {
-        await inBrowser(gpu, async (b) => {
-          await trainView(b, url, 'web-train', true);
-          await trainSweep(b, url);
-        });
-        await inBrowser({ webgpu: false }, (b) => trainView(b, url, 'web-train-cpu', false));
-      })(),
-    ]);
+    await inBrowser({ webgpu: true }, async (b) => {
+      await trainView(b, url, 'web-train', true);
+      await trainLesson(b, url, 'en', 'train-sigmoid-bn');
+      await trainLesson(b, url, 'zh', 'train-bn-train-eval-gap');
+      await trainSweep(b, url);
+    });
+    await inBrowser({ webgpu: false }, (b) => trainView(b, url, 'web-train-cpu', false));
   } finally {
     server.close();
   }

@@ -79,8 +79,7 @@ export async function launch({ webgpu = true, protocolMs = 300000 } = {}) {
   return { browser, close };
 }
 
-// body(browser) in a browser of its own (launch's options), closed after it. The tests run a few of these
-// side by side: each case's page then is its browser's front page (a page in the background draws no frames).
+// body(browser) in a browser of its own (launch's options), closed after it, whatever body does.
 export async function inBrowser(options, body) {
   const { browser, close } = await launch(options);
   try {

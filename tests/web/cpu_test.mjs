@@ -182,15 +182,12 @@ async function main() {
   const scenes = fs.readdirSync(path.join(here, 'scenes')).filter((f) => f.endsWith('.json')).sort();
   cliRuns = cliSceneStats(cli, dir, scenes.map((f) => path.join(here, 'scenes', f)));
   try {
-    // The failing device (a browser of its own, with WebGPU) beside the browser without WebGPU.
-    await Promise.all([
-      inBrowser({ webgpu: false }, async (browser) => {
-        const reason = await resultsPage(browser, url, cli, dir);
-        await noNavigatorGpu(browser, url, cli, dir);
-        await appPage(browser, url, cli, dir, reason);
-      }),
-      failedDevice(url, cli, dir),
-    ]);
+    await inBrowser({ webgpu: false }, async (browser) => {
+      const reason = await resultsPage(browser, url, cli, dir);
+      await noNavigatorGpu(browser, url, cli, dir);
+      await appPage(browser, url, cli, dir, reason);
+    });
+    await failedDevice(url, cli, dir);
   } finally {
     server.close();
   }
