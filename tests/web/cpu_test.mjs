@@ -28,7 +28,7 @@ const noWebgpuReason = (line) => {
 
 // normlab-cli's statistics of each scene of tests/web/scenes, run in the background from the start (main).
 let cliRuns = new Map();
-const cliStats = (cli, dir, file) => cliRuns.get(file) || Promise.reject(new Error(`no normlab-cli run of ${file}`));
+const cliStats = (file) => cliRuns.get(file) || Promise.reject(new Error(`no normlab-cli run of ${file}`));
 
 // Returns the reason the pages give for having no WebGPU.
 async function resultsPage(browser, url, cli, dir) {
@@ -37,7 +37,7 @@ async function resultsPage(browser, url, cli, dir) {
   for (const f of scenes) {
     const file = path.join(here, 'scenes', f);
     const r = await openPage(browser, url + '?stats=1#' + sceneLine(fs.readFileSync(file, 'utf8')));
-    const want = await cliStats(cli, dir, file);
+    const want = await cliStats(file);
     if (compared === 0) console.log(`no-WebGPU line: "${r.noWebgpu}"`);
     const reason = noWebgpuReason(r.noWebgpu);
     check(reason, `${f}: the no-WebGPU line says "${r.noWebgpu}"`);
@@ -90,7 +90,7 @@ async function failedDevice(url, cli, dir) {
     check(r.state === 'done' && /^CPU — this browser's WebGPU gave no usable device \(.*refused by the test/.test(got.device),
       `with requestDevice() failing: state ${r.state}, device "${got.device}", error "${r.error}"`);
     if (r.state === 'done')
-      check(statsDiff(await cliStats(cli, dir, file), got).length === 0, "after the failed device the statistics differ from normlab-cli's");
+      check(statsDiff(await cliStats(file), got).length === 0, "after the failed device the statistics differ from normlab-cli's");
   } finally {
     await close();
   }
@@ -116,7 +116,7 @@ async function noNavigatorGpu(browser, url, cli, dir) {
   if (r.state !== 'done') return;
   const page_ = JSON.parse(r.stats);
   check(page_.device === `CPU — ${reason}`, `without navigator.gpu the device is "${page_.device}"`);
-  check(statsDiff(await cliStats(cli, dir, file), page_).length === 0, "without navigator.gpu the statistics differ from normlab-cli's");
+  check(statsDiff(await cliStats(file), page_).length === 0, "without navigator.gpu the statistics differ from normlab-cli's");
 }
 
 // `reason`: the results page's; the app's status bar names the CPU with it (the page's own line is
@@ -150,7 +150,7 @@ async function appPage(browser, url, cli, dir, reason) {
   await frames(page);
   const bytes = await downloaded(dir, 'normlab-stats.json');
   const saved = bytes ? JSON.parse(bytes.toString('utf8')) : null;
-  const diff = saved ? statsDiff(await cliStats(cli, dir, file), saved) : ['no statistics download'];
+  const diff = saved ? statsDiff(await cliStats(file), saved) : ['no statistics download'];
   console.log(`app's saved statistics: ${diff.length} differences from normlab-cli's, device "${saved && saved.device}"`);
   diff.slice(0, 10).forEach((d) => console.log('  ' + d));
   check(diff.length === 0, "the app's statistics on the CPU differ from normlab-cli's");
